@@ -1,0 +1,143 @@
+import { z } from "zod";
+import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
+import { nowIso } from "../context.js";
+import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/crypto.js";
+import { NotFoundError, UnauthorizedError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { ApiKeyRecord } from "../meta/repositories/api-keys.js";
+import { requireProject } from "../projects/projects.js";
+import { API_KEY_ROLES, ApiKeyRole, Permission } from "./permissions.js";
+
+const KEY_PREFIX = "vgl_";
+const KEY_RANDOM_LENGTH = 32;
+const KEY_PATTERN = /^vgl_[0-9A-Za-z]{24,64}$/;
+/** Writes of lastUsedAt are skipped when the stored value is newer than this. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export const CreateApiKeyInput = z
+  .object({
+    name: z.string().trim().min(1).max(100).default("API key"),
+    role: ApiKeyRole.optional(),
+    permissions: z.array(Permission).min(1).optional(),
+  })
+  .strict()
+  .refine((v) => v.role === undefined || v.permissions === undefined, {
+    message: "give either role or permissions, not both",
+    path: ["permissions"],
+  });
+export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
+
+/** An API key as the API shows it: never the secret or its hash. */
+export interface ApiKeyView {
+  id: string;
+  projectId: string;
+  name: string;
+  prefix: string;
+  role: string;
+  permissions: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export const toApiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
+  id: key.id,
+  projectId: key.projectId,
+  name: key.name,
+  prefix: key.keyPrefix,
+  role: key.role,
+  permissions: key.permissions,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt,
+  revokedAt: key.revokedAt,
+});
+
+/** A fresh key secret with what is stored of it: its SHA-256 and display prefix. */
+export function generateApiKeySecret(): { secret: string; keyHash: string; keyPrefix: string } {
+  const secret = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
+  return { secret, keyHash: sha256Hex(secret), keyPrefix: secret.slice(0, 8) };
+}
+
+/** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
+export async function createApiKey({
+  ctx,
+  projectId,
+  input,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  input: CreateApiKeyInput;
+}): Promise<ApiKeyView & { key: string }> {
+  const { name, role, permissions } = parseInput(CreateApiKeyInput, input);
+  await requireProject(ctx, projectId, "manage");
+  const { secret, keyHash, keyPrefix } = generateApiKeySecret();
+  const record = await ctx.deps.meta.run((repos) =>
+    repos.apiKeys.insert({
+      id: ctx.deps.newId("key"),
+      projectId,
+      name,
+      keyHash,
+      keyPrefix,
+      role: permissions ? "custom" : (role ?? "full"),
+      permissions: [...(permissions ? new Set(permissions) : API_KEY_ROLES[role ?? "full"])],
+      createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      createdAt: nowIso(ctx.deps),
+      lastUsedAt: null,
+      revokedAt: null,
+    }),
+  );
+  return { ...toApiKeyView(record), key: secret };
+}
+
+export async function listApiKeys({
+  ctx,
+  projectId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+}): Promise<ApiKeyView[]> {
+  await requireProject(ctx, projectId, "read");
+  const keys = await ctx.deps.meta.repos.apiKeys.listByProject(projectId);
+  return keys.map(toApiKeyView);
+}
+
+export async function revokeApiKey({
+  ctx,
+  projectId,
+  keyId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  keyId: string;
+}): Promise<ApiKeyView> {
+  await requireProject(ctx, projectId, "manage");
+  const { apiKeys } = ctx.deps.meta.repos;
+  const existing = await apiKeys.findById(keyId);
+  if (!existing || existing.projectId !== projectId) throw new NotFoundError("API key", keyId);
+  await apiKeys.revoke(keyId, nowIso(ctx.deps));
+  const revoked = await apiKeys.findById(keyId);
+  if (!revoked) throw new NotFoundError("API key", keyId);
+  return toApiKeyView(revoked);
+}
+
+/** Resolves the X-API-Key value to its key; missing, malformed, unknown or revoked → UnauthorizedError. */
+export async function authenticateApiKey(
+  deps: DomainDeps,
+  presented: string | undefined,
+): Promise<ApiKeyActor> {
+  if (!presented) throw new UnauthorizedError("Missing X-API-Key header");
+  if (!KEY_PATTERN.test(presented)) throw new UnauthorizedError("Invalid API key");
+  const hash = sha256Hex(presented);
+  const key = await deps.meta.repos.apiKeys.findByHash(hash);
+  // The lookup is by hash (a unique index), and the comparison is constant-time on top of it.
+  if (!key || !constantTimeEqual(key.keyHash, hash)) throw new UnauthorizedError("Invalid API key");
+  if (key.revokedAt !== null) throw new UnauthorizedError("This API key has been revoked");
+  const now = deps.clock.now();
+  if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
+    await deps.meta.repos.apiKeys.touchLastUsed(key.id, now.toISOString());
+  }
+  const permissions = key.permissions.filter(
+    (p): p is Permission => Permission.safeParse(p).success,
+  );
+  return { kind: "api_key", keyId: key.id, projectId: key.projectId, permissions };
+}

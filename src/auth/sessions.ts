@@ -1,0 +1,87 @@
+import { z } from "zod";
+import type { DomainDeps, UserActor } from "../context.js";
+import { randomBase62, sha256Hex, verifyPassword } from "../lib/crypto.js";
+import { UnauthorizedError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { Membership, User } from "../meta/repositories/users.js";
+import { Email } from "./users.js";
+
+export const LoginInput = z.object({ email: Email, password: z.string().min(1).max(256) }).strict();
+export type LoginInput = z.input<typeof LoginInput>;
+
+/** Sessions are extended on use, but the store is written at most this often per session. */
+const TOUCH_INTERVAL_MS = 5 * 60_000;
+// Verified against when the email is unknown, so both failures take the same time.
+const DUMMY_HASH =
+  "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==";
+
+export interface AuthenticatedUser {
+  user: User;
+  memberships: Membership[];
+  sessionId: string;
+  expiresAt: string;
+}
+
+export const toUserActor = (auth: AuthenticatedUser): UserActor => ({
+  kind: "user",
+  userId: auth.user.id,
+  memberships: auth.memberships,
+});
+
+function publicUser(user: User & { passwordHash?: string }): User {
+  return { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
+}
+
+/** Checks credentials and opens a session; the token is returned once, for the cookie. */
+export async function login(
+  deps: DomainDeps,
+  input: LoginInput,
+): Promise<AuthenticatedUser & { token: string }> {
+  const { email, password } = parseInput(LoginInput, input);
+  const user = await deps.meta.repos.users.findByEmail(email);
+  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !valid) throw new UnauthorizedError("Invalid email or password");
+  const token = randomBase62(43);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
+  const session = await deps.meta.repos.sessions.insert({
+    id: deps.newId("ses"),
+    tokenHash: sha256Hex(token),
+    userId: user.id,
+    createdAt: now.toISOString(),
+    expiresAt,
+    lastSeenAt: now.toISOString(),
+  });
+  const memberships = await deps.meta.repos.users.listMemberships(user.id);
+  return { user: publicUser(user), memberships, sessionId: session.id, expiresAt, token };
+}
+
+/** Resolves a session cookie to its user, extending the session; unknown or expired → UnauthorizedError. */
+export async function authenticateSession(
+  deps: DomainDeps,
+  token: string | undefined,
+): Promise<AuthenticatedUser> {
+  if (!token || token.length > 128) throw new UnauthorizedError("Not signed in");
+  const { sessions, users } = deps.meta.repos;
+  const session = await sessions.findByTokenHash(sha256Hex(token));
+  const now = deps.clock.now();
+  if (!session || Date.parse(session.expiresAt) <= now.getTime()) {
+    if (session) await sessions.delete(session.id);
+    throw new UnauthorizedError("Your session has expired; sign in again");
+  }
+  const user = await users.findById(session.userId);
+  if (!user) throw new UnauthorizedError("Not signed in");
+  let expiresAt = session.expiresAt;
+  if (now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS) {
+    expiresAt = new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
+    await sessions.touch(session.id, now.toISOString(), expiresAt);
+  }
+  const memberships = await users.listMemberships(user.id);
+  return { user: publicUser(user), memberships, sessionId: session.id, expiresAt };
+}
+
+export async function logout(deps: DomainDeps, token: string | undefined): Promise<void> {
+  if (!token || token.length > 128) return;
+  const session = await deps.meta.repos.sessions.findByTokenHash(sha256Hex(token));
+  if (session) await deps.meta.repos.sessions.delete(session.id);
+}

@@ -1,0 +1,209 @@
+import type { Command } from "commander";
+import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.js";
+import { ApiKeyRole, MemberRole } from "../auth/permissions.js";
+import { createUser } from "../auth/users.js";
+import { type Config, loadConfig } from "../config.js";
+import type { Ctx, DomainDeps } from "../context.js";
+import { createDomainDeps, openMetaStore } from "../deps.js";
+import { NotFoundError } from "../lib/errors.js";
+import { createProject } from "../projects/projects.js";
+import { initialize } from "../setup/initialize.js";
+import type { Output } from "./output.js";
+
+export interface GlobalOptions {
+  dataDir?: string;
+  config?: string;
+  json?: boolean;
+}
+
+export interface CliEnv {
+  env: Readonly<Record<string, string | undefined>>;
+  output: Output;
+}
+
+export function configFrom(
+  globals: GlobalOptions,
+  env: CliEnv["env"],
+  overrides: { host?: string | undefined; port?: number | undefined } = {},
+): Config {
+  return loadConfig({
+    env,
+    configFile: globals.config,
+    overrides: { dataDir: globals.dataDir, ...overrides },
+  });
+}
+
+/** Runs fn with the metadata store of the configured data dir (the CLI acts as the operator). */
+async function withMeta<T>(
+  globals: GlobalOptions,
+  cli: CliEnv,
+  fn: (deps: DomainDeps, ctx: Ctx) => Promise<T>,
+): Promise<T> {
+  const config = configFrom(globals, cli.env);
+  const meta = await openMetaStore(config);
+  try {
+    const deps = createDomainDeps(config, meta, {});
+    return await fn(deps, { deps, actor: { kind: "system" } });
+  } finally {
+    await meta.close();
+  }
+}
+
+const oneOf = (values: readonly string[]) => (value: string) => {
+  if (!values.includes(value)) throw new Error(`must be one of ${values.join(", ")}`);
+  return value;
+};
+
+/** Registers the management commands (everything but serve) on the program. */
+export function registerManagementCommands(program: Command, cli: CliEnv): void {
+  const globals = () => program.opts<GlobalOptions>();
+  const { output } = cli;
+
+  program
+    .command("init")
+    .description("Set up an empty data dir: organization, project, owner and a full API key")
+    .requiredOption("--email <email>", "the owner's email")
+    .requiredOption("--password <password>", "the owner's password (8+ characters)")
+    .option("--org <name>", "organization name", "Default")
+    .option("--project <name>", "first project's name", "default")
+    .action(async (opts: { email: string; password: string; org: string; project: string }) => {
+      const result = await withMeta(globals(), cli, (deps) =>
+        initialize(deps, {
+          email: opts.email,
+          password: opts.password,
+          org: opts.org,
+          project: opts.project,
+        }),
+      );
+      output.result(
+        result,
+        [
+          `Initialized. Organization ${result.orgId}, project ${result.projectId}, owner ${result.userId}.`,
+          `API key (full access, shown once): ${result.apiKey ?? ""}`,
+          "Point an OpenTelemetry SDK at it with OTEL_EXPORTER_OTLP_HEADERS=x-api-key=<key>.",
+        ].join("\n"),
+      );
+    });
+
+  program
+    .command("migrate")
+    .description("Bring the metadata store's schema up to date (serve does this too)")
+    .action(async () => {
+      await withMeta(globals(), cli, async () => undefined);
+      output.result({ migrated: true }, "Metadata store is up to date.");
+    });
+
+  const users = program.command("users").description("Manage users");
+  users
+    .command("create")
+    .description("Create a user; the first one also gets a new organization, as its owner")
+    .requiredOption("--email <email>", "email to sign in with")
+    .requiredOption("--password <password>", "password (8+ characters)")
+    .option("--name <name>", "display name")
+    .option("--org <id>", "organization to join (needed when several exist)")
+    .option(
+      "--role <role>",
+      `role in the organization: ${MemberRole.options.join(", ")}`,
+      oneOf(MemberRole.options),
+    )
+    .action(
+      async (opts: {
+        email: string;
+        password: string;
+        name?: string;
+        org?: string;
+        role?: MemberRole;
+      }) => {
+        const created = await withMeta(globals(), cli, (_deps, ctx) =>
+          createUser({
+            ctx,
+            input: {
+              email: opts.email,
+              password: opts.password,
+              name: opts.name,
+              orgId: opts.org,
+              role: opts.role,
+            },
+          }),
+        );
+        output.result(
+          {
+            userId: created.user.id,
+            email: created.user.email,
+            orgId: created.orgId,
+            role: created.role,
+          },
+          `Created user ${created.user.email} (${created.user.id}), ${created.role} of ${created.orgId}.`,
+        );
+      },
+    );
+
+  const projects = program.command("projects").description("Manage projects");
+  projects
+    .command("create")
+    .description("Create a project in an organization")
+    .requiredOption("--org <id>", "organization id")
+    .requiredOption("--name <name>", "project name")
+    .action(async (opts: { org: string; name: string }) => {
+      const project = await withMeta(globals(), cli, (_deps, ctx) =>
+        createProject({ ctx, input: { name: opts.name, orgId: opts.org } }),
+      );
+      output.result(
+        { projectId: project.id, orgId: project.orgId, name: project.name },
+        `Created project ${project.name} (${project.id}).`,
+      );
+    });
+
+  const keys = program.command("keys").description("Manage API keys");
+  keys
+    .command("create")
+    .description("Create an API key; its secret is printed once")
+    .requiredOption("--project <id>", "project id")
+    .requiredOption(
+      "--role <role>",
+      `one of ${ApiKeyRole.options.join(", ")}`,
+      oneOf(ApiKeyRole.options),
+    )
+    .option("--name <name>", "what the key is for", "API key")
+    .action(async (opts: { project: string; role: ApiKeyRole; name: string }) => {
+      const created = await withMeta(globals(), cli, (_deps, ctx) =>
+        createApiKey({ ctx, projectId: opts.project, input: { name: opts.name, role: opts.role } }),
+      );
+      output.result(
+        {
+          id: created.id,
+          key: created.key,
+          projectId: created.projectId,
+          role: created.role,
+          permissions: created.permissions,
+        },
+        `Created ${created.role} key ${created.id}. Secret (shown once): ${created.key}`,
+      );
+    });
+  keys
+    .command("list")
+    .description("List a project's API keys (never their secrets)")
+    .requiredOption("--project <id>", "project id")
+    .action(async (opts: { project: string }) => {
+      const list = await withMeta(globals(), cli, (_deps, ctx) =>
+        listApiKeys({ ctx, projectId: opts.project }),
+      );
+      const lines = list.map(
+        (k) =>
+          `${k.id}  ${k.prefix}…  ${k.role.padEnd(9)}  ${k.revokedAt ? "revoked" : "active "}  ${k.name}`,
+      );
+      output.result({ keys: list }, lines.length > 0 ? lines.join("\n") : "No API keys.");
+    });
+  keys
+    .command("revoke")
+    .description("Revoke an API key; requests with it answer 401 from then on")
+    .argument("<keyId>", "the key's id (key_…)")
+    .action(async (keyId: string) => {
+      const revoked = await withMeta(globals(), cli, async (deps, ctx) => {
+        const key = await deps.meta.repos.apiKeys.findById(keyId);
+        if (!key) throw new NotFoundError("API key", keyId);
+        return revokeApiKey({ ctx, projectId: key.projectId, keyId });
+      });
+      output.result({ id: revoked.id, revokedAt: revoked.revokedAt }, `Revoked ${revoked.id}.`);
+    });
+}

@@ -1,0 +1,107 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import { type AppDeps, closeDeps, createDeps } from "../deps.js";
+import { createLogger } from "../lib/logger.js";
+import { buildServer } from "../server/server.js";
+import { initialize, needsInitialization } from "../setup/initialize.js";
+
+/** A started service and the one way to stop it cleanly. */
+export interface RunningService {
+  url: string;
+  deps: AppDeps;
+  app: FastifyInstance;
+  /** Stops accepting, drains in-flight requests, then closes the stores (chDB last). */
+  stop(): Promise<void>;
+}
+
+/** First start on an empty data dir: create the admin from env, or say how to. */
+async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
+  if (!(await needsInitialization(deps.domain))) return;
+  const { adminEmail, adminPassword } = deps.config.auth;
+  if (adminEmail && adminPassword) {
+    const result = await initialize(deps.domain, {
+      email: adminEmail,
+      password: adminPassword,
+      withApiKey: false,
+    });
+    logger.info(
+      { orgId: result.orgId, projectId: result.projectId, userId: result.userId },
+      `Created the first admin, ${adminEmail}`,
+    );
+    return;
+  }
+  logger.warn(
+    `No users yet. Create the first admin with: vigil init --data-dir ${deps.config.dataDir} --email you@example.com --password '<8+ characters>' ` +
+      "(or set VIGIL_ADMIN_EMAIL and VIGIL_ADMIN_PASSWORD and restart)",
+  );
+}
+
+export async function startService(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningService> {
+  const deps = await createDeps(config, { logger });
+  let app: FastifyInstance;
+  try {
+    await bootstrap(deps, logger);
+    app = await buildServer(deps);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await closeDeps(deps);
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    deps,
+    app,
+    stop() {
+      stopping ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await closeDeps(deps);
+        }
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Runs until SIGTERM/SIGINT, then shuts down gracefully within the configured timeout. */
+export async function serveUntilSignalled(
+  service: RunningService,
+  logger: Logger,
+  timeoutSeconds: number,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+      logger.info({ signal }, "Shutting down: draining in-flight requests");
+      const timer = setTimeout(() => {
+        logger.error(`Shutdown did not finish within ${timeoutSeconds} s; exiting`);
+        resolve(1);
+      }, timeoutSeconds * 1000);
+      timer.unref();
+      service.stop().then(
+        () => {
+          clearTimeout(timer);
+          logger.info("Stopped");
+          resolve(0);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          logger.error({ err: error }, "Shutdown failed");
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}

@@ -1,0 +1,210 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const booleanText = z.preprocess((value) => {
+  if (typeof value !== "string") return value;
+  const text = value.trim().toLowerCase();
+  if (["true", "1", "yes", "on"].includes(text)) return true;
+  if (["false", "0", "no", "off"].includes(text)) return false;
+  return value;
+}, z.boolean());
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Everything Vigil can be configured with; one schema over env vars and the config file. */
+export const Config = z
+  .object({
+    dataDir: z.string().min(1).default("./data"),
+    host: z.string().min(1).default("127.0.0.1"),
+    port: integer(0, 65535).default(4318),
+    logLevel: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
+    /** The URL users reach the service at; decides Secure cookies and the CSRF origin. */
+    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+    trustProxy: booleanText.default(false),
+    shutdownTimeoutSeconds: integer(1, 600).default(30),
+    meta: z
+      .object({
+        /** `postgres://…` for PostgreSQL; otherwise a SQLite file path (default `<dataDir>/meta.sqlite`). */
+        url: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
+    telemetry: z
+      .object({
+        engine: z.literal("chdb").default("chdb"),
+        database: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase identifier")
+          .default("vigil"),
+        retentionDays: integer(1, 3650).default(30),
+      })
+      .strict()
+      .default({ engine: "chdb", database: "vigil", retentionDays: 30 }),
+    auth: z
+      .object({
+        sessionTtlHours: integer(1, 24 * 90).default(24 * 7),
+        adminEmail: z.email().optional(),
+        adminPassword: z.string().min(8, "must be at least 8 characters").optional(),
+      })
+      .strict()
+      .default({ sessionTtlHours: 24 * 7 }),
+    rateLimit: z
+      .object({ perMinute: integer(1, 1_000_000).default(100) })
+      .strict()
+      .default({ perMinute: 100 }),
+  })
+  .strict();
+export type Config = z.infer<typeof Config>;
+
+/** Each environment variable and the config path it sets. */
+const ENV_VARS: Record<string, readonly string[]> = {
+  VIGIL_DATA_DIR: ["dataDir"],
+  VIGIL_HOST: ["host"],
+  VIGIL_PORT: ["port"],
+  VIGIL_LOG_LEVEL: ["logLevel"],
+  VIGIL_PUBLIC_URL: ["publicUrl"],
+  VIGIL_TRUST_PROXY: ["trustProxy"],
+  VIGIL_SHUTDOWN_TIMEOUT_SECONDS: ["shutdownTimeoutSeconds"],
+  VIGIL_META_URL: ["meta", "url"],
+  VIGIL_TELEMETRY_DATABASE: ["telemetry", "database"],
+  VIGIL_RETENTION_DAYS: ["telemetry", "retentionDays"],
+  VIGIL_SESSION_TTL_HOURS: ["auth", "sessionTtlHours"],
+  VIGIL_ADMIN_EMAIL: ["auth", "adminEmail"],
+  VIGIL_ADMIN_PASSWORD: ["auth", "adminPassword"],
+  VIGIL_RATE_LIMIT_PER_MINUTE: ["rateLimit", "perMinute"],
+};
+/** Read by loadConfig itself rather than mapped into the schema. */
+const CONFIG_FILE_VAR = "VIGIL_CONFIG";
+
+/** Configuration that cannot be used; the message names every offending field. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Raw = Record<string, unknown>;
+
+function setPath(target: Raw, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const child = node[key];
+    if (typeof child !== "object" || child === null || Array.isArray(child)) node[key] = {};
+    node = node[key] as Raw;
+  }
+  const last = path.at(-1);
+  if (last !== undefined) node[last] = value;
+}
+
+function readConfigFile(path: string): Raw {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError([
+      `${CONFIG_FILE_VAR}: cannot read ${path} (${(error as Error).message})`,
+    ]);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new Error("the file must hold one JSON object");
+    }
+    return parsed as Raw;
+  } catch (error) {
+    throw new ConfigError([`config file ${path}: ${(error as Error).message}`]);
+  }
+}
+
+function closestEnvVar(name: string): string | undefined {
+  const known = [...Object.keys(ENV_VARS), CONFIG_FILE_VAR];
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let previous = row[0] ?? 0;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const current = row[j] ?? 0;
+        row[j] = Math.min(
+          current + 1,
+          (row[j - 1] ?? 0) + 1,
+          previous + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+        previous = current;
+      }
+    }
+    return row[b.length] ?? Number.POSITIVE_INFINITY;
+  };
+  const best = known
+    .map((candidate) => ({ candidate, d: distance(name, candidate) }))
+    .sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= 3 ? best.candidate : undefined;
+}
+
+export interface ConfigSources {
+  env: Readonly<Record<string, string | undefined>>;
+  /** A config file path given on the command line; wins over VIGIL_CONFIG. */
+  configFile?: string | undefined;
+  /** Values from command-line flags; they win over env and file. */
+  overrides?: Readonly<{
+    dataDir?: string | undefined;
+    host?: string | undefined;
+    port?: number | undefined;
+  }>;
+}
+
+/**
+ * Builds the configuration: file, then VIGIL_* env vars, then command-line flags.
+ * Throws ConfigError naming each bad field by where it came from (env var or file path).
+ */
+export function loadConfig(sources: ConfigSources): Config {
+  const filePath = sources.configFile ?? sources.env[CONFIG_FILE_VAR];
+  const raw: Raw = filePath ? readConfigFile(resolve(filePath)) : {};
+  const origin = new Map<string, string>();
+  const describe = (path: readonly PropertyKey[]) =>
+    origin.get(path.join(".")) ??
+    (filePath ? `${path.join(".")} (in ${filePath})` : path.join(".") || "config");
+
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(sources.env)) {
+    if (!name.startsWith("VIGIL_") || name === CONFIG_FILE_VAR || value === undefined) continue;
+    const path = ENV_VARS[name];
+    if (!path) {
+      const hint = closestEnvVar(name);
+      problems.push(`${name}: not a Vigil setting${hint ? ` (did you mean ${hint}?)` : ""}`);
+      continue;
+    }
+    setPath(raw, path, value);
+    origin.set(path.join("."), name);
+  }
+  for (const [key, value] of Object.entries(sources.overrides ?? {})) {
+    if (value === undefined) continue;
+    setPath(raw, [key], value);
+    origin.set(key, `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  }
+
+  const parsed = Config.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys)
+          problems.push(`${describe([...issue.path, key])}: unknown setting`);
+      } else {
+        problems.push(`${describe(issue.path)}: ${issue.message}`);
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success) throw new ConfigError(["invalid configuration"]);
+  const config = parsed.data;
+  if (Boolean(config.auth.adminEmail) !== Boolean(config.auth.adminPassword)) {
+    throw new ConfigError([
+      "VIGIL_ADMIN_EMAIL and VIGIL_ADMIN_PASSWORD: set both to create the first admin, or neither",
+    ]);
+  }
+  return { ...config, dataDir: resolve(config.dataDir) };
+}

@@ -1,0 +1,41 @@
+import type { Permission } from "./auth/permissions.js";
+import type { Clock } from "./lib/clock.js";
+import type { IdGenerator } from "./lib/ids.js";
+import type { MetaStore } from "./meta/meta-store.js";
+import type { Membership } from "./meta/repositories/users.js";
+
+/** What domain verbs may use; built once by the composition root. */
+export interface DomainDeps {
+  meta: MetaStore;
+  clock: Clock;
+  newId: IdGenerator;
+  sessionTtlHours: number;
+}
+
+export interface UserActor {
+  kind: "user";
+  userId: string;
+  memberships: readonly Membership[];
+}
+
+export interface ApiKeyActor {
+  kind: "api_key";
+  keyId: string;
+  projectId: string;
+  permissions: readonly Permission[];
+}
+
+/** The CLI and start-up bootstrap act as the system: the operator owns the machine. */
+export interface SystemActor {
+  kind: "system";
+}
+
+export type Actor = UserActor | ApiKeyActor | SystemActor;
+
+/** Passed to every domain verb: who is acting, and with what. */
+export interface Ctx {
+  deps: DomainDeps;
+  actor: Actor;
+}
+
+export const nowIso = (deps: Pick<DomainDeps, "clock">): string => deps.clock.now().toISOString();

@@ -1,0 +1,113 @@
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import type { DomainDeps } from "./context.js";
+import { type Clock, systemClock } from "./lib/clock.js";
+import { type IdGenerator, newId } from "./lib/ids.js";
+import { createMetrics, type Metrics } from "./lib/metrics.js";
+import { openMetaDatabase } from "./meta/database.js";
+import { createMetaStore, type MetaStore } from "./meta/meta-store.js";
+import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
+import type { TelemetryExecutor } from "./telemetry/executor.js";
+import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
+import { ensureTelemetrySchema } from "./telemetry/schema.js";
+
+/** Everything the service runs on, built once at start-up and passed down. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  meta: MetaStore;
+  telemetry: TelemetryExecutor;
+  domain: DomainDeps;
+}
+
+export interface DepsOptions {
+  logger: Logger;
+  metrics?: Metrics;
+  clock?: Clock;
+  newId?: IdGenerator;
+}
+
+/** Opens and migrates the metadata store (SQLite under the data dir, or PostgreSQL). */
+export async function openMetaStore(config: Config, metrics?: Metrics): Promise<MetaStore> {
+  const database = openMetaDatabase({
+    url: config.meta.url,
+    dataDir: config.dataDir,
+    onQuery:
+      metrics &&
+      ((seconds, failed) =>
+        metrics.observeStore({ store: "meta", operation: "query", failed }, seconds)),
+  });
+  const store = createMetaStore(database);
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** Opens the telemetry engine and makes sure the six tables exist with the configured retention. */
+export async function openTelemetryStore(
+  config: Config,
+  metrics?: Metrics,
+): Promise<TelemetryExecutor> {
+  const raw = createChdbExecutor({
+    path: join(config.dataDir, "telemetry"),
+    database: config.telemetry.database,
+  });
+  const executor = metrics
+    ? instrumentExecutor(raw, (operation, seconds, failed) =>
+        metrics.observeStore({ store: "telemetry", operation, failed }, seconds),
+      )
+    : raw;
+  try {
+    await ensureTelemetrySchema(executor, { retentionDays: config.telemetry.retentionDays });
+  } catch (error) {
+    await executor.close();
+    throw error;
+  }
+  return executor;
+}
+
+export function createDomainDeps(
+  config: Config,
+  meta: MetaStore,
+  options: Pick<DepsOptions, "clock" | "newId">,
+): DomainDeps {
+  return {
+    meta,
+    clock: options.clock ?? systemClock,
+    newId: options.newId ?? newId,
+    sessionTtlHours: config.auth.sessionTtlHours,
+  };
+}
+
+/** The composition root's one constructor: both stores, metrics and domain deps. */
+export async function createDeps(config: Config, options: DepsOptions): Promise<AppDeps> {
+  const metrics = options.metrics ?? createMetrics();
+  const meta = await openMetaStore(config, metrics);
+  let telemetry: TelemetryExecutor;
+  try {
+    telemetry = await openTelemetryStore(config, metrics);
+  } catch (error) {
+    await meta.close();
+    throw error;
+  }
+  return {
+    config,
+    logger: options.logger,
+    metrics,
+    meta,
+    telemetry,
+    domain: createDomainDeps(config, meta, options),
+  };
+}
+
+/** Closes the engines: telemetry last, after its in-flight queries have drained. */
+export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.meta.close();
+  await deps.telemetry.close();
+}

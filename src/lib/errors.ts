@@ -1,0 +1,70 @@
+/** The codes a domain error can carry; the HTTP layer maps each to exactly one status. */
+export type ErrorCode =
+  | "invalid_input"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "rate_limited"
+  | "unavailable"
+  | "internal";
+
+/** One problem with one named field of the input. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** Base of every expected failure a domain verb can raise. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly issues: readonly FieldIssue[];
+
+  constructor(code: ErrorCode, message: string, issues: readonly FieldIssue[] = []) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+export class InvalidInputError extends DomainError {
+  constructor(message: string, issues: readonly FieldIssue[] = []) {
+    super("invalid_input", message, issues);
+  }
+
+  static forField(field: string, message: string): InvalidInputError {
+    return new InvalidInputError(`${field}: ${message}`, [{ field, message }]);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = "Authentication required") {
+    super("unauthorized", message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = "You do not have permission for this resource") {
+    super("forbidden", message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(resource: string, id: string) {
+    super("not_found", `${resource} '${id}' was not found`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super("conflict", message);
+  }
+}
+
+export class UnavailableError extends DomainError {
+  constructor(message: string) {
+    super("unavailable", message);
+  }
+}

@@ -1,0 +1,47 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/** Prometheus instruments for one process, on its own registry (no global state). */
+export interface Metrics {
+  registry: Registry;
+  observeHttp(labels: { method: string; route: string; status: number }, seconds: number): void;
+  observeStore(
+    labels: { store: "meta" | "telemetry"; operation: string; failed: boolean },
+    seconds: number,
+  ): void;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "vigil_" });
+  const httpRequests = new Counter({
+    name: "vigil_http_requests_total",
+    help: "HTTP requests by route, method and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: "vigil_http_request_duration_seconds",
+    help: "HTTP request latency by route",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const storeDuration = new Histogram({
+    name: "vigil_store_query_duration_seconds",
+    help: "Latency of metadata and telemetry store queries",
+    labelNames: ["store", "operation", "outcome"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+    registers: [registry],
+  });
+  return {
+    registry,
+    observeHttp({ method, route, status }, seconds) {
+      const labels = { method, route, status: String(status) };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, seconds);
+    },
+    observeStore({ store, operation, failed }, seconds) {
+      storeDuration.observe({ store, operation, outcome: failed ? "error" : "ok" }, seconds);
+    },
+  };
+}

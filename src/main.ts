@@ -1,0 +1,67 @@
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { configFrom, type GlobalOptions, registerManagementCommands } from "./cli/commands.js";
+import { createOutput, EXIT } from "./cli/output.js";
+import { serveUntilSignalled, startService } from "./cli/serve.js";
+import { createLogger } from "./lib/logger.js";
+
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError("must be a port number, 0–65535");
+  return n;
+};
+
+/**
+ * The composition root's entry: parses the command line, then config, then builds what the
+ * command needs. Returns the process exit code.
+ */
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
+  const json = argv.includes("--json");
+  const output = createOutput(json);
+  let exitCode: number = EXIT.ok;
+  const program = new Command("vigil")
+    .description("Vigil: self-hostable observability for OpenTelemetry traces, logs and metrics")
+    .option("--data-dir <dir>", "data directory (default ./data, or VIGIL_DATA_DIR)")
+    .option("--config <file>", "JSON config file (or VIGIL_CONFIG)")
+    .option("--json", "print one JSON object on stdout")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => process.stderr.write(s),
+    })
+    .showHelpAfterError("(run vigil --help for usage)");
+
+  program
+    .command("serve")
+    .description("Start the service (HTTP API, OTLP ingestion) on the configured data dir")
+    .option("--port <port>", "port to listen on (default 4318)", port)
+    .option("--host <host>", "address to bind (default 127.0.0.1)")
+    .action(async (opts: { port?: number; host?: string }) => {
+      const config = configFrom(program.opts<GlobalOptions>(), env, opts);
+      // With --json, stdout carries only the ready object; logs go to stderr.
+      const logger = createLogger(config.logLevel, json ? process.stderr : undefined);
+      const service = await startService(config, logger);
+      output.result(
+        { url: service.url, dataDir: config.dataDir },
+        `Vigil is listening on ${service.url} (data in ${config.dataDir})`,
+      );
+      exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
+    });
+  registerManagementCommands(program, { env, output });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const helpShown = ["commander.helpDisplayed", "commander.version", "commander.help"].includes(
+        error.code,
+      );
+      return helpShown ? EXIT.ok : EXIT.usage;
+    }
+    return output.error(error);
+  }
+}

@@ -1,0 +1,86 @@
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import SQLite from "better-sqlite3";
+import {
+  type Dialect,
+  Kysely,
+  type LogEvent,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from "kysely";
+import pg from "pg";
+import { migrationProvider } from "./migrations/index.js";
+import type { MetaSchema } from "./schema.js";
+
+/** Which engine backs the metadata store; chosen once from the configured URL. */
+export type MetaEngine = "sqlite" | "postgres";
+
+export interface MetaDatabaseOptions {
+  /** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path. */
+  url?: string | undefined;
+  dataDir: string;
+  /** Called after every query with its duration, for store latency metrics. */
+  onQuery?: ((seconds: number, failed: boolean) => void) | undefined;
+}
+
+export interface MetaDatabase {
+  engine: MetaEngine;
+  db: Kysely<MetaSchema>;
+  /** True when the error is a unique-constraint violation in this engine. */
+  isUniqueViolation(error: unknown): boolean;
+}
+
+function errorCode(error: unknown): unknown {
+  return typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+}
+
+function openSqlite(path: string): Dialect {
+  mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma("journal_mode = WAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  database.pragma("synchronous = NORMAL");
+  return new SqliteDialect({ database });
+}
+
+export function openMetaDatabase(options: MetaDatabaseOptions): MetaDatabase {
+  const url = options.url ?? join(options.dataDir, "meta.sqlite");
+  const engine: MetaEngine = /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
+  const dialect =
+    engine === "postgres"
+      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) })
+      : openSqlite(url);
+  const onQuery = options.onQuery;
+  const db = new Kysely<MetaSchema>({
+    dialect,
+    ...(onQuery
+      ? {
+          log: (event: LogEvent) =>
+            onQuery(event.queryDurationMillis / 1000, event.level === "error"),
+        }
+      : {}),
+  });
+  const uniqueCodes =
+    engine === "postgres"
+      ? ["23505"]
+      : ["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"];
+  return {
+    engine,
+    db,
+    isUniqueViolation: (error) => uniqueCodes.includes(String(errorCode(error))),
+  };
+}
+
+/** Brings the schema up to date; throws with the failing migration's name. */
+export async function migrateMetaDatabase(db: Kysely<MetaSchema>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? "unknown error");
+    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

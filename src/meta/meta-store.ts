@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import { sql } from "kysely";
+import { ConflictError } from "../lib/errors.js";
+import { type MetaDatabase, migrateMetaDatabase } from "./database.js";
+import { createApiKeyRepository } from "./repositories/api-keys.js";
+import { createOrganizationRepository } from "./repositories/organizations.js";
+import { createProjectRepository } from "./repositories/projects.js";
+import { createSessionRepository } from "./repositories/sessions.js";
+import { createUserRepository } from "./repositories/users.js";
+import type { MetaSchema } from "./schema.js";
+
+function createRepositories(db: Kysely<MetaSchema>) {
+  return {
+    organizations: createOrganizationRepository(db),
+    users: createUserRepository(db),
+    projects: createProjectRepository(db),
+    apiKeys: createApiKeyRepository(db),
+    sessions: createSessionRepository(db),
+  };
+}
+/** Every repository, bound to the database or to one transaction. */
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/** The metadata store port: repositories, transactions and lifecycle, on SQLite or PostgreSQL. */
+export interface MetaStore {
+  readonly engine: MetaDatabase["engine"];
+  readonly repos: Repositories;
+  /** Runs fn atomically; a unique-constraint violation inside becomes a ConflictError. */
+  transaction<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+  /** Runs fn outside a transaction, translating unique violations the same way. */
+  run<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createMetaStore(database: MetaDatabase): MetaStore {
+  const { db } = database;
+  const repos = createRepositories(db);
+  const translate = (error: unknown): never => {
+    if (database.isUniqueViolation(error))
+      throw new ConflictError("A record with the same unique value already exists");
+    throw error;
+  };
+  return {
+    engine: database.engine,
+    repos,
+    transaction: (fn) =>
+      db
+        .transaction()
+        .execute((trx) => fn(createRepositories(trx)))
+        .catch(translate),
+    run: (fn) => fn(repos).catch(translate),
+    migrate: () => migrateMetaDatabase(db),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

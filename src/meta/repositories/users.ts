@@ -1,0 +1,89 @@
+import type { Kysely } from "kysely";
+import type { MetaSchema, UserRow } from "../schema.js";
+
+export type MemberRole = "owner" | "admin" | "member" | "viewer";
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface UserWithPassword extends User {
+  passwordHash: string;
+}
+
+export interface Membership {
+  orgId: string;
+  orgName: string;
+  role: MemberRole;
+}
+
+const toUser = (row: UserRow): UserWithPassword => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  createdAt: row.created_at,
+  passwordHash: row.password_hash,
+});
+
+export function createUserRepository(db: Kysely<MetaSchema>) {
+  return {
+    async insert(user: UserWithPassword): Promise<User> {
+      await db
+        .insertInto("users")
+        .values({
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          password_hash: user.passwordHash,
+          created_at: user.createdAt,
+        })
+        .execute();
+      const { passwordHash: _, ...publicUser } = user;
+      return publicUser;
+    },
+    async findByEmail(email: string): Promise<UserWithPassword | undefined> {
+      const row = await db
+        .selectFrom("users")
+        .selectAll()
+        .where("email", "=", email)
+        .executeTakeFirst();
+      return row && toUser(row);
+    },
+    async findById(id: string): Promise<UserWithPassword | undefined> {
+      const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toUser(row);
+    },
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async addMembership(
+      orgId: string,
+      userId: string,
+      role: MemberRole,
+      createdAt: string,
+    ): Promise<void> {
+      await db
+        .insertInto("memberships")
+        .values({ org_id: orgId, user_id: userId, role, created_at: createdAt })
+        .execute();
+    },
+    async listMemberships(userId: string): Promise<Membership[]> {
+      const rows = await db
+        .selectFrom("memberships")
+        .innerJoin("organizations", "organizations.id", "memberships.org_id")
+        .select(["memberships.org_id", "organizations.name", "memberships.role"])
+        .where("memberships.user_id", "=", userId)
+        .orderBy("memberships.created_at")
+        .execute();
+      return rows.map((r) => ({ orgId: r.org_id, orgName: r.name, role: r.role as MemberRole }));
+    },
+  };
+}
+export type UserRepository = ReturnType<typeof createUserRepository>;

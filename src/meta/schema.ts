@@ -1,0 +1,74 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+
+// Timestamps are ISO 8601 UTC text in every engine, so SQLite and PostgreSQL rows read the same.
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface ProjectsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  project_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  role: string;
+  /** JSON array of permission names. */
+  permissions: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+}
+
+/** The metadata database as Kysely sees it. */
+export interface MetaSchema {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type MembershipRow = Selectable<MembershipsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type ApiKeyUpdate = Updateable<ApiKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { MANAGING_ROLES } from "../auth/permissions.js";
+import type { Ctx } from "../context.js";
+import { nowIso } from "../context.js";
+import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { Project } from "../meta/repositories/projects.js";
+
+export type { Project };
+
+export const CreateProjectInput = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    /** Required only when the user belongs to several organizations. */
+    orgId: z.string().min(1).optional(),
+  })
+  .strict();
+export type CreateProjectInput = z.input<typeof CreateProjectInput>;
+
+/**
+ * Loads a project the actor may use. Projects outside the actor's organizations are reported as
+ * not found, so their existence does not leak; `manage` also needs an owner or admin role.
+ */
+export async function requireProject(
+  ctx: Ctx,
+  projectId: string,
+  access: "read" | "manage",
+): Promise<Project> {
+  const project = await ctx.deps.meta.repos.projects.findById(projectId);
+  const { actor } = ctx;
+  if (!project) throw new NotFoundError("Project", projectId);
+  if (actor.kind === "system") return project;
+  if (actor.kind === "api_key") {
+    if (actor.projectId !== project.id || access === "manage")
+      throw new NotFoundError("Project", projectId);
+    return project;
+  }
+  const membership = actor.memberships.find((m) => m.orgId === project.orgId);
+  if (!membership) throw new NotFoundError("Project", projectId);
+  if (access === "manage" && !MANAGING_ROLES.includes(membership.role)) {
+    throw new ForbiddenError(`Your role '${membership.role}' cannot manage this project`);
+  }
+  return project;
+}
+
+export async function listProjects({ ctx }: { ctx: Ctx }): Promise<Project[]> {
+  const { actor } = ctx;
+  if (actor.kind !== "user") throw new ForbiddenError("Listing projects needs a user session");
+  return ctx.deps.meta.repos.projects.listByOrgs(actor.memberships.map((m) => m.orgId));
+}
+
+export async function createProject({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: CreateProjectInput;
+}): Promise<Project> {
+  const { name, orgId } = parseInput(CreateProjectInput, input);
+  const { actor } = ctx;
+  let targetOrg: string;
+  if (actor.kind === "system") {
+    if (!orgId) throw InvalidInputError.forField("orgId", "is required");
+    if (!(await ctx.deps.meta.repos.organizations.findById(orgId)))
+      throw new NotFoundError("Organization", orgId);
+    targetOrg = orgId;
+  } else if (actor.kind === "user") {
+    const candidates = orgId
+      ? actor.memberships.filter((m) => m.orgId === orgId)
+      : actor.memberships;
+    const membership = candidates[0];
+    if (!membership) throw new NotFoundError("Organization", orgId ?? "(none)");
+    if (candidates.length > 1)
+      throw InvalidInputError.forField("orgId", "you belong to several organizations; name one");
+    if (!MANAGING_ROLES.includes(membership.role)) {
+      throw new ForbiddenError(`Your role '${membership.role}' cannot create projects`);
+    }
+    targetOrg = membership.orgId;
+  } else {
+    throw new ForbiddenError("API keys cannot create projects");
+  }
+  return ctx.deps.meta.run((repos) =>
+    repos.projects.insert({
+      id: ctx.deps.newId("prj"),
+      orgId: targetOrg,
+      name,
+      createdAt: nowIso(ctx.deps),
+    }),
+  );
+}

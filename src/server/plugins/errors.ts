@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { DomainError } from "../../lib/errors.js";
+import { STATUS_BY_CODE, sendProblem } from "../problem.js";
+
+/** Maps every thrown error to problem+json: domain errors by code, request validation to 400 naming the field. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
+    if (error instanceof DomainError) {
+      return sendProblem(request, reply, {
+        status: STATUS_BY_CODE[error.code],
+        code: error.code,
+        detail: error.message,
+        errors: error.issues,
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? "request";
+      const issues = error.validation.map((v) => ({
+        field: v.instancePath.replace(/^\//, "").replaceAll("/", ".") || where,
+        message: v.message ?? "is invalid",
+      }));
+      const detail = issues.map((i) => `${i.field}: ${i.message}`).join("; ");
+      return sendProblem(request, reply, {
+        status: 400,
+        detail: `Invalid ${where}: ${detail}`,
+        errors: issues,
+      });
+    }
+    const status =
+      "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "request failed");
+      return sendProblem(request, reply, {
+        status: 500,
+        detail: "An unexpected error occurred; see the server log for this request id",
+      });
+    }
+    return sendProblem(request, reply, { status, detail: error.message });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, {
+      status: 404,
+      detail: `No route for ${request.method} ${request.url.split("?")[0]}`,
+    }),
+  );
+}

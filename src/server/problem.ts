@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { ErrorCode, FieldIssue } from "../lib/errors.js";
+
+/** The one table from domain error codes to HTTP statuses; exhaustive by type. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** RFC 9457 problem details as every error response carries them. */
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    requestId: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details" });
+export type Problem = z.infer<typeof Problem>;
+
+export function codeForStatus(status: number): string {
+  const entry = Object.entries(STATUS_BY_CODE).find(([, s]) => s === status);
+  if (entry) return entry[0];
+  return status === 415
+    ? "unsupported_media_type"
+    : status === 405
+      ? "method_not_allowed"
+      : status >= 500
+        ? "internal"
+        : "invalid_input";
+}
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: { status: number; detail: string; code?: string; errors?: readonly FieldIssue[] },
+): FastifyReply {
+  const code = problem.code ?? codeForStatus(problem.status);
+  const body: Problem = {
+    type: `urn:vigil:problem:${code}`,
+    title: TITLES[problem.status] ?? "Error",
+    status: problem.status,
+    detail: problem.detail,
+    code,
+    requestId: String(request.id),
+    ...(problem.errors && problem.errors.length > 0 ? { errors: [...problem.errors] } : {}),
+  };
+  return reply.code(problem.status).type("application/problem+json").send(body);
+}

@@ -1,0 +1,30 @@
+import type { FastifyRequest } from "fastify";
+import type { AuthenticatedUser } from "../auth/sessions.js";
+import { toUserActor } from "../auth/sessions.js";
+import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
+import { UnauthorizedError } from "../lib/errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the API key hook on /v1 routes. */
+    apiKey?: ApiKeyActor;
+    /** Set by the session hook on /api and /webhooks routes. */
+    auth?: AuthenticatedUser;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without a session (login). */
+    public?: boolean;
+  }
+}
+
+/** The domain context of a session-authenticated request. */
+export function userCtx(deps: DomainDeps, request: FastifyRequest): Ctx {
+  if (!request.auth) throw new UnauthorizedError("Not signed in");
+  return { deps, actor: toUserActor(request.auth) };
+}
+
+/** The domain context of an API-key-authenticated request. */
+export function apiKeyCtx(deps: DomainDeps, request: FastifyRequest): Ctx & { actor: ApiKeyActor } {
+  if (!request.apiKey) throw new UnauthorizedError("Missing X-API-Key header");
+  return { deps, actor: request.apiKey };
+}

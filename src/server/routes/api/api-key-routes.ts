@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  CreateApiKeyInput,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "../../../auth/api-keys.js";
+import type { DomainDeps } from "../../../context.js";
+import { listOf, PaginationQuery, paginate } from "../../pagination.js";
+import { Problem } from "../../problem.js";
+import { userCtx } from "../../request-context.js";
+import { ProjectParams } from "./project-routes.js";
+
+export const ApiKeyView = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    prefix: z.string().describe("The first 8 characters of the key, for recognising it"),
+    role: z
+      .string()
+      .describe("read_only, ingest, full, or custom when created with explicit permissions"),
+    permissions: z.array(z.string()),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: "ApiKey" });
+const CreatedApiKey = ApiKeyView.extend({
+  key: z.string().describe("The secret; shown in this response only"),
+}).meta({ id: "CreatedApiKey" });
+
+export const apiKeyRoutes =
+  (deps: DomainDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      "/projects/:projectId/api-keys",
+      {
+        schema: {
+          tags: ["api-keys"],
+          summary: "API keys of a project (never their secrets)",
+          params: ProjectParams,
+          querystring: PaginationQuery,
+          response: { 200: listOf(ApiKeyView), 401: Problem, 404: Problem },
+        },
+      },
+      async (request) =>
+        paginate(
+          await listApiKeys({ ctx: userCtx(deps, request), projectId: request.params.projectId }),
+          request.query,
+        ),
+    );
+
+    app.post(
+      "/projects/:projectId/api-keys",
+      {
+        schema: {
+          tags: ["api-keys"],
+          summary: "Create an API key; the response holds its secret, once",
+          params: ProjectParams,
+          body: CreateApiKeyInput,
+          response: { 201: CreatedApiKey, 400: Problem, 401: Problem, 403: Problem, 404: Problem },
+        },
+      },
+      async (request, reply) => {
+        const created = await createApiKey({
+          ctx: userCtx(deps, request),
+          projectId: request.params.projectId,
+          input: request.body,
+        });
+        return reply.code(201).send(created);
+      },
+    );
+
+    app.delete(
+      "/projects/:projectId/api-keys/:keyId",
+      {
+        schema: {
+          tags: ["api-keys"],
+          summary: "Revoke an API key; it answers 401 from then on",
+          params: ProjectParams.extend({ keyId: z.string().min(1).max(64) }),
+          response: { 200: ApiKeyView, 401: Problem, 403: Problem, 404: Problem },
+        },
+      },
+      async (request) =>
+        revokeApiKey({
+          ctx: userCtx(deps, request),
+          projectId: request.params.projectId,
+          keyId: request.params.keyId,
+        }),
+    );
+  };

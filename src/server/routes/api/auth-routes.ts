@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { LoginInput, login, logout } from "../../../auth/sessions.js";
+import type { DomainDeps } from "../../../context.js";
+import { UnauthorizedError } from "../../../lib/errors.js";
+import { SESSION_COOKIE } from "../../plugins/auth.js";
+import { Problem } from "../../problem.js";
+
+const Me = z
+  .object({
+    user: z.object({ id: z.string(), email: z.string(), name: z.string(), createdAt: z.string() }),
+    organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+    sessionExpiresAt: z.string(),
+  })
+  .meta({ id: "Me" });
+
+export const authRoutes =
+  (deps: DomainDeps, options: { secureCookies: boolean }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const cookieOptions = {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: options.secureCookies,
+    } as const;
+
+    app.post(
+      "/auth/login",
+      {
+        config: { public: true },
+        schema: {
+          tags: ["auth"],
+          summary: "Sign in; sets the session cookie",
+          body: LoginInput,
+          response: { 200: Me, 400: Problem, 401: Problem },
+        },
+      },
+      async (request, reply) => {
+        const result = await login(deps, request.body);
+        reply.setCookie(SESSION_COOKIE, result.token, {
+          ...cookieOptions,
+          expires: new Date(result.expiresAt),
+        });
+        return {
+          user: result.user,
+          organizations: result.memberships.map((m) => ({
+            id: m.orgId,
+            name: m.orgName,
+            role: m.role,
+          })),
+          sessionExpiresAt: result.expiresAt,
+        };
+      },
+    );
+
+    app.post(
+      "/auth/logout",
+      {
+        schema: {
+          tags: ["auth"],
+          summary: "Sign out; ends the session",
+          response: { 204: z.null(), 401: Problem },
+        },
+      },
+      async (request, reply) => {
+        await logout(deps, request.cookies[SESSION_COOKIE]);
+        reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      "/auth/me",
+      {
+        schema: {
+          tags: ["auth"],
+          summary: "The signed-in user and their organizations",
+          response: { 200: Me, 401: Problem },
+        },
+      },
+      async (request) => {
+        const auth = request.auth;
+        if (!auth) throw new UnauthorizedError("Not signed in");
+        return {
+          user: auth.user,
+          organizations: auth.memberships.map((m) => ({
+            id: m.orgId,
+            name: m.orgName,
+            role: m.role,
+          })),
+          sessionExpiresAt: auth.expiresAt,
+        };
+      },
+    );
+  };

@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import {
+  type FastifyPluginAsyncZod,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { AppDeps } from "../deps.js";
+import { newId } from "../lib/ids.js";
+import { useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
+import { registerErrorHandling } from "./plugins/errors.js";
+import { useOpenApi } from "./plugins/openapi.js";
+import { type RateLimitStore, useKeyRateLimit } from "./plugins/rate-limit.js";
+import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
+import { authRoutes } from "./routes/api/auth-routes.js";
+import { projectRoutes } from "./routes/api/project-routes.js";
+import { healthRoutes } from "./routes/health-routes.js";
+import { keyRoutes } from "./routes/v1/key-routes.js";
+
+/** Builds the routes of one area from the app's dependencies; areas list these, one entry per module. */
+export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
+
+/** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
+export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domain)];
+
+/** Everything under /api: session cookies with the CSRF rule. */
+export const API_ROUTES: readonly RouteModule[] = [
+  (deps) =>
+    authRoutes(deps.domain, {
+      secureCookies: deps.config.publicUrl?.startsWith("https:") ?? false,
+    }),
+  (deps) => projectRoutes(deps.domain),
+  (deps) => apiKeyRoutes(deps.domain),
+];
+
+export interface ServerOptions {
+  v1Routes?: readonly RouteModule[];
+  apiRoutes?: readonly RouteModule[];
+  rateLimitStore?: RateLimitStore;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
+
+/** The HTTP application over the given dependencies; not yet listening. */
+export async function buildServer(
+  deps: AppDeps,
+  options: ServerOptions = {},
+): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    // Widened to Fastify's logger interface so the app keeps Fastify's default instance type.
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: "x-request-id",
+    genReqId: (request) => {
+      const incoming = request.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId("req");
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "unmatched";
+    const seconds = reply.elapsedTime / 1000;
+    deps.metrics.observeHttp({ method: request.method, route, status: reply.statusCode }, seconds);
+    // One line per request; headers and bodies are never logged.
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split("?")[0],
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        keyId: request.apiKey?.keyId,
+        userId: request.auth?.user.id,
+      },
+      "request",
+    );
+  });
+
+  await app.register(cookie);
+  await useOpenApi(app, VERSION);
+  await app.register(healthRoutes(deps));
+
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
+  await app.register(
+    async (api) => {
+      useSessionAuth(api, deps.domain, { publicOrigin });
+      for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
+    },
+    { prefix: "/api" },
+  );
+  await app.register(
+    async (v1) => {
+      useApiKeyAuth(v1, deps.domain);
+      await useKeyRateLimit(v1, {
+        perMinute: config.rateLimit.perMinute,
+        store: options.rateLimitStore ?? { kind: "memory" },
+      });
+      for (const module of options.v1Routes ?? V1_ROUTES) await v1.register(module(deps));
+    },
+    { prefix: "/v1" },
+  );
+  return app;
+}

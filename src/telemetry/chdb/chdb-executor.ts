@@ -1,0 +1,106 @@
+import { mkdirSync } from "node:fs";
+import { drainPending, Session } from "chdb";
+import { UnavailableError } from "../../lib/errors.js";
+import {
+  type CompactResult,
+  type QueryOptions,
+  quoteIdentifier,
+  renderSettings,
+  type TelemetryExecutor,
+} from "../executor.js";
+
+export interface ChdbExecutorOptions {
+  /** The chDB data directory; one per process. */
+  path: string;
+  database: string;
+}
+
+interface JsonCompactResponse {
+  meta: { name: string; type: string }[];
+  data: unknown[][];
+  statistics?: { elapsed?: number; rows_read?: number };
+}
+
+/**
+ * TelemetryExecutor over chDB, the ClickHouse engine in this process. Tracks every call in
+ * flight so close() can wait for them: closing the session under a running query aborts the engine.
+ */
+export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecutor {
+  mkdirSync(options.path, { recursive: true });
+  const session = new Session(options.path);
+  const inFlight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+
+  function track<T>(work: () => Promise<T>): Promise<T> {
+    if (closing)
+      return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
+    const promise = work();
+    inFlight.add(promise);
+    const forget = () => inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  async function run(sql: string, queryOptions: QueryOptions | undefined, format: string) {
+    const text = `${sql}${renderSettings(queryOptions?.settings)}`;
+    return queryOptions?.params
+      ? session.queryBindAsync(text, queryOptions.params, { format })
+      : session.queryAsync(text, { format });
+  }
+
+  return {
+    engine: "chdb",
+    database: options.database,
+    async command(sql, queryOptions) {
+      await track(() => run(sql, queryOptions, "CSV"));
+    },
+    query<T>(sql: string, queryOptions?: QueryOptions) {
+      return track(async () => {
+        const result = await run(sql, queryOptions, "JSONEachRow");
+        const text = result.text();
+        return text.length === 0
+          ? []
+          : text
+              .split("\n")
+              .filter((line) => line.length > 0)
+              .map((line) => JSON.parse(line) as T);
+      });
+    },
+    queryCompact(sql, queryOptions) {
+      return track(async (): Promise<CompactResult> => {
+        const result = await run(sql, queryOptions, "JSONCompact");
+        const body = result.json<JsonCompactResponse>();
+        return {
+          columns: body.meta.map((c) => ({ name: c.name, type: c.type })),
+          rows: body.data,
+          rowsRead: body.statistics?.rows_read ?? result.rowsRead,
+          elapsedSeconds: body.statistics?.elapsed ?? result.elapsed,
+        };
+      });
+    },
+    insert(table, rows) {
+      if (rows.length === 0) return Promise.resolve({ rowsWritten: 0 });
+      return track(async () => {
+        // JSONEachRow as one buffer: the engine parses it natively, rows never round-trip as SQL text.
+        const payload = Buffer.from(rows.map((row) => JSON.stringify(row)).join("\n"));
+        const summary = await session.insert({
+          table: `${quoteIdentifier(options.database)}.${quoteIdentifier(table)}`,
+          values: payload,
+          format: "JSONEachRow",
+        });
+        return { rowsWritten: summary.rowsWritten };
+      });
+    },
+    async ping() {
+      await track(() => session.queryAsync("SELECT 1", { format: "CSV" }));
+    },
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([...inFlight]);
+        await drainPending();
+        session.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/** Query parameters bound server-side as `{name:Type}` placeholders. */
+export type QueryParams = Readonly<Record<string, unknown>>;
+
+/** ClickHouse settings for one query (e.g. readonly, max_execution_time). */
+export type QuerySettings = Readonly<Record<string, string | number | boolean>>;
+
+export interface QueryOptions {
+  params?: QueryParams;
+  settings?: QuerySettings;
+}
+
+export interface ResultColumn {
+  name: string;
+  /** The ClickHouse type name, e.g. `UInt64` or `DateTime64(9, 'UTC')`. */
+  type: string;
+}
+
+/** A result in column order, as ClickHouse's JSONCompact format gives it. */
+export interface CompactResult {
+  columns: ResultColumn[];
+  rows: unknown[][];
+  rowsRead: number;
+  elapsedSeconds: number;
+}
+
+/**
+ * The telemetry engine port. One implementation per engine (chDB embedded, ClickHouse over
+ * HTTP); nothing above it knows which one runs. SQL is ClickHouse SQL, tables qualified with
+ * `database`.
+ */
+export interface TelemetryExecutor {
+  readonly engine: string;
+  /** The ClickHouse database holding Vigil's tables. */
+  readonly database: string;
+  /** Runs a statement that returns no rows (DDL). */
+  command(sql: string, options?: QueryOptions): Promise<void>;
+  /** Runs a SELECT and returns rows as objects keyed by column name. */
+  query<T = Record<string, unknown>>(sql: string, options?: QueryOptions): Promise<T[]>;
+  /** Runs a SELECT and returns typed columns with rows in column order. */
+  queryCompact(sql: string, options?: QueryOptions): Promise<CompactResult>;
+  /** Inserts rows (objects keyed by column name); resolves once the engine has them. */
+  insert(table: string, rows: readonly Record<string, unknown>[]): Promise<{ rowsWritten: number }>;
+  ping(): Promise<void>;
+  /** Stops accepting work, waits for everything in flight, then releases the engine. */
+  close(): Promise<void>;
+}
+
+const SETTING_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** Renders settings as a trailing SETTINGS clause; names are checked, values literal-encoded. */
+export function renderSettings(settings: QuerySettings | undefined): string {
+  if (!settings) return "";
+  const parts = Object.entries(settings).map(([name, value]) => {
+    if (!SETTING_NAME.test(name)) throw new Error(`Invalid ClickHouse setting name: ${name}`);
+    const literal =
+      typeof value === "number" || typeof value === "boolean"
+        ? String(Number(value))
+        : `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+    return `${name} = ${literal}`;
+  });
+  return parts.length > 0 ? ` SETTINGS ${parts.join(", ")}` : "";
+}
+
+/** Quotes an identifier with backticks for ClickHouse. */
+export function quoteIdentifier(name: string): string {
+  return `\`${name.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``;
+}

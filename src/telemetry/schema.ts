@@ -1,0 +1,58 @@
+import { quoteIdentifier, type TelemetryExecutor } from "./executor.js";
+import { type TableDef, TELEMETRY_TABLES } from "./tables.js";
+
+/** The CREATE TABLE statement of one telemetry table. */
+export function createTableSql(database: string, table: TableDef, retentionDays: number): string {
+  const columns = table.columns.map((col) => `${quoteIdentifier(col.name)} ${col.type}`);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(database)}.${quoteIdentifier(table.name)} (`,
+    [...columns, ...table.indexes].map((line) => `  ${line}`).join(",\n"),
+    `) ENGINE = ${table.engine}`,
+    `PARTITION BY ${table.partitionBy}`,
+    `ORDER BY ${table.orderBy}`,
+    `TTL ${ttlClause(table, retentionDays)}`,
+  ].join("\n");
+}
+
+function ttlClause(table: TableDef, retentionDays: number): string {
+  return `${table.ttlExpression} + toIntervalDay(${retentionDays})`;
+}
+
+/**
+ * Creates the database and the six tables when missing, adds columns a newer release defines,
+ * and applies the configured retention. Safe to run at every start.
+ */
+export async function ensureTelemetrySchema(
+  executor: TelemetryExecutor,
+  options: { retentionDays: number },
+): Promise<void> {
+  const db = executor.database;
+  await executor.command(`CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(db)}`);
+  for (const table of TELEMETRY_TABLES) {
+    await executor.command(createTableSql(db, table, options.retentionDays));
+    const existing = await executor.query<{ name: string }>(
+      "SELECT name FROM system.columns WHERE database = {db:String} AND table = {table:String}",
+      { params: { db, table: table.name } },
+    );
+    const present = new Set(existing.map((row) => row.name));
+    const target = `${quoteIdentifier(db)}.${quoteIdentifier(table.name)}`;
+    for (const column of table.columns.filter((col) => !present.has(col.name))) {
+      await executor.command(
+        `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${quoteIdentifier(column.name)} ${column.type}`,
+      );
+    }
+    const [info] = await executor.query<{ engine_full: string }>(
+      "SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {table:String}",
+      { params: { db, table: table.name } },
+    );
+    if (info && !info.engine_full.includes(`toIntervalDay(${options.retentionDays})`)) {
+      // Old parts pick up the new TTL at their next merge instead of a full rewrite now.
+      await executor.command(
+        `ALTER TABLE ${target} MODIFY TTL ${ttlClause(table, options.retentionDays)}`,
+        {
+          settings: { materialize_ttl_after_modify: 0 },
+        },
+      );
+    }
+  }
+}
