@@ -21,10 +21,15 @@ export const CreateUserInput = z
     name: z.string().trim().min(1).max(100).optional(),
     /** Organization to join; when omitted, the only organization, or a new one when none exists. */
     orgId: z.string().min(1).optional(),
-    orgName: z.string().trim().min(1).max(100).default("Default"),
+    /** Creates a new organization with this name, owned by the user. */
+    newOrg: z.string().trim().min(1).max(100).optional(),
     role: MemberRole.optional(),
   })
-  .strict();
+  .strict()
+  .refine((v) => !(v.orgId && v.newOrg), {
+    message: "give orgId or newOrg, not both",
+    path: ["newOrg"],
+  });
 export type CreateUserInput = z.input<typeof CreateUserInput>;
 
 export interface CreatedUser {
@@ -57,16 +62,17 @@ export async function createUser({
       if (!(await repos.organizations.findById(orgId)))
         throw new NotFoundError("Organization", orgId);
     } else {
-      const orgs = await repos.organizations.list();
-      if (orgs.length > 1)
+      const orgs = data.newOrg ? [] : await repos.organizations.list();
+      if (orgs.length > 1) {
         throw InvalidInputError.forField(
           "orgId",
           "several organizations exist; name one with --org",
         );
+      }
       orgId = orgs[0]?.id;
       if (!orgId) {
         orgId = ctx.deps.newId("org");
-        await repos.organizations.insert({ id: orgId, name: data.orgName, createdAt });
+        await repos.organizations.insert({ id: orgId, name: data.newOrg ?? "Default", createdAt });
         role = data.role ?? "owner";
       }
     }

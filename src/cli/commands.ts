@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.js";
 import { ApiKeyRole, MemberRole } from "../auth/permissions.js";
 import { createUser } from "../auth/users.js";
@@ -50,7 +50,8 @@ async function withMeta<T>(
 }
 
 const oneOf = (values: readonly string[]) => (value: string) => {
-  if (!values.includes(value)) throw new Error(`must be one of ${values.join(", ")}`);
+  if (!values.includes(value))
+    throw new InvalidArgumentError(`must be one of ${values.join(", ")}`);
   return value;
 };
 
@@ -101,6 +102,7 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
     .requiredOption("--password <password>", "password (8+ characters)")
     .option("--name <name>", "display name")
     .option("--org <id>", "organization to join (needed when several exist)")
+    .option("--new-org <name>", "create a new organization owned by this user")
     .option(
       "--role <role>",
       `role in the organization: ${MemberRole.options.join(", ")}`,

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { type AppDeps, closeDeps, createDeps } from "../deps.js";
 import { createLogger } from "../lib/logger.js";
-import { buildServer } from "../server/server.js";
+import { buildServer, type ServerOptions } from "../server/server.js";
 import { initialize, needsInitialization } from "../setup/initialize.js";
 
 /** A started service and the one way to stop it cleanly. */
@@ -40,12 +40,13 @@ async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
 export async function startService(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
+  serverOptions: ServerOptions = {},
 ): Promise<RunningService> {
   const deps = await createDeps(config, { logger });
   let app: FastifyInstance;
   try {
     await bootstrap(deps, logger);
-    app = await buildServer(deps);
+    app = await buildServer(deps, serverOptions);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await closeDeps(deps);

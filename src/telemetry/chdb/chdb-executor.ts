@@ -4,7 +4,6 @@ import { UnavailableError } from "../../lib/errors.js";
 import {
   type CompactResult,
   type QueryOptions,
-  quoteIdentifier,
   renderSettings,
   type TelemetryExecutor,
 } from "../executor.js";
@@ -83,8 +82,9 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
       return track(async () => {
         // JSONEachRow as one buffer: the engine parses it natively, rows never round-trip as SQL text.
         const payload = Buffer.from(rows.map((row) => JSON.stringify(row)).join("\n"));
+        // chDB validates and quotes the plain `db.table` identifier itself.
         const summary = await session.insert({
-          table: `${quoteIdentifier(options.database)}.${quoteIdentifier(table)}`,
+          table: `${options.database}.${table}`,
           values: payload,
           format: "JSONEachRow",
         });

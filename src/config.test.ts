@@ -1,0 +1,107 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+const problemsOf = (fn: () => unknown): string[] => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const config = loadConfig({ env: {} });
+    expect(config).toMatchObject({
+      dataDir: resolve("./data"),
+      host: "127.0.0.1",
+      port: 4318,
+      telemetry: { engine: "chdb", database: "vigil", retentionDays: 30 },
+      rateLimit: { perMinute: 100 },
+      auth: { sessionTtlHours: 168 },
+    });
+    expect(config.meta.url).toBeUndefined();
+  });
+
+  it("reads VIGIL_* variables, with flags winning over them", () => {
+    const config = loadConfig({
+      env: {
+        VIGIL_PORT: "9000",
+        VIGIL_HOST: "0.0.0.0",
+        VIGIL_RETENTION_DAYS: "7",
+        VIGIL_TRUST_PROXY: "yes",
+        PATH: "/bin",
+      },
+      overrides: { port: 9100 },
+    });
+    expect(config).toMatchObject({
+      port: 9100,
+      host: "0.0.0.0",
+      trustProxy: true,
+      telemetry: { retentionDays: 7 },
+    });
+  });
+
+  it("names the variable of an invalid value", () => {
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_PORT: "70000" } }))[0]).toMatch(
+      /^VIGIL_PORT: /,
+    );
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_LOG_LEVEL: "loud" } }))[0]).toMatch(
+      /^VIGIL_LOG_LEVEL: /,
+    );
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_DATABASE: "Bad-Name" } }))[0],
+    ).toMatch(/^VIGIL_TELEMETRY_DATABASE: must be a lowercase identifier/);
+  });
+
+  it("rejects unknown VIGIL_ variables with a suggestion", () => {
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_PROT: "1" } }))).toEqual([
+      "VIGIL_PROT: not a Vigil setting (did you mean VIGIL_PORT?)",
+    ]);
+  });
+
+  it("reads a JSON file, env winning over it, and names bad file fields with the file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vigil-config-"));
+    const file = join(dir, "vigil.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        port: 5000,
+        rateLimit: { perMinute: 10 },
+        meta: { url: "postgres://db/vigil" },
+      }),
+    );
+    const config = loadConfig({ env: { VIGIL_CONFIG: file, VIGIL_PORT: "5001" } });
+    expect(config).toMatchObject({
+      port: 5001,
+      rateLimit: { perMinute: 10 },
+      meta: { url: "postgres://db/vigil" },
+    });
+
+    writeFileSync(file, JSON.stringify({ rateLimit: { perMinute: -1 }, extra: true }));
+    const problems = problemsOf(() => loadConfig({ env: {}, configFile: file }));
+    expect(problems).toContain(`extra (in ${file}): unknown setting`);
+    expect(problems.some((p) => p.startsWith(`rateLimit.perMinute (in ${file})`))).toBe(true);
+
+    writeFileSync(file, "{ not json");
+    expect(problemsOf(() => loadConfig({ env: {}, configFile: file }))[0]).toContain(
+      `config file ${file}`,
+    );
+  });
+
+  it("requires the admin email and password together", () => {
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_ADMIN_EMAIL: "a@b.co" } }))[0]).toContain(
+      "VIGIL_ADMIN_PASSWORD",
+    );
+    expect(
+      problemsOf(() =>
+        loadConfig({ env: { VIGIL_ADMIN_EMAIL: "a@b.co", VIGIL_ADMIN_PASSWORD: "short" } }),
+      )[0],
+    ).toMatch(/^VIGIL_ADMIN_PASSWORD: must be at least 8/);
+  });
+});

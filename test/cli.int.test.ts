@@ -1,0 +1,200 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, spawnCli } from "./helpers/run-cli.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService } from "./helpers/test-service.js";
+
+const parseOne = (stdout: string): Record<string, unknown> => {
+  const lines = stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+};
+
+describe("the vigil CLI", () => {
+  const dir = makeTempDir();
+  afterAll(() => dir.remove());
+
+  it("init --json prints the ids and a working key; keys create, list and revoke manage keys", async () => {
+    const dataDir = join(dir.path, "init");
+    const init = await runCli([
+      "init",
+      "--data-dir",
+      dataDir,
+      "--email",
+      "ops@example.com",
+      "--password",
+      "s3cret-pass",
+      "--json",
+    ]);
+    expect(init.code).toBe(0);
+    const ids = parseOne(init.stdout);
+    expect(ids).toEqual({
+      orgId: expect.stringMatching(/^org_/),
+      projectId: expect.stringMatching(/^prj_/),
+      userId: expect.stringMatching(/^usr_/),
+      apiKey: expect.stringMatching(/^vgl_[0-9A-Za-z]{32}$/),
+    });
+
+    const again = await runCli([
+      "init",
+      "--data-dir",
+      dataDir,
+      "--email",
+      "x@example.com",
+      "--password",
+      "s3cret-pass",
+      "--json",
+    ]);
+    expect(again.code).toBe(1);
+    expect(parseOne(again.stdout)).toMatchObject({ error: { code: "conflict" } });
+
+    const created = await runCli([
+      "keys",
+      "create",
+      "--data-dir",
+      dataDir,
+      "--project",
+      String(ids.projectId),
+      "--role",
+      "read_only",
+      "--name",
+      "grafana",
+      "--json",
+    ]);
+    expect(created.code).toBe(0);
+    const key = parseOne(created.stdout) as { id: string; key: string };
+    expect(key.key).toMatch(/^vgl_/);
+
+    const listed = await runCli([
+      "keys",
+      "list",
+      "--data-dir",
+      dataDir,
+      "--project",
+      String(ids.projectId),
+      "--json",
+    ]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(key.key);
+    expect((parseOne(listed.stdout).keys as unknown[]).length).toBe(2);
+
+    const project = await runCli([
+      "projects",
+      "create",
+      "--data-dir",
+      dataDir,
+      "--org",
+      String(ids.orgId),
+      "--name",
+      "api",
+      "--json",
+    ]);
+    expect(parseOne(project.stdout)).toMatchObject({
+      projectId: expect.stringMatching(/^prj_/),
+      name: "api",
+    });
+
+    const user = await runCli([
+      "users",
+      "create",
+      "--data-dir",
+      dataDir,
+      "--email",
+      "dev@example.com",
+      "--password",
+      "dev-pass-1",
+      "--role",
+      "member",
+      "--json",
+    ]);
+    expect(parseOne(user.stdout)).toMatchObject({
+      email: "dev@example.com",
+      orgId: ids.orgId,
+      role: "member",
+    });
+
+    const revoked = await runCli(["keys", "revoke", key.id, "--data-dir", dataDir, "--json"]);
+    expect(revoked.code).toBe(0);
+
+    const service = await startTestService(dataDir);
+    try {
+      const ok = await service.fetch("/v1/whoami", {
+        headers: { "x-api-key": String(ids.apiKey) },
+      });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { projectId: string }).projectId).toBe(ids.projectId);
+      expect(
+        (await service.fetch("/v1/whoami", { headers: { "x-api-key": key.key } })).status,
+      ).toBe(401);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("exits non-zero naming the field when the configuration is invalid", async () => {
+    const fromEnv = await runCli(["serve", "--data-dir", join(dir.path, "bad")], {
+      VIGIL_PORT: "not-a-port",
+    });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toContain("VIGIL_PORT");
+
+    const typo = await runCli(["migrate", "--data-dir", join(dir.path, "bad")], {
+      VIGIL_RETENTON_DAYS: "7",
+    });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain("did you mean VIGIL_RETENTION_DAYS");
+
+    const file = join(dir.path, "vigil.json");
+    writeFileSync(file, JSON.stringify({ telemetry: { retentionDays: 0 }, colour: "blue" }));
+    const fromFile = await runCli([
+      "migrate",
+      "--config",
+      file,
+      "--data-dir",
+      join(dir.path, "bad"),
+      "--json",
+    ]);
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stderr).toContain("telemetry.retentionDays");
+    expect(fromFile.stderr).toContain("colour");
+    expect(parseOne(fromFile.stdout)).toMatchObject({ error: { code: "invalid_config" } });
+  });
+
+  it("exits 2 on a usage error", async () => {
+    expect((await runCli(["frobnicate"])).code).toBe(2);
+    expect((await runCli(["keys", "create", "--role", "full"])).code).toBe(2);
+    expect((await runCli(["keys", "create", "--project", "p", "--role", "admin"])).code).toBe(2);
+  });
+
+  it("serve starts on an empty data dir, tells how to create the admin, and stops cleanly on SIGTERM", async () => {
+    const child = spawnCli([
+      "serve",
+      "--data-dir",
+      join(dir.path, "serve"),
+      "--port",
+      "0",
+      "--json",
+    ]);
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const ready = await new Promise<{ url: string }>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes("\n"))
+          resolve(JSON.parse(stdout.split("\n")[0] ?? "") as { url: string });
+      });
+      child.once("exit", (code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
+    });
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stderr).toContain("vigil init");
+    expect((await fetch(`${ready.url}/readyz`)).status).toBe(200);
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(stderr).toContain("Stopped");
+  });
+});

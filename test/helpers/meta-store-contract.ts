@@ -1,0 +1,114 @@
+import { expect, it } from "vitest";
+import {
+  authenticateApiKey,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "../../src/auth/api-keys.js";
+import { authenticateSession, login, logout } from "../../src/auth/sessions.js";
+import { createUser } from "../../src/auth/users.js";
+import type { DomainDeps } from "../../src/context.js";
+import { ConflictError, UnauthorizedError } from "../../src/lib/errors.js";
+import type { MetaStore } from "../../src/meta/meta-store.js";
+import { createProject, listProjects } from "../../src/projects/projects.js";
+import { initialize } from "../../src/setup/initialize.js";
+
+/**
+ * The behaviour every metadata engine must show: migrations, the auth repositories through the
+ * domain verbs, unique constraints and transactions. Run once per engine.
+ */
+export function metaStoreContract(getStore: () => MetaStore): void {
+  const deps = (): DomainDeps => ({
+    meta: getStore(),
+    clock: { now: () => new Date() },
+    newId: (prefix) => `${prefix}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`,
+    sessionTtlHours: 1,
+  });
+  const system = () => ({ deps: deps(), actor: { kind: "system" as const } });
+
+  it("runs the migrations once; a second run has nothing to do", async () => {
+    expect(await getStore().migrate()).toEqual([]);
+    await getStore().ping();
+  });
+
+  it("initializes an installation atomically and refuses to do it twice", async () => {
+    const result = await initialize(deps(), {
+      email: "Admin@Example.com",
+      password: "password-1",
+      org: "Acme",
+    });
+    expect(result.apiKey).toMatch(/^vgl_/);
+    await expect(
+      initialize(deps(), { email: "second@example.com", password: "password-2" }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(await getStore().repos.users.count()).toBe(1);
+    expect(await getStore().repos.organizations.count()).toBe(1);
+    const actor = await authenticateApiKey(deps(), result.apiKey);
+    expect(actor.projectId).toBe(result.projectId);
+  });
+
+  it("logs in by case-insensitive email, resolves and ends the session", async () => {
+    const session = await login(deps(), { email: "ADMIN@example.com", password: "password-1" });
+    expect(session.user.email).toBe("admin@example.com");
+    expect(session.memberships).toEqual([
+      expect.objectContaining({ orgName: "Acme", role: "owner" }),
+    ]);
+    const resolved = await authenticateSession(deps(), session.token);
+    expect(resolved.user.id).toBe(session.user.id);
+    await logout(deps(), session.token);
+    await expect(authenticateSession(deps(), session.token)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    await expect(
+      login(deps(), { email: "admin@example.com", password: "wrong-password" }),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it("expires sessions after their time to live", async () => {
+    const session = await login(deps(), { email: "admin@example.com", password: "password-1" });
+    const later: DomainDeps = {
+      ...deps(),
+      clock: { now: () => new Date(Date.now() + 2 * 3_600_000) },
+    };
+    await expect(authenticateSession(later, session.token)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+  });
+
+  it("rejects a duplicate email with a ConflictError", async () => {
+    await expect(
+      createUser({ ctx: system(), input: { email: "admin@example.com", password: "password-3" } }),
+    ).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it("keeps organizations apart and manages API keys per project", async () => {
+    const other = await createUser({
+      ctx: system(),
+      input: { email: "other@example.com", password: "password-4", newOrg: "Other" },
+    });
+    const otherSession = await login(deps(), {
+      email: "other@example.com",
+      password: "password-4",
+    });
+    const ctx = {
+      deps: deps(),
+      actor: {
+        kind: "user" as const,
+        userId: other.user.id,
+        memberships: otherSession.memberships,
+      },
+    };
+    const project = await createProject({ ctx, input: { name: "shop" } });
+    expect((await listProjects({ ctx })).map((p) => p.id)).toEqual([project.id]);
+
+    const key = await createApiKey({
+      ctx,
+      projectId: project.id,
+      input: { name: "k", role: "ingest" },
+    });
+    expect((await listApiKeys({ ctx, projectId: project.id })).map((k) => k.id)).toContain(key.id);
+    expect((await authenticateApiKey(deps(), key.key)).permissions).toEqual(["ingest"]);
+    await revokeApiKey({ ctx, projectId: project.id, keyId: key.id });
+    await expect(authenticateApiKey(deps(), key.key)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+}

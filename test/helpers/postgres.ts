@@ -1,0 +1,123 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import pg from "pg";
+import { makeTempDir } from "./temp-dir.js";
+
+/** Directory holding initdb/postgres: on PATH, or Debian's /usr/lib/postgresql/<version>/bin. */
+export function findPostgresBin(): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (dir && existsSync(join(dir, "initdb")) && existsSync(join(dir, "postgres"))) return dir;
+  }
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((v) => join(root, v, "bin")).find((dir) => existsSync(join(dir, "initdb")));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export interface ThrowawayPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a private PostgreSQL on 127.0.0.1 and a free port, in a temp directory, from the
+ * initdb/postgres binaries. As root it runs them as the `postgres` user (initdb refuses root).
+ */
+export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayPostgres> {
+  const dir = makeTempDir("vigil-pg-");
+  // Run the binaries as `postgres` when we are root, without a wrapper that would swallow signals.
+  let owner: { uid: number; gid: number } | Record<string, never> = {};
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+    chownSync(dir.path, uid, gid);
+    owner = { uid, gid };
+  }
+  const dataDir = join(dir.path, "data");
+  execFileSync(
+    join(binDir, "initdb"),
+    ["-D", dataDir, "-U", "vigil", "--auth=trust", "-E", "UTF8", "--no-sync"],
+    {
+      stdio: "pipe",
+      cwd: dir.path,
+      ...owner,
+    },
+  );
+
+  const port = await freePort();
+  const args = [
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-k",
+    dir.path,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "fsync=off",
+    "-c",
+    "synchronous_commit=off",
+    "-c",
+    "full_page_writes=off",
+  ];
+  const server: ChildProcess = spawn(join(binDir, "postgres"), args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    cwd: dir.path,
+    ...owner,
+  });
+  let stderr = "";
+  server.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = `postgres://vigil@127.0.0.1:${port}/postgres`;
+
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch {
+      await client.end().catch(() => undefined);
+      if (server.exitCode !== null || Date.now() > deadline) {
+        server.kill("SIGKILL");
+        dir.remove();
+        throw new Error(`PostgreSQL did not start: ${stderr.slice(-2000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          dir.remove();
+          resolve();
+        };
+        if (server.exitCode !== null) return done();
+        server.once("exit", done);
+        server.kill("SIGINT"); // fast shutdown
+      }),
+  };
+}
