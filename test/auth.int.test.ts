@@ -153,6 +153,21 @@ describe("sessions, projects and API key management over /api", () => {
     expect(again.status).toBe(409);
   });
 
+  it("limits sign-in attempts per address and email", async () => {
+    const attempt = (email: string) =>
+      service.fetch("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: "guess-guess" }),
+      });
+    for (let i = 0; i < 20; i++) expect((await attempt("target@example.com")).status).toBe(401);
+    const limited = await attempt("Target@Example.com");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another account from the same address is not locked out.
+    expect((await attempt("someone-else@example.com")).status).toBe(401);
+  });
+
   it("rejects /api requests without a session with 401", async () => {
     expect((await service.fetch("/api/projects")).status).toBe(401);
     expect(

@@ -17,6 +17,10 @@ export interface RunningService {
 
 /** First start on an empty data dir: create the admin from env, or say how to. */
 async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
+  const expired = await deps.meta.repos.sessions.deleteExpired(
+    deps.domain.clock.now().toISOString(),
+  );
+  if (expired > 0) logger.info({ expired }, "Removed expired sessions");
   if (!(await needsInitialization(deps.domain))) return;
   const { adminEmail, adminPassword } = deps.config.auth;
   if (adminEmail && adminPassword) {

@@ -12,7 +12,7 @@ import { newId } from "../lib/ids.js";
 import { useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
-import { type RateLimitStore, useKeyRateLimit } from "./plugins/rate-limit.js";
+import { type RateLimitStore, useKeyRateLimit, useRouteRateLimits } from "./plugins/rate-limit.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
@@ -99,9 +99,11 @@ export async function buildServer(
   await app.register(healthRoutes(deps));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
+  const rateLimitStore = options.rateLimitStore ?? { kind: "memory" };
   await app.register(
     async (api) => {
       useSessionAuth(api, deps.domain, { publicOrigin });
+      await useRouteRateLimits(api, rateLimitStore);
       for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
     },
     { prefix: "/api" },
@@ -109,10 +111,7 @@ export async function buildServer(
   await app.register(
     async (v1) => {
       useApiKeyAuth(v1, deps.domain);
-      await useKeyRateLimit(v1, {
-        perMinute: config.rateLimit.perMinute,
-        store: options.rateLimitStore ?? { kind: "memory" },
-      });
+      await useKeyRateLimit(v1, { perMinute: config.rateLimit.perMinute, store: rateLimitStore });
       for (const module of options.v1Routes ?? V1_ROUTES) await v1.register(module(deps));
     },
     { prefix: "/v1" },

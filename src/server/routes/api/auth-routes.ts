@@ -14,6 +14,12 @@ const Me = z
   })
   .meta({ id: "Me" });
 
+const LOGIN_ATTEMPTS_PER_MINUTE = 20;
+const emailOf = (body: unknown): string =>
+  typeof body === "object" && body !== null && "email" in body
+    ? String(body.email).trim().toLowerCase()
+    : "";
+
 export const authRoutes =
   (deps: DomainDeps, options: { secureCookies: boolean }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -27,7 +33,15 @@ export const authRoutes =
     app.post(
       "/auth/login",
       {
-        config: { public: true },
+        config: {
+          public: true,
+          // Per address and email: slows password guessing without letting one client lock others out.
+          rateLimit: {
+            max: LOGIN_ATTEMPTS_PER_MINUTE,
+            timeWindow: 60_000,
+            keyGenerator: (request) => `login:${request.ip}:${emailOf(request.body)}`,
+          },
+        },
         schema: {
           tags: ["auth"],
           summary: "Sign in; sets the session cookie",
