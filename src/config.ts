@@ -10,7 +10,10 @@ const booleanText = z.preprocess((value) => {
   return value;
 }, z.boolean());
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const integer = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
 
 /** Everything Vigil can be configured with; one schema over env vars and the config file. */
 export const Config = z

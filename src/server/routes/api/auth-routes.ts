@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { LoginInput, login, logout } from "../../../auth/sessions.js";
+import { type AuthenticatedUser, LoginInput, login, logout } from "../../../auth/sessions.js";
 import type { DomainDeps } from "../../../context.js";
 import { UnauthorizedError } from "../../../lib/errors.js";
 import { SESSION_COOKIE } from "../../plugins/auth.js";
@@ -13,6 +13,12 @@ const Me = z
     sessionExpiresAt: z.string(),
   })
   .meta({ id: "Me" });
+
+const toMe = (auth: AuthenticatedUser): z.infer<typeof Me> => ({
+  user: auth.user,
+  organizations: auth.memberships.map((m) => ({ id: m.orgId, name: m.orgName, role: m.role })),
+  sessionExpiresAt: auth.expiresAt,
+});
 
 const LOGIN_ATTEMPTS_PER_MINUTE = 20;
 const emailOf = (body: unknown): string =>
@@ -55,15 +61,7 @@ export const authRoutes =
           ...cookieOptions,
           expires: new Date(result.expiresAt),
         });
-        return {
-          user: result.user,
-          organizations: result.memberships.map((m) => ({
-            id: m.orgId,
-            name: m.orgName,
-            role: m.role,
-          })),
-          sessionExpiresAt: result.expiresAt,
-        };
+        return toMe(result);
       },
     );
 
@@ -93,17 +91,8 @@ export const authRoutes =
         },
       },
       async (request) => {
-        const auth = request.auth;
-        if (!auth) throw new UnauthorizedError("Not signed in");
-        return {
-          user: auth.user,
-          organizations: auth.memberships.map((m) => ({
-            id: m.orgId,
-            name: m.orgName,
-            role: m.role,
-          })),
-          sessionExpiresAt: auth.expiresAt,
-        };
+        if (!request.auth) throw new UnauthorizedError("Not signed in");
+        return toMe(request.auth);
       },
     );
   };
