@@ -2,4 +2,5 @@
 // The installed entry point: runs the compiled CLI (built by `npm run build`, which `npm ci` runs via `prepare`).
 import { main } from "../dist/main.js";
 
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: after a shutdown timeout, handles that would not close must not keep us alive.
+process.exit(await main(process.argv.slice(2)));

@@ -2,13 +2,30 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 
-const booleanText = z.preprocess((value) => {
-  if (typeof value !== "string") return value;
-  const text = value.trim().toLowerCase();
-  if (["true", "1", "yes", "on"].includes(text)) return true;
-  if (["false", "0", "no", "off"].includes(text)) return false;
-  return value;
-}, z.boolean());
+/**
+ * Which reverse proxies to believe about the client address and scheme: false (none), true
+ * (every hop — only behind a proxy that overwrites X-Forwarded-For), a hop count, or a comma
+ * list of addresses/CIDRs (`127.0.0.1,10.0.0.0/8`).
+ */
+const trustProxy = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
+    const text = value.trim().toLowerCase();
+    if (["true", "yes", "on"].includes(text)) return true;
+    if (["false", "no", "off", ""].includes(text)) return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    return text.split(",").map((part) => part.trim());
+  },
+  z.union([
+    z.boolean(),
+    z.number().int().min(0).max(100),
+    z.array(
+      z
+        .string()
+        .regex(/^[0-9a-f.:/]+$|^(loopback|linklocal|uniquelocal)$/, "must be an address or CIDR"),
+    ),
+  ]),
+);
 
 const integer = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
@@ -26,7 +43,7 @@ export const Config = z
       .default("info"),
     /** The URL users reach the service at; decides Secure cookies and the CSRF origin. */
     publicUrl: z.url({ protocol: /^https?$/ }).optional(),
-    trustProxy: booleanText.default(false),
+    trustProxy: trustProxy.default(false),
     shutdownTimeoutSeconds: integer(1, 600).default(30),
     meta: z
       .object({
@@ -114,12 +131,12 @@ function readConfigFile(path: string): Raw {
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new Error("the file must hold one JSON object");
-    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new Error("not an object");
     return parsed as Raw;
-  } catch (error) {
-    throw new ConfigError([`config file ${path}: ${(error as Error).message}`]);
+  } catch {
+    // JSON.parse messages quote the file's text, which may hold secrets: say only what is wrong.
+    throw new ConfigError([`config file ${path}: must hold one valid JSON object`]);
   }
 }
 
@@ -168,9 +185,14 @@ export function loadConfig(sources: ConfigSources): Config {
   const filePath = sources.configFile ?? sources.env[CONFIG_FILE_VAR];
   const raw: Raw = filePath ? readConfigFile(resolve(filePath)) : {};
   const origin = new Map<string, string>();
-  const describe = (path: readonly PropertyKey[]) =>
-    origin.get(path.join(".")) ??
-    (filePath ? `${path.join(".")} (in ${filePath})` : path.join(".") || "config");
+  // Names a field the way the user set it (or would): env var, flag, or field of the file.
+  const describe = (path: readonly PropertyKey[]) => {
+    const key = path.join(".");
+    const envVar = Object.entries(ENV_VARS).find(([, p]) => p.join(".") === key)?.[0];
+    return (
+      origin.get(key) ?? (filePath ? `${key} (in ${filePath})` : (envVar ?? (key || "config")))
+    );
+  };
 
   const problems: string[] = [];
   for (const [name, value] of Object.entries(sources.env)) {
@@ -205,9 +227,8 @@ export function loadConfig(sources: ConfigSources): Config {
   if (!parsed.success) throw new ConfigError(["invalid configuration"]);
   const config = parsed.data;
   if (Boolean(config.auth.adminEmail) !== Boolean(config.auth.adminPassword)) {
-    throw new ConfigError([
-      "VIGIL_ADMIN_EMAIL and VIGIL_ADMIN_PASSWORD: set both to create the first admin, or neither",
-    ]);
+    const fields = `${describe(["auth", "adminEmail"])} and ${describe(["auth", "adminPassword"])}`;
+    throw new ConfigError([`${fields}: set both to create the first admin, or neither`]);
   }
   return { ...config, dataDir: resolve(config.dataDir) };
 }

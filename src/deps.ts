@@ -108,6 +108,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
 
 /** Closes the engines: telemetry last, after its in-flight queries have drained. */
 export async function closeDeps(deps: AppDeps): Promise<void> {
-  await deps.meta.close();
-  await deps.telemetry.close();
+  try {
+    await deps.meta.close();
+  } finally {
+    await deps.telemetry.close();
+  }
 }

@@ -4,6 +4,12 @@ import { createOutput, EXIT } from "./cli/output.js";
 import { serveUntilSignalled, startService } from "./cli/serve.js";
 import { createLogger } from "./lib/logger.js";
 
+async function readStdin(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
 const port = (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
@@ -50,7 +56,7 @@ export async function main(
       );
       exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
     });
-  registerManagementCommands(program, { env, output });
+  registerManagementCommands(program, { env, output, readStdin });
 
   try {
     await program.parseAsync([...argv], { from: "user" });
@@ -60,7 +66,7 @@ export async function main(
       const helpShown = ["commander.helpDisplayed", "commander.version", "commander.help"].includes(
         error.code,
       );
-      return helpShown ? EXIT.ok : EXIT.usage;
+      return helpShown ? EXIT.ok : output.usage(error.message);
     }
     return output.error(error);
   }

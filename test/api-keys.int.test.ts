@@ -169,6 +169,37 @@ describe("API keys on /v1", () => {
     expect((await whoami(other.key)).status).toBe(200);
   });
 
+  it("authenticates and limits unknown /v1 paths like known ones", async () => {
+    expect((await service.fetch("/v1/no-such-endpoint")).status).toBe(401);
+    const { key } = await createKey({ role: "read_only" });
+    const response = await service.fetch("/v1/no-such-endpoint", { headers: { "x-api-key": key } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("ratelimit-limit")).toBe("100");
+  });
+
+  it("answers 404 when revoking a key through another project's path", async () => {
+    const other = (await (await session.post("/api/projects", { name: "third" })).json()) as {
+      id: string;
+    };
+    const foreign = await createKey({ role: "full" }, other.id);
+    expect((await session.delete(`/api/projects/${projectId}/api-keys/${foreign.id}`)).status).toBe(
+      404,
+    );
+    expect((await whoami(foreign.key)).status).toBe(200);
+  });
+
+  // Last but one: it spends this client address's budget for failed authentication.
+  it("limits requests with bad keys per client address, with RateLimit headers on the 401s", async () => {
+    let response = await whoami("vgl_notARealKeyButWellFormed0000000");
+    expect(response.status).toBe(401);
+    expect(response.headers.get("ratelimit-limit")).toBe("100");
+    for (let i = 0; i < 100 && response.status === 401; i++) response = await whoami("bogus");
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Valid keys keep their own budgets.
+    expect((await whoami((await createKey({ role: "read_only" })).key)).status).toBe(200);
+  });
+
   it("never writes keys, passwords or cookies to the log", async () => {
     const created = await createKey({ role: "full" });
     await whoami(created.key);

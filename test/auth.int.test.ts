@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
+import { sha256Hex } from "../src/lib/crypto.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -62,6 +63,40 @@ describe("sessions, projects and API key management over /api", () => {
     const after = await service.fetch("/api/auth/me", { headers: { cookie } });
     expect(after.status).toBe(401);
     expect(after.headers.get("content-type")).toContain("application/problem+json");
+  });
+
+  it("refuses a cookie logout without Origin, and answers 204 for an already ended session", async () => {
+    const session = await signIn(service, OWNER.email, OWNER.password);
+    const noOrigin = await service.fetch("/api/auth/logout", {
+      method: "POST",
+      headers: { cookie: session.cookie },
+    });
+    expect(noOrigin.status).toBe(403);
+    expect((await session.get("/api/auth/me")).status).toBe(200);
+    const stale = await service.fetch("/api/auth/logout", {
+      method: "POST",
+      headers: { cookie: "vigil_session=ended", origin: service.url },
+    });
+    expect(stale.status).toBe(204);
+    expect(stale.headers.get("set-cookie")).toMatch(/^vigil_session=;.*Expires=Thu, 01 Jan 1970/);
+  });
+
+  it("re-sends the cookie with the later expiry when a session is extended", async () => {
+    const session = await signIn(service, OWNER.email, OWNER.password);
+    const first = await session.get("/api/auth/me");
+    expect(first.headers.get("set-cookie")).toBeNull();
+    // Age the session past the renewal interval, as if the user came back later.
+    const stored = await service.deps.meta.repos.sessions.findByTokenHash(
+      sha256Hex(session.cookie.split("=")[1] ?? ""),
+    );
+    if (!stored) throw new Error("session not stored");
+    const old = new Date(Date.now() - 10 * 60_000).toISOString();
+    await service.deps.meta.repos.sessions.touch(stored.id, old, stored.expiresAt);
+    const renewed = await session.get("/api/auth/me");
+    const cookie = renewed.headers.get("set-cookie") ?? "";
+    expect(cookie).toContain(session.cookie);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)?.[1] ?? "");
+    expect(expires).toBeGreaterThan(Date.parse(stored.expiresAt) - 1000);
   });
 
   it("rejects a wrong password and an unknown email alike with 401", async () => {

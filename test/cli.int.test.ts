@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, spawnCli } from "./helpers/run-cli.js";
+import { runCli, spawnCli, startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService } from "./helpers/test-service.js";
 
@@ -161,40 +161,86 @@ describe("the vigil CLI", () => {
     expect(parseOne(fromFile.stdout)).toMatchObject({ error: { code: "invalid_config" } });
   });
 
-  it("exits 2 on a usage error", async () => {
+  it("exits 2 on a usage error, with a JSON error object under --json", async () => {
     expect((await runCli(["frobnicate"])).code).toBe(2);
+    const json = await runCli(["keys", "list", "--json"]);
+    expect(json.code).toBe(2);
+    expect(parseOne(json.stdout)).toMatchObject({ error: { code: "usage" } });
+    const badEmail = await runCli([
+      "init",
+      "--data-dir",
+      join(dir.path, "bad-email"),
+      "--email",
+      "nope",
+      "--password",
+      "long-enough",
+      "--json",
+    ]);
+    expect(badEmail.code).toBe(2);
+    expect(parseOne(badEmail.stdout)).toMatchObject({ error: { code: "invalid_input" } });
+    expect(
+      (await runCli(["init", "--data-dir", join(dir.path, "no-pass"), "--email", "a@b.co"])).code,
+    ).toBe(2);
     expect((await runCli(["keys", "create", "--role", "full"])).code).toBe(2);
     expect((await runCli(["keys", "create", "--project", "p", "--role", "admin"])).code).toBe(2);
   });
 
   it("serve starts on an empty data dir, tells how to create the admin, and stops cleanly on SIGTERM", async () => {
+    const server = await startServeProcess(["--data-dir", join(dir.path, "serve")]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.stderr()).toContain("vigil init");
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    expect(server.stderr()).toContain("Stopped");
+  });
+
+  it("reads the password from stdin, and creates a separate organization with --new-org", async () => {
+    const dataDir = join(dir.path, "stdin");
     const child = spawnCli([
-      "serve",
+      "init",
       "--data-dir",
-      join(dir.path, "serve"),
-      "--port",
-      "0",
+      dataDir,
+      "--email",
+      "a@example.com",
+      "--password-stdin",
       "--json",
     ]);
     let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
     });
-    const ready = await new Promise<{ url: string }>((resolve, reject) => {
-      child.stdout.on("data", (d: Buffer) => {
-        stdout += d.toString();
-        if (stdout.includes("\n"))
-          resolve(JSON.parse(stdout.split("\n")[0] ?? "") as { url: string });
+    child.stdin.end("from-stdin-pass\n");
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    expect(code).toBe(0);
+    const ids = parseOne(stdout);
+
+    const other = await runCli([
+      "users",
+      "create",
+      "--data-dir",
+      dataDir,
+      "--email",
+      "b@example.com",
+      "--password",
+      "b-password",
+      "--new-org",
+      "Tenant B",
+      "--json",
+    ]);
+    const created = parseOne(other.stdout);
+    expect(created.orgId).not.toBe(ids.orgId);
+    expect(created.role).toBe("owner");
+
+    const service = await startTestService(dataDir);
+    try {
+      const login = await service.fetch("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "a@example.com", password: "from-stdin-pass" }),
       });
-      child.once("exit", (code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-    });
-    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(stderr).toContain("vigil init");
-    expect((await fetch(`${ready.url}/readyz`)).status).toBe(200);
-    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    expect(await exit).toBe(0);
-    expect(stderr).toContain("Stopped");
+      expect(login.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
   });
 });

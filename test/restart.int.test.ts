@@ -1,64 +1,77 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { TELEMETRY_TABLE_NAMES } from "../src/telemetry/tables.js";
+import { startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import { signIn, startTestService } from "./helpers/test-service.js";
 
 const OWNER = { email: "restart@example.com", password: "correct horse battery" };
+
+const login = async (url: string) => {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OWNER),
+  });
+  expect(response.status).toBe(200);
+  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+};
 
 describe("restart on the same data directory", () => {
   const dir = makeTempDir();
   afterAll(() => dir.remove());
 
-  it("keeps users, keys and telemetry tables with their rows", async () => {
-    const first = await startTestService(dir.path, {
+  it("keeps users, keys and telemetry tables with their rows across real processes", async () => {
+    const args = ["--data-dir", dir.path];
+    const first = await startServeProcess(args, {
       VIGIL_ADMIN_EMAIL: OWNER.email,
       VIGIL_ADMIN_PASSWORD: OWNER.password,
     });
     let key: string;
     try {
-      const session = await signIn(first, OWNER.email, OWNER.password);
-      const projects = (await (await session.get("/api/projects")).json()) as {
+      const cookie = await login(first.url);
+      const projects = (await (
+        await fetch(`${first.url}/api/projects`, { headers: { cookie } })
+      ).json()) as {
         data: { id: string }[];
       };
-      const projectId = projects.data[0]?.id ?? "";
-      key = (
-        (await (
-          await session.post(`/api/projects/${projectId}/api-keys`, { role: "full" })
-        ).json()) as { key: string }
-      ).key;
-      await first.deps.telemetry.insert("logs", [
-        {
-          project_id: projectId,
-          id: "log_1",
-          timestamp: "2026-11-20 10:00:00.000000000",
-          message: "before restart",
-        },
-      ]);
+      const created = await fetch(`${first.url}/api/projects/${projects.data[0]?.id}/api-keys`, {
+        method: "POST",
+        headers: { cookie, origin: first.url, "content-type": "application/json" },
+        body: JSON.stringify({ role: "full" }),
+      });
+      key = ((await created.json()) as { key: string }).key;
     } finally {
-      await first.stop();
+      expect(await first.stop()).toBe(0);
     }
 
+    // Write a telemetry row between runs, through the engine on the same directory.
+    const engine = createChdbExecutor({ path: `${dir.path}/telemetry`, database: "vigil" });
+    await engine.insert("logs", [
+      { project_id: "prj_x", id: "log_1", timestamp: "2026-11-20 10:00:00", message: "kept" },
+    ]);
+    await engine.close();
+
     // Second start without the admin variables: nothing is re-created, everything is still there.
-    const second = await startTestService(dir.path);
+    const second = await startServeProcess(args);
     try {
-      const session = await signIn(second, OWNER.email, OWNER.password);
-      expect((await session.get("/api/auth/me")).status).toBe(200);
-      expect((await second.fetch("/v1/whoami", { headers: { "x-api-key": key } })).status).toBe(
-        200,
-      );
-      expect(await second.deps.meta.repos.users.count()).toBe(1);
-      const tables = await second.deps.telemetry.query<{ name: string }>(
-        "SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name",
-        { params: { db: second.deps.telemetry.database } },
+      expect(second.stderr()).not.toContain("No users yet");
+      await login(second.url);
+      expect(
+        (await fetch(`${second.url}/v1/whoami`, { headers: { "x-api-key": key } })).status,
+      ).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+
+    const reopened = createChdbExecutor({ path: `${dir.path}/telemetry`, database: "vigil" });
+    try {
+      const tables = await reopened.query<{ name: string }>(
+        "SELECT name FROM system.tables WHERE database = 'vigil' ORDER BY name",
       );
       expect(tables.map((t) => t.name)).toEqual([...TELEMETRY_TABLE_NAMES].sort());
-      const rows = await second.deps.telemetry.query<{ message: string }>(
-        "SELECT message FROM vigil.logs",
-      );
-      expect(rows).toEqual([{ message: "before restart" }]);
-      expect(second.logs.join("")).not.toContain("No users yet");
+      expect(await reopened.query("SELECT message FROM vigil.logs")).toEqual([{ message: "kept" }]);
     } finally {
-      await second.stop();
+      await reopened.close();
     }
   });
 });

@@ -28,17 +28,22 @@ export const CreateApiKeyInput = z
 export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
 
 /** An API key as the API shows it: never the secret or its hash. */
-export interface ApiKeyView {
-  id: string;
-  projectId: string;
-  name: string;
-  prefix: string;
-  role: string;
-  permissions: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export const ApiKeyView = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    prefix: z.string().describe("The first 8 characters of the key, for recognising it"),
+    role: z
+      .string()
+      .describe("read_only, ingest, full, or custom when created with explicit permissions"),
+    permissions: z.array(z.string()),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: "ApiKey" });
+export type ApiKeyView = z.infer<typeof ApiKeyView>;
 
 export const toApiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
   id: key.id,
@@ -101,23 +106,28 @@ export async function listApiKeys({
   return keys.map(toApiKeyView);
 }
 
+/**
+ * Revokes a key. With `projectId` (the API's path) the key must belong to that project; without
+ * it (the CLI) the key's own project is used. Either way the actor must manage that project.
+ */
 export async function revokeApiKey({
   ctx,
-  projectId,
   keyId,
+  projectId,
 }: {
   ctx: Ctx;
-  projectId: string;
   keyId: string;
+  projectId?: string;
 }): Promise<ApiKeyView> {
-  await requireProject(ctx, projectId, "manage");
   const { apiKeys } = ctx.deps.meta.repos;
   const existing = await apiKeys.findById(keyId);
-  if (!existing || existing.projectId !== projectId) throw new NotFoundError("API key", keyId);
-  await apiKeys.revoke(keyId, nowIso(ctx.deps));
-  const revoked = await apiKeys.findById(keyId);
-  if (!revoked) throw new NotFoundError("API key", keyId);
-  return toApiKeyView(revoked);
+  const scope = projectId ?? existing?.projectId;
+  // Access first: a project outside the actor's organizations answers 404 before anything else.
+  if (scope) await requireProject(ctx, scope, "manage");
+  if (!existing || existing.projectId !== scope) throw new NotFoundError("API key", keyId);
+  const at = nowIso(ctx.deps);
+  await apiKeys.revoke(keyId, at);
+  return toApiKeyView({ ...existing, revokedAt: existing.revokedAt ?? at });
 }
 
 /** Resolves the X-API-Key value to its key; missing, malformed, unknown or revoked → UnauthorizedError. */

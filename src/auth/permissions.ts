@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MEMBER_ROLES } from "../meta/repositories/users.js";
 
 /** Every permission an API key can hold (DESIGN §4). */
 export const PERMISSIONS = [
@@ -29,7 +30,7 @@ export const API_KEY_ROLES = {
 export const ApiKeyRole = z.enum(["read_only", "ingest", "full"]);
 export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
 
-export const MemberRole = z.enum(["owner", "admin", "member", "viewer"]);
+export const MemberRole = z.enum(MEMBER_ROLES);
 export type MemberRole = z.infer<typeof MemberRole>;
 
 /** Member roles allowed to manage an organization's projects and API keys. */

@@ -20,7 +20,12 @@ export interface AuthenticatedUser {
   memberships: Membership[];
   sessionId: string;
   expiresAt: string;
+  /** True when this request extended the session, so the cookie should be re-sent. */
+  renewed?: boolean;
 }
+
+export const sessionExpiry = (deps: DomainDeps, now: Date): string =>
+  new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
 
 export const toUserActor = (auth: AuthenticatedUser): UserActor => ({
   kind: "user",
@@ -43,7 +48,7 @@ export async function login(
   if (!user || !valid) throw new UnauthorizedError("Invalid email or password");
   const token = randomBase62(43);
   const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
+  const expiresAt = sessionExpiry(deps, now);
   const session = await deps.meta.repos.sessions.insert({
     id: deps.newId("ses"),
     tokenHash: sha256Hex(token),
@@ -71,13 +76,16 @@ export async function authenticateSession(
   }
   const user = await users.findById(session.userId);
   if (!user) throw new UnauthorizedError("Not signed in");
-  let expiresAt = session.expiresAt;
-  if (now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS) {
-    expiresAt = new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
-    await sessions.touch(session.id, now.toISOString(), expiresAt);
-  }
+  const renewed = now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS;
+  const expiresAt = renewed ? sessionExpiry(deps, now) : session.expiresAt;
+  if (renewed) await sessions.touch(session.id, now.toISOString(), expiresAt);
   const memberships = await users.listMemberships(user.id);
-  return { user: publicUser(user), memberships, sessionId: session.id, expiresAt };
+  return { user: publicUser(user), memberships, sessionId: session.id, expiresAt, renewed };
+}
+
+/** Deletes sessions past their expiry; returns how many. */
+export function purgeExpiredSessions(deps: DomainDeps): Promise<number> {
+  return deps.meta.repos.sessions.deleteExpired(deps.clock.now().toISOString());
 }
 
 export async function logout(deps: DomainDeps, token: string | undefined): Promise<void> {

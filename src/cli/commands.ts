@@ -5,7 +5,7 @@ import { createUser } from "../auth/users.js";
 import { type Config, loadConfig } from "../config.js";
 import type { Ctx, DomainDeps } from "../context.js";
 import { createDomainDeps, openMetaStore } from "../deps.js";
-import { NotFoundError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/errors.js";
 import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";
 import type { Output } from "./output.js";
@@ -19,6 +19,23 @@ export interface GlobalOptions {
 export interface CliEnv {
   env: Readonly<Record<string, string | undefined>>;
   output: Output;
+  /** Reads all of standard input (for --password-stdin). */
+  readStdin: () => Promise<string>;
+}
+
+interface PasswordOptions {
+  password?: string;
+  passwordStdin?: boolean;
+}
+
+/** The password from --password-stdin (first line of stdin, kept out of `ps`) or --password. */
+async function passwordFrom(opts: PasswordOptions, cli: CliEnv): Promise<string> {
+  if (opts.passwordStdin && opts.password !== undefined) {
+    throw InvalidInputError.forField("password", "give --password or --password-stdin, not both");
+  }
+  if (opts.passwordStdin) return (await cli.readStdin()).split(/\r?\n/)[0] ?? "";
+  if (opts.password !== undefined) return opts.password;
+  throw InvalidInputError.forField("password", "give --password-stdin (recommended) or --password");
 }
 
 export function configFrom(
@@ -64,14 +81,16 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
     .command("init")
     .description("Set up an empty data dir: organization, project, owner and a full API key")
     .requiredOption("--email <email>", "the owner's email")
-    .requiredOption("--password <password>", "the owner's password (8+ characters)")
+    .option("--password <password>", "the owner's password, 8+ characters (visible to `ps`)")
+    .option("--password-stdin", "read the password from the first line of standard input")
     .option("--org <name>", "organization name", "Default")
     .option("--project <name>", "first project's name", "default")
-    .action(async (opts: { email: string; password: string; org: string; project: string }) => {
+    .action(async (opts: PasswordOptions & { email: string; org: string; project: string }) => {
+      const password = await passwordFrom(opts, cli);
       const result = await withMeta(globals(), cli, (deps) =>
         initialize(deps, {
           email: opts.email,
-          password: opts.password,
+          password,
           org: opts.org,
           project: opts.project,
         }),
@@ -99,7 +118,8 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
     .command("create")
     .description("Create a user; the first one also gets a new organization, as its owner")
     .requiredOption("--email <email>", "email to sign in with")
-    .requiredOption("--password <password>", "password (8+ characters)")
+    .option("--password <password>", "password, 8+ characters (visible to `ps`)")
+    .option("--password-stdin", "read the password from the first line of standard input")
     .option("--name <name>", "display name")
     .option("--org <id>", "organization to join (needed when several exist)")
     .option("--new-org <name>", "create a new organization owned by this user")
@@ -109,21 +129,25 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
       oneOf(MemberRole.options),
     )
     .action(
-      async (opts: {
-        email: string;
-        password: string;
-        name?: string;
-        org?: string;
-        role?: MemberRole;
-      }) => {
+      async (
+        opts: PasswordOptions & {
+          email: string;
+          name?: string;
+          org?: string;
+          newOrg?: string;
+          role?: MemberRole;
+        },
+      ) => {
+        const password = await passwordFrom(opts, cli);
         const created = await withMeta(globals(), cli, (_deps, ctx) =>
           createUser({
             ctx,
             input: {
               email: opts.email,
-              password: opts.password,
+              password,
               name: opts.name,
               orgId: opts.org,
+              newOrg: opts.newOrg,
               role: opts.role,
             },
           }),
@@ -201,11 +225,7 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
     .description("Revoke an API key; requests with it answer 401 from then on")
     .argument("<keyId>", "the key's id (key_…)")
     .action(async (keyId: string) => {
-      const revoked = await withMeta(globals(), cli, async (deps, ctx) => {
-        const key = await deps.meta.repos.apiKeys.findById(keyId);
-        if (!key) throw new NotFoundError("API key", keyId);
-        return revokeApiKey({ ctx, projectId: key.projectId, keyId });
-      });
+      const revoked = await withMeta(globals(), cli, (_deps, ctx) => revokeApiKey({ ctx, keyId }));
       output.result({ id: revoked.id, revokedAt: revoked.revokedAt }, `Revoked ${revoked.id}.`);
     });
 }

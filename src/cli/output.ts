@@ -8,22 +8,17 @@ export interface Output {
   json: boolean;
   /** Prints the command's result: the object with --json, the human text otherwise. */
   result(value: object, human: string): void;
-  /** Progress and hints for people; silent with --json so stdout stays one object. */
-  info(text: string): void;
 }
 
 export function createOutput(
   json: boolean,
   write = (s: string) => process.stdout.write(s),
   writeErr = (s: string) => process.stderr.write(s),
-): Output & { error(error: unknown): number } {
+): Output & { error(error: unknown): number; usage(message: string): number } {
   return {
     json,
     result(value, human) {
       write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
-    },
-    info(text) {
-      if (!json) writeErr(`${text}\n`);
     },
     /** Reports a failure and returns the exit code for it. */
     error(error) {
@@ -36,7 +31,13 @@ export function createOutput(
       const message = error instanceof Error ? error.message : String(error);
       if (json) write(`${JSON.stringify({ error: { code, message } })}\n`);
       writeErr(`vigil: ${message}\n`);
-      return EXIT.failure;
+      // Bad arguments are usage errors whether commander or the domain's validation found them.
+      return code === "invalid_input" ? EXIT.usage : EXIT.failure;
+    },
+    /** Reports a usage error commander already printed; with --json, also as one object. */
+    usage(message) {
+      if (json) write(`${JSON.stringify({ error: { code: "usage", message } })}\n`);
+      return EXIT.usage;
     },
   };
 }

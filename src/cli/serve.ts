@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { purgeExpiredSessions } from "../auth/sessions.js";
 import type { Config } from "../config.js";
 import { type AppDeps, closeDeps, createDeps } from "../deps.js";
 import { createLogger } from "../lib/logger.js";
@@ -17,9 +18,7 @@ export interface RunningService {
 
 /** First start on an empty data dir: create the admin from env, or say how to. */
 async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
-  const expired = await deps.meta.repos.sessions.deleteExpired(
-    deps.domain.clock.now().toISOString(),
-  );
+  const expired = await purgeExpiredSessions(deps.domain);
   if (expired > 0) logger.info({ expired }, "Removed expired sessions");
   if (!(await needsInitialization(deps.domain))) return;
   const { adminEmail, adminPassword } = deps.config.auth;

@@ -10,9 +10,9 @@ import {
 import type { AppDeps } from "../deps.js";
 import { newId } from "../lib/ids.js";
 import { useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
-import { registerErrorHandling } from "./plugins/errors.js";
+import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
-import { type RateLimitStore, useKeyRateLimit, useRouteRateLimits } from "./plugins/rate-limit.js";
+import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
@@ -29,7 +29,7 @@ export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domai
 export const API_ROUTES: readonly RouteModule[] = [
   (deps) =>
     authRoutes(deps.domain, {
-      secureCookies: deps.config.publicUrl?.startsWith("https:") ?? false,
+      alwaysSecure: deps.config.publicUrl?.startsWith("https:") ?? false,
     }),
   (deps) => projectRoutes(deps.domain),
   (deps) => apiKeyRoutes(deps.domain),
@@ -54,12 +54,14 @@ export async function buildServer(
   options: ServerOptions = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
+  const hops = config.trustProxy;
   const app = Fastify({
     // Widened to Fastify's logger interface so the app keeps Fastify's default instance type.
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Fastify's two lines per request are replaced by the one written in onResponse below.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest to us (Fastify's typed options take a function).
+    trustProxy: typeof hops === "number" ? (_address: string, hop: number) => hop < hops : hops,
     bodyLimit: 1024 * 1024,
     // genReqId reads X-Request-Id itself so a malformed incoming id is replaced, not trusted.
     requestIdHeader: false,
@@ -99,19 +101,22 @@ export async function buildServer(
   await app.register(healthRoutes(deps));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
+  const alwaysSecure = config.publicUrl?.startsWith("https:") ?? false;
   const rateLimitStore = options.rateLimitStore ?? { kind: "memory" };
   await app.register(
     async (api) => {
-      useSessionAuth(api, deps.domain, { publicOrigin });
-      await useRouteRateLimits(api, rateLimitStore);
+      useSessionAuth(api, deps.domain, { publicOrigin, alwaysSecure });
+      await useRateLimits(api, rateLimitStore);
       for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
     },
     { prefix: "/api" },
   );
   await app.register(
     async (v1) => {
-      useApiKeyAuth(v1, deps.domain);
-      await useKeyRateLimit(v1, { perMinute: config.rateLimit.perMinute, store: rateLimitStore });
+      await useRateLimits(v1, rateLimitStore);
+      useApiKeyAuth(v1, deps.domain, keyRateLimiter(v1, config.rateLimit.perMinute));
+      // Scoped so unknown /v1 paths are authenticated and limited like known ones.
+      registerNotFound(v1);
       for (const module of options.v1Routes ?? V1_ROUTES) await v1.register(module(deps));
     },
     { prefix: "/v1" },

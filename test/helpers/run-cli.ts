@@ -37,3 +37,41 @@ export function runCli(
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+export interface ServeProcess {
+  url: string;
+  /** Everything the process wrote to stderr so far (its logs, with --json). */
+  stderr(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `vigil serve --json --port 0 …` as a child process and waits for its ready line. */
+export async function startServeProcess(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const child = spawnCli(["serve", "--port", "0", "--json", ...args], env);
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const ready = await new Promise<{ url: string }>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes("\n"))
+        resolve(JSON.parse(stdout.split("\n")[0] ?? "") as { url: string });
+    });
+    void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
+  });
+  return {
+    url: ready.url,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}

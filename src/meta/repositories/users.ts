@@ -1,7 +1,10 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, UserRow } from "../schema.js";
 
-export type MemberRole = "owner" | "admin" | "member" | "viewer";
+export const MEMBER_ROLES = ["owner", "admin", "member", "viewer"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+// An unrecognised stored role reads as the least privileged one.
+const toRole = (role: string): MemberRole => MEMBER_ROLES.find((r) => r === role) ?? "viewer";
 
 export interface User {
   id: string;
@@ -82,7 +85,7 @@ export function createUserRepository(db: Kysely<MetaSchema>) {
         .where("memberships.user_id", "=", userId)
         .orderBy("memberships.created_at")
         .execute();
-      return rows.map((r) => ({ orgId: r.org_id, orgName: r.name, role: r.role as MemberRole }));
+      return rows.map((r) => ({ orgId: r.org_id, orgName: r.name, role: toRole(r.role) }));
     },
   };
 }

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerHookHandler,
+} from "fastify";
 import { authenticateApiKey } from "../../auth/api-keys.js";
 import type { Permission } from "../../auth/permissions.js";
 import { authenticateSession } from "../../auth/sessions.js";
@@ -8,11 +14,26 @@ import { ForbiddenError, UnauthorizedError } from "../../lib/errors.js";
 export const SESSION_COOKIE = "vigil_session";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Adds X-API-Key authentication to every route of this scope (missing, invalid or revoked → 401). */
-export function useApiKeyAuth(app: FastifyInstance, deps: DomainDeps): void {
-  app.addHook("onRequest", async (request) => {
+/**
+ * X-API-Key authentication for every route of this scope, including its 404s. The rate limit
+ * runs between authenticating and failing, so a 401 carries RateLimit headers too and floods
+ * of bad keys are limited (by client address) like good ones (by key).
+ */
+export function useApiKeyAuth(
+  app: FastifyInstance,
+  deps: DomainDeps,
+  rateLimit: onRequestHookHandler,
+): void {
+  app.addHook("onRequest", async (request, reply) => {
     const header = request.headers["x-api-key"];
-    request.apiKey = await authenticateApiKey(deps, Array.isArray(header) ? header[0] : header);
+    let failure: unknown;
+    try {
+      request.apiKey = await authenticateApiKey(deps, Array.isArray(header) ? header[0] : header);
+    } catch (error) {
+      failure = error;
+    }
+    await rateLimit.call(app, request, reply, () => undefined);
+    if (failure) throw failure;
   });
 }
 
@@ -26,21 +47,60 @@ export function requirePermission(permission: Permission): preHandlerHookHandler
   };
 }
 
+export interface SessionCookieOptions {
+  /** Secure cookies regardless of the request's scheme (VIGIL_PUBLIC_URL is https). */
+  alwaysSecure: boolean;
+}
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure over HTTPS (directly or via a trusted proxy). */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: { token: string; expiresAt: string },
+  options: SessionCookieOptions,
+): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    ...cookieAttributes(request, options),
+    expires: new Date(session.expiresAt),
+  });
+}
+
+export function clearSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: SessionCookieOptions,
+): void {
+  reply.clearCookie(SESSION_COOKIE, cookieAttributes(request, options));
+}
+
+function cookieAttributes(request: FastifyRequest, options: SessionCookieOptions) {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: options.alwaysSecure || request.protocol === "https",
+  } as const;
+}
+
 /**
- * Cookie sessions for this scope. Writes authenticated by a cookie must come with a same-origin
+ * Cookie sessions for this scope. Writes that carry the cookie must come with a same-origin
  * `Origin` header (CSRF); routes marked `config.public` skip the session but not the origin check.
+ * A session extended on use gets its cookie re-sent with the new expiry.
  */
 export function useSessionAuth(
   app: FastifyInstance,
   deps: DomainDeps,
-  options: { publicOrigin?: string | undefined },
+  options: SessionCookieOptions & { publicOrigin?: string | undefined },
 ): void {
-  app.addHook("onRequest", async (request) => {
-    const cookie = request.cookies[SESSION_COOKIE];
+  app.addHook("onRequest", async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
     if (!SAFE_METHODS.has(request.method))
-      assertSameOrigin(request, options.publicOrigin, cookie !== undefined);
+      assertSameOrigin(request, options.publicOrigin, token !== undefined);
     if (request.routeOptions.config.public) return;
-    request.auth = await authenticateSession(deps, cookie);
+    request.auth = await authenticateSession(deps, token);
+    if (token && request.auth.renewed) {
+      setSessionCookie(request, reply, { token, expiresAt: request.auth.expiresAt }, options);
+    }
   });
 }
 
@@ -51,7 +111,7 @@ function assertSameOrigin(
 ): void {
   const origin = request.headers.origin;
   const expected = publicOrigin ?? `${request.protocol}://${request.host}`;
-  // A request with neither cookie nor Origin (curl logging in) cannot be a forged browser request.
+  // A request with neither cookie nor Origin (a script logging in) cannot be a forged browser request.
   if (origin === undefined && !cookieSent) return;
   if (origin !== expected) {
     throw new ForbiddenError(

@@ -39,6 +39,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendProblem(request, reply, { status, detail: error.message });
   });
 
+  registerNotFound(app);
+}
+
+/** Unknown routes answer a problem+json 404; a scope calls this to run its own hooks first. */
+export function registerNotFound(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, {
       status: 404,

@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, onRequestHookHandler } from "fastify";
 import { DomainError } from "../../lib/errors.js";
 
 /**
@@ -10,13 +10,14 @@ export type RateLimitStore =
   | { kind: "memory" }
   | { kind: "redis"; client: NonNullable<RateLimitPluginOptions["redis"]> };
 
-async function registerRateLimit(
-  app: FastifyInstance,
-  store: RateLimitStore,
-  options: RateLimitPluginOptions,
-): Promise<void> {
+/**
+ * Registers the limiter in this scope without applying it anywhere by itself: routes opt in
+ * with `config.rateLimit` (sign-in), scopes with `keyRateLimiter`.
+ */
+export async function useRateLimits(app: FastifyInstance, store: RateLimitStore): Promise<void> {
   await app.register(rateLimit, {
-    // After authentication and body parsing, so keys and form fields can be part of the limit key.
+    global: false,
+    // After body parsing, so route limits can key on form fields (the sign-in email).
     hook: "preHandler",
     enableDraftSpec: true,
     ...(store.kind === "redis" ? { redis: store.client, nameSpace: "vigil-rl:" } : {}),
@@ -25,27 +26,19 @@ async function registerRateLimit(
         "rate_limited",
         `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
       ),
-    ...options,
   });
 }
 
 /**
- * Limits every route of this scope per API key (the scope must authenticate keys first), with
- * RateLimit-* headers on every response and Retry-After on 429.
+ * The per-API-key limit (DESIGN §4) as a hook to run once the key is known: RateLimit-* headers
+ * on every response, 429 with Retry-After beyond the limit. Requests whose key failed
+ * authentication share one bucket per client address.
  */
-export function useKeyRateLimit(
-  app: FastifyInstance,
-  options: { perMinute: number; store: RateLimitStore },
-): Promise<void> {
-  return registerRateLimit(app, options.store, {
-    global: true,
-    max: options.perMinute,
+export function keyRateLimiter(app: FastifyInstance, perMinute: number): onRequestHookHandler {
+  return app.rateLimit({
+    max: perMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => request.apiKey?.keyId ?? `ip:${request.ip}`,
+    keyGenerator: (request) =>
+      request.apiKey ? `key:${request.apiKey.keyId}` : `ip:${request.ip}`,
   });
-}
-
-/** Makes `config.rateLimit` on individual routes of this scope take effect (e.g. sign-in). */
-export function useRouteRateLimits(app: FastifyInstance, store: RateLimitStore): Promise<void> {
-  return registerRateLimit(app, store, { global: false });
 }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Metrics } from "../../lib/metrics.js";
@@ -8,10 +9,15 @@ const READY_TIMEOUT_MS = 2_000;
 
 const Readiness = z.object({
   status: z.enum(["ready", "unavailable"]),
-  checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })),
+  checks: z.record(z.string(), z.object({ ok: z.boolean() })),
 });
 
-async function check(work: () => Promise<void>): Promise<{ ok: boolean; error?: string }> {
+/** Runs one probe; the failure's text goes to the log only (it may name hosts or paths). */
+async function check(
+  name: string,
+  log: FastifyBaseLogger,
+  work: () => Promise<void>,
+): Promise<{ ok: boolean }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -23,7 +29,8 @@ async function check(work: () => Promise<void>): Promise<{ ok: boolean; error?: 
     await Promise.race([work(), timeout]);
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    log.warn({ err: error, store: name }, "readiness check failed");
+    return { ok: false };
   } finally {
     clearTimeout(timer);
   }
@@ -57,10 +64,10 @@ export const healthRoutes =
           response: { 200: Readiness, 503: Readiness },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         const [meta, telemetry] = await Promise.all([
-          check(() => stores.meta.ping()),
-          check(() => stores.telemetry.ping()),
+          check("meta", request.log, () => stores.meta.ping()),
+          check("telemetry", request.log, () => stores.telemetry.ping()),
         ]);
         const ready = meta.ok && telemetry.ok;
         return reply

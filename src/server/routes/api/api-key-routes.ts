@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  ApiKeyView,
   CreateApiKeyInput,
   createApiKey,
   listApiKeys,
@@ -12,21 +13,6 @@ import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
 
-export const ApiKeyView = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string(),
-    prefix: z.string().describe("The first 8 characters of the key, for recognising it"),
-    role: z
-      .string()
-      .describe("read_only, ingest, full, or custom when created with explicit permissions"),
-    permissions: z.array(z.string()),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-  })
-  .meta({ id: "ApiKey" });
 const CreatedApiKey = ApiKeyView.extend({
   key: z.string().describe("The secret; shown in this response only"),
 }).meta({ id: "CreatedApiKey" });

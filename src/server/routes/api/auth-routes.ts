@@ -3,7 +3,12 @@ import { z } from "zod";
 import { type AuthenticatedUser, LoginInput, login, logout } from "../../../auth/sessions.js";
 import type { DomainDeps } from "../../../context.js";
 import { UnauthorizedError } from "../../../lib/errors.js";
-import { SESSION_COOKIE } from "../../plugins/auth.js";
+import {
+  clearSessionCookie,
+  SESSION_COOKIE,
+  type SessionCookieOptions,
+  setSessionCookie,
+} from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
 
 const Me = z
@@ -27,15 +32,8 @@ const emailOf = (body: unknown): string =>
     : "";
 
 export const authRoutes =
-  (deps: DomainDeps, options: { secureCookies: boolean }): FastifyPluginAsyncZod =>
+  (deps: DomainDeps, cookies: SessionCookieOptions): FastifyPluginAsyncZod =>
   async (app) => {
-    const cookieOptions = {
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      secure: options.secureCookies,
-    } as const;
-
     app.post(
       "/auth/login",
       {
@@ -57,10 +55,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const result = await login(deps, request.body);
-        reply.setCookie(SESSION_COOKIE, result.token, {
-          ...cookieOptions,
-          expires: new Date(result.expiresAt),
-        });
+        setSessionCookie(request, reply, result, cookies);
         return toMe(result);
       },
     );
@@ -68,15 +63,17 @@ export const authRoutes =
     app.post(
       "/auth/logout",
       {
+        // Public so an expired session can still clear its cookie; the CSRF check still applies.
+        config: { public: true },
         schema: {
           tags: ["auth"],
-          summary: "Sign out; ends the session",
-          response: { 204: z.null(), 401: Problem },
+          summary: "Sign out; ends the session (answers 204 even when it had already ended)",
+          response: { 204: z.null(), 403: Problem },
         },
       },
       async (request, reply) => {
         await logout(deps, request.cookies[SESSION_COOKIE]);
-        reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        clearSessionCookie(request, reply, cookies);
         return reply.code(204).send(null);
       },
     );
