@@ -35,8 +35,9 @@ async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
     return;
   }
   logger.warn(
-    `No users yet. Create the first admin with: vigil init --data-dir ${deps.config.dataDir} --email you@example.com --password '<8+ characters>' ` +
-      "(or set VIGIL_ADMIN_EMAIL and VIGIL_ADMIN_PASSWORD and restart)",
+    `No users yet. Create the first admin with: vigil init --data-dir ${deps.config.dataDir} --email you@example.com --password-stdin ` +
+      "(type the password, then Enter; from a checkout run `node bin/vigil.js init …`), " +
+      "or set VIGIL_ADMIN_EMAIL and VIGIL_ADMIN_PASSWORD and restart",
   );
 }
 
