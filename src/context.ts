@@ -1,12 +1,12 @@
 import type { Permission } from "./auth/permissions.js";
 import type { Clock } from "./lib/clock.js";
 import type { IdGenerator } from "./lib/ids.js";
-import type { MetaStore } from "./meta/meta-store.js";
+import type { MetaAccess } from "./meta/meta-store.js";
 import type { Membership } from "./meta/repositories/users.js";
 
 /** What domain verbs may use; built once by the composition root. */
 export interface DomainDeps {
-  meta: MetaStore;
+  meta: MetaAccess;
   clock: Clock;
   newId: IdGenerator;
   sessionTtlHours: number;

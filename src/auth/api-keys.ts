@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
 import { nowIso } from "../context.js";
-import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/crypto.js";
+import { randomBase62, sha256Hex } from "../lib/crypto.js";
 import { NotFoundError, UnauthorizedError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { ApiKeyRecord } from "../meta/repositories/api-keys.js";
@@ -58,7 +58,7 @@ export const toApiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
 });
 
 /** A fresh key secret with what is stored of it: its SHA-256 and display prefix. */
-export function generateApiKeySecret(): { secret: string; keyHash: string; keyPrefix: string } {
+function generateApiKeySecret(): { secret: string; keyHash: string; keyPrefix: string } {
   const secret = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
   return { secret, keyHash: sha256Hex(secret), keyPrefix: secret.slice(0, 8) };
 }
@@ -137,10 +137,10 @@ export async function authenticateApiKey(
 ): Promise<ApiKeyActor> {
   if (!presented) throw new UnauthorizedError("Missing X-API-Key header");
   if (!KEY_PATTERN.test(presented)) throw new UnauthorizedError("Invalid API key");
-  const hash = sha256Hex(presented);
-  const key = await deps.meta.repos.apiKeys.findByHash(hash);
-  // The lookup is by hash (a unique index), and the comparison is constant-time on top of it.
-  if (!key || !constantTimeEqual(key.keyHash, hash)) throw new UnauthorizedError("Invalid API key");
+  // Looked up by the SHA-256 of the secret: the secret itself is never compared, so response
+  // times say nothing about how close a guess was.
+  const key = await deps.meta.repos.apiKeys.findByHash(sha256Hex(presented));
+  if (!key) throw new UnauthorizedError("Invalid API key");
   if (key.revokedAt !== null) throw new UnauthorizedError("This API key has been revoked");
   const now = deps.clock.now();
   if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) {

@@ -53,7 +53,7 @@ export async function createUser({
   const data = parseInput(CreateUserInput, input);
   const passwordHash = await hashPassword(data.password);
   const createdAt = nowIso(ctx.deps);
-  return ctx.deps.meta.transaction(async (repos) => {
+  return ctx.deps.meta.transaction(async ({ repos }) => {
     if (await repos.users.findByEmail(data.email))
       throw new ConflictError(`A user with email ${data.email} already exists`);
     let orgId = data.orgId;

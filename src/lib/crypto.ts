@@ -18,18 +18,6 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-/** Compares two strings in time independent of where they differ. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  if (left.length !== right.length) {
-    // Still spend the comparison so the length mismatch is not the only fast path.
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
-}
-
 // scrypt parameters: N=2^15, r=8, p=1 (OWASP's minimum is 2^17 with r=8 for interactive
 // logins on servers; 2^15 keeps login under ~100 ms on a 2-core machine). Stored in the
 // hash so they can be raised later without invalidating existing passwords.

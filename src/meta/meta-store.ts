@@ -21,14 +21,21 @@ function createRepositories(db: Kysely<MetaSchema>) {
 /** Every repository, bound to the database or to one transaction. */
 export type Repositories = ReturnType<typeof createRepositories>;
 
-/** The metadata store port: repositories, transactions and lifecycle, on SQLite or PostgreSQL. */
-export interface MetaStore {
-  readonly engine: MetaDatabase["engine"];
+/**
+ * What domain verbs use of the metadata store. Inside a transaction it is bound to that
+ * transaction, so verbs compose: one that opens a transaction joins the caller's.
+ */
+export interface MetaAccess {
   readonly repos: Repositories;
   /** Runs fn atomically; a unique-constraint violation inside becomes a ConflictError. */
-  transaction<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
-  /** Runs fn outside a transaction, translating unique violations the same way. */
+  transaction<T>(fn: (meta: MetaAccess) => Promise<T>): Promise<T>;
+  /** Runs fn on these repositories, translating unique violations the same way. */
   run<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+}
+
+/** The metadata store port: data access plus lifecycle, on SQLite or PostgreSQL. */
+export interface MetaStore extends MetaAccess {
+  readonly engine: MetaDatabase["engine"];
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -36,19 +43,28 @@ export interface MetaStore {
 
 export function createMetaStore(database: MetaDatabase): MetaStore {
   const { db } = database;
-  const repos = createRepositories(db);
   const translate = (error: unknown): never => {
-    if (database.isUniqueViolation(error))
+    if (database.isUniqueViolation(error)) {
       throw new ConflictError("A record with the same unique value already exists");
+    }
     throw error;
   };
+  const inTransaction = (trx: Kysely<MetaSchema>): MetaAccess => {
+    const access: MetaAccess = {
+      repos: createRepositories(trx),
+      transaction: (fn) => fn(access),
+      run: (fn) => fn(access.repos),
+    };
+    return access;
+  };
+  const repos = createRepositories(db);
   return {
     engine: database.engine,
     repos,
     transaction: (fn) =>
       db
         .transaction()
-        .execute((trx) => fn(createRepositories(trx)))
+        .execute((trx) => fn(inTransaction(trx)))
         .catch(translate),
     run: (fn) => fn(repos).catch(translate),
     migrate: () => migrateMetaDatabase(db),

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { generateApiKeySecret } from "../auth/api-keys.js";
-import { API_KEY_ROLES } from "../auth/permissions.js";
-import { Email, Password } from "../auth/users.js";
+import { createApiKey } from "../auth/api-keys.js";
+import { createUser, Email, Password } from "../auth/users.js";
 import type { DomainDeps } from "../context.js";
-import { hashPassword } from "../lib/crypto.js";
 import { ConflictError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
+import { createProject } from "../projects/projects.js";
 
 export const InitializeInput = z
   .object({
@@ -33,50 +32,42 @@ export async function needsInitialization(deps: DomainDeps): Promise<boolean> {
 }
 
 /**
- * Sets up an empty installation in one transaction: organization, project, owner and optionally
- * a `full` API key. Refuses when any user exists.
+ * Sets up an empty installation in one transaction: the operator creates the owner with a new
+ * organization, then the owner creates the first project and, optionally, a `full` API key.
+ * Refuses when any user exists.
  */
 export async function initialize(
   deps: DomainDeps,
   input: InitializeInput,
 ): Promise<InitializeResult> {
   const data = parseInput(InitializeInput, input);
-  const passwordHash = await hashPassword(data.password);
-  const createdAt = deps.clock.now().toISOString();
-  return deps.meta.transaction(async (repos) => {
-    if ((await repos.users.count()) > 0) {
+  return deps.meta.transaction(async (meta) => {
+    if ((await meta.repos.users.count()) > 0) {
       throw new ConflictError(
         "This data directory is already initialized; use `vigil users create` or `vigil keys create` instead",
       );
     }
-    const orgId = deps.newId("org");
-    const projectId = deps.newId("prj");
-    const userId = deps.newId("usr");
-    await repos.organizations.insert({ id: orgId, name: data.org, createdAt });
-    await repos.projects.insert({ id: projectId, orgId, name: data.project, createdAt });
-    await repos.users.insert({
-      id: userId,
-      email: data.email,
-      name: data.email.split("@")[0] ?? data.email,
-      passwordHash,
-      createdAt,
+    const txDeps = { ...deps, meta };
+    const { user, orgId, role } = await createUser({
+      ctx: { deps: txDeps, actor: { kind: "system" } },
+      input: { email: data.email, password: data.password, newOrg: data.org },
     });
-    await repos.users.addMembership(orgId, userId, "owner", createdAt);
-    if (!data.withApiKey) return { orgId, projectId, userId };
-    const { secret, keyHash, keyPrefix } = generateApiKeySecret();
-    await repos.apiKeys.insert({
-      id: deps.newId("key"),
-      projectId,
-      name: "Initial key",
-      keyHash,
-      keyPrefix,
-      role: "full",
-      permissions: [...API_KEY_ROLES.full],
-      createdBy: userId,
-      createdAt,
-      lastUsedAt: null,
-      revokedAt: null,
+    const owner = {
+      deps: txDeps,
+      actor: {
+        kind: "user" as const,
+        userId: user.id,
+        memberships: [{ orgId, orgName: data.org, role }],
+      },
+    };
+    const project = await createProject({ ctx: owner, input: { name: data.project } });
+    const result = { orgId, projectId: project.id, userId: user.id };
+    if (!data.withApiKey) return result;
+    const key = await createApiKey({
+      ctx: owner,
+      projectId: project.id,
+      input: { name: "Initial key", role: "full" },
     });
-    return { orgId, projectId, userId, apiKey: secret };
+    return { ...result, apiKey: key.key };
   });
 }

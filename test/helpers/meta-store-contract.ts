@@ -45,6 +45,24 @@ export function metaStoreContract(getStore: () => MetaStore): void {
     expect(await getStore().repos.organizations.count()).toBe(1);
     const actor = await authenticateApiKey(deps(), result.apiKey);
     expect(actor.projectId).toBe(result.projectId);
+    const [key] = await getStore().repos.apiKeys.listByProject(result.projectId);
+    expect(key).toMatchObject({ role: "full", createdBy: result.userId });
+  });
+
+  it("lets a verb join the caller's transaction, so a later failure undoes its writes", async () => {
+    const abort = new Error("abort after createUser");
+    await expect(
+      getStore().transaction(async (meta) => {
+        await createUser({
+          ctx: { deps: { ...deps(), meta }, actor: { kind: "system" } },
+          input: { email: "rolled-back@example.com", password: "password-9", newOrg: "Gone" },
+        });
+        expect(await meta.repos.users.findByEmail("rolled-back@example.com")).toBeDefined();
+        throw abort;
+      }),
+    ).rejects.toBe(abort);
+    expect(await getStore().repos.users.findByEmail("rolled-back@example.com")).toBeUndefined();
+    expect((await getStore().repos.organizations.list()).map((o) => o.name)).not.toContain("Gone");
   });
 
   it("logs in by case-insensitive email, resolves and ends the session", async () => {
