@@ -21,7 +21,7 @@ describe("loadConfig", () => {
       dataDir: resolve("./data"),
       host: "127.0.0.1",
       port: 4318,
-      telemetry: { engine: "chdb", database: "vigil", retentionDays: 30 },
+      telemetry: { database: "vigil", retentionDays: 30 },
       rateLimit: { perMinute: 100 },
       auth: { sessionTtlHours: 168 },
     });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { Email, Password } from "./auth/users.js";
 
 /**
  * Which reverse proxies to believe about the client address and scheme: false (none), true
@@ -54,7 +55,6 @@ export const Config = z
       .default({}),
     telemetry: z
       .object({
-        engine: z.literal("chdb").default("chdb"),
         database: z
           .string()
           .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase identifier")
@@ -62,12 +62,12 @@ export const Config = z
         retentionDays: integer(1, 3650).default(30),
       })
       .strict()
-      .default({ engine: "chdb", database: "vigil", retentionDays: 30 }),
+      .default({ database: "vigil", retentionDays: 30 }),
     auth: z
       .object({
         sessionTtlHours: integer(1, 24 * 90).default(24 * 7),
-        adminEmail: z.email().optional(),
-        adminPassword: z.string().min(8, "must be at least 8 characters").optional(),
+        adminEmail: Email.optional(),
+        adminPassword: Password.optional(),
       })
       .strict()
       .default({ sessionTtlHours: 24 * 7 }),
@@ -223,8 +223,7 @@ export function loadConfig(sources: ConfigSources): Config {
       }
     }
   }
-  if (problems.length > 0) throw new ConfigError(problems);
-  if (!parsed.success) throw new ConfigError(["invalid configuration"]);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const config = parsed.data;
   if (Boolean(config.auth.adminEmail) !== Boolean(config.auth.adminPassword)) {
     const fields = `${describe(["auth", "adminEmail"])} and ${describe(["auth", "adminPassword"])}`;

@@ -34,10 +34,6 @@ export async function main(
     .option("--config <file>", "JSON config file (or VIGIL_CONFIG)")
     .option("--json", "print one JSON object on stdout")
     .exitOverride()
-    .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
-    })
     .showHelpAfterError("(run vigil --help for usage)");
 
   program

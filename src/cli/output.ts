@@ -5,7 +5,6 @@ import { DomainError } from "../lib/errors.js";
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 export interface Output {
-  json: boolean;
   /** Prints the command's result: the object with --json, the human text otherwise. */
   result(value: object, human: string): void;
 }
@@ -16,7 +15,6 @@ export function createOutput(
   writeErr = (s: string) => process.stderr.write(s),
 ): Output & { error(error: unknown): number; usage(message: string): number } {
   return {
-    json,
     result(value, human) {
       write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
     },

@@ -9,7 +9,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { AppDeps } from "../deps.js";
 import { newId } from "../lib/ids.js";
-import { useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
+import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
@@ -27,10 +27,7 @@ export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domai
 
 /** Everything under /api: session cookies with the CSRF rule. */
 export const API_ROUTES: readonly RouteModule[] = [
-  (deps) =>
-    authRoutes(deps.domain, {
-      alwaysSecure: deps.config.publicUrl?.startsWith("https:") ?? false,
-    }),
+  (deps) => authRoutes(deps.domain, sessionCookieOptions(deps.config.publicUrl)),
   (deps) => projectRoutes(deps.domain),
   (deps) => apiKeyRoutes(deps.domain),
 ];
@@ -101,11 +98,10 @@ export async function buildServer(
   await app.register(healthRoutes(deps));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
-  const alwaysSecure = config.publicUrl?.startsWith("https:") ?? false;
   const rateLimitStore = options.rateLimitStore ?? { kind: "memory" };
   await app.register(
     async (api) => {
-      useSessionAuth(api, deps.domain, { publicOrigin, alwaysSecure });
+      useSessionAuth(api, deps.domain, { publicOrigin, ...sessionCookieOptions(config.publicUrl) });
       await useRateLimits(api, rateLimitStore);
       for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
     },

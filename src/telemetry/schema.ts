@@ -30,28 +30,31 @@ export async function ensureTelemetrySchema(
   await executor.command(`CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(db)}`);
   for (const table of TELEMETRY_TABLES) {
     await executor.command(createTableSql(db, table, options.retentionDays));
-    const existing = await executor.query<{ name: string }>(
-      "SELECT name FROM system.columns WHERE database = {db:String} AND table = {table:String}",
-      { params: { db, table: table.name } },
-    );
-    const present = new Set(existing.map((row) => row.name));
+  }
+  const [columns, tables] = await Promise.all([
+    executor.query<{ table: string; name: string }>(
+      "SELECT table, name FROM system.columns WHERE database = {db:String}",
+      { params: { db } },
+    ),
+    executor.query<{ name: string; engine_full: string }>(
+      "SELECT name, engine_full FROM system.tables WHERE database = {db:String}",
+      { params: { db } },
+    ),
+  ]);
+  const present = new Set(columns.map((c) => `${c.table}.${c.name}`));
+  const engines = new Map(tables.map((t) => [t.name, t.engine_full]));
+  for (const table of TELEMETRY_TABLES) {
     const target = `${quoteIdentifier(db)}.${quoteIdentifier(table.name)}`;
-    for (const column of table.columns.filter((col) => !present.has(col.name))) {
+    for (const column of table.columns.filter((c) => !present.has(`${table.name}.${c.name}`))) {
       await executor.command(
         `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${quoteIdentifier(column.name)} ${column.type}`,
       );
     }
-    const [info] = await executor.query<{ engine_full: string }>(
-      "SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {table:String}",
-      { params: { db, table: table.name } },
-    );
-    if (info && !info.engine_full.includes(`toIntervalDay(${options.retentionDays})`)) {
+    if (!engines.get(table.name)?.includes(`toIntervalDay(${options.retentionDays})`)) {
       // Old parts pick up the new TTL at their next merge instead of a full rewrite now.
       await executor.command(
         `ALTER TABLE ${target} MODIFY TTL ${ttlClause(table, options.retentionDays)}`,
-        {
-          settings: { materialize_ttl_after_modify: 0 },
-        },
+        { settings: { materialize_ttl_after_modify: 0 } },
       );
     }
   }

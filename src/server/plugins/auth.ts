@@ -2,7 +2,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  onRequestHookHandler,
+  preHandlerAsyncHookHandler,
   preHandlerHookHandler,
 } from "fastify";
 import { authenticateApiKey } from "../../auth/api-keys.js";
@@ -22,7 +22,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function useApiKeyAuth(
   app: FastifyInstance,
   deps: DomainDeps,
-  rateLimit: onRequestHookHandler,
+  rateLimit: preHandlerAsyncHookHandler,
 ): void {
   app.addHook("onRequest", async (request, reply) => {
     const header = request.headers["x-api-key"];
@@ -32,7 +32,7 @@ export function useApiKeyAuth(
     } catch (error) {
       failure = error;
     }
-    await rateLimit.call(app, request, reply, () => undefined);
+    await rateLimit.call(app, request, reply);
     if (failure) throw failure;
   });
 }
@@ -51,6 +51,11 @@ export interface SessionCookieOptions {
   /** Secure cookies regardless of the request's scheme (VIGIL_PUBLIC_URL is https). */
   alwaysSecure: boolean;
 }
+
+/** Cookie settings implied by the public URL. */
+export const sessionCookieOptions = (publicUrl: string | undefined): SessionCookieOptions => ({
+  alwaysSecure: publicUrl?.startsWith("https:") ?? false,
+});
 
 /** Sets the session cookie: HttpOnly, SameSite=Lax, Secure over HTTPS (directly or via a trusted proxy). */
 export function setSessionCookie(

@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
-import type { FastifyInstance, onRequestHookHandler } from "fastify";
+import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { DomainError } from "../../lib/errors.js";
 
 /**
@@ -34,7 +34,10 @@ export async function useRateLimits(app: FastifyInstance, store: RateLimitStore)
  * on every response, 429 with Retry-After beyond the limit. Requests whose key failed
  * authentication share one bucket per client address.
  */
-export function keyRateLimiter(app: FastifyInstance, perMinute: number): onRequestHookHandler {
+export function keyRateLimiter(
+  app: FastifyInstance,
+  perMinute: number,
+): preHandlerAsyncHookHandler {
   return app.rateLimit({
     max: perMinute,
     timeWindow: 60_000,
