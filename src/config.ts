@@ -33,6 +33,36 @@ const integer = (min: number, max: number) => {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 };
 
+const DEFAULT_INGEST = {
+  maxBodyBytes: 32 * 1024 * 1024,
+  maxAttributeLength: 8192,
+  maxAttributes: 128,
+  queueMaxRows: 250_000,
+  perMinute: 12_000,
+};
+
+const usdPerMillion = z.number().min(0).max(1_000_000);
+/** Prices of one model in US dollars per million tokens. */
+export const ModelPrice = z
+  .object({
+    input: usdPerMillion,
+    output: usdPerMillion,
+    cacheRead: usdPerMillion.optional(),
+    cacheWrite: usdPerMillion.optional(),
+  })
+  .strict();
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
+/** Env vars carry structured settings as JSON text; anything else passes through unchanged. */
+function parseJsonText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
 /** Everything Vigil can be configured with; one schema over env vars and the config file. */
 export const Config = z
   .object({
@@ -75,6 +105,28 @@ export const Config = z
       .object({ perMinute: integer(1, 1_000_000).default(100) })
       .strict()
       .default({ perMinute: 100 }),
+    ingest: z
+      .object({
+        /** Largest request body after decompression; beyond it OTLP requests get 413. */
+        maxBodyBytes: integer(1024, 512 * 1024 * 1024).default(DEFAULT_INGEST.maxBodyBytes),
+        /** Attribute values (and log bodies) longer than this are truncated, in characters. */
+        maxAttributeLength: integer(64, 1024 * 1024).default(DEFAULT_INGEST.maxAttributeLength),
+        /** Attributes kept per span, event, link, log record, data point and resource. */
+        maxAttributes: integer(1, 10_000).default(DEFAULT_INGEST.maxAttributes),
+        /** Rows waiting for the engine beyond which new requests get 503 + Retry-After. */
+        queueMaxRows: integer(1000, 10_000_000).default(DEFAULT_INGEST.queueMaxRows),
+        /** OTLP requests per minute per API key, counted apart from the read API's limit. */
+        perMinute: integer(1, 10_000_000).default(DEFAULT_INGEST.perMinute),
+      })
+      .strict()
+      .default(DEFAULT_INGEST),
+    ai: z
+      .object({
+        /** Per-million-token USD prices by model name prefix; merged over the shipped table. */
+        prices: z.preprocess(parseJsonText, z.record(z.string().min(1), ModelPrice)).default({}),
+      })
+      .strict()
+      .default({ prices: {} }),
   })
   .strict();
 export type Config = z.infer<typeof Config>;
@@ -95,6 +147,12 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_ADMIN_EMAIL: ["auth", "adminEmail"],
   VIGIL_ADMIN_PASSWORD: ["auth", "adminPassword"],
   VIGIL_RATE_LIMIT_PER_MINUTE: ["rateLimit", "perMinute"],
+  VIGIL_INGEST_MAX_BODY_BYTES: ["ingest", "maxBodyBytes"],
+  VIGIL_INGEST_MAX_ATTRIBUTE_LENGTH: ["ingest", "maxAttributeLength"],
+  VIGIL_INGEST_MAX_ATTRIBUTES: ["ingest", "maxAttributes"],
+  VIGIL_INGEST_QUEUE_MAX_ROWS: ["ingest", "queueMaxRows"],
+  VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: ["ingest", "perMinute"],
+  VIGIL_AI_PRICES: ["ai", "prices"],
 };
 /** Read by loadConfig itself rather than mapped into the schema. */
 const CONFIG_FILE_VAR = "VIGIL_CONFIG";

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { DomainDeps } from "./context.js";
+import { createIngestService, type IngestService } from "./ingest/ingest.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
@@ -19,6 +20,8 @@ export interface AppDeps {
   metrics: Metrics;
   meta: MetaStore;
   telemetry: TelemetryExecutor;
+  /** OTLP ingestion: mapping, derived data and the batch writer. */
+  ingest: IngestService;
   domain: DomainDeps;
 }
 
@@ -102,13 +105,15 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     metrics,
     meta,
     telemetry,
+    ingest: createIngestService({ config, logger: options.logger, metrics, telemetry }),
     domain: createDomainDeps(config, meta, options),
   };
 }
 
-/** Closes the engines: telemetry last, after its in-flight queries have drained. */
+/** Writes what ingestion accepted, then closes the engines: telemetry last, after its in-flight queries. */
 export async function closeDeps(deps: AppDeps): Promise<void> {
   try {
+    await deps.ingest.close();
     await deps.meta.close();
   } finally {
     await deps.telemetry.close();

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limited"
   | "unavailable"
   | "internal";
@@ -20,12 +21,20 @@ export interface FieldIssue {
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly issues: readonly FieldIssue[];
+  /** For rate_limited and unavailable: when the client may try again (Retry-After). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, issues: readonly FieldIssue[] = []) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    issues: readonly FieldIssue[] = [],
+    retryAfterSeconds?: number,
+  ) {
     super(message);
     this.name = new.target.name;
     this.code = code;
     this.issues = issues;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -64,7 +73,19 @@ export class ConflictError extends DomainError {
 }
 
 export class UnavailableError extends DomainError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super("unavailable", message, [], retryAfterSeconds);
+  }
+}
+
+export class UnsupportedMediaTypeError extends DomainError {
   constructor(message: string) {
-    super("unavailable", message);
+    super("unsupported_media_type", message);
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(message: string) {
+    super("payload_too_large", message);
   }
 }

@@ -8,6 +8,10 @@ export interface Metrics {
     labels: { store: "meta" | "telemetry"; operation: string; failed: boolean },
     seconds: number,
   ): void;
+  /** OTLP items (spans, log records, data points) accepted or rejected, by signal. */
+  ingestedItems: Counter<"signal" | "outcome">;
+  /** Error groups created or regressed by ingestion. */
+  errorGroupTransitions: Counter<"kind">;
 }
 
 export function createMetrics(): Metrics {
@@ -33,8 +37,22 @@ export function createMetrics(): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
     registers: [registry],
   });
+  const ingestedItems = new Counter({
+    name: "vigil_ingested_items_total",
+    help: "OTLP spans, log records and data points by signal and outcome (accepted, rejected)",
+    labelNames: ["signal", "outcome"] as const,
+    registers: [registry],
+  });
+  const errorGroupTransitions = new Counter({
+    name: "vigil_error_group_transitions_total",
+    help: "Error groups created or regressed by ingestion",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    ingestedItems,
+    errorGroupTransitions,
     observeHttp({ method, route, status }, seconds) {
       const labels = { method, route, status: String(status) };
       httpRequests.inc(labels);

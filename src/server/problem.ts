@@ -10,6 +10,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
@@ -46,13 +47,7 @@ export type Problem = z.infer<typeof Problem>;
 export function codeForStatus(status: number): string {
   const entry = Object.entries(STATUS_BY_CODE).find(([, s]) => s === status);
   if (entry) return entry[0];
-  return status === 415
-    ? "unsupported_media_type"
-    : status === 405
-      ? "method_not_allowed"
-      : status >= 500
-        ? "internal"
-        : "invalid_input";
+  return status === 405 ? "method_not_allowed" : status >= 500 ? "internal" : "invalid_input";
 }
 
 export function sendProblem(

@@ -18,6 +18,7 @@ import { authRoutes } from "./routes/api/auth-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
+import { otlpRoutes } from "./routes/v1/otlp-routes.js";
 
 /** Builds the routes of one area from the app's dependencies; areas list these, one entry per module. */
 export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
@@ -110,10 +111,19 @@ export async function buildServer(
   await app.register(
     async (v1) => {
       await useRateLimits(v1, rateLimitStore);
-      useApiKeyAuth(v1, deps.domain, keyRateLimiter(v1, config.rateLimit.perMinute));
+      useApiKeyAuth(v1, deps.domain, keyRateLimiter(v1, config.rateLimit.perMinute, "api"));
       // Scoped so unknown /v1 paths are authenticated and limited like known ones.
       registerNotFound(v1);
       for (const module of options.v1Routes ?? V1_ROUTES) await v1.register(module(deps));
+    },
+    { prefix: "/v1" },
+  );
+  // OTLP ingestion: same keys, its own (higher) per-key budget, bodies read as bytes.
+  await app.register(
+    async (otlp) => {
+      await useRateLimits(otlp, rateLimitStore);
+      useApiKeyAuth(otlp, deps.domain, keyRateLimiter(otlp, config.ingest.perMinute, "ingest"));
+      await otlp.register(otlpRoutes(deps));
     },
     { prefix: "/v1" },
   );

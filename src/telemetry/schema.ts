@@ -1,5 +1,7 @@
 import { quoteIdentifier, type TelemetryExecutor } from "./executor.js";
-import { type TableDef, TELEMETRY_TABLES } from "./tables.js";
+import { INTERNAL_TABLES, type TableDef, TELEMETRY_TABLES } from "./tables.js";
+
+const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES];
 
 /** The CREATE TABLE statement of one telemetry table. */
 export function createTableSql(database: string, table: TableDef, retentionDays: number): string {
@@ -19,7 +21,7 @@ function ttlClause(table: TableDef, retentionDays: number): string {
 }
 
 /**
- * Creates the database and the six tables when missing, adds columns a newer release defines,
+ * Creates the database and the tables (six for TQL, internal ones) when missing, adds columns a newer release defines,
  * and applies the configured retention. Safe to run at every start.
  */
 export async function ensureTelemetrySchema(
@@ -28,7 +30,7 @@ export async function ensureTelemetrySchema(
 ): Promise<void> {
   const db = executor.database;
   await executor.command(`CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(db)}`);
-  for (const table of TELEMETRY_TABLES) {
+  for (const table of ALL_TABLES) {
     await executor.command(createTableSql(db, table, options.retentionDays));
   }
   const [columns, tables] = await Promise.all([
@@ -43,7 +45,7 @@ export async function ensureTelemetrySchema(
   ]);
   const present = new Set(columns.map((c) => `${c.table}.${c.name}`));
   const engines = new Map(tables.map((t) => [t.name, t.engine_full]));
-  for (const table of TELEMETRY_TABLES) {
+  for (const table of ALL_TABLES) {
     const target = `${quoteIdentifier(db)}.${quoteIdentifier(table.name)}`;
     for (const column of table.columns.filter((c) => !present.has(`${table.name}.${c.name}`))) {
       await executor.command(

@@ -7,7 +7,7 @@ export interface ColumnDef {
 
 /** One telemetry table: its columns (the TQL schema) and MergeTree layout. */
 export interface TableDef {
-  name: TelemetryTableName;
+  name: TelemetryTableName | InternalTableName;
   description: string;
   columns: readonly ColumnDef[];
   engine: string;
@@ -29,6 +29,8 @@ export const TELEMETRY_TABLE_NAMES = [
   "error_groups",
 ] as const;
 export type TelemetryTableName = (typeof TELEMETRY_TABLE_NAMES)[number];
+/** Tables Vigil keeps for its own read API; TQL cannot see them. */
+export type InternalTableName = "sessions";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";
@@ -275,6 +277,7 @@ const errorGroups: TableDef = {
     c("last_seen", MS_TIME, "Latest occurrence"),
     c("occurrence_count", "UInt64", "Occurrences so far"),
     c("status", LC, "`active` or `resolved`"),
+    c("resolved_at", MS_TIME, "When the group was last resolved (epoch 0 if never)"),
     c("severity", LC, "`low`, `medium`, `high` or `critical`"),
     c("services", "Array(String)", "Services the error occurred in"),
     c("sample_trace_id", "String", "Trace id of a recent occurrence"),
@@ -290,6 +293,41 @@ const errorGroups: TableDef = {
   indexes: [],
   readFinal: true,
 };
+
+const sessions: TableDef = {
+  name: "sessions",
+  description:
+    "User sessions (`session.id`). Several partial rows per session: merge with min/max/sum and anyIf.",
+  columns: [
+    project,
+    c("session_id", "String", "`session.id`"),
+    c("first_seen", MS_TIME, "Earliest item of this partial row"),
+    c("last_seen", MS_TIME, "Latest item of this partial row"),
+    c("span_count", "UInt64", "Spans"),
+    c("log_count", "UInt64", "Log records"),
+    c("error_count", "UInt64", "Spans with status error or exceptions, and error or fatal logs"),
+    c("ai_span_count", "UInt64", "Spans with gen_ai.* attributes"),
+    c("user_id", "String", "`user.id`, '' when unknown"),
+    c("services", "Array(String)", "Services seen"),
+    c("user_agent", "String", "`user_agent.original`"),
+    c("browser", LC, "Browser name from the user agent"),
+    c("browser_version", LC, "Browser version"),
+    c("os", LC, "Operating system"),
+    c("device", LC, "`desktop`, `mobile`, `tablet`, `tv`, `bot` or ''"),
+    c("referrer", "String", "Referrer of the session's first page"),
+    c("country", LC, "ISO country code from `client.geo.country.iso_code`"),
+    c("entry_page", "String", "Earliest page of this partial row"),
+    c("pages", "Array(String)", "Pages visited"),
+  ],
+  engine: "MergeTree",
+  partitionBy: "toDate(first_seen)",
+  orderBy: "(project_id, first_seen)",
+  ttlExpression: "toDateTime(last_seen)",
+  indexes: ["INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1"],
+};
+
+/** Tables outside TQL, created and retained like the others. */
+export const INTERNAL_TABLES: readonly TableDef[] = [sessions];
 
 /** The six TQL tables, in documentation order. */
 export const TELEMETRY_TABLES: readonly TableDef[] = [

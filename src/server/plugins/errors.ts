@@ -7,6 +7,8 @@ import { STATUS_BY_CODE, sendProblem } from "../problem.js";
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
     if (error instanceof DomainError) {
+      if (error.retryAfterSeconds !== undefined)
+        reply.header("retry-after", error.retryAfterSeconds);
       return sendProblem(request, reply, {
         status: STATUS_BY_CODE[error.code],
         code: error.code,

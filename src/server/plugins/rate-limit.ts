@@ -37,11 +37,13 @@ export async function useRateLimits(app: FastifyInstance, store: RateLimitStore)
 export function keyRateLimiter(
   app: FastifyInstance,
   perMinute: number,
+  /** Separate budgets (the read API, OTLP ingestion) count in separate buckets. */
+  bucket: string,
 ): preHandlerAsyncHookHandler {
   return app.rateLimit({
     max: perMinute,
     timeWindow: 60_000,
     keyGenerator: (request) =>
-      request.apiKey ? `key:${request.apiKey.keyId}` : `ip:${request.ip}`,
+      `${bucket}:${request.apiKey ? `key:${request.apiKey.keyId}` : `ip:${request.ip}`}`,
   });
 }

@@ -1,0 +1,164 @@
+import type { Logger } from "pino";
+import { UnavailableError } from "../lib/errors.js";
+import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { summarizeHttp } from "./derive/http.js";
+import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
+import type { ErrorGroupStore, ErrorTransition } from "./error-groups.js";
+import { batchSize, type IngestBatch, type Row } from "./model.js";
+
+/** The write queue is full: the client should retry after a pause (503 + Retry-After). */
+export class IngestOverloadedError extends UnavailableError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      `The ingestion queue is full; retry in ${retryAfterSeconds} s (OpenTelemetry SDKs retry by themselves)`,
+      retryAfterSeconds,
+    );
+  }
+}
+
+export interface BatchWriterOptions {
+  /** Rows waiting (queued plus being written) beyond which submit refuses. */
+  maxQueuedRows: number;
+  /** Rows per engine write; more waits for the next write. */
+  maxBatchRows: number;
+  /** How long a write waits for more requests to join it, when the engine is idle. */
+  lingerMs: number;
+  logger: Logger;
+  onErrorTransitions?: (transitions: readonly ErrorTransition[]) => void;
+}
+
+interface Pending {
+  batch: IngestBatch;
+  rows: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Coalesces concurrent requests into bounded engine writes (group commit). A request's promise
+ * settles only after every row it produced is in the engine; while one write runs, new requests
+ * gather for the next. The queue is bounded by rows: beyond it, submit fails fast instead of
+ * growing memory.
+ */
+export class BatchWriter {
+  private queue: Pending[] = [];
+  private queuedRows = 0;
+  private writing = false;
+  private scheduled = false;
+  private closed = false;
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => undefined;
+  private readonly agents = new UserAgentParser();
+
+  constructor(
+    private readonly executor: TelemetryExecutor,
+    private readonly errorGroups: ErrorGroupStore,
+    private readonly options: BatchWriterOptions,
+  ) {}
+
+  /** Rows accepted but not yet written. */
+  get pendingRows(): number {
+    return this.queuedRows;
+  }
+
+  /** Resolves once the batch's rows are in the engine; rejects if the write fails or the queue is full. */
+  submit(batch: IngestBatch): Promise<void> {
+    if (this.closed) return Promise.reject(new IngestOverloadedError(5));
+    const rows = Math.max(1, batchSize(batch));
+    if (this.queuedRows > 0 && this.queuedRows + rows > this.options.maxQueuedRows) {
+      const seconds = Math.min(
+        30,
+        Math.max(1, Math.ceil(this.queuedRows / this.options.maxBatchRows)),
+      );
+      return Promise.reject(new IngestOverloadedError(seconds));
+    }
+    return new Promise<void>((resolve, reject) => {
+      if (this.queue.length === 0 && !this.writing) {
+        this.idle = new Promise((done) => {
+          this.markIdle = done;
+        });
+      }
+      this.queue.push({ batch, rows, resolve, reject });
+      this.queuedRows += rows;
+      this.schedule();
+    });
+  }
+
+  /** Stops accepting requests and waits until everything accepted is written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.idle;
+  }
+
+  private schedule(): void {
+    if (this.writing || this.scheduled) return;
+    this.scheduled = true;
+    const full = this.queuedRows >= this.options.maxBatchRows;
+    // When idle, linger a moment so requests arriving together share one write.
+    setTimeout(
+      () => {
+        this.scheduled = false;
+        void this.drain();
+      },
+      full ? 0 : this.options.lingerMs,
+    );
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const taken: Pending[] = [];
+        let rows = 0;
+        while (
+          this.queue.length > 0 &&
+          (taken.length === 0 || rows + (this.queue[0]?.rows ?? 0) <= this.options.maxBatchRows)
+        ) {
+          const next = this.queue.shift() as Pending;
+          taken.push(next);
+          rows += next.rows;
+        }
+        try {
+          await this.write(taken.map((p) => p.batch));
+          for (const p of taken) p.resolve();
+        } catch (error) {
+          this.options.logger.error({ err: error, rows }, "telemetry write failed");
+          const failure = new UnavailableError(
+            "The telemetry store could not write this request; retry later",
+            5,
+          );
+          for (const p of taken) p.reject(failure);
+        } finally {
+          this.queuedRows -= rows;
+        }
+      }
+    } finally {
+      this.writing = false;
+      this.markIdle();
+    }
+  }
+
+  /** One engine write for many requests: each table once, derived summaries folded across all. */
+  private async write(batches: readonly IngestBatch[]): Promise<void> {
+    const concat = <K extends keyof IngestBatch>(key: K): IngestBatch[K] =>
+      batches.length === 1
+        ? (batches[0] as IngestBatch)[key]
+        : (batches.flatMap((b) => b[key] as readonly unknown[]) as IngestBatch[K]);
+    const tables: [string, Row[]][] = [
+      ["traces", concat("traces")],
+      ["logs", concat("logs")],
+      ["metrics", concat("metrics")],
+      ["ai_spans", concat("aiSpans")],
+      ["http_requests", summarizeHttp(concat("http"))],
+      ["sessions", summarizeSessions(concat("sessions"), this.agents)],
+    ];
+    await Promise.all(
+      tables
+        .filter(([, rows]) => rows.length > 0)
+        .map(([table, rows]) => this.executor.insert(table, rows)),
+    );
+    const transitions = await this.errorGroups.record(concat("errors"));
+    if (transitions.length > 0) this.options.onErrorTransitions?.(transitions);
+  }
+}

@@ -1,0 +1,54 @@
+import type { ErrorOccurrence, ErrorSeverity, Source } from "../model.js";
+import { fingerprintError, typeFromStack } from "./fingerprint.js";
+
+export interface ExceptionInput {
+  projectId: string;
+  /** exception.type, exception.message, exception.stacktrace, exception.escaped (as text). */
+  attributes: Record<string, string>;
+  /** Used when the attributes name no type (e.g. the level of an error log). */
+  fallbackType: string;
+  /** Used when the attributes carry no message (e.g. a log body). */
+  fallbackMessage: string;
+  timestampMs: number;
+  service: string;
+  traceId: string;
+  spanId: string;
+  source: Source;
+  /** A fatal log: the default severity is critical. */
+  fatal: boolean;
+}
+
+/**
+ * The documented default severity of a new group: critical for fatal logs, high for exceptions
+ * that escaped their span (`exception.escaped=true`), medium otherwise. Users change it later.
+ */
+export function defaultSeverity(fatal: boolean, escaped: boolean): ErrorSeverity {
+  if (fatal) return "critical";
+  return escaped ? "high" : "medium";
+}
+
+const MAX_MESSAGE = 2000;
+const MAX_STACK = 16_000;
+
+/** One occurrence, fingerprinted, from an exception event or an error log. */
+export function errorOccurrence(input: ExceptionInput): ErrorOccurrence {
+  const a = input.attributes;
+  const stacktrace = (a["exception.stacktrace"] ?? "").slice(0, MAX_STACK);
+  const message = (a["exception.message"] || input.fallbackMessage).slice(0, MAX_MESSAGE);
+  const type = a["exception.type"] || typeFromStack(stacktrace) || input.fallbackType;
+  const { fingerprint, culprit } = fingerprintError(type, message, stacktrace);
+  return {
+    projectId: input.projectId,
+    fingerprint,
+    type,
+    message,
+    stacktrace,
+    culprit,
+    timestampMs: input.timestampMs,
+    service: input.service,
+    traceId: input.traceId,
+    spanId: input.spanId,
+    source: input.source,
+    severity: defaultSeverity(input.fatal, a["exception.escaped"] === "true"),
+  };
+}

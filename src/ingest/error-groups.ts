@@ -1,0 +1,260 @@
+import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { quoteIdentifier } from "../telemetry/executor.js";
+import {
+  ERROR_SEVERITIES,
+  type ErrorOccurrence,
+  type ErrorSeverity,
+  type ErrorStatus,
+  type Row,
+  type Source,
+} from "./model.js";
+import { millisToDateTime } from "./otlp/values.js";
+
+/** The current state of one error group, as its latest error_groups row holds it. */
+export interface ErrorGroup {
+  projectId: string;
+  fingerprint: string;
+  exceptionType: string;
+  message: string;
+  stacktrace: string;
+  culprit: string;
+  firstSeenMs: number;
+  lastSeenMs: number;
+  occurrenceCount: number;
+  status: ErrorStatus;
+  resolvedAtMs: number;
+  severity: ErrorSeverity;
+  services: string[];
+  sampleTraceId: string;
+  sampleSpanId: string;
+  source: Source;
+}
+
+/** A group that appeared for the first time, or came back after being resolved. */
+export interface ErrorTransition {
+  kind: "created" | "regressed";
+  group: ErrorGroup;
+}
+
+const MAX_SERVICES = 50;
+const CACHE_LIMIT = 20_000;
+
+const severityRank = (s: ErrorSeverity) => ERROR_SEVERITIES.indexOf(s);
+
+/**
+ * Owns the error_groups table: folds occurrences into groups (count, first/last seen, services,
+ * sample, regression of resolved groups) and applies status and severity changes. Every change
+ * runs one at a time through one queue, so a count is never lost between a read and a write; the
+ * latest state of recent groups stays cached, and the table is the truth after a restart.
+ */
+export class ErrorGroupStore {
+  private readonly cache = new Map<string, ErrorGroup>();
+  private tail: Promise<unknown> = Promise.resolve();
+  private lastVersion = 0;
+
+  constructor(private readonly executor: TelemetryExecutor) {}
+
+  /** Runs changes one after another. */
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Folds occurrences into their groups and writes the new versions; resolves with what changed. */
+  record(occurrences: readonly ErrorOccurrence[]): Promise<ErrorTransition[]> {
+    if (occurrences.length === 0) return Promise.resolve([]);
+    return this.serialize(async () => {
+      const byKey = new Map<string, ErrorOccurrence[]>();
+      for (const o of occurrences) {
+        const key = cacheKey(o.projectId, o.fingerprint);
+        const list = byKey.get(key);
+        if (list) list.push(o);
+        else byKey.set(key, [o]);
+      }
+      const current = await this.load([...byKey.keys()]);
+      const transitions: ErrorTransition[] = [];
+      const next: ErrorGroup[] = [];
+      for (const [key, group] of byKey) {
+        const before = current.get(key);
+        const after = fold(before, group);
+        next.push(after);
+        if (!before) transitions.push({ kind: "created", group: after });
+        else if (before.status === "resolved" && after.status === "active")
+          transitions.push({ kind: "regressed", group: after });
+      }
+      await this.write(next);
+      return transitions;
+    });
+  }
+
+  /** Sets a group's status and/or severity; undefined when the group does not exist. */
+  update(
+    projectId: string,
+    fingerprint: string,
+    change: { status?: ErrorStatus; severity?: ErrorSeverity },
+    nowMs: number,
+  ): Promise<ErrorGroup | undefined> {
+    return this.serialize(async () => {
+      const key = cacheKey(projectId, fingerprint);
+      const before = (await this.load([key])).get(key);
+      if (!before) return undefined;
+      const after: ErrorGroup = { ...before, ...change };
+      if (change.status === "resolved" && before.status !== "resolved") after.resolvedAtMs = nowMs;
+      await this.write([after]);
+      return after;
+    });
+  }
+
+  /** Current groups by cache key: from the cache, the rest in one query per project. */
+  private async load(keys: readonly string[]): Promise<Map<string, ErrorGroup>> {
+    const found = new Map<string, ErrorGroup>();
+    const missing = new Map<string, string[]>();
+    for (const key of keys) {
+      const cached = this.cache.get(key);
+      if (cached) found.set(key, cached);
+      else {
+        const [projectId = "", fingerprint = ""] = key.split("\u0000");
+        const list = missing.get(projectId);
+        if (list) list.push(fingerprint);
+        else missing.set(projectId, [fingerprint]);
+      }
+    }
+    const table = `${quoteIdentifier(this.executor.database)}.error_groups`;
+    for (const [projectId, fingerprints] of missing) {
+      const rows = await this.executor.query<Record<string, unknown>>(
+        `SELECT project_id, fingerprint, exception_type, message, stacktrace, culprit,
+                toUnixTimestamp64Milli(first_seen) AS first_seen_ms,
+                toUnixTimestamp64Milli(last_seen) AS last_seen_ms,
+                occurrence_count, status, toUnixTimestamp64Milli(resolved_at) AS resolved_at_ms,
+                severity, services, sample_trace_id, sample_span_id, source
+         FROM ${table} FINAL
+         WHERE project_id = {projectId:String} AND fingerprint IN {fingerprints:Array(String)}`,
+        { params: { projectId, fingerprints } },
+      );
+      for (const row of rows) {
+        const group = fromRow(row);
+        found.set(cacheKey(group.projectId, group.fingerprint), group);
+      }
+    }
+    return found;
+  }
+
+  private async write(groups: readonly ErrorGroup[]): Promise<void> {
+    const rows = groups.map((g) => toRow(g, this.nextVersion()));
+    await this.executor.insert("error_groups", rows);
+    for (const group of groups) {
+      const key = cacheKey(group.projectId, group.fingerprint);
+      this.cache.delete(key);
+      this.cache.set(key, group);
+    }
+    while (this.cache.size > CACHE_LIMIT) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+  }
+
+  /** Microseconds since the epoch, strictly increasing within this process. */
+  private nextVersion(): number {
+    this.lastVersion = Math.max(this.lastVersion + 1, Date.now() * 1000);
+    return this.lastVersion;
+  }
+}
+
+const cacheKey = (projectId: string, fingerprint: string) => `${projectId}\u0000${fingerprint}`;
+
+/** The group after these occurrences; a resolved group seen again after resolution is active again. */
+function fold(before: ErrorGroup | undefined, occurrences: readonly ErrorOccurrence[]): ErrorGroup {
+  const sorted = [...occurrences].sort((a, b) => a.timestampMs - b.timestampMs);
+  const first = sorted[0] as ErrorOccurrence;
+  const latest = sorted[sorted.length - 1] as ErrorOccurrence;
+  const sample = [...sorted].reverse().find((o) => o.traceId) ?? latest;
+  const group: ErrorGroup = before
+    ? { ...before, services: [...before.services] }
+    : {
+        projectId: first.projectId,
+        fingerprint: first.fingerprint,
+        exceptionType: first.type,
+        message: first.message,
+        stacktrace: first.stacktrace,
+        culprit: first.culprit,
+        firstSeenMs: first.timestampMs,
+        lastSeenMs: first.timestampMs,
+        occurrenceCount: 0,
+        status: "active",
+        resolvedAtMs: 0,
+        severity: sorted.reduce<ErrorSeverity>(
+          (max, o) => (severityRank(o.severity) > severityRank(max) ? o.severity : max),
+          "low",
+        ),
+        services: [],
+        sampleTraceId: "",
+        sampleSpanId: "",
+        source: first.source,
+      };
+  group.occurrenceCount += sorted.length;
+  group.firstSeenMs = Math.min(group.firstSeenMs, first.timestampMs);
+  if (latest.timestampMs >= group.lastSeenMs) {
+    group.lastSeenMs = latest.timestampMs;
+    group.message = latest.message;
+    group.stacktrace = latest.stacktrace || group.stacktrace;
+    group.culprit = latest.culprit || group.culprit;
+  }
+  if (sample.traceId) {
+    group.sampleTraceId = sample.traceId;
+    group.sampleSpanId = sample.spanId;
+  }
+  for (const o of sorted) {
+    if (o.service && !group.services.includes(o.service) && group.services.length < MAX_SERVICES)
+      group.services.push(o.service);
+  }
+  if (group.status === "resolved" && latest.timestampMs > group.resolvedAtMs)
+    group.status = "active";
+  return group;
+}
+
+function toRow(g: ErrorGroup, version: number): Row {
+  return {
+    project_id: g.projectId,
+    fingerprint: g.fingerprint,
+    exception_type: g.exceptionType,
+    message: g.message,
+    stacktrace: g.stacktrace,
+    culprit: g.culprit,
+    first_seen: millisToDateTime(g.firstSeenMs),
+    last_seen: millisToDateTime(g.lastSeenMs),
+    occurrence_count: g.occurrenceCount,
+    status: g.status,
+    resolved_at: millisToDateTime(g.resolvedAtMs),
+    severity: g.severity,
+    services: g.services,
+    sample_trace_id: g.sampleTraceId,
+    sample_span_id: g.sampleSpanId,
+    source: g.source,
+    version,
+  };
+}
+
+function fromRow(row: Record<string, unknown>): ErrorGroup {
+  return {
+    projectId: String(row.project_id),
+    fingerprint: String(row.fingerprint),
+    exceptionType: String(row.exception_type),
+    message: String(row.message),
+    stacktrace: String(row.stacktrace),
+    culprit: String(row.culprit),
+    firstSeenMs: Number(row.first_seen_ms),
+    lastSeenMs: Number(row.last_seen_ms),
+    occurrenceCount: Number(row.occurrence_count),
+    status: row.status === "resolved" ? "resolved" : "active",
+    resolvedAtMs: Number(row.resolved_at_ms),
+    severity: (ERROR_SEVERITIES as readonly string[]).includes(String(row.severity))
+      ? (row.severity as ErrorSeverity)
+      : "medium",
+    services: Array.isArray(row.services) ? row.services.map(String) : [],
+    sampleTraceId: String(row.sample_trace_id),
+    sampleSpanId: String(row.sample_span_id),
+    source: row.source === "frontend" ? "frontend" : "backend",
+  };
+}

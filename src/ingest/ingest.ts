@@ -1,0 +1,112 @@
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { ApiKeyActor } from "../context.js";
+import { ForbiddenError } from "../lib/errors.js";
+import type { Metrics } from "../lib/metrics.js";
+import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { BatchWriter } from "./batch-writer.js";
+import { PriceTable } from "./derive/ai-prices.js";
+import { ErrorGroupStore, type ErrorTransition } from "./error-groups.js";
+import { mapLogs } from "./map-logs.js";
+import { mapMetrics } from "./map-metrics.js";
+import { mapTraces } from "./map-traces.js";
+import type { MappedRequest, MappingOptions } from "./model.js";
+import type { Signal, SignalRequest } from "./otlp/types.js";
+
+/** What the exporter is told: how many items were rejected and why ('' when none). */
+export interface ExportResult {
+  accepted: number;
+  rejected: number;
+  message: string;
+}
+
+type Mapper = (request: never, options: MappingOptions, prices: PriceTable) => MappedRequest;
+
+/** One mapper per signal: OTLP request → rows and derived data. */
+const MAPPERS: Record<Signal, Mapper> = {
+  traces: mapTraces as Mapper,
+  logs: mapLogs as Mapper,
+  metrics: mapMetrics as Mapper,
+};
+
+/** Ingestion as the transports see it: export a decoded request for the calling key's project. */
+export interface IngestService {
+  export<S extends Signal>(
+    actor: ApiKeyActor,
+    signal: S,
+    request: SignalRequest[S],
+  ): Promise<ExportResult>;
+  readonly errorGroups: ErrorGroupStore;
+  /** Rows accepted and not yet written. */
+  readonly pendingRows: number;
+  /** Stops accepting and writes everything already accepted. */
+  close(): Promise<void>;
+}
+
+export interface IngestDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  telemetry: TelemetryExecutor;
+  onErrorTransitions?: (transitions: readonly ErrorTransition[]) => void;
+}
+
+export function createIngestService(deps: IngestDeps): IngestService {
+  const { config } = deps;
+  const prices = new PriceTable(config.ai.prices);
+  const errorGroups = new ErrorGroupStore(deps.telemetry);
+  const writer = new BatchWriter(deps.telemetry, errorGroups, {
+    maxQueuedRows: config.ingest.queueMaxRows,
+    maxBatchRows: 50_000,
+    lingerMs: 2,
+    logger: deps.logger,
+    onErrorTransitions: (transitions) => {
+      for (const t of transitions) {
+        deps.metrics.errorGroupTransitions.inc({ kind: t.kind });
+        deps.logger.info(
+          {
+            fingerprint: t.group.fingerprint,
+            projectId: t.group.projectId,
+            type: t.group.exceptionType,
+          },
+          t.kind === "created" ? "new error group" : "error group regressed",
+        );
+      }
+      deps.onErrorTransitions?.(transitions);
+    },
+  });
+  const limits = {
+    maxValueLength: config.ingest.maxAttributeLength,
+    maxAttributes: config.ingest.maxAttributes,
+  };
+
+  return {
+    errorGroups,
+    get pendingRows() {
+      return writer.pendingRows;
+    },
+    async export(actor, signal, request) {
+      if (!actor.permissions.includes("ingest")) {
+        throw new ForbiddenError("This API key lacks the 'ingest' permission");
+      }
+      const receivedNanos = BigInt(Date.now()) * 1_000_000n;
+      const mapped = MAPPERS[signal](
+        request as never,
+        { projectId: actor.projectId, limits, receivedNanos },
+        prices,
+      );
+      const accepted =
+        signal === "traces"
+          ? mapped.batch.traces.length
+          : signal === "logs"
+            ? mapped.batch.logs.length
+            : mapped.batch.metrics.length;
+      if (accepted > 0) await writer.submit(mapped.batch);
+      deps.metrics.ingestedItems.inc({ signal, outcome: "accepted" }, accepted);
+      if (mapped.rejected > 0)
+        deps.metrics.ingestedItems.inc({ signal, outcome: "rejected" }, mapped.rejected);
+      return { accepted, rejected: mapped.rejected, message: mapped.reasons.join("; ") };
+    },
+    close: () => writer.close(),
+  };
+}

@@ -1,0 +1,171 @@
+import { errorOccurrence } from "./derive/errors.js";
+import { sessionTouch } from "./derive/sessions.js";
+import { emptyBatch, type MappedRequest, type MappingOptions } from "./model.js";
+import type { LogRecord, LogsRequest } from "./otlp/types.js";
+import {
+  anyValueText,
+  attributeMap,
+  enumNumber,
+  idHex,
+  nanosToDateTime,
+  toBigInt,
+} from "./otlp/values.js";
+import {
+  itemSource,
+  list,
+  Rejections,
+  type ResourceContext,
+  resourceContext,
+  scopeColumns,
+  text,
+} from "./resource.js";
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const SEVERITY_NAMES = [
+  "SEVERITY_NUMBER_UNSPECIFIED",
+  ...["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"].flatMap((name) =>
+    ["", "2", "3", "4"].map((n) => `SEVERITY_NUMBER_${name}${n}`),
+  ),
+];
+
+const TEXT_LEVELS: Record<string, LogLevel> = {
+  trace: "debug",
+  debug: "debug",
+  info: "info",
+  information: "info",
+  notice: "info",
+  warn: "warn",
+  warning: "warn",
+  error: "error",
+  err: "error",
+  critical: "fatal",
+  crit: "fatal",
+  alert: "fatal",
+  emergency: "fatal",
+  emerg: "fatal",
+  fatal: "fatal",
+  panic: "fatal",
+};
+
+/**
+ * The level of a record: from the severity number (TRACE and DEBUG → debug, INFO → info, WARN →
+ * warn, ERROR → error, FATAL → fatal), else from the severity text, else info.
+ */
+export function levelOf(severityNumber: number, severityText: string): LogLevel {
+  if (severityNumber >= 1 && severityNumber <= 24) {
+    return (["debug", "debug", "info", "warn", "error", "fatal"] as const)[
+      Math.floor((severityNumber - 1) / 4)
+    ] as LogLevel;
+  }
+  return TEXT_LEVELS[severityText.trim().toLowerCase()] ?? "info";
+}
+
+/** A fast, time-sortable log id: `log_` + 12 hex chars of milliseconds + 16 of a counter. */
+let counter = BigInt(Math.floor(Math.random() * 2 ** 48)) << 16n;
+function logId(ms: number): string {
+  counter = (counter + 1n) & 0xffffffffffffffffn;
+  return `log_${ms.toString(16).padStart(12, "0")}${counter.toString(16).padStart(16, "0")}`;
+}
+
+/** OTLP log records → logs rows, plus error occurrences for error and fatal records. */
+export function mapLogs(request: LogsRequest, options: MappingOptions): MappedRequest {
+  const batch = emptyBatch();
+  const rejections = new Rejections();
+  for (const resourceLogs of list(request.resourceLogs)) {
+    const resource = resourceContext(resourceLogs.resource, options);
+    for (const scopeLogs of list(resourceLogs.scopeLogs)) {
+      const scope = scopeColumns(scopeLogs.scope);
+      for (const record of list(scopeLogs.logRecords)) {
+        try {
+          const reason = mapRecord(record, resource, scope, options, batch);
+          if (reason) rejections.add(reason);
+        } catch {
+          rejections.add("log record is malformed");
+        }
+      }
+    }
+  }
+  return { batch, rejected: rejections.count, reasons: rejections.messages() };
+}
+
+function mapRecord(
+  record: LogRecord,
+  resource: ResourceContext,
+  scope: ReturnType<typeof scopeColumns>,
+  options: MappingOptions,
+  batch: ReturnType<typeof emptyBatch>,
+): string | undefined {
+  const traceId = idHex(record.traceId, 16);
+  const spanId = idHex(record.spanId, 8);
+  if (traceId === undefined) return "trace_id must be 16 bytes";
+  if (spanId === undefined) return "span_id must be 8 bytes";
+  const observed = toBigInt(record.observedTimeUnixNano) || options.receivedNanos;
+  const time = toBigInt(record.timeUnixNano) || observed;
+  const severityNumber = enumNumber(record.severityNumber, SEVERITY_NAMES);
+  const severityText = text(record.severityText);
+  const level = levelOf(severityNumber, severityText);
+  const a = attributeMap(list(record.attributes), options.limits);
+  const message =
+    anyValueText(record.body, options.limits.maxValueLength) || text(record.eventName);
+  const source = itemSource(a, resource);
+  const sessionId = a["session.id"] || resource.sessionId;
+  const userId = a["user.id"] || a["enduser.id"] || resource.userId;
+  const ms = Number(time / 1_000_000n);
+  batch.logs.push({
+    project_id: options.projectId,
+    id: logId(ms),
+    timestamp: nanosToDateTime(time),
+    observed_timestamp: nanosToDateTime(observed),
+    trace_id: traceId,
+    span_id: spanId,
+    trace_flags: (record.flags ?? 0) & 0xff,
+    severity_number: severityNumber,
+    severity_text: severityText,
+    level,
+    service_name: resource.serviceName,
+    message,
+    source,
+    session_id: sessionId,
+    user_id: userId,
+    ...scope,
+    resource_attributes: resource.attributes,
+    attributes: a,
+  });
+  const isError = level === "error" || level === "fatal";
+  if (isError) {
+    batch.errors.push(
+      errorOccurrence({
+        projectId: options.projectId,
+        attributes: a,
+        fallbackType: level,
+        fallbackMessage: message,
+        timestampMs: ms,
+        service: resource.serviceName,
+        traceId,
+        spanId,
+        source,
+        fatal: level === "fatal",
+      }),
+    );
+  }
+  if (sessionId) {
+    batch.sessions.push(
+      sessionTouch({
+        projectId: options.projectId,
+        sessionId,
+        timestampMs: ms,
+        kind: "log",
+        isError,
+        isAi: false,
+        userId,
+        service: resource.serviceName,
+        attributes: a,
+        resource,
+        source,
+      }),
+    );
+  }
+  return undefined;
+}

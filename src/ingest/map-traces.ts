@@ -1,0 +1,251 @@
+import type { PriceTable } from "./derive/ai-prices.js";
+import { errorOccurrence } from "./derive/errors.js";
+import { normalizeRoute } from "./derive/http.js";
+import { sessionTouch } from "./derive/sessions.js";
+import { emptyBatch, type MappedRequest, type MappingOptions, type Row } from "./model.js";
+import type { Span, TracesRequest } from "./otlp/types.js";
+import { attributeMap, enumNumber, idHex, nanosToDateTime, toBigInt } from "./otlp/values.js";
+import {
+  firstOf,
+  itemSource,
+  list,
+  pathOf,
+  Rejections,
+  type ResourceContext,
+  resourceContext,
+  scopeColumns,
+  text,
+} from "./resource.js";
+
+const SPAN_KINDS = ["unspecified", "internal", "server", "client", "producer", "consumer"] as const;
+const SPAN_KIND_NAMES = SPAN_KINDS.map((k) => `SPAN_KIND_${k.toUpperCase()}`);
+const STATUS_CODES = ["unset", "ok", "error"] as const;
+const STATUS_CODE_NAMES = STATUS_CODES.map((s) => `STATUS_CODE_${s.toUpperCase()}`);
+
+const SERVER_KIND = 2;
+
+/** HTTP attributes under the stable semantic-convention names, then the older ones. */
+function httpColumns(a: Record<string, string>) {
+  const url = firstOf(a, "url.full", "http.url");
+  return {
+    http_method: firstOf(a, "http.request.method", "http.method"),
+    http_route: a["http.route"] ?? "",
+    http_target: pathOf(firstOf(a, "url.path", "http.target")) || pathOf(url),
+    http_status_code:
+      Number.parseInt(firstOf(a, "http.response.status_code", "http.status_code"), 10) || 0,
+  };
+}
+
+function aiSpanRow(row: Row, a: Record<string, string>, prices: PriceTable): Row {
+  const tokens = (...names: string[]) => Number.parseInt(firstOf(a, ...names), 10) || 0;
+  const usage = {
+    input: tokens("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
+    output: tokens("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"),
+    cacheRead: tokens(
+      "gen_ai.usage.cache_read.input_tokens",
+      "gen_ai.usage.cache_read_input_tokens",
+      "gen_ai.usage.cached_tokens",
+    ),
+    cacheCreation: tokens(
+      "gen_ai.usage.cache_creation.input_tokens",
+      "gen_ai.usage.cache_creation_input_tokens",
+    ),
+  };
+  const requestModel = a["gen_ai.request.model"] ?? "";
+  const responseModel = a["gen_ai.response.model"] ?? "";
+  let finishReasons: string[] = [];
+  const reasons = a["gen_ai.response.finish_reasons"];
+  if (reasons) {
+    try {
+      const parsed: unknown = JSON.parse(reasons);
+      finishReasons = Array.isArray(parsed) ? parsed.map(String) : [reasons];
+    } catch {
+      finishReasons = [reasons];
+    }
+  }
+  return {
+    project_id: row.project_id,
+    timestamp: row.timestamp,
+    trace_id: row.trace_id,
+    span_id: row.span_id,
+    parent_span_id: row.parent_span_id,
+    service_name: row.service_name,
+    operation_name: row.operation_name,
+    ai_operation: a["gen_ai.operation.name"] ?? "",
+    provider: firstOf(a, "gen_ai.provider.name", "gen_ai.system"),
+    request_model: requestModel,
+    response_model: responseModel,
+    input_tokens: usage.input,
+    output_tokens: usage.output,
+    cache_read_tokens: usage.cacheRead,
+    cache_creation_tokens: usage.cacheCreation,
+    total_tokens: usage.input + usage.output,
+    cost_usd: prices.cost(responseModel || requestModel, usage),
+    duration_ms: row.duration_ms,
+    status: row.status,
+    status_message: row.status_message,
+    finish_reasons: finishReasons,
+    session_id: row.session_id,
+    user_id: row.user_id,
+    resource_attributes: row.resource_attributes,
+    attributes: row.attributes,
+  };
+}
+
+const isAiSpan = (a: Record<string, string>): boolean => {
+  for (const key in a) if (key.startsWith("gen_ai.")) return true;
+  return false;
+};
+
+/** OTLP spans → traces rows, plus AI spans, HTTP observations, error occurrences, session touches. */
+export function mapTraces(
+  request: TracesRequest,
+  options: MappingOptions,
+  prices: PriceTable,
+): MappedRequest {
+  const batch = emptyBatch();
+  const rejections = new Rejections();
+  for (const resourceSpans of list(request.resourceSpans)) {
+    const resource = resourceContext(resourceSpans.resource, options);
+    for (const scopeSpans of list(resourceSpans.scopeSpans)) {
+      const scope = scopeColumns(scopeSpans.scope);
+      for (const span of list(scopeSpans.spans)) {
+        try {
+          const reason = mapSpan(span, resource, scope, options, prices, batch);
+          if (reason) rejections.add(reason);
+        } catch {
+          rejections.add("span is malformed");
+        }
+      }
+    }
+  }
+  return { batch, rejected: rejections.count, reasons: rejections.messages() };
+}
+
+function mapSpan(
+  span: Span,
+  resource: ResourceContext,
+  scope: ReturnType<typeof scopeColumns>,
+  options: MappingOptions,
+  prices: PriceTable,
+  batch: ReturnType<typeof emptyBatch>,
+): string | undefined {
+  const traceId = idHex(span.traceId, 16);
+  const spanId = idHex(span.spanId, 8);
+  const parentSpanId = idHex(span.parentSpanId, 8);
+  if (!traceId) return "trace_id must be 16 bytes and not all zero";
+  if (!spanId) return "span_id must be 8 bytes and not all zero";
+  if (parentSpanId === undefined) return "parent_span_id must be 8 bytes";
+  const start = toBigInt(span.startTimeUnixNano);
+  if (start <= 0n) return "start_time_unix_nano is required";
+  let end = toBigInt(span.endTimeUnixNano);
+  if (end < start) end = start;
+  const durationNs = end - start;
+  const a = attributeMap(list(span.attributes), options.limits);
+  const kind = enumNumber(span.kind, SPAN_KIND_NAMES);
+  const statusCode = enumNumber(span.status?.code, STATUS_CODE_NAMES);
+  const status = STATUS_CODES[statusCode] ?? "unset";
+  const http = httpColumns(a);
+  const source = itemSource(a, resource);
+  const sessionId = a["session.id"] || resource.sessionId;
+  const userId = a["user.id"] || a["enduser.id"] || resource.userId;
+  const startMs = Number(start / 1_000_000n);
+  const durationMs = Number(durationNs) / 1e6;
+
+  const events = list(span.events);
+  const eventTimes: string[] = [];
+  const eventNames: string[] = [];
+  const eventAttributes: Record<string, string>[] = [];
+  let exceptions = 0;
+  for (const event of events) {
+    const time = toBigInt(event.timeUnixNano) || start;
+    const name = text(event.name);
+    const attributes = attributeMap(list(event.attributes), options.limits);
+    eventTimes.push(nanosToDateTime(time));
+    eventNames.push(name);
+    eventAttributes.push(attributes);
+    if (name === "exception") {
+      exceptions++;
+      batch.errors.push(
+        errorOccurrence({
+          projectId: options.projectId,
+          attributes,
+          fallbackType: "Error",
+          fallbackMessage: span.status?.message ? text(span.status.message) : text(span.name),
+          timestampMs: Number(time / 1_000_000n),
+          service: resource.serviceName,
+          traceId,
+          spanId,
+          source,
+          fatal: false,
+        }),
+      );
+    }
+  }
+  const links = list(span.links);
+  const row: Row = {
+    project_id: options.projectId,
+    timestamp: nanosToDateTime(start),
+    end_timestamp: nanosToDateTime(end),
+    trace_id: traceId,
+    span_id: spanId,
+    parent_span_id: parentSpanId,
+    trace_state: text(span.traceState),
+    operation_name: text(span.name),
+    span_kind: SPAN_KINDS[kind] ?? "unspecified",
+    service_name: resource.serviceName,
+    service_version: resource.serviceVersion,
+    duration_ns: Number(durationNs),
+    duration_ms: durationMs,
+    status,
+    status_message: text(span.status?.message),
+    ...http,
+    source,
+    session_id: sessionId,
+    user_id: userId,
+    ...scope,
+    resource_attributes: resource.attributes,
+    attributes: a,
+    events_timestamp: eventTimes,
+    events_name: eventNames,
+    events_attributes: eventAttributes,
+    links_trace_id: links.map((l) => idHex(l.traceId, 16) ?? ""),
+    links_span_id: links.map((l) => idHex(l.spanId, 8) ?? ""),
+    links_attributes: links.map((l) => attributeMap(list(l.attributes), options.limits)),
+  };
+  batch.traces.push(row);
+
+  const ai = isAiSpan(a);
+  if (ai) batch.aiSpans.push(aiSpanRow(row, a, prices));
+  if (kind === SERVER_KIND && (http.http_method || http.http_status_code)) {
+    batch.http.push({
+      projectId: options.projectId,
+      minute: Math.floor(startMs / 60_000) * 60,
+      service: resource.serviceName,
+      method: http.http_method || "_OTHER",
+      route: http.http_route || normalizeRoute(http.http_target) || text(span.name),
+      statusCode: http.http_status_code,
+      durationMs,
+      failed: http.http_status_code >= 500 || status === "error",
+    });
+  }
+  if (sessionId) {
+    batch.sessions.push(
+      sessionTouch({
+        projectId: options.projectId,
+        sessionId,
+        timestampMs: startMs,
+        kind: "span",
+        isError: exceptions > 0 || status === "error",
+        isAi: ai,
+        userId,
+        service: resource.serviceName,
+        attributes: a,
+        resource,
+        source,
+        spanName: text(span.name),
+      }),
+    );
+  }
+  return undefined;
+}

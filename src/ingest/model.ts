@@ -1,0 +1,95 @@
+import type { AttributeLimits } from "./otlp/values.js";
+
+/** One row for a telemetry table, keyed by column name (JSONEachRow). */
+export type Row = Record<string, unknown>;
+
+export type Source = "frontend" | "backend";
+
+/** One exception or error log, before grouping. */
+export interface ErrorOccurrence {
+  projectId: string;
+  fingerprint: string;
+  type: string;
+  message: string;
+  stacktrace: string;
+  culprit: string;
+  timestampMs: number;
+  service: string;
+  traceId: string;
+  spanId: string;
+  source: Source;
+  severity: ErrorSeverity;
+}
+
+export const ERROR_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export type ErrorSeverity = (typeof ERROR_SEVERITIES)[number];
+export const ERROR_STATUSES = ["active", "resolved"] as const;
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+
+/** One server span's contribution to the per-minute HTTP summaries. */
+export interface HttpObservation {
+  projectId: string;
+  minute: number;
+  service: string;
+  method: string;
+  route: string;
+  statusCode: number;
+  durationMs: number;
+  failed: boolean;
+}
+
+/** One span, log, error or AI span seen in a browser or user session. */
+export interface SessionTouch {
+  projectId: string;
+  sessionId: string;
+  timestampMs: number;
+  kind: "span" | "log";
+  isError: boolean;
+  isAi: boolean;
+  userId: string;
+  service: string;
+  userAgent: string;
+  referrer: string;
+  country: string;
+  page: string;
+}
+
+/** Everything one export request produced, ready for the batch writer. */
+export interface IngestBatch {
+  traces: Row[];
+  logs: Row[];
+  metrics: Row[];
+  aiSpans: Row[];
+  http: HttpObservation[];
+  errors: ErrorOccurrence[];
+  sessions: SessionTouch[];
+}
+
+export const emptyBatch = (): IngestBatch => ({
+  traces: [],
+  logs: [],
+  metrics: [],
+  aiSpans: [],
+  http: [],
+  errors: [],
+  sessions: [],
+});
+
+/** Rows the batch will write, for queue accounting. */
+export const batchSize = (batch: IngestBatch): number =>
+  batch.traces.length + batch.logs.length + batch.metrics.length + batch.aiSpans.length;
+
+/** The outcome of mapping one request: the rows, and what was rejected and why. */
+export interface MappedRequest {
+  batch: IngestBatch;
+  rejected: number;
+  /** One line per distinct reason, for partial_success.error_message. */
+  reasons: string[];
+}
+
+export interface MappingOptions {
+  projectId: string;
+  limits: AttributeLimits;
+  /** Receive time in nanoseconds, used for items that carry no time of their own. */
+  receivedNanos: bigint;
+}

@@ -1,0 +1,135 @@
+import { promisify } from "node:util";
+import { gunzip, inflate } from "node:zlib";
+import { DomainError, InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
+import { otlpCodec } from "./proto.js";
+import type { Signal, SignalRequest } from "./types.js";
+
+/** The two OTLP/HTTP encodings. */
+export type OtlpFormat = "protobuf" | "json";
+
+export const OTLP_CONTENT_TYPES: Record<OtlpFormat, string> = {
+  protobuf: "application/x-protobuf",
+  json: "application/json",
+};
+
+/** The encoding named by a Content-Type header, or undefined for anything else. */
+export function formatOf(contentType: string | undefined): OtlpFormat | undefined {
+  const type = contentType?.split(";", 1)[0]?.trim().toLowerCase();
+  if (type === "application/x-protobuf" || type === "application/protobuf") return "protobuf";
+  if (type === "application/json") return "json";
+  return undefined;
+}
+
+export class UnsupportedEncodingError extends DomainError {
+  constructor(encoding: string) {
+    super(
+      "invalid_input",
+      `Content-Encoding '${encoding}' is not supported; send gzip, deflate or no encoding`,
+      [{ field: "content-encoding", message: "must be gzip, deflate or identity" }],
+    );
+  }
+}
+
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+/**
+ * The request body after Content-Encoding, never larger than maxBytes: decompression stops at
+ * the limit (413) instead of inflating a small bomb into memory.
+ */
+export async function decodeBody(
+  body: Buffer,
+  contentEncoding: string | undefined,
+  maxBytes: number,
+): Promise<Buffer> {
+  const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
+  const tooLarge = () =>
+    new PayloadTooLargeError(
+      `The request body exceeds ${maxBytes} bytes after decompression; send smaller batches`,
+    );
+  if (encoding === "identity" || encoding === "") {
+    if (body.length > maxBytes) throw tooLarge();
+    return body;
+  }
+  const inflater =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? gunzipAsync
+      : encoding === "deflate"
+        ? inflateAsync
+        : undefined;
+  if (!inflater) throw new UnsupportedEncodingError(encoding);
+  try {
+    return await inflater(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
+    throw InvalidInputError.forField("body", `is not valid ${encoding} data`);
+  }
+}
+
+/** Decodes an Export…ServiceRequest from protobuf bytes or OTLP/JSON text. */
+export function decodeRequest<S extends Signal>(
+  signal: S,
+  format: OtlpFormat,
+  body: Buffer,
+): SignalRequest[S] {
+  if (format === "protobuf") {
+    try {
+      return otlpCodec(signal).request.decode(body) as unknown as SignalRequest[S];
+    } catch (error) {
+      throw InvalidInputError.forField(
+        "body",
+        `is not a valid protobuf ${otlpCodec(signal).request.name} (${(error as Error).message})`,
+      );
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw InvalidInputError.forField("body", "is not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw InvalidInputError.forField(
+      "body",
+      `must be an OTLP/JSON ${otlpCodec(signal).request.name} object`,
+    );
+  }
+  return parsed as SignalRequest[S];
+}
+
+const REJECTED_FIELD: Record<Signal, string> = {
+  traces: "rejectedSpans",
+  logs: "rejectedLogRecords",
+  metrics: "rejectedDataPoints",
+};
+
+/**
+ * The Export…ServiceResponse in the request's encoding: empty on full success, partial_success
+ * with the rejected count and a message when items were rejected.
+ */
+export function encodeResponse(
+  signal: Signal,
+  format: OtlpFormat,
+  result: { rejected: number; message: string },
+): Buffer | string {
+  const partialSuccess =
+    result.rejected > 0 || result.message
+      ? { [REJECTED_FIELD[signal]]: result.rejected, errorMessage: result.message }
+      : undefined;
+  const response = partialSuccess ? { partialSuccess } : {};
+  if (format === "json") {
+    // proto3 JSON spells int64 as a string.
+    return JSON.stringify(
+      partialSuccess
+        ? {
+            partialSuccess: {
+              ...partialSuccess,
+              [REJECTED_FIELD[signal]]: String(result.rejected),
+            },
+          }
+        : response,
+    );
+  }
+  const type = otlpCodec(signal).response;
+  return Buffer.from(type.encode(type.fromObject(response)).finish());
+}

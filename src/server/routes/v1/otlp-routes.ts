@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { AppDeps } from "../../../deps.js";
+import {
+  decodeBody,
+  decodeRequest,
+  encodeResponse,
+  formatOf,
+  OTLP_CONTENT_TYPES,
+} from "../../../ingest/otlp/codec.js";
+import type { Signal } from "../../../ingest/otlp/types.js";
+import { UnsupportedMediaTypeError } from "../../../lib/errors.js";
+import { requirePermission } from "../../plugins/auth.js";
+import { Problem } from "../../problem.js";
+import { apiKeyCtx } from "../../request-context.js";
+
+const SIGNALS: Record<Signal, string> = {
+  traces: "spans (ExportTraceServiceRequest)",
+  logs: "log records (ExportLogsServiceRequest)",
+  metrics: "metric data points (ExportMetricsServiceRequest)",
+};
+
+/**
+ * OTLP/HTTP receivers: POST /v1/traces, /v1/logs and /v1/metrics in protobuf or JSON, plain,
+ * gzip or deflate. The body is read as bytes here and decoded by the ingest module, so the
+ * size limit holds after decompression too.
+ */
+export const otlpRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const maxBytes = deps.config.ingest.maxBodyBytes;
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      ["application/x-protobuf", "application/protobuf", "application/json"],
+      { parseAs: "buffer", bodyLimit: maxBytes },
+      (_request, body, done) => done(null, body),
+    );
+
+    for (const [signal, items] of Object.entries(SIGNALS) as [Signal, string][]) {
+      app.post(
+        `/${signal}`,
+        {
+          bodyLimit: maxBytes,
+          preHandler: requirePermission("ingest"),
+          schema: {
+            tags: ["ingest"],
+            summary: `OTLP/HTTP export of ${items}`,
+            description:
+              "Accepts `application/x-protobuf` or `application/json` (OTLP/JSON), optionally with " +
+              "`Content-Encoding: gzip`. Answers the Export…ServiceResponse in the request's encoding; " +
+              "`partialSuccess` counts items rejected by validation and says why. A 503 with " +
+              "`Retry-After` means the write queue is full: retry later.",
+            security: [{ apiKey: [] }],
+            response: {
+              400: Problem,
+              401: Problem,
+              403: Problem,
+              413: Problem,
+              415: Problem,
+              429: Problem,
+              503: Problem,
+            },
+          },
+        },
+        async (request, reply) => {
+          const format = formatOf(request.headers["content-type"]);
+          if (!format) {
+            throw new UnsupportedMediaTypeError(
+              "Send OTLP as Content-Type application/x-protobuf or application/json",
+            );
+          }
+          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const body = await decodeBody(raw, request.headers["content-encoding"], maxBytes);
+          const decoded = decodeRequest(signal, format, body);
+          const { actor } = apiKeyCtx(deps.domain, request);
+          const result = await deps.ingest.export(actor, signal, decoded);
+          // The 200 body is protobuf bytes or OTLP/JSON text, outside the schema-typed responses.
+          const payload = encodeResponse(signal, format, result) as never;
+          return reply.type(OTLP_CONTENT_TYPES[format]).send(payload);
+        },
+      );
+    }
+  };
