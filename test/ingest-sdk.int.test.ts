@@ -79,104 +79,118 @@ describe("OTLP ingestion from the OpenTelemetry JS SDK", () => {
   it.each([
     ["protobuf", () => new ProtoTraceExporter(), "checkout-proto"],
     ["JSON", () => new HttpTraceExporter(), "checkout-json"],
-  ] as const)("stores spans sent by the %s trace exporter", async (_name, exporter, serviceName) => {
-    const { traceId, rootId } = await sendTrace(exporter(), serviceName);
-    const spans = await query<Record<string, unknown>>(
-      `SELECT span_id, parent_span_id, operation_name, span_kind, service_name, service_version,
+  ] as const)(
+    "stores spans sent by the %s trace exporter",
+    async (_name, exporter, serviceName) => {
+      const { traceId, rootId } = await sendTrace(exporter(), serviceName);
+      const spans = await query<Record<string, unknown>>(
+        `SELECT span_id, parent_span_id, operation_name, span_kind, service_name, service_version,
               status, status_message, duration_ms, http_method, http_route, http_target,
               http_status_code, session_id, user_id, scope_name, attributes, events_name
        FROM vigil.traces WHERE project_id = {project:String} AND trace_id = {traceId:String}
        ORDER BY parent_span_id != '', timestamp`,
-      { traceId },
-    );
-    expect(spans).toHaveLength(2);
-    const [root, child] = spans as [Record<string, unknown>, Record<string, unknown>];
-    expect(root).toMatchObject({
-      span_id: rootId,
-      parent_span_id: "",
-      operation_name: "GET /orders/:id",
-      span_kind: "server",
-      service_name: serviceName,
-      service_version: "1.2.3",
-      status: "error",
-      http_method: "GET",
-      http_route: "/orders/:id",
-      http_target: "/orders/42",
-      http_status_code: 500,
-      session_id: "sess-1",
-      user_id: "user-7",
-      scope_name: "checkout-tests",
-    });
-    expect(child).toMatchObject({
-      parent_span_id: rootId,
-      span_kind: "client",
-      status: "error",
-      status_message: "query failed",
-      events_name: ["exception"],
-    });
-    expect((child.attributes as Record<string, string>)["db.rows"]).toBe("3");
-    expect(Number(child.duration_ms)).toBeGreaterThanOrEqual(10);
-    expect(Number(root.duration_ms)).toBeGreaterThanOrEqual(Number(child.duration_ms));
+        { traceId },
+      );
+      expect(spans).toHaveLength(2);
+      const [root, child] = spans as [Record<string, unknown>, Record<string, unknown>];
+      expect(root).toMatchObject({
+        span_id: rootId,
+        parent_span_id: "",
+        operation_name: "GET /orders/:id",
+        span_kind: "server",
+        service_name: serviceName,
+        service_version: "1.2.3",
+        status: "error",
+        http_method: "GET",
+        http_route: "/orders/:id",
+        http_target: "/orders/42",
+        http_status_code: 500,
+        session_id: "sess-1",
+        user_id: "user-7",
+        scope_name: "checkout-tests",
+      });
+      expect(child).toMatchObject({
+        parent_span_id: rootId,
+        span_kind: "client",
+        status: "error",
+        status_message: "query failed",
+        events_name: ["exception"],
+      });
+      expect((child.attributes as Record<string, string>)["db.rows"]).toBe("3");
+      expect(Number(child.duration_ms)).toBeGreaterThanOrEqual(10);
+      expect(Number(root.duration_ms)).toBeGreaterThanOrEqual(Number(child.duration_ms));
 
-    // Derived: the server span's HTTP summary and the exception's error group.
-    const [http] = await query<Record<string, unknown>>(
-      `SELECT sum(request_count) AS requests, sum(error_count) AS errors, any(route) AS route
+      // Derived: the server span's HTTP summary and the exception's error group.
+      const [http] = await query<Record<string, unknown>>(
+        `SELECT sum(request_count) AS requests, sum(error_count) AS errors, any(route) AS route
        FROM vigil.http_requests WHERE project_id = {project:String} AND service_name = {service:String}`,
-      { service: serviceName },
-    );
-    expect(http).toMatchObject({ requests: 1, errors: 1, route: "/orders/:id" });
-    const groups = await query<Record<string, unknown>>(
-      `SELECT exception_type, status, services, sample_trace_id FROM vigil.error_groups FINAL
+        { service: serviceName },
+      );
+      expect(http).toMatchObject({ requests: 1, errors: 1, route: "/orders/:id" });
+      const groups = await query<Record<string, unknown>>(
+        `SELECT exception_type, status, services, sample_trace_id FROM vigil.error_groups FINAL
        WHERE project_id = {project:String} AND has(services, {service:String})`,
-      { service: serviceName },
-    );
-    // One throw site: both exporters' exceptions share one group, whose sample is the latest.
-    expect(groups).toEqual([
-      {
-        exception_type: "TypeError",
-        status: "active",
-        services: expect.arrayContaining([serviceName]),
-        sample_trace_id: traceId,
-      },
-    ]);
-  });
+        { service: serviceName },
+      );
+      // One throw site: both exporters' exceptions share one group, whose sample is the latest.
+      expect(groups).toEqual([
+        {
+          exception_type: "TypeError",
+          status: "active",
+          services: expect.arrayContaining([serviceName]),
+          sample_trace_id: traceId,
+        },
+      ]);
+    },
+  );
 
   it.each([
     ["protobuf", () => new ProtoLogExporter(), "worker-proto"],
     ["JSON", () => new HttpLogExporter(), "worker-json"],
-  ] as const)("stores log records sent by the %s log exporter", async (_name, exporter, serviceName) => {
-    const provider = new LoggerProvider({
-      resource: resourceFromAttributes({ "service.name": serviceName }),
-      processors: [new SimpleLogRecordProcessor({ exporter: exporter() })],
-    });
-    const logger = provider.getLogger("worker");
-    logger.emit({ severityNumber: SeverityNumber.INFO, severityText: "INFO", body: "job started", attributes: { "job.id": 17 } });
-    logger.emit({ severityNumber: SeverityNumber.WARN2, body: "queue is slow" });
-    logger.emit({ severityNumber: SeverityNumber.ERROR, body: "payment 8812 failed for ann@example.com" });
-    logger.emit({ severityNumber: SeverityNumber.FATAL, body: { event: "crash", code: 3 } });
-    await provider.forceFlush();
-    await provider.shutdown();
+  ] as const)(
+    "stores log records sent by the %s log exporter",
+    async (_name, exporter, serviceName) => {
+      const provider = new LoggerProvider({
+        resource: resourceFromAttributes({ "service.name": serviceName }),
+        processors: [new SimpleLogRecordProcessor({ exporter: exporter() })],
+      });
+      const logger = provider.getLogger("worker");
+      logger.emit({
+        severityNumber: SeverityNumber.INFO,
+        severityText: "INFO",
+        body: "job started",
+        attributes: { "job.id": 17 },
+      });
+      logger.emit({ severityNumber: SeverityNumber.WARN2, body: "queue is slow" });
+      logger.emit({
+        severityNumber: SeverityNumber.ERROR,
+        body: "payment 8812 failed for ann@example.com",
+      });
+      logger.emit({ severityNumber: SeverityNumber.FATAL, body: { event: "crash", code: 3 } });
+      await provider.forceFlush();
+      await provider.shutdown();
 
-    const logs = await query<Record<string, unknown>>(
-      `SELECT level, message, severity_number, attributes FROM vigil.logs
+      const logs = await query<Record<string, unknown>>(
+        `SELECT level, message, severity_number, attributes FROM vigil.logs
        WHERE project_id = {project:String} AND service_name = {service:String} ORDER BY timestamp, id`,
-      { service: serviceName },
-    );
-    expect(logs.map((l) => [l.level, l.message])).toEqual([
-      ["info", "job started"],
-      ["warn", "queue is slow"],
-      ["error", "payment 8812 failed for ann@example.com"],
-      ["fatal", '{"event":"crash","code":3}'],
-    ]);
-    expect((logs[0]?.attributes as Record<string, string>)["job.id"]).toBe("17");
-    const groups = await query<Record<string, unknown>>(
-      `SELECT exception_type, severity FROM vigil.error_groups FINAL
+        { service: serviceName },
+      );
+      expect(logs.map((l) => [l.level, l.message])).toEqual([
+        ["info", "job started"],
+        ["warn", "queue is slow"],
+        ["error", "payment 8812 failed for ann@example.com"],
+        ["fatal", '{"event":"crash","code":3}'],
+      ]);
+      expect((logs[0]?.attributes as Record<string, string>)["job.id"]).toBe("17");
+      const groups = await query<Record<string, unknown>>(
+        `SELECT exception_type, severity FROM vigil.error_groups FINAL
        WHERE project_id = {project:String} AND has(services, {service:String}) ORDER BY exception_type`,
-      { service: serviceName },
-    );
-    expect(groups).toEqual([
-      { exception_type: "error", severity: "medium" },
-      { exception_type: "fatal", severity: "critical" },
-    ]);
-  });
+        { service: serviceName },
+      );
+      expect(groups).toEqual([
+        { exception_type: "error", severity: "medium" },
+        { exception_type: "fatal", severity: "critical" },
+      ]);
+    },
+  );
 });
