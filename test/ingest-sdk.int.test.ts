@@ -181,7 +181,7 @@ describe("OTLP ingestion from the OpenTelemetry JS SDK", () => {
         ["error", "payment 8812 failed for ann@example.com"],
         ["fatal", '{"event":"crash","code":3}'],
       ]);
-      expect((logs[0]?.attributes as Record<string, string>)["job.id"]).toBe("17");
+      expect(logs[0]?.attributes).toMatchObject({ "job.id": "17" });
       const groups = await query<Record<string, unknown>>(
         `SELECT exception_type, severity FROM vigil.error_groups FINAL
        WHERE project_id = {project:String} AND has(services, {service:String}) ORDER BY exception_type`,
