@@ -8,6 +8,7 @@ import { createDomainDeps, openMetaStore } from "../deps.js";
 import { InvalidInputError } from "../lib/errors.js";
 import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";
+import { runDemo } from "./demo.js";
 import type { Output } from "./output.js";
 
 export interface GlobalOptions {
@@ -65,6 +66,13 @@ async function withMeta<T>(
     await meta.close();
   }
 }
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000_000)
+    throw new InvalidArgumentError("must be a whole number from 1 to 100000000");
+  return n;
+};
 
 const oneOf = (values: readonly string[]) => (value: string) => {
   if (!values.includes(value))
@@ -177,6 +185,27 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
       output.result(
         { projectId: project.id, orgId: project.orgId, name: project.name },
         `Created project ${project.name} (${project.id}).`,
+      );
+    });
+
+  program
+    .command("demo")
+    .description(
+      "Send a realistic multi-service demo dataset (traces, logs, errors, AI spans, host metrics) through the OTLP endpoint",
+    )
+    .option("--spans <n>", "spans to generate (about)", positiveInt, 10_000)
+    .option("--url <url>", "a running Vigil to send to (default: start one on this data dir)")
+    .option("--key <key>", "an API key with the ingest permission, with --url")
+    .action(async (opts: { spans: number; url?: string; key?: string }) => {
+      const g = globals();
+      const result = await runDemo(configFrom(g, cli.env), {
+        ...opts,
+        progress: !g.json && process.stderr.isTTY === true,
+      });
+      output.result(
+        result,
+        `Sent ${result.items.traces} spans, ${result.items.logs} log records and ${result.items.metrics} metric points to ${result.url} in ${result.seconds} s` +
+          (result.projectId ? ` (project ${result.projectId})` : ""),
       );
     });
 

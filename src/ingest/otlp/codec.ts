@@ -133,3 +133,9 @@ export function encodeResponse(
   const type = otlpCodec(signal).response;
   return Buffer.from(type.encode(type.fromObject(response)).finish());
 }
+
+/** Encodes an export request given as an object (ids as bytes) to protobuf: for clients (demo, bench). */
+export function encodeRequest(signal: Signal, body: Record<string, unknown>): Uint8Array {
+  const type = otlpCodec(signal).request;
+  return type.encode(type.fromObject(body)).finish();
+}

@@ -65,8 +65,12 @@ const NS_PER_SECOND = 1_000_000_000n;
 /** Nanoseconds since the epoch as ClickHouse DateTime64(9) text: `seconds.nanoseconds`. */
 export function nanosToDateTime(nanos: bigint): string {
   const seconds = nanos / NS_PER_SECOND;
-  const fraction = nanos % NS_PER_SECOND;
-  return `${seconds}.${fraction.toString().padStart(9, "0")}`;
+  const fraction = (nanos % NS_PER_SECOND).toString().padStart(9, "0");
+  // ClickHouse reads a number as a Unix time only from ten digits on; earlier times (an unset
+  // start time is 0) go out as calendar text.
+  if (seconds >= 1_000_000_000n) return `${seconds}.${fraction}`;
+  const date = new Date(Number(seconds < 0n ? 0n : seconds) * 1000).toISOString();
+  return `${date.slice(0, 10)} ${date.slice(11, 19)}.${fraction}`;
 }
 
 /** Milliseconds since the epoch as ClickHouse DateTime64(3) text, `YYYY-MM-DD hh:mm:ss.sss` UTC. */

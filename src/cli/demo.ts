@@ -1,0 +1,97 @@
+import { SingleBar } from "cli-progress";
+import { createApiKey, revokeApiKey } from "../auth/api-keys.js";
+import type { Config } from "../config.js";
+import { demoRequests } from "../demo/generator.js";
+import { type SendSummary, sendAll } from "../demo/sender.js";
+import { InvalidInputError } from "../lib/errors.js";
+import { createLogger } from "../lib/logger.js";
+import { startService } from "./serve.js";
+
+export interface DemoOptions {
+  spans: number;
+  url?: string;
+  key?: string;
+  /** Show a progress bar on stderr. */
+  progress: boolean;
+}
+
+export interface DemoResult extends SendSummary {
+  url: string;
+  projectId?: string;
+  seconds: number;
+}
+
+/**
+ * Sends the demo dataset through the real OTLP endpoint: to --url with --key, or to this data
+ * dir by starting the service on a loopback port with a temporary ingest key for its first
+ * project (revoked afterwards).
+ */
+export async function runDemo(config: Config, options: DemoOptions): Promise<DemoResult> {
+  if (Boolean(options.url) !== Boolean(options.key)) {
+    throw InvalidInputError.forField(
+      options.url ? "key" : "url",
+      "give --url and --key together, or neither to use the data dir",
+    );
+  }
+  if (options.url && options.key) return send(options.url, options.key, options);
+
+  const service = await startService(
+    { ...config, host: "127.0.0.1", port: 0 },
+    createLogger("warn", process.stderr),
+  );
+  try {
+    const { deps } = service;
+    const orgs = await deps.meta.repos.organizations.list();
+    const [project] = await deps.meta.repos.projects.listByOrgs(orgs.map((o) => o.id));
+    if (!project) {
+      throw new InvalidInputError(
+        `No project in ${config.dataDir}: run \`vigil init\` first, or pass --url and --key of a running Vigil`,
+      );
+    }
+    const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
+    const key = await createApiKey({
+      ctx,
+      projectId: project.id,
+      input: { name: "vigil demo", role: "ingest" },
+    });
+    try {
+      return { ...(await send(service.url, key.key, options)), projectId: project.id };
+    } finally {
+      await revokeApiKey({ ctx, keyId: key.id });
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
+async function send(url: string, key: string, options: DemoOptions): Promise<DemoResult> {
+  const started = Date.now();
+  const bar = options.progress
+    ? new SingleBar({
+        format:
+          "Sending demo data [{bar}] {percentage}% | {value}/{total} spans | {eta_formatted} left",
+        stream: process.stderr,
+        hideCursor: true,
+      })
+    : undefined;
+  bar?.start(options.spans, 0);
+  try {
+    const summary = await sendAll(
+      demoRequests({
+        spans: options.spans,
+        batchSpans: 1000,
+        windowMs: 2 * 3600_000,
+        nowMs: Date.now(),
+      }),
+      {
+        url,
+        key,
+        concurrency: 4,
+        onSent: (r) => (r.signal === "traces" ? bar?.increment(r.items) : undefined),
+      },
+    );
+    return { ...summary, url, seconds: Math.round((Date.now() - started) / 100) / 10 };
+  } finally {
+    bar?.stop();
+  }
+}
