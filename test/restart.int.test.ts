@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
-import { TELEMETRY_TABLE_NAMES } from "../src/telemetry/tables.js";
+import { INTERNAL_TABLES, TELEMETRY_TABLE_NAMES } from "../src/telemetry/tables.js";
 import { startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -68,7 +68,9 @@ describe("restart on the same data directory", () => {
       const tables = await reopened.query<{ name: string }>(
         "SELECT name FROM system.tables WHERE database = 'vigil' ORDER BY name",
       );
-      expect(tables.map((t) => t.name)).toEqual([...TELEMETRY_TABLE_NAMES].sort());
+      expect(tables.map((t) => t.name)).toEqual(
+        [...TELEMETRY_TABLE_NAMES, ...INTERNAL_TABLES.map((t) => t.name)].sort(),
+      );
       expect(await reopened.query("SELECT message FROM vigil.logs")).toEqual([{ message: "kept" }]);
     } finally {
       await reopened.close();

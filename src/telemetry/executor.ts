@@ -38,7 +38,7 @@ export interface TelemetryExecutor {
   query<T = Record<string, unknown>>(sql: string, options?: QueryOptions): Promise<T[]>;
   /** Runs a SELECT and returns typed columns with rows in column order. */
   queryCompact(sql: string, options?: QueryOptions): Promise<CompactResult>;
-  /** Inserts rows (objects keyed by column name); resolves once the engine has them. */
+  /** Inserts rows (objects keyed by column name, every row with the same keys); resolves once the engine has them. */
   insert(table: string, rows: readonly Record<string, unknown>[]): Promise<{ rowsWritten: number }>;
   ping(): Promise<void>;
   /** Stops accepting work, waits for everything in flight, then releases the engine. */

@@ -1,0 +1,186 @@
+/**
+ * npm run bench:ingest — OTLP/HTTP protobuf ingestion throughput.
+ *
+ * Starts `vigil serve` (the built service) as its own process, posts protobuf export requests of
+ * ~1,000 spans from concurrent clients over loopback, and reports acknowledged spans per second
+ * end to end. Baseline, measured in the same run on the same machine: the engine's raw insert
+ * rate for the same rows (the mapped traces rows of the same payloads, inserted straight into
+ * the traces table through the chDB executor, same batch size and concurrency). The last line
+ * is one JSON object.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { demoRequests } from "../src/demo/generator.js";
+import { PriceTable } from "../src/ingest/derive/ai-prices.js";
+import { mapTraces } from "../src/ingest/map-traces.js";
+import type { Row } from "../src/ingest/model.js";
+import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
+import type { TracesRequest } from "../src/ingest/otlp/types.js";
+import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const DISTINCT = 50;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(ROOT, "bin", "vigil.js");
+
+function vigil(args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`vigil ${args[0]} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, string>;
+}
+
+async function startServer(dataDir: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", "--port", "0", "--json", "--data-dir", dataDir],
+    { env },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n"))
+        resolve((JSON.parse(out.split("\n")[0] ?? "") as { url: string }).url);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return {
+    url,
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** Runs `jobs` tasks, `CONCURRENCY` at a time; returns elapsed seconds. */
+async function timed(jobs: number, task: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < jobs; i = next++) await task(i);
+    }),
+  );
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-"));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VIGIL_"))),
+    VIGIL_LOG_LEVEL: "warn",
+    VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: "1000000",
+  };
+  try {
+    const { apiKey = "", projectId = "" } = vigil(
+      [
+        "init",
+        "--json",
+        "--data-dir",
+        dataDir,
+        "--email",
+        "bench@example.com",
+        "--password",
+        "bench password 1",
+      ],
+      env,
+    );
+
+    // Distinct payloads of ~1,000 spans each, encoded once, posted round-robin.
+    const payloads: { body: Uint8Array; spans: number }[] = [];
+    for (const request of demoRequests({
+      spans: DISTINCT * 1000,
+      batchSpans: 1000,
+      windowMs: 3600_000,
+      nowMs: Date.now(),
+    })) {
+      if (request.signal === "traces")
+        payloads.push({ body: encodeRequest("traces", request.body), spans: request.items });
+    }
+    const spansOf = (i: number) => (payloads[i % payloads.length] as { spans: number }).spans;
+    let totalSpans = 0;
+    for (let i = 0; i < REQUESTS; i++) totalSpans += spansOf(i);
+
+    const server = await startServer(dataDir, env);
+    const post = async (i: number) => {
+      const payload = payloads[i % payloads.length] as { body: Uint8Array };
+      const response = await fetch(`${server.url}/v1/traces`, {
+        method: "POST",
+        headers: { "content-type": "application/x-protobuf", "x-api-key": apiKey },
+        body: payload.body,
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`ingest answered ${response.status}`);
+    };
+    await timed(20, post); // warm-up
+    const endToEndSeconds = await timed(REQUESTS, post);
+    await server.stop();
+
+    // Baseline in the same data dir (the engine is embedded: one data dir per process).
+    const executor = createChdbExecutor({ path: join(dataDir, "telemetry"), database: "vigil" });
+    const stored = await executor.query<{ n: number }>("SELECT count() AS n FROM vigil.traces");
+    const prices = new PriceTable();
+    const rows: Row[][] = payloads.map(
+      (p) =>
+        mapTraces(
+          decodeRequest("traces", "protobuf", Buffer.from(p.body)) as TracesRequest,
+          {
+            projectId,
+            limits: { maxValueLength: 8192, maxAttributes: 128 },
+            receivedNanos: BigInt(Date.now()) * 1_000_000n,
+          },
+          prices,
+        ).batch.traces,
+    );
+    await timed(10, (i) =>
+      executor.insert("traces", rows[i % rows.length] as Row[]).then(() => undefined),
+    );
+    const rawSeconds = await timed(REQUESTS, (i) =>
+      executor.insert("traces", rows[i % rows.length] as Row[]).then(() => undefined),
+    );
+    await executor.close();
+
+    const endToEnd = Math.round(totalSpans / endToEndSeconds);
+    const raw = Math.round(totalSpans / rawSeconds);
+    const expectedStored = totalSpans + payloads.slice(0, 20).reduce((n, p) => n + p.spans, 0);
+    const figures = {
+      bench: "ingest",
+      requests: REQUESTS,
+      spansPerRequest: Math.round(totalSpans / REQUESTS),
+      concurrency: CONCURRENCY,
+      spans: totalSpans,
+      endToEndSpansPerSecond: endToEnd,
+      rawInsertSpansPerSecond: raw,
+      ratioToRaw: Math.round((endToEnd / raw) * 1000) / 1000,
+      storedSpans: Number(stored[0]?.n ?? 0),
+      expectedStoredSpans: expectedStored,
+      targets: { spansPerSecond: 50_000, ratioToRaw: 0.4 },
+    };
+    console.log(
+      `OTLP protobuf ingestion, ${REQUESTS} requests x ~${figures.spansPerRequest} spans, ${CONCURRENCY} concurrent clients`,
+    );
+    console.log(
+      `  end to end (HTTP + decode + map + derive + write): ${endToEnd.toLocaleString("en")} spans/s`,
+    );
+    console.log(
+      `  baseline, raw engine insert of the same rows:       ${raw.toLocaleString("en")} spans/s`,
+    );
+    console.log(`  ratio: ${figures.ratioToRaw} (target >= 0.4); target >= 50,000 spans/s`);
+    console.log(`  stored ${figures.storedSpans} of ${expectedStored} acknowledged spans`);
+    console.log(JSON.stringify(figures));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
