@@ -1,0 +1,353 @@
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../src/auth/api-keys.js";
+import { encodeRequest } from "../src/ingest/otlp/codec.js";
+import { otlpCodec } from "../src/ingest/otlp/proto.js";
+import { initialize } from "../src/setup/initialize.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService, type TestService } from "./helpers/test-service.js";
+
+const MAX_BODY = 64 * 1024;
+// A minute ago, whole second, so the stored text is predictable; inside the retention window.
+const START_MS = Math.floor((Date.now() - 60_000) / 1000) * 1000;
+const START_NS = `${BigInt(START_MS) * 1_000_000n + 123_456_789n}`;
+const END_NS = `${BigInt(START_MS) * 1_000_000n + 373_456_789n}`;
+const hex = (n: number, byte: string) => byte.repeat(n);
+
+/** One span in OTLP/JSON; ids as hex, times as decimal strings. */
+const jsonSpan = (name: string, traceId = hex(16, "ab"), spanId = hex(8, "cd")) => ({
+  traceId,
+  spanId,
+  name,
+  kind: 2,
+  startTimeUnixNano: START_NS,
+  endTimeUnixNano: END_NS,
+  attributes: [
+    { key: "http.method", value: { stringValue: "POST" } },
+    { key: "http.target", value: { stringValue: "/carts/991/items?x=1" } },
+    { key: "http.status_code", value: { intValue: "503" } },
+  ],
+});
+const jsonTraces = (spans: object[], service = "cart") => ({
+  resourceSpans: [
+    {
+      resource: { attributes: [{ key: "service.name", value: { stringValue: service } }] },
+      scopeSpans: [{ spans }],
+    },
+  ],
+});
+
+describe("OTLP/HTTP endpoints", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let key: string;
+  let readOnlyKey: string;
+
+  beforeAll(async () => {
+    service = await startTestService(dir.path, { VIGIL_INGEST_MAX_BODY_BYTES: String(MAX_BODY) });
+    const setup = await initialize(service.deps.domain, {
+      email: "otlp@example.com",
+      password: "correct horse battery",
+    });
+    key = setup.apiKey ?? "";
+    const owner = await service.deps.meta.repos.users.findByEmail("otlp@example.com");
+    const ctx = {
+      deps: service.deps.domain,
+      actor: {
+        kind: "user" as const,
+        userId: owner?.id ?? "",
+        memberships: [{ orgId: setup.orgId, orgName: "Default", role: "owner" as const }],
+      },
+    };
+    readOnlyKey = (
+      await createApiKey({
+        ctx,
+        projectId: setup.projectId,
+        input: { name: "ro", role: "read_only" },
+      })
+    ).key;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+    service.fetch(path, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json", ...headers },
+      body,
+    });
+  const spanCount = async (service_name: string) =>
+    Number(
+      (
+        await service.deps.telemetry.query<{ n: string }>(
+          "SELECT count() AS n FROM vigil.traces WHERE service_name = {s:String}",
+          { params: { s: service_name } },
+        )
+      )[0]?.n,
+    );
+
+  it("accepts OTLP/JSON, keeps nanosecond times, and derives the HTTP summary from old attribute names", async () => {
+    const response = await post(
+      "/v1/traces",
+      JSON.stringify(jsonTraces([jsonSpan("POST /carts")], "cart-json")),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({});
+    const [row] = await service.deps.telemetry.query<Record<string, unknown>>(
+      `SELECT toString(timestamp) AS ts, duration_ms, http_method, http_target, http_status_code
+       FROM vigil.traces WHERE service_name = 'cart-json'`,
+    );
+    expect(row).toEqual({
+      ts: `${new Date(START_MS).toISOString().slice(0, 19).replace("T", " ")}.123456789`,
+      duration_ms: 250,
+      http_method: "POST",
+      http_target: "/carts/991/items",
+      http_status_code: 503,
+    });
+    const [summary] = await service.deps.telemetry.query<Record<string, unknown>>(
+      "SELECT route, status_code, request_count, error_count FROM vigil.http_requests WHERE service_name = 'cart-json'",
+    );
+    expect(summary).toEqual({
+      route: "/carts/{id}/items",
+      status_code: 503,
+      request_count: 1,
+      error_count: 1,
+    });
+  });
+
+  it("accepts gzip-compressed protobuf and answers in protobuf", async () => {
+    const body = encodeRequest("traces", {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "cart-proto" } }] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: Buffer.alloc(16, 7),
+                  spanId: Buffer.alloc(8, 9),
+                  name: "s",
+                  startTimeUnixNano: START_NS,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const response = await post("/v1/traces", gzipSync(body), {
+      "content-type": "application/x-protobuf",
+      "content-encoding": "gzip",
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/x-protobuf");
+    const decoded = otlpCodec("traces").response.decode(
+      new Uint8Array(await response.arrayBuffer()),
+    );
+    expect(decoded.toJSON()).toEqual({});
+    expect(await spanCount("cart-proto")).toBe(1);
+  });
+
+  it("reports items failing validation as partial success and keeps the rest", async () => {
+    const spans = [
+      jsonSpan("ok", hex(16, "01"), hex(8, "02")),
+      jsonSpan("bad id", "abc", hex(8, "03")),
+      jsonSpan("zero", hex(16, "00")),
+    ];
+    const response = await post("/v1/traces", JSON.stringify(jsonTraces(spans, "cart-partial")));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      partialSuccess: { rejectedSpans: string; errorMessage: string };
+    };
+    expect(body.partialSuccess.rejectedSpans).toBe("2");
+    expect(body.partialSuccess.errorMessage).toContain("trace_id must be 16 bytes");
+    expect(await spanCount("cart-partial")).toBe(1);
+
+    const proto = await post(
+      "/v1/logs",
+      encodeRequest("logs", {
+        resourceLogs: [
+          {
+            scopeLogs: [{ logRecords: [{ body: { stringValue: "x" }, traceId: Buffer.alloc(3) }] }],
+          },
+        ],
+      }),
+      { "content-type": "application/x-protobuf" },
+    );
+    const decoded = otlpCodec("logs")
+      .response.decode(new Uint8Array(await proto.arrayBuffer()))
+      .toJSON();
+    expect(decoded).toEqual({
+      partialSuccess: {
+        rejectedLogRecords: "1",
+        errorMessage: "1 rejected: trace_id must be 16 bytes",
+      },
+    });
+  });
+
+  it.each([
+    [
+      "malformed protobuf",
+      () =>
+        post("/v1/traces", Buffer.from([0x0a, 0xff, 0xff, 0x01]), {
+          "content-type": "application/x-protobuf",
+        }),
+      400,
+    ],
+    ["malformed JSON", () => post("/v1/traces", '{"resourceSpans": [', {}), 400],
+    ["a JSON array", () => post("/v1/logs", "[]", {}), 400],
+    [
+      "a wrong content type",
+      () => post("/v1/traces", "hello", { "content-type": "text/plain" }),
+      415,
+    ],
+    ["an unsupported encoding", () => post("/v1/traces", "{}", { "content-encoding": "br" }), 400],
+    ["corrupt gzip", () => post("/v1/traces", "not gzip", { "content-encoding": "gzip" }), 400],
+    [
+      "a body over the limit",
+      () =>
+        post(
+          "/v1/traces",
+          JSON.stringify(jsonTraces([jsonSpan("x".repeat(MAX_BODY))], "too-big")),
+          {},
+        ),
+      413,
+    ],
+    [
+      "a gzip body over the limit once decompressed",
+      () =>
+        post(
+          "/v1/traces",
+          gzipSync(JSON.stringify(jsonTraces([jsonSpan("y".repeat(MAX_BODY * 4))], "too-big"))),
+          { "content-encoding": "gzip" },
+        ),
+      413,
+    ],
+    ["no key", () => post("/v1/traces", "{}", { "x-api-key": "" }), 401],
+    [
+      "an invalid key",
+      () => post("/v1/traces", "{}", { "x-api-key": "vgl_notavalidkey000000000000000000" }),
+      401,
+    ],
+  ] as const)(
+    "rejects %s with problem+json, writes nothing and keeps serving",
+    async (_what, send, status) => {
+      const before = await service.deps.telemetry.query<{ n: string }>(
+        "SELECT count() AS n FROM vigil.traces",
+      );
+      const response = await send();
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      const after = await service.deps.telemetry.query<{ n: string }>(
+        "SELECT count() AS n FROM vigil.traces",
+      );
+      expect(after).toEqual(before);
+      const ok = await post(
+        "/v1/traces",
+        JSON.stringify(jsonTraces([jsonSpan("after")], "still-serving")),
+      );
+      expect(ok.status).toBe(200);
+    },
+  );
+
+  it("answers 403 to a key without the ingest permission", async () => {
+    const response = await post("/v1/metrics", "{}", { "x-api-key": readOnlyKey });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { detail: string }).detail).toContain("'ingest'");
+  });
+
+  it("counts ingestion against its own per-key budget, apart from the read API", async () => {
+    const response = await post("/v1/traces", JSON.stringify(jsonTraces([])));
+    expect(response.headers.get("ratelimit-limit")).toBe("12000");
+    const whoami = await service.fetch("/v1/whoami", { headers: { "x-api-key": key } });
+    expect(whoami.headers.get("ratelimit-limit")).toBe("100");
+  });
+
+  it("stores every metric type with its points", async () => {
+    const point = {
+      timeUnixNano: START_NS,
+      attributes: [{ key: "cpu", value: { stringValue: "0" } }],
+    };
+    const metrics = [
+      { name: "g", gauge: { dataPoints: [{ ...point, asDouble: 0.5 }] } },
+      {
+        name: "s",
+        sum: {
+          aggregationTemporality: 2,
+          isMonotonic: true,
+          dataPoints: [{ ...point, asInt: "9007199254740993" }],
+        },
+      },
+      {
+        name: "h",
+        histogram: {
+          aggregationTemporality: 1,
+          dataPoints: [
+            { ...point, count: "3", sum: 6, bucketCounts: ["1", "2", "0"], explicitBounds: [1, 5] },
+          ],
+        },
+      },
+      {
+        name: "q",
+        summary: {
+          dataPoints: [
+            {
+              ...point,
+              count: "2",
+              sum: 3,
+              quantileValues: [
+                { quantile: 0.5, value: 1 },
+                { quantile: 0.99, value: 2 },
+              ],
+            },
+          ],
+        },
+      },
+      {
+        name: "e",
+        exponentialHistogram: {
+          dataPoints: [
+            {
+              ...point,
+              count: "1",
+              scale: 2,
+              zeroCount: "0",
+              positive: { offset: 1, bucketCounts: ["1"] },
+            },
+          ],
+        },
+      },
+    ];
+    const body = {
+      resourceMetrics: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "host" } }] },
+          scopeMetrics: [{ metrics }],
+        },
+      ],
+    };
+    expect((await post("/v1/metrics", JSON.stringify(body))).status).toBe(200);
+    const rows = await service.deps.telemetry.query<Record<string, unknown>>(
+      `SELECT metric_name, metric_type, aggregation_temporality, value, count, bucket_counts, explicit_bounds, quantile_values, exp_positive_bucket_counts, attributes
+       FROM vigil.metrics WHERE service_name = 'host' ORDER BY metric_name`,
+    );
+    expect(rows.map((r) => [r.metric_name, r.metric_type, r.aggregation_temporality])).toEqual([
+      ["e", "exponential_histogram", "unspecified"],
+      ["g", "gauge", "unspecified"],
+      ["h", "histogram", "delta"],
+      ["q", "summary", "unspecified"],
+      ["s", "sum", "cumulative"],
+    ]);
+    expect(rows[2]).toMatchObject({
+      count: 3,
+      bucket_counts: [1, 2, 0],
+      explicit_bounds: [1, 5],
+      attributes: { cpu: "0" },
+    });
+    expect(rows[3]?.quantile_values).toEqual([1, 2]);
+    expect(rows[0]?.exp_positive_bucket_counts).toEqual([1]);
+  });
+});
