@@ -266,6 +266,70 @@ describe("OTLP/HTTP endpoints", () => {
     expect(whoami.headers.get("ratelimit-limit")).toBe("100");
   });
 
+  it("groups exceptions and reopens a resolved group when it occurs again (regression)", async () => {
+    const exceptionSpan = (spanId: string, orderId: number) => ({
+      ...jsonSpan("checkout", hex(16, "0e"), spanId),
+      events: [
+        {
+          name: "exception",
+          timeUnixNano: END_NS,
+          attributes: [
+            { key: "exception.type", value: { stringValue: "PaymentDeclined" } },
+            {
+              key: "exception.message",
+              value: { stringValue: `card declined for order ${orderId}` },
+            },
+          ],
+        },
+      ],
+    });
+    const send = (spanId: string, orderId: number) =>
+      post("/v1/traces", JSON.stringify(jsonTraces([exceptionSpan(spanId, orderId)], "payments")));
+    expect((await send(hex(8, "a1"), 1001)).status).toBe(200);
+    expect((await send(hex(8, "a2"), 2002)).status).toBe(200);
+    const groups = () =>
+      service.deps.telemetry.query<{
+        fingerprint: string;
+        status: string;
+        occurrence_count: number;
+      }>(
+        "SELECT fingerprint, status, occurrence_count FROM vigil.error_groups FINAL WHERE exception_type = 'PaymentDeclined'",
+      );
+    const [group] = await groups();
+    expect(group).toMatchObject({ status: "active", occurrence_count: 2 });
+
+    const projectId =
+      (
+        await service.deps.telemetry.query<{ p: string }>(
+          "SELECT any(project_id) AS p FROM vigil.error_groups",
+        )
+      )[0]?.p ?? "";
+    const resolved = await service.deps.ingest.errorGroups.update(
+      projectId,
+      group?.fingerprint ?? "",
+      { status: "resolved" },
+      Date.now(),
+    );
+    expect(resolved?.status).toBe("resolved");
+    expect(await groups()).toEqual([
+      expect.objectContaining({ status: "resolved", occurrence_count: 2 }),
+    ]);
+
+    // The exception's time is a minute ago, before the resolution: late data does not reopen it.
+    expect((await send(hex(8, "a3"), 3003)).status).toBe(200);
+    expect((await groups())[0]?.status).toBe("resolved");
+    const later = { ...exceptionSpan(hex(8, "a4"), 4004) };
+    const now = `${BigInt(Date.now() + 1000) * 1_000_000n}`;
+    later.events = [{ ...(later.events[0] as (typeof later.events)[number]), timeUnixNano: now }];
+    expect((await post("/v1/traces", JSON.stringify(jsonTraces([later], "payments")))).status).toBe(
+      200,
+    );
+    expect(await groups()).toEqual([
+      expect.objectContaining({ status: "active", occurrence_count: 4 }),
+    ]);
+    expect(service.logs.some((l) => l.includes("error group regressed"))).toBe(true);
+  });
+
   it("stores every metric type with its points", async () => {
     const point = {
       timeUnixNano: START_NS,

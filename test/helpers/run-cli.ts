@@ -44,6 +44,8 @@ export interface ServeProcess {
   stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** Kills the process with SIGKILL (no shutdown at all) and resolves once it is gone. */
+  kill(): Promise<void>;
 }
 
 /** Starts `vigil serve --json --port 0 …` as a child process and waits for its ready line. */
@@ -72,6 +74,10 @@ export async function startServeProcess(
     stop: () => {
       child.kill("SIGTERM");
       return exited;
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 }

@@ -1,0 +1,102 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { BatchWriter, IngestOverloadedError } from "./batch-writer.js";
+import { ErrorGroupStore } from "./error-groups.js";
+import { emptyBatch, type IngestBatch } from "./model.js";
+
+/** An engine whose inserts wait until released, recording what each insert carried. */
+function fakeEngine() {
+  const inserts: { table: string; rows: number }[] = [];
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let fail = false;
+  const executor = {
+    engine: "fake",
+    database: "vigil",
+    insert: async (table: string, rows: readonly unknown[]) => {
+      await gate;
+      if (fail) throw new Error("disk full");
+      inserts.push({ table, rows: rows.length });
+      return { rowsWritten: rows.length };
+    },
+    query: async () => [],
+  } as unknown as TelemetryExecutor;
+  return {
+    executor,
+    inserts,
+    open() {
+      release();
+    },
+    failNext() {
+      fail = true;
+    },
+  };
+}
+
+const spans = (n: number): IngestBatch => ({
+  ...emptyBatch(),
+  traces: Array.from({ length: n }, (_, i) => ({ span_id: String(i) })),
+});
+
+const writer = (engine: ReturnType<typeof fakeEngine>, maxQueuedRows = 1000) =>
+  new BatchWriter(engine.executor, new ErrorGroupStore(engine.executor), {
+    maxQueuedRows,
+    maxBatchRows: 10_000,
+    lingerMs: 1,
+    logger: pino({ level: "silent" }),
+  });
+
+describe("BatchWriter", () => {
+  it("acknowledges only after the engine has the rows, coalescing concurrent requests", async () => {
+    const engine = fakeEngine();
+    const w = writer(engine);
+    let done = 0;
+    const requests = [spans(10), spans(20), spans(30)].map((b) => w.submit(b).then(() => done++));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(done).toBe(0);
+    engine.open();
+    await Promise.all(requests);
+    expect(done).toBe(3);
+    expect(engine.inserts).toEqual([{ table: "traces", rows: 60 }]);
+  });
+
+  it("refuses with 503 and Retry-After instead of queueing beyond its bound", async () => {
+    const engine = fakeEngine();
+    const w = writer(engine, 100);
+    const first = w.submit(spans(80));
+    const error = await w.submit(spans(50)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IngestOverloadedError);
+    expect((error as IngestOverloadedError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(w.pendingRows).toBe(80);
+    engine.open();
+    await first;
+    expect(w.pendingRows).toBe(0);
+    await w.submit(spans(50));
+  });
+
+  it("fails every request of a failed write as retryable and keeps going", async () => {
+    const engine = fakeEngine();
+    const w = writer(engine);
+    engine.failNext();
+    engine.open();
+    await expect(w.submit(spans(5))).rejects.toMatchObject({
+      code: "unavailable",
+      retryAfterSeconds: 5,
+    });
+  });
+
+  it("writes everything accepted before close resolves", async () => {
+    const engine = fakeEngine();
+    const w = writer(engine);
+    const pending = w.submit(spans(7));
+    const closed = w.close();
+    engine.open();
+    await closed;
+    await pending;
+    expect(engine.inserts).toEqual([{ table: "traces", rows: 7 }]);
+    await expect(w.submit(spans(1))).rejects.toBeInstanceOf(IngestOverloadedError);
+  });
+});
