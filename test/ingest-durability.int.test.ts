@@ -29,7 +29,7 @@ describe("ingestion durability and the demo dataset", () => {
     const [request] = [
       ...demoRequests({ spans: 3000, batchSpans: 3000, windowMs: 600_000, nowMs: Date.now() }),
     ];
-    if (!request || request.signal !== "traces") throw new Error("expected a traces request first");
+    if (request?.signal !== "traces") throw new Error("expected a traces request first");
 
     const server = await startServeProcess(["--data-dir", dir.path], env);
     const response = await fetch(`${server.url}/v1/traces`, {

@@ -72,7 +72,7 @@ describe("OTLP/HTTP endpoints", () => {
     dir.remove();
   });
 
-  const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+  const post = (path: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
     service.fetch(path, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json", ...headers },
