@@ -37,8 +37,6 @@ export interface IngestService {
     request: SignalRequest[S],
   ): Promise<ExportResult>;
   readonly errorGroups: ErrorGroupStore;
-  /** Rows accepted and not yet written. */
-  readonly pendingRows: number;
   /** Stops accepting and writes everything already accepted. */
   close(): Promise<void>;
 }
@@ -82,9 +80,6 @@ export function createIngestService(deps: IngestDeps): IngestService {
 
   return {
     errorGroups,
-    get pendingRows() {
-      return writer.pendingRows;
-    },
     async export(actor, signal, request) {
       if (!actor.permissions.includes("ingest")) {
         throw new ForbiddenError("This API key lacks the 'ingest' permission");
@@ -95,12 +90,8 @@ export function createIngestService(deps: IngestDeps): IngestService {
         { projectId: actor.projectId, limits, receivedNanos },
         prices,
       );
-      const accepted =
-        signal === "traces"
-          ? mapped.batch.traces.length
-          : signal === "logs"
-            ? mapped.batch.logs.length
-            : mapped.batch.metrics.length;
+      // Each signal's own rows share its name; the rest of the batch is derived from them.
+      const accepted = mapped.batch[signal].length;
       if (accepted > 0) await writer.submit(mapped.batch);
       deps.metrics.ingestedItems.inc({ signal, outcome: "accepted" }, accepted);
       if (mapped.rejected > 0)
