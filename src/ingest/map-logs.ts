@@ -1,6 +1,6 @@
 import { errorOccurrence } from "./derive/errors.js";
 import { sessionTouch } from "./derive/sessions.js";
-import { emptyBatch, type MappedRequest, type MappingOptions } from "./model.js";
+import type { MappedRequest, MappingOptions } from "./model.js";
 import type { LogRecord, LogsRequest } from "./otlp/types.js";
 import {
   anyValueText,
@@ -10,15 +10,7 @@ import {
   nanosToDateTime,
   toBigInt,
 } from "./otlp/values.js";
-import {
-  itemSource,
-  list,
-  Rejections,
-  type ResourceContext,
-  resourceContext,
-  scopeColumns,
-  text,
-} from "./resource.js";
+import { type ItemContext, itemSource, list, mapEachItem, text } from "./resource.js";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -71,31 +63,19 @@ function logId(ms: number): string {
 
 /** OTLP log records → logs rows, plus error occurrences for error and fatal records. */
 export function mapLogs(request: LogsRequest, options: MappingOptions): MappedRequest {
-  const batch = emptyBatch();
-  const rejections = new Rejections();
-  for (const resourceLogs of list(request.resourceLogs)) {
-    const resource = resourceContext(resourceLogs.resource, options);
-    for (const scopeLogs of list(resourceLogs.scopeLogs)) {
-      const scope = scopeColumns(scopeLogs.scope);
-      for (const record of list(scopeLogs.logRecords)) {
-        try {
-          const reason = mapRecord(record, resource, scope, options, batch);
-          if (reason) rejections.add(reason);
-        } catch {
-          rejections.add("log record is malformed");
-        }
-      }
-    }
-  }
-  return { batch, rejected: rejections.count, reasons: rejections.messages() };
+  return mapEachItem(
+    request.resourceLogs,
+    (r) => r.scopeLogs,
+    (s) => s.logRecords,
+    options,
+    "log record is malformed",
+    mapRecord,
+  );
 }
 
 function mapRecord(
   record: LogRecord,
-  resource: ResourceContext,
-  scope: ReturnType<typeof scopeColumns>,
-  options: MappingOptions,
-  batch: ReturnType<typeof emptyBatch>,
+  { resource, scope, options, batch }: ItemContext,
 ): string | undefined {
   const traceId = idHex(record.traceId, 16);
   const spanId = idHex(record.spanId, 8);

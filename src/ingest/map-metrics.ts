@@ -1,4 +1,4 @@
-import { emptyBatch, type MappedRequest, type MappingOptions, type Row } from "./model.js";
+import type { MappedRequest, MappingOptions, Row } from "./model.js";
 import type { Int64, KeyValue, Metric, MetricsRequest } from "./otlp/types.js";
 import {
   attributeMap,
@@ -8,14 +8,7 @@ import {
   toDouble,
   toNumber,
 } from "./otlp/values.js";
-import {
-  list,
-  Rejections,
-  type ResourceContext,
-  resourceContext,
-  scopeColumns,
-  text,
-} from "./resource.js";
+import { type ItemContext, list, mapEachItem, text } from "./resource.js";
 
 const TEMPORALITIES = ["unspecified", "delta", "cumulative"] as const;
 const TEMPORALITY_NAMES = TEMPORALITIES.map((t) => `AGGREGATION_TEMPORALITY_${t.toUpperCase()}`);
@@ -58,32 +51,21 @@ const finite = (value: number): boolean => Number.isFinite(value);
 
 /** OTLP metrics → one metrics row per data point, whatever the metric type. */
 export function mapMetrics(request: MetricsRequest, options: MappingOptions): MappedRequest {
-  const batch = emptyBatch();
-  const rejections = new Rejections();
-  for (const resourceMetrics of list(request.resourceMetrics)) {
-    const resource = resourceContext(resourceMetrics.resource, options);
-    for (const scopeMetrics of list(resourceMetrics.scopeMetrics)) {
-      const scope = scopeColumns(scopeMetrics.scope);
-      for (const metric of list(scopeMetrics.metrics)) {
-        try {
-          mapMetric(metric, resource, scope, options, batch.metrics, rejections);
-        } catch {
-          rejections.add("metric is malformed");
-        }
-      }
-    }
-  }
-  return { batch, rejected: rejections.count, reasons: rejections.messages() };
+  return mapEachItem(
+    request.resourceMetrics,
+    (r) => r.scopeMetrics,
+    (s) => s.metrics,
+    options,
+    "metric is malformed",
+    mapMetric,
+  );
 }
 
 function mapMetric(
   metric: Metric,
-  resource: ResourceContext,
-  scope: ReturnType<typeof scopeColumns>,
-  options: MappingOptions,
-  out: Row[],
-  rejections: Rejections,
-): void {
+  { resource, scope, options, batch, rejections }: ItemContext,
+): undefined {
+  const out = batch.metrics;
   const name = text(metric.name);
   const base = (type: string, temporality: unknown, monotonic: boolean): Row => ({
     project_id: options.projectId,

@@ -2,18 +2,16 @@ import type { PriceTable } from "./derive/ai-prices.js";
 import { errorOccurrence } from "./derive/errors.js";
 import { normalizeRoute } from "./derive/http.js";
 import { sessionTouch } from "./derive/sessions.js";
-import { emptyBatch, type MappedRequest, type MappingOptions, type Row } from "./model.js";
+import type { MappedRequest, MappingOptions, Row } from "./model.js";
 import type { Span, TracesRequest } from "./otlp/types.js";
 import { attributeMap, enumNumber, idHex, nanosToDateTime, toBigInt } from "./otlp/values.js";
 import {
   firstOf,
+  type ItemContext,
   itemSource,
   list,
+  mapEachItem,
   pathOf,
-  Rejections,
-  type ResourceContext,
-  resourceContext,
-  scopeColumns,
   text,
 } from "./resource.js";
 
@@ -103,32 +101,20 @@ export function mapTraces(
   options: MappingOptions,
   prices: PriceTable,
 ): MappedRequest {
-  const batch = emptyBatch();
-  const rejections = new Rejections();
-  for (const resourceSpans of list(request.resourceSpans)) {
-    const resource = resourceContext(resourceSpans.resource, options);
-    for (const scopeSpans of list(resourceSpans.scopeSpans)) {
-      const scope = scopeColumns(scopeSpans.scope);
-      for (const span of list(scopeSpans.spans)) {
-        try {
-          const reason = mapSpan(span, resource, scope, options, prices, batch);
-          if (reason) rejections.add(reason);
-        } catch {
-          rejections.add("span is malformed");
-        }
-      }
-    }
-  }
-  return { batch, rejected: rejections.count, reasons: rejections.messages() };
+  return mapEachItem(
+    request.resourceSpans,
+    (r) => r.scopeSpans,
+    (s) => s.spans,
+    options,
+    "span is malformed",
+    (span, context) => mapSpan(span, context, prices),
+  );
 }
 
 function mapSpan(
   span: Span,
-  resource: ResourceContext,
-  scope: ReturnType<typeof scopeColumns>,
-  options: MappingOptions,
+  { resource, scope, options, batch }: ItemContext,
   prices: PriceTable,
-  batch: ReturnType<typeof emptyBatch>,
 ): string | undefined {
   const traceId = idHex(span.traceId, 16);
   const spanId = idHex(span.spanId, 8);

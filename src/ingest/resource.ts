@@ -1,4 +1,10 @@
-import type { MappingOptions, Source } from "./model.js";
+import {
+  emptyBatch,
+  type IngestBatch,
+  type MappedRequest,
+  type MappingOptions,
+  type Source,
+} from "./model.js";
 import type { Resource, Scope } from "./otlp/types.js";
 import { attributeMap } from "./otlp/values.js";
 
@@ -94,4 +100,50 @@ export class Rejections {
   messages(): string[] {
     return [...this.reasons].map(([reason, n]) => `${n} rejected: ${reason}`);
   }
+}
+
+export type ScopeColumns = ReturnType<typeof scopeColumns>;
+
+/** What one item mapper gets: the item's resource and scope, the batch to fill, and where to count rejections. */
+export interface ItemContext {
+  resource: ResourceContext;
+  scope: ScopeColumns;
+  options: MappingOptions;
+  batch: IngestBatch;
+  rejections: Rejections;
+}
+
+/**
+ * Walks resource → scope → items of an export request and maps each item in isolation: a
+ * reason returned, or anything thrown by a malformed item, rejects that item alone.
+ */
+export function mapEachItem<
+  R extends { resource?: Resource | null },
+  S extends { scope?: Scope | null },
+  I,
+>(
+  resources: readonly R[] | null | undefined,
+  scopesOf: (resource: R) => readonly S[] | null | undefined,
+  itemsOf: (scope: S) => readonly I[] | null | undefined,
+  options: MappingOptions,
+  malformed: string,
+  mapItem: (item: I, context: ItemContext) => string | undefined,
+): MappedRequest {
+  const batch = emptyBatch();
+  const rejections = new Rejections();
+  for (const r of list(resources)) {
+    const resource = resourceContext(r.resource, options);
+    for (const s of list(scopesOf(r))) {
+      const context = { resource, scope: scopeColumns(s.scope), options, batch, rejections };
+      for (const item of list(itemsOf(s))) {
+        try {
+          const reason = mapItem(item, context);
+          if (reason) rejections.add(reason);
+        } catch {
+          rejections.add(malformed);
+        }
+      }
+    }
+  }
+  return { batch, rejected: rejections.count, reasons: rejections.messages() };
 }
