@@ -72,7 +72,7 @@ export class ErrorGroupStore {
         if (list) list.push(o);
         else byKey.set(key, [o]);
       }
-      const current = await this.load([...byKey.keys()]);
+      const current = await this.load(occurrences);
       const transitions: ErrorTransition[] = [];
       const next: ErrorGroup[] = [];
       for (const [key, group] of byKey) {
@@ -97,7 +97,7 @@ export class ErrorGroupStore {
   ): Promise<ErrorGroup | undefined> {
     return this.serialize(async () => {
       const key = cacheKey(projectId, fingerprint);
-      const before = (await this.load([key])).get(key);
+      const before = (await this.load([{ projectId, fingerprint }])).get(key);
       if (!before) return undefined;
       const after: ErrorGroup = { ...before, ...change };
       if (change.status === "resolved" && before.status !== "resolved") after.resolvedAtMs = nowMs;
@@ -107,18 +107,16 @@ export class ErrorGroupStore {
   }
 
   /** Current groups by cache key: from the cache, the rest in one query per project. */
-  private async load(keys: readonly string[]): Promise<Map<string, ErrorGroup>> {
+  private async load(
+    groups: readonly { projectId: string; fingerprint: string }[],
+  ): Promise<Map<string, ErrorGroup>> {
     const found = new Map<string, ErrorGroup>();
-    const missing = new Map<string, string[]>();
-    for (const key of keys) {
+    const missing = new Map<string, Set<string>>();
+    for (const { projectId, fingerprint } of groups) {
+      const key = cacheKey(projectId, fingerprint);
       const cached = this.cache.get(key);
       if (cached) found.set(key, cached);
-      else {
-        const [projectId = "", fingerprint = ""] = key.split("\u0000");
-        const list = missing.get(projectId);
-        if (list) list.push(fingerprint);
-        else missing.set(projectId, [fingerprint]);
-      }
+      else missing.set(projectId, (missing.get(projectId) ?? new Set()).add(fingerprint));
     }
     const table = `${quoteIdentifier(this.executor.database)}.error_groups`;
     for (const [projectId, fingerprints] of missing) {
@@ -130,7 +128,7 @@ export class ErrorGroupStore {
                 severity, services, sample_trace_id, sample_span_id, source
          FROM ${table} FINAL
          WHERE project_id = {projectId:String} AND fingerprint IN {fingerprints:Array(String)}`,
-        { params: { projectId, fingerprints } },
+        { params: { projectId, fingerprints: [...fingerprints] } },
       );
       for (const row of rows) {
         const group = fromRow(row);

@@ -40,7 +40,7 @@ function resourceSource(attributes: Record<string, string>): Source {
   return BROWSER_RESOURCE_KEYS.some((key) => key in attributes) ? "frontend" : "backend";
 }
 
-export function resourceContext(
+function resourceContext(
   resource: Resource | null | undefined,
   options: MappingOptions,
 ): ResourceContext {
@@ -62,7 +62,7 @@ export function itemSource(attributes: Record<string, string>, resource: Resourc
   return explicit === "frontend" || explicit === "backend" ? explicit : resource.source;
 }
 
-export const scopeColumns = (scope: Scope | null | undefined) => ({
+const scopeColumns = (scope: Scope | null | undefined) => ({
   scope_name: text(scope?.name),
   scope_version: text(scope?.version),
 });
@@ -88,7 +88,7 @@ export function pathOf(target: string): string {
 }
 
 /** Collects rejection reasons, each once, with a count. */
-export class Rejections {
+class Rejections {
   count = 0;
   private readonly reasons = new Map<string, number>();
 

@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
-import { DomainError, InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
+import { InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
 import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./types.js";
 
@@ -18,16 +18,6 @@ export function formatOf(contentType: string | undefined): OtlpFormat | undefine
   if (type === "application/x-protobuf" || type === "application/protobuf") return "protobuf";
   if (type === "application/json") return "json";
   return undefined;
-}
-
-export class UnsupportedEncodingError extends DomainError {
-  constructor(encoding: string) {
-    super(
-      "invalid_input",
-      `Content-Encoding '${encoding}' is not supported; send gzip, deflate or no encoding`,
-      [{ field: "content-encoding", message: "must be gzip, deflate or identity" }],
-    );
-  }
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -57,7 +47,12 @@ export async function decodeBody(
       : encoding === "deflate"
         ? inflateAsync
         : undefined;
-  if (!inflater) throw new UnsupportedEncodingError(encoding);
+  if (!inflater) {
+    throw new InvalidInputError(
+      `Content-Encoding '${encoding}' is not supported; send gzip, deflate or no encoding`,
+      [{ field: "content-encoding", message: "must be gzip, deflate or identity" }],
+    );
+  }
   try {
     return await inflater(body, { maxOutputLength: maxBytes });
   } catch (error) {
@@ -112,24 +107,17 @@ export function encodeResponse(
   format: OtlpFormat,
   result: { rejected: number; message: string },
 ): Buffer | string {
-  const partialSuccess =
+  // int64 as a decimal string: what proto3 JSON prints, and what protobufjs encodes exactly.
+  const response =
     result.rejected > 0 || result.message
-      ? { [REJECTED_FIELD[signal]]: result.rejected, errorMessage: result.message }
-      : undefined;
-  const response = partialSuccess ? { partialSuccess } : {};
-  if (format === "json") {
-    // proto3 JSON spells int64 as a string.
-    return JSON.stringify(
-      partialSuccess
-        ? {
-            partialSuccess: {
-              ...partialSuccess,
-              [REJECTED_FIELD[signal]]: String(result.rejected),
-            },
-          }
-        : response,
-    );
-  }
+      ? {
+          partialSuccess: {
+            [REJECTED_FIELD[signal]]: String(result.rejected),
+            errorMessage: result.message,
+          },
+        }
+      : {};
+  if (format === "json") return JSON.stringify(response);
   const type = otlpCodec(signal).response;
   return Buffer.from(type.encode(type.fromObject(response)).finish());
 }
