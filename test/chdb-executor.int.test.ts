@@ -18,3 +18,31 @@ describe("chDB executor shutdown", () => {
     expect((await slow)[0]?.done).toBe(1);
   });
 });
+
+describe("chDB executor isolation between statements", () => {
+  const dir = makeTempDir();
+  afterAll(() => dir.remove());
+
+  it("never hands a failed statement's partial output to the next statement", async () => {
+    const executor = createChdbExecutor({ path: dir.path, database: "isolation_test" });
+    try {
+      // Rows stream out before throwIf fires; chDB keeps them in the session's output.
+      const failing = executor.query(
+        "SELECT number AS leaked FROM numbers(100000) WHERE throwIf(number = 50000) = 0 SETTINGS max_block_size = 1000",
+      );
+      const timedOut = executor.queryCompact(
+        "SELECT count() AS secret_alias FROM numbers(10000000000) SETTINGS max_execution_time = 0.2",
+      );
+      const next = executor.query<{ ok: number }>("SELECT 1 AS ok");
+      const nextCompact = executor.queryCompact("SELECT 2 AS fine");
+      await expect(failing).rejects.toThrow(/throwIf/);
+      await expect(timedOut).rejects.toThrow(/TIMEOUT_EXCEEDED/);
+      expect(await next).toEqual([{ ok: 1 }]);
+      const compact = await nextCompact;
+      expect(compact.columns).toEqual([{ name: "fine", type: "UInt8" }]);
+      expect(compact.rows).toEqual([[2]]);
+    } finally {
+      await executor.close();
+    }
+  });
+});

@@ -20,24 +20,47 @@ interface JsonCompactResponse {
   statistics?: { elapsed?: number; rows_read?: number };
 }
 
+/** A statement whose only job is to carry away whatever a failed statement left in the session. */
+const FLUSH_SQL = "SELECT 1";
+
 /**
- * TelemetryExecutor over chDB, the ClickHouse engine in this process. Tracks every call in
- * flight so close() can wait for them: closing the session under a running query aborts the engine.
+ * TelemetryExecutor over chDB, the ClickHouse engine in this process.
+ *
+ * Calls run one at a time, in order. chDB runs a session's statements one after another anyway,
+ * and it keeps the output a statement wrote before failing (a timeout, a memory limit, a
+ * throwIf) and hands it to the *next* statement as a prefix of its result. With several tenants
+ * sharing one session that would show one project's partial rows to another, so after any
+ * failure the executor runs a flush statement, discarding its result, before the next call may
+ * start. Tracking the queue also lets close() wait for everything: closing the session under a
+ * running query aborts the engine.
  */
 export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecutor {
   mkdirSync(options.path, { recursive: true });
   const session = new Session(options.path);
-  const inFlight = new Set<Promise<unknown>>();
+  let tail: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
+
+  async function flushAfterFailure() {
+    try {
+      await session.queryAsync(FLUSH_SQL, { format: "CSV" });
+    } catch {
+      // Nothing to carry away, or the engine is failing as a whole: the caller sees the original error.
+    }
+  }
 
   function track<T>(work: () => Promise<T>): Promise<T> {
     if (closing)
       return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
-    const promise = work();
-    inFlight.add(promise);
-    const forget = () => inFlight.delete(promise);
-    promise.then(forget, forget);
-    return promise;
+    const run = tail.then(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        await flushAfterFailure();
+        throw error;
+      }
+    });
+    tail = run.catch(() => undefined);
+    return run;
   }
 
   async function run(sql: string, queryOptions: QueryOptions | undefined, format: string) {
@@ -99,7 +122,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     },
     close() {
       closing ??= (async () => {
-        await Promise.allSettled([...inFlight]);
+        await tail;
         await drainPending();
         session.close();
       })();
