@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { Email, Password } from "./auth/users.js";
+import { closestName } from "./lib/suggest.js";
 
 /**
  * Which reverse proxies to believe about the client address and scheme: false (none), true
@@ -39,6 +40,12 @@ const DEFAULT_INGEST = {
   maxAttributes: 128,
   queueMaxRows: 250_000,
   perMinute: 12_000,
+};
+
+const DEFAULT_TQL = {
+  maxExecutionSeconds: 30,
+  maxMemoryBytes: 2 * 1024 * 1024 * 1024,
+  maxRowsToRead: 2_000_000_000,
 };
 
 const usdPerMillion = z.number().min(0).max(1_000_000);
@@ -120,6 +127,17 @@ export const Config = z
       })
       .strict()
       .default(DEFAULT_INGEST),
+    tql: z
+      .object({
+        /** A TQL query running longer than this is stopped (422 query_timeout). */
+        maxExecutionSeconds: integer(1, 3600).default(DEFAULT_TQL.maxExecutionSeconds),
+        /** Memory one TQL query may use in the engine (422 query_limit_exceeded beyond). */
+        maxMemoryBytes: integer(16 * 1024 * 1024, 1024 ** 4).default(DEFAULT_TQL.maxMemoryBytes),
+        /** Rows one TQL query may read from the tables (422 query_limit_exceeded beyond). */
+        maxRowsToRead: integer(1000, 1e15).default(DEFAULT_TQL.maxRowsToRead),
+      })
+      .strict()
+      .default(DEFAULT_TQL),
     ai: z
       .object({
         /** Per-million-token USD prices by model name prefix; merged over the shipped table. */
@@ -153,6 +171,9 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_INGEST_QUEUE_MAX_ROWS: ["ingest", "queueMaxRows"],
   VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: ["ingest", "perMinute"],
   VIGIL_AI_PRICES: ["ai", "prices"],
+  VIGIL_TQL_MAX_EXECUTION_SECONDS: ["tql", "maxExecutionSeconds"],
+  VIGIL_TQL_MAX_MEMORY_BYTES: ["tql", "maxMemoryBytes"],
+  VIGIL_TQL_MAX_ROWS_TO_READ: ["tql", "maxRowsToRead"],
 };
 /** Read by loadConfig itself rather than mapped into the schema. */
 const CONFIG_FILE_VAR = "VIGIL_CONFIG";
@@ -199,28 +220,7 @@ function readConfigFile(path: string): Raw {
 }
 
 function closestEnvVar(name: string): string | undefined {
-  const known = [...Object.keys(ENV_VARS), CONFIG_FILE_VAR];
-  const distance = (a: string, b: string): number => {
-    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-      let previous = row[0] ?? 0;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const current = row[j] ?? 0;
-        row[j] = Math.min(
-          current + 1,
-          (row[j - 1] ?? 0) + 1,
-          previous + (a[i - 1] === b[j - 1] ? 0 : 1),
-        );
-        previous = current;
-      }
-    }
-    return row[b.length] ?? Number.POSITIVE_INFINITY;
-  };
-  const best = known
-    .map((candidate) => ({ candidate, d: distance(name, candidate) }))
-    .sort((x, y) => x.d - y.d)[0];
-  return best && best.d <= 3 ? best.candidate : undefined;
+  return closestName(name, [...Object.keys(ENV_VARS), CONFIG_FILE_VAR]);
 }
 
 export interface ConfigSources {

@@ -12,6 +12,7 @@ import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
 import { ensureTelemetrySchema } from "./telemetry/schema.js";
+import { createTqlService, type TqlService } from "./tql/service.js";
 
 /** Everything the service runs on, built once at start-up and passed down. */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   telemetry: TelemetryExecutor;
   /** OTLP ingestion: mapping, derived data and the batch writer. */
   ingest: IngestService;
+  /** TQL: project-confined SELECTs over the telemetry tables. */
+  tql: TqlService;
   domain: DomainDeps;
 }
 
@@ -106,6 +109,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     meta,
     telemetry,
     ingest: createIngestService({ config, logger: options.logger, metrics, telemetry }),
+    tql: createTqlService({ executor: telemetry, limits: config.tql, logger: options.logger }),
     domain: createDomainDeps(config, meta, options),
   };
 }

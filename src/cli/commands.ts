@@ -10,6 +10,7 @@ import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";
 import { runDemo } from "./demo.js";
 import type { Output } from "./output.js";
+import { formatTable, runTql, type TqlCommandOptions } from "./tql.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -207,6 +208,18 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
         `Sent ${result.items.traces} spans, ${result.items.logs} log records and ${result.items.metrics} metric points to ${result.url} in ${result.seconds} s` +
           (result.projectId ? ` (project ${result.projectId})` : ""),
       );
+    });
+
+  program
+    .command("tql")
+    .description("Run a TQL query and print the result as a table")
+    .argument("<query>", 'one SELECT, e.g. "SELECT count() FROM traces"')
+    .option("--url <url>", "a running Vigil to query (default: this data dir's engine)")
+    .option("--key <key>", "an API key with the tql:query permission, with --url")
+    .option("--project <id>", "project to query on the data dir (id or name; needed when several)")
+    .action(async (query: string, opts: TqlCommandOptions) => {
+      const result = await runTql(configFrom(globals(), cli.env), query, opts);
+      output.result(result, formatTable(result));
     });
 
   const keys = program.command("keys").description("Manage API keys");

@@ -7,6 +7,8 @@ export type ErrorCode =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "query_timeout"
+  | "query_limit_exceeded"
   | "rate_limited"
   | "unavailable"
   | "internal";
@@ -23,6 +25,8 @@ export class DomainError extends Error {
   readonly issues: readonly FieldIssue[];
   /** For rate_limited and unavailable: when the client may try again (Retry-After). */
   readonly retryAfterSeconds: number | undefined;
+  /** Extra members of the problem document, e.g. a TQL error's `position`. */
+  readonly extensions: Readonly<Record<string, unknown>> = {};
 
   constructor(
     code: ErrorCode,

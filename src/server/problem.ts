@@ -11,6 +11,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  query_timeout: 422,
+  query_limit_exceeded: 422,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
@@ -25,6 +27,7 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
@@ -40,6 +43,10 @@ export const Problem = z
     code: z.string(),
     requestId: z.string(),
     errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    position: z
+      .object({ line: z.number().int(), column: z.number().int() })
+      .optional()
+      .describe("TQL errors: where in the query the problem is (1-based)"),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 export type Problem = z.infer<typeof Problem>;
@@ -53,7 +60,13 @@ export function codeForStatus(status: number): string {
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
-  problem: { status: number; detail: string; code?: string; errors?: readonly FieldIssue[] },
+  problem: {
+    status: number;
+    detail: string;
+    code?: string;
+    errors?: readonly FieldIssue[];
+    extensions?: Readonly<Record<string, unknown>>;
+  },
 ): FastifyReply {
   const code = problem.code ?? codeForStatus(problem.status);
   const body: Problem = {
@@ -64,6 +77,7 @@ export function sendProblem(
     code,
     requestId: String(request.id),
     ...(problem.errors && problem.errors.length > 0 ? { errors: [...problem.errors] } : {}),
+    ...problem.extensions,
   };
   return reply.code(problem.status).type("application/problem+json").send(body);
 }

@@ -19,12 +19,13 @@ import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
+import { tqlRoutes } from "./routes/v1/tql-routes.js";
 
 /** Builds the routes of one area from the app's dependencies; areas list these, one entry per module. */
 export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
 
 /** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
-export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domain)];
+export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domain), tqlRoutes];
 
 /** Everything under /api: session cookies with the CSRF rule. */
 export const API_ROUTES: readonly RouteModule[] = [

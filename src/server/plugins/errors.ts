@@ -14,6 +14,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         code: error.code,
         detail: error.message,
         errors: error.issues,
+        extensions: error.extensions,
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

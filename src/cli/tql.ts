@@ -1,0 +1,145 @@
+import type { Config } from "../config.js";
+import { openMetaStore, openTelemetryStore } from "../deps.js";
+import { DomainError, type ErrorCode, InvalidInputError } from "../lib/errors.js";
+import { createTqlService, TQL_MAX_RESULT_ROWS, type TqlResult } from "../tql/service.js";
+
+export interface TqlCommandOptions {
+  url?: string;
+  key?: string;
+  /** Project to query on the local data dir; needed when it holds several. */
+  project?: string;
+}
+
+/**
+ * Runs one TQL query: against a running Vigil with --url and --key (the same POST /v1/tql a
+ * script would make), or directly on this data dir's engine when no server holds it.
+ */
+export async function runTql(
+  config: Config,
+  query: string,
+  options: TqlCommandOptions,
+): Promise<TqlResult> {
+  if (Boolean(options.url) !== Boolean(options.key))
+    throw InvalidInputError.forField(
+      options.url ? "key" : "url",
+      "give --url and --key together, or neither to query the data dir",
+    );
+  if (options.url && options.key) return remote(options.url, options.key, query);
+  const projectId = await localProject(config, options.project);
+  const telemetry = await openTelemetryStore(config).catch((error: unknown) => {
+    throw new DomainError(
+      "unavailable",
+      `Cannot open the telemetry store in ${config.dataDir} (${error instanceof Error ? error.message : String(error)}). If a Vigil server is running on it, query the server instead: vigil tql --url http://127.0.0.1:4318 --key vgl_… "SELECT …"`,
+    );
+  });
+  try {
+    return await createTqlService({ executor: telemetry, limits: config.tql }).query(
+      projectId,
+      query,
+    );
+  } finally {
+    await telemetry.close();
+  }
+}
+
+async function localProject(config: Config, wanted: string | undefined): Promise<string> {
+  const meta = await openMetaStore(config);
+  try {
+    const orgs = await meta.repos.organizations.list();
+    const projects = await meta.repos.projects.listByOrgs(orgs.map((o) => o.id));
+    if (wanted !== undefined) {
+      const project = projects.find((p) => p.id === wanted || p.name === wanted);
+      if (!project)
+        throw InvalidInputError.forField(
+          "project",
+          `no project '${wanted}' in ${config.dataDir}; known: ${projects.map((p) => `${p.name} (${p.id})`).join(", ") || "none"}`,
+        );
+      return project.id;
+    }
+    const [only, ...others] = projects;
+    if (!only)
+      throw new InvalidInputError(`No project in ${config.dataDir}: run \`vigil init\` first`);
+    if (others.length > 0)
+      throw InvalidInputError.forField(
+        "project",
+        `${config.dataDir} holds ${projects.length} projects; choose one with --project (${projects.map((p) => p.id).join(", ")})`,
+      );
+    return only.id;
+  } finally {
+    await meta.close();
+  }
+}
+
+interface ProblemBody {
+  detail?: string;
+  code?: string;
+  position?: { line: number; column: number };
+}
+
+const REMOTE_CODES: readonly ErrorCode[] = [
+  "invalid_input",
+  "unauthorized",
+  "forbidden",
+  "rate_limited",
+  "query_timeout",
+  "query_limit_exceeded",
+  "unavailable",
+];
+
+async function remote(url: string, key: string, query: string): Promise<TqlResult> {
+  const endpoint = new URL("/v1/tql", url);
+  let response: Response;
+  try {
+    response = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ query }),
+    });
+  } catch (error) {
+    throw new DomainError(
+      "unavailable",
+      `Cannot reach ${endpoint.origin} (${error instanceof Error ? error.message : String(error)}); is Vigil running there?`,
+    );
+  }
+  if (response.ok) return (await response.json()) as TqlResult;
+  const problem = (await response.json().catch(() => ({}))) as ProblemBody;
+  const where = problem.position
+    ? ` (line ${problem.position.line}, column ${problem.position.column})`
+    : "";
+  const code = REMOTE_CODES.find((c) => c === problem.code) ?? "internal";
+  throw new DomainError(code, `${problem.detail ?? `HTTP ${response.status}`}${where}`);
+}
+
+const MAX_CELL = 60;
+
+/** The result as an aligned text table, with a footer giving rows, time and truncation. */
+export function formatTable(result: TqlResult): string {
+  const header = result.columns.map((column) => column.name);
+  const cells = result.rows.map((row) => row.map(cellText));
+  const widths = header.map((name, i) =>
+    Math.max(name.length, ...cells.map((row) => (row[i] ?? "").length)),
+  );
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i] ?? 0))
+      .join(" │ ")
+      .trimEnd();
+  const rule = widths.map((w) => "─".repeat(w)).join("─┼─");
+  const footer = `${result.rowCount} row${result.rowCount === 1 ? "" : "s"} in ${result.durationMs} ms${
+    result.truncated ? ` (truncated at ${TQL_MAX_RESULT_ROWS.toLocaleString("en-US")} rows)` : ""
+  }`;
+  return [line(header), rule, ...cells.map(line), "", footer].join("\n");
+}
+
+function cellText(value: unknown): string {
+  const text =
+    value === null
+      ? "NULL"
+      : typeof value === "string"
+        ? value
+        : typeof value === "number" || typeof value === "boolean"
+          ? String(value)
+          : JSON.stringify(value);
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+}

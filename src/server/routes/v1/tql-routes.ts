@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../../../deps.js";
+import { TQL_MAX_QUERY_LENGTH, TQL_MAX_RESULT_ROWS } from "../../../tql/service.js";
+import { requirePermission } from "../../plugins/auth.js";
+import { Problem } from "../../problem.js";
+import { apiKeyCtx } from "../../request-context.js";
+
+const TqlRequest = z
+  .object({
+    query: z
+      .string()
+      .min(1)
+      .max(TQL_MAX_QUERY_LENGTH)
+      .describe("One TQL SELECT statement (ClickHouse SQL over the six TQL tables)"),
+  })
+  .strict()
+  .meta({
+    id: "TqlRequest",
+    example: {
+      query:
+        "SELECT service_name, count() AS requests, countIf(status = 'error') AS errors, round(quantile(0.95)(duration_ms), 1) AS p95_ms FROM traces WHERE timestamp > now() - INTERVAL 1 HOUR GROUP BY service_name ORDER BY requests DESC LIMIT 10",
+    },
+  });
+
+const TqlResult = z
+  .object({
+    columns: z
+      .array(z.object({ name: z.string(), type: z.string().describe("ClickHouse type name") }))
+      .describe("Result columns in order"),
+    rows: z
+      .array(z.array(z.unknown()))
+      .describe(
+        "Rows, each holding values in column order. 64-bit integers are JSON numbers within ±(2^53−1) and decimal strings beyond",
+      ),
+    rowCount: z.number().int().describe("Number of rows returned"),
+    durationMs: z.number().int().describe("Execution time in milliseconds"),
+    truncated: z
+      .boolean()
+      .describe(
+        `True when the result was cut at ${TQL_MAX_RESULT_ROWS.toLocaleString("en-US")} rows`,
+      ),
+  })
+  .meta({
+    id: "TqlResult",
+    example: {
+      columns: [
+        { name: "service_name", type: "LowCardinality(String)" },
+        { name: "requests", type: "UInt64" },
+        { name: "errors", type: "UInt64" },
+        { name: "p95_ms", type: "Float64" },
+      ],
+      rows: [
+        ["checkout", 1840, 12, 231.4],
+        ["gateway", 1533, 3, 88.2],
+      ],
+      rowCount: 2,
+      durationMs: 14,
+      truncated: false,
+    },
+  });
+
+/** POST /v1/tql: one project-confined SELECT. */
+export const tqlRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      "/tql",
+      {
+        preHandler: requirePermission("tql:query"),
+        schema: {
+          tags: ["v1"],
+          summary: "Run a TQL query",
+          description:
+            "Runs one SELECT in TQL, ClickHouse SQL over `traces`, `logs`, `metrics`, `ai_spans`, " +
+            "`http_requests` and `error_groups`, confined to the API key's project. At most " +
+            `${TQL_MAX_RESULT_ROWS.toLocaleString("en-US")} rows come back; \`truncated\` says when there were more. ` +
+            "Syntax and analysis errors are 400 with `position: {line, column}`; queries over the " +
+            "time, memory or rows-read limits are 422 (`query_timeout`, `query_limit_exceeded`). " +
+            "See docs/tql.md.",
+          security: [{ apiKey: [] }],
+          body: TqlRequest,
+          response: {
+            200: TqlResult,
+            400: Problem,
+            401: Problem,
+            403: Problem,
+            413: Problem,
+            422: Problem,
+            429: Problem,
+            500: Problem,
+          },
+        },
+      },
+      async (request) => {
+        const { actor } = apiKeyCtx(deps.domain, request);
+        return deps.tql.query(actor.projectId, request.body.query);
+      },
+    );
+  };

@@ -1,0 +1,351 @@
+import { closestName } from "../lib/suggest.js";
+import { PROJECT_COLUMN, type TableDef, TELEMETRY_TABLES } from "../telemetry/tables.js";
+import {
+  type CallExpr,
+  childrenOf,
+  type Expr,
+  type Query,
+  type SelectItem,
+  type SelectQuery,
+  type TableRef,
+} from "./ast.js";
+import { TqlError } from "./errors.js";
+import { functionNames, type ResolvedFunction, resolveFunction } from "./functions.js";
+import { checkType } from "./types.js";
+
+/** What the analyzer learned that the printer needs. */
+export interface Analysis {
+  /** Each table reference bound to a TQL table; references absent here name a CTE. */
+  readonly tables: ReadonlyMap<TableRef, TableDef>;
+  /** Each call bound to its registry entry. */
+  readonly functions: ReadonlyMap<CallExpr, ResolvedFunction>;
+}
+
+export interface AnalyzeLimits {
+  /** Most table references (each one is read under the project guard). */
+  maxTableReferences: number;
+}
+
+/** Output columns of a FROM source, by name; `open` when some names are not known in advance. */
+interface Source {
+  readonly name: string;
+  readonly columns: ReadonlySet<string>;
+  readonly open: boolean;
+}
+
+/** Names visible at one level of a query. */
+interface Scope {
+  readonly parent: Scope | undefined;
+  /** Query CTEs (usable in FROM) and their output columns. */
+  readonly ctes: Map<string, Source>;
+  /** `WITH expr AS name` aliases, visible here and in nested queries. */
+  readonly withAliases: Set<string>;
+  readonly sources: Source[];
+  /** SELECT and ARRAY JOIN aliases; ClickHouse lets every clause of the query use them. */
+  readonly aliases: Set<string>;
+  /** Lambda parameters, innermost last. */
+  readonly lambdas: string[][];
+}
+
+const TABLES = new Map(TELEMETRY_TABLES.map((table) => [table.name as string, table]));
+const HIDDEN = `${PROJECT_COLUMN} is not available in TQL: every query is already limited to the API key's project`;
+
+/**
+ * Resolves every table, column and function of a parsed query against the TQL schema and the
+ * function registry, and refuses what TQL does not allow. The printer relies on the returned
+ * bindings; the engine still type-checks the printed SQL.
+ */
+export function analyzeTql(query: Query, limits: AnalyzeLimits): Analysis {
+  const analyzer = new Analyzer(limits);
+  analyzer.query(query, undefined);
+  return { tables: analyzer.tables, functions: analyzer.functions };
+}
+
+class Analyzer {
+  readonly tables = new Map<TableRef, TableDef>();
+  readonly functions = new Map<CallExpr, ResolvedFunction>();
+  private tableReferences = 0;
+
+  constructor(private readonly limits: AnalyzeLimits) {}
+
+  /** Analyzes a query and returns its output columns. */
+  query(query: Query, parent: Scope | undefined): Source {
+    if (query.kind === "union") {
+      const [first, ...rest] = query.selects.map((select) => this.query(select, parent));
+      for (const branch of rest)
+        if (first && branch.columns.size !== first.columns.size && !first.open && !branch.open)
+          throw new TqlError(
+            `Every UNION branch must return the same number of columns (${first.columns.size} and ${branch.columns.size})`,
+            query.pos,
+          );
+      return first as Source;
+    }
+    return this.select(query, parent);
+  }
+
+  private select(select: SelectQuery, parent: Scope | undefined): Source {
+    const scope: Scope = {
+      parent,
+      ctes: new Map(),
+      withAliases: new Set(),
+      sources: [],
+      aliases: new Set(),
+      lambdas: [],
+    };
+    for (const cte of select.with) {
+      this.defineName(cte.name, cte.pos);
+      if (cte.kind === "query")
+        scope.ctes.set(cte.name, { ...this.query(cte.query, scope), name: cte.name });
+      else scope.withAliases.add(cte.name);
+    }
+    for (const item of select.columns) if (item.alias !== undefined) this.alias(item, scope);
+    if (select.from) {
+      scope.sources.push(this.tableRef(select.from.table, scope));
+      for (const join of select.from.joins) {
+        if (join.kind === "arrayJoin") {
+          for (const item of join.items) {
+            this.expr(item.expr, scope);
+            if (item.alias !== undefined) this.alias(item, scope);
+          }
+          continue;
+        }
+        const source = this.tableRef(join.table, scope);
+        scope.sources.push(source);
+        for (const column of join.using ?? []) this.usingColumn(column, scope, join.pos);
+        if (join.on) this.expr(join.on, scope);
+      }
+    }
+    // `WITH expr AS name` is substituted where it is used, so it may read the FROM columns.
+    for (const cte of select.with) if (cte.kind === "expr") this.expr(cte.expr, scope);
+    const columns = new Set<string>();
+    let open = false;
+    for (const item of select.columns) {
+      if (item.expr.kind === "star") {
+        for (const source of this.starSources(item.expr.table, scope, item.pos)) {
+          for (const column of source.columns) columns.add(column);
+          open ||= source.open;
+        }
+        continue;
+      }
+      this.expr(item.expr, scope);
+      const name = item.alias ?? (item.expr.kind === "column" ? item.expr.name : undefined);
+      if (name === undefined) open = true;
+      else columns.add(name);
+    }
+    for (const clause of [select.prewhere, select.where, select.having])
+      if (clause) this.expr(clause, scope);
+    for (const expr of select.groupBy) this.expr(expr, scope);
+    for (const item of select.orderBy) this.expr(item.expr, scope);
+    for (const expr of select.limitBy?.by ?? []) this.expr(expr, scope);
+    return { name: "", columns, open };
+  }
+
+  private alias(item: SelectItem, scope: Scope): void {
+    this.defineName(item.alias as string, item.pos);
+    scope.aliases.add(item.alias as string);
+  }
+
+  /** A name the query defines (alias, CTE, lambda parameter) may not be the hidden column. */
+  private defineName(name: string, pos: number): void {
+    if (name === PROJECT_COLUMN) throw new TqlError(HIDDEN, pos);
+  }
+
+  private tableRef(ref: TableRef, scope: Scope): Source {
+    if (ref.alias !== undefined) this.defineName(ref.alias, ref.pos);
+    if (ref.kind === "subquery") {
+      const output = this.query(ref.query, scope);
+      return { ...output, name: ref.alias ?? "" };
+    }
+    const cte = this.findCte(ref.name, scope);
+    if (cte) return { ...cte, name: ref.alias ?? ref.name };
+    const table = TABLES.get(ref.name);
+    if (!table) {
+      const known = [...TABLES.keys(), ...this.cteNames(scope)];
+      throw new TqlError(unknown("table", ref.name, known, TABLES.keys()), ref.pos);
+    }
+    if (++this.tableReferences > this.limits.maxTableReferences)
+      throw new TqlError(
+        `The query reads too many tables (more than ${this.limits.maxTableReferences} table references)`,
+        ref.pos,
+      );
+    this.tables.set(ref, table);
+    const columns = new Set(
+      table.columns.map((column) => column.name).filter((name) => name !== PROJECT_COLUMN),
+    );
+    return { name: ref.alias ?? ref.name, columns, open: false };
+  }
+
+  private findCte(name: string, scope: Scope | undefined): Source | undefined {
+    for (let s = scope; s; s = s.parent) {
+      const cte = s.ctes.get(name);
+      if (cte) return cte;
+    }
+    return undefined;
+  }
+
+  private cteNames(scope: Scope | undefined): string[] {
+    const names: string[] = [];
+    for (let s = scope; s; s = s.parent) names.push(...s.ctes.keys());
+    return names;
+  }
+
+  private usingColumn(column: string, scope: Scope, pos: number): void {
+    if (column === PROJECT_COLUMN) throw new TqlError(HIDDEN, pos);
+    if (!scope.sources.some((source) => source.open || source.columns.has(column)))
+      throw new TqlError(`Unknown column '${column}' in USING`, pos);
+  }
+
+  private starSources(table: string | undefined, scope: Scope, pos: number): Source[] {
+    if (table === undefined) return scope.sources;
+    const source = scope.sources.find((s) => s.name === table);
+    if (!source)
+      throw new TqlError(
+        unknown(
+          "table",
+          table,
+          scope.sources.map((s) => s.name),
+        ),
+        pos,
+      );
+    return [source];
+  }
+
+  private expr(expr: Expr, scope: Scope): void {
+    switch (expr.kind) {
+      case "column":
+        this.column(expr.name, expr.table, scope, expr.pos);
+        return;
+      case "star":
+        throw new TqlError("'*' is only allowed in the SELECT list and in count(*)", expr.pos);
+      case "call":
+        this.call(expr, scope);
+        return;
+      case "lambda":
+        throw new TqlError(
+          "A lambda is only allowed as an argument of a higher-order function such as arrayMap",
+          expr.pos,
+        );
+      case "cast":
+        checkType(expr.type);
+        break;
+    }
+    const { exprs, queries } = childrenOf(expr);
+    this.each(exprs, scope);
+    for (const query of queries) this.query(query, scope);
+  }
+
+  private each(exprs: readonly Expr[], scope: Scope): void {
+    for (const expr of exprs) this.expr(expr, scope);
+  }
+
+  private column(name: string, table: string | undefined, scope: Scope, pos: number): void {
+    if (name === PROJECT_COLUMN) throw new TqlError(HIDDEN, pos);
+    if (table !== undefined) {
+      const source = scope.sources.find((s) => s.name === table);
+      if (!source) {
+        const known = scope.sources.map((s) => s.name).filter(Boolean);
+        throw new TqlError(unknown("table", table, known), pos);
+      }
+      if (!source.open && !source.columns.has(name))
+        throw new TqlError(
+          unknown("column", `${table}.${name}`, source.columns, source.columns, name),
+          pos,
+        );
+      return;
+    }
+    if (scope.lambdas.some((params) => params.includes(name))) return;
+    if (scope.aliases.has(name)) return;
+    if (scope.sources.some((s) => s.open || s.columns.has(name))) return;
+    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.withAliases.has(name)) return;
+    const known = new Set<string>([...scope.aliases, ...scope.lambdas.flat()]);
+    for (const source of scope.sources) for (const column of source.columns) known.add(column);
+    for (let s: Scope | undefined = scope; s; s = s.parent)
+      for (const a of s.withAliases) known.add(a);
+    const where = scope.sources.length === 0 ? " (the query has no FROM clause)" : "";
+    throw new TqlError(`${unknown("column", name, known)}${where}`, pos);
+  }
+
+  private call(call: CallExpr, scope: Scope): void {
+    const resolved = resolveFunction(call.name);
+    if (!resolved) throw new TqlError(unknownFunction(call.name), call.pos);
+    this.functions.set(call, resolved);
+    const { name } = resolved;
+    const args = call.args;
+    const isCountStar =
+      args.length === 1 && args[0]?.kind === "star" && resolved.def.name === "count";
+    const arity = isCountStar ? 0 : args.length;
+    if (arity < resolved.minArgs || arity > resolved.maxArgs)
+      throw new TqlError(
+        `${name} takes ${range(resolved.minArgs, resolved.maxArgs)} argument${resolved.maxArgs === 1 ? "" : "s"}, not ${arity}`,
+        call.pos,
+      );
+    if (call.params) {
+      if (!resolved.params)
+        throw new TqlError(
+          `${name} does not take parameters: write ${name}(…) with one argument list`,
+          call.pos,
+        );
+      const { min, max } = resolved.params;
+      if (call.params.length < min || call.params.length > max)
+        throw new TqlError(
+          `${name} takes ${range(min, max)} parameter${max === 1 ? "" : "s"}, not ${call.params.length}`,
+          call.pos,
+        );
+      this.each(call.params, scope);
+    } else if (resolved.params && resolved.params.min > 0) {
+      throw new TqlError(`${name} needs parameters: ${name}(…)(…)`, call.pos);
+    }
+    if (call.distinct && !resolved.aggregate)
+      throw new TqlError(
+        `DISTINCT is only allowed in aggregate functions, not in ${name}`,
+        call.pos,
+      );
+    if (isCountStar) return;
+    for (const [index, arg] of args.entries()) {
+      if (arg.kind === "lambda") {
+        if (!resolved.def.lambda || index !== 0)
+          throw new TqlError(
+            `${name} does not take a lambda${resolved.def.lambda ? " there: the lambda comes first" : ""}`,
+            arg.pos,
+          );
+        for (const param of arg.params) this.defineName(param, arg.pos);
+        scope.lambdas.push([...arg.params]);
+        try {
+          this.expr(arg.body, scope);
+        } finally {
+          scope.lambdas.pop();
+        }
+      } else {
+        this.expr(arg, scope);
+      }
+    }
+  }
+}
+
+function range(min: number, max: number): string {
+  if (min === max) return String(min);
+  if (max === Number.POSITIVE_INFINITY) return `at least ${min}`;
+  return `${min} to ${max}`;
+}
+
+/** "Unknown column 'x'. Did you mean 'y'?" */
+function unknown(
+  what: "table" | "column",
+  name: string,
+  candidates: Iterable<string>,
+  listed?: Iterable<string>,
+  bareName = name,
+): string {
+  const hint = closestName(bareName, candidates);
+  const suffix = hint
+    ? `. Did you mean '${hint}'?`
+    : listed
+      ? `. Available: ${[...listed].join(", ")}`
+      : "";
+  return `Unknown ${what} '${name}'${suffix}`;
+}
+
+function unknownFunction(name: string): string {
+  const hint = closestName(name, functionNames());
+  return `Unknown or disallowed function '${name}'${hint ? `. Did you mean '${hint}'?` : ""}. See docs/tql-functions.md for the functions TQL allows`;
+}

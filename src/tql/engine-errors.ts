@@ -1,0 +1,156 @@
+import { DomainError } from "../lib/errors.js";
+import { TqlError } from "./errors.js";
+
+/** What an engine error means for the caller. */
+type Kind = "query" | "timeout" | "limit";
+
+/**
+ * ClickHouse error codes a query can cause by itself. Everything else the engine reports is
+ * treated as an internal failure (500, logged) rather than blamed on the query.
+ */
+const KIND_BY_CODE: Readonly<Record<string, Kind>> = {
+  TIMEOUT_EXCEEDED: "timeout",
+  MEMORY_LIMIT_EXCEEDED: "limit",
+  TOO_MANY_ROWS: "limit",
+  TOO_MANY_BYTES: "limit",
+  TOO_MANY_ROWS_OR_BYTES: "limit",
+  TOO_MANY_RESULT_ROWS: "limit",
+  SET_SIZE_LIMIT_EXCEEDED: "limit",
+  TOO_BIG_AST: "limit",
+  TOO_DEEP_AST: "limit",
+  TOO_DEEP_RECURSION: "limit",
+  TOO_DEEP_SUBQUERIES: "limit",
+  TOO_MANY_TEMPORARY_COLUMNS: "limit",
+  ...Object.fromEntries(
+    [
+      "AMBIGUOUS_COLUMN_NAME",
+      "AMBIGUOUS_IDENTIFIER",
+      "ARGUMENT_OUT_OF_BOUND",
+      "BAD_ARGUMENTS",
+      "BAD_TYPE_OF_FIELD",
+      "CANNOT_COMPILE_REGEXP",
+      "CANNOT_CONVERT_TYPE",
+      "CANNOT_PARSE_DATE",
+      "CANNOT_PARSE_DATETIME",
+      "CANNOT_PARSE_NUMBER",
+      "CANNOT_PARSE_TEXT",
+      "CANNOT_PARSE_INPUT_ASSERTION_FAILED",
+      "CANNOT_PARSE_UUID",
+      "CANNOT_PARSE_IPV4",
+      "CANNOT_PARSE_IPV6",
+      "CANNOT_PARSE_ESCAPE_SEQUENCE",
+      "CANNOT_PARSE_QUOTED_STRING",
+      "CANNOT_READ_ARRAY_FROM_TEXT",
+      "CYCLIC_ALIASES",
+      "DECIMAL_OVERFLOW",
+      "EMPTY_LIST_OF_COLUMNS_QUERIED",
+      "FUNCTION_CANNOT_HAVE_PARAMETERS",
+      "ILLEGAL_AGGREGATION",
+      "ILLEGAL_COLUMN",
+      "ILLEGAL_DIVISION",
+      "ILLEGAL_PREWHERE",
+      "ILLEGAL_TYPE_OF_ARGUMENT",
+      "ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER",
+      "INCORRECT_ELEMENT_OF_SET",
+      "INCORRECT_QUERY",
+      "INVALID_JOIN_ON_EXPRESSION",
+      "INVALID_LIMIT_EXPRESSION",
+      "INVALID_WITH_FILL_EXPRESSION",
+      "LIMIT_BY_WITH_TIES_IS_NOT_SUPPORTED",
+      "MULTIPLE_EXPRESSIONS_FOR_ALIAS",
+      "NO_COMMON_TYPE",
+      "NOT_AN_AGGREGATE",
+      "NOT_FOUND_COLUMN_IN_BLOCK",
+      "NOT_IMPLEMENTED",
+      "NUMBER_OF_ARGUMENTS_DOESNT_MATCH",
+      "NUMBER_OF_COLUMNS_DOESNT_MATCH",
+      "PARAMETER_OUT_OF_BOUND",
+      "SIZES_OF_ARRAYS_DONT_MATCH",
+      "SIZES_OF_COLUMNS_IN_TUPLE_DONT_MATCH",
+      "SYNTAX_ERROR",
+      "TOO_FEW_ARGUMENTS_FOR_FUNCTION",
+      "TOO_MANY_ARGUMENTS_FOR_FUNCTION",
+      "TYPE_MISMATCH",
+      "UNEXPECTED_EXPRESSION",
+      "UNKNOWN_AGGREGATE_FUNCTION",
+      "UNKNOWN_FUNCTION",
+      "UNKNOWN_IDENTIFIER",
+      "UNKNOWN_TYPE",
+      "UNSUPPORTED_METHOD",
+      "UNSUPPORTED_JOIN_KEYS",
+      "VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE",
+      "ZERO_ARRAY_OR_TUPLE_INDEX",
+      "CORRELATED_SUBQUERIES_ARE_NOT_SUPPORTED",
+      "INVALID_JOIN_KEYS",
+      "FUNCTION_THROW_IF_VALUE_IS_NON_ZERO",
+    ].map((code) => [code, "query" as const]),
+  ),
+};
+
+/** `Code: 43. DB::Exception: <message>. (ILLEGAL_TYPE_OF_ARGUMENT)` */
+const ENGINE_MESSAGE =
+  /Code:\s*\d+\.\s*DB::Exception:\s*([\s\S]*?)\s*\(([A-Z0-9_]+)\)\s*(?:\(version[^)]*\))?\s*$/;
+
+/** Where the engine starts quoting the (rewritten) query or its internals; cut from there. */
+const INTERNALS = [
+  /[:.]?\s*In scope\b[\s\S]*$/i,
+  /[:.]?\s*While processing\b[\s\S]*$/i,
+  /[:.]?\s*While executing\b[\s\S]*$/i,
+  /[:.]?\s*in query:[\s\S]*$/i,
+  /\s*Stack trace[\s\S]*$/i,
+];
+
+export interface EngineErrorContext {
+  projectId: string;
+  database: string;
+  maxExecutionSeconds: number;
+}
+
+/**
+ * Turns an engine error on a TQL query into what the caller sees: a 400 with the engine's
+ * message cleaned of internals (the rewritten SQL, the guard, the project id, the database),
+ * a 422 for the time and size limits, or undefined when it is not the query's fault.
+ */
+export function classifyEngineError(
+  error: unknown,
+  context: EngineErrorContext,
+): DomainError | undefined {
+  if (error instanceof DomainError) return error;
+  const text = error instanceof Error ? error.message : String(error);
+  const match = ENGINE_MESSAGE.exec(text);
+  if (!match) return undefined;
+  const [, rawMessage = "", code = ""] = match;
+  const kind = KIND_BY_CODE[code];
+  if (kind === "timeout")
+    return new DomainError(
+      "query_timeout",
+      `The query ran longer than the ${context.maxExecutionSeconds} s limit. Narrow the time range, add filters on timestamp or service_name, or aggregate less.`,
+    );
+  if (kind === "limit")
+    return new DomainError(
+      "query_limit_exceeded",
+      `The query needs more than the engine allows per query (${limitName(code)}). Narrow the time range, add filters, or aggregate before joining.`,
+    );
+  if (kind === "query") return new TqlError(`${cleanMessage(rawMessage, context)} (${code})`);
+  return undefined;
+}
+
+function limitName(code: string): string {
+  if (code === "MEMORY_LIMIT_EXCEEDED") return "memory";
+  if (code.startsWith("TOO_MANY_ROWS") || code === "TOO_MANY_BYTES") return "rows read";
+  if (code === "TOO_MANY_RESULT_ROWS") return "result rows";
+  return "query size";
+}
+
+export function cleanMessage(message: string, context: EngineErrorContext): string {
+  let cleaned = message;
+  for (const pattern of INTERNALS) cleaned = cleaned.replace(pattern, "");
+  cleaned = cleaned
+    .replaceAll(context.projectId, "…")
+    .replaceAll(`\`${context.database}\`.`, "")
+    .replaceAll(`${context.database}.`, "")
+    .replace(/_subquery\d+/g, "subquery")
+    .replace(/__table\d+/g, "table")
+    .trim();
+  return cleaned.length > 0 ? cleaned : "The engine rejected the query";
+}

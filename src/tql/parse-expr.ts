@@ -1,0 +1,485 @@
+import {
+  type BinaryOp,
+  type CallExpr,
+  type Expr,
+  INTERVAL_UNITS,
+  type IntervalUnit,
+  type Query,
+  type TypeArg,
+  type TypeNode,
+} from "./ast.js";
+import { TqlSyntaxError } from "./errors.js";
+import { tokenize } from "./lexer.js";
+import { isReserved, TokenStream } from "./token-stream.js";
+
+/** Binding powers, lowest first; ClickHouse's operator precedence. */
+const BP = {
+  ternary: 1,
+  or: 2,
+  and: 3,
+  not: 4,
+  comparison: 5,
+  additive: 6,
+  multiplicative: 7,
+  unary: 8,
+} as const;
+
+const COMPARISON: Readonly<Record<string, BinaryOp>> = {
+  "=": "=",
+  "==": "=",
+  "!=": "!=",
+  "<>": "!=",
+  "<": "<",
+  "<=": "<=",
+  ">": ">",
+  ">=": ">=",
+};
+const ADDITIVE: Readonly<Record<string, BinaryOp>> = { "+": "+", "-": "-", "||": "||" };
+const MULTIPLICATIVE: Readonly<Record<string, BinaryOp>> = { "*": "*", "/": "/", "%": "%" };
+
+/** Plural and short spellings ClickHouse accepts for interval units. */
+const UNIT_ALIASES: Readonly<Record<string, IntervalUnit>> = Object.fromEntries(
+  INTERVAL_UNITS.flatMap((unit) => [
+    [unit, unit],
+    [`${unit}S`, unit],
+  ]),
+);
+
+/** Expression parsing: a Pratt parser over the shared token stream. */
+export class ExprParser {
+  constructor(
+    private readonly ts: TokenStream,
+    /** Parses a query at the current token (for subqueries inside expressions). */
+    private readonly parseQuery: () => Query,
+  ) {}
+
+  /** True when a subquery starts at the current `(`. */
+  startsSubquery(ahead = 0): boolean {
+    return (
+      this.ts.isOp("(", ahead) &&
+      (this.ts.isWord("SELECT", ahead + 1) || this.ts.isWord("WITH", ahead + 1))
+    );
+  }
+
+  parse(minBp = 0): Expr {
+    const start = this.ts.peek().pos;
+    return this.ts.nested(start, () => {
+      let left = this.prefix();
+      for (;;) {
+        const next = this.infix(left, minBp);
+        if (!next) return left;
+        left = next;
+      }
+    });
+  }
+
+  parseList(): Expr[] {
+    const items = [this.parse()];
+    while (this.ts.acceptOp(",")) items.push(this.parse());
+    return items;
+  }
+
+  private prefix(): Expr {
+    const ts = this.ts;
+    const token = ts.peek();
+    const pos = token.pos;
+    if (token.kind === "number") {
+      ts.next();
+      return this.postfix(ts.node({ kind: "literal", type: "number", value: token.text, pos }));
+    }
+    if (token.kind === "string") {
+      ts.next();
+      return this.postfix(ts.node({ kind: "literal", type: "string", value: token.text, pos }));
+    }
+    if (token.kind === "op") {
+      if (token.text === "-") {
+        ts.next();
+        const operand = this.parse(BP.unary);
+        return ts.node({ kind: "unary", op: "-", operand, pos });
+      }
+      if (token.text === "(") return this.postfix(this.parenthesized());
+      if (token.text === "[") {
+        ts.next();
+        const items = ts.isOp("]") ? [] : this.parseList();
+        ts.expectOp("]");
+        return this.postfix(ts.node({ kind: "array", items, pos }));
+      }
+      if (token.text === "*") {
+        ts.next();
+        return ts.node({ kind: "star", pos });
+      }
+      throw ts.unexpected("an expression");
+    }
+    if (token.kind === "quoted") return this.postfix(this.name());
+    if (token.kind === "word") return this.postfix(this.word());
+    throw ts.unexpected("an expression");
+  }
+
+  private word(): Expr {
+    const ts = this.ts;
+    const token = ts.peek();
+    const pos = token.pos;
+    const upper = token.text.toUpperCase();
+    if (upper === "NULL") {
+      ts.next();
+      return ts.node({ kind: "literal", type: "null", value: null, pos });
+    }
+    if (upper === "TRUE" || upper === "FALSE") {
+      ts.next();
+      return ts.node({ kind: "literal", type: "bool", value: upper === "TRUE", pos });
+    }
+    if (upper === "NOT") {
+      ts.next();
+      const operand = this.parse(BP.not);
+      return ts.node({ kind: "unary", op: "NOT", operand, pos });
+    }
+    if (upper === "CASE") return this.caseExpr();
+    if (upper === "INTERVAL") return this.interval();
+    if (upper === "CAST" && ts.isOp("(", 1)) return this.cast();
+    if (upper === "EXISTS" && this.startsSubquery(1)) {
+      ts.next();
+      ts.expectOp("(");
+      const query = this.parseQuery();
+      ts.expectOp(")");
+      return ts.node({ kind: "exists", query, pos });
+    }
+    if (ts.isOp("(", 1)) return this.call();
+    if (isReserved(token.text)) throw ts.unexpected("an expression");
+    return this.name();
+  }
+
+  /** `name`, `table.name` or `table.*`. */
+  private name(): Expr {
+    const ts = this.ts;
+    const first = ts.next();
+    if (ts.isOp(".") && (ts.peek(1).kind === "word" || ts.peek(1).kind === "quoted")) {
+      ts.next();
+      const second = ts.next();
+      if (ts.isOp(".") && ts.peek(1).kind !== "number")
+        throw new TqlSyntaxError("Names have at most two parts: table.column", ts.peek().pos);
+      return ts.node({ kind: "column", table: first.text, name: second.text, pos: first.pos });
+    }
+    if (ts.isOp(".") && ts.isOp("*", 1)) {
+      ts.next();
+      ts.next();
+      return ts.node({ kind: "star", table: first.text, pos: first.pos });
+    }
+    return ts.node({ kind: "column", name: first.text, pos: first.pos });
+  }
+
+  private call(): CallExpr {
+    const ts = this.ts;
+    const nameToken = ts.next();
+    const pos = nameToken.pos;
+    let { args, distinct } = this.callArguments();
+    let params: Expr[] | undefined;
+    if (ts.isOp("(")) {
+      // quantile(0.95)(x): the first list was the parameters.
+      if (distinct) throw new TqlSyntaxError("DISTINCT belongs in the argument list", pos);
+      params = args;
+      ({ args, distinct } = this.callArguments());
+      if (ts.isOp("("))
+        throw new TqlSyntaxError(
+          `${nameToken.text} takes at most two argument lists`,
+          ts.peek().pos,
+        );
+    }
+    return ts.node({
+      kind: "call",
+      name: nameToken.text,
+      args,
+      distinct,
+      pos,
+      ...(params ? { params } : {}),
+    });
+  }
+
+  private callArguments(): { args: Expr[]; distinct: boolean } {
+    const ts = this.ts;
+    ts.expectOp("(");
+    const distinct = ts.acceptWord("DISTINCT");
+    const args: Expr[] = [];
+    if (!ts.isOp(")")) {
+      do args.push(this.argument());
+      while (ts.acceptOp(","));
+    }
+    ts.expectOp(")");
+    return { args, distinct };
+  }
+
+  /** A call argument, which may be a lambda: `x -> x * 2` or `(x, y) -> x + y`. */
+  private argument(): Expr {
+    const ts = this.ts;
+    const pos = ts.peek().pos;
+    if ((ts.peek().kind === "word" || ts.peek().kind === "quoted") && ts.isOp("->", 1)) {
+      const param = ts.next().text;
+      ts.next();
+      return this.lambda([param], pos);
+    }
+    if (ts.isOp("(")) {
+      const params = this.lambdaParams();
+      if (params) return this.lambda(params, pos);
+    }
+    return this.parse();
+  }
+
+  /** Reads `(a, b) ->` when it is there; otherwise consumes nothing. */
+  private lambdaParams(): string[] | undefined {
+    const ts = this.ts;
+    const names: string[] = [];
+    let ahead = 1;
+    for (;;) {
+      const token = ts.peek(ahead);
+      if (token.kind !== "word" && token.kind !== "quoted") return undefined;
+      names.push(token.text);
+      if (ts.isOp(",", ahead + 1)) ahead += 2;
+      else if (ts.isOp(")", ahead + 1) && ts.isOp("->", ahead + 2)) break;
+      else return undefined;
+    }
+    for (let i = 0; i < ahead + 3; i++) ts.next();
+    return names;
+  }
+
+  private lambda(params: string[], pos: number): Expr {
+    const body = this.parse();
+    return this.ts.node({ kind: "lambda", params, body, pos });
+  }
+
+  /** `( … )`: a subquery, a tuple, or a parenthesized expression. */
+  private parenthesized(): Expr {
+    const ts = this.ts;
+    const pos = ts.peek().pos;
+    if (this.startsSubquery()) {
+      ts.next();
+      const query = this.parseQuery();
+      ts.expectOp(")");
+      return ts.node({ kind: "subquery", query, pos });
+    }
+    ts.next();
+    if (ts.acceptOp(")")) return ts.node({ kind: "tuple", items: [], pos });
+    const items = this.parseList();
+    ts.expectOp(")");
+    if (items.length === 1) return items[0] as Expr;
+    return ts.node({ kind: "tuple", items, pos });
+  }
+
+  private caseExpr(): Expr {
+    const ts = this.ts;
+    const pos = ts.next().pos;
+    const operand = ts.isWord("WHEN") ? undefined : this.parse();
+    const whens: { condition: Expr; result: Expr }[] = [];
+    while (ts.acceptWord("WHEN")) {
+      const condition = this.parse();
+      ts.expectWord("THEN");
+      whens.push({ condition, result: this.parse() });
+    }
+    if (whens.length === 0) throw ts.unexpected("WHEN");
+    const otherwise = ts.acceptWord("ELSE") ? this.parse() : undefined;
+    ts.expectWord("END");
+    return ts.node({
+      kind: "case",
+      whens,
+      pos,
+      ...(operand ? { operand } : {}),
+      ...(otherwise ? { else: otherwise } : {}),
+    });
+  }
+
+  private interval(): Expr {
+    const ts = this.ts;
+    const pos = ts.next().pos;
+    const value = this.parse(BP.unary);
+    const unitToken = ts.peek();
+    const unit = unitToken.kind === "word" ? UNIT_ALIASES[unitToken.text.toUpperCase()] : undefined;
+    if (!unit) throw ts.unexpected(`an interval unit (${INTERVAL_UNITS.join(", ")})`);
+    ts.next();
+    return ts.node({ kind: "interval", value, unit, pos });
+  }
+
+  /** `CAST(x AS T)` and `CAST(x, 'T')`. */
+  private cast(): Expr {
+    const ts = this.ts;
+    const pos = ts.next().pos;
+    ts.expectOp("(");
+    const expr = this.parse();
+    let type: TypeNode;
+    if (ts.acceptWord("AS")) {
+      type = this.type();
+    } else {
+      ts.expectOp(",");
+      const literal = ts.peek();
+      if (literal.kind !== "string") throw ts.unexpected("a type name in quotes");
+      ts.next();
+      type = parseTypeText(literal.text, literal.pos);
+    }
+    ts.expectOp(")");
+    return ts.node({ kind: "cast", expr, type, pos });
+  }
+
+  /** A data type: `Name` or `Name(arg, …)` where an argument is a type, number or string. */
+  type(): TypeNode {
+    const ts = this.ts;
+    const token = ts.peek();
+    if (token.kind !== "word" && token.kind !== "quoted") throw ts.unexpected("a type name");
+    ts.next();
+    const args: TypeArg[] = [];
+    if (ts.acceptOp("(")) {
+      if (!ts.isOp(")")) {
+        do args.push(this.typeArgument());
+        while (ts.acceptOp(","));
+      }
+      ts.expectOp(")");
+    }
+    return ts.node({ name: token.text, args, pos: token.pos });
+  }
+
+  private typeArgument(): TypeArg {
+    const ts = this.ts;
+    const token = ts.peek();
+    if (token.kind === "number") {
+      ts.next();
+      return { kind: "number", value: token.text };
+    }
+    if (token.kind === "string") {
+      ts.next();
+      return { kind: "string", value: token.text };
+    }
+    // Tuple(name Type) names its elements.
+    if ((token.kind === "word" || token.kind === "quoted") && ts.peek(1).kind === "word") {
+      ts.next();
+      return { kind: "type", field: token.text, type: this.type() };
+    }
+    return { kind: "type", type: this.type() };
+  }
+
+  /** `[index]`, `.1` and `::Type` bind tighter than any operator. */
+  private postfix(expr: Expr): Expr {
+    const ts = this.ts;
+    let result = expr;
+    for (;;) {
+      const pos = ts.peek().pos;
+      if (ts.acceptOp("[")) {
+        const index = this.parse();
+        ts.expectOp("]");
+        result = ts.node({ kind: "index", target: result, index, pos });
+      } else if (ts.isOp(".") && ts.peek(1).kind === "number" && /^\d+$/.test(ts.peek(1).text)) {
+        ts.next();
+        const index = Number(ts.next().text);
+        result = ts.node({ kind: "tupleAccess", target: result, index, pos });
+      } else if (ts.acceptOp("::")) {
+        result = ts.node({ kind: "cast", expr: result, type: this.type(), pos });
+      } else {
+        return result;
+      }
+    }
+  }
+
+  /** One infix step, or undefined when the next token does not continue at `minBp`. */
+  private infix(left: Expr, minBp: number): Expr | undefined {
+    const ts = this.ts;
+    const token = ts.peek();
+    const pos = token.pos;
+    const text =
+      token.kind === "op" ? token.text : token.kind === "word" ? token.text.toUpperCase() : "";
+    if (token.kind === "op" && text === "?" && minBp < BP.ternary) {
+      ts.next();
+      const then = this.parse(BP.ternary);
+      ts.expectOp(":");
+      const otherwise = this.parse(BP.ternary - 1);
+      return ts.node({ kind: "ternary", condition: left, then, else: otherwise, pos });
+    }
+    if (token.kind === "word" && (text === "OR" || text === "AND")) {
+      const bp = text === "OR" ? BP.or : BP.and;
+      if (minBp >= bp) return undefined;
+      const operands = [left];
+      while (ts.acceptWord(text)) operands.push(this.parse(bp));
+      return ts.node({ kind: "logical", op: text, operands, pos });
+    }
+    if (minBp >= BP.comparison) {
+      return this.arithmetic(left, minBp);
+    }
+    const op = token.kind === "op" ? COMPARISON[text] : undefined;
+    if (op) {
+      ts.next();
+      const right = this.parse(BP.comparison);
+      return ts.node({ kind: "binary", op, left, right, pos });
+    }
+    if (token.kind === "word") {
+      const negated =
+        text === "NOT" &&
+        ["IN", "LIKE", "ILIKE", "BETWEEN"].includes(ts.peek(1).text.toUpperCase());
+      const keyword = negated ? ts.peek(1).text.toUpperCase() : text;
+      if (keyword === "IS") return this.isNull(left, pos);
+      if (!["IN", "LIKE", "ILIKE", "BETWEEN"].includes(keyword))
+        return this.arithmetic(left, minBp);
+      if (negated) ts.next();
+      ts.next();
+      if (keyword === "IN") return this.inList(left, negated, pos);
+      if (keyword === "BETWEEN") {
+        const low = this.parse(BP.comparison);
+        ts.expectWord("AND");
+        const high = this.parse(BP.comparison);
+        return ts.node({ kind: "between", expr: left, not: negated, low, high, pos });
+      }
+      const likeOp = `${negated ? "NOT " : ""}${keyword}` as BinaryOp;
+      const right = this.parse(BP.comparison);
+      return ts.node({ kind: "binary", op: likeOp, left, right, pos });
+    }
+    return this.arithmetic(left, minBp);
+  }
+
+  private arithmetic(left: Expr, minBp: number): Expr | undefined {
+    const ts = this.ts;
+    const token = ts.peek();
+    if (token.kind !== "op") return undefined;
+    const additive = ADDITIVE[token.text];
+    const multiplicative = MULTIPLICATIVE[token.text];
+    const op = additive ?? multiplicative;
+    const bp = additive ? BP.additive : BP.multiplicative;
+    if (!op || minBp >= bp) return undefined;
+    ts.next();
+    const right = this.parse(bp);
+    return ts.node({ kind: "binary", op, left, right, pos: token.pos });
+  }
+
+  private isNull(left: Expr, pos: number): Expr {
+    const ts = this.ts;
+    ts.next();
+    const not = ts.acceptWord("NOT");
+    ts.expectWord("NULL");
+    return ts.node({ kind: "isNull", expr: left, not, pos });
+  }
+
+  /** `IN (a, b)`, `IN (SELECT …)`. A bare name after IN (a table in ClickHouse) is refused. */
+  private inList(left: Expr, not: boolean, pos: number): Expr {
+    const ts = this.ts;
+    if (this.startsSubquery()) {
+      ts.next();
+      const query = this.parseQuery();
+      ts.expectOp(")");
+      return ts.node({ kind: "in", expr: left, not, list: query, pos });
+    }
+    if (!ts.isOp("(") && !ts.isOp("["))
+      throw ts.unexpected("a parenthesized list or subquery after IN");
+    const close = ts.next().text === "(" ? ")" : "]";
+    const list = ts.isOp(close) ? [] : this.parseList();
+    ts.expectOp(close);
+    return ts.node({ kind: "in", expr: left, not, list, pos });
+  }
+}
+
+/** Parses the type inside `CAST(x, 'Nullable(String)')` with the same grammar as `AS Type`. */
+function parseTypeText(text: string, pos: number): TypeNode {
+  const notAType = () => new TqlSyntaxError(`'${text}' is not a type name`, pos);
+  try {
+    const stream = new TokenStream(tokenize(text), { maxDepth: 16, maxNodes: 256 });
+    const type = new ExprParser(stream, () => {
+      throw notAType();
+    }).type();
+    if (stream.peek().kind !== "eof") throw notAType();
+    return { ...type, pos };
+  } catch (error) {
+    if (error instanceof TqlSyntaxError) throw notAType();
+    throw error;
+  }
+}

@@ -1,0 +1,252 @@
+import { quoteIdentifier } from "../telemetry/executor.js";
+import { PROJECT_COLUMN, type TableDef } from "../telemetry/tables.js";
+import type { Analysis } from "./analyzer.js";
+import type { CallExpr, Cte, Expr, FromClause, Query, SelectQuery, TableRef } from "./ast.js";
+import { printType } from "./types.js";
+
+/** The name of the bound parameter carrying the caller's project id. */
+export const PROJECT_PARAM = "project";
+
+export interface PrintOptions {
+  /** The ClickHouse database holding the telemetry tables. */
+  database: string;
+  /** The top-level LIMIT becomes min(the query's own, rowCap). */
+  rowCap: number;
+}
+
+export interface PrintedQuery {
+  /** ClickHouse SQL; `{project:String}` and `{sN:String}` are bound parameters. */
+  readonly sql: string;
+  /** String literals of the query, by parameter name. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+const NUMBER = /^(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$/;
+
+/**
+ * Prints ClickHouse SQL from an analyzed syntax tree. Nothing of the user's text is passed
+ * through: names are re-quoted, string literals become bound parameters, numbers are
+ * re-checked digits, and every TQL table is read through a subquery that applies the project
+ * guard and leaves the project column out.
+ */
+export function printTql(query: Query, analysis: Analysis, options: PrintOptions): PrintedQuery {
+  const printer = new Printer(analysis, options);
+  const sql = printer.top(query);
+  return { sql, params: printer.params };
+}
+
+class Printer {
+  readonly params: Record<string, string> = {};
+  private readonly paramByValue = new Map<string, string>();
+
+  constructor(
+    private readonly analysis: Analysis,
+    private readonly options: PrintOptions,
+  ) {}
+
+  /** The statement, with the row cap applied to the outermost result. */
+  top(query: Query): string {
+    const cap = this.options.rowCap;
+    if (query.kind === "union") return `SELECT * FROM (${this.query(query)}) LIMIT ${cap}`;
+    return this.select(query, cap);
+  }
+
+  private query(query: Query): string {
+    if (query.kind === "select") return this.select(query);
+    return query.selects
+      .map((select, index) => {
+        const printed = `(${this.query(select)})`;
+        return index === 0 ? printed : `UNION ${query.modes[index - 1]} ${printed}`;
+      })
+      .join(" ");
+  }
+
+  private select(select: SelectQuery, rowCap?: number): string {
+    const parts: string[] = [];
+    if (select.with.length > 0)
+      parts.push(`WITH ${select.with.map((cte) => this.cte(cte)).join(", ")}`);
+    parts.push(
+      `SELECT${select.distinct ? " DISTINCT" : ""} ${select.columns.map((item) => this.aliased(item.expr, item.alias)).join(", ")}`,
+    );
+    if (select.from) parts.push(`FROM ${this.from(select.from)}`);
+    if (select.prewhere) parts.push(`PREWHERE ${this.expr(select.prewhere)}`);
+    if (select.where) parts.push(`WHERE ${this.expr(select.where)}`);
+    if (select.groupBy.length > 0) parts.push(`GROUP BY ${this.list(select.groupBy)}`);
+    if (select.having) parts.push(`HAVING ${this.expr(select.having)}`);
+    if (select.orderBy.length > 0)
+      parts.push(
+        `ORDER BY ${select.orderBy
+          .map(
+            (item) =>
+              `${this.expr(item.expr)} ${item.direction}${item.nulls ? ` NULLS ${item.nulls}` : ""}`,
+          )
+          .join(", ")}`,
+      );
+    if (select.limitBy) {
+      const { count, offset, by } = select.limitBy;
+      parts.push(
+        `LIMIT ${offset ? `${digits(offset)}, ` : ""}${digits(count)} BY ${this.list(by)}`,
+      );
+    }
+    const limit = select.limit;
+    if (rowCap !== undefined) {
+      const count =
+        limit && BigInt(limit.count) < BigInt(rowCap) ? digits(limit.count) : String(rowCap);
+      parts.push(`LIMIT ${count}${limit?.offset ? ` OFFSET ${digits(limit.offset)}` : ""}`);
+    } else if (limit) {
+      parts.push(
+        `LIMIT ${digits(limit.count)}${limit.offset ? ` OFFSET ${digits(limit.offset)}` : ""}`,
+      );
+    }
+    return parts.join(" ");
+  }
+
+  private cte(cte: Cte): string {
+    if (cte.kind === "query") return `${quoteIdentifier(cte.name)} AS (${this.query(cte.query)})`;
+    return `${this.expr(cte.expr)} AS ${quoteIdentifier(cte.name)}`;
+  }
+
+  private aliased(expr: Expr, alias: string | undefined): string {
+    const printed = this.expr(expr);
+    return alias === undefined ? printed : `${printed} AS ${quoteIdentifier(alias)}`;
+  }
+
+  private from(from: FromClause): string {
+    let sql = this.tableRef(from.table);
+    for (const join of from.joins) {
+      if (join.kind === "arrayJoin") {
+        const items = join.items.map((item) => this.aliased(item.expr, item.alias)).join(", ");
+        sql += ` ${join.left ? "LEFT " : ""}ARRAY JOIN ${items}`;
+        continue;
+      }
+      const strictness = join.strictness ? `${join.strictness} ` : "";
+      sql += ` ${strictness}${join.joinKind} JOIN ${this.tableRef(join.table)}`;
+      if (join.on) sql += ` ON ${this.expr(join.on)}`;
+      if (join.using) sql += ` USING (${join.using.map(quoteIdentifier).join(", ")})`;
+    }
+    return sql;
+  }
+
+  private tableRef(ref: TableRef): string {
+    const alias = ref.alias !== undefined ? ` AS ${quoteIdentifier(ref.alias)}` : "";
+    if (ref.kind === "subquery") return `(${this.query(ref.query)})${alias}`;
+    const table = this.analysis.tables.get(ref);
+    // Not a TQL table: the analyzer bound it to a CTE of the query.
+    if (!table) return `${quoteIdentifier(ref.name)}${alias}`;
+    return `${this.guarded(table)} AS ${quoteIdentifier(ref.alias ?? ref.name)}`;
+  }
+
+  /** A TQL table as the caller may see it: their project's rows, without the project column. */
+  private guarded(table: TableDef): string {
+    const columns = table.columns
+      .filter((column) => column.name !== PROJECT_COLUMN)
+      .map((column) => quoteIdentifier(column.name))
+      .join(", ");
+    const source = `${quoteIdentifier(this.options.database)}.${quoteIdentifier(table.name)}${table.readFinal ? " FINAL" : ""}`;
+    return `(SELECT ${columns} FROM ${source} WHERE ${quoteIdentifier(PROJECT_COLUMN)} = {${PROJECT_PARAM}:String})`;
+  }
+
+  private list(exprs: readonly Expr[]): string {
+    return exprs.map((expr) => this.expr(expr)).join(", ");
+  }
+
+  private expr(expr: Expr): string {
+    switch (expr.kind) {
+      case "literal":
+        return this.literal(expr.type, expr.value);
+      case "column":
+        return expr.table === undefined
+          ? quoteIdentifier(expr.name)
+          : `${quoteIdentifier(expr.table)}.${quoteIdentifier(expr.name)}`;
+      case "star":
+        return expr.table === undefined ? "*" : `${quoteIdentifier(expr.table)}.*`;
+      case "array":
+        return `[${this.list(expr.items)}]`;
+      case "tuple":
+        return `tuple(${this.list(expr.items)})`;
+      case "index":
+        return `${this.expr(expr.target)}[${this.expr(expr.index)}]`;
+      case "tupleAccess":
+        return `tupleElement(${this.expr(expr.target)}, ${expr.index})`;
+      case "unary":
+        return expr.op === "-"
+          ? `(-${this.expr(expr.operand)})`
+          : `(NOT ${this.expr(expr.operand)})`;
+      case "logical":
+        return `(${expr.operands.map((operand) => this.expr(operand)).join(` ${expr.op} `)})`;
+      case "binary":
+        return `(${this.expr(expr.left)} ${expr.op} ${this.expr(expr.right)})`;
+      case "in": {
+        const right = Array.isArray(expr.list)
+          ? `tuple(${this.list(expr.list as readonly Expr[])})`
+          : `(${this.query(expr.list as Query)})`;
+        return `(${this.expr(expr.expr)} ${expr.not ? "NOT IN" : "IN"} ${right})`;
+      }
+      case "between":
+        return `(${this.expr(expr.expr)} ${expr.not ? "NOT BETWEEN" : "BETWEEN"} ${this.expr(expr.low)} AND ${this.expr(expr.high)})`;
+      case "isNull":
+        return `(${this.expr(expr.expr)} IS ${expr.not ? "NOT NULL" : "NULL"})`;
+      case "case": {
+        const operand = expr.operand ? ` ${this.expr(expr.operand)}` : "";
+        const whens = expr.whens
+          .map((w) => ` WHEN ${this.expr(w.condition)} THEN ${this.expr(w.result)}`)
+          .join("");
+        const otherwise = expr.else ? ` ELSE ${this.expr(expr.else)}` : "";
+        return `(CASE${operand}${whens}${otherwise} END)`;
+      }
+      case "ternary":
+        return `if(${this.expr(expr.condition)}, ${this.expr(expr.then)}, ${this.expr(expr.else)})`;
+      case "call":
+        return this.call(expr);
+      case "lambda": {
+        const params = expr.params.map(quoteIdentifier);
+        const head = params.length === 1 ? params[0] : `(${params.join(", ")})`;
+        return `${head} -> ${this.expr(expr.body)}`;
+      }
+      case "interval":
+        return `INTERVAL ${this.expr(expr.value)} ${expr.unit}`;
+      case "cast":
+        return `CAST(${this.expr(expr.expr)} AS ${printType(expr.type)})`;
+      case "subquery":
+        return `(${this.query(expr.query)})`;
+      case "exists":
+        return `EXISTS (${this.query(expr.query)})`;
+    }
+  }
+
+  private call(call: CallExpr): string {
+    const resolved = this.analysis.functions.get(call);
+    if (!resolved) throw new Error(`Unanalyzed call to ${call.name}`);
+    const params = call.params ? `(${this.list(call.params)})` : "";
+    const countStar = call.args.length === 1 && call.args[0]?.kind === "star";
+    const args = countStar ? "" : this.list(call.args);
+    return `${resolved.name}${params}(${call.distinct ? "DISTINCT " : ""}${args})`;
+  }
+
+  private literal(
+    type: "number" | "string" | "null" | "bool",
+    value: string | boolean | null,
+  ): string {
+    if (type === "null") return "NULL";
+    if (type === "bool") return value ? "true" : "false";
+    if (type === "number") return digits(String(value));
+    return this.param(String(value));
+  }
+
+  /** A string literal as a bound parameter; equal strings share one, so equal expressions print alike. */
+  private param(value: string): string {
+    let name = this.paramByValue.get(value);
+    if (!name) {
+      name = `s${this.paramByValue.size}`;
+      this.paramByValue.set(value, name);
+      this.params[name] = value;
+    }
+    return `{${name}:String}`;
+  }
+}
+
+/** A number exactly as the lexer produced it; anything else is a bug, never printed. */
+function digits(text: string): string {
+  if (!NUMBER.test(text)) throw new Error(`Refusing to print '${text}' as a number`);
+  return text;
+}

@@ -1,0 +1,88 @@
+import type { Logger } from "pino";
+import { InvalidInputError } from "../lib/errors.js";
+import type { ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
+import { compileTql } from "./compile.js";
+import { classifyEngineError } from "./engine-errors.js";
+import { PROJECT_PARAM } from "./printer.js";
+import { toJsonRows } from "./result-json.js";
+
+/** The spec's limits on one query. */
+export const TQL_MAX_QUERY_LENGTH = 50_000;
+export const TQL_MAX_RESULT_ROWS = 10_000;
+
+export interface TqlLimits {
+  maxExecutionSeconds: number;
+  maxMemoryBytes: number;
+  maxRowsToRead: number;
+}
+
+/** The TQL result object of the specification. */
+export interface TqlResult {
+  columns: ResultColumn[];
+  rows: unknown[][];
+  rowCount: number;
+  durationMs: number;
+  truncated: boolean;
+}
+
+export interface TqlService {
+  /** Runs one TQL SELECT confined to the project. */
+  query(projectId: string, text: string): Promise<TqlResult>;
+}
+
+export interface TqlServiceDeps {
+  executor: TelemetryExecutor;
+  limits: TqlLimits;
+  logger?: Logger;
+}
+
+export function createTqlService({ executor, limits, logger }: TqlServiceDeps): TqlService {
+  const rowCap = TQL_MAX_RESULT_ROWS + 1;
+  const settings = {
+    max_execution_time: limits.maxExecutionSeconds,
+    max_memory_usage: limits.maxMemoryBytes,
+    max_rows_to_read: limits.maxRowsToRead,
+    max_result_rows: rowCap,
+    result_overflow_mode: "throw",
+    output_format_json_quote_64bit_integers: 1,
+    readonly: 1,
+  };
+  return {
+    async query(projectId, text) {
+      if (text.length > TQL_MAX_QUERY_LENGTH)
+        throw InvalidInputError.forField(
+          "query",
+          `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
+        );
+      if (text.trim().length === 0) throw InvalidInputError.forField("query", "must not be empty");
+      const { sql, params } = compileTql(text, { database: executor.database, rowCap });
+      const started = performance.now();
+      let result: Awaited<ReturnType<TelemetryExecutor["queryCompact"]>>;
+      try {
+        result = await executor.queryCompact(sql, {
+          params: { ...params, [PROJECT_PARAM]: projectId },
+          settings,
+        });
+      } catch (error) {
+        const mapped = classifyEngineError(error, {
+          projectId,
+          database: executor.database,
+          maxExecutionSeconds: limits.maxExecutionSeconds,
+        });
+        if (mapped) throw mapped;
+        logger?.error({ err: error }, "TQL query failed in the engine");
+        throw error;
+      }
+      const durationMs = Math.round(performance.now() - started);
+      const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;
+      const rows = truncated ? result.rows.slice(0, TQL_MAX_RESULT_ROWS) : result.rows;
+      return {
+        columns: result.columns,
+        rows: toJsonRows(result.columns, rows),
+        rowCount: rows.length,
+        durationMs,
+        truncated,
+      };
+    },
+  };
+}
