@@ -83,6 +83,11 @@ const KIND_BY_CODE: Readonly<Record<string, Kind>> = {
       "CORRELATED_SUBQUERIES_ARE_NOT_SUPPORTED",
       "INVALID_JOIN_KEYS",
       "FUNCTION_THROW_IF_VALUE_IS_NON_ZERO",
+      "INCORRECT_RESULT_OF_SCALAR_SUBQUERY",
+      "TOO_LARGE_STRING_SIZE",
+      "TOO_LARGE_ARRAY_SIZE",
+      "ARGUMENT_OUT_OF_BOUND",
+      "CANNOT_PARSE_BOOL",
     ].map((code) => [code, "query" as const]),
   ),
 };
@@ -98,6 +103,8 @@ const INTERNALS = [
   /[:.]?\s*While executing\b[\s\S]*$/i,
   /[:.]?\s*in query:[\s\S]*$/i,
   /\s*Stack trace[\s\S]*$/i,
+  // Any other quotation of the statement.
+  /[:.,]?\s*'?\b(?:SELECT|SETTINGS|WITH)\b[\s\S]*$/,
 ];
 
 export interface EngineErrorContext {
@@ -130,6 +137,11 @@ export function classifyEngineError(
     return new DomainError(
       "query_limit_exceeded",
       `The query needs more than the engine allows per query (${limitName(code)}). Narrow the time range, add filters, or aggregate before joining.`,
+    );
+  // The engine parses only SQL we printed; its syntax errors quote that SQL, never the user's.
+  if (code === "SYNTAX_ERROR")
+    return new TqlError(
+      "The engine could not read the query; simplify the expression it fails on (SYNTAX_ERROR)",
     );
   if (kind === "query") return new TqlError(`${cleanMessage(rawMessage, context)} (${code})`);
   return undefined;

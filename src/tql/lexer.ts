@@ -185,5 +185,7 @@ function readNumber(text: string, start: number): { value: string; end: number }
     return { value: value.toString(), end };
   }
   const literal = match[0];
+  if (!Number.isFinite(Number(literal)))
+    throw new TqlSyntaxError("Number out of range (larger than a 64-bit float)", start);
   return { value: literal.startsWith(".") ? `0${literal}` : literal, end };
 }

@@ -45,6 +45,18 @@ const UNIT_ALIASES: Readonly<Record<string, IntervalUnit>> = Object.fromEntries(
   ]),
 );
 
+/** Functions that take a unit keyword first: `dateAdd(DAY, 1, t)`. */
+const DATE_ARITHMETIC = new Set([
+  "dateadd",
+  "date_add",
+  "datesub",
+  "date_sub",
+  "timestampadd",
+  "timestamp_add",
+  "timestampsub",
+  "timestamp_sub",
+]);
+
 /** Expression parsing: a Pratt parser over the shared token stream. */
 export class ExprParser {
   constructor(
@@ -171,6 +183,8 @@ export class ExprParser {
     const ts = this.ts;
     const nameToken = ts.next();
     const pos = nameToken.pos;
+    const unitForm = this.dateArithmeticWithUnit(nameToken.text, pos);
+    if (unitForm) return unitForm;
     let { args, distinct } = this.callArguments();
     let params: Expr[] | undefined;
     if (ts.isOp("(")) {
@@ -192,6 +206,27 @@ export class ExprParser {
       pos,
       ...(params ? { params } : {}),
     });
+  }
+
+  /**
+   * `dateAdd(DAY, 1, t)`: ClickHouse reads the unit as a keyword. It becomes the equivalent
+   * `dateAdd(t, INTERVAL 1 DAY)`, so the unit is never taken for a column.
+   */
+  private dateArithmeticWithUnit(name: string, pos: number): CallExpr | undefined {
+    const ts = this.ts;
+    if (!DATE_ARITHMETIC.has(name.toLowerCase())) return undefined;
+    const unitToken = ts.peek(1);
+    const unit = unitToken.kind === "word" ? UNIT_ALIASES[unitToken.text.toUpperCase()] : undefined;
+    if (!unit || !ts.isOp(",", 2)) return undefined;
+    ts.expectOp("(");
+    ts.next();
+    ts.next();
+    const value = this.parse();
+    ts.expectOp(",");
+    const date = this.parse();
+    ts.expectOp(")");
+    const interval = ts.node<Expr>({ kind: "interval", value, unit, pos: unitToken.pos });
+    return ts.node({ kind: "call", name, args: [date, interval], distinct: false, pos });
   }
 
   private callArguments(): { args: Expr[]; distinct: boolean } {

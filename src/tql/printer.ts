@@ -21,6 +21,9 @@ export interface PrintedQuery {
   readonly params: Readonly<Record<string, string>>;
 }
 
+/** The guarded read of each table, by database and table name; built once. */
+const GUARDED = new Map<string, string>();
+
 const NUMBER = /^(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$/;
 
 /**
@@ -69,8 +72,10 @@ class Printer {
       `SELECT${select.distinct ? " DISTINCT" : ""} ${select.columns.map((item) => this.aliased(item.expr, item.alias)).join(", ")}`,
     );
     if (select.from) parts.push(`FROM ${this.from(select.from)}`);
-    if (select.prewhere) parts.push(`PREWHERE ${this.expr(select.prewhere)}`);
-    if (select.where) parts.push(`WHERE ${this.expr(select.where)}`);
+    // PREWHERE cannot apply to the guarded subquery; as a WHERE it still reaches the table,
+    // where the engine moves filters to PREWHERE by itself.
+    const filters = [select.prewhere, select.where].filter((e): e is Expr => e !== undefined);
+    if (filters.length > 0) parts.push(`WHERE ${filters.map((e) => this.expr(e)).join(" AND ")}`);
     if (select.groupBy.length > 0) parts.push(`GROUP BY ${this.list(select.groupBy)}`);
     if (select.having) parts.push(`HAVING ${this.expr(select.having)}`);
     if (select.orderBy.length > 0)
@@ -138,12 +143,18 @@ class Printer {
 
   /** A TQL table as the caller may see it: their project's rows, without the project column. */
   private guarded(table: TableDef): string {
-    const columns = table.columns
-      .filter((column) => column.name !== PROJECT_COLUMN)
-      .map((column) => quoteIdentifier(column.name))
-      .join(", ");
-    const source = `${quoteIdentifier(this.options.database)}.${quoteIdentifier(table.name)}${table.readFinal ? " FINAL" : ""}`;
-    return `(SELECT ${columns} FROM ${source} WHERE ${quoteIdentifier(PROJECT_COLUMN)} = {${PROJECT_PARAM}:String})`;
+    const key = `${this.options.database}.${table.name}`;
+    let sql = GUARDED.get(key);
+    if (!sql) {
+      const columns = table.columns
+        .filter((column) => column.name !== PROJECT_COLUMN)
+        .map((column) => quoteIdentifier(column.name))
+        .join(", ");
+      const source = `${quoteIdentifier(this.options.database)}.${quoteIdentifier(table.name)}${table.readFinal ? " FINAL" : ""}`;
+      sql = `(SELECT ${columns} FROM ${source} WHERE ${quoteIdentifier(PROJECT_COLUMN)} = {${PROJECT_PARAM}:String})`;
+      GUARDED.set(key, sql);
+    }
+    return sql;
   }
 
   private list(exprs: readonly Expr[]): string {
