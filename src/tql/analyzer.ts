@@ -2,6 +2,7 @@ import { closestName } from "../lib/suggest.js";
 import { PROJECT_COLUMN, type TableDef, TELEMETRY_TABLES } from "../telemetry/tables.js";
 import {
   type CallExpr,
+  type ColumnRef,
   childrenOf,
   type Expr,
   type Query,
@@ -71,7 +72,12 @@ class Analyzer {
   /** Analyzes a query and returns its output columns. */
   query(query: Query, parent: Scope | undefined): Source {
     if (query.kind === "union") {
-      const [first, ...rest] = query.selects.map((select) => this.query(select, parent));
+      // ClickHouse lets every branch use the CTEs of the first one.
+      const head = query.selects[0];
+      const shared = head?.kind === "select" ? this.withScope(head, parent) : parent;
+      const [first, ...rest] = query.selects.map((select, index) =>
+        this.query(select, index === 0 ? parent : shared),
+      );
       for (const branch of rest)
         if (first && branch.columns.size !== first.columns.size && !first.open && !branch.open)
           throw new TqlError(
@@ -83,15 +89,18 @@ class Analyzer {
     return this.select(query, parent);
   }
 
+  /** A scope holding only the query CTEs of `select`, for the other branches of its UNION. */
+  private withScope(select: SelectQuery, parent: Scope | undefined): Scope | undefined {
+    const queries = select.with.filter((cte) => cte.kind === "query");
+    if (queries.length === 0) return parent;
+    const scope = emptyScope(parent);
+    for (const cte of queries)
+      scope.ctes.set(cte.name, { ...this.query(cte.query, scope), name: cte.name });
+    return scope;
+  }
+
   private select(select: SelectQuery, parent: Scope | undefined): Source {
-    const scope: Scope = {
-      parent,
-      ctes: new Map(),
-      withAliases: new Set(),
-      sources: [],
-      aliases: new Set(),
-      lambdas: [],
-    };
+    const scope = emptyScope(parent);
     for (const cte of select.with) {
       this.defineName(cte.name, cte.pos);
       if (cte.kind === "query")
@@ -121,8 +130,15 @@ class Analyzer {
     let open = false;
     for (const item of select.columns) {
       if (item.expr.kind === "star") {
-        for (const source of this.starSources(item.expr.table, scope, item.pos)) {
-          for (const column of source.columns) columns.add(column);
+        const except = new Set(item.expr.except);
+        const sources = this.starSources(item.expr.table, scope, item.pos);
+        for (const name of except) {
+          if (name === PROJECT_COLUMN) throw new TqlError(HIDDEN, item.pos);
+          if (!sources.some((source) => source.open || source.columns.has(name)))
+            throw new TqlError(`Unknown column '${name}' in EXCEPT`, item.pos);
+        }
+        for (const source of sources) {
+          for (const column of source.columns) if (!except.has(column)) columns.add(column);
           open ||= source.open;
         }
         continue;
@@ -213,7 +229,7 @@ class Analyzer {
   private expr(expr: Expr, scope: Scope): void {
     switch (expr.kind) {
       case "column":
-        this.column(expr.name, expr.table, scope, expr.pos);
+        this.column(expr, scope);
         return;
       case "star":
         throw new TqlError("'*' is only allowed in the SELECT list and in count(*)", expr.pos);
@@ -238,14 +254,21 @@ class Analyzer {
     for (const expr of exprs) this.expr(expr, scope);
   }
 
-  private column(name: string, table: string | undefined, scope: Scope, pos: number): void {
-    if (name === PROJECT_COLUMN) throw new TqlError(HIDDEN, pos);
-    if (table !== undefined) {
-      const source = scope.sources.find((s) => s.name === table);
-      if (!source) {
-        const known = scope.sources.map((s) => s.name).filter(Boolean);
-        throw new TqlError(unknown("table", table, known), pos);
-      }
+  /**
+   * A name in an expression. With a qualifier, the first part is a table of this query or an
+   * enclosing one (correlated subqueries), or else a column or alias whose subcolumn or tuple
+   * element is read (`attributes.keys`, `t.name`).
+   */
+  private column(ref: ColumnRef, scope: Scope): void {
+    const { table, name, path = [], pos } = ref;
+    if ([table, name, ...path].includes(PROJECT_COLUMN)) throw new TqlError(HIDDEN, pos);
+    if (table === undefined) {
+      if (this.visible(name, scope)) return;
+      const where = scope.sources.length === 0 ? " (the query has no FROM clause)" : "";
+      throw new TqlError(`${unknown("column", name, this.visibleNames(scope))}${where}`, pos);
+    }
+    const source = this.findSource(table, scope);
+    if (source) {
       if (!source.open && !source.columns.has(name))
         throw new TqlError(
           unknown("column", `${table}.${name}`, source.columns, source.columns, name),
@@ -253,16 +276,38 @@ class Analyzer {
         );
       return;
     }
-    if (scope.lambdas.some((params) => params.includes(name))) return;
-    if (scope.aliases.has(name)) return;
-    if (scope.sources.some((s) => s.open || s.columns.has(name))) return;
-    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.withAliases.has(name)) return;
-    const known = new Set<string>([...scope.aliases, ...scope.lambdas.flat()]);
-    for (const source of scope.sources) for (const column of source.columns) known.add(column);
+    if (this.visible(table, scope)) return;
+    const tables: string[] = [];
     for (let s: Scope | undefined = scope; s; s = s.parent)
-      for (const a of s.withAliases) known.add(a);
-    const where = scope.sources.length === 0 ? " (the query has no FROM clause)" : "";
-    throw new TqlError(`${unknown("column", name, known)}${where}`, pos);
+      tables.push(...s.sources.map((source) => source.name).filter(Boolean));
+    throw new TqlError(unknown("table", table, tables), pos);
+  }
+
+  private findSource(name: string, scope: Scope): Source | undefined {
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      const source = s.sources.find((candidate) => candidate.name === name);
+      if (source) return source;
+    }
+    return undefined;
+  }
+
+  /** Whether an unqualified name resolves here or in an enclosing query. */
+  private visible(name: string, scope: Scope): boolean {
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      if (s.lambdas.some((params) => params.includes(name))) return true;
+      if (s.aliases.has(name) || s.withAliases.has(name)) return true;
+      if (s.sources.some((source) => source.open || source.columns.has(name))) return true;
+    }
+    return false;
+  }
+
+  private visibleNames(scope: Scope): Set<string> {
+    const names = new Set<string>();
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      for (const name of [...s.aliases, ...s.withAliases, ...s.lambdas.flat()]) names.add(name);
+      for (const source of s.sources) for (const column of source.columns) names.add(column);
+    }
+    return names;
   }
 
   private call(call: CallExpr, scope: Scope): void {
@@ -274,7 +319,10 @@ class Analyzer {
     const isCountStar =
       args.length === 1 && args[0]?.kind === "star" && resolved.def.name === "count";
     const arity = isCountStar ? 0 : args.length;
-    if (arity < resolved.minArgs || arity > resolved.maxArgs)
+    // count(DISTINCT a, b) counts distinct tuples.
+    const maxArgs =
+      call.distinct && resolved.def.name === "count" ? Number.POSITIVE_INFINITY : resolved.maxArgs;
+    if (arity < resolved.minArgs || arity > maxArgs)
       throw new TqlError(
         `${name} takes ${range(resolved.minArgs, resolved.maxArgs)} argument${resolved.maxArgs === 1 ? "" : "s"}, not ${arity}`,
         call.pos,
@@ -322,6 +370,17 @@ class Analyzer {
   }
 }
 
+function emptyScope(parent: Scope | undefined): Scope {
+  return {
+    parent,
+    ctes: new Map(),
+    withAliases: new Set(),
+    sources: [],
+    aliases: new Set(),
+    lambdas: [],
+  };
+}
+
 function range(min: number, max: number): string {
   if (min === max) return String(min);
   if (max === Number.POSITIVE_INFINITY) return `at least ${min}`;
@@ -347,5 +406,5 @@ function unknown(
 
 function unknownFunction(name: string): string {
   const hint = closestName(name, functionNames());
-  return `Unknown or disallowed function '${name}'${hint ? `. Did you mean '${hint}'?` : ""}. See docs/tql-functions.md for the functions TQL allows`;
+  return `Unknown or disallowed function '${name}'${hint ? `. Did you mean '${hint}'?` : "."} See docs/tql-functions.md for the functions TQL allows`;
 }

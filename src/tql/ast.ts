@@ -37,17 +37,23 @@ export interface Literal extends Node {
   readonly value: string | boolean | null;
 }
 
-/** `name` or `table.name`. */
+/**
+ * `name`, `table.name`, or a longer path: `table.column.subcolumn`. Whether the first part
+ * names a table or a column (`attributes.keys`, `tuple_alias.field`) is the analyzer's call.
+ */
 export interface ColumnRef extends Node {
   readonly kind: "column";
   readonly table?: string;
   readonly name: string;
+  /** Parts after `name`: subcolumns and named tuple elements. */
+  readonly path?: readonly string[];
 }
 
-/** `*` or `table.*`. */
+/** `*` or `table.*`, optionally `EXCEPT (a, b)`. */
 export interface Star extends Node {
   readonly kind: "star";
   readonly table?: string;
+  readonly except?: readonly string[];
 }
 
 export interface ArrayExpr extends Node {

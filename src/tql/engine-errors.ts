@@ -101,7 +101,7 @@ const INTERNALS = [
   /[:.]?\s*In scope\b[\s\S]*$/i,
   /[:.]?\s*While processing\b[\s\S]*$/i,
   /[:.]?\s*While executing\b[\s\S]*$/i,
-  /[:.]?\s*in query:[\s\S]*$/i,
+  /[:.]?\s*in query\b[\s\S]*$/i,
   /\s*Stack trace[\s\S]*$/i,
   // Any other quotation of the statement.
   /[:.,]?\s*'?\b(?:SELECT|SETTINGS|WITH)\b[\s\S]*$/,

@@ -49,6 +49,11 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   a: "\u0007",
   "0": "\0",
   e: "\u001b",
+  N: "",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "`": "`",
 };
 
 const WORD_START = /[A-Za-z_\u0080-\uFFFF]/;
@@ -154,7 +159,9 @@ function readQuoted(text: string, start: number, quote: string): { value: string
         i += 4;
         continue;
       }
-      value += SIMPLE_ESCAPES[next] ?? next;
+      // ClickHouse keeps the backslash of an escape it does not know: '\%' stays two characters,
+      // which is how LIKE patterns match a literal % or _.
+      value += SIMPLE_ESCAPES[next] ?? `\\${next}`;
       i += 2;
       continue;
     }

@@ -57,6 +57,9 @@ const DATE_ARITHMETIC = new Set([
   "timestamp_sub",
 ]);
 
+/** Functions whose unit comes first and may be a bare keyword: `dateDiff(hour, a, b)`. */
+const DATE_DIFF = new Set(["datediff", "date_diff", "timestampdiff", "timestamp_diff", "age"]);
+
 /** Expression parsing: a Pratt parser over the shared token stream. */
 export class ExprParser {
   constructor(
@@ -106,6 +109,14 @@ export class ExprParser {
     if (token.kind === "op") {
       if (token.text === "-") {
         ts.next();
+        // `-1` is a negative literal (Int8 in ClickHouse); `-(1)` and `-x` negate.
+        const number = ts.peek();
+        if (number.kind === "number") {
+          ts.next();
+          return this.postfix(
+            ts.node({ kind: "literal", type: "number", value: `-${number.text}`, pos }),
+          );
+        }
         const operand = this.parse(BP.unary);
         return ts.node({ kind: "unary", op: "-", operand, pos });
       }
@@ -118,7 +129,7 @@ export class ExprParser {
       }
       if (token.text === "*") {
         ts.next();
-        return ts.node({ kind: "star", pos });
+        return ts.node({ kind: "star", pos, ...this.starExcept() });
       }
       throw ts.unexpected("an expression");
     }
@@ -160,23 +171,47 @@ export class ExprParser {
     return this.name();
   }
 
-  /** `name`, `table.name` or `table.*`. */
+  /** `name`, `table.name`, `table.column.subcolumn…` or `table.*`. */
   private name(): Expr {
     const ts = this.ts;
     const first = ts.next();
-    if (ts.isOp(".") && (ts.peek(1).kind === "word" || ts.peek(1).kind === "quoted")) {
+    const parts = [first.text];
+    while (ts.isOp(".") && (ts.peek(1).kind === "word" || ts.peek(1).kind === "quoted")) {
       ts.next();
-      const second = ts.next();
-      if (ts.isOp(".") && ts.peek(1).kind !== "number")
-        throw new TqlSyntaxError("Names have at most two parts: table.column", ts.peek().pos);
-      return ts.node({ kind: "column", table: first.text, name: second.text, pos: first.pos });
+      parts.push(ts.next().text);
     }
-    if (ts.isOp(".") && ts.isOp("*", 1)) {
+    if (parts.length === 1 && ts.isOp(".") && ts.isOp("*", 1)) {
       ts.next();
       ts.next();
-      return ts.node({ kind: "star", table: first.text, pos: first.pos });
+      return ts.node({ kind: "star", table: first.text, pos: first.pos, ...this.starExcept() });
     }
-    return ts.node({ kind: "column", name: first.text, pos: first.pos });
+    const [table, name, ...path] = parts;
+    if (name === undefined) return ts.node({ kind: "column", name: first.text, pos: first.pos });
+    return ts.node({
+      kind: "column",
+      table: table as string,
+      name,
+      pos: first.pos,
+      ...(path.length > 0 ? { path } : {}),
+    });
+  }
+
+  /** `* EXCEPT (a, b)` or `* EXCEPT a`; a following SELECT would be the set operation. */
+  private starExcept(): { except?: string[] } {
+    const ts = this.ts;
+    if (
+      !ts.isWord("EXCEPT") ||
+      ts.isWord("SELECT", 1) ||
+      (ts.isOp("(", 1) && ts.isWord("SELECT", 2))
+    )
+      return {};
+    ts.next();
+    const parens = ts.acceptOp("(");
+    const except: string[] = [];
+    do except.push(ts.expectName("a column name after EXCEPT").text);
+    while (parens && ts.acceptOp(","));
+    if (parens) ts.expectOp(")");
+    return { except };
   }
 
   private call(): CallExpr {
@@ -185,7 +220,7 @@ export class ExprParser {
     const pos = nameToken.pos;
     const unitForm = this.dateArithmeticWithUnit(nameToken.text, pos);
     if (unitForm) return unitForm;
-    let { args, distinct } = this.callArguments();
+    let { args, distinct } = this.callArguments(DATE_DIFF.has(nameToken.text.toLowerCase()));
     let params: Expr[] | undefined;
     if (ts.isOp("(")) {
       // quantile(0.95)(x): the first list was the parameters.
@@ -229,11 +264,21 @@ export class ExprParser {
     return ts.node({ kind: "call", name, args: [date, interval], distinct: false, pos });
   }
 
-  private callArguments(): { args: Expr[]; distinct: boolean } {
+  /** `(…)`; with `unitFirst`, a bare unit keyword first (`dateDiff(hour, a, b)`) becomes its name. */
+  private callArguments(unitFirst = false): { args: Expr[]; distinct: boolean } {
     const ts = this.ts;
     ts.expectOp("(");
     const distinct = ts.acceptWord("DISTINCT");
     const args: Expr[] = [];
+    const unitToken = ts.peek();
+    const unit = unitToken.kind === "word" ? UNIT_ALIASES[unitToken.text.toUpperCase()] : undefined;
+    if (unitFirst && unit && ts.isOp(",", 1)) {
+      ts.next();
+      ts.next();
+      args.push(
+        ts.node({ kind: "literal", type: "string", value: unit.toLowerCase(), pos: unitToken.pos }),
+      );
+    }
     if (!ts.isOp(")")) {
       do args.push(this.argument());
       while (ts.acceptOp(","));

@@ -24,7 +24,7 @@ export interface PrintedQuery {
 /** The guarded read of each table, by database and table name; built once. */
 const GUARDED = new Map<string, string>();
 
-const NUMBER = /^(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$/;
+const NUMBER = /^-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$/;
 
 /**
  * Prints ClickHouse SQL from an analyzed syntax tree. Nothing of the user's text is passed
@@ -166,11 +166,15 @@ class Printer {
       case "literal":
         return this.literal(expr.type, expr.value);
       case "column":
-        return expr.table === undefined
-          ? quoteIdentifier(expr.name)
-          : `${quoteIdentifier(expr.table)}.${quoteIdentifier(expr.name)}`;
-      case "star":
-        return expr.table === undefined ? "*" : `${quoteIdentifier(expr.table)}.*`;
+        return [...(expr.table === undefined ? [] : [expr.table]), expr.name, ...(expr.path ?? [])]
+          .map(quoteIdentifier)
+          .join(".");
+      case "star": {
+        const star = expr.table === undefined ? "*" : `${quoteIdentifier(expr.table)}.*`;
+        return expr.except
+          ? `${star} EXCEPT (${expr.except.map(quoteIdentifier).join(", ")})`
+          : star;
+      }
       case "array":
         return `[${this.list(expr.items)}]`;
       case "tuple":
@@ -181,7 +185,7 @@ class Printer {
         return `tupleElement(${this.expr(expr.target)}, ${expr.index})`;
       case "unary":
         return expr.op === "-"
-          ? `(-${this.expr(expr.operand)})`
+          ? `negate(${this.expr(expr.operand)})`
           : `(NOT ${this.expr(expr.operand)})`;
       case "logical":
         return `(${expr.operands.map((operand) => this.expr(operand)).join(` ${expr.op} `)})`;
