@@ -219,7 +219,6 @@ const SAMPLES: readonly Sample[] = [
   { fn: "JSON_VALUE", args: ["'{\"a\": 1}'", "'$.a'"] },
   { fn: "multiIf", args: ["x > 5", "'big'", "x > 2", "'medium'", "'small'"] },
   { fn: "coalesce", args: ["NULL", "x"] },
-  { fn: "in", args: ["x", "(1, 2)"] },
   { fn: "tupleElement", args: ["(x, s)", "3", "0"] },
   { fn: "cityHash64", args: ["x", "s"] },
   { fn: "transform", args: ["x", "[1, 2]", "[10, 20]", "0"] },

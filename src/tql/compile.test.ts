@@ -3,7 +3,7 @@ import { compileTql } from "./compile.js";
 import { TqlError } from "./errors.js";
 import { tokenize } from "./lexer.js";
 
-const GUARD = "WHERE `project_id` = {project:String}";
+const GUARD = "PREWHERE `project_id` = {project:String}";
 const compile = (text: string) => compileTql(text, { database: "vigil", rowCap: 10_001 });
 
 function rejection(text: string): TqlError {
@@ -52,7 +52,7 @@ describe("TQL printer", () => {
         AND l.service_name = (SELECT any(service_name) FROM metrics)
       UNION ALL SELECT message FROM error_groups`);
     expect(sql.split(GUARD).length - 1).toBe(6);
-    expect(sql).toContain("FROM `vigil`.`error_groups` FINAL WHERE");
+    expect(sql).toContain("FROM `vigil`.`error_groups` FINAL PREWHERE");
     expect(sql.replaceAll(GUARD, "")).not.toContain("project_id");
   });
 

@@ -84,17 +84,51 @@ const KIND_BY_CODE: Readonly<Record<string, Kind>> = {
       "INVALID_JOIN_KEYS",
       "FUNCTION_THROW_IF_VALUE_IS_NON_ZERO",
       "INCORRECT_RESULT_OF_SCALAR_SUBQUERY",
-      "TOO_LARGE_STRING_SIZE",
-      "TOO_LARGE_ARRAY_SIZE",
-      "ARGUMENT_OUT_OF_BOUND",
+      "ATTEMPT_TO_READ_AFTER_EOF",
+      "UNEXPECTED_AST_STRUCTURE",
+      "SUSPICIOUS_TYPE_FOR_LOW_CARDINALITY",
+      "CANNOT_PRINT_FLOAT_OR_DOUBLE_NUMBER",
+      "BAD_GET",
+      "UNSUPPORTED_PARAMETER",
+      "CANNOT_PARSE_DOMAIN_VALUE_FROM_STRING",
       "CANNOT_PARSE_BOOL",
+      "TOO_LARGE_ARRAY_SIZE",
+      "ILLEGAL_INDEX",
+      "INVALID_JSON_STRUCTURE",
+      "TOO_LARGE_STRING_SIZE",
     ].map((code) => [code, "query" as const]),
   ),
 };
 
 /** `Code: 43. DB::Exception: <message>. (ILLEGAL_TYPE_OF_ARGUMENT)` */
 const ENGINE_MESSAGE =
-  /Code:\s*\d+\.\s*DB::Exception:\s*([\s\S]*?)\s*\(([A-Z0-9_]+)\)\s*(?:\(version[^)]*\))?\s*$/;
+  /Code:\s*(\d+)\.\s*DB::Exception:\s*([\s\S]*?)\s*(?:\(([A-Z0-9_]+)\)\s*(?:\(version[^)]*\))?\s*)?$/;
+
+/**
+ * Names of the codes a query most often causes, by number: chDB cuts a message at its first
+ * NUL byte (a value quoted in the message may hold one), and the name at the end goes with it.
+ */
+const NAME_BY_NUMBER: Readonly<Record<string, string>> = {
+  "6": "CANNOT_PARSE_TEXT",
+  "27": "CANNOT_PARSE_INPUT_ASSERTION_FAILED",
+  "32": "ATTEMPT_TO_READ_AFTER_EOF",
+  "36": "BAD_ARGUMENTS",
+  "38": "CANNOT_PARSE_DATE",
+  "41": "CANNOT_PARSE_DATETIME",
+  "42": "NUMBER_OF_ARGUMENTS_DOESNT_MATCH",
+  "43": "ILLEGAL_TYPE_OF_ARGUMENT",
+  "44": "ILLEGAL_COLUMN",
+  "47": "UNKNOWN_IDENTIFIER",
+  "53": "TYPE_MISMATCH",
+  "69": "ARGUMENT_OUT_OF_BOUND",
+  "70": "CANNOT_CONVERT_TYPE",
+  "72": "CANNOT_PARSE_NUMBER",
+  "130": "CANNOT_READ_ARRAY_FROM_TEXT",
+  "131": "TOO_LARGE_STRING_SIZE",
+  "158": "TOO_MANY_ROWS",
+  "159": "TIMEOUT_EXCEEDED",
+  "241": "MEMORY_LIMIT_EXCEEDED",
+};
 
 /** Where the engine starts quoting the (rewritten) query or its internals; cut from there. */
 const INTERNALS = [
@@ -126,7 +160,8 @@ export function classifyEngineError(
   const text = error instanceof Error ? error.message : String(error);
   const match = ENGINE_MESSAGE.exec(text);
   if (!match) return undefined;
-  const [, rawMessage = "", code = ""] = match;
+  const [, number = "", rawMessage = "", named] = match;
+  const code = named ?? NAME_BY_NUMBER[number] ?? "";
   const kind = KIND_BY_CODE[code];
   if (kind === "timeout")
     return new DomainError(

@@ -80,9 +80,11 @@ export class ExprParser {
     const start = this.ts.peek().pos;
     return this.ts.nested(start, () => {
       let left = this.prefix();
-      for (;;) {
+      // Each step of a left-associative chain (a + b + c …) nests the tree one level deeper.
+      for (let steps = 0; ; steps++) {
         const next = this.infix(left, minBp);
         if (!next) return left;
+        this.ts.deepen(steps, next.pos);
         left = next;
       }
     });

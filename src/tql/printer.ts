@@ -21,6 +21,21 @@ export interface PrintedQuery {
   readonly params: Readonly<Record<string, string>>;
 }
 
+/**
+ * Engine settings the guard depends on. Without them the engine may evaluate the query's own
+ * conditions on rows (or skip-index values) of granules shared with other projects before the
+ * project filter has removed them, and an expression that throws on a value would tell the
+ * query about another project's data:
+ * - the project filter is an explicit PREWHERE and no other condition may be moved before it;
+ * - skip indexes, whose analysis evaluates conditions on every granule's values, are not used;
+ * - implicit min/max projections, computed over all projects' rows, are not used.
+ */
+export const GUARD_SETTINGS = {
+  optimize_move_to_prewhere: 0,
+  use_skip_indexes: 0,
+  optimize_use_implicit_projections: 0,
+} as const;
+
 /** The guarded read of each table, by database and table name; built once. */
 const GUARDED = new Map<string, string>();
 
@@ -151,7 +166,9 @@ class Printer {
         .map((column) => quoteIdentifier(column.name))
         .join(", ");
       const source = `${quoteIdentifier(this.options.database)}.${quoteIdentifier(table.name)}${table.readFinal ? " FINAL" : ""}`;
-      sql = `(SELECT ${columns} FROM ${source} WHERE ${quoteIdentifier(PROJECT_COLUMN)} = {${PROJECT_PARAM}:String})`;
+      // PREWHERE: the project filter runs before anything of the query sees a row (see
+      // GUARD_SETTINGS), so no user expression is ever evaluated on another project's values.
+      sql = `(SELECT ${columns} FROM ${source} PREWHERE ${quoteIdentifier(PROJECT_COLUMN)} = {${PROJECT_PARAM}:String})`;
       GUARDED.set(key, sql);
     }
     return sql;

@@ -3,7 +3,7 @@ import { InvalidInputError } from "../lib/errors.js";
 import type { ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
-import { PROJECT_PARAM } from "./printer.js";
+import { GUARD_SETTINGS, PROJECT_PARAM } from "./printer.js";
 import { toJsonRows } from "./result-json.js";
 
 /** The spec's limits on one query. */
@@ -39,6 +39,7 @@ export interface TqlServiceDeps {
 export function createTqlService({ executor, limits, logger }: TqlServiceDeps): TqlService {
   const rowCap = TQL_MAX_RESULT_ROWS + 1;
   const settings = {
+    ...GUARD_SETTINGS,
     max_execution_time: limits.maxExecutionSeconds,
     max_memory_usage: limits.maxMemoryBytes,
     max_rows_to_read: limits.maxRowsToRead,

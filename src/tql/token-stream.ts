@@ -163,6 +163,15 @@ export class TokenStream {
     }
   }
 
+  /** Refuses an operator chain that, on top of the current nesting, would exceed the depth limit. */
+  deepen(extraLevels: number, pos: number): void {
+    if (this.depth + extraLevels > this.limits.maxDepth)
+      throw new TqlSyntaxError(
+        `The query is nested too deeply (more than ${this.limits.maxDepth} levels); an operator chain this long should be an IN list or an aggregate`,
+        pos,
+      );
+  }
+
   /** Counts one syntax-tree node, refusing queries larger than the limit. */
   node<T>(node: T & { pos: number }): T {
     if (++this.nodes > this.limits.maxNodes)

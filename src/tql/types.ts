@@ -6,6 +6,8 @@ interface TypeRule {
   readonly args: "none" | "types" | "map" | "tuple" | "numbers" | "datetime" | "datetime64";
   readonly min?: number;
   readonly max?: number;
+  /** Smallest numeric argument (FixedString(0) is not a type). */
+  readonly minValue?: number;
 }
 
 const SCALAR: TypeRule = { args: "none" };
@@ -38,7 +40,7 @@ const TYPES: Readonly<Record<string, TypeRule>> = {
       "IPv6",
     ].map((name) => [name, SCALAR]),
   ),
-  FixedString: { args: "numbers", min: 1, max: 1 },
+  FixedString: { args: "numbers", min: 1, max: 1, minValue: 1 },
   Decimal: { args: "numbers", min: 1, max: 2 },
   Decimal32: { args: "numbers", min: 1, max: 1 },
   Decimal64: { args: "numbers", min: 1, max: 1 },
@@ -109,7 +111,7 @@ export function printType(type: TypeNode): string {
       if (args.length > 0) throw bad("takes no arguments");
       return name;
     case "numbers":
-      return `${name}(${args.map((arg) => integer(arg, bad)).join(", ")})`;
+      return `${name}(${args.map((arg) => integer(arg, bad, rule.minValue)).join(", ")})`;
     case "types":
       return `${name}(${args.map((arg) => nestedType(arg, bad)).join(", ")})`;
     case "map":
@@ -139,8 +141,9 @@ export function printType(type: TypeNode): string {
   }
 }
 
-function integer(arg: TypeArg, bad: (why: string) => TqlError): string {
-  if (arg.kind !== "number" || !/^\d{1,3}$/.test(arg.value)) throw bad("expects whole numbers");
+function integer(arg: TypeArg, bad: (why: string) => TqlError, min = 0): string {
+  if (arg.kind !== "number" || !/^\d{1,3}$/.test(arg.value) || Number(arg.value) < min)
+    throw bad(`expects whole numbers from ${min} to 999`);
   return String(Number(arg.value));
 }
 

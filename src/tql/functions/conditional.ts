@@ -24,8 +24,6 @@ export const CONDITIONAL_FUNCTIONS: readonly FunctionDef[] = [
   fn("greater", 2, "a > b"),
   fn("lessOrEquals", 2, "a <= b"),
   fn("greaterOrEquals", 2, "a >= b"),
-  fn("in", 2, "a IN (list)"),
-  fn("notIn", 2, "a NOT IN (list)"),
   fn("isDistinctFrom", 2, "a IS DISTINCT FROM b: inequality where NULL equals NULL"),
   fn("isNotDistinctFrom", 2, "a IS NOT DISTINCT FROM b: equality where NULL equals NULL"),
 ];
