@@ -109,7 +109,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     meta,
     telemetry,
     ingest: createIngestService({ config, logger: options.logger, metrics, telemetry }),
-    tql: createTqlService({ executor: telemetry, limits: config.tql, logger: options.logger }),
+    tql: createTqlService({ executor: telemetry, limits: config.tql }),
     domain: createDomainDeps(config, meta, options),
   };
 }

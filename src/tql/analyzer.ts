@@ -34,7 +34,11 @@ interface Source {
   readonly open: boolean;
 }
 
-/** Names visible at one level of a query. */
+/**
+ * Names visible at one level of a query. A SELECT has two levels: its WITH clause (CTEs and
+ * `expr AS name`), which a UNION shares with its other branches, and its body (FROM sources,
+ * aliases, lambda parameters) below it.
+ */
 interface Scope {
   readonly parent: Scope | undefined;
   /** Query CTEs (usable in FROM) and their output columns. */
@@ -49,6 +53,13 @@ interface Scope {
 }
 
 const TABLES = new Map(TELEMETRY_TABLES.map((table) => [table.name as string, table]));
+/** The columns a query sees of each table: all but the project column. */
+const VISIBLE_COLUMNS = new Map(
+  TELEMETRY_TABLES.map((table) => [
+    table,
+    new Set(table.columns.map((c) => c.name).filter((name) => name !== PROJECT_COLUMN)),
+  ]),
+);
 const HIDDEN = `${PROJECT_COLUMN} is not available in TQL: every query is already limited to the API key's project`;
 
 /**
@@ -72,12 +83,13 @@ class Analyzer {
   /** Analyzes a query and returns its output columns. */
   query(query: Query, parent: Scope | undefined): Source {
     if (query.kind === "union") {
-      // ClickHouse lets every branch use the CTEs of the first one.
-      const head = query.selects[0];
-      const shared = head?.kind === "select" ? this.withScope(head, parent) : parent;
-      const [first, ...rest] = query.selects.map((select, index) =>
-        this.query(select, index === 0 ? parent : shared),
-      );
+      // ClickHouse lets every branch use the WITH clause of the first one.
+      let shared = parent;
+      const [first, ...rest] = query.selects.map((branch, index) => {
+        if (index > 0 || branch.kind !== "select") return this.query(branch, shared);
+        shared = this.withClause(branch, parent);
+        return this.body(branch, shared);
+      });
       for (const branch of rest)
         if (first && branch.columns.size !== first.columns.size && !first.open && !branch.open)
           throw new TqlError(
@@ -86,20 +98,12 @@ class Analyzer {
           );
       return first as Source;
     }
-    return this.select(query, parent);
+    return this.body(query, this.withClause(query, parent));
   }
 
-  /** A scope holding only the query CTEs of `select`, for the other branches of its UNION. */
-  private withScope(select: SelectQuery, parent: Scope | undefined): Scope | undefined {
-    const queries = select.with.filter((cte) => cte.kind === "query");
-    if (queries.length === 0) return parent;
-    const scope = emptyScope(parent);
-    for (const cte of queries)
-      scope.ctes.set(cte.name, { ...this.query(cte.query, scope), name: cte.name });
-    return scope;
-  }
-
-  private select(select: SelectQuery, parent: Scope | undefined): Source {
+  /** The scope of a SELECT's WITH clause; CTE queries are analyzed here, once. */
+  private withClause(select: SelectQuery, parent: Scope | undefined): Scope | undefined {
+    if (select.with.length === 0) return parent;
     const scope = emptyScope(parent);
     for (const cte of select.with) {
       this.defineName(cte.name, cte.pos);
@@ -107,6 +111,12 @@ class Analyzer {
         scope.ctes.set(cte.name, { ...this.query(cte.query, scope), name: cte.name });
       else scope.withAliases.add(cte.name);
     }
+    return scope;
+  }
+
+  /** Everything of a SELECT after its WITH clause; returns its output columns. */
+  private body(select: SelectQuery, withScope: Scope | undefined): Source {
+    const scope = emptyScope(withScope);
     for (const item of select.columns) if (item.alias !== undefined) this.alias(item, scope);
     if (select.from) {
       scope.sources.push(this.tableRef(select.from.table, scope));
@@ -185,24 +195,20 @@ class Analyzer {
         ref.pos,
       );
     this.tables.set(ref, table);
-    const columns = new Set(
-      table.columns.map((column) => column.name).filter((name) => name !== PROJECT_COLUMN),
-    );
+    const columns = VISIBLE_COLUMNS.get(table) ?? new Set<string>();
     return { name: ref.alias ?? ref.name, columns, open: false };
   }
 
-  private findCte(name: string, scope: Scope | undefined): Source | undefined {
-    for (let s = scope; s; s = s.parent) {
+  private findCte(name: string, scope: Scope): Source | undefined {
+    for (const s of chain(scope)) {
       const cte = s.ctes.get(name);
       if (cte) return cte;
     }
     return undefined;
   }
 
-  private cteNames(scope: Scope | undefined): string[] {
-    const names: string[] = [];
-    for (let s = scope; s; s = s.parent) names.push(...s.ctes.keys());
-    return names;
+  private cteNames(scope: Scope): string[] {
+    return [...chain(scope)].flatMap((s) => [...s.ctes.keys()]);
   }
 
   private usingColumn(column: string, scope: Scope, pos: number): void {
@@ -277,14 +283,12 @@ class Analyzer {
       return;
     }
     if (this.visible(table, scope)) return;
-    const tables: string[] = [];
-    for (let s: Scope | undefined = scope; s; s = s.parent)
-      tables.push(...s.sources.map((source) => source.name).filter(Boolean));
-    throw new TqlError(unknown("table", table, tables), pos);
+    const tables = [...chain(scope)].flatMap((s) => s.sources.map((source) => source.name));
+    throw new TqlError(unknown("table", table, tables.filter(Boolean)), pos);
   }
 
   private findSource(name: string, scope: Scope): Source | undefined {
-    for (let s: Scope | undefined = scope; s; s = s.parent) {
+    for (const s of chain(scope)) {
       const source = s.sources.find((candidate) => candidate.name === name);
       if (source) return source;
     }
@@ -293,17 +297,18 @@ class Analyzer {
 
   /** Whether an unqualified name resolves here or in an enclosing query. */
   private visible(name: string, scope: Scope): boolean {
-    for (let s: Scope | undefined = scope; s; s = s.parent) {
-      if (s.lambdas.some((params) => params.includes(name))) return true;
-      if (s.aliases.has(name) || s.withAliases.has(name)) return true;
-      if (s.sources.some((source) => source.open || source.columns.has(name))) return true;
-    }
-    return false;
+    return [...chain(scope)].some(
+      (s) =>
+        s.lambdas.some((params) => params.includes(name)) ||
+        s.aliases.has(name) ||
+        s.withAliases.has(name) ||
+        s.sources.some((source) => source.open || source.columns.has(name)),
+    );
   }
 
   private visibleNames(scope: Scope): Set<string> {
     const names = new Set<string>();
-    for (let s: Scope | undefined = scope; s; s = s.parent) {
+    for (const s of chain(scope)) {
       for (const name of [...s.aliases, ...s.withAliases, ...s.lambdas.flat()]) names.add(name);
       for (const source of s.sources) for (const column of source.columns) names.add(column);
     }
@@ -368,6 +373,11 @@ class Analyzer {
       }
     }
   }
+}
+
+/** A scope and every scope enclosing it, innermost first. */
+function* chain(scope: Scope): Generator<Scope> {
+  for (let s: Scope | undefined = scope; s; s = s.parent) yield s;
 }
 
 function emptyScope(parent: Scope | undefined): Scope {

@@ -45,6 +45,9 @@ const UNIT_ALIASES: Readonly<Record<string, IntervalUnit>> = Object.fromEntries(
   ]),
 );
 
+/** Predicates that `NOT` may precede: `x NOT IN …`, `NOT LIKE`, `NOT ILIKE`, `NOT BETWEEN`. */
+const NEGATABLE = new Set(["IN", "LIKE", "ILIKE", "BETWEEN"]);
+
 /** Functions that take a unit keyword first: `dateAdd(DAY, 1, t)`. */
 const DATE_ARITHMETIC = new Set([
   "dateadd",
@@ -64,8 +67,8 @@ const DATE_DIFF = new Set(["datediff", "date_diff", "timestampdiff", "timestamp_
 export class ExprParser {
   constructor(
     private readonly ts: TokenStream,
-    /** Parses a query at the current token (for subqueries inside expressions). */
-    private readonly parseQuery: () => Query,
+    /** Parses `( query )` at the current token (for subqueries inside expressions). */
+    private readonly parseSubquery: () => Query,
   ) {}
 
   /** True when a subquery starts at the current `(`. */
@@ -163,10 +166,7 @@ export class ExprParser {
     if (upper === "CAST" && ts.isOp("(", 1)) return this.cast();
     if (upper === "EXISTS" && this.startsSubquery(1)) {
       ts.next();
-      ts.expectOp("(");
-      const query = this.parseQuery();
-      ts.expectOp(")");
-      return ts.node({ kind: "exists", query, pos });
+      return ts.node({ kind: "exists", query: this.parseSubquery(), pos });
     }
     if (ts.isOp("(", 1)) return this.call();
     if (isReserved(token.text)) throw ts.unexpected("an expression");
@@ -178,7 +178,7 @@ export class ExprParser {
     const ts = this.ts;
     const first = ts.next();
     const parts = [first.text];
-    while (ts.isOp(".") && (ts.peek(1).kind === "word" || ts.peek(1).kind === "quoted")) {
+    while (ts.isOp(".") && ts.isNameLike(1)) {
       ts.next();
       parts.push(ts.next().text);
     }
@@ -253,7 +253,7 @@ export class ExprParser {
     const ts = this.ts;
     if (!DATE_ARITHMETIC.has(name.toLowerCase())) return undefined;
     const unitToken = ts.peek(1);
-    const unit = unitToken.kind === "word" ? UNIT_ALIASES[unitToken.text.toUpperCase()] : undefined;
+    const unit = this.unitAt(1);
     if (!unit || !ts.isOp(",", 2)) return undefined;
     ts.expectOp("(");
     ts.next();
@@ -266,6 +266,12 @@ export class ExprParser {
     return ts.node({ kind: "call", name, args: [date, interval], distinct: false, pos });
   }
 
+  /** The interval unit keyword at token `ahead` (`HOUR`, `hours`, …), if it is one. */
+  private unitAt(ahead: number): IntervalUnit | undefined {
+    const token = this.ts.peek(ahead);
+    return token.kind === "word" ? UNIT_ALIASES[token.text.toUpperCase()] : undefined;
+  }
+
   /** `(…)`; with `unitFirst`, a bare unit keyword first (`dateDiff(hour, a, b)`) becomes its name. */
   private callArguments(unitFirst = false): { args: Expr[]; distinct: boolean } {
     const ts = this.ts;
@@ -273,8 +279,8 @@ export class ExprParser {
     const distinct = ts.acceptWord("DISTINCT");
     const args: Expr[] = [];
     const unitToken = ts.peek();
-    const unit = unitToken.kind === "word" ? UNIT_ALIASES[unitToken.text.toUpperCase()] : undefined;
-    if (unitFirst && unit && ts.isOp(",", 1)) {
+    const unit = unitFirst ? this.unitAt(0) : undefined;
+    if (unit && ts.isOp(",", 1)) {
       ts.next();
       ts.next();
       args.push(
@@ -293,7 +299,7 @@ export class ExprParser {
   private argument(): Expr {
     const ts = this.ts;
     const pos = ts.peek().pos;
-    if ((ts.peek().kind === "word" || ts.peek().kind === "quoted") && ts.isOp("->", 1)) {
+    if (ts.isNameLike() && ts.isOp("->", 1)) {
       const param = ts.next().text;
       ts.next();
       return this.lambda([param], pos);
@@ -311,9 +317,8 @@ export class ExprParser {
     const names: string[] = [];
     let ahead = 1;
     for (;;) {
-      const token = ts.peek(ahead);
-      if (token.kind !== "word" && token.kind !== "quoted") return undefined;
-      names.push(token.text);
+      if (!ts.isNameLike(ahead)) return undefined;
+      names.push(ts.peek(ahead).text);
       if (ts.isOp(",", ahead + 1)) ahead += 2;
       else if (ts.isOp(")", ahead + 1) && ts.isOp("->", ahead + 2)) break;
       else return undefined;
@@ -331,12 +336,8 @@ export class ExprParser {
   private parenthesized(): Expr {
     const ts = this.ts;
     const pos = ts.peek().pos;
-    if (this.startsSubquery()) {
-      ts.next();
-      const query = this.parseQuery();
-      ts.expectOp(")");
-      return ts.node({ kind: "subquery", query, pos });
-    }
+    if (this.startsSubquery())
+      return ts.node({ kind: "subquery", query: this.parseSubquery(), pos });
     ts.next();
     if (ts.acceptOp(")")) return ts.node({ kind: "tuple", items: [], pos });
     const items = this.parseList();
@@ -371,8 +372,7 @@ export class ExprParser {
     const ts = this.ts;
     const pos = ts.next().pos;
     const value = this.parse(BP.unary);
-    const unitToken = ts.peek();
-    const unit = unitToken.kind === "word" ? UNIT_ALIASES[unitToken.text.toUpperCase()] : undefined;
+    const unit = this.unitAt(0);
     if (!unit) throw ts.unexpected(`an interval unit (${INTERVAL_UNITS.join(", ")})`);
     ts.next();
     return ts.node({ kind: "interval", value, unit, pos });
@@ -401,9 +401,8 @@ export class ExprParser {
   /** A data type: `Name` or `Name(arg, …)` where an argument is a type, number or string. */
   type(): TypeNode {
     const ts = this.ts;
-    const token = ts.peek();
-    if (token.kind !== "word" && token.kind !== "quoted") throw ts.unexpected("a type name");
-    ts.next();
+    if (!ts.isNameLike()) throw ts.unexpected("a type name");
+    const token = ts.next();
     const args: TypeArg[] = [];
     if (ts.acceptOp("(")) {
       if (!ts.isOp(")")) {
@@ -427,7 +426,7 @@ export class ExprParser {
       return { kind: "string", value: token.text };
     }
     // Tuple(name Type) names its elements.
-    if ((token.kind === "word" || token.kind === "quoted") && ts.peek(1).kind === "word") {
+    if (ts.isNameLike() && ts.peek(1).kind === "word") {
       ts.next();
       return { kind: "type", field: token.text, type: this.type() };
     }
@@ -487,13 +486,10 @@ export class ExprParser {
       return ts.node({ kind: "binary", op, left, right, pos });
     }
     if (token.kind === "word") {
-      const negated =
-        text === "NOT" &&
-        ["IN", "LIKE", "ILIKE", "BETWEEN"].includes(ts.peek(1).text.toUpperCase());
+      const negated = text === "NOT" && NEGATABLE.has(ts.peek(1).text.toUpperCase());
       const keyword = negated ? ts.peek(1).text.toUpperCase() : text;
       if (keyword === "IS") return this.isNull(left, pos);
-      if (!["IN", "LIKE", "ILIKE", "BETWEEN"].includes(keyword))
-        return this.arithmetic(left, minBp);
+      if (!NEGATABLE.has(keyword)) return this.arithmetic(left, minBp);
       if (negated) ts.next();
       ts.next();
       if (keyword === "IN") return this.inList(left, negated, pos);
@@ -535,12 +531,8 @@ export class ExprParser {
   /** `IN (a, b)`, `IN (SELECT …)`. A bare name after IN (a table in ClickHouse) is refused. */
   private inList(left: Expr, not: boolean, pos: number): Expr {
     const ts = this.ts;
-    if (this.startsSubquery()) {
-      ts.next();
-      const query = this.parseQuery();
-      ts.expectOp(")");
-      return ts.node({ kind: "in", expr: left, not, list: query, pos });
-    }
+    if (this.startsSubquery())
+      return ts.node({ kind: "in", expr: left, not, list: this.parseSubquery(), pos });
     if (!ts.isOp("(") && !ts.isOp("["))
       throw ts.unexpected("a parenthesized list or subquery after IN");
     const close = ts.next().text === "(" ? ")" : "]";

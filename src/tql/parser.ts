@@ -15,13 +15,7 @@ import type {
 import { TqlSyntaxError } from "./errors.js";
 import { tokenize } from "./lexer.js";
 import { ExprParser } from "./parse-expr.js";
-import {
-  DEFAULT_PARSE_LIMITS,
-  describe,
-  isReserved,
-  type ParseLimits,
-  TokenStream,
-} from "./token-stream.js";
+import { DEFAULT_PARSE_LIMITS, describe, type ParseLimits, TokenStream } from "./token-stream.js";
 
 /** Statements TQL recognizes only to refuse them with a clear message. */
 const NON_SELECT = new Set([
@@ -79,7 +73,7 @@ class Parser {
   private readonly expr: ExprParser;
 
   constructor(private readonly ts: TokenStream) {
-    this.expr = new ExprParser(ts, () => this.query());
+    this.expr = new ExprParser(ts, () => this.parenthesizedQuery());
   }
 
   statement(): Query {
@@ -145,14 +139,15 @@ class Parser {
   }
 
   private unionBranch(): Query {
-    const ts = this.ts;
-    if (ts.isOp("(")) {
-      ts.next();
-      const inner = this.query();
-      ts.expectOp(")");
-      return inner;
-    }
-    return this.select();
+    return this.ts.isOp("(") ? this.parenthesizedQuery() : this.select();
+  }
+
+  /** `( query )`: a subquery anywhere, or a parenthesized UNION branch. */
+  private parenthesizedQuery(): Query {
+    this.ts.expectOp("(");
+    const query = this.query();
+    this.ts.expectOp(")");
+    return query;
   }
 
   private select(): SelectQuery {
@@ -166,7 +161,7 @@ class Parser {
     const from = ts.acceptWord("FROM") ? this.from() : undefined;
     const prewhere = ts.acceptWord("PREWHERE") ? this.expr.parse() : undefined;
     const where = ts.acceptWord("WHERE") ? this.expr.parse() : undefined;
-    const groupBy = this.byList("GROUP");
+    const groupBy = ts.acceptWord("GROUP") ? this.groupBy() : [];
     if (ts.isWord("WITH"))
       throw new TqlSyntaxError("WITH TOTALS, ROLLUP and CUBE are not supported", ts.peek().pos);
     const having = ts.acceptWord("HAVING") ? this.expr.parse() : undefined;
@@ -210,18 +205,10 @@ class Parser {
     const ctes: Cte[] = [];
     do {
       const pos = ts.peek().pos;
-      const named = ts.peek();
-      if (
-        (named.kind === "word" || named.kind === "quoted") &&
-        ts.isWord("AS", 1) &&
-        this.expr.startsSubquery(2)
-      ) {
+      if (ts.isNameLike() && ts.isWord("AS", 1) && this.expr.startsSubquery(2)) {
+        const name = ts.next().text;
         ts.next();
-        ts.next();
-        ts.next();
-        const query = this.query();
-        ts.expectOp(")");
-        ctes.push(ts.node({ kind: "query", name: named.text, query, pos }));
+        ctes.push(ts.node({ kind: "query", name, query: this.parenthesizedQuery(), pos }));
       } else {
         const expr = this.expr.parse();
         ts.expectWord("AS");
@@ -251,12 +238,7 @@ class Parser {
   private alias(): string | undefined {
     const ts = this.ts;
     if (ts.acceptWord("AS")) return ts.expectName("an alias after AS").text;
-    const token = ts.peek();
-    if (token.kind === "quoted" || (token.kind === "word" && !isReserved(token.text))) {
-      ts.next();
-      return token.text;
-    }
-    return undefined;
+    return ts.acceptName()?.text;
   }
 
   private from(): FromClause {
@@ -341,9 +323,7 @@ class Parser {
     const pos = token.pos;
     if (ts.isOp("(")) {
       if (!this.expr.startsSubquery()) throw ts.unexpected("a subquery");
-      ts.next();
-      const query = this.query();
-      ts.expectOp(")");
+      const query = this.parenthesizedQuery();
       return ts.node({ kind: "subquery", query, pos, ...this.tableAlias() });
     }
     const name = ts.expectName("a table name").text;
@@ -374,10 +354,8 @@ class Parser {
     return alias === undefined ? {} : { alias };
   }
 
-  private byList(keyword: "GROUP" | "ORDER"): Expr[] {
-    const ts = this.ts;
-    if (!ts.acceptWord(keyword)) return [];
-    ts.expectWord("BY");
+  private groupBy(): Expr[] {
+    this.ts.expectWord("BY");
     return this.expr.parseList();
   }
 

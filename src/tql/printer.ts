@@ -87,8 +87,8 @@ class Printer {
       `SELECT${select.distinct ? " DISTINCT" : ""} ${select.columns.map((item) => this.aliased(item.expr, item.alias)).join(", ")}`,
     );
     if (select.from) parts.push(`FROM ${this.from(select.from)}`);
-    // PREWHERE cannot apply to the guarded subquery; as a WHERE it still reaches the table,
-    // where the engine moves filters to PREWHERE by itself.
+    // The query's PREWHERE becomes part of its WHERE: only the project guard may run as a
+    // PREWHERE (GUARD_SETTINGS), and a PREWHERE cannot apply to the guarded subquery anyway.
     const filters = [select.prewhere, select.where].filter((e): e is Expr => e !== undefined);
     if (filters.length > 0) parts.push(`WHERE ${filters.map((e) => this.expr(e)).join(" AND ")}`);
     if (select.groupBy.length > 0) parts.push(`GROUP BY ${this.list(select.groupBy)}`);
@@ -108,16 +108,11 @@ class Printer {
         `LIMIT ${offset ? `${digits(offset)}, ` : ""}${digits(count)} BY ${this.list(by)}`,
       );
     }
-    const limit = select.limit;
-    if (rowCap !== undefined) {
-      const count =
-        limit && BigInt(limit.count) < BigInt(rowCap) ? digits(limit.count) : String(rowCap);
-      parts.push(`LIMIT ${count}${limit?.offset ? ` OFFSET ${digits(limit.offset)}` : ""}`);
-    } else if (limit) {
-      parts.push(
-        `LIMIT ${digits(limit.count)}${limit.offset ? ` OFFSET ${digits(limit.offset)}` : ""}`,
-      );
-    }
+    const { limit } = select;
+    const capped = rowCap !== undefined && (!limit || BigInt(limit.count) >= BigInt(rowCap));
+    const count = capped ? String(rowCap) : limit?.count;
+    if (count !== undefined)
+      parts.push(`LIMIT ${digits(count)}${limit?.offset ? ` OFFSET ${digits(limit.offset)}` : ""}`);
     return parts.join(" ");
   }
 

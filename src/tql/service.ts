@@ -1,6 +1,5 @@
-import type { Logger } from "pino";
 import { InvalidInputError } from "../lib/errors.js";
-import type { ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
+import type { CompactResult, ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
 import { GUARD_SETTINGS, PROJECT_PARAM } from "./printer.js";
@@ -33,10 +32,9 @@ export interface TqlService {
 export interface TqlServiceDeps {
   executor: TelemetryExecutor;
   limits: TqlLimits;
-  logger?: Logger;
 }
 
-export function createTqlService({ executor, limits, logger }: TqlServiceDeps): TqlService {
+export function createTqlService({ executor, limits }: TqlServiceDeps): TqlService {
   const rowCap = TQL_MAX_RESULT_ROWS + 1;
   const settings = {
     ...GUARD_SETTINGS,
@@ -55,10 +53,9 @@ export function createTqlService({ executor, limits, logger }: TqlServiceDeps): 
           "query",
           `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
         );
-      if (text.trim().length === 0) throw InvalidInputError.forField("query", "must not be empty");
       const { sql, params } = compileTql(text, { database: executor.database, rowCap });
       const started = performance.now();
-      let result: Awaited<ReturnType<TelemetryExecutor["queryCompact"]>>;
+      let result: CompactResult;
       try {
         result = await executor.queryCompact(sql, {
           params: { ...params, [PROJECT_PARAM]: projectId },
@@ -70,9 +67,8 @@ export function createTqlService({ executor, limits, logger }: TqlServiceDeps): 
           database: executor.database,
           maxExecutionSeconds: limits.maxExecutionSeconds,
         });
-        if (mapped) throw mapped;
-        logger?.error({ err: error }, "TQL query failed in the engine");
-        throw error;
+        // Not the query's fault: the caller's error handling logs it (500 with the request id).
+        throw mapped ?? error;
       }
       const durationMs = Math.round(performance.now() - started);
       const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;

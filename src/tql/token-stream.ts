@@ -135,12 +135,24 @@ export class TokenStream {
     return this.next();
   }
 
-  /** A name: an unquoted word that is not a keyword, or any quoted identifier. */
-  expectName(what: string): Token {
+  /** True when the token `ahead` is a word or a quoted identifier (a keyword included). */
+  isNameLike(ahead = 0): boolean {
+    const { kind } = this.peek(ahead);
+    return kind === "word" || kind === "quoted";
+  }
+
+  /** Consumes a name when it is next: an unquoted word that is not a keyword, or any quoted identifier. */
+  acceptName(): Token | undefined {
     const token = this.peek();
     if (token.kind === "quoted" || (token.kind === "word" && !isReserved(token.text)))
       return this.next();
-    throw this.unexpected(what);
+    return undefined;
+  }
+
+  expectName(what: string): Token {
+    const token = this.acceptName();
+    if (!token) throw this.unexpected(what);
+    return token;
   }
 
   /** An error at the current token: "Expected X but found Y". */
