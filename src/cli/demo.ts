@@ -5,6 +5,7 @@ import { demoRequests } from "../demo/generator.js";
 import { type SendSummary, sendAll } from "../demo/sender.js";
 import { InvalidInputError } from "../lib/errors.js";
 import { createLogger } from "../lib/logger.js";
+import { listProjects } from "../projects/projects.js";
 import { startService } from "./serve.js";
 
 export interface DemoOptions {
@@ -41,14 +42,13 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<Dem
   );
   try {
     const { deps } = service;
-    const orgs = await deps.meta.repos.organizations.list();
-    const [project] = await deps.meta.repos.projects.listByOrgs(orgs.map((o) => o.id));
+    const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
+    const [project] = await listProjects({ ctx });
     if (!project) {
       throw new InvalidInputError(
         `No project in ${config.dataDir}: run \`vigil init\` first, or pass --url and --key of a running Vigil`,
       );
     }
-    const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
     const key = await createApiKey({
       ctx,
       projectId: project.id,

@@ -1,6 +1,7 @@
 import type { Config } from "../config.js";
-import { openMetaStore, openTelemetryStore } from "../deps.js";
+import { createDomainDeps, openMetaStore, openTelemetryStore } from "../deps.js";
 import { DomainError, type ErrorCode, InvalidInputError } from "../lib/errors.js";
+import { listProjects } from "../projects/projects.js";
 import { createTqlService, TQL_MAX_RESULT_ROWS, type TqlResult } from "../tql/service.js";
 
 export interface TqlCommandOptions {
@@ -45,8 +46,8 @@ export async function runTql(
 async function localProject(config: Config, wanted: string | undefined): Promise<string> {
   const meta = await openMetaStore(config);
   try {
-    const orgs = await meta.repos.organizations.list();
-    const projects = await meta.repos.projects.listByOrgs(orgs.map((o) => o.id));
+    const deps = createDomainDeps(config, meta, {});
+    const projects = await listProjects({ ctx: { deps, actor: { kind: "system" } } });
     if (wanted !== undefined) {
       const project = projects.find((p) => p.id === wanted || p.name === wanted);
       if (!project)

@@ -43,10 +43,14 @@ export async function requireProject(
   return project;
 }
 
+/** The projects the actor can see: a user's organizations' projects, or every project for the operator (CLI). */
 export async function listProjects({ ctx }: { ctx: Ctx }): Promise<Project[]> {
   const { actor } = ctx;
+  const { repos } = ctx.deps.meta;
+  if (actor.kind === "system")
+    return repos.projects.listByOrgs((await repos.organizations.list()).map((o) => o.id));
   if (actor.kind !== "user") throw new ForbiddenError("Listing projects needs a user session");
-  return ctx.deps.meta.repos.projects.listByOrgs(actor.memberships.map((m) => m.orgId));
+  return repos.projects.listByOrgs(actor.memberships.map((m) => m.orgId));
 }
 
 export async function createProject({
