@@ -36,10 +36,16 @@ export interface DepsOptions {
 }
 
 /** Opens and migrates the metadata store (SQLite under the data dir, or PostgreSQL). */
-export async function openMetaStore(config: Config, metrics?: Metrics): Promise<MetaStore> {
+export async function openMetaStore(
+  config: Config,
+  metrics?: Metrics,
+  logger?: Logger,
+): Promise<MetaStore> {
   const database = openMetaDatabase({
     url: config.meta.url,
     dataDir: config.dataDir,
+    onConnectionError: (error) =>
+      logger?.warn({ err: error.message }, "metadata store connection lost; it will reconnect"),
     onQuery:
       metrics &&
       ((seconds, failed) =>
@@ -94,7 +100,7 @@ export function createDomainDeps(
 /** The composition root's one constructor: both stores, metrics and domain deps. */
 export async function createDeps(config: Config, options: DepsOptions): Promise<AppDeps> {
   const metrics = options.metrics ?? createMetrics();
-  const meta = await openMetaStore(config, metrics);
+  const meta = await openMetaStore(config, metrics, options.logger);
   let telemetry: TelemetryExecutor;
   try {
     telemetry = await openTelemetryStore(config, metrics);

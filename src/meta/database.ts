@@ -22,6 +22,11 @@ export interface MetaDatabaseOptions {
   dataDir: string;
   /** Called after every query with its duration, for store latency metrics. */
   onQuery?: ((seconds: number, failed: boolean) => void) | undefined;
+  /**
+   * PostgreSQL only: an idle pooled connection failed (server restart, network drop). The pool
+   * discards it and opens a new one on the next query; without a listener Node would crash.
+   */
+  onConnectionError?: ((error: Error) => void) | undefined;
 }
 
 export interface MetaDatabase {
@@ -45,13 +50,17 @@ function openSqlite(path: string): Dialect {
   return new SqliteDialect({ database });
 }
 
+function openPostgres(url: string, onConnectionError?: (error: Error) => void): Dialect {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on("error", (error) => onConnectionError?.(error));
+  return new PostgresDialect({ pool });
+}
+
 export function openMetaDatabase(options: MetaDatabaseOptions): MetaDatabase {
   const url = options.url ?? join(options.dataDir, "meta.sqlite");
   const engine: MetaEngine = /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
   const dialect =
-    engine === "postgres"
-      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) })
-      : openSqlite(url);
+    engine === "postgres" ? openPostgres(url, options.onConnectionError) : openSqlite(url);
   const onQuery = options.onQuery;
   const db = new Kysely<MetaSchema>({
     dialect,

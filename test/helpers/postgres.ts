@@ -92,6 +92,8 @@ export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayP
   const deadline = Date.now() + 20_000;
   for (;;) {
     const client = new pg.Client({ connectionString: url });
+    // While the server starts, a refused or reset socket is also emitted as an event.
+    client.on("error", () => undefined);
     try {
       await client.connect();
       await client.end();
