@@ -8,6 +8,7 @@ import { type IdGenerator, newId } from "./lib/ids.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
 import { openMetaDatabase } from "./meta/database.js";
 import { createMetaStore, type MetaStore } from "./meta/meta-store.js";
+import type { ReadDeps } from "./read/read-deps.js";
 import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
@@ -25,6 +26,8 @@ export interface AppDeps {
   ingest: IngestService;
   /** TQL: project-confined SELECTs over the telemetry tables. */
   tql: TqlService;
+  /** What the /v1 read API's verbs run on. */
+  read: ReadDeps;
   domain: DomainDeps;
 }
 
@@ -108,14 +111,16 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     await meta.close();
     throw error;
   }
+  const ingest = createIngestService({ config, logger: options.logger, metrics, telemetry });
   return {
     config,
     logger: options.logger,
     metrics,
     meta,
     telemetry,
-    ingest: createIngestService({ config, logger: options.logger, metrics, telemetry }),
+    ingest,
     tql: createTqlService({ executor: telemetry, limits: config.tql }),
+    read: { telemetry, clock: options.clock ?? systemClock, errorGroups: ingest.errorGroups },
     domain: createDomainDeps(config, meta, options),
   };
 }

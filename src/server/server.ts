@@ -18,14 +18,21 @@ import { authRoutes } from "./routes/api/auth-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
+import { logsRoutes } from "./routes/v1/logs-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
 import { tqlRoutes } from "./routes/v1/tql-routes.js";
+import { tracesRoutes } from "./routes/v1/traces-routes.js";
 
 /** Builds the routes of one area from the app's dependencies; areas list these, one entry per module. */
 export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
 
 /** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
-export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domain), tqlRoutes];
+export const V1_ROUTES: readonly RouteModule[] = [
+  (deps) => keyRoutes(deps.domain),
+  tqlRoutes,
+  logsRoutes,
+  tracesRoutes,
+];
 
 /** Everything under /api: session cookies with the CSRF rule. */
 export const API_ROUTES: readonly RouteModule[] = [

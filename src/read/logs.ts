@@ -1,0 +1,296 @@
+import { z } from "zod";
+import { NotFoundError } from "../lib/errors.js";
+import {
+  bucketMs,
+  bucketStarts,
+  dashboardWindow,
+  isoMs,
+  type Page,
+  PageQuery,
+  pageInfo,
+  resolveWindow,
+  SortOrder,
+  sortBy,
+  WindowQuery,
+} from "./params.js";
+import type { ReadDeps } from "./read-deps.js";
+import { searchConditions, searchTerms } from "./search.js";
+import { num, Sql, whereClause } from "./sql.js";
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
+export const SOURCES = ["frontend", "backend"] as const;
+const LOG_SORTS = ["timestamp", "level", "service"] as const;
+const SORT_COLUMNS: Record<(typeof LOG_SORTS)[number], string> = {
+  timestamp: "timestamp",
+  level: "severity_number",
+  service: "service_name",
+};
+
+export const ListLogsQuery = z
+  .object({
+    level: z.enum(LOG_LEVELS).optional().describe("Only records of this level"),
+    source: z.enum(SOURCES).optional().describe("Only browser (frontend) or server (backend) logs"),
+    search: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe(
+        'Full text over messages: every word or "quoted phrase" must occur, case-insensitively',
+      ),
+    service: z.string().min(1).max(256).optional().describe("Only records of this service"),
+    trace_id: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, "must be 32 lowercase hex characters")
+      .optional()
+      .describe("Only records logged inside this trace"),
+    sort_by: sortBy(LOG_SORTS),
+    sort_order: SortOrder,
+    ...WindowQuery.shape,
+    ...PageQuery.shape,
+  })
+  .strict();
+export type ListLogsQuery = z.infer<typeof ListLogsQuery>;
+
+export const LogSummary = z
+  .object({
+    id: z.string(),
+    timestamp: z.string().describe("ISO 8601, UTC"),
+    level: z.enum(LOG_LEVELS),
+    severityText: z.string(),
+    severityNumber: z.number().int(),
+    service: z.string(),
+    message: z.string(),
+    source: z.enum(SOURCES),
+    traceId: z.string().nullable(),
+    spanId: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    userId: z.string().nullable(),
+  })
+  .meta({ id: "LogSummary" });
+export type LogSummary = z.infer<typeof LogSummary>;
+
+export const LogDetail = LogSummary.extend({
+  observedTimestamp: z.string(),
+  traceFlags: z.number().int(),
+  attributes: z.record(z.string(), z.string()),
+  resource: z.record(z.string(), z.string()).describe("Resource attributes of the emitter"),
+  scope: z.object({ name: z.string(), version: z.string() }),
+  trace: z
+    .object({ traceId: z.string(), spanId: z.string().nullable(), href: z.string() })
+    .nullable()
+    .describe("The trace this record was logged in, with the read API path of its tree"),
+}).meta({ id: "LogDetail" });
+export type LogDetail = z.infer<typeof LogDetail>;
+
+const SUMMARY_COLUMNS = `id, toUnixTimestamp64Milli(timestamp) AS ts, level, severity_text,
+  severity_number, service_name, message, source, trace_id, span_id, session_id, user_id`;
+
+type LogRow = Record<string, unknown>;
+const orNull = (value: unknown) => (value ? String(value) : null);
+
+function toSummary(row: LogRow): LogSummary {
+  return {
+    id: String(row.id),
+    timestamp: isoMs(num(row.ts)),
+    level: row.level as LogSummary["level"],
+    severityText: String(row.severity_text),
+    severityNumber: num(row.severity_number),
+    service: String(row.service_name),
+    message: String(row.message),
+    source: row.source === "frontend" ? "frontend" : "backend",
+    traceId: orNull(row.trace_id),
+    spanId: orNull(row.span_id),
+    sessionId: orNull(row.session_id),
+    userId: orNull(row.user_id),
+  };
+}
+
+/** Log records, newest first unless sorted otherwise; one engine round trip for page and total. */
+export async function listLogs(
+  deps: ReadDeps,
+  projectId: string,
+  query: ListLogsQuery,
+): Promise<Page<LogSummary>> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const window = resolveWindow(query, deps.clock.now().getTime());
+  const conditions = [
+    ...sql.within("timestamp", window),
+    ...(query.level ? [`level = ${sql.bind(query.level)}`] : []),
+    ...(query.source ? [`source = ${sql.bind(query.source)}`] : []),
+    ...(query.service ? [`service_name = ${sql.bind(query.service)}`] : []),
+    ...(query.trace_id ? [`trace_id = ${sql.bind(query.trace_id)}`] : []),
+    ...searchConditions(sql, "message", query.search ? searchTerms(query.search) : []),
+  ];
+  const where = whereClause(sql, conditions);
+  const table = sql.table("logs");
+  const direction = query.sort_order === "asc" ? "ASC" : "DESC";
+  const order =
+    query.sort_by === "timestamp"
+      ? `timestamp ${direction}, id ${direction}`
+      : `${SORT_COLUMNS[query.sort_by]} ${direction}, timestamp DESC, id DESC`;
+  const offset = (query.page - 1) * query.limit;
+  const rows = await sql.query<LogRow>(
+    `SELECT ${SUMMARY_COLUMNS}, (SELECT count() FROM ${table} ${where}) AS total
+     FROM ${table} ${where}
+     ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+  );
+  const total = rows[0] ? num(rows[0].total) : await countPastEnd(sql, table, where, offset);
+  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
+}
+
+/** The total of a page past the end (no row came back to carry it). */
+async function countPastEnd(sql: Sql, table: string, where: string, offset: number) {
+  if (offset === 0) return 0;
+  const [row] = await sql.query<{ total: string }>(
+    `SELECT count() AS total FROM ${table} ${where}`,
+  );
+  return num(row?.total);
+}
+
+const LOG_ID = /^log_([0-9a-f]{12})[0-9a-f]{16}$/;
+
+/** One record with everything it carries. The id holds its millisecond, so the lookup reads one granule range. */
+export async function getLog(deps: ReadDeps, projectId: string, logId: string): Promise<LogDetail> {
+  const match = LOG_ID.exec(logId);
+  if (!match) throw new NotFoundError("Log", logId);
+  const ms = Number.parseInt(match[1] as string, 16);
+  const sql = new Sql(deps.telemetry, projectId);
+  const [row] = await sql.query<LogRow>(
+    `SELECT ${SUMMARY_COLUMNS}, toUnixTimestamp64Milli(observed_timestamp) AS observed_ms,
+            trace_flags, attributes, resource_attributes, scope_name, scope_version
+     FROM ${sql.table("logs")}
+     ${whereClause(sql, [...sql.within("timestamp", { fromMs: ms, toMs: ms + 1 }), `id = ${sql.bind(logId)}`])}
+     LIMIT 1`,
+  );
+  if (!row) throw new NotFoundError("Log", logId);
+  const summary = toSummary(row);
+  return {
+    ...summary,
+    observedTimestamp: isoMs(num(row.observed_ms)),
+    traceFlags: num(row.trace_flags),
+    attributes: row.attributes as Record<string, string>,
+    resource: row.resource_attributes as Record<string, string>,
+    scope: { name: String(row.scope_name), version: String(row.scope_version) },
+    trace: summary.traceId
+      ? { traceId: summary.traceId, spanId: summary.spanId, href: `/v1/traces/${summary.traceId}` }
+      : null,
+  };
+}
+
+export const LogsDashboardQuery = z
+  .object({ ...WindowQuery.shape, service: ListLogsQuery.shape.service })
+  .strict();
+export type LogsDashboardQuery = z.infer<typeof LogsDashboardQuery>;
+
+const LevelCounts = z.object(
+  Object.fromEntries(LOG_LEVELS.map((l) => [l, z.number().int()])) as Record<
+    (typeof LOG_LEVELS)[number],
+    z.ZodNumber
+  >,
+);
+
+export const LogsDashboard = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    bucketSeconds: z.number().int(),
+    total: z.number().int(),
+    byLevel: LevelCounts,
+    errorRate: z.number().describe("(error + fatal) / total, 0 when there are no records"),
+    series: z
+      .array(LevelCounts.extend({ time: z.string(), total: z.number().int() }))
+      .describe("Counts per level in each bucket, every bucket present"),
+    topServices: z.array(
+      z.object({ service: z.string(), count: z.number().int(), errors: z.number().int() }),
+    ),
+    topMessages: z
+      .array(
+        z.object({
+          pattern: z.string().describe("The message with numbers and ids replaced by <n>/<id>"),
+          sample: z.string(),
+          level: z.enum(LOG_LEVELS).describe("The most frequent level of the pattern"),
+          count: z.number().int(),
+          lastSeen: z.string(),
+        }),
+      )
+      .describe("The most frequent message patterns"),
+  })
+  .meta({ id: "LogsDashboard" });
+export type LogsDashboard = z.infer<typeof LogsDashboard>;
+
+const TOP = 10;
+/** Normalizes a message for grouping: uuids, hex ids and numbers become placeholders. */
+const PATTERN_SQL = `replaceRegexpAll(replaceRegexpAll(replaceRegexpAll(left(message, 300),
+  '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}', '<id>'),
+  '\\\\b[0-9a-fA-F]{16,}\\\\b', '<id>'), '\\\\d+(\\\\.\\\\d+)?', '<n>')`;
+
+const zeroLevels = () =>
+  Object.fromEntries(LOG_LEVELS.map((l) => [l, 0])) as Record<(typeof LOG_LEVELS)[number], number>;
+
+/** Counts by level over time, the busiest services and the most frequent message patterns (default: 24h). */
+export async function logsDashboard(
+  deps: ReadDeps,
+  projectId: string,
+  query: LogsDashboardQuery,
+): Promise<LogsDashboard> {
+  const window = dashboardWindow(query, deps.clock.now().getTime());
+  const step = bucketMs(window);
+  const sql = new Sql(deps.telemetry, projectId);
+  const where = whereClause(sql, [
+    ...sql.within("timestamp", window),
+    ...(query.service ? [`service_name = ${sql.bind(query.service)}`] : []),
+  ]);
+  const table = sql.table("logs");
+  const stepParam = sql.bind(step);
+  const [buckets, services, messages] = await Promise.all([
+    sql.query<{ bucket: string; level: string; count: string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(timestamp), ${stepParam}) * ${stepParam} AS bucket, level, count() AS count
+       FROM ${table} ${where} GROUP BY bucket, level`,
+    ),
+    sql.query<{ service_name: string; count: string; errors: string }>(
+      `SELECT service_name, count() AS count, countIf(level IN ('error', 'fatal')) AS errors
+       FROM ${table} ${where} GROUP BY service_name ORDER BY count DESC, service_name LIMIT ${TOP}`,
+    ),
+    sql.query<{ pattern: string; sample: string; level: string; count: string; last_ms: string }>(
+      `SELECT ${PATTERN_SQL} AS pattern, any(message) AS sample, topK(1)(level)[1] AS level,
+              count() AS count, toUnixTimestamp64Milli(max(timestamp)) AS last_ms
+       FROM ${table} ${where} GROUP BY pattern ORDER BY count DESC, pattern LIMIT ${TOP}`,
+    ),
+  ]);
+  const series = new Map(bucketStarts(window, step).map((t) => [t, { ...zeroLevels(), total: 0 }]));
+  const byLevel = zeroLevels();
+  for (const row of buckets) {
+    const level = row.level as (typeof LOG_LEVELS)[number];
+    if (!(level in byLevel)) continue;
+    const count = num(row.count);
+    byLevel[level] += count;
+    const point = series.get(num(row.bucket));
+    if (point) {
+      point[level] += count;
+      point.total += count;
+    }
+  }
+  const total = LOG_LEVELS.reduce((sum, l) => sum + byLevel[l], 0);
+  return {
+    from: isoMs(window.fromMs),
+    to: isoMs(window.toMs),
+    bucketSeconds: step / 1000,
+    total,
+    byLevel,
+    errorRate: total === 0 ? 0 : (byLevel.error + byLevel.fatal) / total,
+    series: [...series].map(([time, counts]) => ({ time: isoMs(time), ...counts })),
+    topServices: services.map((s) => ({
+      service: s.service_name,
+      count: num(s.count),
+      errors: num(s.errors),
+    })),
+    topMessages: messages.map((m) => ({
+      pattern: m.pattern,
+      sample: m.sample,
+      level: m.level as (typeof LOG_LEVELS)[number],
+      count: num(m.count),
+      lastSeen: isoMs(num(m.last_ms)),
+    })),
+  };
+}

@@ -1,0 +1,297 @@
+import { z } from "zod";
+import { NotFoundError } from "../lib/errors.js";
+import {
+  isoMs,
+  type Page,
+  PageQuery,
+  pageInfo,
+  resolveWindow,
+  SortOrder,
+  sortBy,
+  WindowQuery,
+} from "./params.js";
+import type { ReadDeps } from "./read-deps.js";
+import { num, Sql, whereClause } from "./sql.js";
+import { buildTraceTree, type TreeNode } from "./trace-tree.js";
+
+const HEX_ID = (chars: number) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${chars}}$`), `must be ${chars} lowercase hex characters`);
+export const TraceIdParam = HEX_ID(32);
+
+const TRACE_SORTS = ["start_time", "duration", "span_count", "error_count"] as const;
+const SORT_COLUMNS: Record<(typeof TRACE_SORTS)[number], string> = {
+  start_time: "start_ns",
+  duration: "duration_ns",
+  span_count: "span_count",
+  error_count: "error_count",
+};
+
+export const ListTracesQuery = z
+  .object({
+    min_duration: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(86_400_000)
+      .optional()
+      .describe("Only traces lasting at least this many milliseconds (e.g. 100, 500, 1000)"),
+    span_id: HEX_ID(16).optional().describe("Only the trace containing this span"),
+    parent_span_id: HEX_ID(16)
+      .optional()
+      .describe("Only traces containing a span whose parent is this span"),
+    service: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe("Only traces with at least one span of this service"),
+    status: z
+      .enum(["ok", "error"])
+      .optional()
+      .describe("`error`: traces with at least one failed span; `ok`: traces without"),
+    sort_by: sortBy(TRACE_SORTS),
+    sort_order: SortOrder,
+    ...WindowQuery.shape,
+    ...PageQuery.shape,
+  })
+  .strict();
+export type ListTracesQuery = z.infer<typeof ListTracesQuery>;
+
+export const TraceSummary = z
+  .object({
+    traceId: z.string(),
+    rootService: z.string(),
+    rootOperation: z.string(),
+    startTime: z.string().describe("Start of the earliest span, ISO 8601 UTC"),
+    durationMs: z.number().describe("From the earliest span start to the latest span end"),
+    spanCount: z.number().int(),
+    errorCount: z.number().int().describe("Spans with status error"),
+    status: z.enum(["ok", "error"]),
+    services: z.array(z.string()),
+    hasRoot: z.boolean().describe("False while the root span has not arrived"),
+  })
+  .meta({ id: "TraceSummary" });
+export type TraceSummary = z.infer<typeof TraceSummary>;
+
+/** Per-trace aggregates over the spans selected by `where`. */
+const SUMMARY_SELECT = `trace_id,
+  toUnixTimestamp64Nano(min(timestamp)) AS start_ns,
+  toUnixTimestamp64Nano(max(end_timestamp)) - toUnixTimestamp64Nano(min(timestamp)) AS duration_ns,
+  count() AS span_count,
+  countIf(status = 'error') AS error_count,
+  arraySort(groupUniqArray(toString(service_name))) AS services,
+  countIf(parent_span_id = '') > 0 AS has_root,
+  if(has_root, argMinIf(service_name, timestamp, parent_span_id = ''), argMin(service_name, timestamp)) AS root_service,
+  if(has_root, argMinIf(operation_name, timestamp, parent_span_id = ''), argMin(operation_name, timestamp)) AS root_operation`;
+
+type SummaryRow = Record<string, unknown>;
+
+function toSummary(row: SummaryRow): TraceSummary {
+  const errorCount = num(row.error_count);
+  return {
+    traceId: String(row.trace_id),
+    rootService: String(row.root_service),
+    rootOperation: String(row.root_operation),
+    startTime: isoMs(Math.floor(num(row.start_ns) / 1e6)),
+    durationMs: nsToMs(num(row.duration_ns)),
+    spanCount: num(row.span_count),
+    errorCount,
+    status: errorCount > 0 ? "error" : "ok",
+    services: (row.services as string[]).filter(Boolean),
+    hasRoot: Boolean(num(row.has_root)),
+  };
+}
+
+/** Nanoseconds as milliseconds with microsecond precision. */
+export const nsToMs = (ns: number) => Math.round(ns / 1000) / 1000;
+
+/** Trace summaries, newest first by start time unless sorted otherwise. */
+export async function listTraces(
+  deps: ReadDeps,
+  projectId: string,
+  query: ListTracesQuery,
+): Promise<Page<TraceSummary>> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const table = sql.table("traces");
+  const window = sql.within("timestamp", resolveWindow(query, deps.clock.now().getTime()));
+  // Span-level filters pick the traces; the summary then covers all of their spans in the window.
+  const containing = (condition: string) =>
+    `trace_id IN (SELECT trace_id FROM ${table} ${whereClause(sql, [...window, condition])})`;
+  const conditions = [
+    ...window,
+    ...(query.span_id ? [containing(`span_id = ${sql.bind(query.span_id)}`)] : []),
+    ...(query.parent_span_id
+      ? [containing(`parent_span_id = ${sql.bind(query.parent_span_id)}`)]
+      : []),
+    ...(query.service ? [containing(`service_name = ${sql.bind(query.service)}`)] : []),
+  ];
+  const having = [
+    ...(query.min_duration !== undefined
+      ? [`duration_ns >= ${sql.bind(query.min_duration * 1_000_000)}`]
+      : []),
+    ...(query.status === "error" ? ["error_count > 0"] : []),
+    ...(query.status === "ok" ? ["error_count = 0"] : []),
+  ];
+  const grouped = `SELECT ${SUMMARY_SELECT} FROM ${table} ${whereClause(sql, conditions)}
+    GROUP BY trace_id ${having.length > 0 ? `HAVING ${having.join(" AND ")}` : ""}`;
+  const direction = query.sort_order === "asc" ? "ASC" : "DESC";
+  const offset = (query.page - 1) * query.limit;
+  const rows = await sql.query<SummaryRow>(
+    `SELECT *, count() OVER () AS total FROM (${grouped})
+     ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, start_ns DESC, trace_id
+     LIMIT ${query.limit} OFFSET ${offset}`,
+  );
+  let total = rows[0] ? num(rows[0].total) : 0;
+  if (!rows[0] && offset > 0) {
+    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM (${grouped})`);
+    total = num(row?.total);
+  }
+  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
+}
+
+/** A span of a trace tree as the API shows it; its place in the tree (depth, self time, orphan, children) comes from the tree node. */
+export interface SpanView {
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  service: string;
+  kind: string;
+  startTime: string;
+  /** Milliseconds after the trace's start. */
+  startOffsetMs: number;
+  durationMs: number;
+  status: string;
+  statusMessage: string;
+  http: { method: string; route: string; target: string; statusCode: number } | null;
+  attributes: Record<string, string>;
+  /** Index into the trace's `resources`. */
+  resource: number;
+  events: { time: string; name: string; attributes: Record<string, string> }[];
+  links: { traceId: string; spanId: string; attributes: Record<string, string> }[];
+}
+
+export interface TraceDetail extends Omit<TraceSummary, "status"> {
+  status: "ok" | "error";
+  endTime: string;
+  orphanCount: number;
+  truncated: boolean;
+  serviceBreakdown: { service: string; spanCount: number; errorCount: number }[];
+  resources: Record<string, string>[];
+  root: TreeNode<SpanView>;
+}
+
+/** Spans read for one trace at most; a larger trace is cut to its earliest spans and flagged. */
+export const MAX_TRACE_SPANS = 50_000;
+
+/** One trace with its whole tree. */
+export async function getTrace(
+  deps: ReadDeps,
+  projectId: string,
+  traceId: string,
+): Promise<TraceDetail> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const rows = await sql.query<Record<string, unknown>>(
+    `SELECT span_id, parent_span_id, operation_name, span_kind, service_name,
+            toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
+            toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
+            status, status_message, http_method, http_route, http_target, http_status_code,
+            attributes, resource_attributes,
+            arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
+            events_name, events_attributes, links_trace_id, links_span_id, links_attributes
+     FROM ${sql.table("traces")}
+     ${whereClause(sql, [`trace_id = ${sql.bind(traceId)}`])}
+     ORDER BY timestamp LIMIT ${MAX_TRACE_SPANS + 1}`,
+  );
+  if (rows.length === 0) throw new NotFoundError("Trace", traceId);
+  const truncated = rows.length > MAX_TRACE_SPANS;
+  const resources: Record<string, string>[] = [];
+  const resourceIndex = new Map<string, number>();
+  const traceStartNs = BigInt(String(rows[0]?.start_ns));
+  const spans = rows.slice(0, MAX_TRACE_SPANS).map((row) => {
+    const startNs = BigInt(String(row.start_ns));
+    const endNs = BigInt(String(row.end_ns));
+    const resource = row.resource_attributes as Record<string, string>;
+    const resourceKey = JSON.stringify(resource);
+    let index = resourceIndex.get(resourceKey);
+    if (index === undefined) {
+      index = resources.push(resource) - 1;
+      resourceIndex.set(resourceKey, index);
+    }
+    const statusCode = num(row.http_status_code);
+    const view: SpanView = {
+      spanId: String(row.span_id),
+      parentSpanId: row.parent_span_id ? String(row.parent_span_id) : null,
+      name: String(row.operation_name),
+      service: String(row.service_name),
+      kind: String(row.span_kind),
+      startTime: isoMs(Number(startNs / 1_000_000n)),
+      startOffsetMs: nsToMs(Number(startNs - traceStartNs)),
+      durationMs: nsToMs(Number(endNs > startNs ? endNs - startNs : 0n)),
+      status: String(row.status),
+      statusMessage: String(row.status_message),
+      http:
+        row.http_method || statusCode > 0
+          ? {
+              method: String(row.http_method),
+              route: String(row.http_route),
+              target: String(row.http_target),
+              statusCode,
+            }
+          : null,
+      attributes: row.attributes as Record<string, string>,
+      resource: index,
+      events: (row.event_ms as unknown[]).map((ms, i) => ({
+        time: isoMs(num(ms)),
+        name: String((row.events_name as unknown[])[i]),
+        attributes: (row.events_attributes as Record<string, string>[])[i] ?? {},
+      })),
+      links: (row.links_trace_id as string[]).map((linkedTrace, i) => ({
+        traceId: linkedTrace,
+        spanId: String((row.links_span_id as unknown[])[i]),
+        attributes: (row.links_attributes as Record<string, string>[])[i] ?? {},
+      })),
+    };
+    return {
+      spanId: view.spanId,
+      parentSpanId: String(row.parent_span_id),
+      startNs,
+      endNs,
+      data: view,
+    };
+  });
+  const tree = buildTraceTree(spans);
+  if (!tree) throw new NotFoundError("Trace", traceId);
+  const services = new Map<string, { spanCount: number; errorCount: number }>();
+  let endNs = traceStartNs;
+  let errorCount = 0;
+  for (const span of spans) {
+    const entry = services.get(span.data.service) ?? { spanCount: 0, errorCount: 0 };
+    entry.spanCount++;
+    if (span.data.status === "error") {
+      entry.errorCount++;
+      errorCount++;
+    }
+    services.set(span.data.service, entry);
+    if (span.endNs > endNs) endNs = span.endNs;
+  }
+  return {
+    traceId,
+    rootService: tree.root.data.service,
+    rootOperation: tree.root.data.name,
+    startTime: isoMs(Number(traceStartNs / 1_000_000n)),
+    endTime: isoMs(Number(endNs / 1_000_000n)),
+    durationMs: nsToMs(Number(endNs - traceStartNs)),
+    spanCount: tree.spanCount,
+    errorCount,
+    status: errorCount > 0 ? "error" : "ok",
+    services: [...services.keys()].sort(),
+    serviceBreakdown: [...services]
+      .map(([service, counts]) => ({ service, ...counts }))
+      .sort((a, b) => b.spanCount - a.spanCount || a.service.localeCompare(b.service)),
+    hasRoot: tree.hasRoot,
+    orphanCount: tree.orphanCount,
+    truncated,
+    resources,
+    root: tree.root,
+  };
+}

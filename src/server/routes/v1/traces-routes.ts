@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../../../deps.js";
+import { traceDetailJson } from "../../../read/trace-json.js";
+import {
+  getTrace,
+  ListTracesQuery,
+  listTraces,
+  MAX_TRACE_SPANS,
+  TraceIdParam,
+  TraceSummary,
+} from "../../../read/traces.js";
+import { listOf } from "../../pagination.js";
+import { apiKeyCtx } from "../../request-context.js";
+import { readRoute } from "./read-route.js";
+
+const Attributes = z.record(z.string(), z.string());
+
+interface SpanNodeShape {
+  children: SpanNodeShape[];
+}
+/** A span in the tree, its children nested in start order (documentation of the hand-written JSON). */
+const SpanNode: z.ZodType<SpanNodeShape> = z
+  .object({
+    spanId: z.string(),
+    parentSpanId: z.string().nullable(),
+    name: z.string(),
+    service: z.string(),
+    kind: z.string(),
+    startTime: z.string(),
+    startOffsetMs: z.number().describe("Milliseconds after the trace's start"),
+    durationMs: z.number(),
+    status: z.string(),
+    statusMessage: z.string(),
+    http: z
+      .object({
+        method: z.string(),
+        route: z.string(),
+        target: z.string(),
+        statusCode: z.number().int(),
+      })
+      .nullable(),
+    attributes: Attributes,
+    resource: z.number().int().describe("Index into the trace's `resources`"),
+    events: z.array(z.object({ time: z.string(), name: z.string(), attributes: Attributes })),
+    links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: Attributes })),
+    depth: z.number().int().describe("0 for the root"),
+    selfTimeMs: z.number().describe("Duration not covered by any child span"),
+    orphan: z.boolean().describe("Attached under the root because its parent is not in the trace"),
+    get children() {
+      return z.array(SpanNode);
+    },
+  })
+  .meta({ id: "SpanNode" });
+
+const TraceDetail = TraceSummary.extend({
+  endTime: z.string(),
+  orphanCount: z.number().int(),
+  truncated: z
+    .boolean()
+    .describe(
+      `True when the trace has more than ${MAX_TRACE_SPANS} spans and only the earliest are shown`,
+    ),
+  serviceBreakdown: z.array(
+    z.object({ service: z.string(), spanCount: z.number().int(), errorCount: z.number().int() }),
+  ),
+  resources: z.array(Attributes).describe("Distinct resource attribute sets, referenced by index"),
+  root: SpanNode,
+}).meta({ id: "TraceDetail" });
+
+/** GET /v1/traces and /v1/traces/:traceId. */
+export const tracesRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const project = (request: Parameters<typeof apiKeyCtx>[1]) =>
+      apiKeyCtx(deps.domain, request).actor.projectId;
+    app.get(
+      "/traces",
+      readRoute({
+        permission: "traces:read",
+        summary: "Traces, newest first by start time",
+        description:
+          "One summary per trace: root service and operation, start, duration, span and error counts, services. " +
+          "Span filters (`span_id`, `parent_span_id`, `service`) select the traces containing such a span.",
+        querystring: ListTracesQuery,
+        response: listOf(TraceSummary),
+      }),
+      async (request) => listTraces(deps.read, project(request), request.query),
+    );
+    app.get(
+      "/traces/:traceId",
+      readRoute({
+        permission: "traces:read",
+        summary: "One trace with its whole span tree",
+        description:
+          "Children are nested in start order; each span has its depth and self time. Spans whose " +
+          "parent is not in the trace hang under the root with `orphan: true`.",
+        params: z.object({ traceId: TraceIdParam }),
+        response: TraceDetail,
+      }),
+      async (request, reply) => {
+        const detail = await getTrace(deps.read, project(request), request.params.traceId);
+        // Written by hand: a deep tree overflows JSON.stringify's (and zod's) recursion.
+        // The type provider expects the schema's object; the text is that object, serialized.
+        return reply
+          .type("application/json; charset=utf-8")
+          .send(traceDetailJson(detail) as unknown as z.infer<typeof TraceDetail>);
+      },
+    );
+  };
