@@ -35,3 +35,6 @@ export type MemberRole = z.infer<typeof MemberRole>;
 
 /** Member roles allowed to manage an organization's projects and API keys. */
 export const MANAGING_ROLES: readonly MemberRole[] = ["owner", "admin"];
+
+/** Member roles allowed to change a project's data (resolve errors, edit monitors): all but viewer. */
+export const WRITING_ROLES: readonly MemberRole[] = ["owner", "admin", "member"];

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { UnavailableError } from "../lib/errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { occurrenceRow } from "./derive/errors.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
 import type { ErrorGroupStore, ErrorTransition } from "./error-groups.js";
@@ -152,6 +153,7 @@ export class BatchWriter {
       ["ai_spans", concat("aiSpans")],
       ["http_requests", summarizeHttp(concat("http"))],
       ["sessions", summarizeSessions(concat("sessions"), this.agents)],
+      ["error_occurrences", concat("errors").map(occurrenceRow)],
     ];
     await Promise.all(
       tables

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MANAGING_ROLES } from "../auth/permissions.js";
+import { MANAGING_ROLES, WRITING_ROLES } from "../auth/permissions.js";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/errors.js";
@@ -19,19 +19,20 @@ export type CreateProjectInput = z.input<typeof CreateProjectInput>;
 
 /**
  * Loads a project the actor may use. Projects outside the actor's organizations are reported as
- * not found, so their existence does not leak; `manage` also needs an owner or admin role.
+ * not found, so their existence does not leak; `write` (triaging its data) needs a role above
+ * viewer, `manage` an owner or admin role. API keys only read.
  */
 export async function requireProject(
   ctx: Ctx,
   projectId: string,
-  access: "read" | "manage",
+  access: "read" | "write" | "manage",
 ): Promise<Project> {
   const project = await ctx.deps.meta.repos.projects.findById(projectId);
   const { actor } = ctx;
   if (!project) throw new NotFoundError("Project", projectId);
   if (actor.kind === "system") return project;
   if (actor.kind === "api_key") {
-    if (actor.projectId !== project.id || access === "manage")
+    if (actor.projectId !== project.id || access !== "read")
       throw new NotFoundError("Project", projectId);
     return project;
   }
@@ -39,6 +40,9 @@ export async function requireProject(
   if (!membership) throw new NotFoundError("Project", projectId);
   if (access === "manage" && !MANAGING_ROLES.includes(membership.role)) {
     throw new ForbiddenError(`Your role '${membership.role}' cannot manage this project`);
+  }
+  if (access === "write" && !WRITING_ROLES.includes(membership.role)) {
+    throw new ForbiddenError(`Your role '${membership.role}' can only view this project`);
   }
   return project;
 }

@@ -15,8 +15,10 @@ import { useOpenApi } from "./plugins/openapi.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
+import { errorRoutes } from "./routes/api/error-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
+import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
@@ -32,6 +34,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   tqlRoutes,
   logsRoutes,
   tracesRoutes,
+  errorsRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
@@ -39,6 +42,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => authRoutes(deps.domain, sessionCookieOptions(deps.config.publicUrl)),
   (deps) => projectRoutes(deps.domain),
   (deps) => apiKeyRoutes(deps.domain),
+  errorRoutes,
 ];
 
 export interface ServerOptions {

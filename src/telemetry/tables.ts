@@ -30,7 +30,7 @@ export const TELEMETRY_TABLE_NAMES = [
 ] as const;
 export type TelemetryTableName = (typeof TELEMETRY_TABLE_NAMES)[number];
 /** Tables Vigil keeps for its own read API; TQL cannot see them. */
-export type InternalTableName = "sessions";
+export type InternalTableName = "sessions" | "error_occurrences";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";
@@ -326,8 +326,29 @@ const sessions: TableDef = {
   indexes: ["INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1"],
 };
 
+const errorOccurrences: TableDef = {
+  name: "error_occurrences",
+  description:
+    "One row per error occurrence (exception event or error/fatal log), keyed by its group's fingerprint: the history behind an error group.",
+  columns: [
+    project,
+    c("fingerprint", "String", "Error group (error_groups.fingerprint)"),
+    c("timestamp", MS_TIME, "When it occurred"),
+    serviceName,
+    c("trace_id", "String", "Trace of the occurrence, '' when none"),
+    c("span_id", "String", "Span of the occurrence, '' when none"),
+    source,
+    c("message", "String", "Message of this occurrence"),
+  ],
+  engine: "MergeTree",
+  partitionBy: "toDate(timestamp)",
+  orderBy: "(project_id, fingerprint, timestamp)",
+  ttlExpression: "toDateTime(timestamp)",
+  indexes: [],
+};
+
 /** Tables outside TQL, created and retained like the others. */
-export const INTERNAL_TABLES: readonly TableDef[] = [sessions];
+export const INTERNAL_TABLES: readonly TableDef[] = [sessions, errorOccurrences];
 
 /** The six TQL tables, in documentation order. */
 export const TELEMETRY_TABLES: readonly TableDef[] = [

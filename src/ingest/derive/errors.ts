@@ -1,4 +1,5 @@
-import type { ErrorOccurrence, ErrorSeverity, Source } from "../model.js";
+import type { ErrorOccurrence, ErrorSeverity, Row, Source } from "../model.js";
+import { millisToDateTime } from "../otlp/values.js";
 import { fingerprintError, typeFromStack } from "./fingerprint.js";
 
 export interface ExceptionInput {
@@ -50,5 +51,19 @@ export function errorOccurrence(input: ExceptionInput): ErrorOccurrence {
     spanId: input.spanId,
     source: input.source,
     severity: defaultSeverity(input.fatal, a["exception.escaped"] === "true"),
+  };
+}
+
+/** An occurrence as its error_occurrences row: the per-event history behind a group. */
+export function occurrenceRow(o: ErrorOccurrence): Row {
+  return {
+    project_id: o.projectId,
+    fingerprint: o.fingerprint,
+    timestamp: millisToDateTime(o.timestampMs),
+    service_name: o.service,
+    trace_id: o.traceId,
+    span_id: o.spanId,
+    source: o.source,
+    message: o.message,
   };
 }

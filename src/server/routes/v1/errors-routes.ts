@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../../../deps.js";
+import {
+  ErrorDetail,
+  ErrorDetailQuery,
+  ErrorIdParam,
+  ErrorSummary,
+  ErrorsDashboard,
+  ErrorsDashboardQuery,
+  errorsDashboard,
+  getError,
+  ListErrorsQuery,
+  listErrors,
+} from "../../../read/errors.js";
+import { listOf } from "../../pagination.js";
+import { apiKeyCtx } from "../../request-context.js";
+import { readRoute } from "./read-route.js";
+
+/** GET /v1/errors, /v1/errors/dashboard, /v1/errors/:errorId. */
+export const errorsRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const project = (request: Parameters<typeof apiKeyCtx>[1]) =>
+      apiKeyCtx(deps.domain, request).actor.projectId;
+    app.get(
+      "/errors",
+      readRoute({
+        permission: "errors:read",
+        summary: "Error groups, most recently seen first",
+        description:
+          "Occurrences are grouped by fingerprint (exception type and in-app frames, or a normalized message). " +
+          "With a window, the groups that occurred during it.",
+        querystring: ListErrorsQuery,
+        response: listOf(ErrorSummary),
+      }),
+      async (request) => listErrors(deps.read, project(request), request.query),
+    );
+    app.get(
+      "/errors/dashboard",
+      readRoute({
+        permission: "errors:read",
+        summary: "Error statistics: occurrences over time, new groups, severities, top errors",
+        querystring: ErrorsDashboardQuery,
+        response: ErrorsDashboard,
+      }),
+      async (request) => errorsDashboard(deps.read, project(request), request.query),
+    );
+    app.get(
+      "/errors/:errorId",
+      readRoute({
+        permission: "errors:read",
+        summary: "One error group: stack trace, occurrences over time, services, sample traces",
+        params: z.object({ errorId: ErrorIdParam }),
+        querystring: ErrorDetailQuery,
+        response: ErrorDetail,
+      }),
+      async (request) =>
+        getError(deps.read, project(request), request.params.errorId, request.query),
+    );
+  };
