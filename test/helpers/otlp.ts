@@ -1,0 +1,120 @@
+import type { TestService } from "./test-service.js";
+
+/** OTLP/JSON builders for hand-made fixtures: exact times, ids and attributes. */
+
+type AttrValue = string | number | boolean;
+const attr = (key: string, value: AttrValue) => ({
+  key,
+  value:
+    typeof value === "number"
+      ? Number.isInteger(value)
+        ? { intValue: value }
+        : { doubleValue: value }
+      : typeof value === "boolean"
+        ? { boolValue: value }
+        : { stringValue: value },
+});
+export const attrs = (values: Record<string, AttrValue>) =>
+  Object.entries(values).map(([k, v]) => attr(k, v));
+
+const nanos = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
+
+export interface SpanSpec {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startMs: number;
+  durationMs: number;
+  /** 1 internal, 2 server, 3 client. */
+  kind?: number;
+  error?: boolean;
+  attributes?: Record<string, AttrValue>;
+  events?: { name: string; timeMs: number; attributes: Record<string, AttrValue> }[];
+}
+
+export const otlpSpan = (s: SpanSpec) => ({
+  traceId: s.traceId,
+  spanId: s.spanId,
+  ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+  name: s.name,
+  kind: s.kind ?? 1,
+  startTimeUnixNano: nanos(s.startMs),
+  endTimeUnixNano: nanos(s.startMs + s.durationMs),
+  attributes: attrs(s.attributes ?? {}),
+  events: (s.events ?? []).map((e) => ({
+    name: e.name,
+    timeUnixNano: nanos(e.timeMs),
+    attributes: attrs(e.attributes),
+  })),
+  status: { code: s.error ? 2 : 0 },
+});
+
+export const tracesBody = (
+  service: string,
+  spans: SpanSpec[],
+  resource: Record<string, AttrValue> = {},
+) => ({
+  resourceSpans: [
+    {
+      resource: { attributes: attrs({ "service.name": service, ...resource }) },
+      scopeSpans: [{ scope: { name: "fixture" }, spans: spans.map(otlpSpan) }],
+    },
+  ],
+});
+
+export interface LogSpec {
+  timeMs: number;
+  severityNumber: number;
+  severityText?: string;
+  body: string;
+  traceId?: string;
+  spanId?: string;
+  attributes?: Record<string, AttrValue>;
+}
+
+export const logsBody = (
+  service: string,
+  records: LogSpec[],
+  resource: Record<string, AttrValue> = {},
+) => ({
+  resourceLogs: [
+    {
+      resource: { attributes: attrs({ "service.name": service, ...resource }) },
+      scopeLogs: [
+        {
+          scope: { name: "fixture", version: "1.0" },
+          logRecords: records.map((r) => ({
+            timeUnixNano: nanos(r.timeMs),
+            observedTimeUnixNano: nanos(r.timeMs + 5),
+            severityNumber: r.severityNumber,
+            severityText: r.severityText ?? "",
+            body: { stringValue: r.body },
+            attributes: attrs(r.attributes ?? {}),
+            ...(r.traceId ? { traceId: r.traceId, spanId: r.spanId ?? "" } : {}),
+          })),
+        },
+      ],
+    },
+  ],
+});
+
+/** POSTs an OTLP/JSON body and fails loudly unless every item was accepted. */
+export async function sendOtlp(
+  service: TestService,
+  key: string,
+  signal: "traces" | "logs" | "metrics",
+  body: unknown,
+): Promise<void> {
+  const response = await service.fetch(`/v1/${signal}`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200 || text.includes("rejected"))
+    throw new Error(`ingest ${signal} failed: ${response.status} ${text}`);
+}
+
+/** Hex ids from small numbers, so fixtures read well: hexId(3, 32) = 000…003. */
+export const hexId = (n: number, chars: number) => n.toString(16).padStart(chars, "0");

@@ -1,0 +1,409 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../src/auth/api-keys.js";
+import { initialize } from "../src/setup/initialize.js";
+import { hexId, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService, type TestService } from "./helpers/test-service.js";
+
+const NOW = Date.now();
+const MIN = 60_000;
+const tid = (n: number) => hexId(n, 32);
+const sid = (n: number) => hexId(n, 16);
+
+/** Fixture traces: A (ok, 3 spans), B (error, 600 ms, two services), C (no root yet), D (1.2 s). */
+const A = tid(0xa);
+const B = tid(0xb);
+const C = tid(0xc);
+const D = tid(0xd);
+const BIG = tid(0xbeef);
+
+interface SpanNode {
+  spanId: string;
+  name: string;
+  service: string;
+  depth: number;
+  durationMs: number;
+  selfTimeMs: number;
+  startOffsetMs: number;
+  orphan: boolean;
+  parentSpanId: string | null;
+  http: unknown;
+  events: { name: string }[];
+  resource: number;
+  children: SpanNode[];
+}
+interface Body {
+  data: { traceId: string; [key: string]: unknown }[];
+  pagination: { total: number; hasMore: boolean; totalPages: number };
+  root: SpanNode;
+  errors?: { field: string }[];
+  [key: string]: unknown;
+}
+
+const flatten = (node: SpanNode): SpanNode[] => {
+  const out: SpanNode[] = [];
+  const stack = [node];
+  while (stack.length > 0) {
+    const n = stack.pop() as SpanNode;
+    out.push(n);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as SpanNode);
+  }
+  return out;
+};
+
+describe("GET /v1/traces", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let key: string;
+  let otherKey: string;
+
+  const get = async (path: string, apiKey = key) => {
+    const response = await service.fetch(path, { headers: { "x-api-key": apiKey } });
+    return { status: response.status, body: (await response.json()) as Body };
+  };
+  const ids = async (query: string) => {
+    const { status, body } = await get(`/v1/traces?${query}`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body.data.map((t) => t.traceId);
+  };
+
+  beforeAll(async () => {
+    service = await startTestService(dir.path);
+    const setup = await initialize(service.deps.domain, {
+      email: "traces@example.com",
+      password: "correct horse battery",
+    });
+    key = setup.apiKey ?? "";
+    const other = await service.deps.domain.meta.repos.projects.insert({
+      id: "prj_other_traces",
+      orgId: setup.orgId,
+      name: "Other",
+      createdAt: new Date().toISOString(),
+    });
+    otherKey = (
+      await createApiKey({
+        ctx: { deps: service.deps.domain, actor: { kind: "system" } },
+        projectId: other.id,
+        input: { name: "o", role: "full" },
+      })
+    ).key;
+    const t = (minutesAgo: number) => NOW - minutesAgo * MIN;
+    // A: children arrive in a request before their parent, and out of start order.
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("api", [
+        {
+          traceId: A,
+          spanId: sid(3),
+          parentSpanId: sid(1),
+          name: "SELECT b",
+          startMs: t(50) + 60,
+          durationMs: 30,
+        },
+        {
+          traceId: A,
+          spanId: sid(2),
+          parentSpanId: sid(1),
+          name: "SELECT a",
+          startMs: t(50) + 10,
+          durationMs: 40,
+        },
+      ]),
+    );
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("api", [
+        {
+          traceId: A,
+          spanId: sid(1),
+          name: "GET /orders",
+          kind: 2,
+          startMs: t(50),
+          durationMs: 100,
+          attributes: {
+            "http.request.method": "GET",
+            "http.route": "/orders",
+            "http.response.status_code": 200,
+          },
+        },
+      ]),
+    );
+    const bSpans: SpanSpec[] = [
+      {
+        traceId: B,
+        spanId: sid(0x11),
+        name: "POST /pay",
+        kind: 2,
+        startMs: t(30),
+        durationMs: 600,
+      },
+    ];
+    await sendOtlp(service, key, "traces", tracesBody("api", bSpans));
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("payments", [
+        {
+          traceId: B,
+          spanId: sid(0x12),
+          parentSpanId: sid(0x11),
+          name: "charge",
+          startMs: t(30) + 100,
+          durationMs: 450,
+          error: true,
+          events: [
+            {
+              name: "exception",
+              timeMs: t(30) + 540,
+              attributes: { "exception.type": "CardDeclined", "exception.message": "declined" },
+            },
+          ],
+        },
+      ]),
+    );
+    // C: the root has not arrived; one span points at it, one at a span that never comes.
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("worker", [
+        {
+          traceId: C,
+          spanId: sid(0x21),
+          parentSpanId: sid(0x20),
+          name: "job",
+          startMs: t(20),
+          durationMs: 50,
+        },
+        {
+          traceId: C,
+          spanId: sid(0x22),
+          parentSpanId: sid(0x99),
+          name: "step",
+          startMs: t(20) + 5,
+          durationMs: 10,
+        },
+      ]),
+    );
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("api", [
+        { traceId: D, spanId: sid(0x31), name: "GET /report", startMs: t(120), durationMs: 1200 },
+      ]),
+    );
+    await sendOtlp(
+      service,
+      otherKey,
+      "traces",
+      tracesBody("api", [
+        { traceId: tid(0xf), spanId: sid(0xf1), name: "victim", startMs: t(10), durationMs: 5000 },
+      ]),
+    );
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  it("lists trace summaries newest first", async () => {
+    const { body } = await get("/v1/traces");
+    expect(body.data.map((t) => t.traceId)).toEqual([C, B, A, D]);
+    expect(body.pagination).toMatchObject({ total: 4, hasMore: false, totalPages: 1 });
+    expect(body.data[1]).toEqual({
+      traceId: B,
+      rootService: "api",
+      rootOperation: "POST /pay",
+      startTime: new Date(NOW - 30 * MIN).toISOString(),
+      durationMs: 600,
+      spanCount: 2,
+      errorCount: 1,
+      status: "error",
+      services: ["api", "payments"],
+      hasRoot: true,
+    });
+    expect(body.data[0]).toMatchObject({
+      rootService: "worker",
+      rootOperation: "job",
+      hasRoot: false,
+    });
+  });
+
+  it("filters by duration, span, parent, service and status", async () => {
+    expect(await ids("min_duration=500")).toEqual([B, D]);
+    expect(await ids("min_duration=100")).toEqual([B, A, D]);
+    expect(await ids("min_duration=1201")).toEqual([]);
+    expect(await ids(`span_id=${sid(3)}`)).toEqual([A]);
+    expect(await ids(`parent_span_id=${sid(0x11)}`)).toEqual([B]);
+    expect(await ids(`parent_span_id=${sid(0x20)}`)).toEqual([C]);
+    expect(await ids("service=payments")).toEqual([B]);
+    expect(await ids("status=error")).toEqual([B]);
+    expect(await ids("status=ok")).toEqual([C, A, D]);
+    expect(await ids("time_range=1h")).toEqual([C, B, A]);
+  });
+
+  it("sorts and pages", async () => {
+    expect(await ids("sort_by=duration")).toEqual([D, B, A, C]);
+    expect(await ids("sort_by=duration&sort_order=asc")).toEqual([C, A, B, D]);
+    expect(await ids("sort_by=span_count&sort_order=desc")).toEqual([A, C, B, D]);
+    expect(await ids("sort_by=start_time&sort_order=asc")).toEqual([D, A, B, C]);
+    const page = await get("/v1/traces?limit=1&page=3");
+    expect(page.body.data.map((t) => t.traceId)).toEqual([A]);
+    expect(page.body.pagination).toMatchObject({ total: 4, totalPages: 4, hasMore: true });
+    const past = await get("/v1/traces?limit=2&page=5");
+    expect(past.body.data).toEqual([]);
+    expect(past.body.pagination).toMatchObject({ total: 4, hasMore: false });
+    for (const bad of [
+      "limit=0",
+      "limit=1001",
+      "min_duration=-1",
+      "span_id=abc",
+      "status=bad",
+      "sort_by=name",
+    ]) {
+      const { status, body } = await get(`/v1/traces?${bad}`);
+      expect(status, bad).toBe(400);
+      expect(body.errors?.[0]?.field).toBe(bad.split("=")[0]);
+    }
+  });
+
+  it("returns the tree with depth, self time and start offsets, whatever the arrival order", async () => {
+    const { status, body } = await get(`/v1/traces/${A}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      traceId: A,
+      spanCount: 3,
+      durationMs: 100,
+      hasRoot: true,
+      orphanCount: 0,
+    });
+    const shape = (n: SpanNode): unknown => [
+      n.name,
+      n.depth,
+      n.startOffsetMs,
+      n.durationMs,
+      n.selfTimeMs,
+      n.children.map(shape),
+    ];
+    expect(shape(body.root)).toEqual([
+      "GET /orders",
+      0,
+      0,
+      100,
+      30,
+      [
+        ["SELECT a", 1, 10, 40, 40, []],
+        ["SELECT b", 1, 60, 30, 30, []],
+      ],
+    ]);
+    expect(body.root.http).toEqual({
+      method: "GET",
+      route: "/orders",
+      target: "",
+      statusCode: 200,
+    });
+    expect((body.resources as Record<string, string>[])[body.root.resource]).toMatchObject({
+      "service.name": "api",
+    });
+  });
+
+  it("crosses services and keeps span events", async () => {
+    const { body } = await get(`/v1/traces/${B}`);
+    expect(body).toMatchObject({ errorCount: 1, status: "error", services: ["api", "payments"] });
+    const charge = body.root.children[0];
+    expect(charge).toMatchObject({ service: "payments", status: "error", depth: 1 });
+    expect(charge?.events.map((e) => e.name)).toEqual(["exception"]);
+    expect(body.serviceBreakdown).toEqual([
+      { service: "api", spanCount: 1, errorCount: 0 },
+      { service: "payments", spanCount: 1, errorCount: 1 },
+    ]);
+  });
+
+  it("hangs spans whose parent is missing under the root, flagged", async () => {
+    const { body } = await get(`/v1/traces/${C}`);
+    expect(body).toMatchObject({ hasRoot: false, orphanCount: 1, spanCount: 2 });
+    expect(body.root).toMatchObject({ name: "job", parentSpanId: sid(0x20), orphan: false });
+    expect(body.root.children.map((c) => [c.name, c.orphan, c.depth])).toEqual([["step", true, 1]]);
+  });
+
+  it("answers 404 for unknown and foreign traces, 400 for malformed ids", async () => {
+    expect((await get(`/v1/traces/${tid(0x404)}`)).status).toBe(404);
+    expect((await get(`/v1/traces/${tid(0xf)}`)).status).toBe(404);
+    expect((await get(`/v1/traces/${A}`, otherKey)).status).toBe(404);
+    const bad = await get("/v1/traces/NOT-HEX");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.[0]?.field).toBe("traceId");
+    expect((await get("/v1/traces", otherKey)).body.data.map((t) => t.traceId)).toEqual([tid(0xf)]);
+  });
+
+  it("serves a 10,000-span trace: 90 requests of 99 queries each, plus a 999-deep chain", async () => {
+    const start = NOW - 5 * MIN;
+    const spans: SpanSpec[] = [
+      { traceId: BIG, spanId: sid(1), name: "batch", startMs: start, durationMs: 60_000 },
+    ];
+    let next = 2;
+    for (let r = 0; r < 90; r++) {
+      const request = next++;
+      spans.push({
+        traceId: BIG,
+        spanId: sid(request),
+        parentSpanId: sid(1),
+        name: `request ${r}`,
+        startMs: start + r * 600,
+        durationMs: 500,
+      });
+      for (let q = 0; q < 99; q++)
+        spans.push({
+          traceId: BIG,
+          spanId: sid(next++),
+          parentSpanId: sid(request),
+          name: "SELECT",
+          startMs: start + r * 600 + q * 5,
+          durationMs: 4,
+        });
+    }
+    let parent = 1;
+    while (spans.length < 10_000) {
+      const id = next++;
+      spans.push({
+        traceId: BIG,
+        spanId: sid(id),
+        parentSpanId: sid(parent),
+        name: "nested",
+        startMs: start + 55_000,
+        durationMs: 1,
+      });
+      parent = id;
+    }
+    // Sent newest first, in several requests, as exporters flush children before parents.
+    spans.reverse();
+    for (let i = 0; i < spans.length; i += 2000)
+      await sendOtlp(service, key, "traces", tracesBody("batch", spans.slice(i, i + 2000)));
+
+    const { status, body } = await get(`/v1/traces/${BIG}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      spanCount: 10_000,
+      orphanCount: 0,
+      truncated: false,
+      hasRoot: true,
+    });
+    const all = flatten(body.root);
+    expect(all).toHaveLength(10_000);
+    expect(Math.max(...all.map((n) => n.depth))).toBe(10_000 - 1 - 90 * 100);
+    expect(body.root.children).toHaveLength(91);
+    const first = body.root.children[0] as SpanNode;
+    expect(first.children.map((c) => c.startOffsetMs)).toEqual(
+      Array.from({ length: 99 }, (_, q) => q * 5),
+    );
+    expect(first.selfTimeMs).toBe(500 - 99 * 4);
+    const list = await get(`/v1/traces?span_id=${sid(5000)}`);
+    expect(list.body.data[0]).toMatchObject({ traceId: BIG, spanCount: 10_000 });
+  });
+});
