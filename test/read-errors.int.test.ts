@@ -178,7 +178,7 @@ describe("errors: /v1/errors and PATCH /api/projects/:projectId/errors/:errorId"
     );
     expect(body.data[2]).toMatchObject({
       status: "active",
-      culprit: "cart.ts in addToCart",
+      culprit: "src/cart.ts in addToCart",
       firstSeen: new Date(NOW - 3 * 24 * 60 * MIN + 1).toISOString(),
       lastSeen: new Date(NOW - 30 * MIN + 1).toISOString(),
       resolvedAt: null,
