@@ -10,7 +10,7 @@ const MIN = 60_000;
 const T1 = hexId(0xa1, 32);
 
 /** Project A's records, by name; times are minutes before the test started. */
-const RECORDS: Record<string, LogSpec & { service: string }> = {
+const RECORDS = {
   old: { service: "api", timeMs: NOW - 180 * MIN, severityNumber: 5, body: "old debug line" },
   login: {
     service: "api",
@@ -22,7 +22,12 @@ const RECORDS: Record<string, LogSpec & { service: string }> = {
     spanId: hexId(1, 16),
     attributes: { "user.id": "alice", "http.route": "/login" },
   },
-  slow: { service: "api", timeMs: NOW - 40 * MIN, severityNumber: 13, body: "Slow query on orders" },
+  slow: {
+    service: "api",
+    timeMs: NOW - 40 * MIN,
+    severityNumber: 13,
+    body: "Slow query on orders",
+  },
   failed: {
     service: "api",
     timeMs: NOW - 30 * MIN,
@@ -43,8 +48,13 @@ const RECORDS: Record<string, LogSpec & { service: string }> = {
     body: "Ünïcode Straße failure",
     attributes: { "vigil.source": "frontend" },
   },
-  percent: { service: "api", timeMs: NOW - 5 * MIN, severityNumber: 9, body: "progress 100% done_ok" },
-};
+  percent: {
+    service: "api",
+    timeMs: NOW - 5 * MIN,
+    severityNumber: 9,
+    body: "progress 100% done_ok",
+  },
+} satisfies Record<string, LogSpec & { service: string }>;
 type Name = keyof typeof RECORDS;
 
 interface LogItem {
@@ -71,7 +81,10 @@ describe("GET /v1/logs", () => {
 
   const get = async (path: string, apiKey = key) => {
     const response = await service.fetch(path, { headers: { "x-api-key": apiKey } });
-    return { status: response.status, body: (await response.json()) as ListBody & Record<string, unknown> };
+    return {
+      status: response.status,
+      body: (await response.json()) as ListBody & Record<string, unknown>,
+    };
   };
   /** The fixture names of a list response, in order. */
   const names = async (query: string) => {
@@ -103,14 +116,21 @@ describe("GET /v1/logs", () => {
       await createApiKey({ ctx: system, projectId: other.id, input: { name: "o", role: "full" } })
     ).key;
     for (const [name, record] of Object.entries(RECORDS)) {
-      await sendOtlp(service, key, "logs", logsBody(record.service, [record], { "host.name": "h1" }));
+      await sendOtlp(
+        service,
+        key,
+        "logs",
+        logsBody(record.service, [record], { "host.name": "h1" }),
+      );
       void name;
     }
     await sendOtlp(
       service,
       otherKey,
       "logs",
-      logsBody("api", [{ timeMs: NOW - 15 * MIN, severityNumber: 17, body: "Payment FAILED victim" }]),
+      logsBody("api", [
+        { timeMs: NOW - 15 * MIN, severityNumber: 17, body: "Payment FAILED victim" },
+      ]),
     );
     const all = await get("/v1/logs?limit=1000");
     for (const item of all.body.data) {
@@ -126,8 +146,22 @@ describe("GET /v1/logs", () => {
 
   it("lists every record of the project, newest first, in the list envelope", async () => {
     const { body } = await get("/v1/logs");
-    expect(body.pagination).toEqual({ page: 1, limit: 50, total: 7, totalPages: 1, hasMore: false });
-    expect(await names("")).toEqual(["percent", "unicode", "paid", "failed", "slow", "login", "old"]);
+    expect(body.pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total: 7,
+      totalPages: 1,
+      hasMore: false,
+    });
+    expect(await names("")).toEqual([
+      "percent",
+      "unicode",
+      "paid",
+      "failed",
+      "slow",
+      "login",
+      "old",
+    ]);
     const login = body.data.find((i) => idOf.get(i.id) === "login");
     expect(login).toMatchObject({
       level: "info",
@@ -268,6 +302,11 @@ describe("GET /v1/logs", () => {
   it("answers 404 for unknown ids and for another project's records", async () => {
     const id = [...idOf].find(([, name]) => name === "login")?.[0] ?? "";
     expect((await get("/v1/logs/not-a-log-id")).status).toBe(404);
+    const tooLong = await service.fetch(`/v1/logs/log_${"0".repeat(300)}`, {
+      headers: { "x-api-key": key },
+    });
+    expect(tooLong.status).toBe(414);
+    expect(tooLong.headers.get("content-type")).toContain("application/problem+json");
     expect((await get(`/v1/logs/${id.slice(0, -1)}f`)).status).toBe(404);
     expect((await get(`/v1/logs/${id}`, otherKey)).status).toBe(404);
     const foreign = await get("/v1/logs", otherKey);
@@ -292,7 +331,9 @@ describe("GET /v1/logs", () => {
     expect(series.reduce((sum, p) => sum + p.total, 0)).toBe(6);
     const bucket = new Date(Math.floor(RECORDS.failed.timeMs / MIN) * MIN).toISOString();
     expect(series.find((p) => p.time === bucket)).toMatchObject({ error: 1, total: 1 });
-    const patterns = (body.topMessages as { pattern: string; count: number }[]).map((m) => m.pattern);
+    const patterns = (body.topMessages as { pattern: string; count: number }[]).map(
+      (m) => m.pattern,
+    );
     expect(patterns).toContain("Payment FAILED for order <n>");
     expect(patterns).toContain("progress <n>% done_ok");
     const day = await get("/v1/logs/dashboard");

@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   413: "Payload Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
   429: "Too Many Requests",

@@ -13,6 +13,7 @@ import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/a
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
+import { sendProblem } from "./problem.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
@@ -22,6 +23,7 @@ import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
+import { sessionsRoutes } from "./routes/v1/sessions-routes.js";
 import { tqlRoutes } from "./routes/v1/tql-routes.js";
 import { tracesRoutes } from "./routes/v1/traces-routes.js";
 
@@ -35,6 +37,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   logsRoutes,
   tracesRoutes,
   errorsRoutes,
+  sessionsRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
@@ -73,6 +76,11 @@ export async function buildServer(
     // A hop count trusts that many proxies nearest to us (Fastify's typed options take a function).
     trustProxy: typeof hops === "number" ? (_address: string, hop: number) => hop < hops : hops,
     bodyLimit: 1024 * 1024,
+    // Path ids are short (the longest are 32-hex trace and error ids); longer ones get a 414 problem.
+    routerOptions: { maxParamLength: 200 },
+    // Errors the router raises before any route runs (a malformed URL, an over-long id).
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(request, reply, { status: error.statusCode ?? 400, detail: error.message }),
     // genReqId reads X-Request-Id itself so a malformed incoming id is replaced, not trusted.
     requestIdHeader: false,
     genReqId: (request) => {

@@ -1,0 +1,267 @@
+import { z } from "zod";
+import { errorOccurrence } from "../ingest/derive/errors.js";
+import type { Source } from "../ingest/model.js";
+import { isoMs, type TimeWindow } from "./params.js";
+import type { ReadDeps } from "./read-deps.js";
+import { num, Sql, whereClause } from "./sql.js";
+
+/** Entries a session timeline shows at most; a longer session keeps its earliest. */
+export const TIMELINE_LIMIT = 2000;
+/** Log messages are cut to this many characters in a timeline; /v1/logs/:logId has the whole record. */
+export const TIMELINE_MESSAGE_CHARS = 2000;
+
+const Time = z.string().describe("ISO 8601 UTC; the start for spans");
+const SpanFields = {
+  time: Time,
+  traceId: z.string(),
+  spanId: z.string(),
+  name: z.string(),
+  service: z.string(),
+  durationMs: z.number(),
+  status: z.string().describe("ok, error or unset"),
+};
+
+const SpanEntry = z.object({
+  ...SpanFields,
+  kind: z.literal("span"),
+  parentSpanId: z.string().nullable(),
+});
+const AiEntry = z.object({
+  ...SpanFields,
+  kind: z.literal("ai"),
+  operation: z.string().describe("gen_ai.operation.name, e.g. chat"),
+  provider: z.string(),
+  model: z.string().describe("The response model, else the requested one"),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  costUsd: z.number(),
+});
+const LogEntry = z.object({
+  time: Time,
+  kind: z.literal("log"),
+  logId: z.string(),
+  level: z.string(),
+  message: z.string().describe(`The first ${TIMELINE_MESSAGE_CHARS} characters`),
+  service: z.string(),
+  traceId: z.string().nullable(),
+  spanId: z.string().nullable(),
+});
+const ErrorEntry = z.object({
+  time: Time,
+  kind: z.literal("error"),
+  source: z
+    .enum(["exception", "span_status", "log"])
+    .describe(
+      "An exception event of a span, a span with status error and no exception event, or an error/fatal log",
+    ),
+  errorId: z
+    .string()
+    .nullable()
+    .describe("The error group (/v1/errors/:errorId); null for a span status without exception"),
+  type: z.string().nullable(),
+  message: z.string(),
+  service: z.string(),
+  traceId: z.string().nullable(),
+  spanId: z.string().nullable(),
+  logId: z.string().nullable(),
+});
+
+export const TimelineEntry = z
+  .discriminatedUnion("kind", [SpanEntry, AiEntry, LogEntry, ErrorEntry])
+  .meta({ id: "SessionTimelineEntry" });
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+/** Sort key: time in nanoseconds, then kind (span, ai, log, error), then the item's id. */
+interface Keyed {
+  ns: bigint;
+  rank: number;
+  id: string;
+  entry: TimelineEntry;
+}
+const RANK = { span: 0, ai: 1, log: 2, error: 3 } as const;
+
+type Row = Record<string, unknown>;
+const orNull = (value: unknown) => (value ? String(value) : null);
+const str = (value: unknown) => String(value ?? "");
+
+/**
+ * The session's spans, AI spans, logs and errors in one time order. Each kind is read in that
+ * same order and limited to one more than the cap, so the merged first TIMELINE_LIMIT entries
+ * are exact and `truncated` tells whether anything was left out.
+ */
+export async function readTimeline(
+  deps: ReadDeps,
+  projectId: string,
+  sessionId: string,
+  window: TimeWindow,
+): Promise<{ entries: TimelineEntry[]; truncated: boolean }> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const where = whereClause(sql, [
+    ...sql.within("timestamp", window),
+    `session_id = ${sql.bind(sessionId)}`,
+  ]);
+  const cap = `LIMIT ${TIMELINE_LIMIT + 1}`;
+  const ns = (column: string) => `toString(toUnixTimestamp64Nano(${column})) AS ns`;
+  const traces = sql.table("traces");
+  const [spans, aiSpans, logs, exceptions, failedSpans] = await Promise.all([
+    // AI spans are shown once, as `ai` entries: the same attribute test ingestion uses.
+    sql.query<Row>(
+      `SELECT ${ns("timestamp")}, trace_id, span_id, parent_span_id, operation_name, service_name,
+              duration_ms, status
+       FROM ${traces} ${where} AND NOT arrayExists(k -> startsWith(k, 'gen_ai.'), mapKeys(attributes))
+       ORDER BY timestamp, span_id ${cap}`,
+    ),
+    sql.query<Row>(
+      `SELECT ${ns("timestamp")}, trace_id, span_id, operation_name, service_name, duration_ms,
+              status, ai_operation, provider, request_model, response_model, input_tokens,
+              output_tokens, total_tokens, cost_usd
+       FROM ${sql.table("ai_spans")} ${where} ORDER BY timestamp, span_id ${cap}`,
+    ),
+    sql.query<Row>(
+      `SELECT ${ns("timestamp")}, id, level, message, service_name, trace_id, span_id, source,
+              if(level IN ('error', 'fatal'), attributes, map()) AS error_attributes
+       FROM ${sql.table("logs")} ${where} ORDER BY timestamp, id ${cap}`,
+    ),
+    sql.query<Row>(
+      `SELECT ${ns("e.1")}, e.4 AS event_index, trace_id, span_id, service_name, operation_name,
+              status_message, source, e.3 AS event_attributes
+       FROM ${traces}
+       ARRAY JOIN arrayFilter(x -> x.2 = 'exception',
+         arrayZip(events_timestamp, events_name, events_attributes, arrayEnumerate(events_name))) AS e
+       ${where} AND has(events_name, 'exception')
+       ORDER BY e.1, span_id, event_index ${cap}`,
+    ),
+    sql.query<Row>(
+      `SELECT ${ns("timestamp")}, trace_id, span_id, service_name, operation_name, status_message
+       FROM ${traces} ${where} AND status = 'error' AND NOT has(events_name, 'exception')
+       ORDER BY timestamp, span_id ${cap}`,
+    ),
+  ]);
+  const keyed: Keyed[] = [];
+  const add = (row: Row, id: string, entry: TimelineEntry) =>
+    keyed.push({ ns: BigInt(str(row.ns)), rank: RANK[entry.kind], id, entry });
+  const time = (row: Row) => isoMs(Number(BigInt(str(row.ns)) / 1_000_000n));
+  const spanFields = (row: Row) => ({
+    traceId: str(row.trace_id),
+    spanId: str(row.span_id),
+    name: str(row.operation_name),
+    service: str(row.service_name),
+    durationMs: num(row.duration_ms),
+    status: str(row.status),
+  });
+
+  for (const row of spans)
+    add(row, str(row.span_id), {
+      time: time(row),
+      kind: "span",
+      ...spanFields(row),
+      parentSpanId: orNull(row.parent_span_id),
+    });
+  for (const row of aiSpans)
+    add(row, str(row.span_id), {
+      time: time(row),
+      kind: "ai",
+      ...spanFields(row),
+      operation: str(row.ai_operation),
+      provider: str(row.provider),
+      model: str(row.response_model) || str(row.request_model),
+      inputTokens: num(row.input_tokens),
+      outputTokens: num(row.output_tokens),
+      totalTokens: num(row.total_tokens),
+      costUsd: num(row.cost_usd),
+    });
+  for (const row of logs) {
+    const logId = str(row.id);
+    const level = str(row.level);
+    const message = str(row.message);
+    const link = {
+      service: str(row.service_name),
+      traceId: orNull(row.trace_id),
+      spanId: orNull(row.span_id),
+    };
+    add(row, logId, {
+      time: time(row),
+      kind: "log",
+      logId,
+      level,
+      message: message.slice(0, TIMELINE_MESSAGE_CHARS),
+      ...link,
+    });
+    if (level !== "error" && level !== "fatal") continue;
+    // Grouped exactly as ingestion groups it, so errorId is the error group's id.
+    const occurrence = errorOccurrence({
+      projectId,
+      attributes: row.error_attributes as Record<string, string>,
+      fallbackType: level,
+      fallbackMessage: message,
+      timestampMs: 0,
+      service: link.service,
+      traceId: str(row.trace_id),
+      spanId: str(row.span_id),
+      source: str(row.source) as Source,
+      fatal: level === "fatal",
+    });
+    add(row, logId, {
+      time: time(row),
+      kind: "error",
+      source: "log",
+      errorId: occurrence.fingerprint,
+      type: occurrence.type,
+      message: occurrence.message,
+      ...link,
+      logId,
+    });
+  }
+  for (const row of exceptions) {
+    const spanId = str(row.span_id);
+    const occurrence = errorOccurrence({
+      projectId,
+      attributes: row.event_attributes as Record<string, string>,
+      fallbackType: "Error",
+      fallbackMessage: str(row.status_message) || str(row.operation_name),
+      timestampMs: 0,
+      service: str(row.service_name),
+      traceId: str(row.trace_id),
+      spanId,
+      source: str(row.source) as Source,
+      fatal: false,
+    });
+    add(row, `${spanId}:${String(num(row.event_index)).padStart(6, "0")}`, {
+      time: time(row),
+      kind: "error",
+      source: "exception",
+      errorId: occurrence.fingerprint,
+      type: occurrence.type,
+      message: occurrence.message,
+      service: str(row.service_name),
+      traceId: str(row.trace_id),
+      spanId,
+      logId: null,
+    });
+  }
+  for (const row of failedSpans)
+    add(row, str(row.span_id), {
+      time: time(row),
+      kind: "error",
+      source: "span_status",
+      errorId: null,
+      type: null,
+      message: str(row.status_message) || str(row.operation_name),
+      service: str(row.service_name),
+      traceId: str(row.trace_id),
+      spanId: str(row.span_id),
+      logId: null,
+    });
+
+  keyed.sort(
+    (a, b) =>
+      (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0) ||
+      a.rank - b.rank ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  return {
+    entries: keyed.slice(0, TIMELINE_LIMIT).map((k) => k.entry),
+    truncated: keyed.length > TIMELINE_LIMIT,
+  };
+}

@@ -1,0 +1,233 @@
+import { z } from "zod";
+import { NotFoundError } from "../lib/errors.js";
+import {
+  isoMs,
+  type Page,
+  PageQuery,
+  pageInfo,
+  resolveWindow,
+  SortOrder,
+  sortBy,
+  type TimeWindow,
+  WindowQuery,
+} from "./params.js";
+import type { ReadDeps } from "./read-deps.js";
+import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
+import { num, Sql, whereClause } from "./sql.js";
+
+/** The `session.id` values the API can look up: the characters SDKs use (uuids, hex, prefixed ids). */
+export const SessionIdParam = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9._:-]{1,100}$/,
+    "must be 1–100 characters of A–Z, a–z, 0–9, '.', '_', ':', '-'",
+  );
+
+const SESSION_SORTS = ["started_at", "last_seen", "duration", "errors", "spans"] as const;
+const SORT_COLUMNS: Record<(typeof SESSION_SORTS)[number], string> = {
+  started_at: "start_ms",
+  last_seen: "last_ms",
+  duration: "duration_ms",
+  errors: "errors",
+  spans: "spans",
+};
+
+const Text = (what: string) => z.string().min(1).max(256).describe(what);
+
+export const ListSessionsQuery = z
+  .object({
+    user_id: Text("Only sessions of this user (`user.id`), exact"),
+    browser: Text("Only sessions in this browser, e.g. Chrome (case-insensitive)"),
+    os: Text("Only sessions on this operating system, e.g. Windows, iOS (case-insensitive)"),
+    device: z
+      .enum(["desktop", "mobile", "tablet", "tv", "bot"])
+      .describe("Only sessions on this device type"),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO country code")
+      .describe("Only sessions from this country (ISO 3166-1 alpha-2, case-insensitive)"),
+    has_errors: z
+      .enum(["true", "false"])
+      .describe("`true`: sessions with at least one error; `false`: sessions without"),
+  })
+  .partial()
+  .extend({
+    sort_by: sortBy(SESSION_SORTS),
+    sort_order: SortOrder,
+    ...WindowQuery.shape,
+    ...PageQuery.shape,
+  })
+  .strict();
+export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
+
+export const SessionSummary = z
+  .object({
+    id: z.string(),
+    userId: z.string().nullable(),
+    startedAt: z.string().describe("Time of the session's first span or log, ISO 8601 UTC"),
+    lastSeen: z.string().describe("Time of its latest span or log (their start times)"),
+    durationMs: z.number().int().describe("lastSeen − startedAt"),
+    counts: z.object({
+      spans: z.number().int().describe("Spans, AI spans included"),
+      logs: z.number().int(),
+      errors: z
+        .number()
+        .int()
+        .describe(
+          "Failed spans (status error or exception events; once per span) and error/fatal logs",
+        ),
+      aiSpans: z.number().int().describe("Spans carrying gen_ai.* attributes"),
+    }),
+    services: z.array(z.string()).describe("Services that sent its telemetry, sorted"),
+    browser: z.string().nullable(),
+    browserVersion: z.string().nullable(),
+    os: z.string().nullable(),
+    device: z.string().nullable().describe("desktop, mobile, tablet, tv or bot"),
+    country: z.string().nullable().describe("ISO 3166-1 alpha-2"),
+    referrer: z.string().nullable().describe("Referrer of the session's first page, as sent"),
+    entryPage: z.string().nullable().describe("Path of the first page seen"),
+    pageCount: z.number().int().describe("Distinct pages visited"),
+  })
+  .meta({ id: "SessionSummary" });
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const SessionDetail = SessionSummary.extend({
+  userAgent: z.string().nullable(),
+  pages: z.array(z.string()).describe("Distinct pages visited, sorted"),
+  timeline: z
+    .array(TimelineEntry)
+    .describe("Spans, AI spans, logs and errors in time order (see the endpoint description)"),
+  truncated: z
+    .boolean()
+    .describe(
+      `True when the session has more than ${TIMELINE_LIMIT} entries; the earliest are kept`,
+    ),
+}).meta({ id: "SessionDetail" });
+export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/**
+ * One row per session from its partial rows (one per ingest batch): times and counts combine,
+ * and each descriptive field comes from the earliest partial row that has it. `(first_seen, x)`
+ * as the argMin key makes ties between rows of the same millisecond deterministic.
+ */
+const MERGED_SELECT = `session_id,
+  toUnixTimestamp64Milli(min(first_seen)) AS start_ms,
+  toUnixTimestamp64Milli(max(last_seen)) AS last_ms,
+  last_ms - start_ms AS duration_ms,
+  sum(span_count) AS spans,
+  sum(log_count) AS logs,
+  sum(error_count) AS errors,
+  sum(ai_span_count) AS ai_spans,
+  argMinIf(user_id, (first_seen, user_id), user_id != '') AS uid,
+  argMinIf(user_agent, (first_seen, user_agent), user_agent != '') AS agent,
+  argMinIf(browser, (first_seen, user_agent), user_agent != '') AS browser_name,
+  argMinIf(browser_version, (first_seen, user_agent), user_agent != '') AS browser_ver,
+  argMinIf(os, (first_seen, user_agent), user_agent != '') AS os_name,
+  argMinIf(device, (first_seen, user_agent), user_agent != '') AS device_type,
+  argMinIf(country, (first_seen, country), country != '') AS country_code,
+  argMinIf(referrer, (first_seen, referrer), referrer != '') AS ref,
+  argMinIf(entry_page, (first_seen, entry_page), entry_page != '') AS entry,
+  arraySort(groupUniqArrayArray(pages)) AS page_list,
+  arraySort(groupUniqArrayArray(services)) AS service_list`;
+
+/**
+ * The project's sessions, merged, that overlap the window: started before its end and last seen
+ * at or after its start. The whole project's rows are merged first, because a session's rows
+ * outside the window still count toward it.
+ */
+export function mergedSessions(sql: Sql, window: TimeWindow | undefined, extra: string[] = []) {
+  const overlap = window
+    ? [`start_ms < ${sql.bind(window.toMs)}`, `last_ms >= ${sql.bind(window.fromMs)}`]
+    : [];
+  const conditions = [...overlap, ...extra];
+  return `SELECT * FROM (SELECT ${MERGED_SELECT} FROM ${sql.table("sessions")} ${whereClause(sql, [])}
+    GROUP BY session_id)${conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : ""}`;
+}
+
+type SessionRow = Record<string, unknown>;
+const orNull = (value: unknown) => (value ? String(value) : null);
+
+function toSummary(row: SessionRow): SessionSummary {
+  return {
+    id: String(row.session_id),
+    userId: orNull(row.uid),
+    startedAt: isoMs(num(row.start_ms)),
+    lastSeen: isoMs(num(row.last_ms)),
+    durationMs: num(row.duration_ms),
+    counts: {
+      spans: num(row.spans),
+      logs: num(row.logs),
+      errors: num(row.errors),
+      aiSpans: num(row.ai_spans),
+    },
+    services: (row.service_list as string[]).filter(Boolean),
+    browser: orNull(row.browser_name),
+    browserVersion: orNull(row.browser_ver),
+    os: orNull(row.os_name),
+    device: orNull(row.device_type),
+    country: orNull(row.country_code),
+    referrer: orNull(row.ref),
+    entryPage: orNull(row.entry),
+    pageCount: (row.page_list as string[]).length,
+  };
+}
+
+/** Sessions overlapping the window (all when none is given), newest first unless sorted otherwise. */
+export async function listSessions(
+  deps: ReadDeps,
+  projectId: string,
+  query: ListSessionsQuery,
+): Promise<Page<SessionSummary>> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const window = resolveWindow(query, deps.clock.now().getTime());
+  const filters = [
+    ...(query.user_id ? [`uid = ${sql.bind(query.user_id)}`] : []),
+    ...(query.browser ? [`lower(browser_name) = ${sql.bind(query.browser.toLowerCase())}`] : []),
+    ...(query.os ? [`lower(os_name) = ${sql.bind(query.os.toLowerCase())}`] : []),
+    ...(query.device ? [`device_type = ${sql.bind(query.device)}`] : []),
+    ...(query.country ? [`country_code = ${sql.bind(query.country.toUpperCase())}`] : []),
+    ...(query.has_errors === "true" ? ["errors > 0"] : []),
+    ...(query.has_errors === "false" ? ["errors = 0"] : []),
+  ];
+  const sessions = mergedSessions(sql, window, filters);
+  const column = SORT_COLUMNS[query.sort_by];
+  const direction = query.sort_order === "asc" ? "ASC" : "DESC";
+  // Ties: newest start first, then the id, so pages never overlap.
+  const order = [`${column} ${direction}`, ...(column === "start_ms" ? [] : ["start_ms DESC"])];
+  const offset = (query.page - 1) * query.limit;
+  const rows = await sql.query<SessionRow>(
+    `SELECT *, count() OVER () AS total FROM (${sessions})
+     ORDER BY ${order.join(", ")}, session_id LIMIT ${query.limit} OFFSET ${offset}`,
+  );
+  let total = rows[0] ? num(rows[0].total) : 0;
+  if (!rows[0] && offset > 0) {
+    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM (${sessions})`);
+    total = num(row?.total);
+  }
+  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
+}
+
+/** One session: its summary, pages and user agent, and the timeline of everything it sent. */
+export async function getSession(
+  deps: ReadDeps,
+  projectId: string,
+  sessionId: string,
+): Promise<SessionDetail> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const [row] = await sql.query<SessionRow>(
+    `SELECT ${MERGED_SELECT} FROM ${sql.table("sessions")}
+     ${whereClause(sql, [`session_id = ${sql.bind(sessionId)}`])} GROUP BY session_id`,
+  );
+  if (!row) throw new NotFoundError("Session", sessionId);
+  const summary = toSummary(row);
+  // Every item of the session starts within [start, last]: the tables' time keys prune the scan.
+  const span = { fromMs: num(row.start_ms), toMs: num(row.last_ms) + 1 };
+  const { entries, truncated } = await readTimeline(deps, projectId, sessionId, span);
+  return {
+    ...summary,
+    userAgent: orNull(row.agent),
+    pages: row.page_list as string[],
+    timeline: entries,
+    truncated,
+  };
+}
