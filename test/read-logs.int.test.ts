@@ -276,7 +276,7 @@ describe("GET /v1/logs", () => {
     expect(await badParam("sort_order=up")).toEqual(["sort_order"]);
     expect(await badParam("trace_id=xyz")).toEqual(["trace_id"]);
     expect(await badParam(`search=${"a ".repeat(11)}`)).toEqual(["search"]);
-    expect(await badParam("levle=error")).toEqual(["querystring"]);
+    expect(await badParam("levle=error")).toEqual(["levle"]);
   });
 
   it("shows one record whole, with attributes, resource, scope and the trace link", async () => {

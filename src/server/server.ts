@@ -20,6 +20,8 @@ import { errorRoutes } from "./routes/api/error-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
+import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
+import { infraRoutes } from "./routes/v1/infra-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
@@ -37,7 +39,9 @@ export const V1_ROUTES: readonly RouteModule[] = [
   logsRoutes,
   tracesRoutes,
   errorsRoutes,
+  httpMetricsRoutes,
   sessionsRoutes,
+  infraRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */

@@ -21,7 +21,8 @@ function ttlClause(table: TableDef, retentionDays: number): string {
 }
 
 /**
- * Creates the database and the tables (six for TQL, internal ones) when missing, adds columns a newer release defines,
+ * Creates the database and the tables (six for TQL, internal ones) when missing, adds columns and
+ * skip indexes a newer release defines,
  * and applies the configured retention. Safe to run at every start.
  */
 export async function ensureTelemetrySchema(
@@ -33,7 +34,7 @@ export async function ensureTelemetrySchema(
   for (const table of ALL_TABLES) {
     await executor.command(createTableSql(db, table, options.retentionDays));
   }
-  const [columns, tables] = await Promise.all([
+  const [columns, tables, indexes] = await Promise.all([
     executor.query<{ table: string; name: string }>(
       "SELECT table, name FROM system.columns WHERE database = {db:String}",
       { params: { db } },
@@ -42,7 +43,12 @@ export async function ensureTelemetrySchema(
       "SELECT name, engine_full FROM system.tables WHERE database = {db:String}",
       { params: { db } },
     ),
+    executor.query<{ table: string; name: string }>(
+      "SELECT table, name FROM system.data_skipping_indices WHERE database = {db:String}",
+      { params: { db } },
+    ),
   ]);
+  const indexed = new Set(indexes.map((i) => `${i.table}.${i.name}`));
   const present = new Set(columns.map((c) => `${c.table}.${c.name}`));
   const engines = new Map(tables.map((t) => [t.name, t.engine_full]));
   for (const table of ALL_TABLES) {
@@ -51,6 +57,12 @@ export async function ensureTelemetrySchema(
       await executor.command(
         `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${quoteIdentifier(column.name)} ${column.type}`,
       );
+    }
+    for (const index of table.indexes) {
+      // "INDEX name expr TYPE …": older data dirs get the index for new parts; old parts merge into it.
+      const definition = index.replace(/^INDEX /, "");
+      if (indexed.has(`${table.name}.${definition.split(" ")[0]}`)) continue;
+      await executor.command(`ALTER TABLE ${target} ADD INDEX IF NOT EXISTS ${definition}`);
     }
     if (!engines.get(table.name)?.includes(`toIntervalDay(${options.retentionDays})`)) {
       // Old parts pick up the new TTL at their next merge instead of a full rewrite now.

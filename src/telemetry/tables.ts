@@ -112,6 +112,7 @@ const traces: TableDef = {
     "INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1",
     "INDEX idx_span_id span_id TYPE bloom_filter(0.001) GRANULARITY 1",
     "INDEX idx_service service_name TYPE set(256) GRANULARITY 4",
+    "INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1",
   ],
 };
 
@@ -145,6 +146,7 @@ const logs: TableDef = {
     "INDEX idx_id id TYPE bloom_filter(0.001) GRANULARITY 1",
     "INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1",
     "INDEX idx_message lower(message) TYPE ngrambf_v1(3, 65536, 2, 0) GRANULARITY 1",
+    "INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1",
   ],
 };
 
@@ -230,7 +232,10 @@ const aiSpans: TableDef = {
   partitionBy: "toDate(timestamp)",
   orderBy: "(project_id, timestamp)",
   ttlExpression: "toDateTime(timestamp)",
-  indexes: ["INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1"],
+  indexes: [
+    "INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1",
+    "INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1",
+  ],
 };
 
 const httpRequests: TableDef = {

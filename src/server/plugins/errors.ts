@@ -19,10 +19,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const where = error.validationContext ?? "request";
-      const issues = error.validation.map((v) => ({
-        field: v.instancePath.replace(/^\//, "").replaceAll("/", ".") || where,
-        message: v.message ?? "is invalid",
-      }));
+      const issues = error.validation.flatMap((v) => {
+        const path = v.instancePath.replace(/^\//, "").replaceAll("/", ".");
+        // An unknown key is named itself, not the object holding it (`levle`, not `querystring`).
+        const unknown = v.keyword === "unrecognized_keys" ? v.params.keys : undefined;
+        if (Array.isArray(unknown))
+          return unknown.map((key) => ({
+            field: [path, String(key)].filter(Boolean).join("."),
+            message: `is not a known ${where === "querystring" ? "parameter" : "field"}`,
+          }));
+        return [{ field: path || where, message: v.message ?? "is invalid" }];
+      });
       const detail = issues.map((i) => `${i.field}: ${i.message}`).join("; ");
       return sendProblem(request, reply, {
         status: 400,

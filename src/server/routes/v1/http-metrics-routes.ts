@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { AppDeps } from "../../../deps.js";
+import { HttpMetrics, HttpMetricsQuery, httpMetrics } from "../../../read/http-metrics.js";
+import { apiKeyCtx } from "../../request-context.js";
+import { readRoute } from "./read-route.js";
+
+/** GET /v1/http-metrics. */
+export const httpMetricsRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      "/http-metrics",
+      readRoute({
+        permission: "http_metrics:read",
+        summary:
+          "HTTP traffic: requests, error rate and latency percentiles over time, by route and status class",
+        description:
+          "`time_range` is required; `from`/`to` pin the window. Buckets are 1m for windows up to 6h and 1h " +
+          "beyond unless `resolution` says otherwise; more than 2160 buckets is refused. Percentiles are " +
+          "estimated from merged duration histograms: linear interpolation inside the bucket holding the " +
+          "rank, clamped to the observed min and max.",
+        querystring: HttpMetricsQuery,
+        response: HttpMetrics,
+      }),
+      async (request) =>
+        httpMetrics(deps.read, apiKeyCtx(deps.domain, request).actor.projectId, request.query),
+    );
+  };
