@@ -12,7 +12,6 @@ import {
   isoMs,
   type Page,
   PageQuery,
-  pageInfo,
   resolveWindow,
   SortOrder,
   sortBy,
@@ -21,7 +20,7 @@ import {
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
-import { num, Sql, whereClause } from "./sql.js";
+import { num, Sql, selectPage, whereClause } from "./sql.js";
 
 const SOURCES = ["frontend", "backend"] as const;
 const ERROR_SORTS = ["last_seen", "first_seen", "occurrences", "severity"] as const;
@@ -131,18 +130,17 @@ export async function listErrors(
   ];
   const groups = `${sql.table("error_groups")} FINAL ${whereClause(sql, conditions)}`;
   const direction = query.sort_order === "asc" ? "ASC" : "DESC";
-  const offset = (query.page - 1) * query.limit;
-  const rows = await sql.query<GroupRow>(
-    `SELECT ${GROUP_COLUMNS}, (SELECT count() FROM ${groups}) AS total FROM ${groups}
-     ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, last_seen DESC, fingerprint
-     LIMIT ${query.limit} OFFSET ${offset}`,
+  return selectPage(
+    sql,
+    query,
+    {
+      columns: GROUP_COLUMNS,
+      from: groups,
+      orderBy: `${SORT_COLUMNS[query.sort_by]} ${direction}, last_seen DESC, fingerprint`,
+      total: "subquery",
+    },
+    toSummary,
   );
-  let total = rows[0] ? num(rows[0].total) : 0;
-  if (!rows[0] && offset > 0) {
-    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM ${groups}`);
-    total = num(row?.total);
-  }
-  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
 }
 
 export const ErrorDetailQuery = z.object(WindowQuery.shape).strict();

@@ -7,7 +7,6 @@ import {
   isoMs,
   type Page,
   PageQuery,
-  pageInfo,
   resolveWindow,
   SortOrder,
   sortBy,
@@ -15,7 +14,7 @@ import {
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
-import { num, Sql, whereClause } from "./sql.js";
+import { num, Sql, selectPage, whereClause } from "./sql.js";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
 export const SOURCES = ["frontend", "backend"] as const;
@@ -129,23 +128,12 @@ export async function listLogs(
     query.sort_by === "timestamp"
       ? `timestamp ${direction}, id ${direction}`
       : `${SORT_COLUMNS[query.sort_by]} ${direction}, timestamp DESC, id DESC`;
-  const offset = (query.page - 1) * query.limit;
-  const rows = await sql.query<LogRow>(
-    `SELECT ${SUMMARY_COLUMNS}, (SELECT count() FROM ${table} ${where}) AS total
-     FROM ${table} ${where}
-     ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+  return selectPage(
+    sql,
+    query,
+    { columns: SUMMARY_COLUMNS, from: `${table} ${where}`, orderBy: order, total: "subquery" },
+    toSummary,
   );
-  const total = rows[0] ? num(rows[0].total) : await countPastEnd(sql, table, where, offset);
-  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
-}
-
-/** The total of a page past the end (no row came back to carry it). */
-async function countPastEnd(sql: Sql, table: string, where: string, offset: number) {
-  if (offset === 0) return 0;
-  const [row] = await sql.query<{ total: string }>(
-    `SELECT count() AS total FROM ${table} ${where}`,
-  );
-  return num(row?.total);
 }
 
 const LOG_ID = /^log_([0-9a-f]{12})[0-9a-f]{16}$/;

@@ -4,7 +4,6 @@ import {
   isoMs,
   type Page,
   PageQuery,
-  pageInfo,
   resolveWindow,
   SortOrder,
   sortBy,
@@ -13,7 +12,7 @@ import {
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
-import { num, Sql, whereClause } from "./sql.js";
+import { num, Sql, selectPage, whereClause } from "./sql.js";
 
 /** The `session.id` values the API can look up: the characters SDKs use (uuids, hex, prefixed ids). */
 export const SessionIdParam = z
@@ -194,17 +193,17 @@ export async function listSessions(
   const direction = query.sort_order === "asc" ? "ASC" : "DESC";
   // Ties: newest start first, then the id, so pages never overlap.
   const order = [`${column} ${direction}`, ...(column === "start_ms" ? [] : ["start_ms DESC"])];
-  const offset = (query.page - 1) * query.limit;
-  const rows = await sql.query<SessionRow>(
-    `SELECT *, count() OVER () AS total FROM (${sessions})
-     ORDER BY ${order.join(", ")}, session_id LIMIT ${query.limit} OFFSET ${offset}`,
+  return selectPage(
+    sql,
+    query,
+    {
+      columns: "*",
+      from: `(${sessions})`,
+      orderBy: `${order.join(", ")}, session_id`,
+      total: "window",
+    },
+    toSummary,
   );
-  let total = rows[0] ? num(rows[0].total) : 0;
-  if (!rows[0] && offset > 0) {
-    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM (${sessions})`);
-    total = num(row?.total);
-  }
-  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
 }
 
 /** One session: its summary, pages and user agent, and the timeline of everything it sent. */

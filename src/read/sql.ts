@@ -3,7 +3,7 @@ import {
   quoteIdentifier,
   type TelemetryExecutor,
 } from "../telemetry/executor.js";
-import type { TimeWindow } from "./params.js";
+import { type Page, type PageQuery, pageInfo, type TimeWindow } from "./params.js";
 
 /**
  * Builds the read API's SQL: every value is a bound `{pN:Type}` parameter, never text in the
@@ -71,3 +71,42 @@ export function containsPattern(text: string): string {
 
 /** Numbers the engine sends as text (64-bit integers in JSON) back to numbers. */
 export const num = (value: unknown): number => Number(value ?? 0);
+
+/** A list query: what to select, from where (a table with its WHERE, or a parenthesized subquery), in which order. */
+export interface PageSelect {
+  columns: string;
+  from: string;
+  orderBy: string;
+  /**
+   * How the page carries its total: a scalar `subquery` (plain table scans, which keeps the
+   * engine's read-in-order LIMIT) or `window` (`count() OVER ()`, for grouped subqueries that
+   * would otherwise be computed twice).
+   */
+  total: "subquery" | "window";
+}
+
+/**
+ * One page and the total in one engine round trip (chDB runs one statement at a time, so every
+ * statement saved is latency saved for everyone). Only a page past the end, with no row to carry
+ * the total, costs a second count.
+ */
+export async function selectPage<T extends Record<string, unknown>, I>(
+  sql: Sql,
+  query: PageQuery,
+  select: PageSelect,
+  toItem: (row: T) => I,
+): Promise<Page<I>> {
+  const total =
+    select.total === "window" ? "count() OVER ()" : `(SELECT count() FROM ${select.from})`;
+  const offset = (query.page - 1) * query.limit;
+  const rows = await sql.query<T & { total?: unknown }>(
+    `SELECT ${select.columns}, ${total} AS total FROM ${select.from}
+     ORDER BY ${select.orderBy} LIMIT ${query.limit} OFFSET ${offset}`,
+  );
+  let count = rows[0] ? num(rows[0].total) : 0;
+  if (!rows[0] && offset > 0) {
+    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM ${select.from}`);
+    count = num(row?.total);
+  }
+  return { data: rows.map(toItem), pagination: pageInfo(query, count) };
+}

@@ -117,9 +117,12 @@ function selfTime<T>(node: TreeNode<T>): bigint {
   const duration = node.endNs > node.startNs ? node.endNs - node.startNs : 0n;
   let covered = 0n;
   let coveredUntil = node.startNs;
-  // Children are in start order, so one sweep merges their overlapping intervals.
+  // Children are in start order, so one sweep merges their overlapping intervals. (Bigints:
+  // Math.min/max do not apply.)
   for (const child of node.children) {
+    // biome-ignore lint/complexity/useMathMinMax: bigint
     const from = child.startNs > coveredUntil ? child.startNs : coveredUntil;
+    // biome-ignore lint/complexity/useMathMinMax: bigint
     const to = child.endNs < node.endNs ? child.endNs : node.endNs;
     if (to > from) {
       covered += to - from;

@@ -4,14 +4,13 @@ import {
   isoMs,
   type Page,
   PageQuery,
-  pageInfo,
   resolveWindow,
   SortOrder,
   sortBy,
   WindowQuery,
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
-import { num, Sql, whereClause } from "./sql.js";
+import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
 
 const HEX_ID = (chars: number) =>
@@ -76,6 +75,7 @@ export type TraceSummary = z.infer<typeof TraceSummary>;
 /** Per-trace aggregates over the spans selected by `where`. */
 const SUMMARY_SELECT = `trace_id,
   toUnixTimestamp64Nano(min(timestamp)) AS start_ns,
+  toUnixTimestamp64Milli(min(timestamp)) AS start_ms,
   toUnixTimestamp64Nano(max(end_timestamp)) - toUnixTimestamp64Nano(min(timestamp)) AS duration_ns,
   count() AS span_count,
   countIf(status = 'error') AS error_count,
@@ -92,7 +92,8 @@ function toSummary(row: SummaryRow): TraceSummary {
     traceId: String(row.trace_id),
     rootService: String(row.root_service),
     rootOperation: String(row.root_operation),
-    startTime: isoMs(Math.floor(num(row.start_ns) / 1e6)),
+    // Milliseconds from the engine: nanoseconds since the epoch do not fit a double exactly.
+    startTime: isoMs(num(row.start_ms)),
     durationMs: nsToMs(num(row.duration_ns)),
     spanCount: num(row.span_count),
     errorCount,
@@ -135,18 +136,17 @@ export async function listTraces(
   const grouped = `SELECT ${SUMMARY_SELECT} FROM ${table} ${whereClause(sql, conditions)}
     GROUP BY trace_id ${having.length > 0 ? `HAVING ${having.join(" AND ")}` : ""}`;
   const direction = query.sort_order === "asc" ? "ASC" : "DESC";
-  const offset = (query.page - 1) * query.limit;
-  const rows = await sql.query<SummaryRow>(
-    `SELECT *, count() OVER () AS total FROM (${grouped})
-     ORDER BY ${SORT_COLUMNS[query.sort_by]} ${direction}, start_ns DESC, trace_id
-     LIMIT ${query.limit} OFFSET ${offset}`,
+  return selectPage(
+    sql,
+    query,
+    {
+      columns: "*",
+      from: `(${grouped})`,
+      orderBy: `${SORT_COLUMNS[query.sort_by]} ${direction}, start_ns DESC, trace_id`,
+      total: "window",
+    },
+    toSummary,
   );
-  let total = rows[0] ? num(rows[0].total) : 0;
-  if (!rows[0] && offset > 0) {
-    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM (${grouped})`);
-    total = num(row?.total);
-  }
-  return { data: rows.map(toSummary), pagination: pageInfo(query, total) };
 }
 
 /** A span of a trace tree as the API shows it; its place in the tree (depth, self time, orphan, children) comes from the tree node. */

@@ -19,6 +19,7 @@ import { authRoutes } from "./routes/api/auth-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
+import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
 import { infraRoutes } from "./routes/v1/infra-routes.js";
@@ -42,6 +43,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   httpMetricsRoutes,
   sessionsRoutes,
   infraRoutes,
+  aiRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
