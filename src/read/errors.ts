@@ -8,13 +8,12 @@ import { requireProject } from "../projects/projects.js";
 import {
   bucketMs,
   bucketStarts,
+  countsOf,
   dashboardWindow,
   isoMs,
+  listQuery,
   type Page,
-  PageQuery,
   resolveWindow,
-  SortOrder,
-  sortBy,
   type TimeWindow,
   WindowQuery,
 } from "./params.js";
@@ -36,24 +35,18 @@ export const ErrorIdParam = z
   .string()
   .regex(/^[0-9a-f]{32}$/, "must be an error id: 32 lowercase hex characters");
 
-export const ListErrorsQuery = z
-  .object({
-    status: z.enum(ERROR_STATUSES).optional().describe("Only active or only resolved groups"),
-    severity: z.enum(ERROR_SEVERITIES).optional().describe("Only groups of this severity"),
-    service: z.string().min(1).max(256).optional().describe("Only groups seen in this service"),
-    source: z.enum(SOURCES).optional().describe("Only browser (frontend) or server errors"),
-    search: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe("Full text over type and message; every word must occur, case-insensitively"),
-    sort_by: sortBy(ERROR_SORTS),
-    sort_order: SortOrder,
-    ...WindowQuery.shape,
-    ...PageQuery.shape,
-  })
-  .strict();
+export const ListErrorsQuery = listQuery(ERROR_SORTS, {
+  status: z.enum(ERROR_STATUSES).optional().describe("Only active or only resolved groups"),
+  severity: z.enum(ERROR_SEVERITIES).optional().describe("Only groups of this severity"),
+  service: z.string().min(1).max(256).optional().describe("Only groups seen in this service"),
+  source: z.enum(SOURCES).optional().describe("Only browser (frontend) or server errors"),
+  search: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe("Full text over type and message; every word must occur, case-insensitively"),
+});
 export type ListErrorsQuery = z.infer<typeof ListErrorsQuery>;
 
 export const ErrorSummary = z
@@ -198,10 +191,9 @@ export async function getError(
     `fingerprint = ${sql.bind(errorId)}`,
     ...sql.within("timestamp", window),
   ]);
-  const stepParam = sql.bind(step);
   const [buckets, services, samples] = await Promise.all([
     sql.query<{ bucket: string; count: string }>(
-      `SELECT intDiv(toUnixTimestamp64Milli(timestamp), ${stepParam}) * ${stepParam} AS bucket, count() AS count
+      `SELECT ${sql.bucket("timestamp", step)} AS bucket, count() AS count
        FROM ${occurrences} ${inWindow} GROUP BY bucket`,
     ),
     sql.query<{ service_name: string; count: string; last_ms: string }>(
@@ -244,12 +236,7 @@ export const ErrorsDashboardQuery = z.object(WindowQuery.shape).strict();
 export type ErrorsDashboardQuery = z.infer<typeof ErrorsDashboardQuery>;
 
 const TOP = 10;
-const SeverityCounts = z.object(
-  Object.fromEntries(ERROR_SEVERITIES.map((s) => [s, z.number().int()])) as Record<
-    (typeof ERROR_SEVERITIES)[number],
-    z.ZodNumber
-  >,
-);
+const SeverityCounts = countsOf(ERROR_SEVERITIES);
 
 export const ErrorsDashboard = z
   .object({
@@ -285,10 +272,9 @@ export async function errorsDashboard(
   const occurrences = sql.table("error_occurrences");
   const groups = `${sql.table("error_groups")} FINAL`;
   const inWindow = whereClause(sql, sql.within("timestamp", window));
-  const stepParam = sql.bind(step);
   const [buckets, services, states, top, created] = await Promise.all([
     sql.query<{ bucket: string; count: string }>(
-      `SELECT intDiv(toUnixTimestamp64Milli(timestamp), ${stepParam}) * ${stepParam} AS bucket, count() AS count
+      `SELECT ${sql.bucket("timestamp", step)} AS bucket, count() AS count
        FROM ${occurrences} ${inWindow} GROUP BY bucket`,
     ),
     sql.query<{ service_name: string; count: string }>(

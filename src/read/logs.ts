@@ -3,13 +3,12 @@ import { NotFoundError } from "../lib/errors.js";
 import {
   bucketMs,
   bucketStarts,
+  countsOf,
   dashboardWindow,
   isoMs,
+  listQuery,
   type Page,
-  PageQuery,
   resolveWindow,
-  SortOrder,
-  sortBy,
   WindowQuery,
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
@@ -25,30 +24,24 @@ const SORT_COLUMNS: Record<(typeof LOG_SORTS)[number], string> = {
   service: "service_name",
 };
 
-export const ListLogsQuery = z
-  .object({
-    level: z.enum(LOG_LEVELS).optional().describe("Only records of this level"),
-    source: z.enum(SOURCES).optional().describe("Only browser (frontend) or server (backend) logs"),
-    search: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe(
-        'Full text over messages: every word or "quoted phrase" must occur, case-insensitively',
-      ),
-    service: z.string().min(1).max(256).optional().describe("Only records of this service"),
-    trace_id: z
-      .string()
-      .regex(/^[0-9a-f]{32}$/, "must be 32 lowercase hex characters")
-      .optional()
-      .describe("Only records logged inside this trace"),
-    sort_by: sortBy(LOG_SORTS),
-    sort_order: SortOrder,
-    ...WindowQuery.shape,
-    ...PageQuery.shape,
-  })
-  .strict();
+export const ListLogsQuery = listQuery(LOG_SORTS, {
+  level: z.enum(LOG_LEVELS).optional().describe("Only records of this level"),
+  source: z.enum(SOURCES).optional().describe("Only browser (frontend) or server (backend) logs"),
+  search: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'Full text over messages: every word or "quoted phrase" must occur, case-insensitively',
+    ),
+  service: z.string().min(1).max(256).optional().describe("Only records of this service"),
+  trace_id: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, "must be 32 lowercase hex characters")
+    .optional()
+    .describe("Only records logged inside this trace"),
+});
 export type ListLogsQuery = z.infer<typeof ListLogsQuery>;
 
 export const LogSummary = z
@@ -171,12 +164,7 @@ export const LogsDashboardQuery = z
   .strict();
 export type LogsDashboardQuery = z.infer<typeof LogsDashboardQuery>;
 
-const LevelCounts = z.object(
-  Object.fromEntries(LOG_LEVELS.map((l) => [l, z.number().int()])) as Record<
-    (typeof LOG_LEVELS)[number],
-    z.ZodNumber
-  >,
-);
+const LevelCounts = countsOf(LOG_LEVELS);
 
 export const LogsDashboard = z
   .object({
@@ -230,10 +218,9 @@ export async function logsDashboard(
     ...(query.service ? [`service_name = ${sql.bind(query.service)}`] : []),
   ]);
   const table = sql.table("logs");
-  const stepParam = sql.bind(step);
   const [buckets, services, messages] = await Promise.all([
     sql.query<{ bucket: string; level: string; count: string }>(
-      `SELECT intDiv(toUnixTimestamp64Milli(timestamp), ${stepParam}) * ${stepParam} AS bucket, level, count() AS count
+      `SELECT ${sql.bucket("timestamp", step)} AS bucket, level, count() AS count
        FROM ${table} ${where} GROUP BY bucket, level`,
     ),
     sql.query<{ service_name: string; count: string; errors: string }>(

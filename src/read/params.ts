@@ -108,6 +108,33 @@ export const sortBy = <const T extends readonly [string, ...string[]]>(fields: T
     .default(fields[0])
     .describe(`Sort field: ${fields.join(", ")} (default ${fields[0]})`);
 
+/**
+ * A list endpoint's query: its own filters, `sort_by` from its whitelist, `sort_order`, the
+ * window and the page. Strict: an unknown parameter is a 400 naming it.
+ */
+export const listQuery = <const S extends readonly [string, ...string[]], F extends z.ZodRawShape>(
+  sorts: S,
+  filters: F,
+) =>
+  z
+    .object({
+      ...filters,
+      sort_by: sortBy(sorts),
+      sort_order: SortOrder,
+      ...WindowQuery.shape,
+      ...PageQuery.shape,
+    })
+    .strict();
+
+/** `{name: count}` for every name of a closed set (levels, severities), all present. */
+export const countsOf = <const N extends readonly string[]>(names: N) =>
+  z.object(
+    Object.fromEntries(names.map((name) => [name, z.number().int()])) as Record<
+      N[number],
+      z.ZodNumber
+    >,
+  );
+
 /** The list envelope's pagination block. */
 export interface PageInfo {
   page: number;

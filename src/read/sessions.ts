@@ -1,15 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "../lib/errors.js";
-import {
-  isoMs,
-  type Page,
-  PageQuery,
-  resolveWindow,
-  SortOrder,
-  sortBy,
-  type TimeWindow,
-  WindowQuery,
-} from "./params.js";
+import { isoMs, listQuery, type Page, resolveWindow, type TimeWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
@@ -33,30 +24,26 @@ const SORT_COLUMNS: Record<(typeof SESSION_SORTS)[number], string> = {
 
 const Text = (what: string) => z.string().min(1).max(256).describe(what);
 
-export const ListSessionsQuery = z
-  .object({
-    user_id: Text("Only sessions of this user (`user.id`), exact"),
-    browser: Text("Only sessions in this browser, e.g. Chrome (case-insensitive)"),
-    os: Text("Only sessions on this operating system, e.g. Windows, iOS (case-insensitive)"),
-    device: z
-      .enum(["desktop", "mobile", "tablet", "tv", "bot"])
-      .describe("Only sessions on this device type"),
-    country: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO country code")
-      .describe("Only sessions from this country (ISO 3166-1 alpha-2, case-insensitive)"),
-    has_errors: z
-      .enum(["true", "false"])
-      .describe("`true`: sessions with at least one error; `false`: sessions without"),
-  })
-  .partial()
-  .extend({
-    sort_by: sortBy(SESSION_SORTS),
-    sort_order: SortOrder,
-    ...WindowQuery.shape,
-    ...PageQuery.shape,
-  })
-  .strict();
+export const ListSessionsQuery = listQuery(
+  SESSION_SORTS,
+  z
+    .object({
+      user_id: Text("Only sessions of this user (`user.id`), exact"),
+      browser: Text("Only sessions in this browser, e.g. Chrome (case-insensitive)"),
+      os: Text("Only sessions on this operating system, e.g. Windows, iOS (case-insensitive)"),
+      device: z
+        .enum(["desktop", "mobile", "tablet", "tv", "bot"])
+        .describe("Only sessions on this device type"),
+      country: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO country code")
+        .describe("Only sessions from this country (ISO 3166-1 alpha-2, case-insensitive)"),
+      has_errors: z
+        .enum(["true", "false"])
+        .describe("`true`: sessions with at least one error; `false`: sessions without"),
+    })
+    .partial().shape,
+);
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 
 export const SessionSummary = z

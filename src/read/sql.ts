@@ -50,6 +50,12 @@ export class Sql {
     ];
   }
 
+  /** The start (epoch ms) of the `stepMs`-wide, epoch-aligned bucket holding `column`. */
+  bucket(column: string, stepMs: number): string {
+    const step = this.bind(stepMs);
+    return `intDiv(toUnixTimestamp64Milli(${column}), ${step}) * ${step}`;
+  }
+
   get params(): QueryParams {
     return this.values;
   }

@@ -1,14 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "../lib/errors.js";
-import {
-  isoMs,
-  type Page,
-  PageQuery,
-  resolveWindow,
-  SortOrder,
-  sortBy,
-  WindowQuery,
-} from "./params.js";
+import { isoMs, listQuery, type Page, resolveWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
@@ -25,35 +17,29 @@ const SORT_COLUMNS: Record<(typeof TRACE_SORTS)[number], string> = {
   error_count: "error_count",
 };
 
-export const ListTracesQuery = z
-  .object({
-    min_duration: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(86_400_000)
-      .optional()
-      .describe("Only traces lasting at least this many milliseconds (e.g. 100, 500, 1000)"),
-    span_id: HEX_ID(16).optional().describe("Only the trace containing this span"),
-    parent_span_id: HEX_ID(16)
-      .optional()
-      .describe("Only traces containing a span whose parent is this span"),
-    service: z
-      .string()
-      .min(1)
-      .max(256)
-      .optional()
-      .describe("Only traces with at least one span of this service"),
-    status: z
-      .enum(["ok", "error"])
-      .optional()
-      .describe("`error`: traces with at least one failed span; `ok`: traces without"),
-    sort_by: sortBy(TRACE_SORTS),
-    sort_order: SortOrder,
-    ...WindowQuery.shape,
-    ...PageQuery.shape,
-  })
-  .strict();
+export const ListTracesQuery = listQuery(TRACE_SORTS, {
+  min_duration: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400_000)
+    .optional()
+    .describe("Only traces lasting at least this many milliseconds (e.g. 100, 500, 1000)"),
+  span_id: HEX_ID(16).optional().describe("Only the trace containing this span"),
+  parent_span_id: HEX_ID(16)
+    .optional()
+    .describe("Only traces containing a span whose parent is this span"),
+  service: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe("Only traces with at least one span of this service"),
+  status: z
+    .enum(["ok", "error"])
+    .optional()
+    .describe("`error`: traces with at least one failed span; `ok`: traces without"),
+});
 export type ListTracesQuery = z.infer<typeof ListTracesQuery>;
 
 export const TraceSummary = z

@@ -145,7 +145,6 @@ export async function aiDashboard(
   const sql = ctx.sql();
   const where = whereClause(sql, sql.within("timestamp", window));
   const table = sql.table("ai_spans");
-  const stepParam = sql.bind(step);
   const [totals, models, providers, operations, buckets, findings] = await Promise.all([
     sql.query<Row>(`SELECT ${USAGE_SELECT} FROM ${table} ${where}`),
     sql.query<Row>(
@@ -163,7 +162,7 @@ export async function aiDashboard(
        ORDER BY ${BY_COST}, operation_name, ai_operation LIMIT 10`,
     ),
     sql.query<Row>(
-      `SELECT intDiv(toUnixTimestamp64Milli(timestamp), ${stepParam}) * ${stepParam} AS bucket,
+      `SELECT ${sql.bucket("timestamp", step)} AS bucket,
               count() AS calls, countIf(status = 'error') AS errors,
               sum(input_tokens) AS input, sum(output_tokens) AS output,
               sum(total_tokens) AS total, sum(cost_usd) AS cost
