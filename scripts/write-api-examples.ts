@@ -1,0 +1,172 @@
+/**
+ * npm run docs:examples — writes src/server/openapi-examples.json: for every GET /v1 route of
+ * the OpenAPI document, a 200 body taken from the real service over a small `vigil demo`
+ * dataset, trimmed to stay readable. src/server/plugins/openapi.ts attaches them to the
+ * document; test/openapi-examples.int.test.ts checks each still parses with its route's schema.
+ *
+ * The dataset is deterministic (fixed seed); ids assigned by the service and times are not,
+ * so a rerun changes those values but not the shapes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startService } from "../src/cli/serve.js";
+import { loadConfig } from "../src/config.js";
+import { demoRequests } from "../src/demo/generator.js";
+import { sendAll } from "../src/demo/sender.js";
+import { createLogger } from "../src/lib/logger.js";
+import { initialize } from "../src/setup/initialize.js";
+
+const OUTPUT = new URL("../src/server/openapi-examples.json", import.meta.url);
+const SEED = 42;
+const SPANS = 3000;
+const WINDOW_MS = 3_600_000;
+/** Longer arrays are cut to this many items. */
+const MAX_ITEMS = 3;
+/** Longer strings are cut to this many characters (the last one an ellipsis). */
+const MAX_CHARS = 300;
+
+/** Values for required query parameters; a new required one fails the script until added here. */
+const REQUIRED_QUERY: Record<string, string> = { time_range: "24h" };
+
+/** Where a path parameter's value comes from: the first item of a list route, and its field. */
+const PATH_PARAMS: Record<string, { list: string; field: string }> = {
+  logId: { list: "/v1/logs", field: "id" },
+  traceId: { list: "/v1/traces", field: "traceId" },
+  errorId: { list: "/v1/errors", field: "id" },
+  sessionId: { list: "/v1/sessions", field: "id" },
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+interface OpenApi {
+  paths: Record<string, { get?: { parameters?: Parameter[] } }>;
+}
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Time series keep their last buckets: the demo data is recent, so the first buckets of a 24h
+ * window are empty.
+ */
+const SERIES = new Set(["series", "occurrencesOverTime"]);
+/**
+ * Never cut: spans refer to a trace's resources by index, and the AI dashboard's `contexts`
+ * says which areas ran (all four by default), which a shorter list would misstate.
+ */
+const UNCUT = new Set(["resources", "contexts"]);
+
+/** Cuts long arrays and strings everywhere; a cut list page gets pagination that matches it. */
+function trim(value: Json, key = ""): Json {
+  if (typeof value === "string")
+    return value.length > MAX_CHARS ? `${value.slice(0, MAX_CHARS - 1)}…` : value;
+  if (Array.isArray(value)) {
+    const kept = UNCUT.has(key)
+      ? value
+      : SERIES.has(key)
+        ? value.slice(-MAX_ITEMS)
+        : value.slice(0, MAX_ITEMS);
+    return kept.map((item) => trim(item));
+  }
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [name, item] of Object.entries(value)) out[name] = trim(item, name);
+  const { data, pagination } = value;
+  if (Array.isArray(data) && data.length > MAX_ITEMS && isObject(pagination)) {
+    const total = Number(pagination.total);
+    const page = Number(pagination.page);
+    out.pagination = {
+      ...pagination,
+      limit: MAX_ITEMS,
+      totalPages: Math.max(1, Math.ceil(total / MAX_ITEMS)),
+      hasMore: page * MAX_ITEMS < total,
+    };
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-examples-"));
+  const config = loadConfig({
+    env: {
+      VIGIL_DATA_DIR: dir,
+      VIGIL_PORT: "0",
+      VIGIL_HOST: "127.0.0.1",
+      VIGIL_LOG_LEVEL: "error",
+      VIGIL_RATE_LIMIT_PER_MINUTE: "10000",
+    },
+  });
+  const service = await startService(config, createLogger("error"));
+  try {
+    const setup = await initialize(service.deps.domain, {
+      email: "demo@example.com",
+      password: "correct horse battery",
+    });
+    const key = setup.apiKey ?? "";
+    const requests = demoRequests({
+      spans: SPANS,
+      batchSpans: 500,
+      windowMs: WINDOW_MS,
+      nowMs: Date.now(),
+      seed: SEED,
+    });
+    await sendAll(requests, { url: service.url, key, concurrency: 2 });
+
+    const get = async (path: string): Promise<Json> => {
+      const response = await fetch(`${service.url}${path}`, { headers: { "x-api-key": key } });
+      const body = (await response.json()) as Json;
+      if (response.status !== 200)
+        throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    };
+    const openapi = (await (await fetch(`${service.url}/openapi.json`)).json()) as OpenApi;
+
+    const examples: Record<string, Json> = {};
+    for (const [template, methods] of Object.entries(openapi.paths)) {
+      const parameters = methods.get?.parameters;
+      if (!template.startsWith("/v1/") || !methods.get) continue;
+      let path = template;
+      for (const { name } of (parameters ?? []).filter((p) => p.in === "path")) {
+        const source = PATH_PARAMS[name];
+        if (!source) throw new Error(`${template}: no source for path parameter ${name}`);
+        const list = await get(`${source.list}?limit=1`);
+        const first = isObject(list) && Array.isArray(list.data) ? list.data[0] : undefined;
+        const id = isObject(first) ? first[source.field] : undefined;
+        if (typeof id !== "string") throw new Error(`${source.list} has no ${source.field}`);
+        path = path.replace(`{${name}}`, encodeURIComponent(id));
+      }
+      const query = new URLSearchParams();
+      for (const p of (parameters ?? []).filter((p) => p.in === "query")) {
+        if (p.name === "limit") query.set("limit", "2");
+        else if (p.required) {
+          const value = REQUIRED_QUERY[p.name];
+          if (value === undefined) throw new Error(`${template}: no value for ${p.name}`);
+          query.set(p.name, value);
+        }
+      }
+      const search = query.size > 0 ? `?${query}` : "";
+      examples[`GET ${template}`] = trim(await get(`${path}${search}`));
+      process.stdout.write(`GET ${path}${search}\n`);
+    }
+    writeFileSync(OUTPUT, `${JSON.stringify(examples, null, 2)}\n`);
+    // Biome lays out short arrays on one line; formatting here keeps `biome ci` passing.
+    execFileSync("npx", ["biome", "format", "--write", fileURLToPath(OUTPUT)], { stdio: "ignore" });
+    process.stdout.write(
+      `wrote src/server/openapi-examples.json (${Object.keys(examples).length} routes)\n`,
+    );
+  } finally {
+    await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
