@@ -1,0 +1,702 @@
+/**
+ * npm run bench:api — latency and throughput of the read API over loopback HTTP.
+ *
+ * 1. Loads ~1,000,000 spans of the demo dataset (BENCH_API_SPANS to change), with their logs,
+ *    through the real OTLP endpoint of an in-process service on 127.0.0.1:0, plus a second
+ *    project with a tenth of the data so the project filter has work to do.
+ * 2. Measures `GET /v1/logs?limit=50` and `GET /v1/traces/:traceId` (cycling through a few
+ *    hundred real trace ids of mixed sizes) over keep-alive HTTP from a worker thread, so the
+ *    client does not share the service's event loop:
+ *    - open loop: a constant arrival rate (BENCH_API_RATE, 200/s) for BENCH_API_SECONDS (20)
+ *      after a warm-up; latency is measured from each request's scheduled send time, so a
+ *      stalled service shows up as latency instead of as fewer requests (no coordinated
+ *      omission); non-200 answers are errors;
+ *    - closed loop: the sustained maximum with BENCH_API_CONCURRENCY (8) connections.
+ * 3. Baseline, in the same run and process, on the same running service: the same queries at
+ *    the same open-loop rate without HTTP — "engine": the exact SQL the verb runs, through the
+ *    service's `deps.telemetry` executor; "verb": the domain verb (listLogs / getTrace) itself.
+ *
+ * Target (issue 5): p99 < 50 ms at 200 requests/s. The last line is one JSON object.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import type { RunningService } from "../src/cli/serve.js";
+import type { QueryOptions, TelemetryExecutor } from "../src/telemetry/executor.js";
+
+const SPANS = Number(process.env.BENCH_API_SPANS ?? 1_000_000);
+const RATE = Number(process.env.BENCH_API_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 20);
+const WARMUP_SECONDS = Number(process.env.BENCH_API_WARMUP_SECONDS ?? 2);
+const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 8);
+const CLOSED_SECONDS = Number(process.env.BENCH_API_CLOSED_SECONDS ?? 5);
+const SERIAL_SECONDS = Number(process.env.BENCH_API_SERIAL_SECONDS ?? 3);
+const TRACES = Number(process.env.BENCH_API_TRACES ?? 300);
+const TARGET_P99_MS = 50;
+const LOGS_PATH = "/v1/logs?limit=50";
+
+// ---------------------------------------------------------------------------------------------
+// Load generators, shared by the HTTP client (worker thread) and the direct baseline (main).
+
+/** One request: resolves true for a good answer (HTTP 200), false for a bad one. */
+type Send = (i: number) => Promise<boolean>;
+
+interface Latencies {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+interface OpenLoopResult extends Latencies {
+  requests: number;
+  errors: number;
+  /** Answers per second, from the first scheduled send to the last answer. */
+  achievedRate: number;
+  /** Most requests in flight at once. */
+  maxInFlight: number;
+}
+
+interface ClosedLoopResult extends Latencies {
+  concurrency: number;
+  requests: number;
+  errors: number;
+  requestsPerSecond: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function latencies(values: Float64Array): Latencies {
+  const sorted = values.slice().sort();
+  return {
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? Number.NaN),
+  };
+}
+
+/**
+ * Sends `rate` requests per second for `seconds`, each at its scheduled time whether or not
+ * earlier ones have been answered; a request's latency runs from its scheduled time to its answer.
+ */
+function openLoop(rate: number, seconds: number, send: Send): Promise<OpenLoopResult> {
+  const total = Math.max(1, Math.round(rate * seconds));
+  const interval = 1000 / rate;
+  const taken = new Float64Array(total);
+  const start = performance.now() + 5;
+  let next = 0;
+  let done = 0;
+  let errors = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let lastAnswer = start;
+  return new Promise((resolve) => {
+    const fire = (i: number) => {
+      const scheduled = start + i * interval;
+      inFlight++;
+      if (inFlight > maxInFlight) maxInFlight = inFlight;
+      send(i).then(
+        (ok) => finish(i, scheduled, ok),
+        () => finish(i, scheduled, false),
+      );
+    };
+    const finish = (i: number, scheduled: number, ok: boolean) => {
+      lastAnswer = performance.now();
+      taken[i] = lastAnswer - scheduled;
+      inFlight--;
+      if (!ok) errors++;
+      if (++done === total) {
+        resolve({
+          requests: total,
+          errors,
+          achievedRate: round(total / ((lastAnswer - start) / 1000), 1),
+          maxInFlight,
+          ...latencies(taken),
+        });
+      }
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && start + next * interval <= now) fire(next++);
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+    };
+    setTimeout(tick, 5);
+  });
+}
+
+/** `concurrency` clients, each sending its next request when the last is answered, for `seconds`. */
+async function closedLoop(
+  concurrency: number,
+  seconds: number,
+  send: Send,
+): Promise<ClosedLoopResult> {
+  const taken: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const i = counter++;
+        const t0 = performance.now();
+        const ok = await send(i).catch(() => false);
+        taken.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return {
+    concurrency,
+    requests: taken.length,
+    errors,
+    requestsPerSecond: round(taken.length / elapsed, 1),
+    ...latencies(Float64Array.from(taken)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The HTTP client: a worker thread with its own event loop, keep-alive connections.
+
+interface ClientSetup {
+  host: string;
+  port: number;
+  apiKey: string;
+}
+
+type ClientJob =
+  | { kind: "open"; paths: string[]; rate: number; seconds: number }
+  | { kind: "closed"; paths: string[]; concurrency: number; seconds: number };
+
+type ClientAnswer =
+  | { kind: "open"; result: OpenLoopResult; statuses: Record<string, number> }
+  | { kind: "closed"; result: ClosedLoopResult; statuses: Record<string, number> };
+
+function runClient(setup: ClientSetup) {
+  const port = parentPort;
+  if (!port) return;
+  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  const get = (path: string, statuses: Record<string, number>) =>
+    new Promise<boolean>((resolve) => {
+      const req = httpRequest(
+        {
+          agent,
+          host: setup.host,
+          port: setup.port,
+          path,
+          method: "GET",
+          headers: { "x-api-key": setup.apiKey },
+        },
+        (res) => {
+          res.on("data", () => undefined);
+          res.on("end", () => {
+            const status = String(res.statusCode ?? 0);
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            resolve(res.statusCode === 200);
+          });
+          res.on("error", () => resolve(false));
+        },
+      );
+      req.on("error", () => {
+        statuses.network = (statuses.network ?? 0) + 1;
+        resolve(false);
+      });
+      req.end();
+    });
+  port.on("message", async (job: ClientJob) => {
+    const statuses: Record<string, number> = {};
+    const send: Send = (i) => get(job.paths[i % job.paths.length] ?? "/", statuses);
+    const answer: ClientAnswer =
+      job.kind === "open"
+        ? { kind: "open", result: await openLoop(job.rate, job.seconds, send), statuses }
+        : {
+            kind: "closed",
+            result: await closedLoop(job.concurrency, job.seconds, send),
+            statuses,
+          };
+    port.postMessage(answer);
+  });
+}
+
+/** Starts the client worker: this same file, loaded through tsx in the worker thread. */
+function startClient(setup: ClientSetup) {
+  const api = import.meta.resolve("tsx/esm/api");
+  const self = import.meta.url;
+  const worker = new Worker(
+    `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}))`,
+    { eval: true, workerData: setup },
+  );
+  const ask = (job: ClientJob) =>
+    new Promise<ClientAnswer>((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      worker.once("error", onError);
+      worker.once("message", (answer: ClientAnswer) => {
+        worker.off("error", onError);
+        resolve(answer);
+      });
+      worker.postMessage(job);
+    });
+  return {
+    async open(paths: string[], rate: number, seconds: number) {
+      const answer = await ask({ kind: "open", paths, rate, seconds });
+      if (answer.kind !== "open") throw new Error("client answered the wrong job");
+      return answer;
+    },
+    async closed(paths: string[], concurrency: number, seconds: number) {
+      const answer = await ask({ kind: "closed", paths, concurrency, seconds });
+      if (answer.kind !== "closed") throw new Error("client answered the wrong job");
+      return answer;
+    },
+    stop: () => worker.terminate(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmark proper (main thread).
+
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const fmt = (n: number) => n.toLocaleString("en");
+
+interface Captured {
+  sql: string;
+  options: QueryOptions | undefined;
+}
+
+/** An executor passing everything through and noting each query's SQL and parameters. */
+function recordingExecutor(inner: TelemetryExecutor, into: Captured[]): TelemetryExecutor {
+  return {
+    engine: inner.engine,
+    database: inner.database,
+    command: (sql, options) => inner.command(sql, options),
+    query<T>(sql: string, options?: QueryOptions) {
+      into.push({ sql, options });
+      return inner.query<T>(sql, options);
+    },
+    queryCompact: (sql, options) => inner.queryCompact(sql, options),
+    insert: (table, rows) => inner.insert(table, rows),
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+  };
+}
+
+/** Sends the demo dataset through the service's OTLP endpoint, with progress on stderr. */
+async function load(url: string, key: string, spans: number, seed: number, label: string) {
+  const { demoRequests } = await import("../src/demo/generator.js");
+  const { sendAll } = await import("../src/demo/sender.js");
+  const started = performance.now();
+  let sent = 0;
+  let shown = 0;
+  const summary = await sendAll(
+    demoRequests({ spans, batchSpans: 1000, windowMs: 24 * 3600_000, nowMs: Date.now(), seed }),
+    {
+      url,
+      key,
+      concurrency: 4,
+      onSent: (r) => {
+        if (r.signal !== "traces") return;
+        sent += r.items;
+        if (sent - shown >= spans / 20 || sent >= spans) {
+          shown = sent;
+          const s = (performance.now() - started) / 1000;
+          log(
+            `  ${label}: ${fmt(sent)} / ${fmt(spans)} spans, ${s.toFixed(1)} s (${fmt(Math.round(sent / s))} spans/s)`,
+          );
+        }
+      },
+    },
+  );
+  return { ...summary, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Waits until the engine's background merges settle (the active part count stops changing). */
+async function settle(telemetry: TelemetryExecutor) {
+  const partsSql = `SELECT table, count() AS parts, sum(rows) AS rows FROM system.parts
+    WHERE database = {db:String} AND active AND table IN ('traces', 'logs') GROUP BY table ORDER BY table`;
+  const read = () =>
+    telemetry.query<{ table: string; parts: string; rows: string }>(partsSql, {
+      params: { db: telemetry.database },
+    });
+  let previous = "";
+  let stable = 0;
+  for (let waited = 0; waited < 120; waited += 2) {
+    const parts = await read();
+    const text = JSON.stringify(parts);
+    stable = text === previous ? stable + 1 : 0;
+    previous = text;
+    if (stable >= 2) break;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  return Object.fromEntries(
+    (await read()).map((p) => [p.table, { parts: Number(p.parts), rows: Number(p.rows) }]),
+  );
+}
+
+async function main() {
+  const { loadConfig } = await import("../src/config.js");
+  const { startService } = await import("../src/cli/serve.js");
+  const { createLogger } = await import("../src/lib/logger.js");
+  const { initialize } = await import("../src/setup/initialize.js");
+  const { createProject } = await import("../src/projects/projects.js");
+  const { createApiKey } = await import("../src/auth/api-keys.js");
+  const { listLogs, ListLogsQuery } = await import("../src/read/logs.js");
+  const { getTrace } = await import("../src/read/traces.js");
+
+  const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-api-"));
+  let service: RunningService | undefined;
+  let client: ReturnType<typeof startClient> | undefined;
+  try {
+    const config = loadConfig({
+      env: {
+        VIGIL_DATA_DIR: dataDir,
+        VIGIL_HOST: "127.0.0.1",
+        VIGIL_PORT: "0",
+        VIGIL_LOG_LEVEL: "warn",
+        VIGIL_RATE_LIMIT_PER_MINUTE: "1000000",
+        VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: "10000000",
+      },
+    });
+    service = await startService(config, createLogger("warn", process.stderr));
+    const { deps } = service;
+    const setup = await initialize(deps.domain, {
+      email: "bench@example.com",
+      password: "bench password 1",
+    });
+    const apiKey = setup.apiKey ?? "";
+    const projectId = setup.projectId;
+    const system = { deps: deps.domain, actor: { kind: "system" as const } };
+    const other = await createProject({
+      ctx: system,
+      input: { name: "other", orgId: setup.orgId },
+    });
+    const otherKey = await createApiKey({
+      ctx: system,
+      projectId: other.id,
+      input: { name: "bench other", role: "ingest" },
+    });
+
+    // 1. The dataset, through the real OTLP endpoint.
+    log(`Loading ${fmt(SPANS)} spans (+ ${fmt(Math.round(SPANS / 10))} in a second project)`);
+    const loadStarted = performance.now();
+    const loaded = await load(service.url, apiKey, SPANS, 42, "project");
+    const second = await load(service.url, otherKey.key, Math.round(SPANS / 10), 7, "other");
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const counts = await deps.telemetry.query<{ project_id: string; spans: string }>(
+      `SELECT project_id, count() AS spans FROM vigil.traces GROUP BY project_id`,
+    );
+    const logCounts = await deps.telemetry.query<{ project_id: string; logs: string }>(
+      `SELECT project_id, count() AS logs FROM vigil.logs GROUP BY project_id`,
+    );
+    const storedSpans = Number(counts.find((c) => c.project_id === projectId)?.spans ?? 0);
+    const storedLogs = Number(logCounts.find((c) => c.project_id === projectId)?.logs ?? 0);
+    const otherSpans = Number(counts.find((c) => c.project_id === other.id)?.spans ?? 0);
+    if (storedSpans !== loaded.items.traces)
+      throw new Error(`stored ${storedSpans} spans of ${loaded.items.traces} acknowledged`);
+    log(
+      `Loaded in ${loadSeconds.toFixed(1)} s: ${fmt(storedSpans)} spans and ${fmt(storedLogs)} logs, ` +
+        `plus ${fmt(otherSpans)} spans in the second project; waiting for merges to settle`,
+    );
+    const parts = await settle(deps.telemetry);
+    log(`  active parts: ${JSON.stringify(parts)}`);
+
+    // Trace ids: a few hundred, spread over every trace size present, in mixed order.
+    const bySize = await deps.telemetry.query<{ spans: string; ids: string[] }>(
+      `SELECT spans, groupArray(${TRACES})(trace_id) AS ids FROM (
+         SELECT trace_id, count() AS spans FROM vigil.traces WHERE project_id = {p:String}
+         GROUP BY trace_id ORDER BY cityHash64(trace_id))
+       GROUP BY spans ORDER BY spans`,
+      { params: { p: projectId } },
+    );
+    const traceIds: string[] = [];
+    const traceSizes: number[] = [];
+    for (let pass = 0; traceIds.length < TRACES; pass++) {
+      let added = false;
+      for (const group of bySize) {
+        const id = group.ids[pass];
+        if (id === undefined || traceIds.length >= TRACES) continue;
+        traceIds.push(id);
+        traceSizes.push(Number(group.spans));
+        added = true;
+      }
+      if (!added) break;
+    }
+    const sizes = [...traceSizes].sort((a, b) => a - b);
+    const traceMix = {
+      traces: traceIds.length,
+      minSpans: sizes[0] ?? 0,
+      medianSpans: sizes[Math.floor(sizes.length / 2)] ?? 0,
+      maxSpans: sizes.at(-1) ?? 0,
+      distinctSizes: bySize.length,
+    };
+    log(`Trace ids: ${JSON.stringify(traceMix)}`);
+    const tracePaths = traceIds.map((id) => `/v1/traces/${id}`);
+
+    // Sanity: both endpoints answer with what the data holds.
+    const headers = { "x-api-key": apiKey };
+    const logsPage = (await (await fetch(`${service.url}${LOGS_PATH}`, { headers })).json()) as {
+      data: unknown[];
+      pagination: { total: number };
+    };
+    if (logsPage.data.length !== 50 || logsPage.pagination.total !== storedLogs)
+      throw new Error(`GET ${LOGS_PATH} answered an unexpected page`);
+    const traceCheck = (await (
+      await fetch(`${service.url}${tracePaths[0] ?? ""}`, { headers })
+    ).json()) as { spanCount: number };
+    if (traceCheck.spanCount !== traceSizes[0])
+      throw new Error(`GET ${tracePaths[0]} answered ${traceCheck.spanCount} spans`);
+
+    // The exact SQL each verb runs, captured once, for the engine-only baseline.
+    const logsQuery = ListLogsQuery.parse({ limit: "50" });
+    const captured: Captured[] = [];
+    const recordingRead = { ...deps.read, telemetry: recordingExecutor(deps.telemetry, captured) };
+    await listLogs(recordingRead, projectId, logsQuery);
+    const logsSql = captured.splice(0);
+    const traceSql: Captured[][] = [];
+    for (const id of traceIds) {
+      await getTrace(recordingRead, projectId, id);
+      traceSql.push(captured.splice(0));
+    }
+    const runCaptured = async (queries: Captured[] | undefined) => {
+      for (const q of queries ?? []) await deps.telemetry.query(q.sql, q.options);
+      return true;
+    };
+
+    const { hostname, port } = new URL(service.url);
+    client = startClient({ host: hostname, port: Number(port), apiKey });
+
+    type Mode = "http" | "verb" | "engine";
+    interface Runner {
+      open(seconds: number): Promise<OpenLoopResult>;
+      closed(concurrency: number, seconds: number): Promise<ClosedLoopResult>;
+    }
+    interface ModeFigures {
+      /** One request at a time: the service time, without queueing. */
+      serial: ClosedLoopResult;
+      open: OpenLoopResult;
+      closed: ClosedLoopResult;
+    }
+    interface EndpointFigures {
+      modes: Record<Mode, ModeFigures>;
+      httpStatuses: Record<string, number>;
+    }
+    const http = client;
+    const httpRunner = (paths: string[], statuses: Record<string, number>): Runner => {
+      const count = (from: Record<string, number>) => {
+        for (const [k, v] of Object.entries(from)) statuses[k] = (statuses[k] ?? 0) + v;
+      };
+      return {
+        open: async (seconds) => {
+          const answer = await http.open(paths, RATE, seconds);
+          count(answer.statuses);
+          return answer.result;
+        },
+        closed: async (concurrency, seconds) => {
+          const answer = await http.closed(paths, concurrency, seconds);
+          count(answer.statuses);
+          return answer.result;
+        },
+      };
+    };
+    const directRunner = (send: Send): Runner => ({
+      open: (seconds) => openLoop(RATE, seconds, send),
+      closed: (concurrency, seconds) => closedLoop(concurrency, seconds, send),
+    });
+    const endpoints = {
+      logs: {
+        label: `GET ${LOGS_PATH}`,
+        paths: [LOGS_PATH],
+        verb: () => listLogs(deps.read, projectId, logsQuery).then(() => true),
+        engine: () => runCaptured(logsSql),
+      },
+      trace: {
+        label: "GET /v1/traces/:traceId",
+        paths: tracePaths,
+        verb: (i: number) =>
+          getTrace(deps.read, projectId, traceIds[i % traceIds.length] ?? "").then(() => true),
+        engine: (i: number) => runCaptured(traceSql[i % traceSql.length]),
+      },
+    };
+    const figures: Record<string, EndpointFigures> = {};
+    const loadBefore = loadavg()[0] ?? 0;
+    for (const [name, endpoint] of Object.entries(endpoints)) {
+      const httpStatuses: Record<string, number> = {};
+      const runners: Record<Mode, Runner> = {
+        engine: directRunner(endpoint.engine),
+        verb: directRunner(endpoint.verb),
+        http: httpRunner(endpoint.paths, httpStatuses),
+      };
+      const modes: Partial<Record<Mode, ModeFigures>> = {};
+      for (const mode of ["engine", "verb", "http"] as const) {
+        const runner = runners[mode];
+        log(`${endpoint.label} [${mode}]: warm-up and serial service time`);
+        await runner.closed(1, WARMUP_SECONDS);
+        const serial = await runner.closed(1, SERIAL_SECONDS);
+        log(`${endpoint.label} [${mode}]: open loop ${RATE}/s for ${SECONDS} s`);
+        const open = await runner.open(SECONDS);
+        log(`${endpoint.label} [${mode}]: closed loop, ${CONCURRENCY} concurrent`);
+        const closed = await runner.closed(CONCURRENCY, CLOSED_SECONDS);
+        modes[mode] = { serial, open, closed };
+        log(`  ${JSON.stringify(modes[mode])}`);
+      }
+      const { http: h, verb, engine } = modes;
+      if (!h || !verb || !engine) throw new Error("a run is missing");
+      figures[name] = { modes: { http: h, verb, engine }, httpStatuses };
+    }
+
+    // Report.
+    const ms = (n: number) => n.toFixed(2);
+    const pair = (a: number, b: number) => `${ms(a)} / ${ms(b)}`;
+    const table = (header: string[], body: string[][]) => {
+      const all = [header, ...body];
+      const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? "").length)));
+      const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ");
+      console.log(line(header));
+      console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+      for (const r of body) console.log(line(r));
+      console.log("");
+    };
+    const entries = Object.entries(figures).map(
+      ([name, f]) => [name, endpoints[name as keyof typeof endpoints].label, f.modes] as const,
+    );
+    const summary: Record<string, unknown> = {};
+    let met = true;
+    for (const [name, , m] of entries) {
+      const targetMet =
+        m.http.open.p99 < TARGET_P99_MS &&
+        m.http.open.errors === 0 &&
+        m.http.open.achievedRate >= RATE * 0.95;
+      met &&= targetMet;
+      summary[name] = {
+        ...figures[name],
+        ratios: {
+          openHttpToEngineP50: round(m.http.open.p50 / m.engine.open.p50, 3),
+          openHttpToEngineP99: round(m.http.open.p99 / m.engine.open.p99, 3),
+          openHttpToVerbP99: round(m.http.open.p99 / m.verb.open.p99, 3),
+          serialHttpToEngineMean: round(m.http.serial.mean / m.engine.serial.mean, 3),
+          closedHttpToEngineThroughput: round(
+            m.http.closed.requestsPerSecond / m.engine.closed.requestsPerSecond,
+            3,
+          ),
+        },
+        /** Share of the engine's one lane the queries need at the target rate (>= 1: unbounded queue). */
+        engineUtilizationAtRate: round((RATE * m.engine.serial.mean) / 1000, 3),
+        targetMet,
+      };
+    }
+
+    console.log(
+      `Read API over loopback HTTP: ${fmt(storedSpans)} spans, ${fmt(storedLogs)} logs (+ ${fmt(otherSpans)} spans in another project), ` +
+        `loaded through OTLP in ${loadSeconds.toFixed(1)} s; traces: ${traceMix.traces} ids, ${traceMix.minSpans}-${traceMix.maxSpans} spans (median ${traceMix.medianSpans})`,
+    );
+    console.log(
+      `\nOpen loop, ${RATE} requests/s for ${SECONDS} s, latency in ms from the scheduled send time (HTTP: keep-alive, client in a worker thread)`,
+    );
+    table(
+      [
+        "endpoint",
+        "HTTP p50 / p99",
+        "verb p50 / p99",
+        "engine SQL p50 / p99",
+        "overhead p99 (HTTP - engine)",
+        "HTTP achieved/s",
+        "HTTP errors",
+      ],
+      entries.map(([, label, m]) => [
+        label,
+        pair(m.http.open.p50, m.http.open.p99),
+        pair(m.verb.open.p50, m.verb.open.p99),
+        pair(m.engine.open.p50, m.engine.open.p99),
+        `${m.http.open.p99 >= m.engine.open.p99 ? "+" : ""}${ms(m.http.open.p99 - m.engine.open.p99)} ms (x${(m.http.open.p99 / m.engine.open.p99).toFixed(2)})`,
+        `${m.http.open.achievedRate} (engine ${m.engine.open.achievedRate})`,
+        `${m.http.open.errors}/${m.http.open.requests}`,
+      ]),
+    );
+    console.log(
+      "Service time, one request at a time (no queueing), ms; engine utilization = rate x engine mean",
+    );
+    table(
+      [
+        "endpoint",
+        "HTTP mean / p99",
+        "verb mean / p99",
+        "engine SQL mean / p99",
+        "HTTP / engine mean",
+        `engine utilization at ${RATE}/s`,
+      ],
+      entries.map(([, label, m]) => [
+        label,
+        pair(m.http.serial.mean, m.http.serial.p99),
+        pair(m.verb.serial.mean, m.verb.serial.p99),
+        pair(m.engine.serial.mean, m.engine.serial.p99),
+        `x${(m.http.serial.mean / m.engine.serial.mean).toFixed(2)}`,
+        ((RATE * m.engine.serial.mean) / 1000).toFixed(2),
+      ]),
+    );
+    console.log(`Sustained maximum, closed loop of ${CONCURRENCY} concurrent requests`);
+    table(
+      [
+        "endpoint",
+        "HTTP req/s (p99 ms)",
+        "verb req/s (p99 ms)",
+        "engine req/s (p99 ms)",
+        "HTTP / engine",
+      ],
+      entries.map(([, label, m]) => [
+        label,
+        `${m.http.closed.requestsPerSecond} (${ms(m.http.closed.p99)})`,
+        `${m.verb.closed.requestsPerSecond} (${ms(m.verb.closed.p99)})`,
+        `${m.engine.closed.requestsPerSecond} (${ms(m.engine.closed.p99)})`,
+        `x${(m.http.closed.requestsPerSecond / m.engine.closed.requestsPerSecond).toFixed(2)}`,
+      ]),
+    );
+    console.log(
+      `HTTP statuses: ${entries.map(([name]) => `${name} ${JSON.stringify(figures[name]?.httpStatuses)}`).join(", ")}`,
+    );
+    console.log(
+      `Target p99 < ${TARGET_P99_MS} ms at ${RATE} requests/s over HTTP: ${met ? "met" : "NOT met"} ` +
+        `(${entries.map(([name, , m]) => `${name} p99 ${ms(m.http.open.p99)} ms at ${m.http.open.achievedRate}/s`).join(", ")})`,
+    );
+    console.log(
+      JSON.stringify({
+        bench: "api",
+        spans: storedSpans,
+        logs: storedLogs,
+        otherProjectSpans: otherSpans,
+        load: {
+          seconds: round(loadSeconds, 1),
+          spansPerSecond: Math.round((loaded.items.traces + second.items.traces) / loadSeconds),
+          parts,
+        },
+        rate: RATE,
+        seconds: SECONDS,
+        concurrency: CONCURRENCY,
+        warmupSeconds: WARMUP_SECONDS,
+        loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0] ?? 0) },
+        serialSeconds: SERIAL_SECONDS,
+        closedSeconds: CLOSED_SECONDS,
+        traceMix,
+        endpoints: summary,
+        target: { p99Ms: TARGET_P99_MS, rate: RATE },
+        targetMet: met,
+      }),
+    );
+  } finally {
+    await client?.stop();
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (isMainThread) await main();
+else runClient(workerData as ClientSetup);
