@@ -9,6 +9,7 @@ import { createMetrics, type Metrics } from "./lib/metrics.js";
 import { openMetaDatabase } from "./meta/database.js";
 import { createMetaStore, type MetaStore } from "./meta/meta-store.js";
 import type { ReadDeps } from "./read/read-deps.js";
+import { createTraceSpanLoader } from "./read/traces.js";
 import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
@@ -120,7 +121,12 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     telemetry,
     ingest,
     tql: createTqlService({ executor: telemetry, limits: config.tql }),
-    read: { telemetry, clock: options.clock ?? systemClock, errorGroups: ingest.errorGroups },
+    read: {
+      telemetry,
+      clock: options.clock ?? systemClock,
+      errorGroups: ingest.errorGroups,
+      traceSpans: createTraceSpanLoader(telemetry),
+    },
     domain: createDomainDeps(config, meta, options),
   };
 }

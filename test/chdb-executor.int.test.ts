@@ -46,3 +46,36 @@ describe("chDB executor isolation between statements", () => {
     }
   });
 });
+
+describe("chDB executor sharing of identical queued reads", () => {
+  const dir = makeTempDir();
+  afterAll(() => dir.remove());
+
+  it("runs identical reads that wait together once, each caller with its own rows", async () => {
+    const executor = createChdbExecutor({ path: dir.path, database: "share_test" });
+    try {
+      // Occupies the engine so the reads below queue behind it.
+      const busy = executor.query("SELECT sleep(0.3)");
+      const same = "SELECT rand64() AS r";
+      const [a, b, c] = [executor.query(same), executor.query(same), executor.query(same)];
+      const other = executor.query(`${same}, 1 AS one`);
+      const bound = executor.query("SELECT rand64() AS r, {x:String} AS x", { params: { x: "a" } });
+      const boundOther = executor.query("SELECT rand64() AS r, {x:String} AS x", {
+        params: { x: "b" },
+      });
+      await busy;
+      const [ra, rb, rc, ro] = await Promise.all([a, b, c, other]);
+      expect(rb).toEqual(ra);
+      expect(rc).toEqual(ra);
+      expect(rb?.[0]).not.toBe(ra?.[0]);
+      expect((ro?.[0] as { r: string } | undefined)?.r).not.toBe(
+        (ra?.[0] as { r: string } | undefined)?.r,
+      );
+      expect((await bound)[0]).not.toEqual((await boundOther)[0]);
+      // Once a read has started, a new identical one runs again.
+      expect(await executor.query(same)).not.toEqual(ra);
+    } finally {
+      await executor.close();
+    }
+  });
+});

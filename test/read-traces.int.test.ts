@@ -332,6 +332,18 @@ describe("GET /v1/traces", () => {
     expect(body.root.children.map((c) => [c.name, c.orphan, c.depth])).toEqual([["step", true, 1]]);
   });
 
+  it("answers concurrent lookups (read together in one statement) each with its own trace", async () => {
+    const ids = [A, B, C, D, tid(0x404), A];
+    const one = await Promise.all(ids.map((id) => get(`/v1/traces/${id}`)));
+    const alone = [];
+    for (const id of ids) alone.push(await get(`/v1/traces/${id}`));
+    expect(one.map((r) => [r.status, r.body.traceId, r.body.spanCount])).toEqual(
+      alone.map((r) => [r.status, r.body.traceId, r.body.spanCount]),
+    );
+    expect(one.map((r) => r.status)).toEqual([200, 200, 200, 200, 404, 200]);
+    expect((await get(`/v1/traces/${B}`, otherKey)).status).toBe(404);
+  });
+
   it("answers 404 for unknown and foreign traces, 400 for malformed ids", async () => {
     expect((await get(`/v1/traces/${tid(0x404)}`)).status).toBe(404);
     expect((await get(`/v1/traces/${tid(0xf)}`)).status).toBe(404);

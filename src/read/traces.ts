@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { Batcher } from "../lib/batcher.js";
 import { NotFoundError } from "../lib/errors.js";
+import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { isoMs, listQuery, type Page, resolveWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
@@ -169,25 +171,61 @@ export interface TraceDetail extends Omit<TraceSummary, "status"> {
 /** Spans read for one trace at most; a larger trace is cut to its earliest spans and flagged. */
 export const MAX_TRACE_SPANS = 50_000;
 
+/** Which trace of which project. */
+export interface TraceKey {
+  projectId: string;
+  traceId: string;
+}
+
+type SpanRow = Record<string, unknown>;
+
+/**
+ * The spans of several traces, earliest first and at most MAX_TRACE_SPANS + 1 each (one more
+ * tells that the trace was cut), in one statement per project.
+ */
+export async function readTraceSpans(
+  telemetry: TelemetryExecutor,
+  keys: readonly TraceKey[],
+): Promise<SpanRow[][]> {
+  const byProject = new Map<string, Set<string>>();
+  for (const { projectId, traceId } of keys)
+    byProject.set(projectId, (byProject.get(projectId) ?? new Set()).add(traceId));
+  const found = new Map<string, SpanRow[]>();
+  for (const [projectId, traceIds] of byProject) {
+    const sql = new Sql(telemetry, projectId);
+    const rows = await sql.query<SpanRow>(
+      `SELECT trace_id, span_id, parent_span_id, operation_name, span_kind, service_name,
+              toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
+              toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
+              status, status_message, http_method, http_route, http_target, http_status_code,
+              attributes, resource_attributes,
+              arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
+              events_name, events_attributes, links_trace_id, links_span_id, links_attributes
+       FROM ${sql.table("traces")}
+       ${whereClause(sql, [`trace_id IN ${sql.bind([...traceIds])}`])}
+       ORDER BY trace_id, timestamp LIMIT ${MAX_TRACE_SPANS + 1} BY trace_id`,
+    );
+    for (const row of rows) {
+      const key = `${projectId}\u0000${String(row.trace_id)}`;
+      const list = found.get(key);
+      if (list) list.push(row);
+      else found.set(key, [row]);
+    }
+  }
+  return keys.map((k) => found.get(`${k.projectId}\u0000${k.traceId}`) ?? []);
+}
+
+/** Traces asked for while the engine is busy are read together in the next statement. */
+export const createTraceSpanLoader = (telemetry: TelemetryExecutor) =>
+  new Batcher<TraceKey, SpanRow[]>((keys) => readTraceSpans(telemetry, keys), 32);
+
 /** One trace with its whole tree. */
 export async function getTrace(
   deps: ReadDeps,
   projectId: string,
   traceId: string,
 ): Promise<TraceDetail> {
-  const sql = new Sql(deps.telemetry, projectId);
-  const rows = await sql.query<Record<string, unknown>>(
-    `SELECT span_id, parent_span_id, operation_name, span_kind, service_name,
-            toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
-            toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
-            status, status_message, http_method, http_route, http_target, http_status_code,
-            attributes, resource_attributes,
-            arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
-            events_name, events_attributes, links_trace_id, links_span_id, links_attributes
-     FROM ${sql.table("traces")}
-     ${whereClause(sql, [`trace_id = ${sql.bind(traceId)}`])}
-     ORDER BY timestamp LIMIT ${MAX_TRACE_SPANS + 1}`,
-  );
+  const rows = await deps.traceSpans.load({ projectId, traceId });
   if (rows.length === 0) throw new NotFoundError("Trace", traceId);
   const truncated = rows.length > MAX_TRACE_SPANS;
   const resources: Record<string, string>[] = [];

@@ -70,35 +70,55 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
       : session.queryAsync(text, { format });
   }
 
+  /**
+   * Reads waiting for their turn, by statement. A read identical to one that is queued but not
+   * yet started (same SQL, parameters, settings and format) shares its run instead of queueing
+   * a second one: it starts after both callers asked, so both see everything written before
+   * they asked. Each caller decodes the result itself, so no row object is shared.
+   */
+  const queuedReads = new Map<string, ReturnType<typeof run>>();
+  function read(sql: string, queryOptions: QueryOptions | undefined, format: string) {
+    const key = JSON.stringify([format, sql, queryOptions?.params, queryOptions?.settings]);
+    const queued = queuedReads.get(key);
+    if (queued) return queued;
+    const started = track(() => {
+      queuedReads.delete(key);
+      return run(sql, queryOptions, format);
+    });
+    queuedReads.set(key, started);
+    // A read that fails before it starts (the executor is closing) must not stay shareable.
+    started
+      .catch(() => undefined)
+      .finally(() => {
+        if (queuedReads.get(key) === started) queuedReads.delete(key);
+      });
+    return started;
+  }
+
   return {
     engine: "chdb",
     database: options.database,
     async command(sql, queryOptions) {
       await track(() => run(sql, queryOptions, "CSV"));
     },
-    query<T>(sql: string, queryOptions?: QueryOptions) {
-      return track(async () => {
-        const result = await run(sql, queryOptions, "JSONEachRow");
-        const text = result.text();
-        return text.length === 0
-          ? []
-          : text
-              .split("\n")
-              .filter((line) => line.length > 0)
-              .map((line) => JSON.parse(line) as T);
-      });
+    async query<T>(sql: string, queryOptions?: QueryOptions) {
+      const text = (await read(sql, queryOptions, "JSONEachRow")).text();
+      return text.length === 0
+        ? []
+        : text
+            .split("\n")
+            .filter((line) => line.length > 0)
+            .map((line) => JSON.parse(line) as T);
     },
-    queryCompact(sql, queryOptions) {
-      return track(async (): Promise<CompactResult> => {
-        const result = await run(sql, queryOptions, "JSONCompact");
-        const body = result.json<JsonCompactResponse>();
-        return {
-          columns: body.meta.map((c) => ({ name: c.name, type: c.type })),
-          rows: body.data,
-          rowsRead: body.statistics?.rows_read ?? result.rowsRead,
-          elapsedSeconds: body.statistics?.elapsed ?? result.elapsed,
-        };
-      });
+    async queryCompact(sql, queryOptions): Promise<CompactResult> {
+      const result = await read(sql, queryOptions, "JSONCompact");
+      const body = result.json<JsonCompactResponse>();
+      return {
+        columns: body.meta.map((c) => ({ name: c.name, type: c.type })),
+        rows: body.data,
+        rowsRead: body.statistics?.rows_read ?? result.rowsRead,
+        elapsedSeconds: body.statistics?.elapsed ?? result.elapsed,
+      };
     },
     insert(table, rows) {
       if (rows.length === 0) return Promise.resolve({ rowsWritten: 0 });
