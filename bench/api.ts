@@ -351,7 +351,7 @@ async function main() {
   const { createProject } = await import("../src/projects/projects.js");
   const { createApiKey } = await import("../src/auth/api-keys.js");
   const { listLogs, ListLogsQuery } = await import("../src/read/logs.js");
-  const { getTrace } = await import("../src/read/traces.js");
+  const { getTrace, createTraceSpanLoader } = await import("../src/read/traces.js");
 
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-api-"));
   let service: RunningService | undefined;
@@ -459,7 +459,13 @@ async function main() {
     // The exact SQL each verb runs, captured once, for the engine-only baseline.
     const logsQuery = ListLogsQuery.parse({ limit: "50" });
     const captured: Captured[] = [];
-    const recordingRead = { ...deps.read, telemetry: recordingExecutor(deps.telemetry, captured) };
+    const recording = recordingExecutor(deps.telemetry, captured);
+    // Trace lookups go through their own loader: record its statements too (one per lookup here).
+    const recordingRead = {
+      ...deps.read,
+      telemetry: recording,
+      traceSpans: createTraceSpanLoader(recording),
+    };
     await listLogs(recordingRead, projectId, logsQuery);
     const logsSql = captured.splice(0);
     const traceSql: Captured[][] = [];

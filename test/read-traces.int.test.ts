@@ -56,6 +56,7 @@ describe("GET /v1/traces", () => {
   let service: TestService;
   let key: string;
   let otherKey: string;
+  let projectId: string;
 
   const get = async (path: string, apiKey = key) => {
     const response = await service.fetch(path, { headers: { "x-api-key": apiKey } });
@@ -74,6 +75,7 @@ describe("GET /v1/traces", () => {
       password: "correct horse battery",
     });
     key = setup.apiKey ?? "";
+    projectId = setup.projectId;
     const other = await service.deps.domain.meta.repos.projects.insert({
       id: "prj_other_traces",
       orgId: setup.orgId,
@@ -418,4 +420,27 @@ describe("GET /v1/traces", () => {
     const list = await get(`/v1/traces?span_id=${sid(5000)}`);
     expect(list.body.data[0]).toMatchObject({ traceId: BIG, spanCount: 10_000 });
   });
+
+  it("cuts a trace of more than 50,000 spans to its earliest 50,000, flagged", async () => {
+    const huge = tid(0x50000);
+    const base = NOW - 7 * MIN;
+    const at = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
+    const rows = Array.from({ length: 50_005 }, (_, i) => ({
+      project_id: projectId,
+      trace_id: huge,
+      span_id: sid(0x100000 + i),
+      // Inserted latest first, so the cut must come from time order, not insertion order.
+      parent_span_id: i === 50_004 ? "" : sid(0x100000 + 50_004),
+      operation_name: i === 50_004 ? "root" : "child",
+      service_name: "bulk",
+      timestamp: at(base + (50_004 - i)),
+      end_timestamp: at(base + (50_004 - i) + 1),
+    }));
+    await service.deps.telemetry.insert("traces", rows);
+    const { status, body } = await get(`/v1/traces/${huge}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ truncated: true, spanCount: 50_000, hasRoot: true });
+    expect(body.root.name).toBe("root");
+    expect(body.root.children.at(-1)?.startOffsetMs).toBe(49_999);
+  }, 60_000);
 });
