@@ -35,7 +35,7 @@ export class Batcher<K, V> {
         const batch = this.queue.splice(0, this.maxBatch);
         try {
           const values = await this.run(batch.map((w) => w.key));
-          batch.forEach((w, i) => w.resolve(values[i] as V));
+          for (const [i, w] of batch.entries()) w.resolve(values[i] as V);
         } catch (error) {
           for (const w of batch) w.reject(error);
         }
