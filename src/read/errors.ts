@@ -10,6 +10,7 @@ import {
   bucketStarts,
   countsOf,
   dashboardWindow,
+  hexIdParam,
   isoMs,
   listQuery,
   type Page,
@@ -23,7 +24,8 @@ import { num, Sql, selectPage, whereClause } from "./sql.js";
 
 const SOURCES = ["frontend", "backend"] as const;
 const ERROR_SORTS = ["last_seen", "first_seen", "occurrences", "severity"] as const;
-const SEVERITY_RANK = `indexOf(['low', 'medium', 'high', 'critical'], severity)`;
+/** Severities in rising order, as the engine ranks them for sorting. */
+const SEVERITY_RANK = `indexOf([${ERROR_SEVERITIES.map((s) => `'${s}'`).join(", ")}], severity)`;
 const SORT_COLUMNS: Record<(typeof ERROR_SORTS)[number], string> = {
   last_seen: "last_seen",
   first_seen: "first_seen",
@@ -31,9 +33,7 @@ const SORT_COLUMNS: Record<(typeof ERROR_SORTS)[number], string> = {
   severity: SEVERITY_RANK,
 };
 
-export const ErrorIdParam = z
-  .string()
-  .regex(/^[0-9a-f]{32}$/, "must be an error id: 32 lowercase hex characters");
+export const ErrorIdParam = hexIdParam(32, "an error id: 32 lowercase hex characters");
 
 export const ListErrorsQuery = listQuery(ERROR_SORTS, {
   status: z.enum(ERROR_STATUSES).optional().describe("Only active or only resolved groups"),
@@ -272,7 +272,10 @@ export async function errorsDashboard(
   const occurrences = sql.table("error_occurrences");
   const groups = `${sql.table("error_groups")} FINAL`;
   const inWindow = whereClause(sql, sql.within("timestamp", window));
-  const [buckets, services, states, top, created] = await Promise.all([
+  // One pass over the groups gives the current states and the window's seen and new groups.
+  const seen = overlaps(sql, window).join(" AND ");
+  const created = `${seen} AND first_seen >= fromUnixTimestamp64Milli(${sql.bind(window.fromMs)}, 'UTC')`;
+  const [buckets, services, states, top] = await Promise.all([
     sql.query<{ bucket: string; count: string }>(
       `SELECT ${sql.bucket("timestamp", step)} AS bucket, count() AS count
        FROM ${occurrences} ${inWindow} GROUP BY bucket`,
@@ -281,18 +284,15 @@ export async function errorsDashboard(
       `SELECT service_name, count() AS count FROM ${occurrences} ${inWindow}
        GROUP BY service_name ORDER BY count DESC, service_name LIMIT ${TOP}`,
     ),
-    sql.query<{ status: string; severity: string; count: string }>(
-      `SELECT status, severity, count() AS count FROM ${groups} ${whereClause(sql, [])} GROUP BY status, severity`,
+    sql.query<{ status: string; severity: string; count: string; seen: string; created: string }>(
+      `SELECT status, severity, count() AS count, countIf(${seen}) AS seen, countIf(${created}) AS created
+       FROM ${groups} ${whereClause(sql, [])} GROUP BY status, severity`,
     ),
     sql.query<GroupRow>(
       `SELECT ${GROUP_COLUMNS}, o.count AS in_window FROM ${groups}
        INNER JOIN (SELECT fingerprint, count() AS count FROM ${occurrences} ${inWindow}
                    GROUP BY fingerprint ORDER BY count DESC, fingerprint LIMIT ${TOP}) AS o USING fingerprint
        ${whereClause(sql, [])} ORDER BY in_window DESC, fingerprint`,
-    ),
-    sql.query<{ seen: string; created: string }>(
-      `SELECT count() AS seen, countIf(first_seen >= fromUnixTimestamp64Milli(${sql.bind(window.fromMs)}, 'UTC')) AS created
-       FROM ${groups} ${whereClause(sql, overlaps(sql, window))}`,
     ),
   ]);
   const counts = new Map(buckets.map((b) => [num(b.bucket), num(b.count)]));
@@ -302,8 +302,12 @@ export async function errorsDashboard(
   >;
   let active = 0;
   let resolved = 0;
+  let groupsSeen = 0;
+  let newGroups = 0;
   for (const row of states) {
     const count = num(row.count);
+    groupsSeen += num(row.seen);
+    newGroups += num(row.created);
     if (row.status === "resolved") resolved += count;
     else {
       active += count;
@@ -316,8 +320,8 @@ export async function errorsDashboard(
     to: isoMs(window.toMs),
     bucketSeconds: step / 1000,
     occurrences: [...counts.values()].reduce((a, b) => a + b, 0),
-    groupsSeen: num(created[0]?.seen),
-    newGroups: num(created[0]?.created),
+    groupsSeen,
+    newGroups,
     active,
     resolved,
     activeBySeverity,

@@ -5,6 +5,7 @@ import {
   bucketStarts,
   countsOf,
   dashboardWindow,
+  hexIdParam,
   isoMs,
   listQuery,
   type Page,
@@ -13,7 +14,7 @@ import {
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
-import { num, Sql, selectPage, whereClause } from "./sql.js";
+import { num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
 export const SOURCES = ["frontend", "backend"] as const;
@@ -36,11 +37,7 @@ export const ListLogsQuery = listQuery(LOG_SORTS, {
       'Full text over messages: every word or "quoted phrase" must occur, case-insensitively',
     ),
   service: z.string().min(1).max(256).optional().describe("Only records of this service"),
-  trace_id: z
-    .string()
-    .regex(/^[0-9a-f]{32}$/, "must be 32 lowercase hex characters")
-    .optional()
-    .describe("Only records logged inside this trace"),
+  trace_id: hexIdParam(32).optional().describe("Only records logged inside this trace"),
 });
 export type ListLogsQuery = z.infer<typeof ListLogsQuery>;
 
@@ -79,7 +76,6 @@ const SUMMARY_COLUMNS = `id, toUnixTimestamp64Milli(timestamp) AS ts, level, sev
   severity_number, service_name, message, source, trace_id, span_id, session_id, user_id`;
 
 type LogRow = Record<string, unknown>;
-const orNull = (value: unknown) => (value ? String(value) : null);
 
 function toSummary(row: LogRow): LogSummary {
   return {
@@ -91,10 +87,10 @@ function toSummary(row: LogRow): LogSummary {
     service: String(row.service_name),
     message: String(row.message),
     source: row.source === "frontend" ? "frontend" : "backend",
-    traceId: orNull(row.trace_id),
-    spanId: orNull(row.span_id),
-    sessionId: orNull(row.session_id),
-    userId: orNull(row.user_id),
+    traceId: textOrNull(row.trace_id),
+    spanId: textOrNull(row.span_id),
+    sessionId: textOrNull(row.session_id),
+    userId: textOrNull(row.user_id),
   };
 }
 

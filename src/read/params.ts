@@ -135,6 +135,10 @@ export const countsOf = <const N extends readonly string[]>(names: N) =>
     >,
   );
 
+/** An OpenTelemetry-style id: `chars` lowercase hex characters (32 for traces, 16 for spans). */
+export const hexIdParam = (chars: number, what = `${chars} lowercase hex characters`) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${chars}}$`), `must be ${what}`);
+
 /** The list envelope's pagination block. */
 export interface PageInfo {
   page: number;

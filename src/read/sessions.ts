@@ -3,7 +3,7 @@ import { NotFoundError } from "../lib/errors.js";
 import { isoMs, listQuery, type Page, resolveWindow, type TimeWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
-import { num, Sql, selectPage, whereClause } from "./sql.js";
+import { num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
 
 /** The `session.id` values the API can look up: the characters SDKs use (uuids, hex, prefixed ids). */
 export const SessionIdParam = z
@@ -131,12 +131,11 @@ export function mergedSessions(sql: Sql, window: TimeWindow | undefined, extra: 
 }
 
 type SessionRow = Record<string, unknown>;
-const orNull = (value: unknown) => (value ? String(value) : null);
 
 function toSummary(row: SessionRow): SessionSummary {
   return {
     id: String(row.session_id),
-    userId: orNull(row.uid),
+    userId: textOrNull(row.uid),
     startedAt: isoMs(num(row.start_ms)),
     lastSeen: isoMs(num(row.last_ms)),
     durationMs: num(row.duration_ms),
@@ -147,13 +146,13 @@ function toSummary(row: SessionRow): SessionSummary {
       aiSpans: num(row.ai_spans),
     },
     services: (row.service_list as string[]).filter(Boolean),
-    browser: orNull(row.browser_name),
-    browserVersion: orNull(row.browser_ver),
-    os: orNull(row.os_name),
-    device: orNull(row.device_type),
-    country: orNull(row.country_code),
-    referrer: orNull(row.ref),
-    entryPage: orNull(row.entry),
+    browser: textOrNull(row.browser_name),
+    browserVersion: textOrNull(row.browser_ver),
+    os: textOrNull(row.os_name),
+    device: textOrNull(row.device_type),
+    country: textOrNull(row.country_code),
+    referrer: textOrNull(row.ref),
+    entryPage: textOrNull(row.entry),
     pageCount: (row.page_list as string[]).length,
   };
 }
@@ -211,7 +210,7 @@ export async function getSession(
   const { entries, truncated } = await readTimeline(deps, projectId, sessionId, span);
   return {
     ...summary,
-    userAgent: orNull(row.agent),
+    userAgent: textOrNull(row.agent),
     pages: row.page_list as string[],
     timeline: entries,
     truncated,

@@ -1,8 +1,4 @@
-import {
-  type QueryParams,
-  quoteIdentifier,
-  type TelemetryExecutor,
-} from "../telemetry/executor.js";
+import { quoteIdentifier, type TelemetryExecutor } from "../telemetry/executor.js";
 import { type Page, type PageQuery, pageInfo, type TimeWindow } from "./params.js";
 
 /**
@@ -56,10 +52,6 @@ export class Sql {
     return `intDiv(toUnixTimestamp64Milli(${column}), ${step}) * ${step}`;
   }
 
-  get params(): QueryParams {
-    return this.values;
-  }
-
   query<T>(sql: string): Promise<T[]> {
     return this.executor.query<T>(sql, { params: this.values });
   }
@@ -74,6 +66,9 @@ export function whereClause(sql: Sql, conditions: readonly string[]): string {
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** Text columns where '' means absent, as the API's nulls. */
+export const textOrNull = (value: unknown): string | null => (value ? String(value) : null);
 
 /** Numbers the engine sends as text (64-bit integers in JSON) back to numbers. */
 export const num = (value: unknown): number => Number(value ?? 0);

@@ -82,9 +82,10 @@ export function buildTraceTree<T>(spans: readonly SpanInput<T>[]): Tree<T> | und
       const parent = nodes.get(node.parentSpanId);
       if (parent) parent.children = parent.children.filter((c) => c !== node);
       adopt(root, node);
-      root.children.sort((a, b) => byStart(a, b));
       walk(node, reached, root.depth + 1);
     }
+    // Sorted once, after every cut: the adopted nodes went to the end of the root's children.
+    root.children.sort((a, b) => byStart(a, b));
   }
   for (const node of ordered) node.selfNs = selfTime(node);
   return {

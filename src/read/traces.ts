@@ -2,14 +2,12 @@ import { z } from "zod";
 import { Batcher } from "../lib/batcher.js";
 import { NotFoundError } from "../lib/errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { isoMs, listQuery, type Page, resolveWindow } from "./params.js";
+import { hexIdParam, isoMs, listQuery, type Page, resolveWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
 
-const HEX_ID = (chars: number) =>
-  z.string().regex(new RegExp(`^[0-9a-f]{${chars}}$`), `must be ${chars} lowercase hex characters`);
-export const TraceIdParam = HEX_ID(32);
+export const TraceIdParam = hexIdParam(32);
 
 const TRACE_SORTS = ["start_time", "duration", "span_count", "error_count"] as const;
 const SORT_COLUMNS: Record<(typeof TRACE_SORTS)[number], string> = {
@@ -27,8 +25,8 @@ export const ListTracesQuery = listQuery(TRACE_SORTS, {
     .max(86_400_000)
     .optional()
     .describe("Only traces lasting at least this many milliseconds (e.g. 100, 500, 1000)"),
-  span_id: HEX_ID(16).optional().describe("Only the trace containing this span"),
-  parent_span_id: HEX_ID(16)
+  span_id: hexIdParam(16).optional().describe("Only the trace containing this span"),
+  parent_span_id: hexIdParam(16)
     .optional()
     .describe("Only traces containing a span whose parent is this span"),
   service: z

@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { PageQuery, pageInfo } from "../read/params.js";
 
-/** The shared list parameters (DESIGN §4): page ≥ 1, limit 1–1000. */
-export const PaginationQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).describe("Page number, from 1"),
-  limit: z.coerce.number().int().min(1).max(1000).default(50).describe("Items per page, 1–1000"),
-});
-export type PaginationQuery = z.infer<typeof PaginationQuery>;
+/** The shared list parameters (DESIGN §4): page ≥ 1, limit 1–1000; the read API's, for /api lists too. */
+export const PaginationQuery = PageQuery;
+export type PaginationQuery = PageQuery;
 
 export const Pagination = z.object({
   page: z.number().int(),
@@ -20,11 +18,10 @@ export const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), pagination: Pagination });
 
 /** Pages an in-memory list (for small per-project collections). */
-export function paginate<T>(items: readonly T[], { page, limit }: PaginationQuery) {
-  const total = items.length;
-  const totalPages = Math.max(1, Math.ceil(total / limit));
+export function paginate<T>(items: readonly T[], query: PaginationQuery) {
+  const { page, limit } = query;
   return {
     data: items.slice((page - 1) * limit, page * limit),
-    pagination: { page, limit, total, totalPages, hasMore: page * limit < total },
+    pagination: pageInfo(query, items.length),
   };
 }
