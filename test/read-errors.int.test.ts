@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../src/auth/api-keys.js";
 import { createUser } from "../src/auth/users.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -103,15 +103,7 @@ describe("errors: /v1/errors and PATCH /api/projects/:projectId/errors/:errorId"
         newOrg: "Elsewhere",
       },
     });
-    const other = await service.deps.domain.meta.repos.projects.insert({
-      id: "prj_other_errors",
-      orgId,
-      name: "Other",
-      createdAt: new Date().toISOString(),
-    });
-    otherKey = (
-      await createApiKey({ ctx: system, projectId: other.id, input: { name: "o", role: "full" } })
-    ).key;
+    otherKey = (await addProjectWithKey(service, orgId, "prj_other_errors")).key;
 
     // cart: 3 occurrences in api (2) and worker (1), one of them 3 days ago; card: escaped, 1.
     await sendOtlp(

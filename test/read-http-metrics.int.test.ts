@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/auth/api-keys.js";
 import { initialize } from "../src/setup/initialize.js";
 import { HTTP_DURATION_BOUNDS_MS } from "../src/telemetry/tables.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -137,19 +138,24 @@ describe("GET /v1/http-metrics", () => {
         input: { name: "i", role: "ingest" },
       })
     ).key;
-    const other = await service.deps.domain.meta.repos.projects.insert({
-      id: "prj_other_http",
-      orgId: setup.orgId,
-      name: "Other",
-      createdAt: new Date().toISOString(),
-    });
-    otherKey = (
-      await createApiKey({ ctx: system, projectId: other.id, input: { name: "o", role: "full" } })
-    ).key;
+    const other = await addProjectWithKey(service, setup.orgId, "prj_other_http");
+    otherKey = other.key;
     await service.deps.telemetry.insert("http_requests", [
       ...ROWS.map((r) => row(setup.projectId, r)),
       // Another project's traffic in the same minutes: never part of project A's answers.
-      row(other.id, [0, "checkout", "GET", "/secret", 503, 1000, 1000, 1000, 1, 1, { 0: 1000 }]),
+      row(other.projectId, [
+        0,
+        "checkout",
+        "GET",
+        "/secret",
+        503,
+        1000,
+        1000,
+        1000,
+        1,
+        1,
+        { 0: 1000 },
+      ]),
     ]);
     // Two server spans through OTLP ingestion, summarized into http_requests by the ingest path.
     const span = (id: number, status: number, ms: number) => ({

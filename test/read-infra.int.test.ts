@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/auth/api-keys.js";
 import { initialize } from "../src/setup/initialize.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -227,15 +228,7 @@ describe("GET /v1/infra-health", () => {
         input: { name: "i", role: "ingest" },
       })
     ).key;
-    const other = await service.deps.domain.meta.repos.projects.insert({
-      id: "prj_other_infra",
-      orgId: setup.orgId,
-      name: "Other",
-      createdAt: new Date().toISOString(),
-    });
-    otherKey = (
-      await createApiKey({ ctx: system, projectId: other.id, input: { name: "o", role: "full" } })
-    ).key;
+    otherKey = (await addProjectWithKey(service, setup.orgId, "prj_other_infra")).key;
     await send(key, FIXTURE);
     // Another project's web-1 with a full disk, and a host only it has.
     await send(otherKey, [

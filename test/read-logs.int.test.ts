@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../src/auth/api-keys.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, type LogSpec, logsBody, sendOtlp } from "./helpers/otlp.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -105,16 +105,8 @@ describe("GET /v1/logs", () => {
       password: "correct horse battery",
     });
     key = setup.apiKey ?? "";
-    const system = { deps: service.deps.domain, actor: { kind: "system" as const } };
-    const other = await service.deps.domain.meta.repos.projects.insert({
-      id: "prj_other_logs",
-      orgId: setup.orgId,
-      name: "Other",
-      createdAt: new Date().toISOString(),
-    });
-    otherKey = (
-      await createApiKey({ ctx: system, projectId: other.id, input: { name: "o", role: "full" } })
-    ).key;
+    const _system = { deps: service.deps.domain, actor: { kind: "system" as const } };
+    otherKey = (await addProjectWithKey(service, setup.orgId, "prj_other_logs")).key;
     for (const [name, record] of Object.entries(RECORDS)) {
       await sendOtlp(
         service,

@@ -3,6 +3,7 @@ import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
 import { PERMISSIONS, type Permission } from "../src/auth/permissions.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -58,13 +59,12 @@ describe("shared security cases on every /v1 read route", () => {
     });
     victimProject = setup.projectId;
     victimKey = setup.apiKey ?? "";
-    const attacker = await service.deps.domain.meta.repos.projects.insert({
-      id: "prj_attacker",
-      orgId: setup.orgId,
-      name: "Attacker",
-      createdAt: new Date().toISOString(),
-    });
-    attackerKey = await keyWith(attacker.id, [...PERMISSIONS]);
+    attackerKey = (
+      await addProjectWithKey(service, setup.orgId, "prj_attacker", {
+        name: "attacker",
+        permissions: [...PERMISSIONS],
+      })
+    ).key;
     const revoked = await createApiKey({
       ctx: ctx(),
       projectId: victimProject,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../src/auth/api-keys.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -76,19 +76,7 @@ describe("GET /v1/traces", () => {
     });
     key = setup.apiKey ?? "";
     projectId = setup.projectId;
-    const other = await service.deps.domain.meta.repos.projects.insert({
-      id: "prj_other_traces",
-      orgId: setup.orgId,
-      name: "Other",
-      createdAt: new Date().toISOString(),
-    });
-    otherKey = (
-      await createApiKey({
-        ctx: { deps: service.deps.domain, actor: { kind: "system" } },
-        projectId: other.id,
-        input: { name: "o", role: "full" },
-      })
-    ).key;
+    otherKey = (await addProjectWithKey(service, setup.orgId, "prj_other_traces")).key;
     const t = (minutesAgo: number) => NOW - minutesAgo * MIN;
     // A: children arrive in a request before their parent, and out of start order.
     await sendOtlp(
