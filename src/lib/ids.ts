@@ -14,7 +14,8 @@ export type IdPrefix =
   | "whe"
   | "msg"
   | "req"
-  | "chn";
+  | "chn"
+  | "ntf";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 

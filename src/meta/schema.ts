@@ -54,6 +54,87 @@ export interface SessionsTable {
   last_seen_at: string;
 }
 
+export interface NotificationChannelsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  type: string;
+  /** JSON of the channel's non-secret settings. */
+  config: string;
+  /** Encrypted JSON of its secret settings, or null when it has none. */
+  secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MonitorsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** active | paused */
+  status: string;
+  /** JSON of the validated MonitorDefinition (without channelIds, kept in monitor_channels). */
+  definition: string;
+  /** pending (never checked) | passing | outage */
+  health: string;
+  failure_streak: number;
+  last_checked_at: string | null;
+  last_result_id: string | null;
+  open_incident_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MonitorChannelsTable {
+  monitor_id: string;
+  channel_id: string;
+}
+
+export interface MonitorResultsTable {
+  id: string;
+  monitor_id: string;
+  started_at: string;
+  duration_ms: number;
+  /** 1 passed, 0 failed (integers read the same on both engines). */
+  passed: number;
+  /** scheduled | manual */
+  trigger: string;
+  /** JSON of the step results. */
+  detail: string;
+}
+
+export interface MonitorIncidentsTable {
+  id: string;
+  monitor_id: string;
+  /** active | resolved */
+  status: string;
+  started_at: string;
+  ended_at: string | null;
+  duration_ms: number | null;
+  cause: string;
+  opened_by_result_id: string;
+  closed_by_result_id: string | null;
+}
+
+export interface NotificationDeliveriesTable {
+  id: string;
+  project_id: string;
+  channel_id: string;
+  monitor_id: string | null;
+  incident_id: string | null;
+  event: string;
+  /** JSON of the notification. */
+  payload: string;
+  /** pending | sent | failed */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
 /** The metadata database as Kysely sees it. */
 export interface MetaSchema {
   organizations: OrganizationsTable;
@@ -62,6 +143,12 @@ export interface MetaSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  notification_channels: NotificationChannelsTable;
+  monitors: MonitorsTable;
+  monitor_channels: MonitorChannelsTable;
+  monitor_results: MonitorResultsTable;
+  monitor_incidents: MonitorIncidentsTable;
+  notification_deliveries: NotificationDeliveriesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -72,3 +159,8 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ApiKeyUpdate = Updateable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type NotificationChannelRow = Selectable<NotificationChannelsTable>;
+export type MonitorRow = Selectable<MonitorsTable>;
+export type MonitorResultRow = Selectable<MonitorResultsTable>;
+export type MonitorIncidentRow = Selectable<MonitorIncidentsTable>;
+export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
