@@ -90,9 +90,18 @@ export function parseJsonText(text: string): JsonValue | undefined {
       }
     }
     if (c === '"') return readString();
-    if (c === "t") return (expect("true"), true);
-    if (c === "f") return (expect("false"), false);
-    if (c === "n") return (expect("null"), null);
+    if (c === "t") {
+      expect("true");
+      return true;
+    }
+    if (c === "f") {
+      expect("false");
+      return false;
+    }
+    if (c === "n") {
+      expect("null");
+      return null;
+    }
     NUMBER.lastIndex = at;
     const match = NUMBER.exec(text);
     if (!match) return fail();
