@@ -48,6 +48,26 @@ const DEFAULT_TQL = {
   maxRowsToRead: 2_000_000_000,
 };
 
+const flag = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
+    const text = value.trim().toLowerCase();
+    if (["true", "yes", "on", "1"].includes(text)) return true;
+    if (["false", "no", "off", "0", ""].includes(text)) return false;
+    return value;
+  },
+  z.boolean({ error: "must be true or false" }),
+);
+
+const DEFAULT_MONITORS = {
+  enabled: true,
+  concurrency: 200,
+  allowPrivateTargets: false,
+  maxResponseBytes: 1024 * 1024,
+  storedBodyBytes: 10 * 1024,
+  resultRetentionDays: 90,
+};
+
 const usdPerMillion = z.number().min(0).max(1_000_000);
 /** Prices of one model in US dollars per million tokens. */
 export const ModelPrice = z
@@ -138,6 +158,42 @@ export const Config = z
       })
       .strict()
       .default(DEFAULT_TQL),
+    monitors: z
+      .object({
+        /** Run the monitor scheduler in this process (turn off on API-only nodes). */
+        enabled: flag.default(DEFAULT_MONITORS.enabled),
+        /** Checks in flight at once across all monitors. */
+        concurrency: integer(1, 10_000).default(DEFAULT_MONITORS.concurrency),
+        /**
+         * Let monitors, Slack channels and webhooks reach loopback and private addresses. Off by
+         * default (SSRF guard); turn on for a self-hosted install that watches internal services.
+         */
+        allowPrivateTargets: flag.default(DEFAULT_MONITORS.allowPrivateTargets),
+        /** Response bytes read per request; assertions see at most this much of a body. */
+        maxResponseBytes: integer(1024, 64 * 1024 * 1024).default(
+          DEFAULT_MONITORS.maxResponseBytes,
+        ),
+        /** Bytes of a failed step's response body kept with its result. */
+        storedBodyBytes: integer(0, 1024 * 1024).default(DEFAULT_MONITORS.storedBodyBytes),
+        /** Check results older than this are deleted (spec: 90 days). */
+        resultRetentionDays: integer(1, 3650).default(DEFAULT_MONITORS.resultRetentionDays),
+      })
+      .strict()
+      .default(DEFAULT_MONITORS),
+    smtp: z
+      .object({
+        /** `smtp://user:pass@host:587` or `smtps://…:465`; email channels need it. */
+        url: z.url({ protocol: /^smtps?$/ }).optional(),
+        /** The From address of notification emails. */
+        from: z.string().min(3).max(320).default("Vigil <vigil@localhost>"),
+      })
+      .strict()
+      .default({ from: "Vigil <vigil@localhost>" }),
+    /**
+     * Key that encrypts stored secrets (channel URLs, webhook secrets): 32 bytes as base64 or
+     * 64 hex chars. Without it a key is generated once into `<dataDir>/secret.key`.
+     */
+    secretKey: z.string().min(32).max(256).optional(),
     ai: z
       .object({
         /** Per-million-token USD prices by model name prefix; merged over the shipped table. */
@@ -171,6 +227,15 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_INGEST_QUEUE_MAX_ROWS: ["ingest", "queueMaxRows"],
   VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: ["ingest", "perMinute"],
   VIGIL_AI_PRICES: ["ai", "prices"],
+  VIGIL_MONITORS_ENABLED: ["monitors", "enabled"],
+  VIGIL_MONITORS_CONCURRENCY: ["monitors", "concurrency"],
+  VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: ["monitors", "allowPrivateTargets"],
+  VIGIL_MONITORS_MAX_RESPONSE_BYTES: ["monitors", "maxResponseBytes"],
+  VIGIL_MONITORS_STORED_BODY_BYTES: ["monitors", "storedBodyBytes"],
+  VIGIL_MONITORS_RESULT_RETENTION_DAYS: ["monitors", "resultRetentionDays"],
+  VIGIL_SMTP_URL: ["smtp", "url"],
+  VIGIL_SMTP_FROM: ["smtp", "from"],
+  VIGIL_SECRET_KEY: ["secretKey"],
   VIGIL_TQL_MAX_EXECUTION_SECONDS: ["tql", "maxExecutionSeconds"],
   VIGIL_TQL_MAX_MEMORY_BYTES: ["tql", "maxMemoryBytes"],
   VIGIL_TQL_MAX_ROWS_TO_READ: ["tql", "maxRowsToRead"],
