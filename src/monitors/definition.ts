@@ -108,7 +108,12 @@ export const Step = z
 const MonitorFields = z
   .object({
     name: z.string().trim().min(1).max(200),
-    type: z.enum([...MONITOR_TYPES, ...COMING_SOON_TYPES]),
+    // Checked on the field, so the message shows even when other fields are invalid too.
+    type: z
+      .enum([...MONITOR_TYPES, ...COMING_SOON_TYPES])
+      .refine((type) => !(COMING_SOON_TYPES as readonly string[]).includes(type), {
+        error: (issue) => `${issue.input} checks are coming soon; use 'api' or 'flow'`,
+      }),
     frequency: z.enum(FREQUENCY_NAMES).default("5m"),
     timeoutSeconds: z.number().int().min(1).max(60).default(10),
     locations: z
@@ -132,16 +137,13 @@ const MonitorFields = z
 function refineMonitor(monitor: z.output<typeof MonitorFields>, ctx: z.RefinementCtx): void {
   const issue = (path: (string | number)[], message: string) =>
     ctx.addIssue({ code: "custom", path, message });
-  if ((COMING_SOON_TYPES as readonly string[]).includes(monitor.type)) {
-    issue(["type"], `${monitor.type} checks are coming soon; use 'api' or 'flow'`);
-    return;
-  }
   if (monitor.type === "api" && monitor.steps.length !== 1)
     issue(["steps"], "an api monitor has exactly one step (use type 'flow' for several)");
   let assertions = 0;
   const names = new Set<string>();
   for (const [i, step] of monitor.steps.entries()) {
-    if (step.body !== undefined && !BODY_METHODS.has(step.method))
+    // An empty body (what forms send for "none") is accepted with any method and not sent.
+    if (step.body && !BODY_METHODS.has(step.method))
       issue(
         ["steps", i, "body"],
         `a request body is only sent with POST, PUT or PATCH, not ${step.method}`,
@@ -151,6 +153,10 @@ function refineMonitor(monitor: z.output<typeof MonitorFields>, ctx: z.Refinemen
         issue(["steps", i, "headers", h, "name"], `${header.name} is set by the HTTP client`);
     assertions += step.assertions?.length || DEFAULT_ASSERTIONS.length;
     for (const [a, assertion] of (step.assertions ?? []).entries()) {
+      if (assertion.type === "header" && assertion.name.trim() !== "") {
+        if (!HeaderName.safeParse(assertion.name.trim()).success)
+          issue(["steps", i, "assertions", a, "name"], "not a valid HTTP header name");
+      }
       if (assertion.type !== "json_path" || assertion.path.trim() === "") continue;
       const parsed = parseJsonPath(assertion.path);
       if (!parsed.ok) issue(["steps", i, "assertions", a, "path"], parsed.message);
@@ -175,8 +181,23 @@ export const CreateMonitorInput = MonitorFields.superRefine(refineMonitor).meta(
 });
 export type CreateMonitorInput = z.input<typeof CreateMonitorInput>;
 
+type WithoutDefault<S> = S extends z.ZodDefault<infer T> ? T : S;
+/** The fields without their defaults: a patch that omits a field must not reset it to the default. */
+const PatchFields = z
+  .object(
+    Object.fromEntries(
+      Object.entries(MonitorFields.shape).map(([key, schema]) => [
+        key,
+        schema instanceof z.ZodDefault ? schema.unwrap() : schema,
+      ]),
+    ) as {
+      [K in keyof typeof MonitorFields.shape]: WithoutDefault<(typeof MonitorFields.shape)[K]>;
+    },
+  )
+  .strict();
+
 /** PATCH: any subset of the fields; `steps` is replaced whole. The merged monitor is validated again. */
-export const UpdateMonitorInput = MonitorFields.partial()
+export const UpdateMonitorInput = PatchFields.partial()
   .refine((patch) => Object.keys(patch).length > 0, { error: "give at least one field to change" })
   .meta({ id: "UpdateMonitorInput" });
 export type UpdateMonitorInput = z.input<typeof UpdateMonitorInput>;

@@ -11,6 +11,8 @@ export interface JsonPathResult {
 }
 
 const NAME_END = /[.[\]]/;
+/** A bracketed quoted name, read as a whole so that `.`, `:`, `,` and `]` inside the quotes are data. */
+const QUOTED_NAME = /\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/y;
 
 /**
  * Parses the supported subset: `$.a.b`, `$.items[0].id`, `$['odd.key']`, and the same without
@@ -32,7 +34,12 @@ export function parseJsonPath(input: string): ParsedPath {
     let name: string | undefined;
     if (at === -1 || path[at] === ".") {
       const start = at + 1;
-      if (path[start] === ".") return bad("recursive descent (..) is not supported");
+      if (path[start] === ".")
+        return bad(
+          at === -1
+            ? "a member name is missing at position 1"
+            : "recursive descent (..) is not supported",
+        );
       if (path[start] === "*") return bad("wildcards (*) are not supported");
       const rest = path.slice(start);
       const end = rest.search(NAME_END);
@@ -44,6 +51,13 @@ export function parseJsonPath(input: string): ParsedPath {
       continue;
     }
     if (path[at] !== "[") return bad(`unexpected '${path[at]}' at position ${at + 1}`);
+    QUOTED_NAME.lastIndex = at;
+    const quoted = QUOTED_NAME.exec(path);
+    if (quoted) {
+      segments.push({ key: quoted[1] ?? quoted[2] ?? "" });
+      at = QUOTED_NAME.lastIndex;
+      continue;
+    }
     const close = path.indexOf("]", at);
     if (close === -1) return bad("a '[' is not closed");
     const inner = path.slice(at + 1, close).trim();
@@ -51,9 +65,7 @@ export function parseJsonPath(input: string): ParsedPath {
     if (inner === "*") return bad("wildcards ([*]) are not supported");
     if (inner.startsWith("?")) return bad("filters ([?(…)]) are not supported");
     if (inner.includes(":")) return bad("array slices are not supported");
-    if (/^(["']).*\1$/s.test(inner)) {
-      segments.push({ key: inner.slice(1, -1) });
-    } else if (inner.includes(",")) {
+    if (inner.includes(",")) {
       return bad("unions ([a,b]) are not supported");
     } else if (/^\d{1,9}$/.test(inner)) {
       segments.push({ index: Number(inner) });

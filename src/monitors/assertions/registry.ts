@@ -64,7 +64,9 @@ export const ASSERTION_TYPES = {
     operators: OPERATORS,
     target: { field: "name", label: "header name" },
     read: (response, name) => {
-      const value = response.headers[name.toLowerCase()];
+      // Own properties only: "constructor" or "__proto__" must not read Object.prototype.
+      const key = name.trim().toLowerCase();
+      const value = Object.hasOwn(response.headers, key) ? response.headers[key] : undefined;
       return value === undefined
         ? { kind: "absent", reason: `header '${name}' is absent` }
         : { kind: "value", value };

@@ -1,0 +1,377 @@
+import { pipeline, Readable, type Transform } from "node:stream";
+import {
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
+} from "node:zlib";
+import { type Dispatcher, request as undiciRequest } from "undici";
+import { BlockedAddressError } from "../lib/http/address-policy.js";
+import type { ResponseSnapshot } from "./model.js";
+
+/** One HTTP request of a monitor step, after {{name}} substitution. */
+export interface HttpRequestSpec {
+  method: string;
+  url: string;
+  headers: readonly { name: string; value: string }[];
+  body?: string;
+  followRedirects: boolean;
+}
+
+/** How a request is sent: through which agent, within what time and how much body to read. */
+export interface ExecuteOptions {
+  dispatcher: Dispatcher;
+  /** Covers connect, headers and body of the request and all its redirect hops. */
+  timeoutMs: number;
+  /** Decompressed body bytes read at most; the rest is not downloaded. */
+  maxResponseBytes: number;
+  /** W3C traceparent sent unless the request sets its own. */
+  traceparent: string;
+  /** Sent unless the request sets its own; defaults to Vigil-Monitor/1.0. */
+  userAgent?: string;
+  /** Cancels the request (e.g. at shutdown); reported as code "aborted". */
+  signal?: AbortSignal;
+}
+
+/** Stable codes of a request that produced no response to assert on. */
+export type TransportErrorCode =
+  | "dns"
+  | "refused"
+  | "reset"
+  | "tls"
+  | "timeout"
+  | "blocked_address"
+  | "too_many_redirects"
+  | "invalid_request"
+  | "network"
+  | "aborted";
+
+export interface TransportError {
+  code: TransportErrorCode;
+  message: string;
+}
+
+export type ExecuteResult =
+  | { ok: true; response: ResponseSnapshot }
+  | { ok: false; error: TransportError; durationMs: number };
+
+export const DEFAULT_USER_AGENT = "Vigil-Monitor/1.0";
+export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Dropped when a redirect leaves the origin, so credentials never reach another host. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+/** A failure this module detects itself, already carrying its stable code. */
+class RequestFailure extends Error {
+  constructor(
+    readonly code: TransportErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sends one request (following redirects when asked) and reads its response within the time and
+ * size limits. Never throws: anything that goes wrong on the way is a TransportError.
+ */
+export async function executeRequest(
+  spec: HttpRequestSpec,
+  options: ExecuteOptions,
+): Promise<ExecuteResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new RequestFailure("timeout", timeoutMessage(options.timeoutMs)));
+  }, options.timeoutMs);
+  const cancel = () => controller.abort(new RequestFailure("aborted", "the check was cancelled"));
+  if (options.signal?.aborted) cancel();
+  options.signal?.addEventListener("abort", cancel, { once: true });
+  try {
+    const response = await send(spec, options, controller.signal);
+    return { ok: true, response: { ...response, durationMs: elapsed() } };
+  } catch (error) {
+    const transportError: TransportError = timedOut
+      ? { code: "timeout", message: timeoutMessage(options.timeoutMs) }
+      : controller.signal.aborted
+        ? { code: "aborted", message: "the check was cancelled" }
+        : describeTransportError(error);
+    return { ok: false, error: transportError, durationMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", cancel);
+  }
+}
+
+async function send(
+  spec: HttpRequestSpec,
+  options: ExecuteOptions,
+  signal: AbortSignal,
+): Promise<Omit<ResponseSnapshot, "durationMs">> {
+  let url = parseUrl(spec.url, "the URL");
+  let method = spec.method.toUpperCase();
+  let body = spec.body;
+  let headers = withCredentials(spec.headers, url);
+  for (let hop = 0; ; hop++) {
+    const response = await undiciRequest(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers: requestHeaders(headers, options),
+      ...(body === undefined ? {} : { body }),
+      dispatcher: options.dispatcher,
+      signal,
+    });
+    const location = firstValue(response.headers.location);
+    if (!spec.followRedirects || !REDIRECT_STATUSES.has(response.statusCode) || !location)
+      return await readResponse(response, options.maxResponseBytes);
+    // Reading a redirect's (small) body to its end lets the connection be reused.
+    await response.body.dump({ limit: 64 * 1024 });
+    if (hop >= MAX_REDIRECTS)
+      throw new RequestFailure(
+        "too_many_redirects",
+        `more than ${MAX_REDIRECTS} redirects (the last one pointed to ${location})`,
+      );
+    const next = parseUrl(location, `the redirect target '${location}'`, url);
+    if (response.statusCode <= 303 && method !== "HEAD") {
+      // 301/302/303 repeat the request as a GET without its body; 307/308 keep both.
+      method = "GET";
+      body = undefined;
+      headers = headers.filter((h) => !h.name.toLowerCase().startsWith("content-"));
+    }
+    if (next.origin !== url.origin)
+      headers = headers.filter((h) => !CREDENTIAL_HEADERS.has(h.name.toLowerCase()));
+    headers = withCredentials(headers, next);
+    url = next;
+  }
+}
+
+function parseUrl(text: string, what: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    throw new RequestFailure("invalid_request", `${what} is not a valid URL: ${text}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new RequestFailure("invalid_request", `${what} must be http:// or https://`);
+  return url;
+}
+
+/** user:password@ in a URL becomes Basic authorization (unless set), and leaves the URL. */
+function withCredentials(
+  headers: HttpRequestSpec["headers"],
+  url: URL,
+): HttpRequestSpec["headers"] {
+  if (url.username === "" && url.password === "") return headers;
+  let credentials: string;
+  try {
+    credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  } catch {
+    throw new RequestFailure(
+      "invalid_request",
+      "the user name or password in the URL is malformed",
+    );
+  }
+  url.username = "";
+  url.password = "";
+  if (headers.some((h) => h.name.toLowerCase() === "authorization")) return headers;
+  const value = `Basic ${Buffer.from(credentials).toString("base64")}`;
+  return [...headers, { name: "authorization", value }];
+}
+
+function requestHeaders(headers: HttpRequestSpec["headers"], options: ExecuteOptions): string[] {
+  const flat: string[] = [];
+  const present = new Set<string>();
+  for (const { name, value } of headers) {
+    flat.push(name, value);
+    present.add(name.toLowerCase());
+  }
+  const defaults: [string, string][] = [
+    ["traceparent", options.traceparent],
+    ["user-agent", options.userAgent ?? DEFAULT_USER_AGENT],
+    ["accept-encoding", "gzip, deflate, br"],
+  ];
+  for (const [name, value] of defaults) if (!present.has(name)) flat.push(name, value);
+  return flat;
+}
+
+const firstValue = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value[0] : value;
+
+async function readResponse(
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+): Promise<Omit<ResponseSnapshot, "durationMs">> {
+  const headers: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(name === "set-cookie" ? "\n" : ", ") : value;
+  }
+  const encodings = (headers["content-encoding"] ?? "")
+    .split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== "" && e !== "identity");
+  // An encoding we cannot decode leaves the body as it came (assertions see the raw bytes).
+  let source: AsyncIterable<Buffer> = response.body;
+  const decoders = encodings.map((e) => DECODERS[e]);
+  if (decoders.every((d) => d !== undefined))
+    for (const make of decoders.reverse()) source = decode(source, make);
+  try {
+    const { bytes, truncated } = await readBounded(source, maxBytes);
+    return {
+      status: response.statusCode,
+      headers,
+      body: new TextDecoder().decode(truncated ? utf8Prefix(bytes, bytes.length) : bytes),
+      bodyTruncated: truncated,
+    };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(code))
+      throw new RequestFailure(
+        "network",
+        `the ${encodings.join(", ")} response body could not be decoded: ${(error as Error).message}`,
+      );
+    throw error;
+  } finally {
+    response.body.destroy();
+  }
+}
+
+/** Reads at most `limit` bytes; stopping early ends the iteration, which aborts the download. */
+async function readBounded(
+  source: AsyncIterable<Buffer>,
+  limit: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    if (chunk.length > limit - size) {
+      chunks.push(chunk.subarray(0, limit - size));
+      return { bytes: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { bytes: Buffer.concat(chunks), truncated: false };
+}
+
+// Sync flush accepts a body that ends early, as browsers do, instead of failing on it.
+const ZLIB = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+const BROTLI = {
+  flush: constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: constants.BROTLI_OPERATION_FLUSH,
+};
+const DECODERS: Record<string, (first: Buffer) => Transform> = {
+  gzip: () => createGunzip(ZLIB),
+  "x-gzip": () => createGunzip(ZLIB),
+  // "deflate" should be zlib-wrapped, but some servers send raw deflate: tell by the header byte.
+  deflate: (first) =>
+    ((first[0] ?? 0) & 0x0f) === 0x08 ? createInflate(ZLIB) : createInflateRaw(ZLIB),
+  br: () => createBrotliDecompress(BROTLI),
+};
+
+/**
+ * Decompresses a byte stream lazily: output is produced only as fast as it is read, so a small
+ * compressed body cannot expand past the read limit in memory.
+ */
+async function* decode(
+  source: AsyncIterable<Buffer>,
+  make: (first: Buffer) => Transform,
+): AsyncGenerator<Buffer> {
+  const iterator = source[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return;
+  async function* all(): AsyncGenerator<Buffer> {
+    try {
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next())
+        yield next.value;
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  const decoder = make(first.value);
+  yield* pipeline(
+    Readable.from(all(), { objectMode: false }),
+    decoder,
+    () => {},
+  ) as AsyncIterable<Buffer>;
+}
+
+/** The longest prefix of at most `max` bytes that does not end inside a UTF-8 character. */
+export function utf8Prefix(bytes: Buffer, max: number): Buffer {
+  let end = Math.min(max, bytes.length);
+  let start = end - 1;
+  while (start > 0 && start > end - 4 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
+  const lead = bytes[start] ?? 0;
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  if (start >= 0 && start + length > end) end = start;
+  return bytes.subarray(0, end);
+}
+
+function timeoutMessage(ms: number): string {
+  return ms >= 1000 ? `timed out after ${ms / 1000} s` : `timed out after ${ms} ms`;
+}
+
+const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NODATA", "EAI_NONAME"]);
+const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ECONNABORTED"]);
+const TIMEOUT_CODES = new Set([
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+const INVALID_CODES = new Set([
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_NOT_SUPPORTED",
+  "ERR_INVALID_URL",
+  "ERR_INVALID_ARG_VALUE",
+  "ERR_INVALID_HTTP_TOKEN",
+  "ERR_INVALID_CHAR",
+]);
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO)/;
+
+/** The error and its causes (undici and Node wrap errors), outermost first. */
+function errorChain(error: unknown): { code?: string; message: string }[] {
+  const chain: { code?: string; message: string }[] = [];
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && chain.length < 10) {
+    const item = queue.shift();
+    if (!(item instanceof Error)) continue;
+    const code = (item as { code?: unknown }).code;
+    chain.push({ ...(typeof code === "string" ? { code } : {}), message: item.message });
+    if (item.cause !== undefined) queue.push(item.cause);
+    if (item instanceof AggregateError) queue.push(...item.errors);
+  }
+  return chain;
+}
+
+/** Maps a transport failure to a stable code and a sentence (the original message, no stack). */
+export function describeTransportError(error: unknown): TransportError {
+  if (error instanceof RequestFailure) return { code: error.code, message: error.message };
+  if (error instanceof BlockedAddressError)
+    return { code: "blocked_address", message: error.message };
+  const chain = errorChain(error);
+  const detail = chain[0]?.message || String(error);
+  for (const { code, message } of chain) {
+    if (code === undefined) continue;
+    if (code === "blocked_address") return { code: "blocked_address", message };
+    if (DNS_CODES.has(code))
+      return { code: "dns", message: `DNS lookup failed (${code}): ${message}` };
+    if (code === "ECONNREFUSED")
+      return { code: "refused", message: `connection refused: ${message}` };
+    if (RESET_CODES.has(code))
+      return { code: "reset", message: `connection closed by the server: ${message}` };
+    if (TIMEOUT_CODES.has(code)) return { code: "timeout", message };
+    if (TLS_CODE.test(code)) return { code: "tls", message: `TLS error: ${message}` };
+    if (INVALID_CODES.has(code))
+      return { code: "invalid_request", message: `invalid request: ${message}` };
+    if (code === "EHOSTUNREACH" || code === "ENETUNREACH")
+      return { code: "network", message: `host unreachable: ${message}` };
+  }
+  return { code: "network", message: detail };
+}

@@ -1,0 +1,203 @@
+import { randomBytes as cryptoRandomBytes } from "node:crypto";
+import type { Dispatcher } from "undici";
+import type { Clock } from "../lib/clock.js";
+import { evaluateAssertion } from "./assertions/evaluate.js";
+import { jsonValueText, parseJsonPath, resolveJsonPath } from "./assertions/json-path.js";
+import { parseJsonText } from "./assertions/json-text.js";
+import type { ReadCache } from "./assertions/registry.js";
+import { BODY_METHODS, type MonitorDefinition, type StepDefinition } from "./definition.js";
+import { DEFAULT_USER_AGENT, executeRequest, utf8Prefix } from "./http-request.js";
+import type { CheckResult, ResponseSnapshot, StepResult } from "./model.js";
+
+/** What running a check needs: the outbound agent, a clock, the body limits and a random source. */
+export interface RunnerDeps {
+  /** An agent from createOutboundAgent (it applies the private-address policy). */
+  dispatcher: Dispatcher;
+  clock: Clock;
+  /** Response bytes read per request (config: monitors.maxResponseBytes). */
+  maxResponseBytes: number;
+  /** Bytes of a failed step's body kept in its result (config: monitors.storedBodyBytes). */
+  storedBodyBytes: number;
+  /** Source of trace and span ids; node:crypto by default. */
+  randomBytes?: (size: number) => Buffer;
+}
+
+export interface RunCheckOptions {
+  /** Cancels the check; the running step fails with code "aborted" and the rest are skipped. */
+  signal?: AbortSignal;
+}
+
+/** `{{name}}` or `{{ name }}`, with names as definition.ts allows them for extraction. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
+
+/** Replaces every `{{name}}` whose variable is set; unset ones stay literal (spec: flow transitions). */
+export function substituteVariables(text: string, variables: ReadonlyMap<string, string>): string {
+  return text.replace(
+    PLACEHOLDER,
+    (placeholder, name: string) => variables.get(name) ?? placeholder,
+  );
+}
+
+/**
+ * Runs a monitor's steps in order (spec: Assertion, Monitor and webhook transitions): a failed
+ * step stops the run and skips the rest, a passed step's extractions feed later steps. Never
+ * throws for anything the target does; failures are in the result.
+ */
+export async function runCheck(
+  definition: MonitorDefinition,
+  deps: RunnerDeps,
+  options: RunCheckOptions = {},
+): Promise<CheckResult> {
+  const random = deps.randomBytes ?? cryptoRandomBytes;
+  const startedAt = deps.clock.now().toISOString();
+  const traceId = randomId(random, 16);
+  const variables = new Map<string, string>();
+  const steps: StepResult[] = [];
+  let durationMs = 0;
+  let stopped = false;
+  for (const step of definition.steps) {
+    if (stopped) {
+      steps.push(skippedStep(step));
+      continue;
+    }
+    const result = await runStep(step, variables, {
+      deps,
+      timeoutMs: definition.timeoutSeconds * 1000,
+      traceparent: `00-${traceId}-${randomId(random, 8)}-01`,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    steps.push(result);
+    durationMs += result.durationMs ?? 0;
+    if (result.status === "failed") stopped = true;
+    for (const [name, value] of Object.entries(result.extracted)) variables.set(name, value);
+  }
+  return { passed: !stopped, startedAt, durationMs, steps, traceId };
+}
+
+interface StepContext {
+  deps: RunnerDeps;
+  timeoutMs: number;
+  traceparent: string;
+  signal?: AbortSignal;
+}
+
+async function runStep(
+  step: StepDefinition,
+  variables: ReadonlyMap<string, string>,
+  context: StepContext,
+): Promise<StepResult> {
+  const url = substituteVariables(step.url, variables);
+  const body =
+    step.body !== undefined && BODY_METHODS.has(step.method)
+      ? substituteVariables(step.body, variables)
+      : undefined;
+  const outcome = await executeRequest(
+    {
+      method: step.method,
+      url,
+      headers: step.headers.map(({ name, value }) => ({
+        name,
+        value: substituteVariables(value, variables),
+      })),
+      ...(body === undefined ? {} : { body }),
+      followRedirects: step.followRedirects,
+    },
+    {
+      dispatcher: context.deps.dispatcher,
+      timeoutMs: context.timeoutMs,
+      maxResponseBytes: context.deps.maxResponseBytes,
+      traceparent: context.traceparent,
+      userAgent: DEFAULT_USER_AGENT,
+      ...(context.signal ? { signal: context.signal } : {}),
+    },
+  );
+  const base = { name: step.name, method: step.method, url };
+  if (!outcome.ok) {
+    // Rule 1: no response, so no assertion is evaluated; the transport error is shown instead.
+    return {
+      ...base,
+      status: "failed",
+      statusCode: null,
+      durationMs: outcome.durationMs,
+      transportError: outcome.error,
+      assertions: [],
+      extracted: {},
+      responseBody: null,
+      responseBodyTruncated: false,
+    };
+  }
+  const { response } = outcome;
+  const cache: ReadCache = {};
+  const assertions = step.assertions.map((assertion) =>
+    evaluateAssertion(assertion, response, cache),
+  );
+  const passed = assertions.every((assertion) => assertion.passed);
+  const stored = passed ? null : storedBody(response, context.deps.storedBodyBytes);
+  return {
+    ...base,
+    status: passed ? "passed" : "failed",
+    statusCode: response.status,
+    durationMs: response.durationMs,
+    transportError: null,
+    assertions,
+    // Extraction happens only on a step that passed.
+    extracted: passed ? extractVariables(step, response.body, cache) : {},
+    responseBody: stored?.body ?? null,
+    responseBodyTruncated: stored?.truncated ?? false,
+  };
+}
+
+/** A path that resolves sets its variable; one that does not leaves it unset. */
+function extractVariables(
+  step: StepDefinition,
+  body: string,
+  cache: ReadCache,
+): Record<string, string> {
+  // No prototype: an extracted name such as __proto__ stays plain data.
+  const extracted: Record<string, string> = Object.create(null);
+  for (const { name, path } of step.extract) {
+    const parsed = parseJsonPath(path);
+    if (!parsed.ok) continue;
+    if (cache.json === undefined) {
+      const value = parseJsonText(body);
+      cache.json = value === undefined ? { ok: false } : { ok: true, value };
+    }
+    if (!cache.json.ok) return extracted;
+    const resolved = resolveJsonPath(cache.json.value, parsed.segments);
+    if (resolved.found) extracted[name] = jsonValueText(resolved.value);
+  }
+  return extracted;
+}
+
+function storedBody(response: ResponseSnapshot, maxBytes: number) {
+  const bytes = Buffer.from(response.body, "utf8");
+  const kept = utf8Prefix(bytes, maxBytes);
+  return {
+    body: kept.toString("utf8"),
+    truncated: response.bodyTruncated || kept.length < bytes.length,
+  };
+}
+
+function skippedStep(step: StepDefinition): StepResult {
+  return {
+    name: step.name,
+    status: "skipped",
+    method: step.method,
+    url: step.url,
+    statusCode: null,
+    durationMs: null,
+    transportError: null,
+    assertions: [],
+    extracted: {},
+    responseBody: null,
+    responseBodyTruncated: false,
+  };
+}
+
+/** Lowercase hex of `size` random bytes; W3C forbids an all-zero trace or span id. */
+function randomId(random: (size: number) => Buffer, size: number): string {
+  const bytes = Buffer.alloc(size);
+  random(size).copy(bytes, 0, 0, size);
+  if (bytes.every((byte) => byte === 0)) bytes[size - 1] = 1;
+  return bytes.toString("hex");
+}
