@@ -2,12 +2,27 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { DomainDeps } from "./context.js";
+import { createEventBus } from "./events/event-bus.js";
 import { createIngestService, type IngestService } from "./ingest/ingest.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { createOutboundAgent } from "./lib/http/outbound-agent.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
+import { createSecretBox, loadSecretKey } from "./lib/secret-box.js";
 import { openMetaDatabase } from "./meta/database.js";
 import { createMetaStore, type MetaStore } from "./meta/meta-store.js";
+import { FREQUENCIES, type MonitorDefinition } from "./monitors/definition.js";
+import { createMonitorEngine } from "./monitors/engine.js";
+import type { MonitorDeps } from "./monitors/monitors.js";
+import { createResultRetention, type ResultRetention } from "./monitors/retention.js";
+import { runCheck } from "./monitors/runner.js";
+import { createMonitorScheduler, type MonitorScheduler } from "./monitors/scheduler.js";
+import { createSmtpMailer } from "./notifications/channels/mailer.js";
+import type { ChannelService } from "./notifications/channels.js";
+import {
+  createNotificationDispatcher,
+  type NotificationDispatcher,
+} from "./notifications/dispatcher.js";
 import type { ReadDeps } from "./read/read-deps.js";
 import { createTraceSpanLoader } from "./read/traces.js";
 import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
@@ -30,6 +45,13 @@ export interface AppDeps {
   /** What the /v1 read API's verbs run on. */
   read: ReadDeps;
   domain: DomainDeps;
+  /** HTTP monitors: the check engine and, when this process runs them, the scheduler. */
+  monitors: MonitorDeps & { scheduler?: MonitorScheduler | undefined; retention: ResultRetention };
+  /** Notification channels (secrets sealed with the server key) and the outbox dispatcher. */
+  channels: ChannelService;
+  notifier: NotificationDispatcher;
+  /** Closes the outbound HTTP pool and the SMTP transport. */
+  closeOutbound(): Promise<void>;
 }
 
 export interface DepsOptions {
@@ -113,6 +135,53 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     throw error;
   }
   const ingest = createIngestService({ config, logger: options.logger, metrics, telemetry });
+  const domain = createDomainDeps(config, meta, options);
+  const { logger } = options;
+  // One guarded keep-alive pool for every request to a user-supplied URL (monitors, Slack).
+  const outbound = createOutboundAgent({
+    allowPrivateNetworks: config.monitors.allowPrivateTargets,
+  });
+  const mailer = createSmtpMailer(config.smtp);
+  const channels: ChannelService = {
+    secretBox: createSecretBox(loadSecretKey(config)),
+    channelDeps: { eventBus: createEventBus(), dispatcher: outbound, mailer },
+  };
+  const notifier = createNotificationDispatcher({ meta, clock: domain.clock, logger, ...channels });
+  const engine = createMonitorEngine({
+    meta,
+    clock: domain.clock,
+    newId: domain.newId,
+    logger,
+    metrics,
+    onNotificationsQueued: () => notifier.kick(),
+    run: (definition) =>
+      runCheck(definition, {
+        dispatcher: outbound,
+        clock: domain.clock,
+        maxResponseBytes: config.monitors.maxResponseBytes,
+        storedBodyBytes: config.monitors.storedBodyBytes,
+      }),
+  });
+  const scheduler = config.monitors.enabled
+    ? createMonitorScheduler({
+        engine,
+        clock: domain.clock,
+        concurrency: config.monitors.concurrency,
+        logger,
+        metrics,
+        listActive: async () =>
+          (await meta.repos.monitors.listActive()).map((m) => ({
+            id: m.id,
+            periodMs: FREQUENCIES[(m.definition as MonitorDefinition).frequency] * 1000,
+          })),
+      })
+    : undefined;
+  const retention = createResultRetention({
+    meta,
+    clock: domain.clock,
+    logger,
+    retentionDays: config.monitors.resultRetentionDays,
+  });
   return {
     config,
     logger: options.logger,
@@ -127,13 +196,33 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       errorGroups: ingest.errorGroups,
       traceSpans: createTraceSpanLoader(telemetry),
     },
-    domain: createDomainDeps(config, meta, options),
+    domain,
+    monitors: { engine, scheduler, retention },
+    channels,
+    notifier,
+    async closeOutbound() {
+      mailer?.close();
+      await outbound.close();
+    },
   };
+}
+
+/** Starts the background work: scheduled checks, the notification outbox and result retention. */
+export async function startBackgroundWork(deps: AppDeps): Promise<void> {
+  deps.notifier.start();
+  deps.monitors.retention.start();
+  await deps.monitors.scheduler?.start();
 }
 
 /** Writes what ingestion accepted, then closes the engines: telemetry last, after its in-flight queries. */
 export async function closeDeps(deps: AppDeps): Promise<void> {
   try {
+    // Checks in flight finish and are recorded; then the outbox and retention stop.
+    await deps.monitors.scheduler?.stop();
+    await deps.monitors.engine.idle();
+    await deps.notifier.stop();
+    await deps.monitors.retention.stop();
+    await deps.closeOutbound();
     await deps.ingest.close();
     await deps.meta.close();
   } finally {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { purgeExpiredSessions } from "../auth/sessions.js";
 import type { Config } from "../config.js";
-import { type AppDeps, closeDeps, createDeps } from "../deps.js";
+import { type AppDeps, closeDeps, createDeps, startBackgroundWork } from "../deps.js";
 import { createLogger } from "../lib/logger.js";
 import { buildServer, type ServerOptions } from "../server/server.js";
 import { initialize, needsInitialization } from "../setup/initialize.js";
@@ -52,6 +52,7 @@ export async function startService(
     await bootstrap(deps, logger);
     app = await buildServer(deps, serverOptions);
     await app.listen({ host: config.host, port: config.port });
+    await startBackgroundWork(deps);
   } catch (error) {
     await closeDeps(deps);
     throw error;

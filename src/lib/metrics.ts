@@ -12,6 +12,16 @@ export interface Metrics {
   ingestedItems: Counter<"signal" | "outcome">;
   /** Error groups created or regressed by ingestion. */
   errorGroupTransitions: Counter<"kind">;
+  /** Monitor checks by trigger (scheduled, manual) and outcome (passed, failed). */
+  monitorChecks: Counter<"trigger" | "outcome">;
+  /** Scheduled checks skipped because the monitor's previous run was still going. */
+  monitorChecksSkipped: Counter;
+  /** How late a scheduled check started after its slot. */
+  monitorScheduleLag: Histogram;
+  /** Outages started and ended. */
+  monitorTransitions: Counter<"kind">;
+  /** Notification deliveries by channel type and outcome (sent, retry, failed). */
+  notificationDeliveries: Counter<"channel" | "outcome">;
 }
 
 export function createMetrics(): Metrics {
@@ -49,10 +59,44 @@ export function createMetrics(): Metrics {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const monitorChecks = new Counter({
+    name: "vigil_monitor_checks_total",
+    help: "Monitor checks by trigger and outcome",
+    labelNames: ["trigger", "outcome"] as const,
+    registers: [registry],
+  });
+  const monitorChecksSkipped = new Counter({
+    name: "vigil_monitor_checks_skipped_total",
+    help: "Scheduled checks skipped because the previous run of the monitor was still in flight",
+    registers: [registry],
+  });
+  const monitorScheduleLag = new Histogram({
+    name: "vigil_monitor_schedule_lag_seconds",
+    help: "Delay between a scheduled check's slot and its start",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const monitorTransitions = new Counter({
+    name: "vigil_monitor_transitions_total",
+    help: "Monitor outages started and recovered",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const notificationDeliveries = new Counter({
+    name: "vigil_notification_deliveries_total",
+    help: "Notification deliveries by channel type and outcome",
+    labelNames: ["channel", "outcome"] as const,
+    registers: [registry],
+  });
   return {
     registry,
     ingestedItems,
     errorGroupTransitions,
+    monitorChecks,
+    monitorChecksSkipped,
+    monitorScheduleLag,
+    monitorTransitions,
+    notificationDeliveries,
     observeHttp({ method, route, status }, seconds) {
       const labels = { method, route, status: String(status) };
       httpRequests.inc(labels);

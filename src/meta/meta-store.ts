@@ -3,6 +3,11 @@ import { sql } from "kysely";
 import { ConflictError } from "../lib/errors.js";
 import { type MetaDatabase, migrateMetaDatabase } from "./database.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
+import { createMonitorIncidentRepository } from "./repositories/monitor-incidents.js";
+import { createMonitorResultRepository } from "./repositories/monitor-results.js";
+import { createMonitorRepository } from "./repositories/monitors.js";
+import { createNotificationChannelRepository } from "./repositories/notification-channels.js";
+import { createNotificationDeliveryRepository } from "./repositories/notification-deliveries.js";
 import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSessionRepository } from "./repositories/sessions.js";
@@ -16,6 +21,11 @@ function createRepositories(db: Kysely<MetaSchema>) {
     projects: createProjectRepository(db),
     apiKeys: createApiKeyRepository(db),
     sessions: createSessionRepository(db),
+    monitors: createMonitorRepository(db),
+    monitorResults: createMonitorResultRepository(db),
+    monitorIncidents: createMonitorIncidentRepository(db),
+    notificationChannels: createNotificationChannelRepository(db),
+    notificationDeliveries: createNotificationDeliveryRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

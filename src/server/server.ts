@@ -16,7 +16,9 @@ import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/ra
 import { sendProblem } from "./problem.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
+import { channelRoutes } from "./routes/api/channel-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
+import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
@@ -52,6 +54,8 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => projectRoutes(deps.domain),
   (deps) => apiKeyRoutes(deps.domain),
   errorRoutes,
+  monitorRoutes,
+  (deps) => channelRoutes({ domain: deps.domain, channels: deps.channels }),
 ];
 
 export interface ServerOptions {

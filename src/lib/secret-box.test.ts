@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../config.js";
+import {
+  createSecretBox,
+  loadSecretKey,
+  parseSecretKey,
+  SECRET_KEY_FILE,
+  SecretBoxError,
+} from "./secret-box.js";
+
+describe("createSecretBox", () => {
+  const key = randomBytes(32);
+  const box = createSecretBox(key);
+
+  it("round-trips JSON values in the versioned format, with a fresh IV each time", () => {
+    const value = { webhookUrl: "https://hooks.slack.com/services/T/B/secret", n: 1, ok: true };
+    const sealed = box.seal(value);
+    expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/);
+    expect(sealed).not.toContain("hooks.slack.com");
+    expect(box.open(sealed)).toEqual(value);
+    expect(box.seal(value)).not.toBe(sealed);
+    expect(box.open(box.seal("text"))).toBe("text");
+    expect(box.open(box.seal(null))).toBeNull();
+  });
+
+  it("refuses altered text, a wrong key and malformed input", () => {
+    const sealed = box.seal({ secret: "s3cret" });
+    const [version, iv, tag, text] = sealed.split(".") as [string, string, string, string];
+    const flipped = Buffer.from(text, "base64url");
+    flipped[0] = (flipped[0] ?? 0) ^ 1;
+    expect(() => box.open([version, iv, tag, flipped.toString("base64url")].join("."))).toThrow(
+      SecretBoxError,
+    );
+    expect(() => createSecretBox(randomBytes(32)).open(sealed)).toThrow(/another secret key/);
+    expect(() => box.open(`v2.${iv}.${tag}.${text}`)).toThrow(/version 'v2'/);
+    for (const bad of ["", "v1", "v1.a.b", `v1.${iv}.${tag}.${text}.x`, `v1.${iv}.!!.${text}`]) {
+      expect(() => box.open(bad)).toThrow(SecretBoxError);
+    }
+  });
+
+  it("needs a 32-byte key and keeps its own copy", () => {
+    expect(() => createSecretBox(randomBytes(16))).toThrow(/32 bytes/);
+    const mutable = Buffer.from(key);
+    const own = createSecretBox(mutable);
+    const sealed = own.seal("x");
+    mutable.fill(0);
+    expect(own.open(sealed)).toBe("x");
+  });
+});
+
+describe("loadSecretKey", () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "vigil-secret-"));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads the configured key as base64 (standard or url-safe) or 64 hex characters", () => {
+    const key = randomBytes(32);
+    const dataDir = tempDir();
+    for (const text of [
+      key.toString("base64"),
+      key.toString("base64url"),
+      key.toString("hex"),
+      key.toString("hex").toUpperCase(),
+    ]) {
+      expect(loadSecretKey({ secretKey: text, dataDir }).equals(key)).toBe(true);
+    }
+    // A configured key never writes a file.
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it("rejects any other configured key with a ConfigError that does not repeat it", () => {
+    const dataDir = tempDir();
+    for (const bad of [
+      randomBytes(16).toString("base64"),
+      randomBytes(48).toString("base64"),
+      "z".repeat(64),
+      "correct horse battery staple, thirty-two chars",
+    ]) {
+      let error: unknown;
+      try {
+        loadSecretKey({ secretKey: bad, dataDir });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain("VIGIL_SECRET_KEY");
+      expect((error as Error).message).not.toContain(bad);
+    }
+    expect(parseSecretKey("")).toBeUndefined();
+  });
+
+  it("creates <dataDir>/secret.key once (mode 0600) and reuses it on every later start", () => {
+    const dataDir = join(tempDir(), "nested", "data");
+    const first = loadSecretKey({ dataDir });
+    expect(first).toHaveLength(32);
+    const path = join(dataDir, SECRET_KEY_FILE);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(loadSecretKey({ dataDir }).equals(first)).toBe(true);
+    expect(loadSecretKey({ secretKey: undefined, dataDir }).equals(first)).toBe(true);
+    // No temporary files are left behind.
+    expect(readdirSync(dataDir)).toEqual([SECRET_KEY_FILE]);
+    // What was sealed before a restart opens after it.
+    const sealed = createSecretBox(first).seal({ a: 1 });
+    expect(createSecretBox(loadSecretKey({ dataDir })).open(sealed)).toEqual({ a: 1 });
+    expect(parseSecretKey(readFileSync(path, "utf8"))?.equals(first)).toBe(true);
+  });
+
+  it("refuses a damaged key file instead of replacing it", () => {
+    const dataDir = tempDir();
+    writeFileSync(join(dataDir, SECRET_KEY_FILE), "not a key\n");
+    expect(() => loadSecretKey({ dataDir })).toThrow(ConfigError);
+    expect(readFileSync(join(dataDir, SECRET_KEY_FILE), "utf8")).toBe("not a key\n");
+  });
+});

@@ -1,0 +1,100 @@
+import type { Kysely } from "kysely";
+import type { MetaSchema, MonitorResultRow } from "../schema.js";
+
+/** One stored check result; `detail` holds the step results as JSON. */
+export interface MonitorResultRecord {
+  id: string;
+  monitorId: string;
+  startedAt: string;
+  durationMs: number;
+  passed: boolean;
+  trigger: "scheduled" | "manual";
+  detail: unknown;
+}
+
+/** Which results to list: a monitor's, optionally only passed or failed ones, within a window. */
+export interface ResultFilter {
+  monitorId: string;
+  passed?: boolean | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const toRecord = (row: MonitorResultRow): MonitorResultRecord => ({
+  id: row.id,
+  monitorId: row.monitor_id,
+  startedAt: row.started_at,
+  durationMs: row.duration_ms,
+  passed: row.passed === 1,
+  trigger: row.trigger as MonitorResultRecord["trigger"],
+  detail: JSON.parse(row.detail),
+});
+
+export function createMonitorResultRepository(db: Kysely<MetaSchema>) {
+  const filtered = (filter: ResultFilter) => {
+    let query = db.selectFrom("monitor_results").where("monitor_id", "=", filter.monitorId);
+    if (filter.passed !== undefined) query = query.where("passed", "=", filter.passed ? 1 : 0);
+    if (filter.from !== undefined) query = query.where("started_at", ">=", filter.from);
+    if (filter.to !== undefined) query = query.where("started_at", "<", filter.to);
+    return query;
+  };
+  return {
+    async insert(result: MonitorResultRecord): Promise<void> {
+      await db
+        .insertInto("monitor_results")
+        .values({
+          id: result.id,
+          monitor_id: result.monitorId,
+          started_at: result.startedAt,
+          duration_ms: result.durationMs,
+          passed: result.passed ? 1 : 0,
+          trigger: result.trigger,
+          detail: JSON.stringify(result.detail),
+        })
+        .execute();
+    },
+    async findById(monitorId: string, id: string): Promise<MonitorResultRecord | undefined> {
+      const row = await db
+        .selectFrom("monitor_results")
+        .selectAll()
+        .where("monitor_id", "=", monitorId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    /** A page of results, newest first. */
+    async list(
+      filter: ResultFilter,
+      page: { limit: number; offset: number },
+    ): Promise<MonitorResultRecord[]> {
+      const rows = await filtered(filter)
+        .selectAll()
+        .orderBy("started_at", "desc")
+        .orderBy("id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toRecord);
+    },
+    async count(filter: ResultFilter): Promise<number> {
+      const row = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Deletes up to `limit` results started before `cutoff`; returns how many went. */
+    async deleteOlderThan(cutoff: string, limit: number): Promise<number> {
+      const doomed = db
+        .selectFrom("monitor_results")
+        .select("id")
+        .where("started_at", "<", cutoff)
+        .limit(limit);
+      const result = await db
+        .deleteFrom("monitor_results")
+        .where("id", "in", doomed)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+export type MonitorResultRepository = ReturnType<typeof createMonitorResultRepository>;

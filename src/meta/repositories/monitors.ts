@@ -1,0 +1,197 @@
+import type { Kysely } from "kysely";
+import type { MetaSchema, MonitorRow } from "../schema.js";
+
+export type MonitorStatus = "active" | "paused";
+export type MonitorHealth = "pending" | "passing" | "outage";
+
+/** A monitor as stored: its definition (JSON, opaque here) and its state-machine columns. */
+export interface MonitorRecord {
+  id: string;
+  projectId: string;
+  name: string;
+  status: MonitorStatus;
+  /** The validated definition without channel ids (those live in monitor_channels). */
+  definition: unknown;
+  channelIds: string[];
+  health: MonitorHealth;
+  failureStreak: number;
+  lastCheckedAt: string | null;
+  lastResultId: string | null;
+  openIncidentId: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The columns a check changes; written apart from the definition so an edit never loses state. */
+export interface MonitorStateUpdate {
+  health: MonitorHealth;
+  failureStreak: number;
+  lastCheckedAt: string;
+  lastResultId: string;
+  openIncidentId: string | null;
+}
+
+/** What the scheduler needs of every active monitor. */
+export interface ScheduledMonitor {
+  id: string;
+  definition: unknown;
+  lastCheckedAt: string | null;
+}
+
+const toRecord = (row: MonitorRow, channelIds: string[]): MonitorRecord => ({
+  id: row.id,
+  projectId: row.project_id,
+  name: row.name,
+  status: row.status as MonitorStatus,
+  definition: JSON.parse(row.definition),
+  channelIds,
+  health: row.health as MonitorHealth,
+  failureStreak: row.failure_streak,
+  lastCheckedAt: row.last_checked_at,
+  lastResultId: row.last_result_id,
+  openIncidentId: row.open_incident_id,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function createMonitorRepository(db: Kysely<MetaSchema>) {
+  async function channelsOf(monitorIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byMonitor = new Map<string, string[]>();
+    if (monitorIds.length === 0) return byMonitor;
+    const rows = await db
+      .selectFrom("monitor_channels")
+      .select(["monitor_id", "channel_id"])
+      .where("monitor_id", "in", monitorIds)
+      .orderBy("channel_id")
+      .execute();
+    for (const row of rows) {
+      const list = byMonitor.get(row.monitor_id) ?? [];
+      list.push(row.channel_id);
+      byMonitor.set(row.monitor_id, list);
+    }
+    return byMonitor;
+  }
+  async function setChannels(monitorId: string, channelIds: readonly string[]): Promise<void> {
+    await db.deleteFrom("monitor_channels").where("monitor_id", "=", monitorId).execute();
+    if (channelIds.length === 0) return;
+    await db
+      .insertInto("monitor_channels")
+      .values(channelIds.map((channelId) => ({ monitor_id: monitorId, channel_id: channelId })))
+      .execute();
+  }
+  const withChannels = async (rows: MonitorRow[]): Promise<MonitorRecord[]> => {
+    const channels = await channelsOf(rows.map((r) => r.id));
+    return rows.map((row) => toRecord(row, channels.get(row.id) ?? []));
+  };
+
+  return {
+    async insert(monitor: MonitorRecord): Promise<MonitorRecord> {
+      await db
+        .insertInto("monitors")
+        .values({
+          id: monitor.id,
+          project_id: monitor.projectId,
+          name: monitor.name,
+          status: monitor.status,
+          definition: JSON.stringify(monitor.definition),
+          health: monitor.health,
+          failure_streak: monitor.failureStreak,
+          last_checked_at: monitor.lastCheckedAt,
+          last_result_id: monitor.lastResultId,
+          open_incident_id: monitor.openIncidentId,
+          created_by: monitor.createdBy,
+          created_at: monitor.createdAt,
+          updated_at: monitor.updatedAt,
+        })
+        .execute();
+      await setChannels(monitor.id, monitor.channelIds);
+      return monitor;
+    },
+    async findById(id: string): Promise<MonitorRecord | undefined> {
+      const row = await db
+        .selectFrom("monitors")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && (await withChannels([row]))[0];
+    },
+    async listByProject(projectId: string): Promise<MonitorRecord[]> {
+      const rows = await db
+        .selectFrom("monitors")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+      return withChannels(rows);
+    },
+    /** Every active monitor, for the scheduler's start-up. */
+    async listActive(): Promise<ScheduledMonitor[]> {
+      const rows = await db
+        .selectFrom("monitors")
+        .select(["id", "definition", "last_checked_at"])
+        .where("status", "=", "active")
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        definition: JSON.parse(r.definition),
+        lastCheckedAt: r.last_checked_at,
+      }));
+    },
+    async updateDefinition(
+      id: string,
+      change: {
+        name: string;
+        definition: unknown;
+        channelIds: readonly string[];
+        updatedAt: string;
+      },
+    ): Promise<void> {
+      await db
+        .updateTable("monitors")
+        .set({
+          name: change.name,
+          definition: JSON.stringify(change.definition),
+          updated_at: change.updatedAt,
+        })
+        .where("id", "=", id)
+        .execute();
+      await setChannels(id, change.channelIds);
+    },
+    async setStatus(
+      id: string,
+      status: MonitorStatus,
+      updatedAt: string,
+      options: { clearStreak?: boolean } = {},
+    ): Promise<void> {
+      await db
+        .updateTable("monitors")
+        .set({
+          status,
+          updated_at: updatedAt,
+          ...(options.clearStreak ? { failure_streak: 0 } : {}),
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    async updateState(id: string, state: MonitorStateUpdate): Promise<void> {
+      await db
+        .updateTable("monitors")
+        .set({
+          health: state.health,
+          failure_streak: state.failureStreak,
+          last_checked_at: state.lastCheckedAt,
+          last_result_id: state.lastResultId,
+          open_incident_id: state.openIncidentId,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom("monitors").where("id", "=", id).execute();
+    },
+  };
+}
+export type MonitorRepository = ReturnType<typeof createMonitorRepository>;

@@ -1,0 +1,221 @@
+import type { Logger } from "pino";
+import type { Clock } from "../lib/clock.js";
+import type { IdGenerator } from "../lib/ids.js";
+import type { Metrics } from "../lib/metrics.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { MonitorIncidentRecord } from "../meta/repositories/monitor-incidents.js";
+import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
+import type { MonitorDefinition } from "./definition.js";
+import type { CheckResult, StepResult } from "./model.js";
+import { applyCheck, type Transition } from "./state-machine.js";
+
+export type CheckTrigger = "scheduled" | "manual";
+
+/** A check as recorded: its result id, the result, and what it did to the monitor. */
+export interface RecordedCheck {
+  id: string;
+  monitorId: string;
+  trigger: CheckTrigger;
+  result: CheckResult;
+  transition: Transition;
+}
+
+export interface MonitorEngineDeps {
+  meta: MetaAccess;
+  clock: Clock;
+  newId: IdGenerator;
+  /** Executes a definition's requests (the undici runner; tests may point it at local servers). */
+  run(definition: MonitorDefinition): Promise<CheckResult>;
+  /** Called after a check queued notifications, so the dispatcher sends them without waiting. */
+  onNotificationsQueued?: () => void;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+/** Runs checks and records them: one result, the state machine, incidents and queued notifications. */
+export interface MonitorEngine {
+  /**
+   * Runs one check of the monitor now and records it, after any run of the same monitor still in
+   * flight (a monitor never overlaps itself). Undefined when the monitor no longer exists.
+   */
+  check(monitorId: string, trigger: CheckTrigger): Promise<RecordedCheck | undefined>;
+  isRunning(monitorId: string): boolean;
+  /** Resolves when every check in flight has been recorded. */
+  idle(): Promise<void>;
+}
+
+/** The first failure of a result, as one line: the incident's cause and the alert's reason. */
+export function describeFailure(result: CheckResult): {
+  step: StepResult | undefined;
+  reason: string;
+} {
+  const step = result.steps.find((s) => s.status === "failed");
+  if (!step) return { step, reason: "the check failed" };
+  if (step.transportError) return { step, reason: step.transportError.message };
+  const failed = step.assertions.find((a) => !a.passed);
+  const reason = failed
+    ? `${failed.type}${failed.target ? ` ${failed.target}` : ""} ${failed.operator} ${JSON.stringify(failed.expected)}: ${failed.message}`
+    : "the step failed";
+  return { step, reason };
+}
+
+function firstUrl(definition: MonitorDefinition): string {
+  return definition.steps[0]?.url ?? "";
+}
+
+export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
+  const running = new Map<string, Promise<RecordedCheck | undefined>>();
+
+  async function record(
+    monitor: MonitorRecord,
+    definition: MonitorDefinition,
+    result: CheckResult,
+    trigger: CheckTrigger,
+  ): Promise<RecordedCheck | undefined> {
+    const id = deps.newId("run");
+    return deps.meta.transaction(async (tx) => {
+      // State is re-read inside the transaction: a manual run, a resume or an edit may have moved it.
+      const current = await tx.repos.monitors.findById(monitor.id);
+      if (!current) return undefined;
+      const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
+      await tx.repos.monitorResults.insert({
+        id,
+        monitorId: monitor.id,
+        startedAt: result.startedAt,
+        durationMs: result.durationMs,
+        passed: result.passed,
+        trigger,
+        detail: { traceId: result.traceId, steps: result.steps },
+      });
+      let openIncidentId = current.openIncidentId;
+      let incident: MonitorIncidentRecord | undefined;
+      if (transition === "outage_started") {
+        incident = {
+          id: deps.newId("inc"),
+          monitorId: monitor.id,
+          status: "active",
+          startedAt: result.startedAt,
+          endedAt: null,
+          durationMs: null,
+          cause: describeFailure(result).reason,
+          openedByResultId: id,
+          closedByResultId: null,
+        };
+        await tx.repos.monitorIncidents.insert(incident);
+        openIncidentId = incident.id;
+      } else if (transition === "recovered") {
+        const open = await tx.repos.monitorIncidents.findOpen(monitor.id);
+        if (open) {
+          const durationMs = Math.max(0, Date.parse(result.startedAt) - Date.parse(open.startedAt));
+          const end = { endedAt: result.startedAt, durationMs, closedByResultId: id };
+          await tx.repos.monitorIncidents.close(open.id, end);
+          incident = { ...open, ...end, status: "resolved" };
+        }
+        openIncidentId = null;
+      }
+      await tx.repos.monitors.updateState(monitor.id, {
+        ...next,
+        lastCheckedAt: result.startedAt,
+        lastResultId: id,
+        openIncidentId,
+      });
+      if (incident && current.channelIds.length > 0) {
+        const event: MonitorEvent =
+          transition === "recovered" ? "monitor.recovered" : "monitor.down";
+        const notification = notificationOf(event, current, definition, incident, id, result);
+        const now = deps.clock.now().toISOString();
+        await tx.repos.notificationDeliveries.insertMany(
+          current.channelIds.map((channelId) => ({
+            id: deps.newId("ntf"),
+            projectId: current.projectId,
+            channelId,
+            monitorId: current.id,
+            incidentId: incident.id,
+            event,
+            payload: notification,
+            createdAt: now,
+          })),
+        );
+      }
+      return { id, monitorId: monitor.id, trigger, result, transition };
+    });
+  }
+
+  async function execute(monitorId: string, trigger: CheckTrigger) {
+    const monitor = await deps.meta.repos.monitors.findById(monitorId);
+    if (!monitor) return undefined;
+    const definition = monitor.definition as MonitorDefinition;
+    const result = await deps.run(definition);
+    const recorded = await record(
+      monitor,
+      { ...definition, channelIds: monitor.channelIds },
+      result,
+      trigger,
+    );
+    if (!recorded) return undefined;
+    deps.metrics?.monitorChecks.inc({ trigger, outcome: result.passed ? "passed" : "failed" });
+    if (recorded.transition !== "none") {
+      deps.metrics?.monitorTransitions.inc({ kind: recorded.transition });
+      deps.logger.info(
+        { monitorId, transition: recorded.transition, resultId: recorded.id },
+        recorded.transition === "recovered" ? "monitor recovered" : "monitor outage started",
+      );
+      if (monitor.channelIds.length > 0) deps.onNotificationsQueued?.();
+    }
+    return recorded;
+  }
+
+  return {
+    check(monitorId, trigger) {
+      const previous = running.get(monitorId);
+      const run = (previous ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => execute(monitorId, trigger));
+      running.set(monitorId, run);
+      const forget = () => {
+        if (running.get(monitorId) === run) running.delete(monitorId);
+      };
+      run.then(forget, forget);
+      return run;
+    },
+    isRunning: (monitorId) => running.has(monitorId),
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+function notificationOf(
+  event: MonitorEvent,
+  monitor: MonitorRecord,
+  definition: MonitorDefinition,
+  incident: MonitorIncidentRecord,
+  resultId: string,
+  result: CheckResult,
+): MonitorNotification {
+  const failure = event === "monitor.down" ? describeFailure(result) : undefined;
+  return {
+    event,
+    projectId: monitor.projectId,
+    monitor: {
+      id: monitor.id,
+      name: monitor.name,
+      type: definition.type,
+      url: firstUrl(definition),
+    },
+    incident: {
+      id: incident.id,
+      startedAt: incident.startedAt,
+      endedAt: incident.endedAt,
+      durationMs: incident.durationMs,
+    },
+    check: {
+      resultId,
+      startedAt: result.startedAt,
+      failedStep: failure?.step?.name ?? null,
+      reason: failure?.reason ?? null,
+      statusCode: failure?.step?.statusCode ?? null,
+    },
+  };
+}

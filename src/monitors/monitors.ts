@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { type Ctx, nowIso } from "../context.js";
+import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import { requireProject } from "../projects/projects.js";
+import { type Page, PageQuery, pageInfo, resolveWindow, WindowQuery } from "../read/params.js";
+import {
+  CreateMonitorInput,
+  FREQUENCIES,
+  type MonitorDefinition,
+  toDefinition,
+  type UpdateMonitorInput,
+} from "./definition.js";
+import type { MonitorEngine } from "./engine.js";
+import type { MonitorScheduler } from "./scheduler.js";
+import {
+  type CheckResultView,
+  type MonitorIncidentView,
+  type MonitorView,
+  toCheckResultView,
+  toIncidentView,
+  toMonitorView,
+} from "./views.js";
+
+/** What the monitor verbs need besides the domain context. */
+export interface MonitorDeps {
+  engine: MonitorEngine;
+  /** Absent when this process does not schedule checks (VIGIL_MONITORS_ENABLED=false). */
+  scheduler?: MonitorScheduler | undefined;
+}
+
+export const MonitorIdParam = z.string().min(1).max(64);
+
+export const ListResultsQuery = PageQuery.extend(WindowQuery.shape)
+  .extend({
+    passed: z
+      .enum(["true", "false"])
+      .transform((v) => v === "true")
+      .optional()
+      .describe("Only passed (true) or only failed (false) checks"),
+  })
+  .strict();
+export type ListResultsQuery = z.infer<typeof ListResultsQuery>;
+
+interface MonitorRef {
+  ctx: Ctx;
+  projectId: string;
+  monitorId: string;
+}
+
+const periodMs = (definition: MonitorDefinition) => FREQUENCIES[definition.frequency] * 1000;
+
+async function findMonitor(
+  { ctx, projectId, monitorId }: MonitorRef,
+  access: "read" | "write",
+): Promise<MonitorRecord> {
+  await requireProject(ctx, projectId, access);
+  const monitor = await ctx.deps.meta.repos.monitors.findById(monitorId);
+  if (!monitor || monitor.projectId !== projectId) throw new NotFoundError("Monitor", monitorId);
+  return monitor;
+}
+
+/** Every channel must be one of this project's (spec: only channels already configured). */
+async function requireChannels(meta: MetaAccess, projectId: string, channelIds: readonly string[]) {
+  for (const [i, channelId] of channelIds.entries()) {
+    const channel = await meta.repos.notificationChannels.findById(channelId);
+    if (!channel || channel.projectId !== projectId)
+      throw InvalidInputError.forField(
+        `channelIds.${i}`,
+        `no notification channel '${channelId}' in this project; create it under /channels first`,
+      );
+  }
+}
+
+const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;
+
+export async function createMonitor(
+  deps: MonitorDeps,
+  { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: CreateMonitorInput },
+): Promise<MonitorView> {
+  await requireProject(ctx, projectId, "write");
+  const definition = toDefinition(parseInput(CreateMonitorInput, input));
+  const now = nowIso(ctx.deps);
+  const record: MonitorRecord = {
+    id: ctx.deps.newId("mon"),
+    projectId,
+    name: definition.name,
+    status: "active",
+    definition: withoutChannels(definition),
+    channelIds: definition.channelIds,
+    health: "pending",
+    failureStreak: 0,
+    lastCheckedAt: null,
+    lastResultId: null,
+    openIncidentId: null,
+    createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.deps.meta.transaction(async (tx) => {
+    await requireChannels(tx, projectId, definition.channelIds);
+    await tx.repos.monitors.insert(record);
+  });
+  deps.scheduler?.schedule({ id: record.id, periodMs: periodMs(definition) }, { soon: true });
+  return toMonitorView(record);
+}
+
+export async function listMonitors({
+  ctx,
+  projectId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+}): Promise<MonitorView[]> {
+  await requireProject(ctx, projectId, "read");
+  return (await ctx.deps.meta.repos.monitors.listByProject(projectId)).map(toMonitorView);
+}
+
+export async function getMonitor(ref: MonitorRef): Promise<MonitorView> {
+  return toMonitorView(await findMonitor(ref, "read"));
+}
+
+/** Changes any fields; the merged monitor is validated as a whole, and its state is kept. */
+export async function updateMonitor(
+  deps: MonitorDeps,
+  ref: MonitorRef & { input: UpdateMonitorInput },
+): Promise<MonitorView> {
+  const { ctx } = ref;
+  const existing = await findMonitor(ref, "write");
+  const merged = {
+    ...(existing.definition as MonitorDefinition),
+    channelIds: existing.channelIds,
+    ...ref.input,
+  };
+  const definition = toDefinition(parseInput(CreateMonitorInput, merged));
+  const updatedAt = nowIso(ctx.deps);
+  await ctx.deps.meta.transaction(async (tx) => {
+    await requireChannels(tx, existing.projectId, definition.channelIds);
+    await tx.repos.monitors.updateDefinition(existing.id, {
+      name: definition.name,
+      definition: withoutChannels(definition),
+      channelIds: definition.channelIds,
+      updatedAt,
+    });
+  });
+  if (existing.status === "active")
+    deps.scheduler?.schedule({ id: existing.id, periodMs: periodMs(definition) });
+  return getMonitor(ref);
+}
+
+export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<void> {
+  const monitor = await findMonitor(ref, "write");
+  deps.scheduler?.unschedule(monitor.id);
+  await ref.ctx.deps.meta.repos.monitors.delete(monitor.id);
+}
+
+/** Stops scheduled checks; the state (and an open incident) is kept as it is. */
+export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
+  const monitor = await findMonitor(ref, "write");
+  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "paused", nowIso(ref.ctx.deps));
+  deps.scheduler?.unschedule(monitor.id);
+  return getMonitor(ref);
+}
+
+/** Restarts checks with the failure streak cleared, so an outage slept through does not re-alert at once. */
+export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
+  const monitor = await findMonitor(ref, "write");
+  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "active", nowIso(ref.ctx.deps), {
+    clearStreak: true,
+  });
+  const definition = monitor.definition as MonitorDefinition;
+  deps.scheduler?.schedule({ id: monitor.id, periodMs: periodMs(definition) }, { soon: true });
+  return getMonitor(ref);
+}
+
+/** Runs one check now, recorded like a scheduled one (it counts toward the streak), and returns it. */
+export async function runMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<CheckResultView> {
+  const monitor = await findMonitor(ref, "write");
+  const recorded = await deps.engine.check(monitor.id, "manual");
+  if (!recorded) throw new NotFoundError("Monitor", monitor.id);
+  return toCheckResultView({
+    id: recorded.id,
+    monitorId: monitor.id,
+    startedAt: recorded.result.startedAt,
+    durationMs: recorded.result.durationMs,
+    passed: recorded.result.passed,
+    trigger: "manual",
+    detail: { traceId: recorded.result.traceId, steps: recorded.result.steps },
+  });
+}
+
+export async function listResults(
+  ref: MonitorRef & { query: ListResultsQuery },
+): Promise<Page<CheckResultView>> {
+  const monitor = await findMonitor(ref, "read");
+  const { query } = ref;
+  const window = resolveWindow(query, ref.ctx.deps.clock.now().getTime());
+  const filter = {
+    monitorId: monitor.id,
+    passed: query.passed,
+    from: window && new Date(window.fromMs).toISOString(),
+    to: window && new Date(window.toMs).toISOString(),
+  };
+  const { monitorResults } = ref.ctx.deps.meta.repos;
+  const [rows, total] = await Promise.all([
+    monitorResults.list(filter, { limit: query.limit, offset: (query.page - 1) * query.limit }),
+    monitorResults.count(filter),
+  ]);
+  return { data: rows.map(toCheckResultView), pagination: pageInfo(query, total) };
+}
+
+export async function getResult(ref: MonitorRef & { resultId: string }): Promise<CheckResultView> {
+  const monitor = await findMonitor(ref, "read");
+  const row = await ref.ctx.deps.meta.repos.monitorResults.findById(monitor.id, ref.resultId);
+  if (!row) throw new NotFoundError("Check result", ref.resultId);
+  return toCheckResultView(row);
+}
+
+export async function listIncidents(
+  ref: MonitorRef & { query: PageQuery },
+): Promise<Page<MonitorIncidentView>> {
+  const monitor = await findMonitor(ref, "read");
+  const { query } = ref;
+  const { monitorIncidents, notificationDeliveries } = ref.ctx.deps.meta.repos;
+  const [rows, total] = await Promise.all([
+    monitorIncidents.list(monitor.id, {
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    }),
+    monitorIncidents.count(monitor.id),
+  ]);
+  const data = await Promise.all(
+    rows.map(async (incident) => {
+      const deliveries = await notificationDeliveries.listByIncident(incident.id);
+      return toIncidentView(
+        incident,
+        deliveries.map((d) => ({
+          id: d.id,
+          channelId: d.channelId,
+          event: d.event,
+          status: d.status,
+          attempts: d.attempts,
+          lastError: d.lastError,
+          sentAt: d.sentAt,
+        })),
+      );
+    }),
+  );
+  return { data, pagination: pageInfo(query, total) };
+}

@@ -1,0 +1,174 @@
+import pino from "pino";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { systemClock } from "../lib/clock.js";
+import type { CheckTrigger, RecordedCheck } from "./engine.js";
+import { createMonitorScheduler, nextSlot } from "./scheduler.js";
+
+const logger = pino({ level: "silent" });
+const MINUTE = 60_000;
+
+/** An engine that records when each check started and holds it for `holdMs`. */
+function fakeEngine(holdMs = 10) {
+  const starts: { id: string; at: number }[] = [];
+  const running = new Set<string>();
+  const engine = {
+    async check(id: string, _trigger: CheckTrigger): Promise<RecordedCheck | undefined> {
+      starts.push({ id, at: Date.now() });
+      running.add(id);
+      await new Promise((resolve) => setTimeout(resolve, holdMs));
+      running.delete(id);
+      return undefined;
+    },
+    isRunning: (id: string) => running.has(id),
+    idle: async () => {},
+  };
+  return { engine, starts };
+}
+
+describe("nextSlot", () => {
+  it("is strictly after t, on the monitor's own offset, one period apart", () => {
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const a = nextSlot("mon_a", MINUTE, t);
+    expect(a).toBeGreaterThan(t);
+    expect(a - t).toBeLessThanOrEqual(MINUTE);
+    expect(nextSlot("mon_a", MINUTE, a)).toBe(a + MINUTE);
+    expect(nextSlot("mon_a", MINUTE, a - 1)).toBe(a);
+  });
+
+  it("spreads many monitors across the period instead of bursting at :00", () => {
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const perSecond = new Array(60).fill(0);
+    for (let i = 0; i < 6000; i++)
+      perSecond[Math.floor((nextSlot(`mon_${i}`, MINUTE, t) - t) / 1000) % 60]++;
+    expect(Math.max(...perSecond)).toBeLessThan(160); // 100 per second on average
+    expect(Math.min(...perSecond)).toBeGreaterThan(50);
+  });
+});
+
+describe("createMonitorScheduler", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 1, 12, 0, 0) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("runs each monitor once per period on its slot", async () => {
+    const { engine, starts } = fakeEngine();
+    const scheduler = createMonitorScheduler({
+      engine,
+      clock: systemClock,
+      concurrency: 10,
+      logger,
+      listActive: async () => [
+        { id: "mon_a", periodMs: MINUTE },
+        { id: "mon_b", periodMs: 5 * MINUTE },
+      ],
+    });
+    await scheduler.start();
+    await vi.advanceTimersByTimeAsync(10 * MINUTE);
+    const a = starts.filter((s) => s.id === "mon_a").map((s) => s.at);
+    const b = starts.filter((s) => s.id === "mon_b").map((s) => s.at);
+    expect(a).toHaveLength(10);
+    expect(b).toHaveLength(2);
+    for (let i = 1; i < a.length; i++) expect((a[i] ?? 0) - (a[i - 1] ?? 0)).toBe(MINUTE);
+    expect(a[0]).toBe(nextSlot("mon_a", MINUTE, Date.UTC(2026, 0, 1, 12, 0, 0)));
+    await scheduler.stop();
+  });
+
+  it("never overlaps a monitor with its own previous run: the slot is skipped", async () => {
+    const { engine, starts } = fakeEngine(90_000);
+    const scheduler = createMonitorScheduler({
+      engine,
+      clock: systemClock,
+      concurrency: 10,
+      logger,
+      listActive: async () => [{ id: "mon_slow", periodMs: MINUTE }],
+    });
+    await scheduler.start();
+    await vi.advanceTimersByTimeAsync(6 * MINUTE);
+    // A run takes 1.5 periods, so every other slot is given up.
+    expect(starts.length).toBe(3);
+    await scheduler.stop();
+  });
+
+  it("bounds concurrency; queued checks start as others finish", async () => {
+    const { engine, starts } = fakeEngine(1000);
+    let peak = 0;
+    let live = 0;
+    const scheduler = createMonitorScheduler({
+      engine: {
+        ...engine,
+        async check(id, trigger) {
+          live++;
+          peak = Math.max(peak, live);
+          await engine.check(id, trigger);
+          live--;
+          return undefined;
+        },
+      },
+      clock: systemClock,
+      concurrency: 3,
+      logger,
+      listActive: async () => [],
+    });
+    await scheduler.start();
+    for (let i = 0; i < 9; i++)
+      scheduler.schedule({ id: `mon_${i}`, periodMs: MINUTE }, { soon: true });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(starts).toHaveLength(9);
+    expect(peak).toBe(3);
+    await scheduler.stop();
+  });
+
+  it("soon runs a new monitor at once; unschedule stops it; reschedule changes its period", async () => {
+    const { engine, starts } = fakeEngine();
+    const scheduler = createMonitorScheduler({
+      engine,
+      clock: systemClock,
+      concurrency: 10,
+      logger,
+      listActive: async () => [],
+    });
+    await scheduler.start();
+    scheduler.schedule({ id: "mon_new", periodMs: MINUTE }, { soon: true });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(starts).toHaveLength(1);
+    scheduler.schedule({ id: "mon_new", periodMs: 5 * MINUTE });
+    await vi.advanceTimersByTimeAsync(5 * MINUTE);
+    expect(starts).toHaveLength(2);
+    scheduler.unschedule("mon_new");
+    await vi.advanceTimersByTimeAsync(30 * MINUTE);
+    expect(starts).toHaveLength(2);
+    expect(scheduler.stats().scheduled).toBe(0);
+    await scheduler.stop();
+  });
+
+  it("after a restart keeps the same slots (no burst, no immediate re-check)", async () => {
+    const first = fakeEngine();
+    const list = async () => [{ id: "mon_r", periodMs: MINUTE }];
+    const a = createMonitorScheduler({
+      engine: first.engine,
+      clock: systemClock,
+      concurrency: 5,
+      logger,
+      listActive: list,
+    });
+    await a.start();
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    await a.stop();
+    const second = fakeEngine();
+    const b = createMonitorScheduler({
+      engine: second.engine,
+      clock: systemClock,
+      concurrency: 5,
+      logger,
+      listActive: list,
+    });
+    await b.start();
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    const all = [...first.starts, ...second.starts].map((s) => s.at);
+    for (let i = 1; i < all.length; i++) expect((all[i] ?? 0) - (all[i - 1] ?? 0)).toBe(MINUTE);
+    await b.stop();
+  });
+});

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { InvalidInputError } from "../../lib/errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
+import type { MonitorNotification } from "../model.js";
+import type { ChannelDeps, ChannelTypeSpec, SendContext } from "./channel-type.js";
+import { emailChannel } from "./email.js";
+import { slackChannel } from "./slack.js";
+import { webhookChannel } from "./webhook.js";
+
+/** Every channel type (DESIGN §2: adding one is one entry here and its module). */
+export const CHANNEL_TYPES = {
+  webhook: webhookChannel,
+  slack: slackChannel,
+  email: emailChannel,
+} as const satisfies Record<string, ChannelTypeSpec>;
+
+export type ChannelType = keyof typeof CHANNEL_TYPES;
+export const CHANNEL_TYPE_NAMES = Object.keys(CHANNEL_TYPES) as [ChannelType, ...ChannelType[]];
+export const ChannelType = z.enum(CHANNEL_TYPE_NAMES);
+
+/** The registry entry of a type, with its settings types erased; undefined for unknown types. */
+export function channelTypeSpec(type: string): ChannelTypeSpec | undefined {
+  return Object.hasOwn(CHANNEL_TYPES, type) ? CHANNEL_TYPES[type as ChannelType] : undefined;
+}
+
+/** A channel's settings split the way they are stored. */
+export interface SplitSettings {
+  /** Public part, stored as JSON. */
+  config: Record<string, unknown>;
+  /** Secret part, stored encrypted; null when the type has no secret settings. */
+  secret: Record<string, unknown> | null;
+}
+
+const secretKeys = (spec: ChannelTypeSpec) => Object.keys(spec.secret.shape);
+
+/** Validates settings for a type; an InvalidInputError names each field as `settings.<field>`. */
+export function parseChannelSettings(spec: ChannelTypeSpec, settings: unknown): SplitSettings {
+  const schema = z.object({ ...spec.config.shape, ...spec.secret.shape }).strict();
+  const input = settings ?? {};
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const given = typeof input === "object" ? (input as Record<string, unknown>) : {};
+    const issues = result.error.issues.flatMap((issue) => {
+      if (issue.code === "unrecognized_keys")
+        return issue.keys.map((key) => ({
+          field: `settings.${key}`,
+          message: `is not a setting of ${spec.label} channels`,
+        }));
+      const [first] = issue.path;
+      const missing = issue.path.length === 1 && given[String(first)] === undefined;
+      return [
+        {
+          field: ["settings", ...issue.path.map(String)].join("."),
+          message: missing ? "is required" : issue.message,
+        },
+      ];
+    });
+    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  }
+  const secret = new Set(secretKeys(spec));
+  const entries = Object.entries(result.data);
+  return {
+    config: Object.fromEntries(entries.filter(([key]) => !secret.has(key))),
+    secret: secret.size > 0 ? Object.fromEntries(entries.filter(([key]) => secret.has(key))) : null,
+  };
+}
+
+/** Seals the secret part for storage. */
+export function sealSecret(box: SecretBox, secret: SplitSettings["secret"]): string | null {
+  return secret === null ? null : box.seal(secret);
+}
+
+/**
+ * The full settings of a stored channel: its config merged with its decrypted secret, checked
+ * against the type's schemas again (a stored value is only trusted as far as it still parses).
+ */
+export function loadChannelSettings(
+  spec: ChannelTypeSpec,
+  stored: { config: unknown; secret: string | null },
+  box: SecretBox,
+): Record<string, unknown> {
+  const config = spec.config.safeParse(stored.config);
+  if (!config.success) throw new Error(`the stored ${spec.label} settings are no longer valid`);
+  const secretValue = stored.secret === null ? {} : box.open(stored.secret);
+  const secret = spec.secret.safeParse(secretValue);
+  if (!secret.success) throw new Error(`the stored ${spec.label} secret is no longer valid`);
+  return { ...config.data, ...secret.data };
+}
+
+/**
+ * Sends through a channel. A failure is rethrown with every secret setting value replaced by
+ * "[redacted]", so the message is safe for logs and the delivery record.
+ */
+export async function sendThroughChannel(
+  spec: ChannelTypeSpec,
+  notification: MonitorNotification,
+  settings: Record<string, unknown>,
+  deps: ChannelDeps,
+  context: SendContext,
+): Promise<void> {
+  try {
+    await spec.send(notification, settings, deps, context);
+  } catch (error) {
+    throw new Error(redactSecrets(spec, settings, errorMessage(error)));
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function redactSecrets(
+  spec: ChannelTypeSpec,
+  settings: Record<string, unknown>,
+  text: string,
+): string {
+  let out = text;
+  for (const key of secretKeys(spec)) {
+    const value = settings[key];
+    if (typeof value === "string" && value.length > 0) out = out.split(value).join("[redacted]");
+  }
+  return out;
+}

@@ -1,0 +1,176 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { DomainDeps } from "../../../context.js";
+import {
+  type ChannelService,
+  ChannelTestResult,
+  ChannelView,
+  CreateChannelInput,
+  createChannel,
+  DELIVERY_LOG_LIMIT,
+  DeliveryView,
+  deleteChannel,
+  getChannel,
+  listChannelDeliveries,
+  listChannels,
+  testChannel,
+  UpdateChannelInput,
+  updateChannel,
+} from "../../../notifications/channels.js";
+import { listOf, PaginationQuery, paginate } from "../../pagination.js";
+import { Problem } from "../../problem.js";
+import { userCtx } from "../../request-context.js";
+import { ProjectParams } from "./project-routes.js";
+
+/** What the channel routes run on. */
+export interface ChannelRouteDeps {
+  domain: DomainDeps;
+  channels: ChannelService;
+}
+
+const ChannelParams = ProjectParams.extend({ channelId: z.string().min(1).max(64) });
+const tags = ["channels"];
+const read = { 401: Problem, 404: Problem };
+const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
+
+/** /api/projects/:projectId/channels…: notification channels (session auth). */
+export const channelRoutes =
+  (deps: ChannelRouteDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { channels } = deps;
+
+    app.get(
+      "/projects/:projectId/channels",
+      {
+        schema: {
+          tags,
+          summary: "Notification channels of a project (secrets masked)",
+          params: ProjectParams,
+          querystring: PaginationQuery,
+          response: { 200: listOf(ChannelView), ...read },
+        },
+      },
+      async (request) =>
+        paginate(
+          await listChannels(channels, {
+            ctx: userCtx(deps.domain, request),
+            projectId: request.params.projectId,
+          }),
+          request.query,
+        ),
+    );
+
+    app.post(
+      "/projects/:projectId/channels",
+      {
+        schema: {
+          tags,
+          summary: "Create a notification channel: webhook, slack or email (members and above)",
+          params: ProjectParams,
+          body: CreateChannelInput,
+          response: { 201: ChannelView, ...write, 409: Problem },
+        },
+      },
+      async (request, reply) => {
+        const channel = await createChannel(channels, {
+          ctx: userCtx(deps.domain, request),
+          projectId: request.params.projectId,
+          input: request.body,
+        });
+        return reply.code(201).send(channel);
+      },
+    );
+
+    app.get(
+      "/projects/:projectId/channels/:channelId",
+      {
+        schema: {
+          tags,
+          summary: "One notification channel (secrets masked)",
+          params: ChannelParams,
+          response: { 200: ChannelView, ...read },
+        },
+      },
+      async (request) =>
+        getChannel(channels, { ctx: userCtx(deps.domain, request), ...request.params }),
+    );
+
+    app.patch(
+      "/projects/:projectId/channels/:channelId",
+      {
+        schema: {
+          tags,
+          summary:
+            "Rename a channel or change its settings (merged over the current ones); its type is fixed",
+          params: ChannelParams,
+          body: UpdateChannelInput,
+          response: { 200: ChannelView, ...write, 409: Problem },
+        },
+      },
+      async (request) =>
+        updateChannel(channels, {
+          ctx: userCtx(deps.domain, request),
+          ...request.params,
+          input: request.body,
+        }),
+    );
+
+    app.delete(
+      "/projects/:projectId/channels/:channelId",
+      {
+        schema: {
+          tags,
+          summary:
+            "Delete a channel and its delivery log; 409 while monitors still notify it (they are named)",
+          params: ChannelParams,
+          response: {
+            204: z.null().describe("Deleted"),
+            401: Problem,
+            403: Problem,
+            404: Problem,
+            409: Problem,
+          },
+        },
+      },
+      async (request, reply) => {
+        await deleteChannel(channels, { ctx: userCtx(deps.domain, request), ...request.params });
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      "/projects/:projectId/channels/:channelId/test",
+      {
+        schema: {
+          tags,
+          summary:
+            "Send a sample notification now; the outcome is in the body (ok, error) and the delivery log",
+          params: ChannelParams,
+          response: { 200: ChannelTestResult, ...write },
+        },
+      },
+      async (request) =>
+        testChannel(channels, { ctx: userCtx(deps.domain, request), ...request.params }),
+    );
+
+    app.get(
+      "/projects/:projectId/channels/:channelId/deliveries",
+      {
+        schema: {
+          tags,
+          summary: `The channel's last ${DELIVERY_LOG_LIMIT} deliveries, newest first`,
+          params: ChannelParams,
+          querystring: PaginationQuery,
+          response: { 200: listOf(DeliveryView), ...read },
+        },
+      },
+      async (request) =>
+        paginate(
+          await listChannelDeliveries(channels, {
+            ctx: userCtx(deps.domain, request),
+            ...request.params,
+          }),
+          request.query,
+        ),
+    );
+  };
