@@ -132,6 +132,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   });
 
   notificationContract(getStore);
+  monitorContract(getStore);
 }
 
 /** Notification channels and the delivery outbox: storage, claiming, retries and cascades. */
@@ -327,5 +328,136 @@ function notificationContract(getStore: () => MetaStore): void {
     expect(await repos.notificationChannels.findById(channelId)).toBeUndefined();
     expect(await repos.notificationDeliveries.findById("ntf_a")).toBeUndefined();
     expect(await repos.notificationDeliveries.listByIncident("inc_1")).toEqual([]);
+  });
+}
+
+/** Monitors, results and incidents: state columns, paging, retention and one open incident. */
+function monitorContract(getStore: () => MetaStore): void {
+  const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+  const monitorId = "mon_contract";
+
+  it("stores a monitor with its channels and moves only its state columns on a check", async () => {
+    const { repos } = getStore();
+    await repos.organizations.insert({ id: "org_mon", name: "Mon", createdAt: at(0) });
+    await repos.projects.insert({ id: "prj_mon", orgId: "org_mon", name: "m", createdAt: at(0) });
+    await repos.notificationChannels.insert({
+      id: "chn_mon",
+      projectId: "prj_mon",
+      name: "hook",
+      type: "webhook",
+      config: {},
+      secret: null,
+      createdAt: at(0),
+      updatedAt: at(0),
+    });
+    const monitor = {
+      id: monitorId,
+      projectId: "prj_mon",
+      name: "Checkout",
+      status: "active" as const,
+      definition: { frequency: "1m", steps: [{ url: "https://example.com" }] },
+      channelIds: ["chn_mon"],
+      health: "pending" as const,
+      failureStreak: 0,
+      lastCheckedAt: null,
+      lastResultId: null,
+      openIncidentId: null,
+      createdBy: null,
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
+    await repos.monitors.insert(monitor);
+    expect(await repos.monitors.findById(monitorId)).toEqual(monitor);
+    await repos.monitors.updateState(monitorId, {
+      health: "outage",
+      failureStreak: 3,
+      lastCheckedAt: at(60),
+      lastResultId: "run_3",
+      openIncidentId: "inc_a",
+    });
+    await repos.monitors.updateDefinition(monitorId, {
+      name: "Checkout v2",
+      definition: { frequency: "5m" },
+      channelIds: [],
+      updatedAt: at(61),
+    });
+    const updated = await repos.monitors.findById(monitorId);
+    expect(updated).toMatchObject({
+      name: "Checkout v2",
+      health: "outage",
+      failureStreak: 3,
+      openIncidentId: "inc_a",
+      channelIds: [],
+      definition: { frequency: "5m" },
+    });
+    await repos.monitors.setStatus(monitorId, "paused", at(62));
+    expect((await repos.monitors.listActive()).some((m) => m.id === monitorId)).toBe(false);
+    await repos.monitors.setStatus(monitorId, "active", at(63), { clearStreak: true });
+    expect((await repos.monitors.findById(monitorId))?.failureStreak).toBe(0);
+    expect((await repos.monitors.listActive()).map((m) => m.id)).toContain(monitorId);
+  });
+
+  it("pages results newest first, filters them and deletes expired ones in batches", async () => {
+    const { repos } = getStore();
+    for (let i = 0; i < 12; i++)
+      await repos.monitorResults.insert({
+        id: `run_${String(i).padStart(2, "0")}`,
+        monitorId,
+        startedAt: at(i * 60),
+        durationMs: i,
+        passed: i % 3 !== 0,
+        trigger: "scheduled",
+        detail: { traceId: "t", steps: [] },
+      });
+    const page = await repos.monitorResults.list({ monitorId }, { limit: 5, offset: 5 });
+    expect(page.map((r) => r.id)).toEqual(["run_06", "run_05", "run_04", "run_03", "run_02"]);
+    expect(await repos.monitorResults.count({ monitorId, passed: false })).toBe(4);
+    expect(await repos.monitorResults.count({ monitorId, from: at(300), to: at(600) })).toBe(5);
+    expect((await repos.monitorResults.findById(monitorId, "run_03"))?.passed).toBe(false);
+    expect(await repos.monitorResults.deleteOlderThan(at(300), 3)).toBe(3);
+    expect(await repos.monitorResults.deleteOlderThan(at(300), 3)).toBe(2);
+    expect(await repos.monitorResults.count({ monitorId })).toBe(7);
+  });
+
+  it("allows one open incident per monitor, closes it, then allows the next", async () => {
+    const store = getStore();
+    const incident = {
+      id: "inc_a",
+      monitorId,
+      status: "active" as const,
+      startedAt: at(0),
+      endedAt: null,
+      durationMs: null,
+      cause: "status 500",
+      openedByResultId: "run_00",
+      closedByResultId: null,
+    };
+    await store.repos.monitorIncidents.insert(incident);
+    await expect(
+      store.run((repos) => repos.monitorIncidents.insert({ ...incident, id: "inc_b" })),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(await store.repos.monitorIncidents.findOpen(monitorId)).toEqual(incident);
+    await store.repos.monitorIncidents.close("inc_a", {
+      endedAt: at(120),
+      durationMs: 120_000,
+      closedByResultId: "run_02",
+    });
+    expect(await store.repos.monitorIncidents.findOpen(monitorId)).toBeUndefined();
+    await store.repos.monitorIncidents.insert({ ...incident, id: "inc_b", startedAt: at(300) });
+    expect(
+      (await store.repos.monitorIncidents.list(monitorId, { limit: 10, offset: 0 })).map(
+        (i) => i.id,
+      ),
+    ).toEqual(["inc_b", "inc_a"]);
+    expect(await store.repos.monitorIncidents.count(monitorId)).toBe(2);
+  });
+
+  it("deletes a monitor with its results and incidents", async () => {
+    const { repos } = getStore();
+    await repos.monitors.delete(monitorId);
+    expect(await repos.monitors.findById(monitorId)).toBeUndefined();
+    expect(await repos.monitorResults.count({ monitorId })).toBe(0);
+    expect(await repos.monitorIncidents.count(monitorId)).toBe(0);
   });
 }
