@@ -2,8 +2,12 @@ import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../lib/clock.js";
 import { evaluateAssertion } from "./assertions/evaluate.js";
-import { jsonValueText, parseJsonPath, resolveJsonPath } from "./assertions/json-path.js";
-import { parseJsonText } from "./assertions/json-text.js";
+import {
+  jsonValueText,
+  parseBodyOnce,
+  parseJsonPath,
+  resolveJsonPath,
+} from "./assertions/json-path.js";
 import type { ReadCache } from "./assertions/registry.js";
 import { BODY_METHODS, type MonitorDefinition, type StepDefinition } from "./definition.js";
 import { DEFAULT_USER_AGENT, executeRequest, utf8Prefix } from "./http-request.js";
@@ -158,12 +162,9 @@ function extractVariables(
   for (const { name, path } of step.extract) {
     const parsed = parseJsonPath(path);
     if (!parsed.ok) continue;
-    if (cache.json === undefined) {
-      const value = parseJsonText(body);
-      cache.json = value === undefined ? { ok: false } : { ok: true, value };
-    }
-    if (!cache.json.ok) return extracted;
-    const resolved = resolveJsonPath(cache.json.value, parsed.segments);
+    const document = parseBodyOnce(body, cache);
+    if (!document.ok) return extracted;
+    const resolved = resolveJsonPath(document.value, parsed.segments);
     if (resolved.found) extracted[name] = jsonValueText(resolved.value);
   }
   return extracted;

@@ -112,6 +112,15 @@ export function jsonValueText(value: JsonValue): string {
   return stringifyJsonText(value);
 }
 
+/** The body as JSON, parsed at most once per response (assertions and extractions share it). */
+export function parseBodyOnce(body: string, cache: ReadCache): JsonPathResult["document"] {
+  if (cache.json === undefined) {
+    const value = parseJsonText(body);
+    cache.json = value === undefined ? { ok: false } : { ok: true, value };
+  }
+  return cache.json;
+}
+
 /** Reads one path from a response body for a json_path assertion. */
 export function readJsonPath(body: string, path: string, cache: ReadCache): ReadValue {
   const parsed = parseJsonPath(path);
@@ -122,12 +131,9 @@ export function readJsonPath(body: string, path: string, cache: ReadCache): Read
         : `Invalid JSON path: ${parsed.message}`;
     return { kind: "invalid", message };
   }
-  if (cache.json === undefined) {
-    const value = parseJsonText(body);
-    cache.json = value === undefined ? { ok: false } : { ok: true, value };
-  }
-  if (!cache.json.ok) return { kind: "absent", reason: "the response body is not JSON" };
-  const resolved = resolveJsonPath(cache.json.value, parsed.segments);
+  const document = parseBodyOnce(body, cache);
+  if (!document.ok) return { kind: "absent", reason: "the response body is not JSON" };
+  const resolved = resolveJsonPath(document.value, parsed.segments);
   return resolved.found
     ? { kind: "value", value: jsonValueText(resolved.value) }
     : { kind: "absent", reason: resolved.reason };
