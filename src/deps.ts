@@ -146,7 +146,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     secretBox: createSecretBox(loadSecretKey(config)),
     channelDeps: { eventBus: createEventBus(), dispatcher: outbound, mailer },
   };
-  const notifier = createNotificationDispatcher({ meta, clock: domain.clock, logger, ...channels });
+  const notifier = createNotificationDispatcher({
+    meta,
+    clock: domain.clock,
+    logger,
+    metrics,
+    ...channels,
+  });
   const engine = createMonitorEngine({
     meta,
     clock: domain.clock,

@@ -352,6 +352,13 @@ describe("monitor management API", () => {
       "monitor.down:sent",
       "monitor.recovered:sent",
     ]);
+    const metrics = await (await service.fetch("/metrics")).text();
+    expect(metrics).toMatch(
+      /vigil_monitor_checks_total\{trigger="manual",outcome="failed"\} [1-9]/,
+    );
+    expect(metrics).toMatch(/vigil_monitor_transitions_total\{kind="recovered"\} [1-9]/);
+    expect(metrics).toMatch(/vigil_notification_deliveries_total\{outcome="sent"\} [1-9]/);
+    expect(metrics).toContain("vigil_monitor_schedule_lag_seconds_count");
     // The channel cannot go while a monitor uses it.
     expect((await owner.delete(`/api/projects/${projectId}/channels/${channel.id}`)).status).toBe(
       409,

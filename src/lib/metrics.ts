@@ -20,8 +20,8 @@ export interface Metrics {
   monitorScheduleLag: Histogram;
   /** Outages started and ended. */
   monitorTransitions: Counter<"kind">;
-  /** Notification deliveries by channel type and outcome (sent, retry, failed). */
-  notificationDeliveries: Counter<"channel" | "outcome">;
+  /** Notification delivery attempts by outcome (sent, retry, failed). */
+  notificationDeliveries: Counter<"outcome">;
 }
 
 export function createMetrics(): Metrics {
@@ -84,8 +84,8 @@ export function createMetrics(): Metrics {
   });
   const notificationDeliveries = new Counter({
     name: "vigil_notification_deliveries_total",
-    help: "Notification deliveries by channel type and outcome",
-    labelNames: ["channel", "outcome"] as const,
+    help: "Notification delivery attempts by outcome: sent, retry (will try again), failed (for good)",
+    labelNames: ["outcome"] as const,
     registers: [registry],
   });
   return {

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
+import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { NotificationDelivery } from "../meta/repositories/notification-deliveries.js";
@@ -27,6 +28,7 @@ export interface NotificationDispatcherOptions {
   logger: Logger;
   /** How often the timer looks for due deliveries (default 5 s). */
   intervalMs?: number;
+  metrics?: Pick<Metrics, "notificationDeliveries">;
 }
 
 /** Drains the notification outbox: sends due deliveries through their channels, with retries. */
@@ -91,6 +93,7 @@ export function createNotificationDispatcher(
           ? "notification delivery failed for good"
           : "notification delivery failed; will retry",
       );
+      options.metrics?.notificationDeliveries.inc({ outcome: final ? "failed" : "retry" });
       await meta.repos.notificationDeliveries.markFailed(delivery.id, {
         error: message,
         attempts,
@@ -98,6 +101,7 @@ export function createNotificationDispatcher(
       });
       return;
     }
+    options.metrics?.notificationDeliveries.inc({ outcome: "sent" });
     await meta.repos.notificationDeliveries.markSent(delivery.id, clock.now().toISOString());
     log.info(
       {
