@@ -11,11 +11,10 @@ import { createMetrics, type Metrics } from "./lib/metrics.js";
 import { createSecretBox, loadSecretKey } from "./lib/secret-box.js";
 import { openMetaDatabase } from "./meta/database.js";
 import { createMetaStore, type MetaStore } from "./meta/meta-store.js";
-import { FREQUENCIES, type MonitorDefinition } from "./monitors/definition.js";
 import { createMonitorEngine } from "./monitors/engine.js";
-import type { MonitorDeps } from "./monitors/monitors.js";
+import { listScheduleEntries, type MonitorDeps } from "./monitors/monitors.js";
 import { createResultRetention, type ResultRetention } from "./monitors/retention.js";
-import { runCheck } from "./monitors/runner.js";
+import { createCheckRunner } from "./monitors/runner.js";
 import { createMonitorScheduler, type MonitorScheduler } from "./monitors/scheduler.js";
 import { createSmtpMailer } from "./notifications/channels/mailer.js";
 import type { ChannelService } from "./notifications/channels.js";
@@ -160,13 +159,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     logger,
     metrics,
     onNotificationsQueued: () => notifier.kick(),
-    run: (definition) =>
-      runCheck(definition, {
-        dispatcher: outbound,
-        clock: domain.clock,
-        maxResponseBytes: config.monitors.maxResponseBytes,
-        storedBodyBytes: config.monitors.storedBodyBytes,
-      }),
+    run: createCheckRunner({ dispatcher: outbound, clock: domain.clock, ...config.monitors }),
   });
   const scheduler = config.monitors.enabled
     ? createMonitorScheduler({
@@ -175,11 +168,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         concurrency: config.monitors.concurrency,
         logger,
         metrics,
-        listActive: async () =>
-          (await meta.repos.monitors.listActive()).map((m) => ({
-            id: m.id,
-            periodMs: FREQUENCIES[(m.definition as MonitorDefinition).frequency] * 1000,
-          })),
+        listActive: () => listScheduleEntries(meta),
       })
     : undefined;
   const retention = createResultRetention({

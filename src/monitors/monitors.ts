@@ -14,7 +14,7 @@ import {
   type UpdateMonitorInput,
 } from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
-import type { MonitorScheduler } from "./scheduler.js";
+import type { MonitorScheduler, ScheduleEntry } from "./scheduler.js";
 import {
   type CheckResultView,
   type MonitorIncidentView,
@@ -51,6 +51,14 @@ interface MonitorRef {
 }
 
 const periodMs = (definition: MonitorDefinition) => FREQUENCIES[definition.frequency] * 1000;
+
+/** Every active monitor with its period: what the scheduler loads at start. */
+export async function listScheduleEntries(meta: MetaAccess): Promise<ScheduleEntry[]> {
+  return (await meta.repos.monitors.listActive()).map((m) => ({
+    id: m.id,
+    periodMs: periodMs(m.definition as MonitorDefinition),
+  }));
+}
 
 async function findMonitor(
   { ctx, projectId, monitorId }: MonitorRef,

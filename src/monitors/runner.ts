@@ -26,6 +26,13 @@ export interface RunnerDeps {
   randomBytes?: (size: number) => Buffer;
 }
 
+/** The runner as the engine calls it, bound to the agent and the configured body limits. */
+export function createCheckRunner(
+  deps: RunnerDeps,
+): (definition: MonitorDefinition) => Promise<CheckResult> {
+  return (definition) => runCheck(definition, deps);
+}
+
 export interface RunCheckOptions {
   /** Cancels the check; the running step fails with code "aborted" and the rest are skipped. */
   signal?: AbortSignal;
