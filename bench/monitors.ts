@@ -414,6 +414,7 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     },
     isRunning: (monitorId) => engine.isRunning(monitorId),
     idle: () => engine.idle(),
+    abort: () => engine.abort(),
   };
   const scheduler = createMonitorScheduler({
     engine: tracked,

@@ -142,7 +142,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   });
   const mailer = createSmtpMailer(config.smtp);
   const channels: ChannelService = {
-    secretBox: createSecretBox(loadSecretKey(config)),
+    secretBox: createSecretBox(loadSecretKey(config, meta.engine)),
     channelDeps: { eventBus: createEventBus(), dispatcher: outbound, mailer },
   };
   const notifier = createNotificationDispatcher({
@@ -212,7 +212,8 @@ export async function startBackgroundWork(deps: AppDeps): Promise<void> {
 /** Writes what ingestion accepted, then closes the engines: telemetry last, after its in-flight queries. */
 export async function closeDeps(deps: AppDeps): Promise<void> {
   try {
-    // Checks in flight finish and are recorded; then the outbox and retention stop.
+    // Checks in flight are cancelled (not recorded) so accepted telemetry is written in time.
+    deps.monitors.engine.abort();
     await deps.monitors.scheduler?.stop();
     await deps.monitors.engine.idle();
     await deps.notifier.stop();

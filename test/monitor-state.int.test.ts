@@ -35,9 +35,13 @@ let targetStatus = 200;
 const agent = createOutboundAgent({ allowPrivateNetworks: true });
 
 beforeAll(async () => {
-  target = createServer((_req, res) => {
-    res.writeHead(targetStatus, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: targetStatus === 200 }));
+  target = createServer((req, res) => {
+    const answer = () => {
+      res.writeHead(targetStatus, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: targetStatus === 200 }));
+    };
+    if (req.url?.includes("slow")) setTimeout(answer, 2000);
+    else answer();
   });
   await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
@@ -260,5 +264,57 @@ describe("monitor state machine", () => {
     });
     expect(incidents.data).toHaveLength(1);
     expect(incidents.data[0]?.notifications).toEqual([]);
+  });
+
+  it("a scheduled check of a paused monitor does nothing; a manual run still checks it", async () => {
+    const m = await newMonitor(1);
+    await pauseMonitor(deps, { ctx, projectId, monitorId: m.id });
+    expect(await engine.check(m.id, "scheduled")).toBeUndefined();
+    expect((await engine.check(m.id, "manual"))?.trigger).toBe("manual");
+    // Resuming an active monitor leaves its streak alone.
+    await resumeMonitor(deps, { ctx, projectId, monitorId: m.id });
+    await tick(m.id, 500);
+    await tick(m.id, 500);
+    const again = await resumeMonitor(deps, { ctx, projectId, monitorId: m.id });
+    expect(again.failureStreak).toBe(2);
+  });
+
+  it("shutdown cancels a check in flight and records nothing", async () => {
+    const m = await createMonitor(deps, {
+      ctx,
+      projectId,
+      input: { name: "Slow", type: "api", steps: [{ url: `${targetUrl}?slow` }] },
+    });
+    const pending = engine.check(m.id, "scheduled");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    engine.abort();
+    expect(await pending).toBeUndefined();
+    expect(await store.repos.monitorResults.count({ monitorId: m.id })).toBe(0);
+  });
+
+  it("masks credentials of the URL in results and notifications", async () => {
+    const m = await createMonitor(deps, {
+      ctx,
+      projectId,
+      input: {
+        name: "Basic auth",
+        type: "api",
+        alertAfter: 1,
+        channelIds: [channelId],
+        steps: [{ url: targetUrl.replace("http://", "http://probe:hunter2@") }],
+      },
+    });
+    const check = await tick(m.id, 500);
+    expect(check.result.steps[0]?.url).toBe(targetUrl.replace("http://", "http://***@"));
+    const incidents = await listIncidents({
+      ctx,
+      projectId,
+      monitorId: m.id,
+      query: { page: 1, limit: 1 },
+    });
+    const [delivery] = await store.repos.notificationDeliveries.listByIncident(
+      incidents.data[0]?.id ?? "",
+    );
+    expect(JSON.stringify(delivery?.payload)).not.toContain("hunter2");
   });
 });

@@ -47,28 +47,30 @@ export async function startService(
   serverOptions: ServerOptions = {},
 ): Promise<RunningService> {
   const deps = await createDeps(config, { logger });
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
   try {
     await bootstrap(deps, logger);
     app = await buildServer(deps, serverOptions);
     await app.listen({ host: config.host, port: config.port });
     await startBackgroundWork(deps);
   } catch (error) {
+    await app?.close();
     await closeDeps(deps);
     throw error;
   }
-  const address = app.server.address();
+  const server = app;
+  const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   let stopping: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     deps,
-    app,
+    app: server,
     stop() {
       stopping ??= (async () => {
         try {
-          await app.close();
+          await server.close();
         } finally {
           await closeDeps(deps);
         }

@@ -63,6 +63,15 @@ describe("loadSecretKey", () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
+  it("requires a configured key with a PostgreSQL metadata store (nodes must share it)", () => {
+    const dataDir = tempDir();
+    expect(() => loadSecretKey({ dataDir }, "postgres")).toThrow(/required with a PostgreSQL/);
+    const key = randomBytes(32);
+    expect(
+      loadSecretKey({ secretKey: key.toString("base64"), dataDir }, "postgres").equals(key),
+    ).toBe(true);
+  });
+
   it("reads the configured key as base64 (standard or url-safe) or 64 hex characters", () => {
     const key = randomBytes(32);
     const dataDir = tempDir();

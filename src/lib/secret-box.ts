@@ -96,7 +96,16 @@ export const SECRET_KEY_FILE = "secret.key";
  * ConfigError), otherwise `<dataDir>/secret.key`, created once with 32 random bytes (mode 0600)
  * and reused on every later start. Losing that file makes stored channel secrets unreadable.
  */
-export function loadSecretKey(config: { secretKey?: string | undefined; dataDir: string }): Buffer {
+export function loadSecretKey(
+  config: { secretKey?: string | undefined; dataDir: string },
+  metaEngine: "sqlite" | "postgres" = "sqlite",
+): Buffer {
+  if (config.secretKey === undefined && metaEngine === "postgres")
+    // Several nodes share one PostgreSQL: a key generated per node could not open the others' secrets.
+    throw new ConfigError([
+      "VIGIL_SECRET_KEY (secretKey): required with a PostgreSQL metadata store, the same on every node " +
+        "(create one with `openssl rand -base64 32`)",
+    ]);
   if (config.secretKey !== undefined) {
     const key = parseSecretKey(config.secretKey);
     // The message never repeats the value: it is a secret even when malformed.

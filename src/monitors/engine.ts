@@ -1,9 +1,11 @@
 import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
+import { redactUrl } from "../lib/http/redact-url.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorIncidentRecord } from "../meta/repositories/monitor-incidents.js";
+import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
 import type { MonitorDefinition } from "./definition.js";
@@ -12,21 +14,24 @@ import { applyCheck, type Transition } from "./state-machine.js";
 
 export type CheckTrigger = "scheduled" | "manual";
 
-/** A check as recorded: its result id, the result, and what it did to the monitor. */
+/** A check as recorded: the stored result, and what it did to the monitor. */
 export interface RecordedCheck {
   id: string;
   monitorId: string;
   trigger: CheckTrigger;
   result: CheckResult;
+  record: MonitorResultRecord;
   transition: Transition;
+  /** Notifications queued for the monitor's channels (0 without a transition or channels). */
+  notifications: number;
 }
 
 export interface MonitorEngineDeps {
   meta: MetaAccess;
   clock: Clock;
   newId: IdGenerator;
-  /** Executes a definition's requests (the undici runner; tests may point it at local servers). */
-  run(definition: MonitorDefinition): Promise<CheckResult>;
+  /** Executes a definition's requests (the undici runner); the signal aborts them at shutdown. */
+  run(definition: MonitorDefinition, signal: AbortSignal): Promise<CheckResult>;
   /** Called after a check queued notifications, so the dispatcher sends them without waiting. */
   onNotificationsQueued?: () => void;
   logger: Logger;
@@ -43,6 +48,8 @@ export interface MonitorEngine {
   isRunning(monitorId: string): boolean;
   /** Resolves when every check in flight has been recorded. */
   idle(): Promise<void>;
+  /** Cancels the requests of every check in flight (shutdown); cancelled checks are not recorded. */
+  abort(): void;
 }
 
 /** The first failure of a result, as one line: the incident's cause and the alert's reason. */
@@ -61,11 +68,12 @@ export function describeFailure(result: CheckResult): {
 }
 
 function firstUrl(definition: MonitorDefinition): string {
-  return definition.steps[0]?.url ?? "";
+  return redactUrl(definition.steps[0]?.url ?? "");
 }
 
 export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   const running = new Map<string, Promise<RecordedCheck | undefined>>();
+  const shutdown = new AbortController();
 
   async function record(
     monitor: MonitorRecord,
@@ -75,11 +83,13 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   ): Promise<RecordedCheck | undefined> {
     const id = deps.newId("run");
     return deps.meta.transaction(async (tx) => {
-      // State is re-read inside the transaction: a manual run, a resume or an edit may have moved it.
+      // The row is locked (PostgreSQL) and re-read: a run on another node, a resume or an edit
+      // may have moved the state since the check started; a deleted monitor records nothing.
+      if (!(await tx.repos.monitors.lock(monitor.id))) return undefined;
       const current = await tx.repos.monitors.findById(monitor.id);
       if (!current) return undefined;
       const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
-      await tx.repos.monitorResults.insert({
+      const record: MonitorResultRecord = {
         id,
         monitorId: monitor.id,
         startedAt: result.startedAt,
@@ -87,7 +97,8 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         passed: result.passed,
         trigger,
         detail: { traceId: result.traceId, steps: result.steps },
-      });
+      };
+      await tx.repos.monitorResults.insert(record);
       let openIncidentId = current.openIncidentId;
       let incident: MonitorIncidentRecord | undefined;
       if (transition === "outage_started") {
@@ -120,13 +131,14 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         lastResultId: id,
         openIncidentId,
       });
-      if (incident && current.channelIds.length > 0) {
+      const notify = incident ? current.channelIds : [];
+      if (incident && notify.length > 0) {
         const event: MonitorEvent =
           transition === "recovered" ? "monitor.recovered" : "monitor.down";
         const notification = notificationOf(event, current, definition, incident, id, result);
         const now = deps.clock.now().toISOString();
         await tx.repos.notificationDeliveries.insertMany(
-          current.channelIds.map((channelId) => ({
+          notify.map((channelId) => ({
             id: deps.newId("ntf"),
             projectId: current.projectId,
             channelId,
@@ -138,18 +150,28 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
           })),
         );
       }
-      return { id, monitorId: monitor.id, trigger, result, transition };
+      return {
+        id,
+        monitorId: monitor.id,
+        trigger,
+        result,
+        record,
+        transition,
+        notifications: notify.length,
+      };
     });
   }
 
   async function execute(monitorId: string, trigger: CheckTrigger) {
     const monitor = await deps.meta.repos.monitors.findById(monitorId);
-    if (!monitor) return undefined;
-    const definition = monitor.definition as MonitorDefinition;
-    const result = await deps.run(definition);
+    // A paused monitor is checked only on request (spec: pause stops checks).
+    if (!monitor || (trigger === "scheduled" && monitor.status !== "active")) return undefined;
+    const { signal } = shutdown;
+    const result = await deps.run(monitor.definition as MonitorDefinition, signal);
+    if (signal.aborted) return undefined;
     const recorded = await record(
       monitor,
-      { ...definition, channelIds: monitor.channelIds },
+      monitor.definition as MonitorDefinition,
       result,
       trigger,
     );
@@ -161,7 +183,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         { monitorId, transition: recorded.transition, resultId: recorded.id },
         recorded.transition === "recovered" ? "monitor recovered" : "monitor outage started",
       );
-      if (monitor.channelIds.length > 0) deps.onNotificationsQueued?.();
+      if (recorded.notifications > 0) deps.onNotificationsQueued?.();
     }
     return recorded;
   }
@@ -183,6 +205,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
+    abort: () => shutdown.abort(),
   };
 }
 

@@ -4,6 +4,7 @@ import { InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import { toDeliveryView } from "../notifications/channels.js";
 import { requireProject } from "../projects/projects.js";
 import { type Page, PageQuery, pageInfo, resolveWindow, WindowQuery } from "../read/params.js";
 import {
@@ -175,6 +176,8 @@ export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<
 /** Restarts checks with the failure streak cleared, so an outage slept through does not re-alert at once. */
 export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
   const monitor = await findMonitor(ref, "write");
+  // Resuming an active monitor changes nothing (its streak is not wiped).
+  if (monitor.status === "active") return toMonitorView(monitor);
   await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "active", nowIso(ref.ctx.deps), {
     clearStreak: true,
   });
@@ -188,15 +191,7 @@ export async function runMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<Ch
   const monitor = await findMonitor(ref, "write");
   const recorded = await deps.engine.check(monitor.id, "manual");
   if (!recorded) throw new NotFoundError("Monitor", monitor.id);
-  return toCheckResultView({
-    id: recorded.id,
-    monitorId: monitor.id,
-    startedAt: recorded.result.startedAt,
-    durationMs: recorded.result.durationMs,
-    passed: recorded.result.passed,
-    trigger: "manual",
-    detail: { traceId: recorded.result.traceId, steps: recorded.result.steps },
-  });
+  return toCheckResultView(recorded.record);
 }
 
 export async function listResults(
@@ -242,18 +237,7 @@ export async function listIncidents(
   const data = await Promise.all(
     rows.map(async (incident) => {
       const deliveries = await notificationDeliveries.listByIncident(incident.id);
-      return toIncidentView(
-        incident,
-        deliveries.map((d) => ({
-          id: d.id,
-          channelId: d.channelId,
-          event: d.event,
-          status: d.status,
-          attempts: d.attempts,
-          lastError: d.lastError,
-          sentAt: d.sentAt,
-        })),
-      );
+      return toIncidentView(incident, deliveries.map(toDeliveryView));
     }),
   );
   return { data, pagination: pageInfo(query, total) };

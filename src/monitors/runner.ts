@@ -1,6 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../lib/clock.js";
+import { redactUrl } from "../lib/http/redact-url.js";
 import { evaluateAssertion } from "./assertions/evaluate.js";
 import {
   jsonValueText,
@@ -29,8 +30,8 @@ export interface RunnerDeps {
 /** The runner as the engine calls it, bound to the agent and the configured body limits. */
 export function createCheckRunner(
   deps: RunnerDeps,
-): (definition: MonitorDefinition) => Promise<CheckResult> {
-  return (definition) => runCheck(definition, deps);
+): (definition: MonitorDefinition, signal: AbortSignal) => Promise<CheckResult> {
+  return (definition, signal) => runCheck(definition, deps, { signal });
 }
 
 export interface RunCheckOptions {
@@ -122,7 +123,8 @@ async function runStep(
       ...(context.signal ? { signal: context.signal } : {}),
     },
   );
-  const base = { name: step.name, method: step.method, url };
+  // Results are shown to every member: credentials in the URL are masked, never stored.
+  const base = { name: step.name, method: step.method, url: redactUrl(url) };
   if (!outcome.ok) {
     // Rule 1: no response, so no assertion is evaluated; the transport error is shown instead.
     return {
@@ -191,7 +193,7 @@ function skippedStep(step: StepDefinition): StepResult {
     name: step.name,
     status: "skipped",
     method: step.method,
-    url: step.url,
+    url: redactUrl(step.url),
     statusCode: null,
     durationMs: null,
     transportError: null,

@@ -7,6 +7,9 @@ import { createMonitorScheduler, nextSlot } from "./scheduler.js";
 const logger = pino({ level: "silent" });
 const MINUTE = 60_000;
 
+/** What the fake engine answers: only "recorded or not" matters to the scheduler. */
+const recorded = {} as RecordedCheck;
+
 /** An engine that records when each check started and holds it for `holdMs`. */
 function fakeEngine(holdMs = 10) {
   const starts: { id: string; at: number }[] = [];
@@ -17,10 +20,11 @@ function fakeEngine(holdMs = 10) {
       running.add(id);
       await new Promise((resolve) => setTimeout(resolve, holdMs));
       running.delete(id);
-      return undefined;
+      return recorded;
     },
     isRunning: (id: string) => running.has(id),
     idle: async () => {},
+    abort: () => {},
   };
   return { engine, starts };
 }
@@ -111,6 +115,8 @@ describe("createMonitorScheduler", () => {
       concurrency: 3,
       logger,
       listActive: async () => [],
+      // Only monitors scheduled by hand here: no store to sync with.
+      syncIntervalMs: 24 * 60 * MINUTE,
     });
     await scheduler.start();
     for (let i = 0; i < 9; i++)
@@ -129,6 +135,8 @@ describe("createMonitorScheduler", () => {
       concurrency: 10,
       logger,
       listActive: async () => [],
+      // Only monitors scheduled by hand here: no store to sync with.
+      syncIntervalMs: 24 * 60 * MINUTE,
     });
     await scheduler.start();
     scheduler.schedule({ id: "mon_new", periodMs: MINUTE }, { soon: true });
@@ -170,5 +178,54 @@ describe("createMonitorScheduler", () => {
     const all = [...first.starts, ...second.starts].map((s) => s.at);
     for (let i = 1; i < all.length; i++) expect((all[i] ?? 0) - (all[i - 1] ?? 0)).toBe(MINUTE);
     await b.stop();
+  });
+
+  it("a first check run at once rejoins the monitor's own grid", async () => {
+    const { engine, starts } = fakeEngine();
+    const scheduler = createMonitorScheduler({
+      engine,
+      clock: systemClock,
+      concurrency: 10,
+      logger,
+      listActive: async () => [],
+      // Only monitors scheduled by hand here: no store to sync with.
+      syncIntervalMs: 24 * 60 * MINUTE,
+    });
+    await scheduler.start();
+    scheduler.schedule({ id: "mon_grid", periodMs: MINUTE }, { soon: true });
+    await vi.advanceTimersByTimeAsync(3 * MINUTE);
+    const [first, ...later] = starts.map((s) => s.at);
+    expect(later.length).toBeGreaterThanOrEqual(2);
+    expect((later[0] ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(MINUTE / 2);
+    for (const at of later) expect(nextSlot("mon_grid", MINUTE, at - 1)).toBe(at);
+    await scheduler.stop();
+  });
+
+  it("drops a monitor the engine no longer checks, and syncs with the store", async () => {
+    const { engine, starts } = fakeEngine();
+    let active = [{ id: "mon_a", periodMs: MINUTE }];
+    const scheduler = createMonitorScheduler({
+      engine: {
+        ...engine,
+        check: async (id, trigger) => (id === "mon_gone" ? undefined : engine.check(id, trigger)),
+      },
+      clock: systemClock,
+      concurrency: 10,
+      logger,
+      syncIntervalMs: MINUTE,
+      listActive: async () => active,
+    });
+    await scheduler.start();
+    scheduler.schedule({ id: "mon_gone", periodMs: MINUTE }, { soon: true });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(scheduler.stats().scheduled).toBe(1);
+    // Another node creates mon_b and pauses mon_a.
+    active = [{ id: "mon_b", periodMs: MINUTE }];
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    const before = starts.filter((s) => s.id === "mon_a").length;
+    await vi.advanceTimersByTimeAsync(3 * MINUTE);
+    expect(starts.filter((s) => s.id === "mon_a").length).toBe(before);
+    expect(starts.filter((s) => s.id === "mon_b").length).toBeGreaterThanOrEqual(3);
+    await scheduler.stop();
   });
 });

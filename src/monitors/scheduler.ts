@@ -11,8 +11,9 @@ export interface ScheduleEntry {
 
 export interface SchedulerDeps {
   engine: Pick<MonitorEngine, "check" | "isRunning" | "idle">;
-  /** Every active monitor, read once at start. */
+  /** Every active monitor: read at start, then every `syncIntervalMs` to pick up other nodes' edits. */
   listActive(): Promise<ScheduleEntry[]>;
+  syncIntervalMs?: number;
   clock: Clock;
   /** Checks in flight at once; due checks beyond it wait in a FIFO queue. */
   concurrency: number;
@@ -137,8 +138,9 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
         queue.push({ id: top.id, slot: top.dueAt });
         queued.add(top.id);
       }
-      // The next slot follows this one, unless we fell a whole period behind.
-      let dueAt = top.dueAt + top.periodMs;
+      // The next slot of the monitor's own grid at least half a period on (a first check run
+      // at once rejoins its grid), unless we fell a whole period behind.
+      let dueAt = nextSlot(top.id, top.periodMs, top.dueAt + top.periodMs / 2);
       if (dueAt <= t) {
         deps.metrics?.monitorChecksSkipped.inc();
         dueAt = nextSlot(top.id, top.periodMs, t);
@@ -161,6 +163,10 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
       const trigger: CheckTrigger = "scheduled";
       deps.engine
         .check(job.id, trigger)
+        .then((recorded) => {
+          // Deleted or paused meanwhile (perhaps on another node): no more slots for it.
+          if (!recorded) current.delete(job.id);
+        })
         .catch((error: unknown) =>
           deps.logger.error(
             { monitorId: job.id, err: (error as Error).message },
@@ -186,15 +192,33 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
     }
   }
 
+  /** Adds monitors created or resumed elsewhere, drops paused or deleted ones, re-times changed ones. */
+  async function sync(): Promise<number> {
+    const active = await deps.listActive();
+    const ids = new Set<string>();
+    for (const entry of active) {
+      ids.add(entry.id);
+      // After a restart every monitor keeps its own slot: no burst, no double check.
+      if (current.get(entry.id)?.periodMs !== entry.periodMs) schedule(entry);
+    }
+    for (const id of current.keys()) if (!ids.has(id)) current.delete(id);
+    return active.length;
+  }
+  let syncTimer: NodeJS.Timeout | undefined;
+
   return {
     async start() {
       if (!stopped) return;
       stopped = false;
-      const active = await deps.listActive();
-      // After a restart every monitor keeps its own slot: no burst, no double check.
-      for (const entry of active) schedule(entry);
+      const monitors = await sync();
       arm();
-      deps.logger.info({ monitors: active.length }, "monitor scheduler started");
+      syncTimer = setInterval(() => {
+        sync().catch((error: unknown) =>
+          deps.logger.warn({ err: (error as Error).message }, "monitor schedule sync failed"),
+        );
+      }, deps.syncIntervalMs ?? 60_000);
+      syncTimer.unref();
+      deps.logger.info({ monitors }, "monitor scheduler started");
     },
     schedule,
     unschedule(monitorId) {
@@ -202,6 +226,7 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
     },
     async stop() {
       stopped = true;
+      clearInterval(syncTimer);
       if (timer) clearTimeout(timer);
       timer = undefined;
       queue.length = 0;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { MonitorIncidentRecord } from "../meta/repositories/monitor-incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import { DeliveryView } from "../notifications/channels.js";
 import { ASSERTION_TYPE_NAMES, OPERATORS } from "./assertions/registry.js";
 import {
   Assertion,
@@ -98,16 +99,6 @@ export const CheckResultView = z
   .meta({ id: "MonitorCheckResult" });
 export type CheckResultView = z.infer<typeof CheckResultView>;
 
-export const NotificationView = z.object({
-  id: z.string(),
-  channelId: z.string(),
-  event: z.string(),
-  status: z.enum(["pending", "sent", "failed"]),
-  attempts: z.number().int(),
-  lastError: z.string().nullable(),
-  sentAt: z.string().nullable(),
-});
-
 export const MonitorIncidentView = z
   .object({
     id: z.string(),
@@ -119,7 +110,7 @@ export const MonitorIncidentView = z
     cause: z.string().describe("The first failure of the check that opened the outage"),
     openedByResultId: z.string(),
     closedByResultId: z.string().nullable(),
-    notifications: z.array(NotificationView).describe("Alert and recovery deliveries per channel"),
+    notifications: z.array(DeliveryView).describe("Alert and recovery deliveries per channel"),
   })
   .meta({ id: "MonitorIncident" });
 export type MonitorIncidentView = z.infer<typeof MonitorIncidentView>;
@@ -164,7 +155,7 @@ export function toCheckResultView(record: MonitorResultRecord): CheckResultView 
 
 export function toIncidentView(
   record: MonitorIncidentRecord,
-  notifications: z.infer<typeof NotificationView>[],
+  notifications: DeliveryView[],
 ): MonitorIncidentView {
   return { ...record, notifications };
 }

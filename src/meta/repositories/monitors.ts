@@ -176,6 +176,18 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
         .where("id", "=", id)
         .execute();
     },
+    /**
+     * Takes the monitor's row lock for the rest of the transaction (a no-op update: PostgreSQL
+     * locks the row, SQLite's writer is already exclusive). False when the monitor is gone.
+     */
+    async lock(id: string): Promise<boolean> {
+      const result = await db
+        .updateTable("monitors")
+        .set((eb) => ({ failure_streak: eb.ref("failure_streak") }))
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
     async updateState(id: string, state: MonitorStateUpdate): Promise<void> {
       await db
         .updateTable("monitors")
