@@ -2,7 +2,12 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../lib/clock.js";
 import type { CheckTrigger, RecordedCheck } from "./engine.js";
-import { createMonitorScheduler, nextSlot } from "./scheduler.js";
+import {
+  createMonitorScheduler,
+  type MonitorScheduler,
+  nextSlot,
+  type SchedulerDeps,
+} from "./scheduler.js";
 
 const logger = pino({ level: "silent" });
 const MINUTE = 60_000;
@@ -27,6 +32,23 @@ function fakeEngine(holdMs = 10) {
     abort: () => {},
   };
   return { engine, starts };
+}
+
+/** A started scheduler on the system clock (faked by vitest); by default one with monitors scheduled by hand only. */
+async function startScheduler(
+  overrides: Partial<SchedulerDeps> & Pick<SchedulerDeps, "engine">,
+): Promise<MonitorScheduler> {
+  const scheduler = createMonitorScheduler({
+    clock: systemClock,
+    concurrency: 10,
+    logger,
+    listActive: async () => [],
+    // Without a store to sync with, the set comes from listActive at start and schedule() calls.
+    syncIntervalMs: 24 * 60 * MINUTE,
+    ...overrides,
+  });
+  await scheduler.start();
+  return scheduler;
 }
 
 describe("nextSlot", () => {
@@ -59,17 +81,13 @@ describe("createMonitorScheduler", () => {
 
   it("runs each monitor once per period on its slot", async () => {
     const { engine, starts } = fakeEngine();
-    const scheduler = createMonitorScheduler({
+    const scheduler = await startScheduler({
       engine,
-      clock: systemClock,
-      concurrency: 10,
-      logger,
       listActive: async () => [
         { id: "mon_a", periodMs: MINUTE },
         { id: "mon_b", periodMs: 5 * MINUTE },
       ],
     });
-    await scheduler.start();
     await vi.advanceTimersByTimeAsync(10 * MINUTE);
     const a = starts.filter((s) => s.id === "mon_a").map((s) => s.at);
     const b = starts.filter((s) => s.id === "mon_b").map((s) => s.at);
@@ -82,14 +100,10 @@ describe("createMonitorScheduler", () => {
 
   it("never overlaps a monitor with its own previous run: the slot is skipped", async () => {
     const { engine, starts } = fakeEngine(90_000);
-    const scheduler = createMonitorScheduler({
+    const scheduler = await startScheduler({
       engine,
-      clock: systemClock,
-      concurrency: 10,
-      logger,
       listActive: async () => [{ id: "mon_slow", periodMs: MINUTE }],
     });
-    await scheduler.start();
     await vi.advanceTimersByTimeAsync(6 * MINUTE);
     // A run takes 1.5 periods, so every other slot is given up.
     expect(starts.length).toBe(3);
@@ -100,7 +114,7 @@ describe("createMonitorScheduler", () => {
     const { engine, starts } = fakeEngine(1000);
     let peak = 0;
     let live = 0;
-    const scheduler = createMonitorScheduler({
+    const scheduler = await startScheduler({
       engine: {
         ...engine,
         async check(id, trigger) {
@@ -111,14 +125,8 @@ describe("createMonitorScheduler", () => {
           return undefined;
         },
       },
-      clock: systemClock,
       concurrency: 3,
-      logger,
-      listActive: async () => [],
-      // Only monitors scheduled by hand here: no store to sync with.
-      syncIntervalMs: 24 * 60 * MINUTE,
     });
-    await scheduler.start();
     for (let i = 0; i < 9; i++)
       scheduler.schedule({ id: `mon_${i}`, periodMs: MINUTE }, { soon: true });
     await vi.advanceTimersByTimeAsync(5000);
@@ -129,16 +137,9 @@ describe("createMonitorScheduler", () => {
 
   it("soon runs a new monitor at once; unschedule stops it; reschedule changes its period", async () => {
     const { engine, starts } = fakeEngine();
-    const scheduler = createMonitorScheduler({
+    const scheduler = await startScheduler({
       engine,
-      clock: systemClock,
-      concurrency: 10,
-      logger,
-      listActive: async () => [],
-      // Only monitors scheduled by hand here: no store to sync with.
-      syncIntervalMs: 24 * 60 * MINUTE,
     });
-    await scheduler.start();
     scheduler.schedule({ id: "mon_new", periodMs: MINUTE }, { soon: true });
     await vi.advanceTimersByTimeAsync(100);
     expect(starts).toHaveLength(1);
@@ -155,25 +156,19 @@ describe("createMonitorScheduler", () => {
   it("after a restart keeps the same slots (no burst, no immediate re-check)", async () => {
     const first = fakeEngine();
     const list = async () => [{ id: "mon_r", periodMs: MINUTE }];
-    const a = createMonitorScheduler({
+    const a = await startScheduler({
       engine: first.engine,
-      clock: systemClock,
       concurrency: 5,
-      logger,
       listActive: list,
     });
-    await a.start();
     await vi.advanceTimersByTimeAsync(2 * MINUTE);
     await a.stop();
     const second = fakeEngine();
-    const b = createMonitorScheduler({
+    const b = await startScheduler({
       engine: second.engine,
-      clock: systemClock,
       concurrency: 5,
-      logger,
       listActive: list,
     });
-    await b.start();
     await vi.advanceTimersByTimeAsync(2 * MINUTE);
     const all = [...first.starts, ...second.starts].map((s) => s.at);
     for (let i = 1; i < all.length; i++) expect((all[i] ?? 0) - (all[i - 1] ?? 0)).toBe(MINUTE);
@@ -182,16 +177,9 @@ describe("createMonitorScheduler", () => {
 
   it("a first check run at once rejoins the monitor's own grid", async () => {
     const { engine, starts } = fakeEngine();
-    const scheduler = createMonitorScheduler({
+    const scheduler = await startScheduler({
       engine,
-      clock: systemClock,
-      concurrency: 10,
-      logger,
-      listActive: async () => [],
-      // Only monitors scheduled by hand here: no store to sync with.
-      syncIntervalMs: 24 * 60 * MINUTE,
     });
-    await scheduler.start();
     scheduler.schedule({ id: "mon_grid", periodMs: MINUTE }, { soon: true });
     await vi.advanceTimersByTimeAsync(3 * MINUTE);
     const [first, ...later] = starts.map((s) => s.at);
@@ -204,18 +192,14 @@ describe("createMonitorScheduler", () => {
   it("drops a monitor the engine no longer checks, and syncs with the store", async () => {
     const { engine, starts } = fakeEngine();
     let active = [{ id: "mon_a", periodMs: MINUTE }];
-    const scheduler = createMonitorScheduler({
+    const scheduler = await startScheduler({
       engine: {
         ...engine,
         check: async (id, trigger) => (id === "mon_gone" ? undefined : engine.check(id, trigger)),
       },
-      clock: systemClock,
-      concurrency: 10,
-      logger,
       syncIntervalMs: MINUTE,
       listActive: async () => active,
     });
-    await scheduler.start();
     scheduler.schedule({ id: "mon_gone", periodMs: MINUTE }, { soon: true });
     await vi.advanceTimersByTimeAsync(1000);
     expect(scheduler.stats().scheduled).toBe(1);
