@@ -312,9 +312,9 @@ describe("monitor state machine", () => {
       monitorId: m.id,
       query: { page: 1, limit: 1 },
     });
-    const [delivery] = await store.repos.notificationDeliveries.listByIncident(
+    const [delivery] = await store.repos.notificationDeliveries.listByIncidents([
       incidents.data[0]?.id ?? "",
-    );
+    ]);
     expect(JSON.stringify(delivery?.payload)).not.toContain("hunter2");
   });
 });

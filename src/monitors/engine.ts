@@ -76,8 +76,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   const shutdown = new AbortController();
 
   async function record(
-    monitor: MonitorRecord,
-    definition: MonitorDefinition,
+    monitorId: string,
     result: CheckResult,
     trigger: CheckTrigger,
   ): Promise<RecordedCheck | undefined> {
@@ -85,13 +84,15 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     return deps.meta.transaction(async (tx) => {
       // The row is locked (PostgreSQL) and re-read: a run on another node, a resume or an edit
       // may have moved the state since the check started; a deleted monitor records nothing.
-      if (!(await tx.repos.monitors.lock(monitor.id))) return undefined;
-      const current = await tx.repos.monitors.findById(monitor.id);
+      if (!(await tx.repos.monitors.lock(monitorId))) return undefined;
+      const current = await tx.repos.monitors.findById(monitorId);
       if (!current) return undefined;
+      // The definition as it is now: an edit during the check (alertAfter, name) applies.
+      const definition = current.definition as MonitorDefinition;
       const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
       const record: MonitorResultRecord = {
         id,
-        monitorId: monitor.id,
+        monitorId,
         startedAt: result.startedAt,
         durationMs: result.durationMs,
         passed: result.passed,
@@ -104,7 +105,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
       if (transition === "outage_started") {
         incident = {
           id: deps.newId("inc"),
-          monitorId: monitor.id,
+          monitorId,
           status: "active",
           startedAt: result.startedAt,
           endedAt: null,
@@ -116,7 +117,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         await tx.repos.monitorIncidents.insert(incident);
         openIncidentId = incident.id;
       } else if (transition === "recovered") {
-        const open = await tx.repos.monitorIncidents.findOpen(monitor.id);
+        const open = await tx.repos.monitorIncidents.findOpen(monitorId);
         if (open) {
           const durationMs = Math.max(0, Date.parse(result.startedAt) - Date.parse(open.startedAt));
           const end = { endedAt: result.startedAt, durationMs, closedByResultId: id };
@@ -125,7 +126,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         }
         openIncidentId = null;
       }
-      await tx.repos.monitors.updateState(monitor.id, {
+      await tx.repos.monitors.updateState(monitorId, {
         ...next,
         lastCheckedAt: result.startedAt,
         lastResultId: id,
@@ -152,7 +153,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
       }
       return {
         id,
-        monitorId: monitor.id,
+        monitorId,
         trigger,
         result,
         record,
@@ -163,18 +164,13 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   }
 
   async function execute(monitorId: string, trigger: CheckTrigger) {
-    const monitor = await deps.meta.repos.monitors.findById(monitorId);
+    const monitor = await deps.meta.repos.monitors.findCheckable(monitorId);
     // A paused monitor is checked only on request (spec: pause stops checks).
     if (!monitor || (trigger === "scheduled" && monitor.status !== "active")) return undefined;
     const { signal } = shutdown;
     const result = await deps.run(monitor.definition as MonitorDefinition, signal);
     if (signal.aborted) return undefined;
-    const recorded = await record(
-      monitor,
-      monitor.definition as MonitorDefinition,
-      result,
-      trigger,
-    );
+    const recorded = await record(monitorId, result, trigger);
     if (!recorded) return undefined;
     deps.metrics?.monitorChecks.inc({ trigger, outcome: result.passed ? "passed" : "failed" });
     if (recorded.transition !== "none") {

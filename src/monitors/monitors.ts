@@ -73,9 +73,12 @@ async function findMonitor(
 
 /** Every channel must be one of this project's (spec: only channels already configured). */
 async function requireChannels(meta: MetaAccess, projectId: string, channelIds: readonly string[]) {
+  if (channelIds.length === 0) return;
+  const known = new Set(
+    (await meta.repos.notificationChannels.listByProject(projectId)).map((c) => c.id),
+  );
   for (const [i, channelId] of channelIds.entries()) {
-    const channel = await meta.repos.notificationChannels.findById(channelId);
-    if (!channel || channel.projectId !== projectId)
+    if (!known.has(channelId))
       throw InvalidInputError.forField(
         `channelIds.${i}`,
         `no notification channel '${channelId}' in this project; create it under /channels first`,
@@ -156,7 +159,13 @@ export async function updateMonitor(
   });
   if (existing.status === "active")
     deps.scheduler?.schedule({ id: existing.id, periodMs: periodMs(definition) });
-  return getMonitor(ref);
+  return toMonitorView({
+    ...existing,
+    name: definition.name,
+    definition: withoutChannels(definition),
+    channelIds: definition.channelIds,
+    updatedAt,
+  });
 }
 
 export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<void> {
@@ -168,9 +177,10 @@ export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise
 /** Stops scheduled checks; the state (and an open incident) is kept as it is. */
 export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
   const monitor = await findMonitor(ref, "write");
-  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "paused", nowIso(ref.ctx.deps));
+  const updatedAt = nowIso(ref.ctx.deps);
+  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "paused", updatedAt);
   deps.scheduler?.unschedule(monitor.id);
-  return getMonitor(ref);
+  return toMonitorView({ ...monitor, status: "paused", updatedAt });
 }
 
 /** Restarts checks with the failure streak cleared, so an outage slept through does not re-alert at once. */
@@ -178,12 +188,13 @@ export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise
   const monitor = await findMonitor(ref, "write");
   // Resuming an active monitor changes nothing (its streak is not wiped).
   if (monitor.status === "active") return toMonitorView(monitor);
-  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "active", nowIso(ref.ctx.deps), {
+  const updatedAt = nowIso(ref.ctx.deps);
+  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "active", updatedAt, {
     clearStreak: true,
   });
   const definition = monitor.definition as MonitorDefinition;
   deps.scheduler?.schedule({ id: monitor.id, periodMs: periodMs(definition) }, { soon: true });
-  return getMonitor(ref);
+  return toMonitorView({ ...monitor, status: "active", failureStreak: 0, updatedAt });
 }
 
 /** Runs one check now, recorded like a scheduled one (it counts toward the streak), and returns it. */
@@ -234,11 +245,12 @@ export async function listIncidents(
     }),
     monitorIncidents.count(monitor.id),
   ]);
-  const data = await Promise.all(
-    rows.map(async (incident) => {
-      const deliveries = await notificationDeliveries.listByIncident(incident.id);
-      return toIncidentView(incident, deliveries.map(toDeliveryView));
-    }),
+  const deliveries = await notificationDeliveries.listByIncidents(rows.map((i) => i.id));
+  const data = rows.map((incident) =>
+    toIncidentView(
+      incident,
+      deliveries.filter((d) => d.incidentId === incident.id).map(toDeliveryView),
+    ),
   );
   return { data, pagination: pageInfo(query, total) };
 }

@@ -7,22 +7,14 @@ import { ASSERTION_TYPE_NAMES, OPERATORS } from "./assertions/registry.js";
 import {
   Assertion,
   FREQUENCY_NAMES,
-  HTTP_METHODS,
   MONITOR_TYPES,
   type MonitorDefinition,
+  Step,
 } from "./definition.js";
 import { STEP_STATUSES, type StepResult } from "./model.js";
 
-const StepView = z.object({
-  name: z.string(),
-  method: z.enum(HTTP_METHODS),
-  url: z.string(),
-  headers: z.array(z.object({ name: z.string(), value: z.string() })),
-  body: z.string().optional(),
-  assertions: z.array(Assertion),
-  extract: z.array(z.object({ name: z.string(), path: z.string() })),
-  followRedirects: z.boolean(),
-});
+/** A stored step: the request schema with its defaults applied, every step named and asserted. */
+const StepView = Step.extend({ name: z.string(), assertions: z.array(Assertion) });
 
 /** A monitor as the API shows it: its definition and where its state machine stands. */
 export const MonitorView = z

@@ -313,7 +313,7 @@ function notificationContract(getStore: () => MetaStore): void {
       "ntf_test",
       "ntf_later",
     ]);
-    expect((await outbox.listByIncident("inc_1")).map((d) => d.id)).toEqual([
+    expect((await outbox.listByIncidents(["inc_1"])).map((d) => d.id)).toEqual([
       "ntf_a",
       "ntf_b",
       "ntf_later",
@@ -327,7 +327,7 @@ function notificationContract(getStore: () => MetaStore): void {
     expect(await repos.notificationChannels.delete(channelId)).toBe(false);
     expect(await repos.notificationChannels.findById(channelId)).toBeUndefined();
     expect(await repos.notificationDeliveries.findById("ntf_a")).toBeUndefined();
-    expect(await repos.notificationDeliveries.listByIncident("inc_1")).toEqual([]);
+    expect(await repos.notificationDeliveries.listByIncidents(["inc_1"])).toEqual([]);
   });
 }
 

@@ -117,6 +117,17 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return row && (await withChannels([row]))[0];
     },
+    /** Only what running a check needs (no channels): read on every check, so kept narrow. */
+    async findCheckable(
+      id: string,
+    ): Promise<{ status: MonitorStatus; definition: unknown } | undefined> {
+      const row = await db
+        .selectFrom("monitors")
+        .select(["status", "definition"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && { status: row.status as MonitorStatus, definition: JSON.parse(row.definition) };
+    },
     async listByProject(projectId: string): Promise<MonitorRecord[]> {
       const rows = await db
         .selectFrom("monitors")

@@ -187,11 +187,13 @@ export function createNotificationDeliveryRepository(db: Kysely<MetaSchema>) {
       return rows.map(toDelivery);
     },
     /** Every delivery about one incident (its down and recovered notifications), oldest first. */
-    async listByIncident(incidentId: string): Promise<NotificationDelivery[]> {
+    /** The deliveries of these incidents, oldest first (one query for a page of incidents). */
+    async listByIncidents(incidentIds: readonly string[]): Promise<NotificationDelivery[]> {
+      if (incidentIds.length === 0) return [];
       const rows = await db
         .selectFrom("notification_deliveries")
         .selectAll()
-        .where("incident_id", "=", incidentId)
+        .where("incident_id", "in", incidentIds)
         .orderBy("created_at")
         .orderBy("id")
         .execute();
