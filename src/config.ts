@@ -68,6 +68,13 @@ const DEFAULT_MONITORS = {
   resultRetentionDays: 90,
 };
 
+const DEFAULT_WEBHOOKS = {
+  enabled: true,
+  concurrency: 64,
+  allowPrivateTargets: false,
+  logRetentionDays: 30,
+};
+
 const usdPerMillion = z.number().min(0).max(1_000_000);
 /** Prices of one model in US dollars per million tokens. */
 export const ModelPrice = z
@@ -165,8 +172,8 @@ export const Config = z
         /** Checks in flight at once across all monitors. */
         concurrency: integer(1, 10_000).default(DEFAULT_MONITORS.concurrency),
         /**
-         * Let monitors, Slack channels and webhooks reach loopback and private addresses. Off by
-         * default (SSRF guard); turn on for a self-hosted install that watches internal services.
+         * Let monitors and Slack channels reach loopback and private addresses. Off by default
+         * (SSRF guard); turn on for a self-hosted install that watches internal services.
          */
         allowPrivateTargets: flag.default(DEFAULT_MONITORS.allowPrivateTargets),
         /** Response bytes read per request; assertions see at most this much of a body. */
@@ -180,6 +187,24 @@ export const Config = z
       })
       .strict()
       .default(DEFAULT_MONITORS),
+    webhooks: z
+      .object({
+        /** Deliver webhooks from this process (turn off on API-only nodes). */
+        enabled: flag.default(DEFAULT_WEBHOOKS.enabled),
+        /** Delivery attempts in flight at once. */
+        concurrency: integer(1, 10_000).default(DEFAULT_WEBHOOKS.concurrency),
+        /**
+         * Let webhook endpoints be loopback or private addresses. Off by default (SSRF guard);
+         * for self-hosted setups whose receivers are internal, and for tests.
+         */
+        allowPrivateTargets: flag.default(DEFAULT_WEBHOOKS.allowPrivateTargets),
+        /** A PEM file of extra CA certificates to trust for endpoints (an internal CA, tests). */
+        caFile: z.string().min(1).optional(),
+        /** Delivery records and finished deliveries older than this are deleted. */
+        logRetentionDays: integer(1, 3650).default(DEFAULT_WEBHOOKS.logRetentionDays),
+      })
+      .strict()
+      .default(DEFAULT_WEBHOOKS),
     smtp: z
       .object({
         /** `smtp://user:pass@host:587` or `smtps://…:465`; email channels need it. */
@@ -233,6 +258,11 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_MONITORS_MAX_RESPONSE_BYTES: ["monitors", "maxResponseBytes"],
   VIGIL_MONITORS_STORED_BODY_BYTES: ["monitors", "storedBodyBytes"],
   VIGIL_MONITORS_RESULT_RETENTION_DAYS: ["monitors", "resultRetentionDays"],
+  VIGIL_WEBHOOKS_ENABLED: ["webhooks", "enabled"],
+  VIGIL_WEBHOOKS_CONCURRENCY: ["webhooks", "concurrency"],
+  VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: ["webhooks", "allowPrivateTargets"],
+  VIGIL_WEBHOOKS_CA_FILE: ["webhooks", "caFile"],
+  VIGIL_WEBHOOKS_LOG_RETENTION_DAYS: ["webhooks", "logRetentionDays"],
   VIGIL_SMTP_URL: ["smtp", "url"],
   VIGIL_SMTP_FROM: ["smtp", "from"],
   VIGIL_SECRET_KEY: ["secretKey"],

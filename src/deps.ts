@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { Config } from "./config.js";
+import { type Config, ConfigError } from "./config.js";
 import type { DomainDeps } from "./context.js";
 import { createEventBus } from "./events/event-bus.js";
 import { createIngestService, type IngestService } from "./ingest/ingest.js";
@@ -8,6 +9,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { createOutboundAgent } from "./lib/http/outbound-agent.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
+import { createRetentionSweep, type RetentionSweep } from "./lib/retention-sweep.js";
 import { createSecretBox, loadSecretKey } from "./lib/secret-box.js";
 import { openMetaDatabase } from "./meta/database.js";
 import { createMetaStore, type MetaStore } from "./meta/meta-store.js";
@@ -29,6 +31,10 @@ import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
 import { ensureTelemetrySchema } from "./telemetry/schema.js";
 import { createTqlService, type TqlService } from "./tql/service.js";
+import { createWebhookDeliverer } from "./webhooks/deliverer.js";
+import { errorEventPayload } from "./webhooks/event-types.js";
+import { createEventPublisher, type WebhookService } from "./webhooks/service.js";
+import { postWebhook } from "./webhooks/transport.js";
 
 /** Everything the service runs on, built once at start-up and passed down. */
 export interface AppDeps {
@@ -49,7 +55,9 @@ export interface AppDeps {
   /** Notification channels (secrets sealed with the server key) and the outbox dispatcher. */
   channels: ChannelService;
   notifier: NotificationDispatcher;
-  /** Closes the outbound HTTP pool and the SMTP transport. */
+  /** Webhook endpoints' delivery: the guarded transport, the deliverer and log retention. */
+  webhooks: WebhookService & { retention: RetentionSweep };
+  /** Closes the outbound HTTP pools and the SMTP transport. */
   closeOutbound(): Promise<void>;
 }
 
@@ -133,17 +141,83 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     await meta.close();
     throw error;
   }
-  const ingest = createIngestService({ config, logger: options.logger, metrics, telemetry });
   const domain = createDomainDeps(config, meta, options);
   const { logger } = options;
+  const secretBox = createSecretBox(loadSecretKey(config, meta.engine));
+  const webhookAgent = createOutboundAgent({
+    allowPrivateNetworks: config.webhooks.allowPrivateTargets,
+    allowSetting: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
+    ca: readCaFile(config.webhooks.caFile),
+  });
+  const send: WebhookService["send"] = (post) => postWebhook(webhookAgent, post);
+  const deliverer = createWebhookDeliverer({
+    meta,
+    clock: domain.clock,
+    newId: domain.newId,
+    logger,
+    metrics,
+    secretBox,
+    send,
+    concurrency: config.webhooks.concurrency,
+  });
+  const publish = createEventPublisher({
+    meta,
+    clock: domain.clock,
+    newId: domain.newId,
+    logger,
+    deliverer,
+  });
+  const webhooks: AppDeps["webhooks"] = {
+    secretBox,
+    deliverer,
+    send,
+    publish,
+    retention: createRetentionSweep({
+      clock: domain.clock,
+      logger,
+      what: "webhook delivery records",
+      retentionDays: config.webhooks.logRetentionDays,
+      deleteBatch: async (cutoff, limit) =>
+        (await meta.repos.webhookDeliveries.deleteAttemptsBefore(cutoff, limit)) +
+        (await meta.repos.webhookDeliveries.deleteFinishedBefore(cutoff, limit)),
+    }),
+  };
+  const ingest = createIngestService({
+    config,
+    logger,
+    metrics,
+    telemetry,
+    // New and regressed error groups become error.created / error.regressed webhooks.
+    onErrorTransitions: (transitions) => {
+      for (const t of transitions) {
+        publish({
+          id: domain.newId("msg"),
+          type: `error.${t.kind}`,
+          projectId: t.group.projectId,
+          data: errorEventPayload(t.group),
+          occurredAt: domain.clock.now().toISOString(),
+        }).catch((error: unknown) =>
+          logger.error(
+            { err: (error as Error).message, fingerprint: t.group.fingerprint },
+            `could not enqueue the error.${t.kind} webhooks`,
+          ),
+        );
+      }
+    },
+  });
   // One guarded keep-alive pool for every request to a user-supplied URL (monitors, Slack).
   const outbound = createOutboundAgent({
     allowPrivateNetworks: config.monitors.allowPrivateTargets,
   });
   const mailer = createSmtpMailer(config.smtp);
+  const eventBus = createEventBus();
+  // The monitors' webhook channel publishes monitor.down / monitor.recovered here.
+  eventBus.subscribe(async (event) => {
+    await publish(event);
+  });
   const channels: ChannelService = {
-    secretBox: createSecretBox(loadSecretKey(config, meta.engine)),
-    channelDeps: { eventBus: createEventBus(), dispatcher: outbound, mailer },
+    secretBox,
+    channelDeps: { eventBus, dispatcher: outbound, mailer },
   };
   const notifier = createNotificationDispatcher({
     meta,
@@ -195,17 +269,23 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     monitors: { engine, scheduler, retention },
     channels,
     notifier,
+    webhooks,
     async closeOutbound() {
       mailer?.close();
-      await outbound.close();
+      await Promise.all([outbound.close(), webhookAgent.close()]);
     },
   };
 }
 
-/** Starts the background work: scheduled checks, the notification outbox and result retention. */
+/**
+ * Starts the background work: scheduled checks, the notification outbox, webhook delivery and
+ * the retention sweeps.
+ */
 export async function startBackgroundWork(deps: AppDeps): Promise<void> {
   deps.notifier.start();
   deps.monitors.retention.start();
+  deps.webhooks.retention.start();
+  if (deps.config.webhooks.enabled) deps.webhooks.deliverer.start();
   await deps.monitors.scheduler?.start();
 }
 
@@ -217,11 +297,25 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     await deps.monitors.scheduler?.stop();
     await deps.monitors.engine.idle();
     await deps.notifier.stop();
+    await deps.webhooks.deliverer.stop();
     await deps.monitors.retention.stop();
+    await deps.webhooks.retention.stop();
     await deps.closeOutbound();
     await deps.ingest.close();
     await deps.meta.close();
   } finally {
     await deps.telemetry.close();
+  }
+}
+
+/** The extra CA certificates for webhook endpoints, read once at start. */
+function readCaFile(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError([
+      `VIGIL_WEBHOOKS_CA_FILE: cannot read ${path} (${(error as Error).message})`,
+    ]);
   }
 }

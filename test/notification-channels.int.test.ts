@@ -17,6 +17,7 @@ import { createSmtpMailer } from "../src/notifications/channels/mailer.js";
 import { type ChannelService, createChannel } from "../src/notifications/channels.js";
 import { createNotificationDispatcher } from "../src/notifications/dispatcher.js";
 import type { MonitorNotification } from "../src/notifications/model.js";
+import { monitorEventPayload } from "../src/webhooks/event-types.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -634,7 +635,7 @@ describe("notification channels over HTTP", () => {
         id: ids[3],
         type: "monitor.down",
         projectId,
-        data: down(),
+        data: monitorEventPayload(down()),
         occurredAt: clock.now().toISOString(),
       });
     });

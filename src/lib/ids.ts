@@ -15,7 +15,9 @@ export type IdPrefix =
   | "msg"
   | "req"
   | "chn"
-  | "ntf";
+  | "ntf"
+  | "dlv"
+  | "att";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 

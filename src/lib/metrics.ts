@@ -22,6 +22,12 @@ export interface Metrics {
   monitorTransitions: Counter<"kind">;
   /** Notification delivery attempts by outcome (sent, retry, failed). */
   notificationDeliveries: Counter<"outcome">;
+  /** Webhook attempts by outcome (succeeded, retry, failed). */
+  webhookDeliveries: Counter<"outcome">;
+  /** Round-trip time of webhook attempts. */
+  webhookAttemptSeconds: Histogram;
+  /** From a delivery's enqueue to its first attempt. */
+  webhookQueueSeconds: Histogram;
 }
 
 export function createMetrics(): Metrics {
@@ -88,8 +94,29 @@ export function createMetrics(): Metrics {
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
+  const webhookDeliveries = new Counter({
+    name: "vigil_webhook_deliveries_total",
+    help: "Webhook attempts by outcome: succeeded, retry (attempt 2 in 60 s), failed (for good)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const webhookAttemptSeconds = new Histogram({
+    name: "vigil_webhook_attempt_duration_seconds",
+    help: "Round-trip time of webhook attempts, including those that failed",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const webhookQueueSeconds = new Histogram({
+    name: "vigil_webhook_queue_seconds",
+    help: "Time from a webhook delivery's enqueue to its first attempt",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+    registers: [registry],
+  });
   return {
     registry,
+    webhookDeliveries,
+    webhookAttemptSeconds,
+    webhookQueueSeconds,
     ingestedItems,
     errorGroupTransitions,
     monitorChecks,

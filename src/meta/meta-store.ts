@@ -12,6 +12,8 @@ import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSessionRepository } from "./repositories/sessions.js";
 import { createUserRepository } from "./repositories/users.js";
+import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveries.js";
+import { createWebhookEndpointRepository } from "./repositories/webhook-endpoints.js";
 import type { MetaSchema } from "./schema.js";
 
 function createRepositories(db: Kysely<MetaSchema>) {
@@ -26,6 +28,8 @@ function createRepositories(db: Kysely<MetaSchema>) {
     monitorIncidents: createMonitorIncidentRepository(db),
     notificationChannels: createNotificationChannelRepository(db),
     notificationDeliveries: createNotificationDeliveryRepository(db),
+    webhookEndpoints: createWebhookEndpointRepository(db),
+    webhookDeliveries: createWebhookDeliveryRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

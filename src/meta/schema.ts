@@ -135,6 +135,51 @@ export interface NotificationDeliveriesTable {
   created_at: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  is_active: number;
+  /** The signing secret, sealed. */
+  secret: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  project_id: string;
+  endpoint_id: string;
+  message_id: string;
+  event_id: string;
+  event: string;
+  /** JSON of the event's data. */
+  payload: string;
+  /** pending | succeeded | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  message_id: string;
+  event: string;
+  attempt: number;
+  status_code: number;
+  duration_ms: number;
+  success: number;
+  body: string;
+  created_at: string;
+}
+
 /** The metadata database as Kysely sees it. */
 export interface MetaSchema {
   organizations: OrganizationsTable;
@@ -149,6 +194,9 @@ export interface MetaSchema {
   monitor_results: MonitorResultsTable;
   monitor_incidents: MonitorIncidentsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -164,3 +212,6 @@ export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorResultRow = Selectable<MonitorResultsTable>;
 export type MonitorIncidentRow = Selectable<MonitorIncidentsTable>;
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

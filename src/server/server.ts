@@ -31,6 +31,7 @@ import { otlpRoutes } from "./routes/v1/otlp-routes.js";
 import { sessionsRoutes } from "./routes/v1/sessions-routes.js";
 import { tqlRoutes } from "./routes/v1/tql-routes.js";
 import { tracesRoutes } from "./routes/v1/traces-routes.js";
+import { webhookRoutes } from "./routes/webhooks/webhook-routes.js";
 
 /** Builds the routes of one area from the app's dependencies; areas list these, one entry per module. */
 export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
@@ -137,6 +138,18 @@ export async function buildServer(
       for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
     },
     { prefix: "/api" },
+  );
+  // Webhook management: session auth like /api, without a version prefix (spec).
+  await app.register(
+    async (scope) => {
+      useSessionAuth(scope, deps.domain, {
+        publicOrigin,
+        ...sessionCookieOptions(config.publicUrl),
+      });
+      await useRateLimits(scope, rateLimitStore);
+      await scope.register(webhookRoutes({ domain: deps.domain, webhooks: deps.webhooks }));
+    },
+    { prefix: "/webhooks" },
   );
   await app.register(
     async (v1) => {

@@ -110,11 +110,13 @@ export class BlockedAddressError extends Error {
   constructor(
     readonly host: string,
     readonly address: string,
+    /** The setting that lifts the guard, named in the message. */
+    allowSetting = "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS",
   ) {
     const target = host === address ? address : `${host} (${address})`;
     super(
       `${target} is a private, loopback or reserved address; ` +
-        "set VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS=true to allow private targets",
+        `set ${allowSetting}=true to allow private targets`,
     );
     this.name = "BlockedAddressError";
   }

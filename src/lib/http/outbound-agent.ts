@@ -1,14 +1,28 @@
-import { type LookupAddress, type LookupOptions, lookup } from "node:dns";
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import { rootCertificates } from "node:tls";
 import { Agent, buildConnector } from "undici";
 import { BlockedAddressError, isPublicAddress } from "./address-policy.js";
 
+/** Resolves every address of a host name, like `dns.lookup(host, { all: true })`. */
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /** How an outbound HTTP agent may connect. */
 export interface OutboundAgentOptions {
-  /** Allow loopback, private and other non-public addresses (config: monitors.allowPrivateTargets). */
+  /** Allow loopback, private and other non-public addresses (off: the SSRF guard is on). */
   allowPrivateNetworks: boolean;
+  /** The setting that allows private networks, named in blocked-address errors. */
+  allowSetting?: string;
   /** Connections per origin; unlimited when omitted. */
   connections?: number;
+  /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
+  ca?: string | undefined;
+  /** The resolver (default `dns.lookup`); tests stand in names that resolve to chosen addresses. */
+  resolve?: ResolveAll;
 }
 
 // Callers bound every request with their own abort signal (monitors up to 60 s), so the
@@ -17,44 +31,50 @@ const CONNECT_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 4_000;
 
 /**
- * Resolves every address of a host and keeps only the public ones, so the socket connects to an
- * address that was checked (no gap for DNS rebinding between a check and the connect).
+ * A lookup that resolves a host once and, with the guard on, refuses it when any of its
+ * addresses is not public. The socket then connects to an address that was checked, so there
+ * is no gap for DNS rebinding between the check and the connect.
  */
-const publicOnlyLookup: LookupFunction = (hostname, options: LookupOptions, callback) => {
-  lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) {
-      callback(error, []);
-      return;
-    }
-    const allowed = addresses.filter((entry) => isPublicAddress(entry.address));
-    const first = allowed[0];
-    if (first === undefined) {
-      callback(new BlockedAddressError(hostname, addresses[0]?.address ?? hostname), []);
-      return;
-    }
-    if (options.all) callback(null, allowed);
-    else callback(null, first.address, first.family);
-  });
-};
+function guardedLookup(resolve: ResolveAll, guard: boolean, allowSetting: string): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, []);
+        return;
+      }
+      const blocked = guard
+        ? addresses.find((entry) => !isPublicAddress(entry.address))
+        : undefined;
+      const first = addresses[0];
+      if (blocked !== undefined || first === undefined) {
+        const address = blocked?.address ?? hostname;
+        callback(new BlockedAddressError(hostname, address, allowSetting), []);
+        return;
+      }
+      if (options.all) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
 
 /**
  * An undici keep-alive Agent for requests to user-supplied URLs (monitors, Slack, webhooks).
  * Unless private networks are allowed, every connection — including each redirect hop — is
- * refused when the address it would connect to is not public (SSRF guard).
+ * refused when the host is, or resolves to, an address that is not public (SSRF guard).
  */
 export function createOutboundAgent(options: OutboundAgentOptions): Agent {
+  const guard = !options.allowPrivateNetworks;
+  const allowSetting = options.allowSetting ?? "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS";
+  const resolve = options.resolve ?? (dnsLookup as ResolveAll);
   const connector = buildConnector({
     timeout: CONNECT_TIMEOUT_MS,
-    ...(options.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+    lookup: guardedLookup(resolve, guard, allowSetting),
+    ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
   });
   const connect: buildConnector.connector = (target, callback) => {
     // IP literals never reach the lookup function, so they are checked here.
-    if (
-      !options.allowPrivateNetworks &&
-      isIP(target.hostname) &&
-      !isPublicAddress(target.hostname)
-    ) {
-      callback(new BlockedAddressError(target.hostname, target.hostname), null);
+    if (guard && isIP(target.hostname) && !isPublicAddress(target.hostname)) {
+      callback(new BlockedAddressError(target.hostname, target.hostname, allowSetting), null);
       return;
     }
     connector(target, callback);

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { monitorEventPayload } from "../../webhooks/event-types.js";
 import { defineChannelType } from "./channel-type.js";
 
 /**
- * Publishes the notification as a domain event `{ id, type: "monitor.down" | "monitor.recovered",
- * projectId, data, occurredAt }` on the event bus. The project's signed webhook endpoints
- * subscribe to that bus; until they are wired in, the event stays inside the process.
- * The event id is the delivery id, so every retry of one notification carries the same id.
+ * Publishes the notification as a `monitor.down` / `monitor.recovered` domain event on the
+ * event bus; the webhook publisher enqueues a signed delivery to each of the project's enabled
+ * endpoints subscribed to it. The event id is the notification's delivery id, so a retried
+ * notification is enqueued once.
  */
 export const webhookChannel = defineChannelType({
   label: "Webhook",
@@ -18,7 +19,7 @@ export const webhookChannel = defineChannelType({
         id: context.deliveryId,
         type: notification.event,
         projectId: notification.projectId,
-        data: notification,
+        data: monitorEventPayload(notification),
         occurredAt: context.occurredAt,
       });
     } catch (error) {

@@ -1,0 +1,128 @@
+import type { Kysely } from "kysely";
+import type { MetaSchema, WebhookEndpointRow } from "../schema.js";
+
+/** A stored webhook endpoint; its signing secret stays sealed. */
+export interface WebhookEndpointRecord {
+  id: string;
+  projectId: string;
+  url: string;
+  events: string[];
+  isActive: boolean;
+  /** The signing secret, sealed with the server key (SecretBox). */
+  secret: string;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookEndpointChange = Pick<
+  WebhookEndpointRecord,
+  "url" | "events" | "isActive" | "updatedAt"
+>;
+
+function parseEvents(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+const toRecord = (row: WebhookEndpointRow): WebhookEndpointRecord => ({
+  id: row.id,
+  projectId: row.project_id,
+  url: row.url,
+  events: parseEvents(row.events),
+  isActive: Number(row.is_active) === 1,
+  secret: row.secret,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function createWebhookEndpointRepository(db: Kysely<MetaSchema>) {
+  return {
+    async insert(endpoint: WebhookEndpointRecord): Promise<WebhookEndpointRecord> {
+      await db
+        .insertInto("webhook_endpoints")
+        .values({
+          id: endpoint.id,
+          project_id: endpoint.projectId,
+          url: endpoint.url,
+          events: JSON.stringify(endpoint.events),
+          is_active: endpoint.isActive ? 1 : 0,
+          secret: endpoint.secret,
+          created_by: endpoint.createdBy,
+          created_at: endpoint.createdAt,
+          updated_at: endpoint.updatedAt,
+        })
+        .execute();
+      return endpoint;
+    },
+    async findById(id: string): Promise<WebhookEndpointRecord | undefined> {
+      const row = await db
+        .selectFrom("webhook_endpoints")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    /** These endpoints (e.g. those of a batch of deliveries), in no particular order. */
+    async findByIds(ids: readonly string[]): Promise<WebhookEndpointRecord[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("webhook_endpoints")
+        .selectAll()
+        .where("id", "in", ids)
+        .execute();
+      return rows.map(toRecord);
+    },
+    /** A project's endpoints, oldest first. */
+    async listByProject(projectId: string): Promise<WebhookEndpointRecord[]> {
+      const rows = await db
+        .selectFrom("webhook_endpoints")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+      return rows.map(toRecord);
+    },
+    /** The project's enabled endpoints subscribed to this event type. */
+    async listSubscribers(projectId: string, event: string): Promise<WebhookEndpointRecord[]> {
+      const rows = await db
+        .selectFrom("webhook_endpoints")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .where("is_active", "=", 1)
+        .execute();
+      return rows.map(toRecord).filter((endpoint) => endpoint.events.includes(event));
+    },
+    async countByProject(projectId: string): Promise<number> {
+      const row = await db
+        .selectFrom("webhook_endpoints")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("project_id", "=", projectId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async update(id: string, change: WebhookEndpointChange): Promise<void> {
+      await db
+        .updateTable("webhook_endpoints")
+        .set({
+          url: change.url,
+          events: JSON.stringify(change.events),
+          is_active: change.isActive ? 1 : 0,
+          updated_at: change.updatedAt,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    /** Deletes the endpoint; its deliveries and attempt log go with it (foreign keys cascade). */
+    async delete(id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("webhook_endpoints")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+export type WebhookEndpointRepository = ReturnType<typeof createWebhookEndpointRepository>;

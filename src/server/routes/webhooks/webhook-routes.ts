@@ -1,0 +1,158 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { DomainDeps } from "../../../context.js";
+import {
+  CreatedEndpointView,
+  CreateEndpointInput,
+  createEndpoint,
+  DELIVERY_LOG_LIMIT,
+  DeliveryRecordView,
+  deleteEndpoint,
+  EndpointView,
+  EventTypeView,
+  listDeliveries,
+  listEndpoints,
+  listEventTypes,
+  testEndpoint,
+  UpdateEndpointInput,
+  updateEndpoint,
+} from "../../../webhooks/endpoints.js";
+import type { WebhookService } from "../../../webhooks/service.js";
+import { listOf, PaginationQuery, paginate } from "../../pagination.js";
+import { Problem } from "../../problem.js";
+import { userCtx } from "../../request-context.js";
+import { ProjectParams } from "../api/project-routes.js";
+
+export interface WebhookRouteDeps {
+  domain: DomainDeps;
+  webhooks: WebhookService;
+}
+
+const EndpointParams = ProjectParams.extend({ endpointId: z.string().min(1).max(64) });
+const tags = ["webhooks"];
+const read = { 401: Problem, 404: Problem };
+const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
+
+/** /webhooks/…: endpoint management, tests and the delivery log (session auth, no /v1 prefix). */
+export const webhookRoutes =
+  (deps: WebhookRouteDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { webhooks } = deps;
+    const ctx = (request: Parameters<typeof userCtx>[1]) => userCtx(deps.domain, request);
+
+    app.get(
+      "/event-types",
+      {
+        schema: {
+          tags,
+          summary:
+            "The subscribable event types, each with its payload's JSON Schema and an example",
+          response: { 200: z.object({ data: z.array(EventTypeView) }), 401: Problem },
+        },
+      },
+      async () => ({ data: listEventTypes() }),
+    );
+
+    app.get(
+      "/:projectId/endpoints",
+      {
+        schema: {
+          tags,
+          summary: "The project's webhook endpoints (secrets are never shown)",
+          params: ProjectParams,
+          querystring: PaginationQuery,
+          response: { 200: listOf(EndpointView), ...read },
+        },
+      },
+      async (request) =>
+        paginate(
+          await listEndpoints(webhooks, { ctx: ctx(request), projectId: request.params.projectId }),
+          request.query,
+        ),
+    );
+
+    app.post(
+      "/:projectId/endpoints",
+      {
+        schema: {
+          tags,
+          summary:
+            "Create an endpoint: it must answer the endpoint.verify POST with a 2xx within 8 s; the secret is shown only here",
+          params: ProjectParams,
+          body: CreateEndpointInput,
+          response: { 201: CreatedEndpointView, ...write, 409: Problem },
+        },
+      },
+      async (request, reply) => {
+        const endpoint = await createEndpoint(webhooks, {
+          ctx: ctx(request),
+          projectId: request.params.projectId,
+          input: request.body,
+        });
+        return reply.code(201).send(endpoint);
+      },
+    );
+
+    app.patch(
+      "/:projectId/endpoints/:endpointId",
+      {
+        schema: {
+          tags,
+          summary: "Enable or disable an endpoint, change its events, or its URL (verified again)",
+          params: EndpointParams,
+          body: UpdateEndpointInput,
+          response: { 200: EndpointView, ...write, 409: Problem },
+        },
+      },
+      async (request) =>
+        updateEndpoint(webhooks, { ctx: ctx(request), ...request.params, input: request.body }),
+    );
+
+    app.delete(
+      "/:projectId/endpoints/:endpointId",
+      {
+        schema: {
+          tags,
+          summary: "Delete an endpoint with its delivery log and pending retries",
+          params: EndpointParams,
+          response: { 204: z.null().describe("Deleted"), 401: Problem, 403: Problem, 404: Problem },
+        },
+      },
+      async (request, reply) => {
+        await deleteEndpoint(webhooks, { ctx: ctx(request), ...request.params });
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      "/:projectId/endpoints/:endpointId/test",
+      {
+        schema: {
+          tags,
+          summary:
+            "Send a test.ping now; answers with its delivery record (a failed ping is retried in 60 s like any delivery)",
+          params: EndpointParams,
+          response: { 200: DeliveryRecordView, ...write, 409: Problem },
+        },
+      },
+      async (request) => testEndpoint(webhooks, { ctx: ctx(request), ...request.params }),
+    );
+
+    app.get(
+      "/:projectId/endpoints/:endpointId/deliveries",
+      {
+        schema: {
+          tags,
+          summary: `The endpoint's last ${DELIVERY_LOG_LIMIT} delivery records (one per attempt), newest first`,
+          params: EndpointParams,
+          querystring: PaginationQuery,
+          response: { 200: listOf(DeliveryRecordView), ...read },
+        },
+      },
+      async (request) =>
+        paginate(
+          await listDeliveries(webhooks, { ctx: ctx(request), ...request.params }),
+          request.query,
+        ),
+    );
+  };

@@ -1,0 +1,410 @@
+import type { Logger } from "pino";
+import type { Clock } from "../lib/clock.js";
+import type { IdGenerator } from "../lib/ids.js";
+import type { Metrics } from "../lib/metrics.js";
+import type { SecretBox } from "../lib/secret-box.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { AttemptOutcome, WebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
+import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
+import { openSecret, signatureHeaders, signingKey } from "./signing.js";
+import { isSuccess, type WebhookAnswer, type WebhookPost } from "./transport.js";
+
+/** Spec: each attempt times out after 10 seconds. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Spec: attempt 2 fires 60 seconds after a failed attempt 1, and there is no attempt 3. */
+export const RETRY_DELAY_MS = 60_000;
+export const MAX_ATTEMPTS = 2;
+/**
+ * How long a claimed delivery stays this process's: longer than an attempt and its recording,
+ * so a live process never loses one; a killed one's come due again this long after the claim.
+ */
+export const LEASE_MS = 30_000;
+/** Outcomes recorded per transaction at most. */
+const RECORD_BATCH = 500;
+/** Deliveries claimed per query at most. */
+const CLAIM_BATCH = 500;
+/** The longest the deliverer sleeps while idle, so other processes' work is noticed. */
+const POLL_MS = 5_000;
+
+export interface WebhookDelivererOptions {
+  meta: MetaAccess;
+  clock: Clock;
+  newId: IdGenerator;
+  logger: Logger;
+  secretBox: SecretBox;
+  /** Sends one POST (the transport over the guarded agent). */
+  send(post: WebhookPost): Promise<WebhookAnswer>;
+  /** Attempts in flight at once. */
+  concurrency: number;
+  metrics?: Pick<Metrics, "webhookDeliveries" | "webhookAttemptSeconds" | "webhookQueueSeconds">;
+  /** The idle wake-up interval (default 5 s). */
+  pollMs?: number;
+}
+
+/** A delivery claimed for an attempt, with the endpoint it goes to. */
+interface Job {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpointRecord;
+}
+
+/**
+ * Drains the durable webhook queue: claims due deliveries with a lease, signs and POSTs each,
+ * and records every attempt with its delivery's next state (retry in 60 s, succeeded, failed).
+ */
+export interface WebhookDeliverer {
+  /** Starts delivering, beginning with whatever an earlier process left due. */
+  start(): void;
+  /**
+   * Stops: attempts in flight are cancelled and, like claimed ones not yet started, handed
+   * back as due now (at-least-once); recorded outcomes are written before it resolves.
+   */
+  stop(): Promise<void>;
+  /** New deliveries were enqueued: claim them now. */
+  kick(): void;
+  /** Makes every attempt due now and waits until each is recorded; resolves with how many. */
+  deliverDue(): Promise<number>;
+  /**
+   * Makes the next attempt of a delivery the caller enqueued under its own lease (the test
+   * action) now, records it, and resolves with its outcome.
+   */
+  attemptNow(delivery: WebhookDelivery, endpoint: WebhookEndpointRecord): Promise<AttemptOutcome>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function createWebhookDeliverer(options: WebhookDelivererOptions): WebhookDeliverer {
+  const { meta, clock, logger, metrics } = options;
+  const log = logger.child({ component: "webhooks" });
+  const pollMs = options.pollMs ?? POLL_MS;
+  const keys = new Map<string, { sealed: string; key: Buffer }>();
+
+  function keyOf(endpoint: WebhookEndpointRecord): Buffer {
+    const cached = keys.get(endpoint.id);
+    if (cached?.sealed === endpoint.secret) return cached.key;
+    const key = signingKey(openSecret(options.secretBox, endpoint.secret));
+    keys.set(endpoint.id, { sealed: endpoint.secret, key });
+    return key;
+  }
+
+  // ---- recording: outcomes are written in batches, one transaction each ----
+
+  let toRecord: { outcome: AttemptOutcome; done: (error?: unknown) => void }[] = [];
+  let recording: Promise<void> | undefined;
+  let recordSoon = false;
+
+  function record(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      toRecord.push({ outcome, done: (error) => (error ? reject(error) : resolve()) });
+      scheduleRecording();
+    });
+  }
+
+  function scheduleRecording(): void {
+    if (recordSoon || recording) return;
+    recordSoon = true;
+    // One tick lets the outcomes of attempts finishing together share a transaction.
+    setImmediate(() => {
+      recordSoon = false;
+      const batch = toRecord.slice(0, RECORD_BATCH);
+      toRecord = toRecord.slice(batch.length);
+      recording = meta
+        .transaction((trx) =>
+          trx.repos.webhookDeliveries.recordOutcomes(batch.map((entry) => entry.outcome)),
+        )
+        .then(
+          () => {
+            for (const entry of batch) entry.done();
+          },
+          (error: unknown) => {
+            // The deliveries stay leased; when the lease ends they are attempted again.
+            log.error(
+              { err: (error as Error).message, count: batch.length },
+              "could not record webhook attempts",
+            );
+            for (const entry of batch) entry.done(error);
+          },
+        )
+        .finally(() => {
+          recording = undefined;
+          if (toRecord.length > 0) scheduleRecording();
+        });
+    });
+  }
+
+  async function recorded(): Promise<void> {
+    while (recordSoon || recording || toRecord.length > 0) {
+      if (recording) await recording.catch(() => undefined);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  // ---- one attempt ----
+
+  const controllers = new Set<AbortController>();
+
+  /** Signs and sends the delivery's next attempt; undefined when it was cancelled (shutdown). */
+  async function attempt(job: Job): Promise<AttemptOutcome | undefined> {
+    const { delivery, endpoint } = job;
+    const number = delivery.attempts + 1;
+    const startedAt = clock.now();
+    const body = JSON.stringify({ event: delivery.event, data: delivery.data, attempt: number });
+    if (number === 1)
+      metrics?.webhookQueueSeconds.observe(
+        Math.max(0, startedAt.getTime() - Date.parse(delivery.createdAt)) / 1000,
+      );
+    let answer: WebhookAnswer;
+    const controller = new AbortController();
+    controllers.add(controller);
+    try {
+      const signature = signatureHeaders(keyOf(endpoint), delivery.messageId, startedAt, body);
+      answer = await options.send({
+        url: endpoint.url,
+        event: delivery.event,
+        body,
+        signature,
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      // Only the secret can fail here: sealed under a server key that is no longer configured.
+      answer = {
+        statusCode: 0,
+        durationMs: 0,
+        body: `the endpoint's signing secret cannot be read (${(error as Error).message})`,
+      };
+    } finally {
+      controllers.delete(controller);
+    }
+    if (answer.aborted) return undefined;
+    const success = isSuccess(answer.statusCode);
+    const finishedMs = clock.now().getTime();
+    const retry = !success && number < MAX_ATTEMPTS;
+    const outcome: AttemptOutcome = {
+      attempt: {
+        id: options.newId("att"),
+        deliveryId: delivery.id,
+        endpointId: endpoint.id,
+        messageId: delivery.messageId,
+        event: delivery.event,
+        attempt: number,
+        statusCode: answer.statusCode,
+        durationMs: answer.durationMs,
+        success,
+        body: answer.body,
+        createdAt: startedAt.toISOString(),
+      },
+      status: success ? "succeeded" : retry ? "pending" : "failed",
+      nextAttemptAt: retry ? iso(finishedMs + RETRY_DELAY_MS) : null,
+      finishedAt: retry ? null : iso(finishedMs),
+    };
+    const result = success ? "succeeded" : retry ? "retry" : "failed";
+    metrics?.webhookDeliveries.inc({ outcome: result });
+    metrics?.webhookAttemptSeconds.observe(answer.durationMs / 1000);
+    const fields = {
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      messageId: delivery.messageId,
+      event: delivery.event,
+      attempt: number,
+      status: answer.statusCode,
+      ...(answer.error ? { error: answer.error.code } : {}),
+    };
+    if (success) log.debug(fields, "webhook delivered");
+    else if (retry)
+      log.warn(
+        { ...fields, nextAttemptAt: outcome.nextAttemptAt },
+        "webhook attempt failed; will retry",
+      );
+    else log.warn(fields, "webhook delivery failed for good");
+    return outcome;
+  }
+
+  /** Attempts a job and records the outcome; never rejects. */
+  async function run(job: Job): Promise<void> {
+    try {
+      const outcome = await attempt(job);
+      if (outcome) await record(outcome);
+      else cancelled.push(job.delivery.id);
+    } catch {
+      // Logged where recording failed; the lease brings the delivery back.
+    }
+  }
+
+  // ---- claiming ----
+
+  /** Claims up to `limit` due deliveries; those of disabled endpoints end without an attempt. */
+  async function claim(limit: number): Promise<{ jobs: Job[]; claimed: number }> {
+    const now = clock.now().getTime();
+    const deliveries = await meta.repos.webhookDeliveries.claimDue(
+      iso(now),
+      limit,
+      iso(now + LEASE_MS),
+    );
+    if (deliveries.length === 0) return { jobs: [], claimed: 0 };
+    const endpointIds = [...new Set(deliveries.map((d) => d.endpointId))];
+    const endpoints = new Map(
+      (await meta.repos.webhookEndpoints.findByIds(endpointIds)).map((e) => [e.id, e]),
+    );
+    const jobs: Job[] = [];
+    const disabled: string[] = [];
+    for (const delivery of deliveries) {
+      const endpoint = endpoints.get(delivery.endpointId);
+      // A deleted endpoint's deliveries are deleted with it.
+      if (!endpoint) continue;
+      if (endpoint.isActive) jobs.push({ delivery, endpoint });
+      else disabled.push(delivery.id);
+    }
+    if (disabled.length > 0) {
+      await meta.repos.webhookDeliveries.cancel(disabled, iso(clock.now().getTime()));
+      log.info({ count: disabled.length }, "dropped webhook deliveries of disabled endpoints");
+    }
+    return { jobs, claimed: deliveries.length };
+  }
+
+  // ---- the pump: keeps up to `concurrency` attempts in flight while work is due ----
+
+  let started = false;
+  let inFlight = 0;
+  const running = new Set<Promise<void>>();
+  let ready: Job[] = [];
+  let claiming: Promise<void> | undefined;
+  /** Whether more may be due: set by kicks and full claims, cleared by a short claim. */
+  let maybeMore = false;
+  let kicks = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let arming: Promise<void> | undefined;
+  const cancelled: string[] = [];
+
+  function launch(job: Job): void {
+    inFlight++;
+    const task = run(job).finally(() => {
+      inFlight--;
+      running.delete(task);
+      pump();
+    });
+    running.add(task);
+  }
+
+  function pump(): void {
+    if (!started) return;
+    while (inFlight < options.concurrency && ready.length > 0) {
+      const job = ready.shift();
+      if (job) launch(job);
+    }
+    if (maybeMore && !claiming && ready.length < options.concurrency) {
+      const kicksBefore = kicks;
+      const want = Math.min(CLAIM_BATCH, 2 * options.concurrency - ready.length - inFlight);
+      if (want <= 0) return;
+      claiming = claim(want)
+        .then(
+          ({ jobs, claimed }) => {
+            ready.push(...jobs);
+            maybeMore = claimed >= want || kicks !== kicksBefore;
+          },
+          (error: unknown) => {
+            log.error({ err: (error as Error).message }, "could not claim webhook deliveries");
+            maybeMore = false;
+          },
+        )
+        .finally(() => {
+          claiming = undefined;
+          pump();
+        });
+      return;
+    }
+    if (!maybeMore && !claiming && inFlight === 0 && ready.length === 0) armTimer();
+  }
+
+  /** While idle: sleep until the next delivery is due (a retry, or a lease that ends). */
+  function armTimer(): void {
+    if (arming || !started) return;
+    arming = (async () => {
+      await recorded();
+      const next = await meta.repos.webhookDeliveries.nextDueAt();
+      if (!started) return;
+      const wait =
+        next === undefined
+          ? pollMs
+          : Math.min(pollMs, Math.max(0, Date.parse(next) - clock.now().getTime()));
+      clearTimeout(timer);
+      timer = setTimeout(wake, wait);
+      timer.unref();
+    })()
+      .catch((error: unknown) => {
+        log.error({ err: (error as Error).message }, "could not read the webhook queue");
+        if (!started) return;
+        clearTimeout(timer);
+        timer = setTimeout(wake, pollMs);
+        timer.unref();
+      })
+      .finally(() => {
+        arming = undefined;
+      });
+  }
+
+  function wake(): void {
+    timer = undefined;
+    maybeMore = true;
+    kicks++;
+    pump();
+  }
+
+  async function releaseCancelled(): Promise<void> {
+    const ids = [...cancelled, ...ready.map((job) => job.delivery.id)];
+    cancelled.length = 0;
+    ready = [];
+    if (ids.length === 0) return;
+    const now = iso(clock.now().getTime());
+    await meta.repos.webhookDeliveries.release(ids, now);
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      wake();
+    },
+    async stop() {
+      started = false;
+      clearTimeout(timer);
+      timer = undefined;
+      for (const controller of controllers) controller.abort();
+      while (claiming || arming || running.size > 0) {
+        await Promise.allSettled([claiming, arming, ...running]);
+      }
+      await recorded();
+      try {
+        await releaseCancelled();
+      } catch (error) {
+        log.warn(
+          { err: (error as Error).message },
+          "could not hand back webhook deliveries; they come due when their lease ends",
+        );
+      }
+    },
+    kick() {
+      kicks++;
+      maybeMore = true;
+      if (timer) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      pump();
+    },
+    async deliverDue() {
+      let total = 0;
+      for (;;) {
+        const { jobs, claimed } = await claim(CLAIM_BATCH);
+        await Promise.all(jobs.map(run));
+        total += jobs.length;
+        if (claimed === 0) return total;
+      }
+    },
+    async attemptNow(delivery, endpoint) {
+      const outcome = await attempt({ delivery, endpoint });
+      if (!outcome) throw new Error("the attempt was cancelled because the service is stopping");
+      await record(outcome);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,409 @@
+import { z } from "zod";
+import type { Ctx } from "../context.js";
+import { nowIso } from "../context.js";
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  UnavailableError,
+} from "../lib/errors.js";
+import { closestName } from "../lib/suggest.js";
+import { parseInput } from "../lib/validation.js";
+import type { Repositories } from "../meta/meta-store.js";
+import type { WebhookAttemptWithRetry } from "../meta/repositories/webhook-deliveries.js";
+import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
+import { requireProject } from "../projects/projects.js";
+import { LEASE_MS } from "./deliverer.js";
+import { isWebhookEvent, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from "./event-types.js";
+import type { WebhookService } from "./service.js";
+import { generateSecret, openSecret, signatureHeaders, signingKey } from "./signing.js";
+import { isSuccess, type WebhookAnswer } from "./transport.js";
+
+/** Spec: the receiver must answer a verification request with a 2xx within 8 seconds. */
+export const VERIFY_TIMEOUT_MS = 8_000;
+/** Spec: the delivery log shows the last 50 records. */
+export const DELIVERY_LOG_LIMIT = 50;
+/** Endpoints one project may have (the spec leaves it open; Svix and GitHub allow about 20). */
+export const MAX_ENDPOINTS_PER_PROJECT = 20;
+const MAX_URL_LENGTH = 2048;
+
+const EndpointUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_URL_LENGTH)
+  .superRefine((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "is not a valid URL" });
+      return;
+    }
+    if (url.protocol !== "https:")
+      ctx.addIssue({ code: "custom", message: "must be an https:// URL" });
+    if (url.username !== "" || url.password !== "")
+      ctx.addIssue({
+        code: "custom",
+        message: "must not carry a user name or password; receivers check the signature instead",
+      });
+    if (url.hash !== "") ctx.addIssue({ code: "custom", message: "must not have a #fragment" });
+  })
+  .describe("A publicly reachable https:// URL; it is verified before it is saved");
+
+const EventList = z
+  .array(z.string().max(100))
+  .min(1, "subscribe to at least one event")
+  .max(WEBHOOK_EVENT_NAMES.length * 2)
+  .superRefine((events, ctx) => {
+    for (const [index, name] of events.entries()) {
+      if (isWebhookEvent(name)) continue;
+      const hint =
+        name === "endpoint.verify"
+          ? "it is sent only to verify an endpoint and cannot be subscribed to"
+          : `unknown event type${suggestion(name)}; GET /webhooks/event-types lists them`;
+      ctx.addIssue({ code: "custom", path: [index], message: `'${name}': ${hint}` });
+    }
+  })
+  // Each type once, in the order given.
+  .transform((events) => [...new Set(events)])
+  .describe(`Event types to receive: ${WEBHOOK_EVENT_NAMES.join(", ")}`);
+
+function suggestion(name: string): string {
+  const near = closestName(name, WEBHOOK_EVENT_NAMES);
+  return near ? ` (did you mean '${near}'?)` : "";
+}
+
+export const CreateEndpointInput = z
+  .object({ url: EndpointUrl, events: EventList })
+  .strict()
+  .meta({
+    id: "CreateWebhookEndpointInput",
+    example: {
+      url: "https://hooks.example.com/vigil",
+      events: ["monitor.down", "monitor.recovered"],
+    },
+  });
+export type CreateEndpointInput = z.input<typeof CreateEndpointInput>;
+
+export const UpdateEndpointInput = z
+  .object({
+    isActive: z.boolean().optional().describe("false disables the endpoint: it receives nothing"),
+    url: EndpointUrl.optional().describe("A new URL is verified again before it is saved"),
+    events: EventList.optional(),
+  })
+  .strict()
+  .meta({ id: "UpdateWebhookEndpointInput", example: { isActive: false } });
+export type UpdateEndpointInput = z.input<typeof UpdateEndpointInput>;
+
+export const EndpointView = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    isActive: z.boolean(),
+    status: z.enum(["enabled", "disabled"]),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+export type EndpointView = z.infer<typeof EndpointView>;
+
+export const CreatedEndpointView = EndpointView.extend({
+  secret: z
+    .string()
+    .describe("The signing secret (whsec_…): shown in this response only, never again"),
+}).meta({ id: "CreatedWebhookEndpoint" });
+export type CreatedEndpointView = z.infer<typeof CreatedEndpointView>;
+
+export const DeliveryRecordView = z
+  .object({
+    id: z.string(),
+    messageId: z.string().describe("The webhook-id header: the same on both attempts"),
+    event: z.string(),
+    attempt: z.number().int().describe("1 (initial) or 2 (the retry)"),
+    status: z
+      .number()
+      .int()
+      .describe("The receiver's HTTP status; 0 for a network error or timeout"),
+    durationMs: z.number().int(),
+    success: z.boolean().describe("Whether the answer was a 2xx"),
+    body: z.string().describe("The first 500 characters of the answer, or what went wrong"),
+    attemptedAt: z.string(),
+    retryAt: z
+      .string()
+      .nullable()
+      .describe("When attempt 2 is due, after this failed attempt 1; null otherwise"),
+  })
+  .meta({ id: "WebhookDeliveryRecord" });
+export type DeliveryRecordView = z.infer<typeof DeliveryRecordView>;
+
+export const EventTypeView = z
+  .object({
+    type: z.string(),
+    description: z.string(),
+    emittedBy: z.string(),
+    schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the envelope's data"),
+    example: z.unknown(),
+  })
+  .meta({ id: "WebhookEventType" });
+export type EventTypeView = z.infer<typeof EventTypeView>;
+
+type ProjectArgs = { ctx: Ctx; projectId: string };
+type EndpointArgs = ProjectArgs & { endpointId: string };
+
+const toView = (e: WebhookEndpointRecord): EndpointView => ({
+  id: e.id,
+  projectId: e.projectId,
+  url: e.url,
+  events: e.events,
+  isActive: e.isActive,
+  status: e.isActive ? "enabled" : "disabled",
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+export const toDeliveryRecordView = (a: WebhookAttemptWithRetry): DeliveryRecordView => ({
+  id: a.id,
+  messageId: a.messageId,
+  event: a.event,
+  attempt: a.attempt,
+  status: a.statusCode,
+  durationMs: a.durationMs,
+  success: a.success,
+  body: a.body,
+  attemptedAt: a.createdAt,
+  retryAt: a.retryAt,
+});
+
+/** The project's endpoint; one of another project is reported as not found. */
+async function requireEndpoint(
+  repos: Repositories,
+  projectId: string,
+  endpointId: string,
+): Promise<WebhookEndpointRecord> {
+  const endpoint = await repos.webhookEndpoints.findById(endpointId);
+  if (!endpoint || endpoint.projectId !== projectId)
+    throw new NotFoundError("Webhook endpoint", endpointId);
+  return endpoint;
+}
+
+/** The endpoint did not accept the verification request; the problem says why. */
+export class VerificationFailedError extends InvalidInputError {
+  override readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(answer: Exclude<WebhookAnswer, { aborted: true }>) {
+    const reason = answer.error?.code ?? "status";
+    const why = verificationFailure(answer);
+    super(`url: verification failed: ${why}`, [
+      { field: "url", message: `verification failed: ${why}` },
+    ]);
+    this.extensions = {
+      verification: {
+        reason,
+        status: answer.statusCode,
+        durationMs: answer.durationMs,
+      },
+    };
+  }
+}
+
+function verificationFailure(answer: Exclude<WebhookAnswer, { aborted: true }>): string {
+  const limit = `${VERIFY_TIMEOUT_MS / 1000} s`;
+  if (!answer.error) {
+    const redirect =
+      answer.statusCode >= 300 && answer.statusCode < 400
+        ? "; redirects are not followed, so register the final URL"
+        : "";
+    return `the endpoint answered HTTP ${answer.statusCode}; it must answer 2xx within ${limit}${redirect}`;
+  }
+  switch (answer.error.code) {
+    case "timeout":
+      return `the endpoint did not answer within ${limit}`;
+    case "dns":
+      return `the host name could not be resolved (${answer.error.message})`;
+    case "blocked_address":
+      return `the URL points to a private, loopback or reserved address, which webhooks may not reach (${answer.error.message})`;
+    default:
+      return answer.error.message;
+  }
+}
+
+/**
+ * POSTs `{"type":"endpoint.verify"}` (signed with the endpoint's secret) and resolves when the
+ * endpoint answered 2xx within 8 s; otherwise throws a 400 naming `url` and saying why.
+ */
+async function verifyUrl(
+  service: WebhookService,
+  ctx: Ctx,
+  url: string,
+  secret: string,
+): Promise<void> {
+  const body = JSON.stringify({ type: "endpoint.verify" });
+  const answer = await service.send({
+    url,
+    event: "endpoint.verify",
+    body,
+    signature: signatureHeaders(
+      signingKey(secret),
+      ctx.deps.newId("msg"),
+      ctx.deps.clock.now(),
+      body,
+    ),
+    timeoutMs: VERIFY_TIMEOUT_MS,
+  });
+  if (answer.aborted) throw new UnavailableError("The service is shutting down; try again shortly");
+  if (!isSuccess(answer.statusCode)) throw new VerificationFailedError(answer);
+}
+
+/**
+ * Creates an endpoint (members and above) once its URL answered the verification request; the
+ * response carries the signing secret, the only time it is shown.
+ */
+export async function createEndpoint(
+  service: WebhookService,
+  { ctx, projectId, input }: ProjectArgs & { input: CreateEndpointInput },
+): Promise<CreatedEndpointView> {
+  await requireProject(ctx, projectId, "write");
+  const { url, events } = parseInput(CreateEndpointInput, input);
+  const repos = ctx.deps.meta.repos;
+  if ((await repos.webhookEndpoints.countByProject(projectId)) >= MAX_ENDPOINTS_PER_PROJECT)
+    throw new ConflictError(
+      `A project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints; delete one first`,
+    );
+  const secret = generateSecret();
+  await verifyUrl(service, ctx, url, secret);
+  const at = nowIso(ctx.deps);
+  const record = await repos.webhookEndpoints.insert({
+    id: ctx.deps.newId("whe"),
+    projectId,
+    url,
+    events,
+    isActive: true,
+    secret: service.secretBox.seal(secret),
+    createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  return { ...toView(record), secret };
+}
+
+export async function listEndpoints(
+  _service: WebhookService,
+  { ctx, projectId }: ProjectArgs,
+): Promise<EndpointView[]> {
+  await requireProject(ctx, projectId, "read");
+  const endpoints = await ctx.deps.meta.repos.webhookEndpoints.listByProject(projectId);
+  return endpoints.map(toView);
+}
+
+/** Changes isActive, events and url (a new URL is verified again first). */
+export async function updateEndpoint(
+  service: WebhookService,
+  { ctx, projectId, endpointId, input }: EndpointArgs & { input: UpdateEndpointInput },
+): Promise<EndpointView> {
+  await requireProject(ctx, projectId, "write");
+  const change = parseInput(UpdateEndpointInput, input);
+  const existing = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
+  const url = change.url ?? existing.url;
+  if (url !== existing.url) {
+    let secret: string;
+    try {
+      secret = openSecret(service.secretBox, existing.secret);
+    } catch {
+      throw new ConflictError(
+        "The endpoint's signing secret cannot be read with this server's key; delete the endpoint and create it again",
+      );
+    }
+    await verifyUrl(service, ctx, url, secret);
+  }
+  const next: WebhookEndpointRecord = {
+    ...existing,
+    url,
+    events: change.events ?? existing.events,
+    isActive: change.isActive ?? existing.isActive,
+    updatedAt: nowIso(ctx.deps),
+  };
+  await ctx.deps.meta.repos.webhookEndpoints.update(existing.id, next);
+  return toView(next);
+}
+
+/** Deletes the endpoint and its whole delivery history, pending retries included. */
+export async function deleteEndpoint(
+  _service: WebhookService,
+  { ctx, projectId, endpointId }: EndpointArgs,
+): Promise<void> {
+  await requireProject(ctx, projectId, "write");
+  const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
+  await ctx.deps.meta.repos.webhookEndpoints.delete(endpoint.id);
+}
+
+/**
+ * Sends a test.ping to the endpoint now and answers with its delivery record; it is queued and
+ * logged like a real delivery, so a failed ping is retried once 60 s later.
+ */
+export async function testEndpoint(
+  service: WebhookService,
+  { ctx, projectId, endpointId }: EndpointArgs,
+): Promise<DeliveryRecordView> {
+  await requireProject(ctx, projectId, "write");
+  const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
+  if (!endpoint.isActive)
+    throw new ConflictError(
+      "The endpoint is disabled and receives nothing; enable it (PATCH isActive: true) to test it",
+    );
+  const now = ctx.deps.clock.now();
+  const messageId = ctx.deps.newId("msg");
+  const delivery = {
+    id: ctx.deps.newId("dlv"),
+    projectId,
+    endpointId: endpoint.id,
+    messageId,
+    eventId: messageId,
+    event: "test.ping",
+    data: {
+      type: "test.ping",
+      message: "This is a test delivery from Vigil",
+      timestamp: now.toISOString(),
+      projectId,
+    } satisfies z.infer<(typeof WEBHOOK_EVENT_TYPES)["test.ping"]["payload"]>,
+    createdAt: now.toISOString(),
+    // Leased to this request, so the deliverer leaves attempt 1 to it.
+    nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString(),
+  };
+  await ctx.deps.meta.repos.webhookDeliveries.enqueue([delivery]);
+  const outcome = await service.deliverer.attemptNow(
+    { ...delivery, status: "pending", attempts: 0, finishedAt: null },
+    endpoint,
+  );
+  return toDeliveryRecordView({ ...outcome.attempt, retryAt: outcome.nextAttemptAt });
+}
+
+/** The endpoint's last 50 delivery records, newest first. */
+export async function listDeliveries(
+  _service: WebhookService,
+  { ctx, projectId, endpointId }: EndpointArgs,
+): Promise<DeliveryRecordView[]> {
+  await requireProject(ctx, projectId, "read");
+  const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
+  const attempts = await ctx.deps.meta.repos.webhookDeliveries.listAttempts(
+    endpoint.id,
+    DELIVERY_LOG_LIMIT,
+  );
+  return attempts.map(toDeliveryRecordView);
+}
+
+/** Every subscribable event type, with the JSON Schema and an example of its payload. */
+export function listEventTypes(): EventTypeView[] {
+  return WEBHOOK_EVENT_NAMES.map((type) => {
+    const spec = WEBHOOK_EVENT_TYPES[type];
+    return {
+      type,
+      description: spec.description,
+      emittedBy: spec.emittedBy,
+      schema: z.toJSONSchema(spec.payload) as Record<string, unknown>,
+      example: spec.example,
+    };
+  });
+}

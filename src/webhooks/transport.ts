@@ -1,0 +1,84 @@
+import type { Dispatcher } from "undici";
+import type { TransportError } from "../lib/http/transport-error.js";
+import { executeRequest } from "../monitors/http-request.js";
+
+export const WEBHOOK_USER_AGENT = "Vigil-Webhooks/1.0";
+/** Characters of a response body the delivery log keeps (spec). */
+export const LOGGED_BODY_CHARS = 500;
+/** Response bytes read at most; a longer body is cut off (the log keeps 500 characters anyway). */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** One POST to a webhook endpoint: an event, its JSON body and (for deliveries) its signature. */
+export interface WebhookPost {
+  url: string;
+  event: string;
+  body: string;
+  /** The Standard Webhooks headers, when the request is signed. */
+  signature?: Readonly<Record<string, string>>;
+  /** Covers connect, TLS, headers and body. */
+  timeoutMs: number;
+  /** Cancels the request (shutdown): the answer is `aborted`. */
+  signal?: AbortSignal;
+}
+
+/** What came back: the status (0 for no answer), the time taken and the body's first characters. */
+export type WebhookAnswer =
+  | {
+      aborted?: false;
+      statusCode: number;
+      durationMs: number;
+      /** The first 500 characters of the body, or what went wrong when there was no answer. */
+      body: string;
+      /** Why there was no answer (status 0). */
+      error?: TransportError;
+    }
+  | { aborted: true };
+
+/** Whether the receiver accepted: any 2xx. */
+export const isSuccess = (statusCode: number) => statusCode >= 200 && statusCode < 300;
+
+/** The first `max` characters of a text, never splitting a surrogate pair. */
+export function firstChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
+/**
+ * POSTs JSON to a webhook endpoint through the guarded agent: no redirects are followed (a 3xx
+ * is an answer, and not a 2xx), the whole exchange has one time limit, and at most 64 KiB of
+ * the answer is read. Never throws.
+ */
+export async function postWebhook(
+  dispatcher: Dispatcher,
+  post: WebhookPost,
+): Promise<WebhookAnswer> {
+  const headers = [
+    { name: "content-type", value: "application/json" },
+    { name: "x-service-event", value: post.event },
+    ...Object.entries(post.signature ?? {}).map(([name, value]) => ({ name, value })),
+  ];
+  const result = await executeRequest(
+    { method: "POST", url: post.url, headers, body: post.body, followRedirects: false },
+    {
+      dispatcher,
+      timeoutMs: post.timeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      userAgent: WEBHOOK_USER_AGENT,
+      ...(post.signal ? { signal: post.signal } : {}),
+    },
+  );
+  if (result.ok) {
+    const { status, durationMs, body } = result.response;
+    return { statusCode: status, durationMs, body: firstChars(body, LOGGED_BODY_CHARS) };
+  }
+  const { error, durationMs } = result;
+  if (error.code === "aborted") return { aborted: true };
+  const body =
+    error.code === "timeout"
+      ? `timed out after ${post.timeoutMs / 1000}s`
+      : firstChars(error.message, LOGGED_BODY_CHARS);
+  return { statusCode: 0, durationMs, body, error };
+}
