@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
+import { UnavailableError } from "../lib/errors.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
@@ -402,7 +403,10 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     },
     async attemptNow(delivery, endpoint) {
       const outcome = await attempt({ delivery, endpoint });
-      if (!outcome) throw new Error("the attempt was cancelled because the service is stopping");
+      if (!outcome)
+        throw new UnavailableError(
+          "The service is stopping; the delivery is sent after it restarts",
+        );
       await record(outcome);
       return outcome;
     },

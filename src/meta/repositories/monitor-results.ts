@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, MonitorResultRow } from "../schema.js";
+import { deleteBatchBefore } from "./batches.js";
 
 /** One stored check result; `detail` holds the step results as JSON. */
 export interface MonitorResultRecord {
@@ -83,18 +84,8 @@ export function createMonitorResultRepository(db: Kysely<MetaSchema>) {
       return Number(row.n);
     },
     /** Deletes up to `limit` results started before `cutoff`; returns how many went. */
-    async deleteOlderThan(cutoff: string, limit: number): Promise<number> {
-      const doomed = db
-        .selectFrom("monitor_results")
-        .select("id")
-        .where("started_at", "<", cutoff)
-        .limit(limit);
-      const result = await db
-        .deleteFrom("monitor_results")
-        .where("id", "in", doomed)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
+    deleteOlderThan: (cutoff: string, limit: number) =>
+      deleteBatchBefore(db, "monitor_results", "started_at", cutoff, limit),
   };
 }
 export type MonitorResultRepository = ReturnType<typeof createMonitorResultRepository>;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { MonitorNotification } from "../../notifications/model.js";
 import type { MetaSchema, NotificationDeliveryRow } from "../schema.js";
+import { claimDueRows } from "./batches.js";
 
 export const DELIVERY_STATUSES = ["pending", "sent", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -124,22 +125,7 @@ export function createNotificationDeliveryRepository(db: Kysely<MetaSchema>) {
       limit: number,
       leaseUntil: string = new Date(Date.parse(now) + DEFAULT_CLAIM_LEASE_MS).toISOString(),
     ): Promise<NotificationDelivery[]> {
-      const due = db
-        .selectFrom("notification_deliveries")
-        .select("id")
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .orderBy("next_attempt_at")
-        .orderBy("id")
-        .limit(limit);
-      const rows = await db
-        .updateTable("notification_deliveries")
-        .set({ next_attempt_at: leaseUntil })
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .where("id", "in", due)
-        .returningAll()
-        .execute();
+      const rows = await claimDueRows(db, "notification_deliveries", now, limit, leaseUntil);
       return rows.map(toDelivery).sort(byCreation);
     },
     /** Records a successful attempt (counted), making the delivery final. */

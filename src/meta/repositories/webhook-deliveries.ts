@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, WebhookAttemptRow, WebhookDeliveryRow } from "../schema.js";
+import { claimDueRows, deleteBatchBefore } from "./batches.js";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -143,22 +144,7 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
      * as it is updated, so two claimers never get the same delivery.
      */
     async claimDue(now: string, limit: number, leaseUntil: string): Promise<WebhookDelivery[]> {
-      const due = db
-        .selectFrom("webhook_deliveries")
-        .select("id")
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .orderBy("next_attempt_at")
-        .orderBy("id")
-        .limit(limit);
-      const rows = await db
-        .updateTable("webhook_deliveries")
-        .set({ next_attempt_at: leaseUntil })
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .where("id", "in", due)
-        .returningAll()
-        .execute();
+      const rows = await claimDueRows(db, "webhook_deliveries", now, limit, leaseUntil);
       return rows.map(toDelivery).sort(byCreation);
     },
     /** When the next pending delivery is due (or its lease ends); undefined when none is pending. */
@@ -248,31 +234,11 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
       }));
     },
     /** Deletes up to `limit` attempts made before `cutoff`; returns how many. */
-    async deleteAttemptsBefore(cutoff: string, limit: number): Promise<number> {
-      const doomed = db
-        .selectFrom("webhook_attempts")
-        .select("id")
-        .where("created_at", "<", cutoff)
-        .limit(limit);
-      const result = await db
-        .deleteFrom("webhook_attempts")
-        .where("id", "in", doomed)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
+    deleteAttemptsBefore: (cutoff: string, limit: number) =>
+      deleteBatchBefore(db, "webhook_attempts", "created_at", cutoff, limit),
     /** Deletes up to `limit` deliveries finished before `cutoff` (with their attempts); returns how many. */
-    async deleteFinishedBefore(cutoff: string, limit: number): Promise<number> {
-      const doomed = db
-        .selectFrom("webhook_deliveries")
-        .select("id")
-        .where("finished_at", "<", cutoff)
-        .limit(limit);
-      const result = await db
-        .deleteFrom("webhook_deliveries")
-        .where("id", "in", doomed)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
+    deleteFinishedBefore: (cutoff: string, limit: number) =>
+      deleteBatchBefore(db, "webhook_deliveries", "finished_at", cutoff, limit),
   };
 }
 export type WebhookDeliveryRepository = ReturnType<typeof createWebhookDeliveryRepository>;
