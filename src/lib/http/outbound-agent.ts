@@ -46,9 +46,14 @@ function guardedLookup(resolve: ResolveAll, guard: boolean, allowSetting: string
         ? addresses.find((entry) => !isPublicAddress(entry.address))
         : undefined;
       const first = addresses[0];
-      if (blocked !== undefined || first === undefined) {
-        const address = blocked?.address ?? hostname;
-        callback(new BlockedAddressError(hostname, address, allowSetting), []);
+      if (first === undefined) {
+        const none: NodeJS.ErrnoException = new Error(`${hostname} has no addresses`);
+        none.code = "ENOTFOUND";
+        callback(none, []);
+        return;
+      }
+      if (blocked !== undefined) {
+        callback(new BlockedAddressError(hostname, blocked.address, allowSetting), []);
         return;
       }
       if (options.all) callback(null, addresses);
