@@ -48,6 +48,16 @@ export const Problem = z
       .object({ line: z.number().int(), column: z.number().int() })
       .optional()
       .describe("TQL errors: where in the query the problem is (1-based)"),
+    verification: z
+      .object({
+        reason: z.string(),
+        status: z.number().int(),
+        durationMs: z.number().int(),
+      })
+      .optional()
+      .describe(
+        "Webhook endpoint verification failures: why (status, timeout, dns, blocked_address, tls, refused, reset, network), the status received (0 for none) and the time taken",
+      ),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 export type Problem = z.infer<typeof Problem>;
