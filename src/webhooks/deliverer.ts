@@ -62,7 +62,10 @@ export interface WebhookDeliverer {
   stop(): Promise<void>;
   /** New deliveries were enqueued: claim them now. */
   kick(): void;
-  /** Makes every attempt due now and waits until each is recorded; resolves with how many. */
+  /**
+   * Makes the attempts due at the clock's now, `concurrency` at a time, and waits until each
+   * is recorded; resolves with how many (tests and one-off drains; no timers involved).
+   */
   deliverDue(): Promise<number>;
   /**
    * Makes the next attempt of a delivery the caller enqueued under its own lease (the test
@@ -395,7 +398,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     async deliverDue() {
       let total = 0;
       for (;;) {
-        const { jobs, claimed } = await claim(CLAIM_BATCH);
+        const { jobs, claimed } = await claim(options.concurrency);
         await Promise.all(jobs.map(run));
         total += jobs.length;
         if (claimed === 0) return total;

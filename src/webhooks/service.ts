@@ -41,26 +41,38 @@ export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) 
       log.debug({ event: event.type }, "not a subscribable webhook event; ignored");
       return 0;
     }
-    const endpoints = await deps.meta.repos.webhookEndpoints.listSubscribers(
-      event.projectId,
-      event.type,
-    );
-    if (endpoints.length === 0) return 0;
+    const { repos } = deps.meta;
+    const subscribers = () => repos.webhookEndpoints.listSubscribers(event.projectId, event.type);
     const now = deps.clock.now().toISOString();
     const messageId = deps.newId("msg");
-    await deps.meta.repos.webhookDeliveries.enqueue(
-      endpoints.map((endpoint) => ({
-        id: deps.newId("dlv"),
-        projectId: event.projectId,
-        endpointId: endpoint.id,
-        messageId,
-        eventId: event.id,
-        event: event.type,
-        data: event.data,
-        createdAt: now,
-        nextAttemptAt: now,
-      })),
-    );
+    const enqueue = (endpoints: readonly { id: string }[]) =>
+      repos.webhookDeliveries.enqueue(
+        endpoints.map((endpoint) => ({
+          id: deps.newId("dlv"),
+          projectId: event.projectId,
+          endpointId: endpoint.id,
+          messageId,
+          eventId: event.id,
+          event: event.type,
+          data: event.data,
+          createdAt: now,
+          nextAttemptAt: now,
+        })),
+      );
+    let endpoints = await subscribers();
+    if (endpoints.length === 0) return 0;
+    try {
+      await enqueue(endpoints);
+    } catch (error) {
+      // An endpoint deleted between the listing and the insert fails the whole insert (its
+      // foreign key); the others must still get the event, so list them again and retry once.
+      const again = await subscribers();
+      const same =
+        again.length === endpoints.length && again.every((e, i) => e.id === endpoints[i]?.id);
+      if (same) throw error;
+      endpoints = again;
+      await enqueue(endpoints);
+    }
     deps.deliverer.kick();
     return endpoints.length;
   };
