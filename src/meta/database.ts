@@ -7,6 +7,7 @@ import {
   type LogEvent,
   Migrator,
   PostgresDialect,
+  type SqliteDatabase,
   SqliteDialect,
 } from "kysely";
 import pg from "pg";
@@ -47,7 +48,37 @@ function openSqlite(path: string): Dialect {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: withStatementCache(database, STATEMENT_CACHE_SIZE) });
+}
+
+/** Prepared statements kept per SQLite connection (queries repeat; preparing costs ~30 µs). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as Kysely uses it, reusing a prepared statement for SQL text seen before (the
+ * least recently used beyond `size` are dropped). A statement still iterating is never handed
+ * out twice: a fresh one is prepared instead.
+ */
+function withStatementCache(database: SQLite.Database, size: number): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = database.prepare(text);
+      cache.set(text, statement);
+      if (cache.size > size) {
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
+      }
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string, onConnectionError?: (error: Error) => void): Dialect {

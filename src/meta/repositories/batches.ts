@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, type Selectable, SqliteAdapter, sql } from "kysely";
 import type { MetaSchema } from "../schema.js";
 
 /** Tables used as durable queues: rows with an id, a status and when they are next due. */
@@ -7,8 +7,12 @@ type QueueTable = "notification_deliveries" | "webhook_deliveries";
 /**
  * Claims up to `limit` pending rows due at `now` (ISO), oldest due first, by moving their
  * next_attempt_at to `leaseUntil`: another claimer skips them, and if this one dies they are
- * due again when the lease ends. The conditions are re-checked on each row as it is updated,
- * so two claimers never get the same row (SQLite and PostgreSQL alike).
+ * due again when the lease ends. Two claimers never get the same row:
+ * - SQLite runs one writer at a time, so the statement's subquery and update are atomic. The
+ *   update finds the chosen rows by primary key, which keeps a claim cheap however long the
+ *   queue is (re-checking the due conditions outside made SQLite walk every due row).
+ * - PostgreSQL locks the chosen rows, skipping rows another claimer holds (SKIP LOCKED); the
+ *   lock re-reads each row's latest version, so a row leased meanwhile no longer matches.
  */
 export async function claimDueRows<T extends QueueTable>(
   db: Kysely<MetaSchema>,
@@ -18,12 +22,22 @@ export async function claimDueRows<T extends QueueTable>(
   leaseUntil: string,
 ): Promise<Selectable<MetaSchema[T]>[]> {
   const due = sql`status = 'pending' AND next_attempt_at <= ${now}`;
-  const result = await sql<Selectable<MetaSchema[T]>>`
-    UPDATE ${sql.table(table)} SET next_attempt_at = ${leaseUntil}
-    WHERE ${due} AND id IN (
-      SELECT id FROM ${sql.table(table)} WHERE ${due} ORDER BY next_attempt_at, id LIMIT ${limit}
-    )
-    RETURNING *`.execute(db);
+  const target = sql.table(table);
+  const query =
+    db.getExecutor().adapter instanceof SqliteAdapter
+      ? sql<Selectable<MetaSchema[T]>>`
+        UPDATE ${target} SET next_attempt_at = ${leaseUntil} WHERE id IN (
+          SELECT id FROM ${target} WHERE ${due} ORDER BY next_attempt_at, id LIMIT ${limit}
+        ) RETURNING *`
+      : // A locking CTE is evaluated once (an IN subquery may be re-run and overshoot LIMIT).
+        sql<Selectable<MetaSchema[T]>>`
+        WITH chosen AS (
+          SELECT id FROM ${target} WHERE ${due} ORDER BY next_attempt_at, id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        )
+        UPDATE ${target} AS t SET next_attempt_at = ${leaseUntil} FROM chosen
+        WHERE t.id = chosen.id RETURNING t.*`;
+  const result = await query.execute(db);
   return result.rows;
 }
 
