@@ -73,6 +73,7 @@ const DEFAULT_WEBHOOKS = {
   concurrency: 64,
   allowPrivateTargets: false,
   logRetentionDays: 30,
+  writesPerMinute: 30,
 };
 
 const usdPerMillion = z.number().min(0).max(1_000_000);
@@ -202,6 +203,8 @@ export const Config = z
         caFile: z.string().min(1).optional(),
         /** Delivery records and finished deliveries older than this are deleted. */
         logRetentionDays: integer(1, 3650).default(DEFAULT_WEBHOOKS.logRetentionDays),
+        /** Per user: endpoint creations, edits and test pings (each makes the server POST). */
+        writesPerMinute: integer(1, 100_000).default(DEFAULT_WEBHOOKS.writesPerMinute),
       })
       .strict()
       .default(DEFAULT_WEBHOOKS),
@@ -263,6 +266,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: ["webhooks", "allowPrivateTargets"],
   VIGIL_WEBHOOKS_CA_FILE: ["webhooks", "caFile"],
   VIGIL_WEBHOOKS_LOG_RETENTION_DAYS: ["webhooks", "logRetentionDays"],
+  VIGIL_WEBHOOKS_WRITES_PER_MINUTE: ["webhooks", "writesPerMinute"],
   VIGIL_SMTP_URL: ["smtp", "url"],
   VIGIL_SMTP_FROM: ["smtp", "from"],
   VIGIL_SECRET_KEY: ["secretKey"],

@@ -56,7 +56,11 @@ export interface AppDeps {
   channels: ChannelService;
   notifier: NotificationDispatcher;
   /** Webhook endpoints' delivery: the guarded transport, the deliverer and log retention. */
-  webhooks: WebhookService & { retention: RetentionSweep };
+  webhooks: WebhookService & {
+    retention: RetentionSweep;
+    /** Resolves once the error events ingestion published so far are enqueued. */
+    settled(): Promise<void>;
+  };
   /** Closes the outbound HTTP pools and the SMTP transport. */
   closeOutbound(): Promise<void>;
 }
@@ -148,6 +152,8 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     allowPrivateNetworks: config.webhooks.allowPrivateTargets,
     allowSetting: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
     ca: readCaFile(config.webhooks.caFile),
+    // Enough sockets per receiver for every attempt in flight, and no more.
+    connections: config.webhooks.concurrency,
   });
   const send: WebhookService["send"] = (post) => postWebhook(webhookAgent, post);
   const deliverer = createWebhookDeliverer({
@@ -160,6 +166,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     send,
     concurrency: config.webhooks.concurrency,
   });
+  const publishing = new Set<Promise<unknown>>();
   const publish = createEventPublisher({
     meta,
     clock: domain.clock,
@@ -172,6 +179,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     deliverer,
     send,
     publish,
+    async settled() {
+      while (publishing.size > 0) await Promise.allSettled([...publishing]);
+    },
     retention: createRetentionSweep({
       clock: domain.clock,
       logger,
@@ -190,8 +200,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     // New and regressed error groups become error.created / error.regressed webhooks.
     onErrorTransitions: (transitions) => {
       for (const t of transitions) {
-        publish({
-          id: domain.newId("msg"),
+        const enqueued = publish({
+          // One event per group, kind and last occurrence: a re-run never enqueues it twice.
+          id: `error.${t.kind}:${t.group.fingerprint}:${t.group.lastSeenMs}`,
           type: `error.${t.kind}`,
           projectId: t.group.projectId,
           data: errorEventPayload(t.group),
@@ -202,6 +213,8 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
             `could not enqueue the error.${t.kind} webhooks`,
           ),
         );
+        publishing.add(enqueued);
+        void enqueued.finally(() => publishing.delete(enqueued));
       }
     },
   });
@@ -302,6 +315,8 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     await deps.webhooks.retention.stop();
     await deps.closeOutbound();
     await deps.ingest.close();
+    // The last batches' error.created / error.regressed are enqueued before the store closes.
+    await deps.webhooks.settled();
     await deps.meta.close();
   } finally {
     await deps.telemetry.close();

@@ -486,7 +486,12 @@ describe("notification channels over HTTP", () => {
     );
     expect(result.ok).toBe(true);
     const event = events.find((e) => e.id === result.deliveryId);
-    expect(event).toMatchObject({ type: "monitor.down", projectId, data: { projectId } });
+    expect(event).toMatchObject({
+      type: "monitor.down",
+      projectId,
+      data: { projectId },
+      sample: true,
+    });
   });
 
   it("refuses email channels when SMTP is not configured", async () => {
@@ -630,9 +635,11 @@ describe("notification channels over HTTP", () => {
       const mail = mails[mailsBefore];
       expect(mail?.to).toEqual(["oncall@example.com"]);
       expect(subjectOf(mail?.raw ?? "")).toBe("[Vigil] Checkout is down");
-      const event = events.find((e) => e.id === ids[3]);
+      // The event id is the incident's and the event's, whichever delivery carried it.
+      const eventId = `${down().incident.id}:monitor.down`;
+      const event = events.find((e) => e.id === eventId);
       expect(event).toEqual({
-        id: ids[3],
+        id: eventId,
         type: "monitor.down",
         projectId,
         data: monitorEventPayload(down()),

@@ -257,6 +257,8 @@ describe("webhook management API", () => {
       VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true",
       // The end-to-end monitor checks a plain-HTTP target on loopback.
       VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: "true",
+      // The suite creates and edits more endpoints a minute than a person would.
+      VIGIL_WEBHOOKS_WRITES_PER_MINUTE: "1000",
     });
     ({ service, owner, exchanges, projectId, orgId } = set);
     const system = { deps: service.deps.domain, actor: { kind: "system" as const } };
@@ -1059,7 +1061,9 @@ describe("webhook verification with the SSRF guard on", () => {
 
   beforeAll(async () => {
     hooks = await startWebhookReceiver();
-    ({ service, owner, projectId } = await setUp(dir.path, {}));
+    ({ service, owner, projectId } = await setUp(dir.path, {
+      VIGIL_WEBHOOKS_WRITES_PER_MINUTE: "6",
+    }));
   });
   afterAll(async () => {
     await service?.stop();
@@ -1088,5 +1092,17 @@ describe("webhook verification with the SSRF guard on", () => {
     expect(blocked.length).toBe(5);
     for (const problem of blocked)
       expect(problem.verification?.reason, problem.detail).toBe("blocked_address");
+  });
+
+  it("limits the writes that make the server POST, per user (VIGIL_WEBHOOKS_WRITES_PER_MINUTE)", async () => {
+    // Five blocked creations above, one more is allowed, then 429 with Retry-After.
+    const base = endpointsOf(projectId);
+    const body = { url: "https://10.0.0.2/hook", events: ["monitor.down"] };
+    expect((await owner.post<Problem>(base, body)).status).toBe(400);
+    const limited = await owner.post<Problem>(base, body);
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("rate_limited");
+    // Reads are not limited.
+    expect((await owner.get<Page<Endpoint>>(base)).status).toBe(200);
   });
 });

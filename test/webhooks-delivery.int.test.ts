@@ -10,6 +10,7 @@ import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import { newId } from "../src/lib/ids.js";
 import { createSecretBox, type SecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
+import type { MetaAccess } from "../src/meta/meta-store.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import type { WebhookEndpointRecord } from "../src/meta/repositories/webhook-endpoints.js";
 import { initialize } from "../src/setup/initialize.js";
@@ -468,23 +469,61 @@ describe("webhook deliverer on the SQLite meta store", () => {
     it("still enqueues for the others when a subscriber is deleted between listing and insert", async () => {
       const kept = await addEndpoint(["monitor.down"]);
       const doomed = await addEndpoint(["monitor.down"]);
-      const repo = store.repos.webhookEndpoints;
-      const list = repo.listSubscribers;
-      let calls = 0;
-      repo.listSubscribers = async (...args) => {
-        const listed = await list(...args);
-        // The first listing still names it; the endpoint goes before the insert runs.
-        if (calls++ === 0) await repo.delete(doomed.id);
-        return listed;
+      // On PostgreSQL a delete can commit between the listing and the insert, failing the
+      // insert on its foreign key; here the first transaction deletes and fails the same way.
+      let first = true;
+      const racing: MetaAccess = {
+        repos: store.repos,
+        run: (fn) => store.run(fn),
+        transaction: async (fn) => {
+          if (!first) return store.transaction(fn);
+          first = false;
+          await store.repos.webhookEndpoints.delete(doomed.id);
+          throw new Error("insert or update violates foreign key constraint");
+        },
       };
-      try {
-        const hooks = deliverer();
-        expect(await publisher(hooks)(event("evt_race"))).toBe(1);
-        expect(await hooks.deliverDue()).toBe(1);
-      } finally {
-        repo.listSubscribers = list;
-      }
+      const hooks = deliverer();
+      const publish = createEventPublisher({
+        meta: racing,
+        clock,
+        newId,
+        logger: silent,
+        deliverer: hooks,
+      });
+      expect(await publish(event("evt_race"))).toBe(1);
+      expect(await hooks.deliverDue()).toBe(1);
       expect(receiver.requests.map((r) => r.path)).toEqual([`/hook/${kept.id}`]);
+    });
+
+    it("enqueues a burst of events published together in one transaction", async () => {
+      await addEndpoint(["error.created"]);
+      await addEndpoint(["error.created", "monitor.down"]);
+      let transactions = 0;
+      const counting: MetaAccess = {
+        repos: store.repos,
+        run: (fn) => store.run(fn),
+        transaction: (fn) => {
+          transactions++;
+          return store.transaction(fn);
+        },
+      };
+      const hooks = deliverer({ concurrency: 64 });
+      const publish = createEventPublisher({
+        meta: counting,
+        clock,
+        newId,
+        logger: silent,
+        deliverer: hooks,
+      });
+      const counts = await Promise.all([
+        ...Array.from({ length: 300 }, (_, i) => publish(event(`evt_burst_${i}`, "error.created"))),
+        publish(event("evt_burst_down", "monitor.down")),
+      ]);
+      expect(transactions).toBe(1);
+      expect(counts.slice(0, 300).every((n) => n === 2)).toBe(true);
+      expect(counts[300]).toBe(1);
+      expect(await hooks.deliverDue()).toBe(601);
+      expect(receiver.requests).toHaveLength(601);
     });
 
     it("does not fan out test.ping or unknown event types", async () => {
@@ -496,6 +535,8 @@ describe("webhook deliverer on the SQLite meta store", () => {
       expect(await publish(event("evt_made_up", "made.up"))).toBe(0);
       expect(await publish(event("evt_verify", "endpoint.verify"))).toBe(0);
       expect(await publish(event("evt_nobody", "incident.created"))).toBe(0);
+      // A channel test's sample outage never reaches endpoints.
+      expect(await publish({ ...event("evt_sample"), sample: true })).toBe(0);
       expect(await store.repos.webhookDeliveries.nextDueAt()).toBeUndefined();
       expect(await hooks.deliverDue()).toBe(0);
       expect(receiver.requests).toHaveLength(0);
@@ -603,6 +644,31 @@ describe("webhook deliverer on the SQLite meta store", () => {
       );
     });
 
+    it("makes an attempt that comes due while another is in flight on time", async () => {
+      const slow = await addEndpoint(["monitor.down"]);
+      const soon = await addEndpoint(["monitor.recovered"]);
+      receiver.respond((r) => ({ status: 200, delayMs: r.path.endsWith(slow.id) ? 4_000 : 0 }));
+      const hooks = deliverer({ clock: realClock });
+      const publish = publisher(hooks, realClock);
+      // A delivery for `soon`, due in 1 s (as a retry would be).
+      await publisher({ kick: () => undefined }, realClock)(event("evt_soon", "monitor.recovered"));
+      const [claimed] = await store.repos.webhookDeliveries.claimDue(
+        iso(Date.now()),
+        1,
+        iso(Date.now() + LEASE_MS),
+      );
+      await store.repos.webhookDeliveries.release([claimed?.id ?? ""], iso(Date.now() + 1_000));
+      const started = Date.now();
+      hooks.start();
+      // `slow` holds an attempt in flight for 4 s meanwhile.
+      await publish(event("evt_slow"));
+      await receiver.waitFor(2, 6_000);
+      const due = receiver.requests.find((r) => r.path.endsWith(soon.id));
+      expect((due?.at ?? Infinity) - started).toBeGreaterThanOrEqual(900);
+      expect((due?.at ?? Infinity) - started).toBeLessThan(2_000);
+      await hooks.stop();
+    });
+
     it("keeps at most `concurrency` attempts in flight", async () => {
       const endpoint = await addEndpoint(["monitor.down"]);
       let receiving = 0;
@@ -644,51 +710,46 @@ describe("webhook deliverer on the SQLite meta store", () => {
       await hooks.stop();
     });
 
-    it("cancels an attempt in flight on stop and hands the delivery back, due at once", async () => {
+    it("lets attempts in flight finish on stop and hands unstarted ones back, due at once", async () => {
       const endpoint = await addEndpoint(["monitor.down"]);
-      receiver.respond(() => ({ status: 200, delayMs: 8_000 }));
-      const hooks = deliverer({ clock: realClock });
+      receiver.respond(() => ({ status: 200, delayMs: 1_500 }));
+      // One slot: the first event is in flight, the second claimed but not started.
+      const hooks = deliverer({ clock: realClock, concurrency: 1 });
+      const publish = publisher(hooks, realClock);
       hooks.start();
-      await publisher(hooks, realClock)(event("evt_cancelled"));
+      await publish(event("evt_in_flight"));
+      await publish(event("evt_waiting"));
       const [held] = await receiver.waitFor(1, 3_000);
       const stopping = Date.now();
       await hooks.stop();
-      expect(Date.now() - stopping).toBeLessThan(1_000);
-      // Not recorded: no attempt, still pending, due now rather than at the lease's end.
-      expect(await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50)).toEqual([]);
+      // stop() waited for the answer (1.5 s) and recorded it, without sending the second.
+      expect(Date.now() - stopping).toBeGreaterThan(1_000);
+      expect(receiver.requests).toHaveLength(1);
+      const log = await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50);
+      expect(log.map((a) => [a.messageId, a.statusCode])).toEqual([
+        [header(held, "webhook-id"), 200],
+      ]);
+      // The unstarted one is due now rather than at its lease's end.
       expect(
         Date.parse((await store.repos.webhookDeliveries.nextDueAt()) ?? ""),
       ).toBeLessThanOrEqual(Date.now());
-      const [due] = await store.repos.webhookDeliveries.claimDue(
-        iso(Date.now()),
-        10,
-        iso(Date.now() + LEASE_MS),
-      );
-      expect(due).toMatchObject({
-        status: "pending",
-        attempts: 0,
-        messageId: header(held, "webhook-id"),
-      });
-      await store.repos.webhookDeliveries.release([due?.id ?? ""], iso(Date.now()));
 
-      // A new deliverer sends it right away: the same message, attempt 1 again.
+      // A new deliverer sends it right away.
       receiver.respond(() => ({ status: 200 }));
       const next = deliverer({ clock: realClock });
       const restarted = Date.now();
       next.start();
-      const [, again] = await receiver.waitFor(2, 3_000);
-      expect((again?.at ?? Infinity) - restarted).toBeLessThan(1_000);
-      expect(header(again, "webhook-id")).toBe(header(held, "webhook-id"));
+      const [, second] = await receiver.waitFor(2, 3_000);
+      expect((second?.at ?? Infinity) - restarted).toBeLessThan(1_000);
+      expect(header(second, "webhook-id")).not.toBe(header(held, "webhook-id"));
       expect(
-        endpoint.webhook.verify(again?.body ?? "", again?.headers as Record<string, string>),
+        endpoint.webhook.verify(second?.body ?? "", second?.headers as Record<string, string>),
       ).toMatchObject({ attempt: 1 });
       await until(
         "the attempt to be recorded",
         async () =>
-          (await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50)).length === 1,
+          (await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50)).length === 2,
       );
-      const [record] = await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50);
-      expect(record).toMatchObject({ attempt: 1, statusCode: 200, success: true });
     });
   });
 });

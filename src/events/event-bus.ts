@@ -8,6 +8,8 @@ export interface DomainEvent<T = unknown> {
   data: T;
   /** ISO 8601 UTC. */
   occurredAt: string;
+  /** A sample made by a test action: subscribers that reach the outside world ignore it. */
+  sample?: boolean;
 }
 
 export type EventHandler = (event: DomainEvent) => Promise<void> | void;

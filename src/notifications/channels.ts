@@ -323,6 +323,7 @@ export async function testChannel(
     await sendThroughChannel(spec, notification, settings, service.channelDeps, {
       deliveryId: id,
       occurredAt: now.toISOString(),
+      sample: true,
     });
   } catch (failure) {
     error = errorMessage(failure);

@@ -147,7 +147,13 @@ export async function buildServer(
         ...sessionCookieOptions(config.publicUrl),
       });
       await useRateLimits(scope, rateLimitStore);
-      await scope.register(webhookRoutes({ domain: deps.domain, webhooks: deps.webhooks }));
+      await scope.register(
+        webhookRoutes({
+          domain: deps.domain,
+          webhooks: deps.webhooks,
+          writesPerMinute: config.webhooks.writesPerMinute,
+        }),
+      );
     },
     { prefix: "/webhooks" },
   );

@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
-import { UnavailableError } from "../lib/errors.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { AttemptOutcome, WebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
+import { createAttemptRecorder } from "./recorder.js";
 import { openSecret, signatureHeaders, signingKey } from "./signing.js";
 import { isSuccess, type WebhookAnswer, type WebhookPost } from "./transport.js";
 
@@ -20,8 +20,6 @@ export const MAX_ATTEMPTS = 2;
  * so a live process never loses one; a killed one's come due again this long after the claim.
  */
 export const LEASE_MS = 30_000;
-/** Outcomes recorded per transaction at most. */
-const RECORD_BATCH = 500;
 /** Deliveries claimed per query at most. */
 const CLAIM_BATCH = 500;
 /** The longest the deliverer sleeps while idle, so other processes' work is noticed. */
@@ -90,64 +88,12 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     return key;
   }
 
-  // ---- recording: outcomes are written in batches, one transaction each ----
-
-  let toRecord: { outcome: AttemptOutcome; done: (error?: unknown) => void }[] = [];
-  let recording: Promise<void> | undefined;
-  let recordSoon = false;
-
-  function record(outcome: AttemptOutcome): Promise<void> {
-    return new Promise((resolve, reject) => {
-      toRecord.push({ outcome, done: (error) => (error ? reject(error) : resolve()) });
-      scheduleRecording();
-    });
-  }
-
-  function scheduleRecording(): void {
-    if (recordSoon || recording) return;
-    recordSoon = true;
-    // One tick lets the outcomes of attempts finishing together share a transaction.
-    setImmediate(() => {
-      recordSoon = false;
-      const batch = toRecord.slice(0, RECORD_BATCH);
-      toRecord = toRecord.slice(batch.length);
-      recording = meta
-        .transaction((trx) =>
-          trx.repos.webhookDeliveries.recordOutcomes(batch.map((entry) => entry.outcome)),
-        )
-        .then(
-          () => {
-            for (const entry of batch) entry.done();
-          },
-          (error: unknown) => {
-            // The deliveries stay leased; when the lease ends they are attempted again.
-            log.error(
-              { err: (error as Error).message, count: batch.length },
-              "could not record webhook attempts",
-            );
-            for (const entry of batch) entry.done(error);
-          },
-        )
-        .finally(() => {
-          recording = undefined;
-          if (toRecord.length > 0) scheduleRecording();
-        });
-    });
-  }
-
-  async function recorded(): Promise<void> {
-    while (recordSoon || recording || toRecord.length > 0) {
-      if (recording) await recording.catch(() => undefined);
-      else await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
+  const recorder = createAttemptRecorder(meta, log);
 
   // ---- one attempt ----
 
-  const controllers = new Set<AbortController>();
-
-  /** Signs and sends the delivery's next attempt; undefined when it was cancelled (shutdown). */
-  async function attempt(job: Job): Promise<AttemptOutcome | undefined> {
+  /** Signs and sends the delivery's next attempt; never rejects. */
+  async function attempt(job: Job): Promise<AttemptOutcome> {
     const { delivery, endpoint } = job;
     const number = delivery.attempts + 1;
     const startedAt = clock.now();
@@ -156,34 +102,35 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       metrics?.webhookQueueSeconds.observe(
         Math.max(0, startedAt.getTime() - Date.parse(delivery.createdAt)) / 1000,
       );
-    let answer: WebhookAnswer;
-    const controller = new AbortController();
-    controllers.add(controller);
+    let key: Buffer | undefined;
     try {
-      const signature = signatureHeaders(keyOf(endpoint), delivery.messageId, startedAt, body);
-      answer = await options.send({
-        url: endpoint.url,
-        event: delivery.event,
-        body,
-        signature,
-        timeoutMs: ATTEMPT_TIMEOUT_MS,
-        signal: controller.signal,
-      });
+      key = keyOf(endpoint);
     } catch (error) {
-      // Only the secret can fail here: sealed under a server key that is no longer configured.
-      answer = {
-        statusCode: 0,
-        durationMs: 0,
-        body: `the endpoint's signing secret cannot be read (${(error as Error).message})`,
-      };
-    } finally {
-      controllers.delete(controller);
+      log.error(
+        { endpointId: endpoint.id, err: (error as Error).message },
+        "unreadable signing secret",
+      );
     }
-    if (answer.aborted) return undefined;
+    const answer: WebhookAnswer = key
+      ? await options.send({
+          url: endpoint.url,
+          event: delivery.event,
+          body,
+          signature: signatureHeaders(key, delivery.messageId, startedAt, body),
+          timeoutMs: ATTEMPT_TIMEOUT_MS,
+        })
+      : {
+          statusCode: 0,
+          durationMs: 0,
+          body: "the endpoint's signing secret cannot be read with this server's key; create the endpoint again",
+        };
+    // Only a cancelled request is aborted, and attempts are never cancelled.
+    if (answer.aborted) throw new Error("a webhook attempt was aborted");
     const success = isSuccess(answer.statusCode);
     const finishedMs = clock.now().getTime();
     const retry = !success && number < MAX_ATTEMPTS;
     const outcome: AttemptOutcome = {
+      leaseUntil: delivery.nextAttemptAt ?? "",
       attempt: {
         id: options.newId("att"),
         deliveryId: delivery.id,
@@ -211,7 +158,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       event: delivery.event,
       attempt: number,
       status: answer.statusCode,
-      ...(answer.error ? { error: answer.error.code } : {}),
+      ...(answer.error ? { error: answer.error.code, detail: answer.error.message } : {}),
     };
     if (success) log.debug(fields, "webhook delivered");
     else if (retry)
@@ -223,14 +170,14 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     return outcome;
   }
 
-  /** Attempts a job and records the outcome; never rejects. */
+  /** Attempts a job and records the outcome; never rejects (a lost record is retried by lease). */
   async function run(job: Job): Promise<void> {
     try {
       const outcome = await attempt(job);
-      if (outcome) await record(outcome);
-      else cancelled.push(job.delivery.id);
+      await recorder.record(outcome);
+      if (outcome.nextAttemptAt !== null) wakeBy(Date.parse(outcome.nextAttemptAt));
     } catch {
-      // Logged where recording failed; the lease brings the delivery back.
+      // Logged where it failed; the lease brings the delivery back.
     }
   }
 
@@ -272,12 +219,14 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   const running = new Set<Promise<void>>();
   let ready: Job[] = [];
   let claiming: Promise<void> | undefined;
-  /** Whether more may be due: set by kicks and full claims, cleared by a short claim. */
+  /** Whether more may be due now: set by kicks, wake-ups and full claims, cleared by a short one. */
   let maybeMore = false;
   let kicks = 0;
+  let lastClaimEmpty = false;
+  /** The wake-up timer: armed whenever claiming has stopped, busy or idle. */
   let timer: NodeJS.Timeout | undefined;
+  let wakeAt = Number.POSITIVE_INFINITY;
   let arming: Promise<void> | undefined;
-  const cancelled: string[] = [];
 
   function launch(job: Job): void {
     inFlight++;
@@ -295,18 +244,20 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       const job = ready.shift();
       if (job) launch(job);
     }
-    if (maybeMore && !claiming && ready.length < options.concurrency) {
+    if (claiming) return;
+    const room = Math.min(CLAIM_BATCH, 2 * options.concurrency - ready.length - inFlight);
+    if (maybeMore && ready.length < options.concurrency && room > 0) {
       const kicksBefore = kicks;
-      const want = Math.min(CLAIM_BATCH, 2 * options.concurrency - ready.length - inFlight);
-      if (want <= 0) return;
-      claiming = claim(want)
+      claiming = claim(room)
         .then(
           ({ jobs, claimed }) => {
             ready.push(...jobs);
-            maybeMore = claimed >= want || kicks !== kicksBefore;
+            lastClaimEmpty = claimed === 0;
+            maybeMore = claimed >= room || kicks !== kicksBefore;
           },
           (error: unknown) => {
             log.error({ err: (error as Error).message }, "could not claim webhook deliveries");
+            lastClaimEmpty = true;
             maybeMore = false;
           },
         )
@@ -316,31 +267,39 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
         });
       return;
     }
-    if (!maybeMore && !claiming && inFlight === 0 && ready.length === 0) armTimer();
+    // A timer stays armed for the next delivery that comes due (a retry, another process's
+    // work, a lease that runs out), so nothing due waits for the attempts in flight to end.
+    if (!maybeMore) armTimer();
   }
 
-  /** While idle: sleep until the next delivery is due (a retry, or a lease that ends). */
+  /** Makes sure the deliverer wakes by `atMs`, and never sleeps longer than the poll interval. */
+  function wakeBy(atMs: number): void {
+    if (!started) return;
+    const now = clock.now().getTime();
+    const target = Math.min(atMs, now + pollMs);
+    if (timer && wakeAt <= target) return;
+    clearTimeout(timer);
+    wakeAt = target;
+    timer = setTimeout(wake, Math.max(0, target - now));
+    timer.unref();
+  }
+
   function armTimer(): void {
-    if (arming || !started) return;
-    arming = (async () => {
-      await recorded();
-      const next = await meta.repos.webhookDeliveries.nextDueAt();
-      if (!started) return;
-      const wait =
-        next === undefined
-          ? pollMs
-          : Math.min(pollMs, Math.max(0, Date.parse(next) - clock.now().getTime()));
-      clearTimeout(timer);
-      timer = setTimeout(wake, wait);
-      timer.unref();
-    })()
-      .catch((error: unknown) => {
-        log.error({ err: (error as Error).message }, "could not read the webhook queue");
-        if (!started) return;
-        clearTimeout(timer);
-        timer = setTimeout(wake, pollMs);
-        timer.unref();
-      })
+    if (timer || arming) return;
+    arming = meta.repos.webhookDeliveries
+      .nextDueAt()
+      .then(
+        (next) => {
+          const now = clock.now().getTime();
+          const due = next === undefined ? now + pollMs : Date.parse(next);
+          // Due already, yet the last claim found nothing (another process holds it): no spin.
+          wakeBy(due <= now && lastClaimEmpty ? now + 250 : due);
+        },
+        (error: unknown) => {
+          log.error({ err: (error as Error).message }, "could not read the webhook queue");
+          wakeBy(clock.now().getTime() + pollMs);
+        },
+      )
       .finally(() => {
         arming = undefined;
       });
@@ -348,18 +307,10 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
 
   function wake(): void {
     timer = undefined;
+    wakeAt = Number.POSITIVE_INFINITY;
     maybeMore = true;
     kicks++;
     pump();
-  }
-
-  async function releaseCancelled(): Promise<void> {
-    const ids = [...cancelled, ...ready.map((job) => job.delivery.id)];
-    cancelled.length = 0;
-    ready = [];
-    if (ids.length === 0) return;
-    const now = iso(clock.now().getTime());
-    await meta.repos.webhookDeliveries.release(ids, now);
   }
 
   return {
@@ -372,13 +323,15 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       started = false;
       clearTimeout(timer);
       timer = undefined;
-      for (const controller of controllers) controller.abort();
-      while (claiming || arming || running.size > 0) {
+      wakeAt = Number.POSITIVE_INFINITY;
+      // Attempts in flight end within their 10 s and are recorded; unstarted ones go back.
+      while (claiming || arming || running.size > 0)
         await Promise.allSettled([claiming, arming, ...running]);
-      }
-      await recorded();
+      await recorder.idle();
+      const unstarted = ready.map((job) => job.delivery.id);
+      ready = [];
       try {
-        await releaseCancelled();
+        await meta.repos.webhookDeliveries.release(unstarted, clock.now().toISOString());
       } catch (error) {
         log.warn(
           { err: (error as Error).message },
@@ -389,10 +342,6 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     kick() {
       kicks++;
       maybeMore = true;
-      if (timer) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
       pump();
     },
     async deliverDue() {
@@ -406,11 +355,8 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     },
     async attemptNow(delivery, endpoint) {
       const outcome = await attempt({ delivery, endpoint });
-      if (!outcome)
-        throw new UnavailableError(
-          "The service is stopping; the delivery is sent after it restarts",
-        );
-      await record(outcome);
+      await recorder.record(outcome);
+      if (outcome.nextAttemptAt !== null) wakeBy(Date.parse(outcome.nextAttemptAt));
       return outcome;
     },
   };

@@ -222,11 +222,10 @@ function verificationFailure(answer: Exclude<WebhookAnswer, { aborted: true }>):
     case "timeout":
       return `the endpoint did not answer within ${limit}`;
     case "dns":
-      return `the host name could not be resolved (${answer.error.message})`;
-    case "blocked_address":
-      return `the URL points to a private, loopback or reserved address, which webhooks may not reach (${answer.error.message})`;
+      return "the host name could not be resolved";
     default:
-      return answer.error.message;
+      // The transport's user-facing text (a blocked address is not named).
+      return answer.body;
   }
 }
 
@@ -318,15 +317,23 @@ export async function updateEndpoint(
     }
     await verifyUrl(service, ctx, url, secret);
   }
-  const next: WebhookEndpointRecord = {
-    ...existing,
-    url,
-    events: change.events ?? existing.events,
-    isActive: change.isActive ?? existing.isActive,
-    updatedAt: nowIso(ctx.deps),
+  // Only the fields sent are written, so a change made meanwhile (during verification) stays.
+  const updatedAt = nowIso(ctx.deps);
+  const fields = {
+    ...(url !== existing.url ? { url } : {}),
+    ...(change.events ? { events: change.events } : {}),
+    ...(change.isActive !== undefined ? { isActive: change.isActive } : {}),
+    updatedAt,
   };
-  await ctx.deps.meta.repos.webhookEndpoints.update(existing.id, next);
-  return toView(next);
+  const updated = await ctx.deps.meta.transaction(async ({ repos }) => {
+    const found = await repos.webhookEndpoints.update(existing.id, fields);
+    // Disabled: what was pending for it is dropped, not kept for when it is enabled again.
+    if (found && change.isActive === false)
+      await repos.webhookDeliveries.cancelPendingOf(existing.id, updatedAt);
+    return found && (await repos.webhookEndpoints.findById(existing.id));
+  });
+  if (!updated) throw new NotFoundError("Webhook endpoint", endpointId);
+  return toView(updated);
 }
 
 /** Deletes the endpoint and its whole delivery history, pending retries included. */
@@ -394,9 +401,11 @@ export async function listDeliveries(
   return attempts.map(toDeliveryRecordView);
 }
 
+let eventTypes: EventTypeView[] | undefined;
+
 /** Every subscribable event type, with the JSON Schema and an example of its payload. */
 export function listEventTypes(): EventTypeView[] {
-  return WEBHOOK_EVENT_NAMES.map((type) => {
+  eventTypes ??= WEBHOOK_EVENT_NAMES.map((type) => {
     const spec = WEBHOOK_EVENT_TYPES[type];
     return {
       type,
@@ -406,4 +415,5 @@ export function listEventTypes(): EventTypeView[] {
       example: spec.example,
     };
   });
+  return eventTypes;
 }

@@ -3,7 +3,8 @@ import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { SecretBox } from "../lib/secret-box.js";
-import type { MetaAccess } from "../meta/meta-store.js";
+import type { MetaAccess, Repositories } from "../meta/meta-store.js";
+import type { NewWebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookDeliverer } from "./deliverer.js";
 import { isWebhookEvent } from "./event-types.js";
 import type { WebhookAnswer, WebhookPost } from "./transport.js";
@@ -29,25 +30,47 @@ export interface PublisherDeps {
   deliverer: Pick<WebhookDeliverer, "kick">;
 }
 
+/** Events enqueued per transaction at most. */
+const PUBLISH_BATCH = 500;
+/** Delivery rows per INSERT (12 bound values each, well inside both engines' limits). */
+const INSERT_CHUNK = 500;
+
+interface Waiting {
+  event: DomainEvent;
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Publishing an event enqueues one durable delivery per subscribed endpoint (all sharing one
- * message id) and wakes the deliverer; it resolves once they are stored. An event id already
- * enqueued for an endpoint is not enqueued again, so a re-published event is delivered once.
+ * message id) and wakes the deliverer; it resolves, with how many endpoints get it, once they
+ * are stored. Events published in the same tick share one transaction (a burst of error events
+ * costs one commit). An event id already enqueued for an endpoint is not enqueued again, so a
+ * re-published event is delivered once.
  */
 export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) => Promise<number> {
   const log = deps.logger.child({ component: "webhooks" });
-  return async (event) => {
-    if (!isWebhookEvent(event.type) || event.type === "test.ping") {
-      log.debug({ event: event.type }, "not a subscribable webhook event; ignored");
-      return 0;
-    }
-    const { repos } = deps.meta;
-    const subscribers = () => repos.webhookEndpoints.listSubscribers(event.projectId, event.type);
+  let waiting: Waiting[] = [];
+  let scheduled = false;
+
+  /** The deliveries of these events, one per subscribed endpoint, and how many each got. */
+  async function deliveriesOf(repos: Repositories, events: readonly DomainEvent[]) {
+    const subscribers = new Map<string, Promise<{ id: string }[]>>();
     const now = deps.clock.now().toISOString();
-    const messageId = deps.newId("msg");
-    const enqueue = (endpoints: readonly { id: string }[]) =>
-      repos.webhookDeliveries.enqueue(
-        endpoints.map((endpoint) => ({
+    const rows: NewWebhookDelivery[] = [];
+    const counts: number[] = [];
+    for (const event of events) {
+      const key = `${event.projectId}\n${event.type}`;
+      let endpoints = subscribers.get(key);
+      if (!endpoints) {
+        endpoints = repos.webhookEndpoints.listSubscribers(event.projectId, event.type);
+        subscribers.set(key, endpoints);
+      }
+      const messageId = deps.newId("msg");
+      const targets = await endpoints;
+      counts.push(targets.length);
+      for (const endpoint of targets)
+        rows.push({
           id: deps.newId("dlv"),
           projectId: event.projectId,
           endpointId: endpoint.id,
@@ -57,23 +80,60 @@ export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) 
           data: event.data,
           createdAt: now,
           nextAttemptAt: now,
-        })),
-      );
-    let endpoints = await subscribers();
-    if (endpoints.length === 0) return 0;
+        });
+    }
+    return { rows, counts };
+  }
+
+  async function enqueue(events: readonly DomainEvent[]): Promise<number[]> {
+    return deps.meta.transaction(async ({ repos }) => {
+      const { rows, counts } = await deliveriesOf(repos, events);
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+        await repos.webhookDeliveries.enqueue(rows.slice(i, i + INSERT_CHUNK));
+      return counts;
+    });
+  }
+
+  async function flush(): Promise<void> {
+    scheduled = false;
+    const batch = waiting.slice(0, PUBLISH_BATCH);
+    waiting = waiting.slice(batch.length);
+    if (waiting.length > 0) schedule();
     try {
-      await enqueue(endpoints);
-    } catch (error) {
-      // An endpoint deleted between the listing and the insert fails the whole insert (its
-      // foreign key); the others must still get the event, so list them again and retry once.
-      const again = await subscribers();
-      const same =
-        again.length === endpoints.length && again.every((e, i) => e.id === endpoints[i]?.id);
-      if (same) throw error;
-      endpoints = again;
-      await enqueue(endpoints);
+      const counts = await enqueue(batch.map((w) => w.event));
+      for (const [i, w] of batch.entries()) w.resolve(counts[i] ?? 0);
+    } catch {
+      // One event at a time, so each fails on its own. A subscriber deleted between the
+      // listing and the insert fails the insert (its foreign key): the retry lists again.
+      for (const w of batch) {
+        try {
+          w.resolve(
+            await enqueue([w.event])
+              .catch(() => enqueue([w.event]))
+              .then((c) => c[0] ?? 0),
+          );
+        } catch (error) {
+          w.reject(error);
+        }
+      }
     }
     deps.deliverer.kick();
-    return endpoints.length;
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
+  }
+
+  return (event) => {
+    if (!isWebhookEvent(event.type) || event.type === "test.ping" || event.sample) {
+      log.debug({ event: event.type }, "a sample or not a subscribable webhook event; ignored");
+      return Promise.resolve(0);
+    }
+    return new Promise((resolve, reject) => {
+      waiting.push({ event, resolve, reject });
+      schedule();
+    });
   };
 }

@@ -76,9 +76,16 @@ export async function postWebhook(
   }
   const { error, durationMs } = result;
   if (error.code === "aborted") return { aborted: true };
-  const body =
-    error.code === "timeout"
-      ? `timed out after ${post.timeoutMs / 1000}s`
-      : firstChars(error.message, LOGGED_BODY_CHARS);
-  return { statusCode: 0, durationMs, body, error };
+  return { statusCode: 0, durationMs, body: describeFailure(error, post.timeoutMs), error };
+}
+
+/**
+ * What a failed exchange shows users (the delivery log, verification problems). A blocked
+ * address is not named: which private address a name resolves to is the server's business.
+ */
+function describeFailure(error: TransportError, timeoutMs: number): string {
+  if (error.code === "timeout") return `timed out after ${timeoutMs / 1000}s`;
+  if (error.code === "blocked_address")
+    return "the host is, or resolves to, a private, loopback or reserved address, which webhooks may not reach";
+  return firstChars(error.message, LOGGED_BODY_CHARS);
 }

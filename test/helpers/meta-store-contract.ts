@@ -517,7 +517,7 @@ function webhookContract(getStore: () => MetaStore): void {
     statusCode: number,
     createdAt: string,
     next: Pick<AttemptOutcome, "status" | "nextAttemptAt" | "finishedAt">,
-  ): AttemptOutcome => ({
+  ): Omit<AttemptOutcome, "leaseUntil"> => ({
     attempt: {
       id: attemptId,
       deliveryId,
@@ -533,6 +533,16 @@ function webhookContract(getStore: () => MetaStore): void {
     },
     ...next,
   });
+  /** The outcomes as made under each delivery's current lease (its next_attempt_at now). */
+  const underLease = (outcomes: Omit<AttemptOutcome, "leaseUntil">[]) =>
+    Promise.all(
+      outcomes.map(async (o) => ({
+        ...o,
+        leaseUntil:
+          (await getStore().repos.webhookDeliveries.findById(o.attempt.deliveryId))
+            ?.nextAttemptAt ?? "",
+      })),
+    );
 
   it("stores webhook endpoints, lists subscribers, updates, counts and deletes them", async () => {
     const { repos } = getStore();
@@ -689,31 +699,30 @@ function webhookContract(getStore: () => MetaStore): void {
   it("records webhook attempts with their delivery's next state", async () => {
     const store = getStore();
     const queue = store.repos.webhookDeliveries;
-    await store.transaction(({ repos }) =>
-      repos.webhookDeliveries.recordOutcomes([
-        outcome("att_2a", "dlv_2", "whe_1", 1, 200, at(71), {
-          status: "succeeded",
-          nextAttemptAt: null,
-          finishedAt: at(71),
-        }),
-        outcome("att_1a", "dlv_1", "whe_1", 1, 500, at(72), {
-          status: "pending",
-          nextAttemptAt: at(132),
-          finishedAt: null,
-        }),
-        outcome("att_3a", "dlv_3", "whe_3", 1, 0, at(120), {
-          status: "pending",
-          nextAttemptAt: at(180),
-          finishedAt: null,
-        }),
-        // Its delivery is gone (the endpoint was deleted meanwhile): dropped without an error.
-        outcome("att_gone", "dlv_gone", "whe_1", 1, 200, at(73), {
-          status: "succeeded",
-          nextAttemptAt: null,
-          finishedAt: at(73),
-        }),
-      ]),
-    );
+    const made = await underLease([
+      outcome("att_2a", "dlv_2", "whe_1", 1, 200, at(71), {
+        status: "succeeded",
+        nextAttemptAt: null,
+        finishedAt: at(71),
+      }),
+      outcome("att_1a", "dlv_1", "whe_1", 1, 500, at(72), {
+        status: "pending",
+        nextAttemptAt: at(132),
+        finishedAt: null,
+      }),
+      outcome("att_3a", "dlv_3", "whe_3", 1, 0, at(120), {
+        status: "pending",
+        nextAttemptAt: at(180),
+        finishedAt: null,
+      }),
+      // Its delivery is gone (the endpoint was deleted meanwhile): dropped without an error.
+      outcome("att_gone", "dlv_gone", "whe_1", 1, 200, at(73), {
+        status: "succeeded",
+        nextAttemptAt: null,
+        finishedAt: at(73),
+      }),
+    ]);
+    await store.transaction(({ repos }) => repos.webhookDeliveries.recordOutcomes(made));
     await store.transaction(({ repos }) => repos.webhookDeliveries.recordOutcomes([]));
     expect(await queue.findById("dlv_2")).toMatchObject({
       status: "succeeded",
@@ -761,15 +770,14 @@ function webhookContract(getStore: () => MetaStore): void {
       "dlv_later",
     ]);
     await queue.release(["dlv_later"], at(100));
-    await store.transaction(({ repos }) =>
-      repos.webhookDeliveries.recordOutcomes([
-        outcome("att_1b", "dlv_1", "whe_1", 2, 503, at(133), {
-          status: "failed",
-          nextAttemptAt: null,
-          finishedAt: at(133),
-        }),
-      ]),
-    );
+    const retried = await underLease([
+      outcome("att_1b", "dlv_1", "whe_1", 2, 503, at(133), {
+        status: "failed",
+        nextAttemptAt: null,
+        finishedAt: at(133),
+      }),
+    ]);
+    await store.transaction(({ repos }) => repos.webhookDeliveries.recordOutcomes(retried));
     expect(await queue.findById("dlv_1")).toMatchObject({
       status: "failed",
       attempts: 2,
@@ -833,17 +841,58 @@ function webhookContract(getStore: () => MetaStore): void {
     expect(await queue.findById("dlv_3")).toMatchObject({ status: "failed" });
   });
 
+  it("drops an outcome made under a lease that ran out and was claimed again", async () => {
+    const store = getStore();
+    const queue = store.repos.webhookDeliveries;
+    // As if claimed with a lease until 330 s; that claimer stalls past it and another claims
+    // the delivery again, leased until 361 s (release moves next_attempt_at like a claim).
+    await queue.enqueue([delivery("dlv_fence", "whe_3", "evt_fence", at(300), at(330))]);
+    await queue.release(["dlv_fence"], at(361));
+    const made = (id: string, leaseUntil: string) => ({
+      ...outcome(id, "dlv_fence", "whe_3", 1, 200, at(301), {
+        status: "succeeded",
+        nextAttemptAt: null,
+        finishedAt: at(301),
+      }),
+      leaseUntil,
+    });
+    expect(
+      await store.transaction(({ repos }) =>
+        repos.webhookDeliveries.recordOutcomes([made("att_stale", at(330))]),
+      ),
+    ).toBe(0);
+    expect(await queue.findById("dlv_fence")).toMatchObject({ status: "pending", attempts: 0 });
+    expect(
+      await store.transaction(({ repos }) =>
+        repos.webhookDeliveries.recordOutcomes([made("att_live", at(361))]),
+      ),
+    ).toBe(1);
+    expect(await queue.findById("dlv_fence")).toMatchObject({ status: "succeeded", attempts: 1 });
+    // Recording the same attempt again finds the delivery moved on.
+    expect(
+      await store.transaction(({ repos }) =>
+        repos.webhookDeliveries.recordOutcomes([made("att_again", at(361))]),
+      ),
+    ).toBe(0);
+    const ids = (await queue.listAttempts("whe_3", 50)).map((a) => a.id);
+    expect(ids).toContain("att_live");
+    expect(ids).not.toContain("att_stale");
+    expect(ids).not.toContain("att_again");
+  });
+
   it("deletes an endpoint with its deliveries and attempts", async () => {
     const { repos } = getStore();
     const queue = repos.webhookDeliveries;
     // Give whe_1 a fresh attempt so the cascade has one to remove.
-    await queue.recordOutcomes([
-      outcome("att_lat", "dlv_later", "whe_1", 1, 500, at(200), {
-        status: "pending",
-        nextAttemptAt: at(260),
-        finishedAt: null,
-      }),
-    ]);
+    await queue.recordOutcomes(
+      await underLease([
+        outcome("att_lat", "dlv_later", "whe_1", 1, 500, at(200), {
+          status: "pending",
+          nextAttemptAt: at(260),
+          finishedAt: null,
+        }),
+      ]),
+    );
     expect((await queue.listAttempts("whe_1", 50)).map((a) => a.id)).toEqual(["att_lat"]);
     expect(await repos.webhookEndpoints.delete("whe_1")).toBe(true);
     expect(await repos.webhookEndpoints.delete("whe_3")).toBe(true);

@@ -86,6 +86,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("webhook_attempts")
     .columns(["endpoint_id", "created_at"])
     .execute();
+  // The retention sweep deletes by age.
+  await db.schema
+    .createIndex("webhook_attempts_time_idx")
+    .on("webhook_attempts")
+    .column("created_at")
+    .execute();
   await db.schema
     .createIndex("webhook_attempts_delivery_idx")
     .on("webhook_attempts")

@@ -56,6 +56,8 @@ export interface WebhookAttemptWithRetry extends WebhookAttempt {
 /** The outcome of one attempt and what it means for its delivery. */
 export interface AttemptOutcome {
   attempt: WebhookAttempt;
+  /** The lease the attempt was made under (the delivery's next_attempt_at when claimed). */
+  leaseUntil: string;
   /** pending (with `nextAttemptAt`), succeeded or failed. */
   status: WebhookDeliveryStatus;
   nextAttemptAt: string | null;
@@ -157,10 +159,13 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
       return row?.at ?? undefined;
     },
     /**
-     * Records attempts and moves their deliveries on; meant to run in one transaction. An
-     * outcome whose delivery is gone (its endpoint was deleted meanwhile) is dropped.
+     * Records attempts and moves their deliveries on; meant to run in one transaction. Only a
+     * delivery still held under the lease its attempt was made with is moved on: an outcome
+     * whose delivery is gone (its endpoint was deleted), cancelled, or claimed again after the
+     * lease ran out is dropped. Resolves with how many were recorded.
      */
-    async recordOutcomes(outcomes: readonly AttemptOutcome[]): Promise<void> {
+    async recordOutcomes(outcomes: readonly AttemptOutcome[]): Promise<number> {
+      const kept: WebhookAttempt[] = [];
       for (const outcome of outcomes) {
         const { attempt } = outcome;
         const updated = await db
@@ -172,25 +177,41 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
             finished_at: outcome.finishedAt,
           })
           .where("id", "=", attempt.deliveryId)
+          .where("status", "=", "pending")
+          .where("attempts", "=", attempt.attempt - 1)
+          .where("next_attempt_at", "=", outcome.leaseUntil)
           .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) continue;
+        if (Number(updated.numUpdatedRows) > 0) kept.push(attempt);
+      }
+      if (kept.length > 0)
         await db
           .insertInto("webhook_attempts")
-          .values({
-            id: attempt.id,
-            delivery_id: attempt.deliveryId,
-            endpoint_id: attempt.endpointId,
-            message_id: attempt.messageId,
-            event: attempt.event,
-            attempt: attempt.attempt,
-            status_code: attempt.statusCode,
-            duration_ms: attempt.durationMs,
-            success: attempt.success ? 1 : 0,
-            body: attempt.body,
-            created_at: attempt.createdAt,
-          })
+          .values(
+            kept.map((attempt) => ({
+              id: attempt.id,
+              delivery_id: attempt.deliveryId,
+              endpoint_id: attempt.endpointId,
+              message_id: attempt.messageId,
+              event: attempt.event,
+              attempt: attempt.attempt,
+              status_code: attempt.statusCode,
+              duration_ms: attempt.durationMs,
+              success: attempt.success ? 1 : 0,
+              body: attempt.body,
+              created_at: attempt.createdAt,
+            })),
+          )
           .execute();
-      }
+      return kept.length;
+    },
+    /** Ends an endpoint's pending deliveries without an attempt (it was disabled). */
+    async cancelPendingOf(endpointId: string, at: string): Promise<void> {
+      await db
+        .updateTable("webhook_deliveries")
+        .set({ status: "failed", next_attempt_at: null, finished_at: at })
+        .where("endpoint_id", "=", endpointId)
+        .where("status", "=", "pending")
+        .execute();
     },
     /** Ends pending deliveries without an attempt (their endpoint is disabled). */
     async cancel(ids: readonly string[], at: string): Promise<void> {

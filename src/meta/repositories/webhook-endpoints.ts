@@ -15,10 +15,10 @@ export interface WebhookEndpointRecord {
   updatedAt: string;
 }
 
-export type WebhookEndpointChange = Pick<
-  WebhookEndpointRecord,
-  "url" | "events" | "isActive" | "updatedAt"
->;
+export type WebhookEndpointChange = Partial<
+  Pick<WebhookEndpointRecord, "url" | "events" | "isActive">
+> &
+  Pick<WebhookEndpointRecord, "updatedAt">;
 
 function parseEvents(text: string): string[] {
   const value: unknown = JSON.parse(text);
@@ -103,17 +103,19 @@ export function createWebhookEndpointRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    async update(id: string, change: WebhookEndpointChange): Promise<void> {
-      await db
+    /** Writes the given fields only; false when the endpoint no longer exists. */
+    async update(id: string, change: WebhookEndpointChange): Promise<boolean> {
+      const result = await db
         .updateTable("webhook_endpoints")
         .set({
-          url: change.url,
-          events: JSON.stringify(change.events),
-          is_active: change.isActive ? 1 : 0,
+          ...(change.url === undefined ? {} : { url: change.url }),
+          ...(change.events === undefined ? {} : { events: JSON.stringify(change.events) }),
+          ...(change.isActive === undefined ? {} : { is_active: change.isActive ? 1 : 0 }),
           updated_at: change.updatedAt,
         })
         .where("id", "=", id)
-        .execute();
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     /** Deletes the endpoint; its deliveries and attempt log go with it (foreign keys cascade). */
     async delete(id: string): Promise<boolean> {

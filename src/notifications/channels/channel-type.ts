@@ -32,6 +32,8 @@ export interface SendContext {
   deliveryId: string;
   /** When the notification was enqueued (ISO 8601). */
   occurredAt: string;
+  /** A sample sent by the channel's test action, not a real outage. */
+  sample?: boolean;
 }
 
 /** A channel's settings as stored: its public part merged with its decrypted secret part. */

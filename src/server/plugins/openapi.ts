@@ -41,7 +41,7 @@ export async function useOpenApi(app: FastifyInstance, version: string): Promise
         title: "Vigil API",
         version,
         description:
-          "Read API and TQL under /v1 (X-API-Key), dashboard management under /api (session cookie). Errors are application/problem+json.",
+          "Read API and TQL under /v1 (X-API-Key); dashboard management under /api and webhook endpoints under /webhooks (session cookie). Errors are application/problem+json.",
       },
       components: {
         securitySchemes: {

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
@@ -26,9 +27,24 @@ import { ProjectParams } from "../api/project-routes.js";
 export interface WebhookRouteDeps {
   domain: DomainDeps;
   webhooks: WebhookService;
+  /** Per user: creations, edits and tests, each of which may POST to a URL. */
+  writesPerMinute: number;
 }
 
 const EndpointParams = ProjectParams.extend({ endpointId: z.string().min(1).max(64) });
+
+/**
+ * The limit on writes that make the server POST to a URL (verification, test pings), per
+ * signed-in user: a member cannot turn the service into a request cannon.
+ */
+const outboundLimit = (perMinute: number) => ({
+  rateLimit: {
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) =>
+      `webhook-writes:${request.auth?.user.id ?? request.ip}`,
+  },
+});
 const tags = ["webhooks"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
@@ -38,6 +54,7 @@ export const webhookRoutes =
   (deps: WebhookRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { webhooks } = deps;
+    const limited = outboundLimit(deps.writesPerMinute);
     const ctx = (request: Parameters<typeof userCtx>[1]) => userCtx(deps.domain, request);
 
     app.get(
@@ -74,6 +91,7 @@ export const webhookRoutes =
     app.post(
       "/:projectId/endpoints",
       {
+        config: limited,
         schema: {
           tags,
           summary:
@@ -96,6 +114,7 @@ export const webhookRoutes =
     app.patch(
       "/:projectId/endpoints/:endpointId",
       {
+        config: limited,
         schema: {
           tags,
           summary: "Enable or disable an endpoint, change its events, or its URL (verified again)",
@@ -127,6 +146,7 @@ export const webhookRoutes =
     app.post(
       "/:projectId/endpoints/:endpointId/test",
       {
+        config: limited,
         schema: {
           tags,
           summary:
