@@ -12,9 +12,9 @@
  * 2. In this process, as src/deps.ts builds them: a temporary data dir, the real SQLite
  *    metadata store (migrated), one org/project from initialize(), --endpoints (1) endpoints
  *    subscribed to monitor.down with sealed secrets (a random 32-byte server key), the
- *    guarded outbound agent trusting the test CA (createOutboundAgent, private targets
- *    allowed), postWebhook over it, createWebhookDeliverer with the configured concurrency
- *    (64 unless --concurrency) and createEventPublisher. Each event carries a monitor.down
+ *    webhook service from createWebhookService exactly as createDeps builds it (its guarded
+ *    agent trusting the test CA with private targets allowed, the deliverer with the
+ *    configured concurrency, 64 unless --concurrency, and the publisher). Each event carries a monitor.down
  *    payload (~0.8 kB body) and fans out to every endpoint.
  * 3. Baseline, same run, same receiver, before Vigil starts: a bare undici loop with the same
  *    concurrency POSTing the same bodies with the same headers, each signed (JSON + HMAC) as
@@ -60,7 +60,6 @@ import { loadConfig } from "../src/config.js";
 import type { DomainDeps } from "../src/context.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
 import { systemClock } from "../src/lib/clock.js";
-import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import { newId } from "../src/lib/ids.js";
 import { createLogger } from "../src/lib/logger.js";
 import { createMetrics } from "../src/lib/metrics.js";
@@ -68,10 +67,9 @@ import { createSecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore } from "../src/meta/meta-store.js";
 import { initialize } from "../src/setup/initialize.js";
-import { createWebhookDeliverer } from "../src/webhooks/deliverer.js";
-import { createEventPublisher } from "../src/webhooks/service.js";
+import { createWebhookService } from "../src/webhooks/service.js";
 import { generateSecret, signatureHeaders, signingKey } from "../src/webhooks/signing.js";
-import { postWebhook, WEBHOOK_USER_AGENT } from "../src/webhooks/transport.js";
+import { WEBHOOK_USER_AGENT } from "../src/webhooks/transport.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -648,33 +646,24 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     withApiKey: false,
   });
 
-  // As createDeps builds the webhook service.
+  // The webhook service exactly as createDeps builds it.
   const secretBox = createSecretBox(randomBytes(32));
   const ca = readFileSync(caFile, "utf8");
-  const webhookAgent = createOutboundAgent({
-    allowPrivateNetworks: config.webhooks.allowPrivateTargets,
-    allowSetting: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
-    ca,
-  });
-  cleanups.push(() => webhookAgent.close());
-  const deliverer = createWebhookDeliverer({
-    meta,
-    clock: domain.clock,
-    newId: domain.newId,
-    logger,
-    metrics,
-    secretBox,
-    send: (post) => postWebhook(webhookAgent, post),
-    concurrency,
-  });
+  const service = createWebhookService(
+    { ...config.webhooks, concurrency },
+    {
+      meta,
+      clock: domain.clock,
+      newId: domain.newId,
+      logger,
+      metrics,
+      secretBox,
+      ca,
+    },
+  );
+  cleanups.push(() => service.close());
+  const { deliverer, publish } = service;
   cleanups.push(() => deliverer.stop());
-  const publish = createEventPublisher({
-    meta,
-    clock: domain.clock,
-    newId: domain.newId,
-    logger,
-    deliverer,
-  });
 
   // The endpoints, stored as createEndpoint stores them (without the verification request).
   const secrets = Array.from({ length: ENDPOINTS }, () => generateSecret());

@@ -31,10 +31,8 @@ import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
 import { ensureTelemetrySchema } from "./telemetry/schema.js";
 import { createTqlService, type TqlService } from "./tql/service.js";
-import { createWebhookDeliverer } from "./webhooks/deliverer.js";
 import { errorEventPayload } from "./webhooks/event-types.js";
-import { createEventPublisher, type WebhookService } from "./webhooks/service.js";
-import { postWebhook } from "./webhooks/transport.js";
+import { createWebhookService, type WebhookService } from "./webhooks/service.js";
 
 /** Everything the service runs on, built once at start-up and passed down. */
 export interface AppDeps {
@@ -148,37 +146,19 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   const domain = createDomainDeps(config, meta, options);
   const { logger } = options;
   const secretBox = createSecretBox(loadSecretKey(config, meta.engine));
-  const webhookAgent = createOutboundAgent({
-    allowPrivateNetworks: config.webhooks.allowPrivateTargets,
-    allowSetting: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
-    ca: readCaFile(config.webhooks.caFile),
-    // Enough sockets per receiver for every attempt in flight, and no more.
-    connections: config.webhooks.concurrency,
-  });
-  const send: WebhookService["send"] = (post) => postWebhook(webhookAgent, post);
-  const deliverer = createWebhookDeliverer({
+  const service = createWebhookService(config.webhooks, {
     meta,
     clock: domain.clock,
     newId: domain.newId,
     logger,
     metrics,
     secretBox,
-    send,
-    concurrency: config.webhooks.concurrency,
+    ca: readCaFile(config.webhooks.caFile),
   });
+  const { publish } = service;
   const publishing = new Set<Promise<unknown>>();
-  const publish = createEventPublisher({
-    meta,
-    clock: domain.clock,
-    newId: domain.newId,
-    logger,
-    deliverer,
-  });
   const webhooks: AppDeps["webhooks"] = {
-    secretBox,
-    deliverer,
-    send,
-    publish,
+    ...service,
     async settled() {
       while (publishing.size > 0) await Promise.allSettled([...publishing]);
     },
@@ -285,7 +265,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     webhooks,
     async closeOutbound() {
       mailer?.close();
-      await Promise.all([outbound.close(), webhookAgent.close()]);
+      await Promise.all([outbound.close(), service.close()]);
     },
   };
 }

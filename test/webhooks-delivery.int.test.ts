@@ -470,17 +470,24 @@ describe("webhook deliverer on the SQLite meta store", () => {
       const kept = await addEndpoint(["monitor.down"]);
       const doomed = await addEndpoint(["monitor.down"]);
       // On PostgreSQL a delete can commit between the listing and the insert, failing the
-      // insert on its foreign key; here the first transaction deletes and fails the same way.
+      // insert on its foreign key; here the first insert deletes and fails the same way.
       let first = true;
+      const queue = store.repos.webhookDeliveries;
       const racing: MetaAccess = {
-        repos: store.repos,
-        run: (fn) => store.run(fn),
-        transaction: async (fn) => {
-          if (!first) return store.transaction(fn);
-          first = false;
-          await store.repos.webhookEndpoints.delete(doomed.id);
-          throw new Error("insert or update violates foreign key constraint");
+        repos: {
+          ...store.repos,
+          webhookDeliveries: {
+            ...queue,
+            enqueue: async (rows) => {
+              if (!first) return queue.enqueue(rows);
+              first = false;
+              await store.repos.webhookEndpoints.delete(doomed.id);
+              throw new Error("insert or update violates foreign key constraint");
+            },
+          },
         },
+        run: (fn) => store.run(fn),
+        transaction: (fn) => store.transaction(fn),
       };
       const hooks = deliverer();
       const publish = createEventPublisher({

@@ -22,7 +22,7 @@ export const MAX_ATTEMPTS = 2;
 export const LEASE_MS = 30_000;
 /** Deliveries claimed per query at most. */
 const CLAIM_BATCH = 500;
-/** The longest the deliverer sleeps while idle, so other processes' work is noticed. */
+/** The longest the deliverer sleeps, so other processes' work and expired leases are noticed. */
 const POLL_MS = 5_000;
 
 export interface WebhookDelivererOptions {
@@ -54,8 +54,8 @@ export interface WebhookDeliverer {
   /** Starts delivering, beginning with whatever an earlier process left due. */
   start(): void;
   /**
-   * Stops: attempts in flight are cancelled and, like claimed ones not yet started, handed
-   * back as due now (at-least-once); recorded outcomes are written before it resolves.
+   * Stops claiming; attempts in flight finish (each within its 10 s) and are recorded, and
+   * claimed ones not yet started are handed back as due now.
    */
   stop(): Promise<void>;
   /** New deliveries were enqueued: claim them now. */

@@ -18,6 +18,16 @@ import { isWebhookEvent, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from "./even
 import type { WebhookService } from "./service.js";
 import { generateSecret, openSecret, signatureHeaders, signingKey } from "./signing.js";
 import { isSuccess, type WebhookAnswer } from "./transport.js";
+import {
+  type CreatedEndpointView,
+  CreateEndpointInput,
+  type DeliveryRecordView,
+  type EndpointView,
+  type EventTypeView,
+  toDeliveryRecordView,
+  toView,
+  UpdateEndpointInput,
+} from "./views.js";
 
 /** Spec: the receiver must answer a verification request with a 2xx within 8 seconds. */
 export const VERIFY_TIMEOUT_MS = 8_000;
@@ -25,157 +35,8 @@ export const VERIFY_TIMEOUT_MS = 8_000;
 export const DELIVERY_LOG_LIMIT = 50;
 /** Endpoints one project may have (the spec leaves it open; Svix and GitHub allow about 20). */
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
-const MAX_URL_LENGTH = 2048;
-
-const EndpointUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .max(MAX_URL_LENGTH)
-  .superRefine((text, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "is not a valid URL" });
-      return;
-    }
-    if (url.protocol !== "https:")
-      ctx.addIssue({ code: "custom", message: "must be an https:// URL" });
-    if (url.username !== "" || url.password !== "")
-      ctx.addIssue({
-        code: "custom",
-        message: "must not carry a user name or password; receivers check the signature instead",
-      });
-    if (url.hash !== "") ctx.addIssue({ code: "custom", message: "must not have a #fragment" });
-  })
-  .describe("A publicly reachable https:// URL; it is verified before it is saved");
-
-const EventList = z
-  .array(z.string().max(100))
-  .min(1, "subscribe to at least one event")
-  .max(WEBHOOK_EVENT_NAMES.length * 2)
-  .superRefine((events, ctx) => {
-    for (const [index, name] of events.entries()) {
-      if (isWebhookEvent(name)) continue;
-      const hint =
-        name === "endpoint.verify"
-          ? "it is sent only to verify an endpoint and cannot be subscribed to"
-          : `unknown event type${suggestion(name)}; GET /webhooks/event-types lists them`;
-      ctx.addIssue({ code: "custom", path: [index], message: `'${name}': ${hint}` });
-    }
-  })
-  // Each type once, in the order given.
-  .transform((events) => [...new Set(events)])
-  .describe(`Event types to receive: ${WEBHOOK_EVENT_NAMES.join(", ")}`);
-
-function suggestion(name: string): string {
-  const near = closestName(name, WEBHOOK_EVENT_NAMES);
-  return near ? ` (did you mean '${near}'?)` : "";
-}
-
-export const CreateEndpointInput = z
-  .object({ url: EndpointUrl, events: EventList })
-  .strict()
-  .meta({
-    id: "CreateWebhookEndpointInput",
-    example: {
-      url: "https://hooks.example.com/vigil",
-      events: ["monitor.down", "monitor.recovered"],
-    },
-  });
-export type CreateEndpointInput = z.input<typeof CreateEndpointInput>;
-
-export const UpdateEndpointInput = z
-  .object({
-    isActive: z.boolean().optional().describe("false disables the endpoint: it receives nothing"),
-    url: EndpointUrl.optional().describe("A new URL is verified again before it is saved"),
-    events: EventList.optional(),
-  })
-  .strict()
-  .meta({ id: "UpdateWebhookEndpointInput", example: { isActive: false } });
-export type UpdateEndpointInput = z.input<typeof UpdateEndpointInput>;
-
-export const EndpointView = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    url: z.string(),
-    events: z.array(z.string()),
-    isActive: z.boolean(),
-    status: z.enum(["enabled", "disabled"]),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "WebhookEndpoint" });
-export type EndpointView = z.infer<typeof EndpointView>;
-
-export const CreatedEndpointView = EndpointView.extend({
-  secret: z
-    .string()
-    .describe("The signing secret (whsec_…): shown in this response only, never again"),
-}).meta({ id: "CreatedWebhookEndpoint" });
-export type CreatedEndpointView = z.infer<typeof CreatedEndpointView>;
-
-export const DeliveryRecordView = z
-  .object({
-    id: z.string(),
-    messageId: z.string().describe("The webhook-id header: the same on both attempts"),
-    event: z.string(),
-    attempt: z.number().int().describe("1 (initial) or 2 (the retry)"),
-    status: z
-      .number()
-      .int()
-      .describe("The receiver's HTTP status; 0 for a network error or timeout"),
-    durationMs: z.number().int(),
-    success: z.boolean().describe("Whether the answer was a 2xx"),
-    body: z.string().describe("The first 500 characters of the answer, or what went wrong"),
-    attemptedAt: z.string(),
-    retryAt: z
-      .string()
-      .nullable()
-      .describe("When attempt 2 is due, after this failed attempt 1; null otherwise"),
-  })
-  .meta({ id: "WebhookDeliveryRecord" });
-export type DeliveryRecordView = z.infer<typeof DeliveryRecordView>;
-
-export const EventTypeView = z
-  .object({
-    type: z.string(),
-    description: z.string(),
-    emittedBy: z.string(),
-    schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the envelope's data"),
-    example: z.unknown(),
-  })
-  .meta({ id: "WebhookEventType" });
-export type EventTypeView = z.infer<typeof EventTypeView>;
-
 type ProjectArgs = { ctx: Ctx; projectId: string };
 type EndpointArgs = ProjectArgs & { endpointId: string };
-
-const toView = (e: WebhookEndpointRecord): EndpointView => ({
-  id: e.id,
-  projectId: e.projectId,
-  url: e.url,
-  events: e.events,
-  isActive: e.isActive,
-  status: e.isActive ? "enabled" : "disabled",
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt,
-});
-
-export const toDeliveryRecordView = (a: WebhookAttemptWithRetry): DeliveryRecordView => ({
-  id: a.id,
-  messageId: a.messageId,
-  event: a.event,
-  attempt: a.attempt,
-  status: a.statusCode,
-  durationMs: a.durationMs,
-  success: a.success,
-  body: a.body,
-  attemptedAt: a.createdAt,
-  retryAt: a.retryAt,
-});
 
 /** The project's endpoint; one of another project is reported as not found. */
 async function requireEndpoint(

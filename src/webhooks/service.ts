@@ -1,13 +1,16 @@
 import type { Logger } from "pino";
+import type { Config } from "../config.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
+import { createOutboundAgent } from "../lib/http/outbound-agent.js";
 import type { IdGenerator } from "../lib/ids.js";
+import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaAccess, Repositories } from "../meta/meta-store.js";
 import type { NewWebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
-import type { WebhookDeliverer } from "./deliverer.js";
+import { createWebhookDeliverer, type WebhookDeliverer } from "./deliverer.js";
 import { isWebhookEvent } from "./event-types.js";
-import type { WebhookAnswer, WebhookPost } from "./transport.js";
+import { postWebhook, type WebhookAnswer, type WebhookPost } from "./transport.js";
 
 /**
  * What the webhook verbs run on, built once by the composition root: the box that seals signing
@@ -20,6 +23,44 @@ export interface WebhookService {
   send(post: WebhookPost): Promise<WebhookAnswer>;
   /** Fans an event out to its project's enabled endpoints subscribed to its type. */
   publish(event: DomainEvent): Promise<number>;
+}
+
+export interface WebhookServiceDeps {
+  meta: MetaAccess;
+  clock: Clock;
+  newId: IdGenerator;
+  logger: Logger;
+  metrics?: Metrics;
+  secretBox: SecretBox;
+  /** Extra trusted CA certificates (PEM), read from `webhooks.caFile`. */
+  ca?: string | undefined;
+}
+
+/**
+ * The webhook service as the composition root builds it: its own SSRF-guarded agent (its own
+ * allow setting and CA, one socket per attempt in flight at most), the deliverer and the
+ * publisher. `close()` closes the agent; stop the deliverer first.
+ */
+export function createWebhookService(
+  config: Config["webhooks"],
+  deps: WebhookServiceDeps,
+): WebhookService & { close(): Promise<void> } {
+  const agent = createOutboundAgent({
+    allowPrivateNetworks: config.allowPrivateTargets,
+    allowSetting: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
+    ca: deps.ca,
+    connections: config.concurrency,
+  });
+  const send: WebhookService["send"] = (post) => postWebhook(agent, post);
+  const deliverer = createWebhookDeliverer({ ...deps, send, concurrency: config.concurrency });
+  const publish = createEventPublisher({ ...deps, deliverer });
+  return {
+    secretBox: deps.secretBox,
+    deliverer,
+    send,
+    publish,
+    close: () => agent.close(),
+  };
 }
 
 export interface PublisherDeps {
@@ -44,8 +85,8 @@ interface Waiting {
 /**
  * Publishing an event enqueues one durable delivery per subscribed endpoint (all sharing one
  * message id) and wakes the deliverer; it resolves, with how many endpoints get it, once they
- * are stored. Events published in the same tick share one transaction (a burst of error events
- * costs one commit). An event id already enqueued for an endpoint is not enqueued again, so a
+ * are stored. Events published in the same synchronous run share one transaction (a burst of
+ * error events costs one commit). An event id already enqueued for an endpoint is not enqueued again, so a
  * re-published event is delivered once.
  */
 export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) => Promise<number> {
@@ -86,12 +127,16 @@ export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) 
   }
 
   async function enqueue(events: readonly DomainEvent[]): Promise<number[]> {
-    return deps.meta.transaction(async ({ repos }) => {
+    const store = async (repos: Repositories) => {
       const { rows, counts } = await deliveriesOf(repos, events);
       for (let i = 0; i < rows.length; i += INSERT_CHUNK)
         await repos.webhookDeliveries.enqueue(rows.slice(i, i + INSERT_CHUNK));
       return counts;
-    });
+    };
+    // One event is one INSERT, atomic on its own; several share a transaction (one commit).
+    return events.length === 1
+      ? store(deps.meta.repos)
+      : deps.meta.transaction(({ repos }) => store(repos));
   }
 
   async function flush(): Promise<void> {
@@ -123,7 +168,8 @@ export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) 
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() => void flush());
+    // After the current synchronous code: a loop of publish() calls lands in one batch.
+    queueMicrotask(() => void flush());
   }
 
   return (event) => {

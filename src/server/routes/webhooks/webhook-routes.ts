@@ -3,22 +3,24 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
 import {
-  CreatedEndpointView,
-  CreateEndpointInput,
   createEndpoint,
   DELIVERY_LOG_LIMIT,
-  DeliveryRecordView,
   deleteEndpoint,
-  EndpointView,
-  EventTypeView,
   listDeliveries,
   listEndpoints,
   listEventTypes,
   testEndpoint,
-  UpdateEndpointInput,
   updateEndpoint,
 } from "../../../webhooks/endpoints.js";
 import type { WebhookService } from "../../../webhooks/service.js";
+import {
+  CreatedEndpointView,
+  CreateEndpointInput,
+  DeliveryRecordView,
+  EndpointView,
+  EventTypeView,
+  UpdateEndpointInput,
+} from "../../../webhooks/views.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
