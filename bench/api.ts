@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { RunningService } from "../src/cli/serve.js";
 import type { QueryOptions, TelemetryExecutor } from "../src/telemetry/executor.js";
+import { printTable } from "./table.js";
 
 const SPANS = Number(process.env.BENCH_API_SPANS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_API_RATE ?? 200);
@@ -563,15 +564,6 @@ async function main() {
     // Report.
     const ms = (n: number) => n.toFixed(2);
     const pair = (a: number, b: number) => `${ms(a)} / ${ms(b)}`;
-    const table = (header: string[], body: string[][]) => {
-      const all = [header, ...body];
-      const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? "").length)));
-      const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ");
-      console.log(line(header));
-      console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
-      for (const r of body) console.log(line(r));
-      console.log("");
-    };
     const entries = Object.entries(figures).map(
       ([name, f]) => [name, endpoints[name as keyof typeof endpoints].label, f.modes] as const,
     );
@@ -608,7 +600,7 @@ async function main() {
     console.log(
       `\nOpen loop, ${RATE} requests/s for ${SECONDS} s, latency in ms from the scheduled send time (HTTP: keep-alive, client in a worker thread)`,
     );
-    table(
+    printTable(
       [
         "endpoint",
         "HTTP p50 / p99",
@@ -631,7 +623,7 @@ async function main() {
     console.log(
       "Service time, one request at a time (no queueing), ms; engine utilization = rate x engine mean",
     );
-    table(
+    printTable(
       [
         "endpoint",
         "HTTP mean / p99",
@@ -650,7 +642,7 @@ async function main() {
       ]),
     );
     console.log(`Sustained maximum, closed loop of ${CONCURRENCY} concurrent requests`);
-    table(
+    printTable(
       [
         "endpoint",
         "HTTP req/s (p99 ms)",

@@ -47,6 +47,7 @@ import { createMonitor, listScheduleEntries } from "../src/monitors/monitors.js"
 import { createCheckRunner } from "../src/monitors/runner.js";
 import { createMonitorScheduler, nextSlot } from "../src/monitors/scheduler.js";
 import { initialize } from "../src/setup/initialize.js";
+import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -615,15 +616,6 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
 }
 
 function report(r: Awaited<ReturnType<typeof run>>) {
-  const table = (header: string[], body: string[][]) => {
-    const all = [header, ...body];
-    const widths = header.map((_, c) => Math.max(...all.map((row) => (row[c] ?? "").length)));
-    const line = (row: string[]) => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ");
-    console.log(line(header));
-    console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
-    for (const row of body) console.log(line(row));
-    console.log("");
-  };
   const v = r.vigil;
   const b = r.baseline;
   const trio = (x: { p50: number; p99: number; max: number }) => `${x.p50} / ${x.p99} / ${x.max}`;
@@ -632,7 +624,7 @@ function report(r: Awaited<ReturnType<typeof run>>) {
       `${r.machine.cpus} CPUs; warm-up ${r.warmupSeconds} s, measured ${r.seconds} s ` +
       `(created in ${r.createSeconds} s)\n`,
   );
-  table(
+  printTable(
     ["figure", "Vigil (scheduler + runner + recording)", "bare undici loop (baseline)", "ratio"],
     [
       [
@@ -663,7 +655,7 @@ function report(r: Awaited<ReturnType<typeof run>>) {
       ["errors / failed checks", `${v.failedChecks}`, `${b.errors}`, ""],
     ],
   );
-  table(
+  printTable(
     ["Vigil figure", "value"],
     [
       ["schedule lag p50 / p99 / max (ms)", trio(v.scheduleLagMs)],

@@ -70,6 +70,7 @@ import { initialize } from "../src/setup/initialize.js";
 import { createWebhookService } from "../src/webhooks/service.js";
 import { generateSecret, signatureHeaders, signingKey } from "../src/webhooks/signing.js";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/transport.js";
+import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -1020,15 +1021,6 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
 }
 
 function report(r: Awaited<ReturnType<typeof run>>) {
-  const table = (header: string[], body: string[][]) => {
-    const all = [header, ...body];
-    const widths = header.map((_, c) => Math.max(...all.map((row) => (row[c] ?? "").length)));
-    const line = (row: string[]) => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ");
-    console.log(line(header));
-    console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
-    for (const row of body) console.log(line(row));
-    console.log("");
-  };
   const { throughput: t, drain: d, burst: b, coldBurst: c, steady: s } = r.vigil;
   const bare = r.baseline;
   const four = (x: Spread) => `${x.p50} / ${x.p95} / ${x.p99} / ${x.max}`;
@@ -1057,7 +1049,7 @@ function report(r: Awaited<ReturnType<typeof run>>) {
     ],
     [`${name}: new TLS connections at the receiver`, `${w.receiver.newConnections}`],
   ];
-  table(
+  printTable(
     ["figure", "Vigil (queue + store + deliverer)", "bare undici loop (baseline)", "ratio"],
     [
       [
@@ -1105,7 +1097,7 @@ function report(r: Awaited<ReturnType<typeof run>>) {
       ],
     ],
   );
-  table(
+  printTable(
     ["Vigil figure", "value"],
     [
       [
