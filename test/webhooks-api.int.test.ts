@@ -1102,6 +1102,9 @@ describe("webhook verification with the SSRF guard on", () => {
     const limited = await owner.post<Problem>(base, body);
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe("rate_limited");
+    // One budget for creations, edits and tests alike.
+    expect((await owner.post<Problem>(`${base}/whe_none/test`, {})).status).toBe(429);
+    expect((await owner.patch<Problem>(`${base}/whe_none`, { isActive: false })).status).toBe(429);
     // Reads are not limited.
     expect((await owner.get<Page<Endpoint>>(base)).status).toBe(200);
   });

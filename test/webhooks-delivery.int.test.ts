@@ -676,6 +676,28 @@ describe("webhook deliverer on the SQLite meta store", () => {
       await hooks.stop();
     });
 
+    it("does not send what it had claimed for an endpoint disabled meanwhile", async () => {
+      const endpoint = await addEndpoint(["monitor.down"]);
+      receiver.respond(() => ({ status: 200, delayMs: 1_000 }));
+      // One slot: the first event goes out, the other two wait claimed in memory.
+      const hooks = deliverer({ clock: realClock, concurrency: 1 });
+      const publish = publisher(hooks, realClock);
+      hooks.start();
+      for (const id of ["evt_a", "evt_b", "evt_c"]) await publish(event(id));
+      await receiver.waitFor(1, 3_000);
+      // As updateEndpoint does: disable, drop what is pending, then forget what was claimed.
+      const at = new Date().toISOString();
+      await store.repos.webhookEndpoints.update(endpoint.id, { isActive: false, updatedAt: at });
+      await store.repos.webhookDeliveries.cancelPendingOf(endpoint.id, at);
+      await hooks.forget(endpoint.id);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(receiver.requests).toHaveLength(1);
+      // The attempt on the wire completed and is logged.
+      const log = await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50);
+      expect(log.map((a) => a.statusCode)).toEqual([200]);
+      await hooks.stop();
+    });
+
     it("keeps at most `concurrency` attempts in flight", async () => {
       const endpoint = await addEndpoint(["monitor.down"]);
       let receiving = 0;

@@ -53,6 +53,11 @@ function openSqlite(path: string): Dialect {
 
 /** Prepared statements kept per SQLite connection (queries repeat; preparing costs ~30 µs). */
 const STATEMENT_CACHE_SIZE = 500;
+/**
+ * Longer SQL is not kept: multi-row inserts and long IN lists differ with every size, and a
+ * prepared statement of hundreds of rows costs ~0.3 MB.
+ */
+const CACHED_SQL_MAX_LENGTH = 2_000;
 
 /**
  * The database as Kysely uses it, reusing a prepared statement for SQL text seen before (the
@@ -64,6 +69,7 @@ function withStatementCache(database: SQLite.Database, size: number): SqliteData
   return {
     close: () => database.close(),
     prepare(text) {
+      if (text.length > CACHED_SQL_MAX_LENGTH) return database.prepare(text);
       const cached = cache.get(text);
       if (cached && !cached.busy) {
         cache.delete(text);
@@ -71,6 +77,7 @@ function withStatementCache(database: SQLite.Database, size: number): SqliteData
         return cached;
       }
       const statement = database.prepare(text);
+      cache.delete(text);
       cache.set(text, statement);
       if (cache.size > size) {
         const oldest = cache.keys().next().value;

@@ -20,6 +20,8 @@ export const MAX_ATTEMPTS = 2;
  * so a live process never loses one; a killed one's come due again this long after the claim.
  */
 export const LEASE_MS = 30_000;
+/** Time an attempt needs beyond its timeout to be recorded within its lease. */
+const LEASE_MARGIN_MS = 5_000;
 /** Deliveries claimed per query at most. */
 const CLAIM_BATCH = 500;
 /** The longest the deliverer sleeps, so other processes' work and expired leases are noticed. */
@@ -60,6 +62,11 @@ export interface WebhookDeliverer {
   stop(): Promise<void>;
   /** New deliveries were enqueued: claim them now. */
   kick(): void;
+  /**
+   * An endpoint changed or went away: its claimed, unstarted deliveries are handed back (due
+   * now), so they are claimed again with its current URL and state instead of being sent.
+   */
+  forget(endpointId: string): Promise<void>;
   /**
    * Makes the attempts due at the clock's now, `concurrency` at a time, and waits until each
    * is recorded; resolves with how many (tests and one-off drains; no timers involved).
@@ -184,14 +191,14 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   // ---- claiming ----
 
   /** Claims up to `limit` due deliveries; those of disabled endpoints end without an attempt. */
-  async function claim(limit: number): Promise<{ jobs: Job[]; claimed: number }> {
+  async function claim(limit: number): Promise<{ jobs: Job[]; claimed: number; at: number }> {
     const now = clock.now().getTime();
     const deliveries = await meta.repos.webhookDeliveries.claimDue(
       iso(now),
       limit,
       iso(now + LEASE_MS),
     );
-    if (deliveries.length === 0) return { jobs: [], claimed: 0 };
+    if (deliveries.length === 0) return { jobs: [], claimed: 0, at: now };
     const endpointIds = [...new Set(deliveries.map((d) => d.endpointId))];
     const endpoints = new Map(
       (await meta.repos.webhookEndpoints.findByIds(endpointIds)).map((e) => [e.id, e]),
@@ -209,7 +216,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       await meta.repos.webhookDeliveries.cancel(disabled, iso(clock.now().getTime()));
       log.info({ count: disabled.length }, "dropped webhook deliveries of disabled endpoints");
     }
-    return { jobs, claimed: deliveries.length };
+    return { jobs, claimed: deliveries.length, at: now };
   }
 
   // ---- the pump: keeps up to `concurrency` attempts in flight while work is due ----
@@ -222,7 +229,8 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   /** Whether more may be due now: set by kicks, wake-ups and full claims, cleared by a short one. */
   let maybeMore = false;
   let kicks = 0;
-  let lastClaimEmpty = false;
+  /** When the last claim that found nothing ran (ms), to tell a held row from a due one. */
+  let emptyClaimAt = Number.NEGATIVE_INFINITY;
   /** The wake-up timer: armed whenever claiming has stopped, busy or idle. */
   let timer: NodeJS.Timeout | undefined;
   let wakeAt = Number.POSITIVE_INFINITY;
@@ -238,11 +246,17 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     running.add(task);
   }
 
+  /** Whether a claimed job still has time for its attempt and recording under its lease. */
+  const leaseLeft = (job: Job) =>
+    Date.parse(job.delivery.nextAttemptAt ?? "") - clock.now().getTime() >=
+    ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS;
+
   function pump(): void {
     if (!started) return;
     while (inFlight < options.concurrency && ready.length > 0) {
       const job = ready.shift();
-      if (job) launch(job);
+      // One that waited too long is left to its lease, lest it be sent twice.
+      if (job && leaseLeft(job)) launch(job);
     }
     if (claiming) return;
     const room = Math.min(CLAIM_BATCH, 2 * options.concurrency - ready.length - inFlight);
@@ -250,14 +264,14 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       const kicksBefore = kicks;
       claiming = claim(room)
         .then(
-          ({ jobs, claimed }) => {
+          ({ jobs, claimed, at }) => {
             ready.push(...jobs);
-            lastClaimEmpty = claimed === 0;
+            if (claimed === 0) emptyClaimAt = at;
             maybeMore = claimed >= room || kicks !== kicksBefore;
           },
           (error: unknown) => {
             log.error({ err: (error as Error).message }, "could not claim webhook deliveries");
-            lastClaimEmpty = true;
+            emptyClaimAt = clock.now().getTime();
             maybeMore = false;
           },
         )
@@ -293,7 +307,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
           const now = clock.now().getTime();
           const due = next === undefined ? now + pollMs : Date.parse(next);
           // Due already, yet the last claim found nothing (another process holds it): no spin.
-          wakeBy(due <= now && lastClaimEmpty ? now + 250 : due);
+          wakeBy(due <= emptyClaimAt ? now + 250 : due);
         },
         (error: unknown) => {
           log.error({ err: (error as Error).message }, "could not read the webhook queue");
@@ -313,6 +327,35 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     pump();
   }
 
+  function kick(): void {
+    kicks++;
+    maybeMore = true;
+    pump();
+  }
+
+  /** Hands claimed, unstarted jobs back, due now (each only while still under its lease). */
+  async function handBack(jobs: readonly Job[]): Promise<void> {
+    const byLease = new Map<string, Job[]>();
+    for (const job of jobs) {
+      const lease = job.delivery.nextAttemptAt ?? "";
+      byLease.set(lease, [...(byLease.get(lease) ?? []), job]);
+    }
+    const now = clock.now().toISOString();
+    try {
+      for (const [lease, group] of byLease)
+        await meta.repos.webhookDeliveries.release(
+          group.map((job) => job.delivery.id),
+          now,
+          lease,
+        );
+    } catch (error) {
+      log.warn(
+        { err: (error as Error).message },
+        "could not hand back webhook deliveries; they come due when their lease ends",
+      );
+    }
+  }
+
   return {
     start() {
       if (started) return;
@@ -328,22 +371,17 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       while (claiming || arming || running.size > 0)
         await Promise.allSettled([claiming, arming, ...running]);
       await recorder.idle();
-      const unstarted = ready.map((job) => job.delivery.id);
+      const unstarted = ready;
       ready = [];
-      try {
-        await meta.repos.webhookDeliveries.release(unstarted, clock.now().toISOString());
-      } catch (error) {
-        log.warn(
-          { err: (error as Error).message },
-          "could not hand back webhook deliveries; they come due when their lease ends",
-        );
-      }
+      await handBack(unstarted);
     },
-    kick() {
-      kicks++;
-      maybeMore = true;
-      pump();
+    forget(endpointId) {
+      const dropped = ready.filter((job) => job.endpoint.id === endpointId);
+      if (dropped.length === 0) return Promise.resolve();
+      ready = ready.filter((job) => job.endpoint.id !== endpointId);
+      return handBack(dropped).then(kick);
     },
+    kick,
     async deliverDue() {
       let total = 0;
       for (;;) {

@@ -194,17 +194,20 @@ export async function updateEndpoint(
     return found && (await repos.webhookEndpoints.findById(existing.id));
   });
   if (!updated) throw new NotFoundError("Webhook endpoint", endpointId);
+  // Claimed deliveries go out with the endpoint's new URL and state, or not at all.
+  await service.deliverer.forget(existing.id);
   return toView(updated);
 }
 
 /** Deletes the endpoint and its whole delivery history, pending retries included. */
 export async function deleteEndpoint(
-  _service: WebhookService,
+  service: WebhookService,
   { ctx, projectId, endpointId }: EndpointArgs,
 ): Promise<void> {
   await requireProject(ctx, projectId, "write");
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   await ctx.deps.meta.repos.webhookEndpoints.delete(endpoint.id);
+  await service.deliverer.forget(endpoint.id);
 }
 
 /**

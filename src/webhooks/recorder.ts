@@ -43,12 +43,15 @@ export function createAttemptRecorder(meta: MetaAccess, log: Logger): AttemptRec
         return;
       }
     }
-    for (const entry of batch) {
+    // One row's problem (a constraint) costs only that row. If a single write fails too, the
+    // store itself is failing: the rest fail at once instead of each waiting its turn.
+    for (const [i, entry] of batch.entries()) {
       try {
         await write([entry]);
         entry.done();
       } catch (error) {
-        batchFailed([entry], error);
+        batchFailed(batch.slice(i), error);
+        return;
       }
     }
   }

@@ -841,7 +841,7 @@ function webhookContract(getStore: () => MetaStore): void {
     expect(await queue.findById("dlv_3")).toMatchObject({ status: "failed" });
   });
 
-  it("drops an outcome made under a lease that ran out and was claimed again", async () => {
+  it("logs an attempt made under a lease that ran out, without moving its delivery", async () => {
     const store = getStore();
     const queue = store.repos.webhookDeliveries;
     // As if claimed with a lease until 330 s; that claimer stalls past it and another claims
@@ -875,9 +875,8 @@ function webhookContract(getStore: () => MetaStore): void {
       ),
     ).toBe(0);
     const ids = (await queue.listAttempts("whe_3", 50)).map((a) => a.id);
-    expect(ids).toContain("att_live");
-    expect(ids).not.toContain("att_stale");
-    expect(ids).not.toContain("att_again");
+    // Every attempt made is in the log (spec), even those that could not move the delivery.
+    expect(ids).toEqual(expect.arrayContaining(["att_live", "att_stale", "att_again"]));
   });
 
   it("deletes an endpoint with its deliveries and attempts", async () => {

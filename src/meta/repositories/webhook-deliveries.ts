@@ -159,14 +159,20 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
       return row?.at ?? undefined;
     },
     /**
-     * Records attempts and moves their deliveries on; meant to run in one transaction. Only a
-     * delivery still held under the lease its attempt was made with is moved on: an outcome
-     * whose delivery is gone (its endpoint was deleted), cancelled, or claimed again after the
-     * lease ran out is dropped. Resolves with how many were recorded.
+     * Records attempts and moves their deliveries on; meant to run in one transaction. Every
+     * attempt whose delivery still exists is logged (spec: every attempt is recorded), but a
+     * delivery moves on only while it is still held under the lease its attempt was made with:
+     * one cancelled (its endpoint disabled) or claimed again after the lease ran out keeps its
+     * newer state. An outcome whose delivery is gone (its endpoint was deleted) is dropped.
+     * Resolves with how many deliveries moved on.
      */
     async recordOutcomes(outcomes: readonly AttemptOutcome[]): Promise<number> {
-      const kept: WebhookAttempt[] = [];
-      for (const outcome of outcomes) {
+      // One order for the row locks (PostgreSQL), whatever order attempts finished in.
+      const sorted = [...outcomes].sort((a, b) =>
+        a.attempt.deliveryId.localeCompare(b.attempt.deliveryId),
+      );
+      let moved = 0;
+      for (const outcome of sorted) {
         const { attempt } = outcome;
         const updated = await db
           .updateTable("webhook_deliveries")
@@ -181,13 +187,27 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
           .where("attempts", "=", attempt.attempt - 1)
           .where("next_attempt_at", "=", outcome.leaseUntil)
           .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) > 0) kept.push(attempt);
+        moved += Number(updated.numUpdatedRows);
       }
-      if (kept.length > 0)
+      const ids = [...new Set(sorted.map((o) => o.attempt.deliveryId))];
+      const existing =
+        ids.length === 0
+          ? new Set<string>()
+          : new Set(
+              (
+                await db
+                  .selectFrom("webhook_deliveries")
+                  .select("id")
+                  .where("id", "in", ids)
+                  .execute()
+              ).map((row) => row.id),
+            );
+      const logged = sorted.filter((o) => existing.has(o.attempt.deliveryId));
+      if (logged.length > 0)
         await db
           .insertInto("webhook_attempts")
           .values(
-            kept.map((attempt) => ({
+            logged.map(({ attempt }) => ({
               id: attempt.id,
               delivery_id: attempt.deliveryId,
               endpoint_id: attempt.endpointId,
@@ -202,7 +222,7 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
             })),
           )
           .execute();
-      return kept.length;
+      return moved;
     },
     /** Ends an endpoint's pending deliveries without an attempt (it was disabled). */
     async cancelPendingOf(endpointId: string, at: string): Promise<void> {
@@ -223,15 +243,19 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
         .where("status", "=", "pending")
         .execute();
     },
-    /** Hands claimed deliveries back, due at `at` (a stopping process that did not attempt them). */
-    async release(ids: readonly string[], at: string): Promise<void> {
+    /**
+     * Hands claimed deliveries back, due at `at` (claimed but not attempted). With `heldUntil`
+     * (the lease they were claimed with), only those still held under it.
+     */
+    async release(ids: readonly string[], at: string, heldUntil?: string): Promise<void> {
       if (ids.length === 0) return;
-      await db
+      let update = db
         .updateTable("webhook_deliveries")
         .set({ next_attempt_at: at })
         .where("id", "in", ids)
-        .where("status", "=", "pending")
-        .execute();
+        .where("status", "=", "pending");
+      if (heldUntil !== undefined) update = update.where("next_attempt_at", "=", heldUntil);
+      await update.execute();
     },
     /** An endpoint's most recent attempts, newest first, each with its delivery's retry time. */
     async listAttempts(endpointId: string, limit: number): Promise<WebhookAttemptWithRetry[]> {

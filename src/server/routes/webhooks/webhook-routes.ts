@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
@@ -34,29 +33,22 @@ export interface WebhookRouteDeps {
 }
 
 const EndpointParams = ProjectParams.extend({ endpointId: z.string().min(1).max(64) });
-
-/**
- * The limit on writes that make the server POST to a URL (verification, test pings), per
- * signed-in user: a member cannot turn the service into a request cannon.
- */
-const outboundLimit = (perMinute: number) => ({
-  rateLimit: {
-    max: perMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) =>
-      `webhook-writes:${request.auth?.user.id ?? request.ip}`,
-  },
-});
 const tags = ["webhooks"];
 const read = { 401: Problem, 404: Problem };
-const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
+const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 429: Problem };
 
 /** /webhooks/…: endpoint management, tests and the delivery log (session auth, no /v1 prefix). */
 export const webhookRoutes =
   (deps: WebhookRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { webhooks } = deps;
-    const limited = outboundLimit(deps.writesPerMinute);
+    // Writes that make the server POST to a URL (verification, test pings) share one budget
+    // per signed-in user: a member cannot turn the service into a request cannon.
+    const limited = app.rateLimit({
+      max: deps.writesPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `webhook-writes:${request.auth?.user.id ?? request.ip}`,
+    });
     const ctx = (request: Parameters<typeof userCtx>[1]) => userCtx(deps.domain, request);
 
     app.get(
@@ -93,7 +85,7 @@ export const webhookRoutes =
     app.post(
       "/:projectId/endpoints",
       {
-        config: limited,
+        preHandler: limited,
         schema: {
           tags,
           summary:
@@ -116,7 +108,7 @@ export const webhookRoutes =
     app.patch(
       "/:projectId/endpoints/:endpointId",
       {
-        config: limited,
+        preHandler: limited,
         schema: {
           tags,
           summary: "Enable or disable an endpoint, change its events, or its URL (verified again)",
@@ -148,7 +140,7 @@ export const webhookRoutes =
     app.post(
       "/:projectId/endpoints/:endpointId/test",
       {
-        config: limited,
+        preHandler: limited,
         schema: {
           tags,
           summary:
