@@ -7,14 +7,12 @@ import {
   NotFoundError,
   UnavailableError,
 } from "../lib/errors.js";
-import { closestName } from "../lib/suggest.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
-import type { WebhookAttemptWithRetry } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { requireProject } from "../projects/projects.js";
 import { LEASE_MS } from "./deliverer.js";
-import { isWebhookEvent, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from "./event-types.js";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import type { WebhookService } from "./service.js";
 import { generateSecret, openSecret, signatureHeaders, signingKey } from "./signing.js";
 import { isSuccess, type WebhookAnswer } from "./transport.js";
