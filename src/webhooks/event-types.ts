@@ -128,6 +128,29 @@ const errorExample = (regressed: boolean): ErrorPayload => ({
   occurrenceCount: regressed ? 57 : 1,
   sampleTraceId: "4bf92f3577b34da6a3ce929d0e0e4736",
 });
+const RESOLVED_AT = "2026-11-21T09:50:00.000Z";
+const alertExample = (resolved: boolean): z.infer<typeof AlertPayload> => ({
+  ruleId: "alr_01kaexample0000000000000",
+  ruleName: "Checkout p95 over 800 ms",
+  projectId: PROJECT,
+  incidentId: "inc_01kaexample0000000000001",
+  severity: "high",
+  condition: "p95(duration_ms) > 800 over 5m",
+  value: resolved ? 640.2 : 912.4,
+  threshold: 800,
+  firedAt: AT,
+  resolvedAt: resolved ? RESOLVED_AT : null,
+});
+const incidentExample = (resolved: boolean): z.infer<typeof IncidentPayload> => ({
+  incidentId: "inc_01kaexample0000000000001",
+  projectId: PROJECT,
+  title: "Checkout p95 over 800 ms",
+  severity: "high",
+  status: resolved ? "resolved" : "active",
+  ruleId: "alr_01kaexample0000000000000",
+  startedAt: AT,
+  resolvedAt: resolved ? RESOLVED_AT : null,
+});
 const ALERTS_LATER =
   "alert rules (not yet available: subscribing now receives them once they ship)";
 
@@ -175,65 +198,25 @@ export const WEBHOOK_EVENT_TYPES = {
     description: "An alert rule's condition became true",
     emittedBy: ALERTS_LATER,
     payload: AlertPayload,
-    example: {
-      ruleId: "alr_01kaexample0000000000000",
-      ruleName: "Checkout p95 over 800 ms",
-      projectId: PROJECT,
-      incidentId: "inc_01kaexample0000000000001",
-      severity: "high",
-      condition: "p95(duration_ms) > 800 over 5m",
-      value: 912.4,
-      threshold: 800,
-      firedAt: AT,
-      resolvedAt: null,
-    },
+    example: alertExample(false),
   }),
   "alert.resolved": defineEventType({
     description: "A fired alert rule's condition is no longer true",
     emittedBy: ALERTS_LATER,
     payload: AlertPayload,
-    example: {
-      ruleId: "alr_01kaexample0000000000000",
-      ruleName: "Checkout p95 over 800 ms",
-      projectId: PROJECT,
-      incidentId: "inc_01kaexample0000000000001",
-      severity: "high",
-      condition: "p95(duration_ms) > 800 over 5m",
-      value: 640.2,
-      threshold: 800,
-      firedAt: AT,
-      resolvedAt: "2026-11-21T09:50:00.000Z",
-    },
+    example: alertExample(true),
   }),
   "incident.created": defineEventType({
     description: "An incident was opened",
     emittedBy: ALERTS_LATER,
     payload: IncidentPayload,
-    example: {
-      incidentId: "inc_01kaexample0000000000001",
-      projectId: PROJECT,
-      title: "Checkout p95 over 800 ms",
-      severity: "high",
-      status: "active",
-      ruleId: "alr_01kaexample0000000000000",
-      startedAt: AT,
-      resolvedAt: null,
-    },
+    example: incidentExample(false),
   }),
   "incident.resolved": defineEventType({
     description: "An incident was resolved",
     emittedBy: ALERTS_LATER,
     payload: IncidentPayload,
-    example: {
-      incidentId: "inc_01kaexample0000000000001",
-      projectId: PROJECT,
-      title: "Checkout p95 over 800 ms",
-      severity: "high",
-      status: "resolved",
-      ruleId: "alr_01kaexample0000000000000",
-      startedAt: AT,
-      resolvedAt: "2026-11-21T09:50:00.000Z",
-    },
+    example: incidentExample(true),
   }),
 } satisfies Record<string, WebhookEventType>;
 
