@@ -65,6 +65,26 @@ describe("sessions, projects and API key management over /api", () => {
     expect(after.headers.get("content-type")).toContain("application/problem+json");
   });
 
+  it("takes a JSON content type with no body as no body; malformed JSON is still a 400", async () => {
+    const session = await signIn(service, OWNER.email, OWNER.password);
+    const json = {
+      cookie: session.cookie,
+      origin: service.url,
+      "content-type": "application/json",
+    };
+    const malformed = await service.fetch("/api/auth/login", {
+      method: "POST",
+      headers: json,
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    // A route that needs a body says so for an empty one.
+    const noCredentials = await service.fetch("/api/auth/login", { method: "POST", headers: json });
+    expect(noCredentials.status).toBe(400);
+    const logout = await service.fetch("/api/auth/logout", { method: "POST", headers: json });
+    expect(logout.status).toBe(204);
+  });
+
   it("refuses a cookie logout without Origin, and answers 204 for an already ended session", async () => {
     const session = await signIn(service, OWNER.email, OWNER.password);
     const noOrigin = await service.fetch("/api/auth/logout", {
