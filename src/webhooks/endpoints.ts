@@ -28,11 +28,11 @@ import {
 } from "./views.js";
 
 /** Spec: the receiver must answer a verification request with a 2xx within 8 seconds. */
-export const VERIFY_TIMEOUT_MS = 8_000;
+const VERIFY_TIMEOUT_MS = 8_000;
 /** Spec: the delivery log shows the last 50 records. */
 export const DELIVERY_LOG_LIMIT = 50;
 /** Endpoints one project may have (the spec leaves it open; Svix and GitHub allow about 20). */
-export const MAX_ENDPOINTS_PER_PROJECT = 20;
+const MAX_ENDPOINTS_PER_PROJECT = 20;
 type ProjectArgs = { ctx: Ctx; projectId: string };
 type EndpointArgs = ProjectArgs & { endpointId: string };
 
@@ -49,7 +49,7 @@ async function requireEndpoint(
 }
 
 /** The endpoint did not accept the verification request; the problem says why. */
-export class VerificationFailedError extends InvalidInputError {
+class VerificationFailedError extends InvalidInputError {
   override readonly extensions: Readonly<Record<string, unknown>>;
 
   constructor(answer: Exclude<WebhookAnswer, { aborted: true }>) {

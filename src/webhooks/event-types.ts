@@ -221,9 +221,6 @@ export const WEBHOOK_EVENT_TYPES = {
 } satisfies Record<string, WebhookEventType>;
 
 export type WebhookEventName = keyof typeof WEBHOOK_EVENT_TYPES;
-export type WebhookPayload<E extends WebhookEventName> = z.infer<
-  (typeof WEBHOOK_EVENT_TYPES)[E]["payload"]
->;
 export const WEBHOOK_EVENT_NAMES = Object.keys(WEBHOOK_EVENT_TYPES) as WebhookEventName[];
 
 export const isWebhookEvent = (name: string): name is WebhookEventName =>

@@ -4,7 +4,7 @@ import { executeRequest } from "../monitors/http-request.js";
 
 export const WEBHOOK_USER_AGENT = "Vigil-Webhooks/1.0";
 /** Characters of a response body the delivery log keeps (spec). */
-export const LOGGED_BODY_CHARS = 500;
+const LOGGED_BODY_CHARS = 500;
 /** Response bytes read at most; a longer body is cut off (the log keeps 500 characters anyway). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -38,7 +38,7 @@ export type WebhookAnswer =
 export const isSuccess = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 
 /** The first `max` characters of a text, never splitting a surrogate pair. */
-export function firstChars(text: string, max: number): string {
+function firstChars(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max;
   const last = text.charCodeAt(end - 1);

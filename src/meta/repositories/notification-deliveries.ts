@@ -172,7 +172,6 @@ export function createNotificationDeliveryRepository(db: Kysely<MetaSchema>) {
         .execute();
       return rows.map(toDelivery);
     },
-    /** Every delivery about one incident (its down and recovered notifications), oldest first. */
     /** The deliveries of these incidents, oldest first (one query for a page of incidents). */
     async listByIncidents(incidentIds: readonly string[]): Promise<NotificationDelivery[]> {
       if (incidentIds.length === 0) return [];
