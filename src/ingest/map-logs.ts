@@ -126,6 +126,7 @@ function mapRecord(
         traceId,
         spanId,
         source,
+        sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
         fatal: level === "fatal",
       }),
     );

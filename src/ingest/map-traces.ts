@@ -163,6 +163,7 @@ function mapSpan(
           traceId,
           spanId,
           source,
+          sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
           fatal: false,
         }),
       );

@@ -120,12 +120,14 @@ export async function readTimeline(
     ),
     sql.query<Row>(
       `SELECT ${ns("timestamp")}, id, level, message, service_name, trace_id, span_id, source,
-              if(level IN ('error', 'fatal'), attributes, map()) AS error_attributes
+              if(level IN ('error', 'fatal'), attributes, map()) AS error_attributes,
+              resource_attributes['telemetry.sdk.language'] AS sdk_language
        FROM ${sql.table("logs")} ${where} ORDER BY timestamp, id ${cap}`,
     ),
     sql.query<Row>(
       `SELECT ${ns("e.1")}, e.4 AS event_index, trace_id, span_id, service_name, operation_name,
-              status_message, source, e.3 AS event_attributes
+              status_message, source, e.3 AS event_attributes,
+              resource_attributes['telemetry.sdk.language'] AS sdk_language
        FROM ${traces}
        ARRAY JOIN arrayFilter(x -> x.2 = 'exception',
          arrayZip(events_timestamp, events_name, events_attributes, arrayEnumerate(events_name))) AS e
@@ -201,6 +203,7 @@ export async function readTimeline(
       spanId: str(row.span_id),
       source: str(row.source) as Source,
       fatal: level === "fatal",
+      sdkLanguage: str(row.sdk_language),
     });
     add(row, logId, {
       time: time(row),
@@ -226,6 +229,7 @@ export async function readTimeline(
       spanId,
       source: str(row.source) as Source,
       fatal: false,
+      sdkLanguage: str(row.sdk_language),
     });
     add(row, `${spanId}:${String(num(row.event_index)).padStart(6, "0")}`, {
       time: time(row),

@@ -1,6 +1,7 @@
 import type { ErrorOccurrence, ErrorSeverity, Row, Source } from "../model.js";
 import { millisToDateTime } from "../otlp/values.js";
-import { fingerprintError, typeFromStack } from "./fingerprint.js";
+import { fingerprintError } from "./fingerprint.js";
+import { typeFromStack } from "./stack-frames.js";
 
 export interface ExceptionInput {
   projectId: string;
@@ -17,6 +18,8 @@ export interface ExceptionInput {
   source: Source;
   /** A fatal log: the default severity is critical. */
   fatal: boolean;
+  /** The resource's `telemetry.sdk.language`: reads a stack trace whose shape is ambiguous. */
+  sdkLanguage?: string;
 }
 
 /**
@@ -28,6 +31,12 @@ export function defaultSeverity(fatal: boolean, escaped: boolean): ErrorSeverity
   return escaped ? "high" : "medium";
 }
 
+/**
+ * `exception.escaped` as SDKs send it: a boolean (text "true" here) or Python's str(True), "True".
+ */
+export const isEscaped = (value: string | undefined): boolean =>
+  value?.trim().toLowerCase() === "true";
+
 const MAX_MESSAGE = 2000;
 const MAX_STACK = 16_000;
 
@@ -36,8 +45,9 @@ export function errorOccurrence(input: ExceptionInput): ErrorOccurrence {
   const a = input.attributes;
   const stacktrace = (a["exception.stacktrace"] ?? "").slice(0, MAX_STACK);
   const message = (a["exception.message"] || input.fallbackMessage).slice(0, MAX_MESSAGE);
-  const type = a["exception.type"] || typeFromStack(stacktrace) || input.fallbackType;
-  const { fingerprint, culprit } = fingerprintError(type, message, stacktrace);
+  const language = input.sdkLanguage ?? "";
+  const type = a["exception.type"] || typeFromStack(stacktrace, language) || input.fallbackType;
+  const { fingerprint, culprit } = fingerprintError(type, message, stacktrace, language);
   return {
     projectId: input.projectId,
     fingerprint,
@@ -50,7 +60,7 @@ export function errorOccurrence(input: ExceptionInput): ErrorOccurrence {
     traceId: input.traceId,
     spanId: input.spanId,
     source: input.source,
-    severity: defaultSeverity(input.fatal, a["exception.escaped"] === "true"),
+    severity: defaultSeverity(input.fatal, isEscaped(a["exception.escaped"])),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fingerprintError, normalizeMessage, parseFrames } from "./fingerprint.js";
+import { fingerprintError, normalizeMessage } from "./fingerprint.js";
+import { parseFrames } from "./stack-frames.js";
 
 const nodeStack = (
   line: number,
@@ -58,8 +59,8 @@ describe("error fingerprints", () => {
   File "/usr/lib/python3.12/site-packages/django/core.py", line 10, in handle
 ValueError: bad`;
     expect(parseFrames(python).map((f) => [f.file, f.fn, f.inApp])).toEqual([
-      ["shop/views.py", "checkout", true],
       ["django/core.py", "handle", false],
+      ["shop/views.py", "checkout", true],
     ]);
     const java = `java.lang.IllegalStateException: boom
 \tat com.acme.orders.OrderService.create(OrderService.java:42)
