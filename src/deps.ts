@@ -210,7 +210,12 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   });
   const channels: ChannelService = {
     secretBox,
-    channelDeps: { eventBus, dispatcher: outbound, mailer },
+    channelDeps: {
+      eventBus,
+      dispatcher: outbound,
+      mailer,
+      allowPrivateTargets: config.monitors.allowPrivateTargets,
+    },
   };
   const notifier = createNotificationDispatcher({
     meta,
@@ -259,7 +264,12 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       traceSpans: createTraceSpanLoader(telemetry),
     },
     domain,
-    monitors: { engine, scheduler, retention },
+    monitors: {
+      engine,
+      scheduler,
+      retention,
+      allowPrivateTargets: config.monitors.allowPrivateTargets,
+    },
     channels,
     notifier,
     webhooks,

@@ -77,7 +77,7 @@ function open() {
         storedBodyBytes: 1024,
       }),
   });
-  return { domain, engine, deps: { engine } satisfies MonitorDeps };
+  return { domain, engine, deps: { engine, allowPrivateTargets: true } satisfies MonitorDeps };
 }
 
 let domain: DomainDeps;
@@ -100,7 +100,12 @@ beforeEach(async () => {
     await createChannel(
       {
         secretBox: createSecretBox(randomBytes(32)),
-        channelDeps: { eventBus: createEventBus(), dispatcher: agent, mailer: undefined },
+        channelDeps: {
+          eventBus: createEventBus(),
+          dispatcher: agent,
+          mailer: undefined,
+          allowPrivateTargets: true,
+        },
       },
       { ctx, projectId, input: { name: "hooks", type: "webhook", settings: {} } },
     )

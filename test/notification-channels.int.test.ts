@@ -111,6 +111,7 @@ function channelServiceFor(deps: AppDeps, smtpOverride?: string): ChannelService
       eventBus: deps.channels.channelDeps.eventBus,
       dispatcher: agent,
       mailer: createSmtpMailer({ ...deps.config.smtp, url: smtpOverride ?? deps.config.smtp.url }),
+      allowPrivateTargets: deps.config.monitors.allowPrivateTargets,
     },
   };
 }

@@ -1088,10 +1088,13 @@ describe("webhook verification with the SSRF guard on", () => {
     expect((await owner.get<Page<Endpoint>>(base)).body.data).toEqual([]);
   });
 
-  it("a blocked URL's problem carries verification.reason blocked_address", () => {
+  it("a blocked URL's problem carries verification.reason blocked_address and names the setting", () => {
     expect(blocked.length).toBe(5);
-    for (const problem of blocked)
+    for (const problem of blocked) {
       expect(problem.verification?.reason, problem.detail).toBe("blocked_address");
+      // The problem says how to allow private targets.
+      expect(problem.detail).toMatch(/set VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS=true/);
+    }
   });
 
   it("limits the writes that make the server POST, per user (VIGIL_WEBHOOKS_WRITES_PER_MINUTE)", async () => {

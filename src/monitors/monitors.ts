@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
-import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { privateTargetMessage, privateUrlHost } from "../lib/http/address-policy.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
@@ -30,6 +31,8 @@ export interface MonitorDeps {
   engine: MonitorEngine;
   /** Absent when this process does not schedule checks (VIGIL_MONITORS_ENABLED=false). */
   scheduler?: MonitorScheduler | undefined;
+  /** VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: off, a step aimed at a private host is refused. */
+  allowPrivateTargets: boolean;
 }
 
 export const MonitorIdParam = z.string().min(1).max(64);
@@ -86,6 +89,25 @@ async function requireChannels(meta: MetaAccess, projectId: string, channelIds: 
   }
 }
 
+/**
+ * With the SSRF guard on, refuses steps whose URL is certainly private (an IP literal or a local
+ * name). Other names, and hosts filled from earlier steps, are checked at each connection.
+ */
+function requirePublicTargets(deps: MonitorDeps, definition: MonitorDefinition): void {
+  if (deps.allowPrivateTargets) return;
+  const issues: FieldIssue[] = [];
+  for (const [i, step] of definition.steps.entries()) {
+    const host = privateUrlHost(step.url);
+    if (host)
+      issues.push({
+        field: `steps.${i}.url`,
+        message: privateTargetMessage(host, "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS"),
+      });
+  }
+  if (issues.length > 0)
+    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+}
+
 const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;
 
 export async function createMonitor(
@@ -94,6 +116,7 @@ export async function createMonitor(
 ): Promise<MonitorView> {
   await requireProject(ctx, projectId, "write");
   const definition = toDefinition(parseInput(CreateMonitorInput, input));
+  requirePublicTargets(deps, definition);
   const now = nowIso(ctx.deps);
   const record: MonitorRecord = {
     id: ctx.deps.newId("mon"),
@@ -147,6 +170,7 @@ export async function updateMonitor(
     ...ref.input,
   };
   const definition = toDefinition(parseInput(CreateMonitorInput, merged));
+  requirePublicTargets(deps, definition);
   const updatedAt = nowIso(ctx.deps);
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, existing.projectId, definition.channelIds);

@@ -19,6 +19,7 @@ import {
   errorMessage,
   loadChannelSettings,
   parseChannelSettings,
+  requirePublicUrls,
   sealSecret,
   sendThroughChannel,
 } from "./channels/registry.js";
@@ -212,6 +213,7 @@ export async function createChannel(
   const unavailable = spec.unavailable?.(service.channelDeps);
   if (unavailable) throw InvalidInputError.forField("type", unavailable);
   const split = parseChannelSettings(spec, settings);
+  requirePublicUrls(spec, split, service.channelDeps);
   await requireFreeName(ctx.deps.meta.repos, projectId, name);
   const at = nowIso(ctx.deps);
   const record = await ctx.deps.meta.run((repos) =>
@@ -270,6 +272,7 @@ export async function updateChannel(
       current = existing.config;
     }
     const split = parseChannelSettings(spec, { ...current, ...change.settings });
+    requirePublicUrls(spec, split, service.channelDeps);
     config = split.config;
     secret = sealSecret(service.secretBox, split.secret);
   }

@@ -86,6 +86,6 @@ export async function postWebhook(
 function describeFailure(error: TransportError, timeoutMs: number): string {
   if (error.code === "timeout") return `timed out after ${timeoutMs / 1000}s`;
   if (error.code === "blocked_address")
-    return "the host is, or resolves to, a private, loopback or reserved address, which webhooks may not reach";
+    return "the host is, or resolves to, a private, loopback or reserved address, which webhooks may not reach; set VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS=true to allow private targets";
   return firstChars(error.message, LOGGED_BODY_CHARS);
 }

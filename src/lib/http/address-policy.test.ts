@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BlockedAddressError, isPublicAddress } from "./address-policy.js";
+import { BlockedAddressError, isPublicAddress, privateUrlHost } from "./address-policy.js";
 
 describe("isPublicAddress", () => {
   it.each([
@@ -100,5 +100,38 @@ describe("BlockedAddressError", () => {
       "set VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS=true to allow private targets",
     );
     expect(new BlockedAddressError("127.0.0.1", "127.0.0.1").message).toMatch(/^127\.0\.0\.1 is/);
+  });
+});
+
+describe("privateUrlHost", () => {
+  it.each([
+    ["http://127.0.0.1/x", "127.0.0.1"],
+    ["http://[::1]:8080/", "[::1]"],
+    ["http://10.0.0.1/", "10.0.0.1"],
+    ["http://169.254.169.254/latest/meta-data", "169.254.169.254"],
+    ["http://0x7f.1/", "127.0.0.1"],
+    ["http://2130706433/", "127.0.0.1"],
+    ["http://[::ffff:127.0.0.1]/", "[::ffff:7f00:1]"],
+    ["http://localhost/", "localhost"],
+    ["http://LOCALHOST.:3000/", "localhost."],
+    ["https://api.localhost/", "api.localhost"],
+    ["http://printer.local/", "printer.local"],
+    ["http://metadata.google.internal/computeMetadata/v1/", "metadata.google.internal"],
+    ["http://router.home.arpa/", "router.home.arpa"],
+  ])("%s is private (%s)", (url, host) => {
+    expect(privateUrlHost(url)).toBe(host);
+  });
+
+  it.each([
+    "https://example.com/health",
+    "http://93.184.216.34/",
+    "http://[2606:4700::1111]/",
+    "http://localhost.example.com/",
+    // Only knowable when the flow runs: the host comes from an earlier step.
+    "http://{{host}}/orders",
+    "http://127.0.0.1.{{suffix}}/",
+    "not a url",
+  ])("%s is not known to be private", (url) => {
+    expect(privateUrlHost(url)).toBeUndefined();
   });
 });

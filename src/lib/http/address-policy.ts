@@ -121,3 +121,34 @@ export class BlockedAddressError extends Error {
     this.name = "BlockedAddressError";
   }
 }
+
+/**
+ * Names local by definition: localhost and *.localhost (RFC 6761), mDNS's .local (RFC 6762),
+ * .internal (reserved for private use, e.g. metadata.google.internal) and home.arpa (RFC 8375).
+ */
+const LOCAL_NAME = /^(?:localhost|.+\.localhost|.+\.local|.+\.internal|(?:.+\.)?home\.arpa)\.?$/i;
+
+/**
+ * The host of a URL when it is certainly not public, known without resolving anything: an IP
+ * literal in any notation the URL parser reads (0x7f.1, 2130706433, [::ffff:7f00:1]) that is
+ * not public, or a name local by definition. Undefined for other names (they are checked when
+ * connecting), for hosts with `{{placeholders}}` and for URLs that do not parse.
+ */
+export function privateUrlHost(url: string): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? "";
+  if (authority.includes("{{")) return undefined;
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+  const bare = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+  if (isIP(bare)) return isPublicAddress(bare) ? undefined : hostname;
+  return LOCAL_NAME.test(hostname) ? hostname : undefined;
+}
+
+/** Why a URL with a private host is refused at save time, naming the setting that allows it. */
+export const privateTargetMessage = (host: string, allowSetting: string): string =>
+  `${host} is a private, loopback or reserved address, which the SSRF guard refuses; ` +
+  `set ${allowSetting}=true to allow private targets`;

@@ -25,6 +25,8 @@ export interface ChannelDeps {
   dispatcher: Dispatcher;
   /** Undefined when SMTP is not configured: email channels are then refused at creation. */
   mailer: Mailer | undefined;
+  /** VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS, the setting of the guarded agent channels send with. */
+  allowPrivateTargets: boolean;
 }
 
 /** Which delivery a send belongs to: the webhook channel's event id and time come from it. */
@@ -53,6 +55,8 @@ export interface ChannelTypeSpec<
   label: string;
   config: C;
   secret: S;
+  /** Settings holding a URL the server sends to: refused at save time when certainly private. */
+  urlSettings?: readonly string[];
   /** Why channels of this type cannot be created on this server, if they cannot. */
   unavailable?(deps: ChannelDeps): string | undefined;
   /** The settings as the API shows them: secrets masked. */

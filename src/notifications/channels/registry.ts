@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InvalidInputError } from "../../lib/errors.js";
+import { privateTargetMessage, privateUrlHost } from "../../lib/http/address-policy.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { MonitorNotification } from "../model.js";
 import type { ChannelDeps, ChannelTypeSpec, SendContext } from "./channel-type.js";
@@ -63,6 +64,28 @@ export function parseChannelSettings(spec: ChannelTypeSpec, settings: unknown): 
     config: Object.fromEntries(entries.filter(([key]) => !secret.has(key))),
     secret: secret.size > 0 ? Object.fromEntries(entries.filter(([key]) => secret.has(key))) : null,
   };
+}
+
+/**
+ * With the SSRF guard on, refuses URL settings that are certainly private (an IP literal or a
+ * local name), naming `settings.<field>` and the setting that allows them.
+ */
+export function requirePublicUrls(
+  spec: ChannelTypeSpec,
+  split: SplitSettings,
+  deps: ChannelDeps,
+): void {
+  if (deps.allowPrivateTargets) return;
+  const settings = { ...split.config, ...split.secret };
+  const issues = (spec.urlSettings ?? []).flatMap((key) => {
+    const value = settings[key];
+    const host = typeof value === "string" ? privateUrlHost(value) : undefined;
+    if (!host) return [];
+    const message = privateTargetMessage(host, "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS");
+    return [{ field: `settings.${key}`, message }];
+  });
+  if (issues.length > 0)
+    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
 }
 
 /** Seals the secret part for storage. */

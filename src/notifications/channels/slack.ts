@@ -56,6 +56,7 @@ async function readSnippet(body: AsyncIterable<Buffer>, maxChars: number): Promi
 /** Posts to a Slack incoming webhook (or anything that speaks its JSON, e.g. Mattermost). */
 export const slackChannel = defineChannelType({
   label: "Slack",
+  urlSettings: ["webhookUrl"],
   config: z.object({}).strict(),
   secret: z
     .object({
