@@ -267,10 +267,13 @@ describe("notification channels over HTTP", () => {
     expect(Object.keys(document.paths[`${path}/deliveries`] ?? {})).toEqual(["get"]);
     expect(Object.keys(document.paths[path]?.delete?.responses ?? {}).sort()).toEqual([
       "204",
+      "400",
       "401",
       "403",
       "404",
       "409",
+      "414",
+      "500",
     ]);
     for (const id of ["NotificationChannel", "NotificationDelivery", "CreateChannelInput"]) {
       expect(document.components.schemas).toHaveProperty(id);

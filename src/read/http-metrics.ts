@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { InvalidInputError } from "../lib/errors.js";
 import { HTTP_DURATION_BOUNDS_MS } from "../telemetry/tables.js";
-import { bucketStarts, dashboardWindow, isoMs, type TimeWindow, WindowQuery } from "./params.js";
+import {
+  bucketStarts,
+  dashboardWindow,
+  isoMs,
+  TimeRange,
+  type TimeWindow,
+  WindowQuery,
+} from "./params.js";
 import { type DurationHistogram, histogramPercentile } from "./percentiles.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
@@ -18,11 +25,9 @@ export const TOP_ROUTES = 20;
 
 export const HttpMetricsQuery = z
   .object({
-    time_range: WindowQuery.shape.time_range
-      .unwrap()
-      .describe(
-        "Required. Window ending now (or at `to`): 15m, 1h, 6h, 24h, 7d, 30d, 90d or <n>m/h/d",
-      ),
+    time_range: TimeRange.describe(
+      "Required. Window ending now (or at `to`): 15m, 1h, 6h, 24h, 7d, 30d, 90d or <n>m/h/d",
+    ),
     from: WindowQuery.shape.from,
     to: WindowQuery.shape.to,
     resolution: z

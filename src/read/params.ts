@@ -17,7 +17,7 @@ export function rangeMs(text: string): number | undefined {
   return ms <= MAX_RANGE_MS ? ms : undefined;
 }
 
-const TimeRange = z
+export const TimeRange = z
   .string()
   .refine((text) => rangeMs(text) !== undefined, {
     message: `must be one of ${TIME_RANGES.join(", ")} or <n>m, <n>h, <n>d (at most 3650 days)`,
@@ -43,11 +43,15 @@ const Instant = (which: string) =>
     })
     .describe(`${which} of the window: ISO 8601 or epoch milliseconds; overrides time_range`);
 
-/** `time_range`, `from`, `to` as every windowed endpoint accepts them. */
+/** An empty parameter (`time_range=`, what forms send for "none") is absent: its default applies. */
+const blankAsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+/** `time_range`, `from`, `to` as every windowed endpoint accepts them; empty ones are absent. */
 export const WindowQuery = z.object({
-  time_range: TimeRange.optional(),
-  from: Instant("Start (inclusive)").optional(),
-  to: Instant("End (exclusive)").optional(),
+  time_range: blankAsAbsent(TimeRange),
+  from: blankAsAbsent(Instant("Start (inclusive)")),
+  to: blankAsAbsent(Instant("End (exclusive)")),
 });
 export type WindowQuery = z.infer<typeof WindowQuery>;
 

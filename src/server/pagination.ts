@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { PageQuery, pageInfo } from "../read/params.js";
 
-/** The shared list parameters (DESIGN §4): page ≥ 1, limit 1–1000; the read API's, for /api lists too. */
-export const PaginationQuery = PageQuery;
+/**
+ * The shared list parameters (DESIGN §4): page ≥ 1, limit 1–1000; the read API's, for /api lists
+ * too. Strict like the read API's queries: an unknown parameter is a 400 naming it.
+ */
+export const PaginationQuery = PageQuery.strict();
 export type PaginationQuery = PageQuery;
 
 export const Pagination = z.object({

@@ -13,6 +13,7 @@ import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/a
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
+import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
@@ -144,6 +145,7 @@ export async function buildServer(
     async (api) => {
       useSessionAuth(api, deps.domain, { publicOrigin, ...sessionCookieOptions(config.publicUrl) });
       await useRateLimits(api, rateLimitStore);
+      useStrictQueries(api);
       for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
     },
     { prefix: "/api" },
@@ -156,6 +158,7 @@ export async function buildServer(
         ...sessionCookieOptions(config.publicUrl),
       });
       await useRateLimits(scope, rateLimitStore);
+      useStrictQueries(scope);
       await scope.register(
         webhookRoutes({
           domain: deps.domain,
@@ -172,6 +175,7 @@ export async function buildServer(
       useApiKeyAuth(v1, deps.domain, keyRateLimiter(v1, config.rateLimit.perMinute, "api"));
       // Scoped so unknown /v1 paths are authenticated and limited like known ones.
       registerNotFound(v1);
+      useStrictQueries(v1);
       for (const module of options.v1Routes ?? V1_ROUTES) await v1.register(module(deps));
     },
     { prefix: "/v1" },

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
-import swagger, { type SwaggerTransformObject } from "@fastify/swagger";
+import swagger, { type SwaggerTransform, type SwaggerTransformObject } from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { Problem } from "../problem.js";
 import { SESSION_COOKIE } from "./auth.js";
 
 /**
@@ -32,6 +33,60 @@ const withExamples: SwaggerTransformObject = (input) => {
   return document;
 };
 
+/** What each error status means, as the document says it. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input: `errors` names each parameter or field (an unknown query parameter too)",
+  401: "No valid session or API key",
+  403: "Authenticated, but without the permission or role this needs (or a cross-origin write)",
+  404: "An id in the path names nothing the caller can see",
+  409: "Conflicts with the current state",
+  413: "The request body is over the size limit",
+  414: "An id in the path is over 200 characters",
+  415: "The request body's Content-Type is not accepted",
+  422: "A valid query the engine could not run within its limits",
+  429: "Rate limited: retry after `Retry-After` seconds",
+  500: "Unexpected failure; the server log has the request id",
+  503: "Temporarily unavailable: retry after `Retry-After` seconds",
+};
+
+/**
+ * The error statuses any route of its kind can answer, whether or not its schema lists them:
+ * every input can be invalid, a path id unknown or too long (maxParamLength), a body too large
+ * or of the wrong type, a request unauthenticated, forbidden or (under /v1) rate limited.
+ */
+function sharedErrors(schema: FastifySchema, url: string, route: RouteOptions): number[] {
+  const pathIds = /\/:\w/.test(url);
+  const statuses = [500];
+  if (pathIds || schema.querystring || schema.body) statuses.push(400);
+  if (pathIds) statuses.push(404, 414);
+  if (schema.body) statuses.push(413, 415);
+  const api = url.startsWith("/api/");
+  if (url.startsWith("/v1/") || url.startsWith("/webhooks/") || (api && !route.config?.public))
+    statuses.push(401, 403);
+  if (url.startsWith("/v1/") || route.config?.rateLimit) statuses.push(429);
+  return statuses;
+}
+
+/**
+ * The zod transform, with the shared error statuses added to each route's responses and every
+ * problem response documented as `application/problem+json` (RFC 9457), as it is sent.
+ */
+const withProblems: SwaggerTransform = (input) => {
+  const { schema, url, route } = input;
+  if (!schema || schema.hide) return jsonSchemaTransform(input);
+  const responses: Record<string, unknown> = { ...(schema.response as object | undefined) };
+  for (const status of sharedErrors(schema, url, route)) responses[status] ??= Problem;
+  const problems = Object.keys(responses).filter((status) => responses[status] === Problem);
+  const transformed = jsonSchemaTransform({ ...input, schema: { ...schema, response: responses } });
+  const documented = transformed.schema.response as Record<string, unknown>;
+  for (const status of problems)
+    documented[status] = {
+      description: ERROR_DESCRIPTIONS[Number(status)] ?? "Error",
+      content: { "application/problem+json": { schema: documented[status] } },
+    };
+  return transformed;
+};
+
 /** OpenAPI 3.1 generated from the routes' zod schemas, at /openapi.json, rendered at /docs. */
 export async function useOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -50,7 +105,7 @@ export async function useOpenApi(app: FastifyInstance, version: string): Promise
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: withProblems,
     transformObject: withExamples,
   });
   // Assets are served from the installed package: nothing is fetched from a CDN.
