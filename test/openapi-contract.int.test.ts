@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTempDir } from "./helpers/temp-dir.js";
 import { addProjectWithKey } from "./helpers/projects.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
 const OWNER = { email: "contract-owner@example.com", password: "correct horse battery" };
