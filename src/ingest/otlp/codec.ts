@@ -3,6 +3,7 @@ import { gunzip, inflate } from "node:zlib";
 import { InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
 import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./types.js";
+import { MAX_ANY_VALUE_DEPTH } from "./values.js";
 
 /** The two OTLP/HTTP encodings. */
 export type OtlpFormat = "protobuf" | "json";
@@ -61,6 +62,35 @@ export async function decodeBody(
   }
 }
 
+/**
+ * Nesting beyond any valid request (AnyValue nests at most MAX_ANY_VALUE_DEPTH levels, deeper
+ * items are rejected one by one) is refused whole, the same in both encodings: protobufjs stops
+ * at 100 nested messages; OTLP/JSON at this many nested brackets (16 AnyValue levels take 76).
+ */
+const MAX_JSON_NESTING = 128;
+const tooDeep = () =>
+  InvalidInputError.forField(
+    "body",
+    `nests too deeply (attribute values may nest ${MAX_ANY_VALUE_DEPTH} levels)`,
+  );
+
+/** Whether JSON text nests brackets deeper than the limit (strings skipped): one byte scan. */
+function nestsDeeperThan(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** Decodes an Export…ServiceRequest from protobuf bytes or OTLP/JSON text. */
 export function decodeRequest<S extends Signal>(
   signal: S,
@@ -71,6 +101,7 @@ export function decodeRequest<S extends Signal>(
     try {
       return otlpCodec(signal).request.decode(body) as unknown as SignalRequest[S];
     } catch (error) {
+      if ((error as Error).message === "max depth exceeded") throw tooDeep();
       throw InvalidInputError.forField(
         "body",
         `is not a valid protobuf ${otlpCodec(signal).request.name} (${(error as Error).message})`,
@@ -83,6 +114,7 @@ export function decodeRequest<S extends Signal>(
   } catch {
     throw InvalidInputError.forField("body", "is not valid JSON");
   }
+  if (nestsDeeperThan(body, MAX_JSON_NESTING)) throw tooDeep();
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw InvalidInputError.forField(
       "body",
