@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { AnyValue } from "./types.js";
 import {
   anyValueText,
   attributeMap,
@@ -10,7 +11,6 @@ import {
   timeNanos,
   uint64Column,
 } from "./values.js";
-import type { AnyValue } from "./types.js";
 
 const limits = { maxValueLength: 64, maxAttributes: 10 };
 
