@@ -376,7 +376,7 @@ describe("hostile ingest input", () => {
 
   it("treats nesting the same in JSON and protobuf: 16 levels stored, deeper rejected, far deeper 400", async () => {
     const body = (depth: number) =>
-      traces("deep", [span(50 + depth, { attributes: [{ key: "deep", value: nested(depth) }] })]);
+      traces("deep", [span(500 + depth, { attributes: [{ key: "deep", value: nested(depth) }] })]);
     const both = async (depth: number) => {
       const json = await send(attacker.key, "traces", body(depth));
       const pb = await send(attacker.key, "traces", protobuf("traces", body(depth)));
@@ -387,22 +387,28 @@ describe("hostile ingest input", () => {
     expect(ok.pb.status).toBe(200);
     expect((await ok.pb.arrayBuffer()).byteLength).toBe(0);
 
-    const deeper = await both(20);
-    expect(await partial(deeper.json)).toEqual({
-      rejectedSpans: "1",
-      errorMessage: "1 rejected: an attribute value nests deeper than 16 levels",
-    });
-    expect(deeper.pb.status).toBe(200);
-    expect(Buffer.from(await deeper.pb.arrayBuffer()).toString()).toContain(
-      "an attribute value nests deeper than 16 levels",
-    );
-
-    const far = await both(200);
-    for (const response of [far.json, far.pb]) {
-      expect(response.status).toBe(400);
-      expect(((await response.json()) as { detail: string }).detail).toBe(
-        "body: nests too deeply (attribute values may nest 16 levels)",
+    // 31 map levels in a span attribute are 98 nested messages: decoded, the span rejected.
+    for (const depth of [17, 31]) {
+      const deeper = await both(depth);
+      expect(await partial(deeper.json)).toEqual({
+        rejectedSpans: "1",
+        errorMessage: "1 rejected: an attribute value nests deeper than 16 levels",
+      });
+      expect(deeper.pb.status).toBe(200);
+      expect(Buffer.from(await deeper.pb.arrayBuffer()).toString()).toContain(
+        "an attribute value nests deeper than 16 levels",
       );
+    }
+
+    // 32 levels are 101 nested messages, past protobufjs's limit: the same 400 in both.
+    for (const depth of [32, 200]) {
+      const far = await both(depth);
+      for (const response of [far.json, far.pb]) {
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { detail: string }).detail).toBe(
+          "body: nests too deeply (attribute values may nest 16 levels)",
+        );
+      }
     }
     const [stored] = await query<{ n: string }>(
       "SELECT count() AS n FROM vigil.traces WHERE project_id = {p:String} AND service_name = 'deep'",

@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
+import protobuf from "protobufjs";
 import { InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
 import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./types.js";
@@ -64,17 +65,17 @@ export async function decodeBody(
 
 /**
  * Nesting beyond any valid request (AnyValue nests at most MAX_ANY_VALUE_DEPTH levels, deeper
- * items are rejected one by one) is refused whole, the same in both encodings: protobufjs stops
- * at 100 nested messages; OTLP/JSON at this many nested brackets (16 AnyValue levels take 76).
+ * items are rejected one by one) is refused whole, at the same depth in both encodings:
+ * protobufjs stops past 100 nested messages, and each OTLP/JSON object is one message.
  */
-const MAX_JSON_NESTING = 128;
+const MAX_JSON_OBJECT_NESTING = protobuf.Reader.recursionLimit + 1;
 const tooDeep = () =>
   InvalidInputError.forField(
     "body",
     `nests too deeply (attribute values may nest ${MAX_ANY_VALUE_DEPTH} levels)`,
   );
 
-/** Whether JSON text nests brackets deeper than the limit (strings skipped): one byte scan. */
+/** Whether JSON text nests objects deeper than the limit (strings skipped): one byte scan. */
 function nestsDeeperThan(body: Buffer, limit: number): boolean {
   let depth = 0;
   let inString = false;
@@ -84,9 +85,9 @@ function nestsDeeperThan(body: Buffer, limit: number): boolean {
       if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    else if (c === 0x7b) {
       if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+    } else if (c === 0x7d) depth--;
   }
   return false;
 }
@@ -114,7 +115,7 @@ export function decodeRequest<S extends Signal>(
   } catch {
     throw InvalidInputError.forField("body", "is not valid JSON");
   }
-  if (nestsDeeperThan(body, MAX_JSON_NESTING)) throw tooDeep();
+  if (nestsDeeperThan(body, MAX_JSON_OBJECT_NESTING)) throw tooDeep();
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw InvalidInputError.forField(
       "body",
