@@ -153,10 +153,9 @@ export class BatchWriter {
   }
 
   /**
-   * One engine write for many requests. When a table's insert fails (a value the engine refuses,
-   * or the engine itself), that table alone is inserted again request by request, so only the
-   * guilty request fails: 400 when the engine refused its data, 503 otherwise. Tables that went
-   * in are not written again (that would duplicate rows).
+   * One engine write for many requests. A table whose insert fails is inserted again request by
+   * request (tables that went in are not: no duplicate rows), so only the guilty request fails:
+   * 400 when the engine refused its data, 503 otherwise.
    */
   private async write(taken: readonly Pending[]): Promise<Outcome[]> {
     const failed = await this.insertTables(

@@ -23,11 +23,9 @@ export interface SignalCodec {
 }
 
 /**
- * proto3 makes protobufjs refuse a whole request for one string holding invalid UTF-8. Decoded
- * without that check, Node turns each invalid sequence into U+FFFD: what OTLP/JSON lone
- * surrogates become too, so both encodings store the same text. protobufjs resolves features
- * while parsing and has no public switch for proto3 files, hence its resolved features are set
- * before any decoder is generated (test/ingest-hostile.int.test.ts pins the behaviour).
+ * proto3 makes protobufjs refuse a whole request for one invalid UTF-8 string; unchecked, Node
+ * decodes it to U+FFFD like OTLP/JSON lone surrogates. No public switch for proto3 files: the
+ * resolved feature is set before decoders are generated (pinned by ingest-hostile.int.test.ts).
  */
 function decodeInvalidUtf8Leniently(namespace: protobuf.NamespaceBase): void {
   for (const nested of namespace.nestedArray) {

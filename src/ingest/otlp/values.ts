@@ -58,11 +58,9 @@ export const MAX_ANY_VALUE_DEPTH = 16;
 export class ItemRejection extends Error {}
 
 /**
- * Accepted item times, in nanoseconds since the epoch. OTLP times are unsigned, so nothing is
- * earlier than the epoch. The engine's DateTime64(9) ends at int64-max nanoseconds
- * (2262-04-11T23:47:16.854775807Z), but retention (`toDateTime(timestamp)` + up to 3650 days)
- * wraps after 2106-02-07T06:28:15Z and the engine then drops the row silently at insert, so
- * times from 2096-01-01 on are refused instead.
+ * End of accepted item times (ns). DateTime64(9) would take up to 2262-04-11, but the TTL's
+ * `toDateTime(timestamp)` + up to 3650 days wraps after 2106-02-07 and the engine silently drops
+ * such rows at insert (docs/ingestion.md, Validation).
  */
 export const MAX_TIME_NANOS = BigInt(Date.UTC(2096, 0, 1)) * 1_000_000n;
 
