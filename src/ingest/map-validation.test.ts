@@ -11,7 +11,7 @@ const options: MappingOptions = {
   limits: { maxValueLength: 32, maxAttributes: 10 },
   receivedNanos: NOW,
 };
-const prices = new PriceTable([]);
+const prices = new PriceTable({});
 const OK = NOW.toString();
 const Y2262 = "9223415999000000000";
 
