@@ -366,6 +366,7 @@ describe("hostile ingest input", () => {
     ['{"resourceSpans":[{"scopeSpans":{}}]}', "resourceSpans[0].scopeSpans"],
     ['{"resourceSpans":[{"resource":7,"scopeSpans":[]}]}', "resourceSpans[0].resource"],
     ['{"resourceSpans":[{"scopeSpans":[{"spans":"y"}]}]}', "resourceSpans[0].scopeSpans[0].spans"],
+    ['{"resourceSpans":[{"resource":{"attributes":"z"}}]}', "resourceSpans[0].resource"],
   ])("answers %s with 400 problem+json naming %s", async (body, field) => {
     const response = await send(attacker.key, "traces", body);
     expect(response.status).toBe(400);

@@ -146,6 +146,16 @@ function envelopeObject<T>(value: T, path: string): T {
   return value;
 }
 
+/** A resource is no item to reject alone: what would reject an item is a 400 naming the field. */
+function envelopeField<T>(path: string, map: () => T): T {
+  try {
+    return map();
+  } catch (error) {
+    if (error instanceof ItemRejection) throw InvalidInputError.forField(path, error.message);
+    throw error;
+  }
+}
+
 /**
  * Walks resource → scope → items of an export request and maps each item in isolation: a
  * reason returned or an ItemRejection thrown rejects that item alone (anything else thrown by a
@@ -170,7 +180,9 @@ export function mapEachItem<
     const rPath = `${fields.resources}[${i}]`;
     envelopeObject(r, rPath);
     if (r == null) return;
-    const resource = resourceContext(envelopeObject(r.resource, `${rPath}.resource`), options);
+    const resource = envelopeField(`${rPath}.resource`, () =>
+      resourceContext(envelopeObject(r.resource, `${rPath}.resource`), options),
+    );
     envelopeList<S>(scopesOf(r), `${rPath}.${fields.scopes}`).forEach((s, j) => {
       const sPath = `${rPath}.${fields.scopes}[${j}]`;
       envelopeObject(s, sPath);
