@@ -144,7 +144,7 @@ export const Config = z
       .object({
         /** Largest request body after decompression; beyond it OTLP requests get 413. */
         maxBodyBytes: integer(1024, 512 * 1024 * 1024).default(DEFAULT_INGEST.maxBodyBytes),
-        /** Attribute values (and log bodies) longer than this are truncated, in characters. */
+        /** Strings (attribute keys and values, log bodies, names) longer than this are cut, in characters. */
         maxAttributeLength: integer(64, 1024 * 1024).default(DEFAULT_INGEST.maxAttributeLength),
         /** Attributes kept per span, event, link, log record, data point and resource. */
         maxAttributes: integer(1, 10_000).default(DEFAULT_INGEST.maxAttributes),

@@ -1,6 +1,10 @@
 import pino from "pino";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../test/helpers/temp-dir.js";
+import { InvalidInputError } from "../lib/errors.js";
+import { createChdbExecutor } from "../telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { ensureTelemetrySchema } from "../telemetry/schema.js";
 import { BatchWriter, IngestOverloadedError } from "./batch-writer.js";
 import { ErrorGroupStore } from "./error-groups.js";
 import { emptyBatch, type IngestBatch } from "./model.js";
@@ -98,5 +102,91 @@ describe("BatchWriter", () => {
     await pending;
     expect(engine.inserts).toEqual([{ table: "traces", rows: 7 }]);
     await expect(w.submit(spans(1))).rejects.toBeInstanceOf(IngestOverloadedError);
+  });
+});
+
+describe("BatchWriter over the real engine, one request's rows refused", () => {
+  const dir = makeTempDir();
+  const executor = createChdbExecutor({ path: dir.path, database: "vigil" });
+  beforeAll(() => ensureTelemetrySchema(executor, { retentionDays: 30 }));
+  afterAll(async () => {
+    await executor.close();
+    dir.remove();
+  });
+
+  const now = Math.floor(Date.now() / 1000);
+  const span = (project: string, id: string, timestamp = `${now}.000000000`) => ({
+    project_id: project,
+    timestamp,
+    end_timestamp: `${now}.000000000`,
+    trace_id: "0af7651916cd43dd8448eb211c80319c",
+    span_id: id,
+  });
+  const log = (project: string, id: string, message: string) => ({
+    project_id: project,
+    id,
+    timestamp: `${now}.000000000`,
+    observed_timestamp: `${now}.000000000`,
+    message,
+  });
+  const count = async (table: string, project: string) =>
+    Number(
+      (
+        await executor.query<{ n: string }>(
+          `SELECT count() AS n FROM vigil.${table} WHERE project_id = {p:String}`,
+          { params: { p: project } },
+        )
+      )[0]?.n,
+    );
+
+  it("fails only the guilty request, with 400, and writes every other row exactly once", async () => {
+    const w = new BatchWriter(executor, new ErrorGroupStore(executor), {
+      maxQueuedRows: 1000,
+      maxBatchRows: 10_000,
+      lingerMs: 20,
+      logger: pino({ level: "silent" }),
+    });
+    // The guilty request's spans are fine and go in with the others' in one insert; its log
+    // holds a lone surrogate the engine refuses, which fails the coalesced logs insert.
+    const guilty = w.submit({
+      ...emptyBatch(),
+      traces: [span("attacker", "a1")],
+      logs: [log("attacker", "l1", "bad \ud800 text")],
+    });
+    const innocent = ["v1", "v2", "v3"].map((id) =>
+      w.submit({
+        ...emptyBatch(),
+        traces: [span("victim", id)],
+        logs: [log("victim", `l-${id}`, "fine")],
+      }),
+    );
+    const outcomes = await Promise.allSettled([guilty, ...innocent]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    const error = (outcomes[0] as PromiseRejectedResult).reason;
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as Error).message).toContain("CANNOT_PARSE_ESCAPE_SEQUENCE");
+    expect(await count("traces", "victim")).toBe(3);
+    expect(await count("logs", "victim")).toBe(3);
+    // The spans table went in once, before the logs failed: not written again.
+    expect(await count("traces", "attacker")).toBe(1);
+    expect(await count("logs", "attacker")).toBe(0);
+  });
+
+  it("a request alone with a value out of the column's range is 400, not 503", async () => {
+    const w = new BatchWriter(executor, new ErrorGroupStore(executor), {
+      maxQueuedRows: 1000,
+      maxBatchRows: 10_000,
+      lingerMs: 1,
+      logger: pino({ level: "silent" }),
+    });
+    await expect(
+      w.submit({ ...emptyBatch(), traces: [span("alone", "b1", "9223372036.854775808")] }),
+    ).rejects.toMatchObject({ code: "invalid_input" });
+    expect(await count("traces", "alone")).toBe(0);
   });
 });

@@ -1,10 +1,11 @@
 import type { Logger } from "pino";
-import { UnavailableError } from "../lib/errors.js";
+import { InvalidInputError, UnavailableError } from "../lib/errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { occurrenceRow } from "./derive/errors.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
 import type { ErrorGroupStore, ErrorTransition } from "./error-groups.js";
+import { refusedDataCode } from "./insert-errors.js";
 import { batchSize, type IngestBatch, type Row } from "./model.js";
 
 /** The write queue is full: the client should retry after a pause (503 + Retry-After). */
@@ -33,6 +34,12 @@ interface Pending {
   rows: number;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** How one request's write ended: written, or the error its submit rejects with. */
+interface Outcome {
+  pending: Pending;
+  failure?: Error;
 }
 
 /**
@@ -120,18 +127,23 @@ export class BatchWriter {
           taken.push(next);
           rows += next.rows;
         }
+        let outcomes: Outcome[];
         try {
-          await this.write(taken.map((p) => p.batch));
-          for (const p of taken) p.resolve();
+          outcomes = await this.write(taken);
         } catch (error) {
+          // Recording error groups failed after the rows went in: the requests may retry.
           this.options.logger.error({ err: error, rows }, "telemetry write failed");
           const failure = new UnavailableError(
             "The telemetry store could not write this request; retry later",
             5,
           );
-          for (const p of taken) p.reject(failure);
+          outcomes = taken.map((pending) => ({ pending, failure }));
         } finally {
           this.queuedRows -= rows;
+        }
+        for (const { pending, failure } of outcomes) {
+          if (failure === undefined) pending.resolve();
+          else pending.reject(failure);
         }
       }
     } finally {
@@ -140,27 +152,96 @@ export class BatchWriter {
     }
   }
 
-  /** One engine write for many requests: each table once, derived summaries folded across all. */
-  private async write(batches: readonly IngestBatch[]): Promise<void> {
+  /**
+   * One engine write for many requests. A table whose insert fails is inserted again request by
+   * request (tables that went in are not: no duplicate rows), so only the guilty request fails:
+   * 400 when the engine refused its data, 503 otherwise.
+   */
+  private async write(taken: readonly Pending[]): Promise<Outcome[]> {
+    const failed = await this.insertTables(
+      taken.map((p) => p.batch),
+      undefined,
+    );
+    let settled: { pending: Pending; error?: unknown }[];
+    if (failed.size === 0) {
+      settled = taken.map((pending) => ({ pending }));
+    } else {
+      const [first] = failed.values();
+      this.options.logger.warn(
+        { err: first, tables: [...failed.keys()], requests: taken.length },
+        "telemetry write failed; retrying its failed tables request by request",
+      );
+      settled = [];
+      for (const pending of taken) {
+        const again =
+          taken.length === 1 ? failed : await this.insertTables([pending.batch], failed);
+        const [error] = again.values();
+        settled.push(again.size === 0 ? { pending } : { pending, error });
+      }
+    }
+    const written = settled.filter((s) => s.error === undefined).map((s) => s.pending);
+    await this.recordErrors(written.map((p) => p.batch));
+    return settled.map(({ pending, error }) =>
+      error === undefined ? { pending } : { pending, failure: this.failure(error) },
+    );
+  }
+
+  /** What a request whose rows could not be written is told. */
+  private failure(error: unknown): Error {
+    const code = refusedDataCode(error);
+    if (code) {
+      this.options.logger.warn({ err: error, code }, "telemetry write refused a request's data");
+      return new InvalidInputError(
+        `The telemetry store refused a value in this request (${code}); the refused rows were not stored and retrying will not help`,
+      );
+    }
+    this.options.logger.error({ err: error }, "telemetry write failed");
+    return new UnavailableError("The telemetry store could not write this request; retry later", 5);
+  }
+
+  /**
+   * Inserts the batches' rows, each table once (all tables, or only those in `only`), derived
+   * summaries folded across the batches. Returns the tables whose insert failed, with the error.
+   */
+  private async insertTables(
+    batches: readonly IngestBatch[],
+    only: ReadonlyMap<string, unknown> | undefined,
+  ): Promise<Map<string, unknown>> {
     const concat = <K extends keyof IngestBatch>(key: K): IngestBatch[K] =>
       batches.length === 1
         ? (batches[0] as IngestBatch)[key]
         : (batches.flatMap((b) => b[key] as readonly unknown[]) as IngestBatch[K]);
-    const tables: [string, Row[]][] = [
-      ["traces", concat("traces")],
-      ["logs", concat("logs")],
-      ["metrics", concat("metrics")],
-      ["ai_spans", concat("aiSpans")],
-      ["http_requests", summarizeHttp(concat("http"))],
-      ["sessions", summarizeSessions(concat("sessions"), this.agents)],
-      ["error_occurrences", concat("errors").map(occurrenceRow)],
+    const tables: [string, () => Row[]][] = [
+      ["traces", () => concat("traces")],
+      ["logs", () => concat("logs")],
+      ["metrics", () => concat("metrics")],
+      ["ai_spans", () => concat("aiSpans")],
+      ["http_requests", () => summarizeHttp(concat("http"))],
+      ["sessions", () => summarizeSessions(concat("sessions"), this.agents)],
+      ["error_occurrences", () => concat("errors").map(occurrenceRow)],
     ];
+    const failed = new Map<string, unknown>();
     await Promise.all(
       tables
-        .filter(([, rows]) => rows.length > 0)
-        .map(([table, rows]) => this.executor.insert(table, rows)),
+        .filter(([table]) => only === undefined || only.has(table))
+        .map(async ([table, rowsOf]) => {
+          const rows = rowsOf();
+          if (rows.length === 0) return;
+          try {
+            await this.executor.insert(table, rows);
+          } catch (error) {
+            failed.set(table, error);
+          }
+        }),
     );
-    const transitions = await this.errorGroups.record(concat("errors"));
+    return failed;
+  }
+
+  /** Error groups follow the occurrences of the requests that were written. */
+  private async recordErrors(batches: readonly IngestBatch[]): Promise<void> {
+    const errors = batches.flatMap((b) => b.errors);
+    if (errors.length === 0) return;
+    const transitions = await this.errorGroups.record(errors);
     if (transitions.length > 0) this.options.onErrorTransitions?.(transitions);
   }
 }

@@ -7,10 +7,12 @@ import {
   attributeMap,
   enumNumber,
   idHex,
+  MAX_TIME_NANOS,
   nanosToDateTime,
+  timeNanos,
   toBigInt,
 } from "./otlp/values.js";
-import { type ItemContext, itemSource, list, mapEachItem, text } from "./resource.js";
+import { type ItemContext, itemSource, mapEachItem, storableOccurrence, text } from "./resource.js";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -61,12 +63,25 @@ function logId(ms: number): string {
   return `log_${ms.toString(16).padStart(12, "0")}${counter.toString(16).padStart(16, "0")}`;
 }
 
+/**
+ * The observed time is the collector's, secondary to the record's own: absent or out of range,
+ * the receive time stands in rather than rejecting the record.
+ */
+function observedTime(value: LogRecord["observedTimeUnixNano"], receivedNanos: bigint): bigint {
+  const nanos = toBigInt(value);
+  return nanos > 0n && nanos < MAX_TIME_NANOS ? nanos : receivedNanos;
+}
+
+/** A severity number outside 0–24 (the UInt8 column refuses negatives) counts as unspecified. */
+const severityOf = (n: number): number => (Number.isInteger(n) && n >= 0 && n <= 24 ? n : 0);
+
 /** OTLP log records → logs rows, plus error occurrences for error and fatal records. */
 export function mapLogs(request: LogsRequest, options: MappingOptions): MappedRequest {
   return mapEachItem(
     request.resourceLogs,
     (r) => r.scopeLogs,
     (s) => s.logRecords,
+    { resources: "resourceLogs", scopes: "scopeLogs", items: "logRecords" },
     options,
     "log record is malformed",
     mapRecord,
@@ -81,14 +96,16 @@ function mapRecord(
   const spanId = idHex(record.spanId, 8);
   if (traceId === undefined) return "trace_id must be 16 bytes";
   if (spanId === undefined) return "span_id must be 8 bytes";
-  const observed = toBigInt(record.observedTimeUnixNano) || options.receivedNanos;
-  const time = toBigInt(record.timeUnixNano) || observed;
-  const severityNumber = enumNumber(record.severityNumber, SEVERITY_NAMES);
-  const severityText = text(record.severityText);
+  const own = timeNanos(record.timeUnixNano, "time_unix_nano");
+  const observed = observedTime(record.observedTimeUnixNano, options.receivedNanos);
+  const time = own || observed;
+  const severityNumber = severityOf(enumNumber(record.severityNumber, SEVERITY_NAMES));
+  const severityText = text(record.severityText, options.limits);
   const level = levelOf(severityNumber, severityText);
-  const a = attributeMap(list(record.attributes), options.limits);
+  const a = attributeMap(record.attributes, options.limits);
   const message =
-    anyValueText(record.body, options.limits.maxValueLength) || text(record.eventName);
+    anyValueText(record.body, options.limits.maxValueLength) ||
+    text(record.eventName, options.limits);
   const source = itemSource(a, resource);
   const sessionId = a["session.id"] || resource.sessionId;
   const userId = a["user.id"] || a["enduser.id"] || resource.userId;
@@ -116,19 +133,21 @@ function mapRecord(
   const isError = level === "error" || level === "fatal";
   if (isError) {
     batch.errors.push(
-      errorOccurrence({
-        projectId: options.projectId,
-        attributes: a,
-        fallbackType: level,
-        fallbackMessage: message,
-        timestampMs: ms,
-        service: resource.serviceName,
-        traceId,
-        spanId,
-        source,
-        sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
-        fatal: level === "fatal",
-      }),
+      storableOccurrence(
+        errorOccurrence({
+          projectId: options.projectId,
+          attributes: a,
+          fallbackType: level,
+          fallbackMessage: message,
+          timestampMs: ms,
+          service: resource.serviceName,
+          traceId,
+          spanId,
+          source,
+          sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
+          fatal: level === "fatal",
+        }),
+      ),
     );
   }
   if (sessionId) {

@@ -1,14 +1,27 @@
 import type { MappedRequest, MappingOptions, Row } from "./model.js";
-import type { Int64, KeyValue, Metric, MetricsRequest } from "./otlp/types.js";
+import type {
+  ExponentialHistogramDataPoint,
+  HistogramDataPoint,
+  Int64,
+  KeyValue,
+  Metric,
+  MetricsRequest,
+  NumberDataPoint,
+  SummaryDataPoint,
+} from "./otlp/types.js";
 import {
   attributeMap,
   enumNumber,
+  ItemRejection,
+  int32Column,
   nanosToDateTime,
-  toBigInt,
+  shaped,
+  timeNanos,
   toDouble,
   toNumber,
+  uint64Column,
 } from "./otlp/values.js";
-import { type ItemContext, list, mapEachItem, text } from "./resource.js";
+import { type ItemContext, mapEachItem, text } from "./resource.js";
 
 const TEMPORALITIES = ["unspecified", "delta", "cumulative"] as const;
 const TEMPORALITY_NAMES = TEMPORALITIES.map((t) => `AGGREGATION_TEMPORALITY_${t.toUpperCase()}`);
@@ -21,12 +34,12 @@ interface PointBase {
 
 /** Columns every point row has; distribution fields default to empty. */
 function pointRow(base: Row, point: PointBase, options: MappingOptions, fields: Row): Row {
-  const time = toBigInt(point.timeUnixNano) || options.receivedNanos;
+  const time = timeNanos(point.timeUnixNano, "time_unix_nano") || options.receivedNanos;
   return {
     ...base,
     timestamp: nanosToDateTime(time),
-    start_timestamp: nanosToDateTime(toBigInt(point.startTimeUnixNano)),
-    attributes: attributeMap(list(point.attributes), options.limits),
+    start_timestamp: nanosToDateTime(timeNanos(point.startTimeUnixNano, "start_time_unix_nano")),
+    attributes: attributeMap(point.attributes, options.limits),
     value: 0,
     count: 0,
     sum: 0,
@@ -55,6 +68,7 @@ export function mapMetrics(request: MetricsRequest, options: MappingOptions): Ma
     request.resourceMetrics,
     (r) => r.scopeMetrics,
     (s) => s.metrics,
+    { resources: "resourceMetrics", scopes: "scopeMetrics", items: "metrics" },
     options,
     "metric is malformed",
     mapMetric,
@@ -66,12 +80,12 @@ function mapMetric(
   { resource, scope, options, batch, rejections }: ItemContext,
 ): undefined {
   const out = batch.metrics;
-  const name = text(metric.name);
+  const name = text(metric.name, options.limits);
   const base = (type: string, temporality: unknown, monotonic: boolean): Row => ({
     project_id: options.projectId,
     metric_name: name,
-    description: text(metric.description),
-    unit: text(metric.unit),
+    description: text(metric.description, options.limits),
+    unit: text(metric.unit, options.limits),
     metric_type: type,
     aggregation_temporality:
       TEMPORALITIES[enumNumber(temporality as number | string | null, TEMPORALITY_NAMES)] ??
@@ -85,73 +99,87 @@ function mapMetric(
     rejections.add("metric name is required");
     return;
   }
-  const push = (row: Row, values: number[]) => {
-    if (values.every(finite)) out.push(row);
-    else rejections.add("data point value is not a finite number");
+  /** Maps one point in isolation: a bad point is rejected alone, not its whole metric. */
+  const each = <P>(points: unknown, map: (point: P) => [Row, number[]]) => {
+    for (const p of shaped(points as P[] | null | undefined, "dataPoints")) {
+      try {
+        if (p == null || typeof p !== "object")
+          throw new ItemRejection("data point is not an object");
+        const [row, values] = map(p);
+        if (values.every(finite)) out.push(row);
+        else rejections.add("data point value is not a finite number");
+      } catch (error) {
+        rejections.add(error instanceof ItemRejection ? error.message : "data point is malformed");
+      }
+    }
   };
+  const counts = (values: unknown, field: string) =>
+    shaped(values as Int64[] | null | undefined, field).map((v) => uint64Column(v, field));
+  const doubles = (values: unknown, field: string) =>
+    shaped(values as (number | string)[] | null | undefined, field).map(toDouble);
 
   if (metric.gauge || metric.sum) {
     const isSum = Boolean(metric.sum);
-    const points = list((metric.sum ?? metric.gauge)?.dataPoints);
     const b = isSum
       ? base("sum", metric.sum?.aggregationTemporality, metric.sum?.isMonotonic === true)
       : base("gauge", 0, false);
-    for (const p of points) {
+    each((metric.sum ?? metric.gauge)?.dataPoints, (p: NumberDataPoint) => {
       const value =
         Object.hasOwn(p, "asInt") && p.asInt != null ? toNumber(p.asInt) : toDouble(p.asDouble);
-      push(pointRow(b, p, options, { value }), [value]);
-    }
+      return [pointRow(b, p, options, { value }), [value]];
+    });
   } else if (metric.histogram) {
     const b = base("histogram", metric.histogram.aggregationTemporality, false);
-    for (const p of list(metric.histogram.dataPoints)) {
+    each(metric.histogram.dataPoints, (p: HistogramDataPoint) => {
       const fields = {
-        count: toNumber(p.count),
+        count: uint64Column(p.count, "count"),
         sum: toDouble(p.sum),
         min: toDouble(p.min),
         max: toDouble(p.max),
-        bucket_counts: list(p.bucketCounts).map(toNumber),
-        explicit_bounds: list(p.explicitBounds).map(toDouble),
+        bucket_counts: counts(p.bucketCounts, "bucket_counts"),
+        explicit_bounds: doubles(p.explicitBounds, "explicit_bounds"),
       };
-      push(pointRow(b, p, options, fields), [
-        fields.sum,
-        fields.min,
-        fields.max,
-        ...fields.explicit_bounds,
-      ]);
-    }
+      return [
+        pointRow(b, p, options, fields),
+        [fields.sum, fields.min, fields.max, ...fields.explicit_bounds],
+      ];
+    });
   } else if (metric.exponentialHistogram) {
     const b = base(
       "exponential_histogram",
       metric.exponentialHistogram.aggregationTemporality,
       false,
     );
-    for (const p of list(metric.exponentialHistogram.dataPoints)) {
+    each(metric.exponentialHistogram.dataPoints, (p: ExponentialHistogramDataPoint) => {
       const fields = {
-        count: toNumber(p.count),
+        count: uint64Column(p.count, "count"),
         sum: toDouble(p.sum),
         min: toDouble(p.min),
         max: toDouble(p.max),
-        exp_scale: p.scale ?? 0,
-        exp_zero_count: toNumber(p.zeroCount),
-        exp_positive_offset: p.positive?.offset ?? 0,
-        exp_positive_bucket_counts: list(p.positive?.bucketCounts).map(toNumber),
-        exp_negative_offset: p.negative?.offset ?? 0,
-        exp_negative_bucket_counts: list(p.negative?.bucketCounts).map(toNumber),
+        exp_scale: int32Column(p.scale, "scale"),
+        exp_zero_count: uint64Column(p.zeroCount, "zero_count"),
+        exp_positive_offset: int32Column(p.positive?.offset, "positive.offset"),
+        exp_positive_bucket_counts: counts(p.positive?.bucketCounts, "positive.bucket_counts"),
+        exp_negative_offset: int32Column(p.negative?.offset, "negative.offset"),
+        exp_negative_bucket_counts: counts(p.negative?.bucketCounts, "negative.bucket_counts"),
       };
-      push(pointRow(b, p, options, fields), [fields.sum, fields.min, fields.max]);
-    }
+      return [pointRow(b, p, options, fields), [fields.sum, fields.min, fields.max]];
+    });
   } else if (metric.summary) {
     const b = base("summary", 0, false);
-    for (const p of list(metric.summary.dataPoints)) {
-      const quantiles = list(p.quantileValues);
+    each(metric.summary.dataPoints, (p: SummaryDataPoint) => {
+      const quantiles = shaped(p.quantileValues, "quantile_values");
       const fields = {
-        count: toNumber(p.count),
+        count: uint64Column(p.count, "count"),
         sum: toDouble(p.sum),
-        quantiles: quantiles.map((q) => toDouble(q.quantile)),
-        quantile_values: quantiles.map((q) => toDouble(q.value)),
+        quantiles: quantiles.map((q) => toDouble(q?.quantile)),
+        quantile_values: quantiles.map((q) => toDouble(q?.value)),
       };
-      push(pointRow(b, p, options, fields), [fields.sum, ...fields.quantile_values]);
-    }
+      return [
+        pointRow(b, p, options, fields),
+        [fields.sum, ...fields.quantiles, ...fields.quantile_values],
+      ];
+    });
   } else {
     rejections.add("metric has no data (gauge, sum, histogram, exponential histogram or summary)");
   }

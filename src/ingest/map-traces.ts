@@ -2,16 +2,24 @@ import type { PriceTable } from "./derive/ai-prices.js";
 import { errorOccurrence } from "./derive/errors.js";
 import { normalizeRoute } from "./derive/http.js";
 import { sessionTouch } from "./derive/sessions.js";
-import type { MappedRequest, MappingOptions, Row } from "./model.js";
+import type { ErrorOccurrence, MappedRequest, MappingOptions, Row } from "./model.js";
 import type { Span, TracesRequest } from "./otlp/types.js";
-import { attributeMap, enumNumber, idHex, nanosToDateTime, toBigInt } from "./otlp/values.js";
+import {
+  attributeMap,
+  cleanText,
+  enumNumber,
+  idHex,
+  nanosToDateTime,
+  shaped,
+  timeNanos,
+} from "./otlp/values.js";
 import {
   firstOf,
   type ItemContext,
   itemSource,
-  list,
   mapEachItem,
   pathOf,
+  storableOccurrence,
   text,
 } from "./resource.js";
 
@@ -29,13 +37,24 @@ function httpColumns(a: Record<string, string>) {
     http_method: firstOf(a, "http.request.method", "http.method"),
     http_route: a["http.route"] ?? "",
     http_target: pathOf(firstOf(a, "url.path", "http.target")) || pathOf(url),
-    http_status_code:
-      Number.parseInt(firstOf(a, "http.response.status_code", "http.status_code"), 10) || 0,
+    http_status_code: statusCodeOf(firstOf(a, "http.response.status_code", "http.status_code")),
   };
 }
 
+/** An HTTP status for the UInt16 column: 0 unless a plausible code (a negative one fails the insert). */
+function statusCodeOf(value: string): number {
+  const code = Number.parseInt(value, 10);
+  return code >= 100 && code <= 999 ? code : 0;
+}
+
+/** A token count for a UInt64 column: 0 unless a non-negative safe integer. */
+function tokenCount(value: string): number {
+  const n = Number.parseInt(value, 10);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
 function aiSpanRow(row: Row, a: Record<string, string>, prices: PriceTable): Row {
-  const tokens = (...names: string[]) => Number.parseInt(firstOf(a, ...names), 10) || 0;
+  const tokens = (...names: string[]) => tokenCount(firstOf(a, ...names));
   const usage = {
     input: tokens("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
     output: tokens("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"),
@@ -56,7 +75,10 @@ function aiSpanRow(row: Row, a: Record<string, string>, prices: PriceTable): Row
   if (reasons) {
     try {
       const parsed: unknown = JSON.parse(reasons);
-      finishReasons = Array.isArray(parsed) ? parsed.map(String) : [reasons];
+      // JSON escapes can spell lone surrogates again.
+      finishReasons = Array.isArray(parsed)
+        ? parsed.map((r) => cleanText(String(r), reasons.length))
+        : [reasons];
     } catch {
       finishReasons = [reasons];
     }
@@ -105,6 +127,7 @@ export function mapTraces(
     request.resourceSpans,
     (r) => r.scopeSpans,
     (s) => s.spans,
+    { resources: "resourceSpans", scopes: "scopeSpans", items: "spans" },
     options,
     "span is malformed",
     (span, context) => mapSpan(span, context, prices),
@@ -122,12 +145,12 @@ function mapSpan(
   if (!traceId) return "trace_id must be 16 bytes and not all zero";
   if (!spanId) return "span_id must be 8 bytes and not all zero";
   if (parentSpanId === undefined) return "parent_span_id must be 8 bytes";
-  const start = toBigInt(span.startTimeUnixNano);
-  if (start <= 0n) return "start_time_unix_nano is required";
-  let end = toBigInt(span.endTimeUnixNano);
+  const start = timeNanos(span.startTimeUnixNano, "start_time_unix_nano");
+  if (start === 0n) return "start_time_unix_nano is required";
+  let end = timeNanos(span.endTimeUnixNano, "end_time_unix_nano");
   if (end < start) end = start;
   const durationNs = end - start;
-  const a = attributeMap(list(span.attributes), options.limits);
+  const a = attributeMap(span.attributes, options.limits);
   const kind = enumNumber(span.kind, SPAN_KIND_NAMES);
   const statusCode = enumNumber(span.status?.code, STATUS_CODE_NAMES);
   const status = STATUS_CODES[statusCode] ?? "unset";
@@ -138,38 +161,41 @@ function mapSpan(
   const startMs = Number(start / 1_000_000n);
   const durationMs = Number(durationNs) / 1e6;
 
-  const events = list(span.events);
+  const name = text(span.name, options.limits);
+  const events = shaped(span.events, "events");
   const eventTimes: string[] = [];
   const eventNames: string[] = [];
   const eventAttributes: Record<string, string>[] = [];
-  let exceptions = 0;
+  // Pushed to the batch only once the whole span has mapped: a later rejection leaves no trace.
+  const errors: ErrorOccurrence[] = [];
   for (const event of events) {
-    const time = toBigInt(event.timeUnixNano) || start;
-    const name = text(event.name);
-    const attributes = attributeMap(list(event.attributes), options.limits);
+    const time = timeNanos(event?.timeUnixNano, "event time_unix_nano") || start;
+    const eventName = text(event?.name, options.limits);
+    const attributes = attributeMap(event?.attributes, options.limits);
     eventTimes.push(nanosToDateTime(time));
-    eventNames.push(name);
+    eventNames.push(eventName);
     eventAttributes.push(attributes);
-    if (name === "exception") {
-      exceptions++;
-      batch.errors.push(
-        errorOccurrence({
-          projectId: options.projectId,
-          attributes,
-          fallbackType: "Error",
-          fallbackMessage: span.status?.message ? text(span.status.message) : text(span.name),
-          timestampMs: Number(time / 1_000_000n),
-          service: resource.serviceName,
-          traceId,
-          spanId,
-          source,
-          sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
-          fatal: false,
-        }),
+    if (eventName === "exception") {
+      errors.push(
+        storableOccurrence(
+          errorOccurrence({
+            projectId: options.projectId,
+            attributes,
+            fallbackType: "Error",
+            fallbackMessage: text(span.status?.message, options.limits) || name,
+            timestampMs: Number(time / 1_000_000n),
+            service: resource.serviceName,
+            traceId,
+            spanId,
+            source,
+            sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
+            fatal: false,
+          }),
+        ),
       );
     }
   }
-  const links = list(span.links);
+  const links = shaped(span.links, "links");
   const row: Row = {
     project_id: options.projectId,
     timestamp: nanosToDateTime(start),
@@ -177,15 +203,15 @@ function mapSpan(
     trace_id: traceId,
     span_id: spanId,
     parent_span_id: parentSpanId,
-    trace_state: text(span.traceState),
-    operation_name: text(span.name),
+    trace_state: text(span.traceState, options.limits),
+    operation_name: name,
     span_kind: SPAN_KINDS[kind] ?? "unspecified",
     service_name: resource.serviceName,
     service_version: resource.serviceVersion,
     duration_ns: Number(durationNs),
     duration_ms: durationMs,
     status,
-    status_message: text(span.status?.message),
+    status_message: text(span.status?.message, options.limits),
     http_method: http.http_method,
     http_route: http.http_route,
     http_target: http.http_target,
@@ -200,11 +226,13 @@ function mapSpan(
     events_timestamp: eventTimes,
     events_name: eventNames,
     events_attributes: eventAttributes,
-    links_trace_id: links.map((l) => idHex(l.traceId, 16) ?? ""),
-    links_span_id: links.map((l) => idHex(l.spanId, 8) ?? ""),
-    links_attributes: links.map((l) => attributeMap(list(l.attributes), options.limits)),
+    links_trace_id: links.map((l) => idHex(l?.traceId, 16) ?? ""),
+    links_span_id: links.map((l) => idHex(l?.spanId, 8) ?? ""),
+    links_attributes: links.map((l) => attributeMap(l?.attributes, options.limits)),
   };
   batch.traces.push(row);
+  batch.errors.push(...errors);
+  const exceptions = errors.length;
 
   const ai = isAiSpan(a);
   if (ai) batch.aiSpans.push(aiSpanRow(row, a, prices));
@@ -214,7 +242,7 @@ function mapSpan(
       minute: Math.floor(startMs / 60_000) * 60,
       service: resource.serviceName,
       method: http.http_method || "_OTHER",
-      route: http.http_route || normalizeRoute(http.http_target) || text(span.name),
+      route: http.http_route || normalizeRoute(http.http_target) || name,
       statusCode: http.http_status_code,
       durationMs,
       failed: http.http_status_code >= 500 || status === "error",
@@ -234,7 +262,7 @@ function mapSpan(
         attributes: a,
         resource,
         source,
-        spanName: text(span.name),
+        spanName: name,
       }),
     );
   }

@@ -1,4 +1,6 @@
+import { InvalidInputError } from "../lib/errors.js";
 import {
+  type ErrorOccurrence,
   emptyBatch,
   type IngestBatch,
   type MappedRequest,
@@ -6,13 +8,23 @@ import {
   type Source,
 } from "./model.js";
 import type { Resource, Scope } from "./otlp/types.js";
-import { attributeMap } from "./otlp/values.js";
+import { attributeMap, cleanText, ItemRejection } from "./otlp/values.js";
 
-/** Returns the value if it is an array, else an empty one: OTLP/JSON senders can send anything. */
-export const list = <T>(value: readonly T[] | null | undefined): readonly T[] =>
-  Array.isArray(value) ? value : [];
+/** An optional string field as stored: well-formed, cut to the attribute length limit. */
+export const text = (value: unknown, limits: { maxValueLength: number }): string =>
+  cleanText(value, limits.maxValueLength);
 
-export const text = (value: unknown): string => (typeof value === "string" ? value : "");
+/** An occurrence whose cut message or stack may end in half a surrogate pair, made storable. */
+export function storableOccurrence(o: ErrorOccurrence): ErrorOccurrence {
+  const well = (t: string) => t.toWellFormed();
+  return {
+    ...o,
+    type: well(o.type),
+    message: well(o.message),
+    stacktrace: well(o.stacktrace),
+    culprit: well(o.culprit),
+  };
+}
 
 /** What every row of one resource shares. */
 export interface ResourceContext {
@@ -44,7 +56,7 @@ function resourceContext(
   resource: Resource | null | undefined,
   options: MappingOptions,
 ): ResourceContext {
-  const attributes = attributeMap(list(resource?.attributes), options.limits);
+  const attributes = attributeMap(resource?.attributes, options.limits);
   return {
     attributes,
     serviceName: attributes["service.name"] || "unknown_service",
@@ -62,9 +74,9 @@ export function itemSource(attributes: Record<string, string>, resource: Resourc
   return explicit === "frontend" || explicit === "backend" ? explicit : resource.source;
 }
 
-const scopeColumns = (scope: Scope | null | undefined) => ({
-  scope_name: text(scope?.name),
-  scope_version: text(scope?.version),
+const scopeColumns = (scope: Scope | null | undefined, options: MappingOptions) => ({
+  scope_name: text(scope?.name, options.limits),
+  scope_version: text(scope?.version, options.limits),
 });
 
 /** The first attribute present among several names (stable semantic-convention name first). */
@@ -113,9 +125,41 @@ export interface ItemContext {
   rejections: Rejections;
 }
 
+/** Field names of one signal's envelope: resource list, scope list, item list. */
+export interface EnvelopeFields {
+  resources: string;
+  scopes: string;
+  items: string;
+}
+
+/** An envelope array (OTLP/JSON can hold anything): absent is empty, any other shape is a 400. */
+function envelopeList<T>(value: unknown, path: string): readonly T[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) throw InvalidInputError.forField(path, "must be an array");
+  return value as T[];
+}
+
+/** An envelope object; null stands for absent, as OTLP/JSON senders may write it. */
+function envelopeObject<T>(value: T, path: string): T {
+  if (value != null && (typeof value !== "object" || Array.isArray(value)))
+    throw InvalidInputError.forField(path, "must be an object");
+  return value;
+}
+
+/** A resource is no item to reject alone: what would reject an item is a 400 naming the field. */
+function envelopeField<T>(path: string, map: () => T): T {
+  try {
+    return map();
+  } catch (error) {
+    if (error instanceof ItemRejection) throw InvalidInputError.forField(path, error.message);
+    throw error;
+  }
+}
+
 /**
  * Walks resource → scope → items of an export request and maps each item in isolation: a
- * reason returned, or anything thrown by a malformed item, rejects that item alone.
+ * reason returned or an ItemRejection thrown rejects that item alone (anything else thrown by a
+ * malformed item too). A wrong shape above the items (the envelope) is a 400 naming the field.
  */
 export function mapEachItem<
   R extends { resource?: Resource | null },
@@ -125,25 +169,39 @@ export function mapEachItem<
   resources: readonly R[] | null | undefined,
   scopesOf: (resource: R) => readonly S[] | null | undefined,
   itemsOf: (scope: S) => readonly I[] | null | undefined,
+  fields: EnvelopeFields,
   options: MappingOptions,
   malformed: string,
   mapItem: (item: I, context: ItemContext) => string | undefined,
 ): MappedRequest {
   const batch = emptyBatch();
   const rejections = new Rejections();
-  for (const r of list(resources)) {
-    const resource = resourceContext(r.resource, options);
-    for (const s of list(scopesOf(r))) {
-      const context = { resource, scope: scopeColumns(s.scope), options, batch, rejections };
-      for (const item of list(itemsOf(s))) {
+  envelopeList<R>(resources, fields.resources).forEach((r, i) => {
+    const rPath = `${fields.resources}[${i}]`;
+    envelopeObject(r, rPath);
+    if (r == null) return;
+    const resource = envelopeField(`${rPath}.resource`, () =>
+      resourceContext(envelopeObject(r.resource, `${rPath}.resource`), options),
+    );
+    envelopeList<S>(scopesOf(r), `${rPath}.${fields.scopes}`).forEach((s, j) => {
+      const sPath = `${rPath}.${fields.scopes}[${j}]`;
+      envelopeObject(s, sPath);
+      if (s == null) return;
+      const scope = scopeColumns(envelopeObject(s.scope, `${sPath}.scope`), options);
+      const context = { resource, scope, options, batch, rejections };
+      for (const item of envelopeList<I>(itemsOf(s), `${sPath}.${fields.items}`)) {
         try {
+          if (item == null || typeof item !== "object" || Array.isArray(item)) {
+            rejections.add(`${fields.items} entries must be objects`);
+            continue;
+          }
           const reason = mapItem(item, context);
           if (reason) rejections.add(reason);
-        } catch {
-          rejections.add(malformed);
+        } catch (error) {
+          rejections.add(error instanceof ItemRejection ? error.message : malformed);
         }
       }
-    }
-  }
+    });
+  });
   return { batch, rejected: rejections.count, reasons: rejections.messages() };
 }

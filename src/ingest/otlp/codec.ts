@@ -1,8 +1,10 @@
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
+import protobuf from "protobufjs";
 import { InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
 import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./types.js";
+import { MAX_ANY_VALUE_DEPTH } from "./values.js";
 
 /** The two OTLP/HTTP encodings. */
 export type OtlpFormat = "protobuf" | "json";
@@ -61,6 +63,35 @@ export async function decodeBody(
   }
 }
 
+/**
+ * Nesting beyond any valid request (AnyValue nests at most MAX_ANY_VALUE_DEPTH levels, deeper
+ * items are rejected one by one) is refused whole, at the same depth in both encodings:
+ * protobufjs stops past 100 nested messages, and each OTLP/JSON object is one message.
+ */
+const MAX_JSON_OBJECT_NESTING = protobuf.Reader.recursionLimit + 1;
+const tooDeep = () =>
+  InvalidInputError.forField(
+    "body",
+    `nests too deeply (attribute values may nest ${MAX_ANY_VALUE_DEPTH} levels)`,
+  );
+
+/** Whether JSON text nests objects deeper than the limit (strings skipped): one byte scan. */
+function nestsDeeperThan(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Decodes an Export…ServiceRequest from protobuf bytes or OTLP/JSON text. */
 export function decodeRequest<S extends Signal>(
   signal: S,
@@ -71,6 +102,7 @@ export function decodeRequest<S extends Signal>(
     try {
       return otlpCodec(signal).request.decode(body) as unknown as SignalRequest[S];
     } catch (error) {
+      if ((error as Error).message === "max depth exceeded") throw tooDeep();
       throw InvalidInputError.forField(
         "body",
         `is not a valid protobuf ${otlpCodec(signal).request.name} (${(error as Error).message})`,
@@ -83,6 +115,7 @@ export function decodeRequest<S extends Signal>(
   } catch {
     throw InvalidInputError.forField("body", "is not valid JSON");
   }
+  if (nestsDeeperThan(body, MAX_JSON_OBJECT_NESTING)) throw tooDeep();
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw InvalidInputError.forField(
       "body",
