@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createGzip } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, type ServeProcess, startServeProcess } from "./helpers/run-cli.js";
