@@ -1,9 +1,12 @@
 import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { createGzip } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initialize } from "../src/setup/initialize.js";
 import { runCli, type ServeProcess, startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService, type TestService } from "./helpers/test-service.js";
 
 const MiB = 1024 * 1024;
 const BOMBS = 100;
@@ -128,4 +131,94 @@ describe.skipIf(process.platform !== "linux")("gzip bombs against a real service
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await normal()).status).toBe(200);
   }, 120_000);
+});
+
+describe("the in-flight body budget counts bodies as they arrive", () => {
+  const BODY = 512 * 1024;
+  const dir = makeTempDir();
+  let service: TestService;
+  let key: string;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    service = await startTestService(dir.path, {
+      VIGIL_INGEST_MAX_BODY_BYTES: String(BODY),
+      VIGIL_INGEST_MAX_INFLIGHT_BYTES: String(2 * BODY),
+    });
+    key =
+      (
+        await initialize(service.deps.domain, {
+          email: "held@example.com",
+          password: "hunter2hunter2",
+        })
+      ).apiKey ?? "";
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await service?.stop();
+    dir.remove();
+  });
+
+  /** Starts an upload of `length` bytes and sends only `sent` of them, holding the rest back. */
+  const partialUpload = (length: number, sent: number) =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect({ host: "127.0.0.1", port: Number(new URL(service.url).port) });
+      sockets.push(socket);
+      socket.once("error", reject);
+      socket.once("connect", () => {
+        socket.write(
+          `POST /v1/traces HTTP/1.1\r\nHost: vigil.test\r\nX-Api-Key: ${key}\r\n` +
+            `Content-Type: application/x-protobuf\r\nContent-Length: ${length}\r\n\r\n`,
+        );
+        socket.write(Buffer.alloc(sent), () => resolve(socket));
+      });
+    });
+  const inflight = async () => {
+    const text = await (await service.fetch("/metrics")).text();
+    return Number(/^vigil_ingest_inflight_body_bytes (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+  };
+  const HELD = Math.floor(BODY * 0.9);
+  const upload = () =>
+    service.fetch("/v1/traces", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/x-protobuf" },
+      body: Buffer.alloc(Math.floor(BODY * 0.8)),
+    });
+  /** Sends uploads until one answers other than `skip` (a release is seen a moment later). */
+  const firstNot = async (skip: number) => {
+    let response = await upload();
+    for (let i = 0; i < 60 && response.status === skip; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      response = await upload();
+    }
+    return response;
+  };
+
+  it("answers 503 + Retry-After while slow uploads hold the budget, and frees it when they end", async () => {
+    // Two uploads hold 0.9 × BODY each, so a third body of 0.8 × BODY does not fit.
+    const finishing = await partialUpload(BODY, HELD);
+    const abandoned = await partialUpload(BODY, HELD);
+    for (let i = 0; i < 100 && (await inflight()) < 2 * HELD; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await inflight()).toBe(2 * HELD);
+    const busy = await upload();
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect(((await busy.json()) as { code: string }).code).toBe("unavailable");
+
+    // One upload completes (zero bytes are not protobuf: 400), the other is abandoned.
+    let answer = "";
+    finishing.on("data", (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    finishing.write(Buffer.alloc(BODY - HELD));
+    abandoned.destroy();
+    const fits = await firstNot(503);
+    expect(fits.status).toBe(400);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    finishing.destroy();
+    for (let i = 0; i < 100 && (await inflight()) > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await inflight()).toBe(0);
+  }, 30_000);
 });

@@ -150,6 +150,8 @@ describe("slow and idle connections", () => {
     expect(await within(extra.closed, 2000)).toBeLessThan(2000);
     expect(extra.received()).toBe("");
     expect(await openConnections()).toBe(PER_ADDRESS);
+    const metrics = await service.deps.metrics.registry.metrics();
+    expect(metrics).toMatch(/^vigil_http_connections_refused_total 1$/m);
 
     // A held connection still serves requests while the address is at its cap.
     const first = held[0] as RawClient;

@@ -5,7 +5,11 @@
 export class ByteBudget {
   #used = 0;
 
-  constructor(readonly capacity: number) {}
+  /** `onChange` hears the bytes in use after every take and release (for a gauge). */
+  constructor(
+    readonly capacity: number,
+    private readonly onChange: (used: number) => void = () => {},
+  ) {}
 
   /** Bytes currently held by open leases. */
   get used(): number {
@@ -20,6 +24,7 @@ export class ByteBudget {
         if (!open || this.#used + bytes > this.capacity) return false;
         this.#used += bytes;
         held += bytes;
+        this.onChange(this.#used);
         return true;
       },
       release: () => {
@@ -27,6 +32,7 @@ export class ByteBudget {
         open = false;
         this.#used -= held;
         held = 0;
+        this.onChange(this.#used);
       },
     };
   }

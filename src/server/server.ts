@@ -114,9 +114,10 @@ export async function buildServer(
     },
   }).withTypeProvider<ZodTypeProvider>();
   if (timeouts.maxConnections > 0) app.server.maxConnections = timeouts.maxConnections;
-  capConnectionsPerAddress(app.server, timeouts.maxConnectionsPerAddress, (address) =>
-    deps.logger.debug({ address }, "Closed a connection over the per-address limit"),
-  );
+  capConnectionsPerAddress(app.server, timeouts.maxConnectionsPerAddress, (address) => {
+    deps.metrics.connectionsRefused.inc();
+    deps.logger.debug({ address }, "Closed a connection over the per-address limit");
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

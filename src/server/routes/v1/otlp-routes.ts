@@ -49,7 +49,9 @@ export const otlpRoutes =
     const maxBytes = deps.config.ingest.maxBodyBytes;
     // Body bytes held at once across OTLP requests, received and decompressed (a gzip bomb
     // inflates up to maxBytes, so 100 at once would otherwise hold 100 × maxBytes).
-    const budget = new ByteBudget(deps.config.ingest.maxInflightBytes);
+    const budget = new ByteBudget(deps.config.ingest.maxInflightBytes, (used) =>
+      deps.metrics.ingestInflightBytes.set(used),
+    );
     const leases = new WeakMap<FastifyRequest, BudgetLease>();
     app.addHook("preParsing", async (request, reply, payload) => {
       const lease = budget.lease();
