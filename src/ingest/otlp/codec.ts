@@ -1,4 +1,10 @@
-import { createGunzip, createInflate, type Gunzip, type Inflate } from "node:zlib";
+import {
+  createGunzip,
+  createInflate,
+  type Gunzip,
+  type Inflate,
+  type ZlibOptions,
+} from "node:zlib";
 import type { BudgetLease } from "../../lib/byte-budget.js";
 import {
   DomainError,
@@ -25,7 +31,7 @@ export function formatOf(contentType: string | undefined): OtlpFormat | undefine
   return undefined;
 }
 
-const INFLATERS: Record<string, () => Gunzip | Inflate> = {
+const INFLATERS: Record<string, (options: ZlibOptions) => Gunzip | Inflate> = {
   gzip: createGunzip,
   "x-gzip": createGunzip,
   deflate: createInflate,
@@ -66,7 +72,7 @@ export async function decodeBody(
       [{ field: "content-encoding", message: "must be gzip, deflate or identity" }],
     );
   }
-  const stream = inflater();
+  const stream = inflater({ chunkSize: 64 * 1024 });
   stream.end(body);
   const chunks: Buffer[] = [];
   let total = 0;
