@@ -93,6 +93,8 @@ describe("slow and idle connections", () => {
       VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_S),
       VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_S),
       VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "30",
+      VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: "45",
+      VIGIL_HTTP_MAX_CONNECTIONS: "500",
       VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
     });
     port = Number(new URL(service.url).port);
@@ -100,6 +102,23 @@ describe("slow and idle connections", () => {
   afterAll(async () => {
     await service?.stop();
     dir.remove();
+  });
+
+  it("gives the HTTP server the configured limits", () => {
+    const server = service.app.server;
+    expect({
+      requestTimeout: server.requestTimeout,
+      headersTimeout: server.headersTimeout,
+      keepAliveTimeout: server.keepAliveTimeout,
+      timeout: server.timeout,
+      maxConnections: server.maxConnections,
+    }).toEqual({
+      requestTimeout: REQUEST_TIMEOUT_S * 1000,
+      headersTimeout: HEADERS_TIMEOUT_S * 1000,
+      keepAliveTimeout: 30_000,
+      timeout: 45_000,
+      maxConnections: 500,
+    });
   });
 
   it("cuts a login whose body trickles in, with 408, within the request timeout", async () => {
