@@ -31,11 +31,12 @@ export function formatOf(contentType: string | undefined): OtlpFormat | undefine
   return undefined;
 }
 
-const INFLATERS: Record<string, (options: ZlibOptions) => Gunzip | Inflate> = {
-  gzip: createGunzip,
-  "x-gzip": createGunzip,
-  deflate: createInflate,
-};
+// A Map, not an object: the encoding comes from a header and must not reach prototype keys.
+const INFLATERS = new Map<string, (options: ZlibOptions) => Gunzip | Inflate>([
+  ["gzip", createGunzip],
+  ["x-gzip", createGunzip],
+  ["deflate", createInflate],
+]);
 
 /** The 503 for a body that does not fit the shared in-flight budget; clients retry after 1 s. */
 export function bodyBudgetSpent(): UnavailableError {
@@ -65,7 +66,7 @@ export async function decodeBody(
     if (body.length > maxBytes) throw tooLarge();
     return body;
   }
-  const inflater = INFLATERS[encoding];
+  const inflater = INFLATERS.get(encoding);
   if (!inflater) {
     throw new InvalidInputError(
       `Content-Encoding '${encoding}' is not supported; send gzip, deflate or no encoding`,
