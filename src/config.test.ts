@@ -104,4 +104,68 @@ describe("loadConfig", () => {
       )[0],
     ).toMatch(/^VIGIL_ADMIN_PASSWORD: must be at least 8/);
   });
+  it("has connection and in-flight defaults, and reads their variables", () => {
+    expect(loadConfig({ env: {} })).toMatchObject({
+      http: {
+        requestTimeoutSeconds: 60,
+        headersTimeoutSeconds: 10,
+        keepAliveTimeoutSeconds: 72,
+        idleTimeoutSeconds: 300,
+        maxConnections: 10_000,
+        maxConnectionsPerAddress: 256,
+      },
+      ingest: { maxInflightBytes: 256 * 1024 * 1024 },
+    });
+    const config = loadConfig({
+      env: {
+        VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS: "20",
+        VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: "5",
+        VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "65",
+        VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: "0",
+        VIGIL_HTTP_MAX_CONNECTIONS: "0",
+        VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
+        VIGIL_INGEST_MAX_INFLIGHT_BYTES: String(64 * 1024 * 1024),
+      },
+    });
+    expect(config.http).toEqual({
+      requestTimeoutSeconds: 20,
+      headersTimeoutSeconds: 5,
+      keepAliveTimeoutSeconds: 65,
+      idleTimeoutSeconds: 0,
+      maxConnections: 0,
+      maxConnectionsPerAddress: 0,
+    });
+    expect(config.ingest.maxInflightBytes).toBe(64 * 1024 * 1024);
+  });
+
+  it("refuses timeouts and budgets that contradict each other, naming both settings", () => {
+    expect(
+      problemsOf(() =>
+        loadConfig({
+          env: {
+            VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: "30",
+            VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS: "20",
+          },
+        }),
+      ),
+    ).toEqual([
+      "VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS (20)",
+    ]);
+    expect(
+      problemsOf(() =>
+        loadConfig({
+          env: { VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: "30", VIGIL_TQL_MAX_EXECUTION_SECONDS: "30" },
+        }),
+      ),
+    ).toEqual([
+      "VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: must exceed VIGIL_TQL_MAX_EXECUTION_SECONDS (30), or be 0",
+    ]);
+    expect(
+      problemsOf(() =>
+        loadConfig({ env: { VIGIL_INGEST_MAX_BODY_BYTES: String(200 * 1024 * 1024) } }),
+      ),
+    ).toEqual([
+      `VIGIL_INGEST_MAX_INFLIGHT_BYTES: must be at least twice VIGIL_INGEST_MAX_BODY_BYTES (${400 * 1024 * 1024})`,
+    ]);
+  });
 });

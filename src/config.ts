@@ -40,6 +40,16 @@ const DEFAULT_INGEST = {
   maxAttributes: 128,
   queueMaxRows: 250_000,
   perMinute: 12_000,
+  maxInflightBytes: 256 * 1024 * 1024,
+};
+
+const DEFAULT_HTTP = {
+  requestTimeoutSeconds: 60,
+  headersTimeoutSeconds: 10,
+  keepAliveTimeoutSeconds: 72,
+  idleTimeoutSeconds: 300,
+  maxConnections: 10_000,
+  maxConnectionsPerAddress: 256,
 };
 
 const DEFAULT_TQL = {
@@ -111,6 +121,31 @@ export const Config = z
     publicUrl: z.url({ protocol: /^https?$/ }).optional(),
     trustProxy: trustProxy.default(false),
     shutdownTimeoutSeconds: integer(1, 600).default(30),
+    http: z
+      .object({
+        /** Time to receive a whole request, headers and body; a slower one gets 408. */
+        requestTimeoutSeconds: integer(1, 3600).default(DEFAULT_HTTP.requestTimeoutSeconds),
+        /** Time to receive a request's headers; at most requestTimeoutSeconds. */
+        headersTimeoutSeconds: integer(1, 3600).default(DEFAULT_HTTP.headersTimeoutSeconds),
+        /** An idle keep-alive connection is closed after this; above a proxy's own idle timeout. */
+        keepAliveTimeoutSeconds: integer(1, 3600).default(DEFAULT_HTTP.keepAliveTimeoutSeconds),
+        /**
+         * A connection with no bytes moving either way for this long is closed (slow readers);
+         * 0 turns it off. Must exceed tql.maxExecutionSeconds, as a running query sends nothing.
+         */
+        idleTimeoutSeconds: integer(0, 86_400).default(DEFAULT_HTTP.idleTimeoutSeconds),
+        /** Open connections at once; beyond it new ones are dropped. 0 = no limit. */
+        maxConnections: integer(0, 1_000_000).default(DEFAULT_HTTP.maxConnections),
+        /**
+         * Open connections per client address; beyond it new ones are closed at once. 0 = no
+         * limit. Counts the direct peer, so behind a reverse proxy every client is the proxy.
+         */
+        maxConnectionsPerAddress: integer(0, 1_000_000).default(
+          DEFAULT_HTTP.maxConnectionsPerAddress,
+        ),
+      })
+      .strict()
+      .default(DEFAULT_HTTP),
     meta: z
       .object({
         /** `postgres://…` for PostgreSQL; otherwise a SQLite file path (default `<dataDir>/meta.sqlite`). */
@@ -152,6 +187,13 @@ export const Config = z
         queueMaxRows: integer(1000, 10_000_000).default(DEFAULT_INGEST.queueMaxRows),
         /** OTLP requests per minute per API key, counted apart from the read API's limit. */
         perMinute: integer(1, 10_000_000).default(DEFAULT_INGEST.perMinute),
+        /**
+         * OTLP body bytes held at once across requests, as received plus decompressed; a request
+         * that does not fit gets 503 + Retry-After. At least twice maxBodyBytes.
+         */
+        maxInflightBytes: integer(1024 * 1024, 64 * 1024 ** 3).default(
+          DEFAULT_INGEST.maxInflightBytes,
+        ),
       })
       .strict()
       .default(DEFAULT_INGEST),
@@ -242,6 +284,12 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_PUBLIC_URL: ["publicUrl"],
   VIGIL_TRUST_PROXY: ["trustProxy"],
   VIGIL_SHUTDOWN_TIMEOUT_SECONDS: ["shutdownTimeoutSeconds"],
+  VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS: ["http", "requestTimeoutSeconds"],
+  VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: ["http", "headersTimeoutSeconds"],
+  VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: ["http", "keepAliveTimeoutSeconds"],
+  VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: ["http", "idleTimeoutSeconds"],
+  VIGIL_HTTP_MAX_CONNECTIONS: ["http", "maxConnections"],
+  VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: ["http", "maxConnectionsPerAddress"],
   VIGIL_META_URL: ["meta", "url"],
   VIGIL_TELEMETRY_DATABASE: ["telemetry", "database"],
   VIGIL_RETENTION_DAYS: ["telemetry", "retentionDays"],
@@ -254,6 +302,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_INGEST_MAX_ATTRIBUTES: ["ingest", "maxAttributes"],
   VIGIL_INGEST_QUEUE_MAX_ROWS: ["ingest", "queueMaxRows"],
   VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: ["ingest", "perMinute"],
+  VIGIL_INGEST_MAX_INFLIGHT_BYTES: ["ingest", "maxInflightBytes"],
   VIGIL_AI_PRICES: ["ai", "prices"],
   VIGIL_MONITORS_ENABLED: ["monitors", "enabled"],
   VIGIL_MONITORS_CONCURRENCY: ["monitors", "concurrency"],
@@ -334,6 +383,28 @@ export interface ConfigSources {
   }>;
 }
 
+/** Settings that are each valid alone but not together. */
+function crossFieldProblems(
+  config: Config,
+  describe: (path: readonly PropertyKey[]) => string,
+): string[] {
+  const { http, ingest, tql } = config;
+  const problems: string[] = [];
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds)
+    problems.push(
+      `${describe(["http", "headersTimeoutSeconds"])}: must not exceed ${describe(["http", "requestTimeoutSeconds"])} (${http.requestTimeoutSeconds})`,
+    );
+  if (http.idleTimeoutSeconds > 0 && http.idleTimeoutSeconds <= tql.maxExecutionSeconds)
+    problems.push(
+      `${describe(["http", "idleTimeoutSeconds"])}: must exceed ${describe(["tql", "maxExecutionSeconds"])} (${tql.maxExecutionSeconds}), or be 0`,
+    );
+  if (ingest.maxInflightBytes < 2 * ingest.maxBodyBytes)
+    problems.push(
+      `${describe(["ingest", "maxInflightBytes"])}: must be at least twice ${describe(["ingest", "maxBodyBytes"])} (${2 * ingest.maxBodyBytes})`,
+    );
+  return problems;
+}
+
 /**
  * Builds the configuration: file, then VIGIL_* env vars, then command-line flags.
  * Throws ConfigError naming each bad field by where it came from (env var or file path).
@@ -386,5 +457,7 @@ export function loadConfig(sources: ConfigSources): Config {
     const fields = `${describe(["auth", "adminEmail"])} and ${describe(["auth", "adminPassword"])}`;
     throw new ConfigError([`${fields}: set both to create the first admin, or neither`]);
   }
+  const crossField = crossFieldProblems(config, describe);
+  if (crossField.length > 0) throw new ConfigError(crossField);
   return { ...config, dataDir: resolve(config.dataDir) };
 }

@@ -205,6 +205,11 @@ describe("OTLP/HTTP endpoints", () => {
       415,
     ],
     ["an unsupported encoding", () => post("/v1/traces", "{}", { "content-encoding": "br" }), 400],
+    [
+      "an encoding named like an object key",
+      () => post("/v1/traces", "{}", { "content-encoding": "constructor" }),
+      400,
+    ],
     ["corrupt gzip", () => post("/v1/traces", "not gzip", { "content-encoding": "gzip" }), 400],
     [
       "a body over the limit",

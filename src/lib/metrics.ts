@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** Prometheus instruments for one process, on its own registry (no global state). */
 export interface Metrics {
@@ -28,6 +28,10 @@ export interface Metrics {
   webhookAttemptSeconds: Histogram;
   /** From a delivery's enqueue to its first attempt. */
   webhookQueueSeconds: Histogram;
+  /** OTLP body bytes held now (received and decompressed), against ingest.maxInflightBytes. */
+  ingestInflightBytes: Gauge;
+  /** Connections closed at accept because their address had too many open. */
+  connectionsRefused: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -112,8 +116,20 @@ export function createMetrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
     registers: [registry],
   });
+  const ingestInflightBytes = new Gauge({
+    name: "vigil_ingest_inflight_body_bytes",
+    help: "OTLP body bytes held in memory now, as received and decompressed",
+    registers: [registry],
+  });
+  const connectionsRefused = new Counter({
+    name: "vigil_http_connections_refused_total",
+    help: "Connections closed at accept because their address had too many open",
+    registers: [registry],
+  });
   return {
     registry,
+    ingestInflightBytes,
+    connectionsRefused,
     webhookDeliveries,
     webhookAttemptSeconds,
     webhookQueueSeconds,

@@ -9,6 +9,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { AppDeps } from "../deps.js";
 import { newId } from "../lib/ids.js";
+import { capConnectionsPerAddress } from "./connection-limits.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
@@ -80,7 +81,20 @@ export async function buildServer(
 ): Promise<FastifyInstance> {
   const { config } = deps;
   const hops = config.trustProxy;
+  const timeouts = config.http;
+  const requestTimeout = timeouts.requestTimeoutSeconds * 1000;
+  const headersTimeout = timeouts.headersTimeoutSeconds * 1000;
   const app = Fastify({
+    // Node checks both timeouts on a timer (30 s by default): a quarter of the shorter, ≤ 1 s,
+    // so a slow request is cut close to its deadline.
+    http: {
+      requestTimeout,
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, headersTimeout / 4)),
+    },
+    requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeoutSeconds * 1000,
+    connectionTimeout: timeouts.idleTimeoutSeconds * 1000,
     // Widened to Fastify's logger interface so the app keeps Fastify's default instance type.
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Fastify's two lines per request are replaced by the one written in onResponse below.
@@ -100,6 +114,11 @@ export async function buildServer(
       return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId("req");
     },
   }).withTypeProvider<ZodTypeProvider>();
+  if (timeouts.maxConnections > 0) app.server.maxConnections = timeouts.maxConnections;
+  capConnectionsPerAddress(app.server, timeouts.maxConnectionsPerAddress, (address) => {
+    deps.metrics.connectionsRefused.inc();
+    deps.logger.debug({ address }, "Closed a connection over the per-address limit");
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

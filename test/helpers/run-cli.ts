@@ -40,6 +40,8 @@ export function runCli(
 
 export interface ServeProcess {
   url: string;
+  /** The service's own process id (its memory can be read from /proc/<pid>/status). */
+  pid: number;
   /** Everything the process wrote to stderr so far (its logs, with --json). */
   stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
@@ -70,6 +72,7 @@ export async function startServeProcess(
   });
   return {
     url: ready.url,
+    pid: child.pid ?? 0,
     stderr: () => stderr,
     stop: () => {
       child.kill("SIGTERM");

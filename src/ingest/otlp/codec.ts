@@ -1,7 +1,18 @@
-import { promisify } from "node:util";
-import { gunzip, inflate } from "node:zlib";
 import protobuf from "protobufjs";
-import { InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
+import {
+  createGunzip,
+  createInflate,
+  type Gunzip,
+  type Inflate,
+  type ZlibOptions,
+} from "node:zlib";
+import type { BudgetLease } from "../../lib/byte-budget.js";
+import {
+  DomainError,
+  InvalidInputError,
+  PayloadTooLargeError,
+  UnavailableError,
+} from "../../lib/errors.js";
 import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./types.js";
 import { MAX_ANY_VALUE_DEPTH } from "./values.js";
@@ -22,17 +33,31 @@ export function formatOf(contentType: string | undefined): OtlpFormat | undefine
   return undefined;
 }
 
-const gunzipAsync = promisify(gunzip);
-const inflateAsync = promisify(inflate);
+// A Map, not an object: the encoding comes from a header and must not reach prototype keys.
+const INFLATERS = new Map<string, (options: ZlibOptions) => Gunzip | Inflate>([
+  ["gzip", createGunzip],
+  ["x-gzip", createGunzip],
+  ["deflate", createInflate],
+]);
+
+/** The 503 for a body that does not fit the shared in-flight budget; clients retry after 1 s. */
+export function bodyBudgetSpent(): UnavailableError {
+  return new UnavailableError(
+    "Too many large OTLP requests are in flight at once; retry shortly",
+    1,
+  );
+}
 
 /**
  * The request body after Content-Encoding, never larger than maxBytes: decompression stops at
- * the limit (413) instead of inflating a small bomb into memory.
+ * the limit (413) instead of inflating a small bomb into memory. Inflated bytes are taken from
+ * `lease` as they come; when the shared budget is spent the request gets 503 + Retry-After.
  */
 export async function decodeBody(
   body: Buffer,
   contentEncoding: string | undefined,
   maxBytes: number,
+  lease?: BudgetLease,
 ): Promise<Buffer> {
   const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
   const tooLarge = () =>
@@ -43,24 +68,30 @@ export async function decodeBody(
     if (body.length > maxBytes) throw tooLarge();
     return body;
   }
-  const inflater =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? gunzipAsync
-      : encoding === "deflate"
-        ? inflateAsync
-        : undefined;
+  const inflater = INFLATERS.get(encoding);
   if (!inflater) {
     throw new InvalidInputError(
       `Content-Encoding '${encoding}' is not supported; send gzip, deflate or no encoding`,
       [{ field: "content-encoding", message: "must be gzip, deflate or identity" }],
     );
   }
+  const stream = inflater({ chunkSize: 64 * 1024 });
+  stream.end(body);
+  const chunks: Buffer[] = [];
+  let total = 0;
   try {
-    return await inflater(body, { maxOutputLength: maxBytes });
+    // Leaving the loop early (throw) destroys the stream, so a bomb stops inflating at once.
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) throw tooLarge();
+      if (lease && !lease.take(chunk.length)) throw bodyBudgetSpent();
+      chunks.push(chunk);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
+    if (error instanceof DomainError) throw error;
     throw InvalidInputError.forField("body", `is not valid ${encoding} data`);
   }
+  return Buffer.concat(chunks, total);
 }
 
 /**

@@ -1,6 +1,9 @@
+import { Transform } from "node:stream";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../deps.js";
 import {
+  bodyBudgetSpent,
   decodeBody,
   decodeRequest,
   encodeResponse,
@@ -8,6 +11,7 @@ import {
   OTLP_CONTENT_TYPES,
 } from "../../../ingest/otlp/codec.js";
 import type { Signal } from "../../../ingest/otlp/types.js";
+import { type BudgetLease, ByteBudget } from "../../../lib/byte-budget.js";
 import { UnsupportedMediaTypeError } from "../../../lib/errors.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
@@ -20,6 +24,21 @@ const SIGNALS: Record<Signal, string> = {
 };
 
 /**
+ * A pass-through that takes each received chunk from the lease, so bodies being buffered count
+ * against the budget as they arrive; when it is spent the request fails with 503.
+ */
+function countedBody(payload: NodeJS.ReadableStream, lease: BudgetLease): Transform {
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (lease.take(chunk.length)) done(null, chunk);
+      else done(bodyBudgetSpent());
+    },
+  });
+  payload.once("error", (error: Error) => counter.destroy(error));
+  return payload.pipe(counter);
+}
+
+/**
  * OTLP/HTTP receivers: POST /v1/traces, /v1/logs and /v1/metrics in protobuf or JSON, plain,
  * gzip or deflate. The body is read as bytes here and decoded by the ingest module, so the
  * size limit holds after decompression too.
@@ -28,6 +47,19 @@ export const otlpRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const maxBytes = deps.config.ingest.maxBodyBytes;
+    // Body bytes held at once across OTLP requests, received and decompressed (a gzip bomb
+    // inflates up to maxBytes, so 100 at once would otherwise hold 100 × maxBytes).
+    const budget = new ByteBudget(deps.config.ingest.maxInflightBytes, (used) =>
+      deps.metrics.ingestInflightBytes.set(used),
+    );
+    const leases = new WeakMap<FastifyRequest, BudgetLease>();
+    app.addHook("preParsing", async (request, reply, payload) => {
+      const lease = budget.lease();
+      leases.set(request, lease);
+      // Fires once the response is sent or the connection is gone, whichever comes first.
+      reply.raw.once("close", lease.release);
+      return countedBody(payload, lease);
+    });
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
       ["application/x-protobuf", "application/protobuf", "application/json"],
@@ -48,7 +80,8 @@ export const otlpRoutes =
               "Accepts `application/x-protobuf` or `application/json` (OTLP/JSON), optionally with " +
               "`Content-Encoding: gzip`. Answers the Export…ServiceResponse in the request's encoding; " +
               "`partialSuccess` counts items rejected by validation and says why. A 503 with " +
-              "`Retry-After` means the write queue is full: retry later.",
+              "`Retry-After` means the write queue is full or too many large bodies are in " +
+              "flight: retry later.",
             security: [{ apiKey: [] }],
             response: {
               400: Problem,
@@ -69,7 +102,12 @@ export const otlpRoutes =
             );
           }
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-          const body = await decodeBody(raw, request.headers["content-encoding"], maxBytes);
+          const body = await decodeBody(
+            raw,
+            request.headers["content-encoding"],
+            maxBytes,
+            leases.get(request),
+          );
           const decoded = decodeRequest(signal, format, body);
           const { actor } = apiKeyCtx(deps.domain, request);
           const result = await deps.ingest.export(actor, signal, decoded);
