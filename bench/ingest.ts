@@ -36,7 +36,7 @@ function vigil(args: string[], env: NodeJS.ProcessEnv) {
 async function startServer(dataDir: string, env: NodeJS.ProcessEnv) {
   const child = spawn(
     process.execPath,
-    [CLI, "serve", "--port", "0", "--json", "--data-dir", dataDir],
+    [CLI, "serve", "--port", "0", "--grpc-port", "0", "--json", "--data-dir", dataDir],
     { env },
   );
   let stderr = "";

@@ -9,10 +9,10 @@ import {
 } from "fastify-type-provider-zod";
 import type { AppDeps } from "../deps.js";
 import { newId } from "../lib/ids.js";
+import { KeyLimiter } from "./key-limiter.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
-import { KeyLimiter } from "./key-limiter.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
 import { sendProblem } from "./problem.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";

@@ -16,7 +16,10 @@ export type RateLimitStore =
 /** The plugin's store over a shared limiter: every scope and route counts in that limiter. */
 function sharedStore(limiter: KeyLimiter): FastifyRateLimitStoreCtor {
   return class {
-    incr(key: string, callback: (error: Error | null, result: { current: number; ttl: number }) => void) {
+    incr(
+      key: string,
+      callback: (error: Error | null, result: { current: number; ttl: number }) => void,
+    ) {
       callback(null, limiter.count(key));
     }
     child() {
