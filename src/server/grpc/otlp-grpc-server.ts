@@ -5,6 +5,7 @@ import {
   ServerCredentials,
   type ServiceDefinition,
   type sendUnaryData,
+  setLogger,
 } from "@grpc/grpc-js";
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
 import type { ApiKeyActor } from "../../context.js";
@@ -67,6 +68,8 @@ export interface OtlpGrpcServer {
  */
 export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGrpcServer {
   const maxBytes = deps.config.ingest.maxBodyBytes;
+  // grpc-js writes its own errors to the console (process-wide); they belong in the service log.
+  setLogger({ error: (...args: unknown[]) => deps.logger.warn(`grpc-js: ${args.join(" ")}`) });
   const server = new Server({
     // Checked by grpc-js after decompression too (RESOURCE_EXHAUSTED beyond).
     "grpc.max_receive_message_length": maxBytes,
