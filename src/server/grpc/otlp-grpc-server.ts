@@ -6,6 +6,7 @@ import {
   type ServiceDefinition,
   type sendUnaryData,
   setLogger,
+  status,
 } from "@grpc/grpc-js";
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
 import type { ApiKeyActor } from "../../context.js";
@@ -102,7 +103,7 @@ export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGr
       inFlight += 1;
       const started = performance.now();
       let keyId: string | undefined;
-      let code: number = 0;
+      let code: status = status.OK;
       try {
         const actor = await authenticate(call.metadata, call.getPeer());
         keyId = actor.keyId;
