@@ -363,6 +363,7 @@ async function main() {
         VIGIL_DATA_DIR: dataDir,
         VIGIL_HOST: "127.0.0.1",
         VIGIL_PORT: "0",
+        VIGIL_GRPC_ENABLED: "false",
         VIGIL_LOG_LEVEL: "warn",
         VIGIL_RATE_LIMIT_PER_MINUTE: "1000000",
         VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: "10000000",

@@ -1,5 +1,5 @@
 /**
- * npm run bench:ingest — OTLP/HTTP protobuf ingestion throughput.
+ * npm run bench:ingest — OTLP/HTTP protobuf ingestion throughput (BENCH_TRANSPORT=grpc: OTLP/gRPC).
  *
  * Starts `vigil serve` (the built service) as its own process, posts protobuf export requests of
  * ~1,000 spans from concurrent clients over loopback, and reports acknowledged spans per second
@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client, credentials, Metadata } from "@grpc/grpc-js";
 import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
 import { mapTraces } from "../src/ingest/map-traces.js";
@@ -23,6 +24,7 @@ import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const TRANSPORT = process.env.BENCH_TRANSPORT === "grpc" ? "grpc" : "http";
 const DISTINCT = 50;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "bin", "vigil.js");
@@ -36,25 +38,27 @@ function vigil(args: string[], env: NodeJS.ProcessEnv) {
 async function startServer(dataDir: string, env: NodeJS.ProcessEnv) {
   const child = spawn(
     process.execPath,
-    [CLI, "serve", "--port", "0", "--json", "--data-dir", dataDir],
+    [CLI, "serve", "--port", "0", "--grpc-port", "0", "--json", "--data-dir", dataDir],
     { env },
   );
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => {
     stderr += d.toString();
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n"))
-        resolve((JSON.parse(out.split("\n")[0] ?? "") as { url: string }).url);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
+  const { url, grpcUrl } = await new Promise<{ url: string; grpcUrl: string }>(
+    (resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0] ?? ""));
+      });
+      child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return {
     url,
+    grpcUrl,
     stop: () => {
       child.kill("SIGTERM");
       return exited;
@@ -112,8 +116,23 @@ async function main() {
     for (let i = 0; i < REQUESTS; i++) totalSpans += spansOf(i);
 
     const server = await startServer(dataDir, env);
+    const grpc = new Client(server.grpcUrl.replace("http://", ""), credentials.createInsecure());
+    const metadata = new Metadata();
+    metadata.set("x-api-key", apiKey);
+    const exportGrpc = (body: Uint8Array) =>
+      new Promise<void>((resolve, reject) =>
+        grpc.makeUnaryRequest(
+          "/opentelemetry.proto.collector.trace.v1.TraceService/Export",
+          (bytes: Uint8Array) => Buffer.from(bytes),
+          (bytes: Buffer) => bytes,
+          body,
+          metadata,
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
     const post = async (i: number) => {
       const payload = payloads[i % payloads.length] as { body: Uint8Array };
+      if (TRANSPORT === "grpc") return exportGrpc(payload.body);
       const response = await fetch(`${server.url}/v1/traces`, {
         method: "POST",
         headers: { "content-type": "application/x-protobuf", "x-api-key": apiKey },
@@ -124,6 +143,7 @@ async function main() {
     };
     await timed(20, post); // warm-up
     const endToEndSeconds = await timed(REQUESTS, post);
+    grpc.close();
     await server.stop();
 
     // Baseline in the same data dir (the engine is embedded: one data dir per process).
@@ -155,6 +175,7 @@ async function main() {
     const expectedStored = totalSpans + payloads.slice(0, 20).reduce((n, p) => n + p.spans, 0);
     const figures = {
       bench: "ingest",
+      transport: TRANSPORT,
       requests: REQUESTS,
       spansPerRequest: Math.round(totalSpans / REQUESTS),
       concurrency: CONCURRENCY,
@@ -167,10 +188,10 @@ async function main() {
       targets: { spansPerSecond: 50_000, ratioToRaw: 0.4 },
     };
     console.log(
-      `OTLP protobuf ingestion, ${REQUESTS} requests x ~${figures.spansPerRequest} spans, ${CONCURRENCY} concurrent clients`,
+      `OTLP/${TRANSPORT} protobuf ingestion, ${REQUESTS} requests x ~${figures.spansPerRequest} spans, ${CONCURRENCY} concurrent clients`,
     );
     console.log(
-      `  end to end (HTTP + decode + map + derive + write): ${endToEnd.toLocaleString("en")} spans/s`,
+      `  end to end (${TRANSPORT} + decode + map + derive + write): ${endToEnd.toLocaleString("en")} spans/s`,
     );
     console.log(
       `  baseline, raw engine insert of the same rows:       ${raw.toLocaleString("en")} spans/s`,

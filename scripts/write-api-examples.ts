@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     env: {
       VIGIL_DATA_DIR: dir,
       VIGIL_PORT: "0",
+      VIGIL_GRPC_ENABLED: "false",
       VIGIL_HOST: "127.0.0.1",
       VIGIL_LOG_LEVEL: "error",
       VIGIL_RATE_LIMIT_PER_MINUTE: "10000",

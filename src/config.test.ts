@@ -47,6 +47,21 @@ describe("loadConfig", () => {
     });
   });
 
+  it("serves OTLP/gRPC on 4317 of the HTTP host by default; env and --grpc-port set it", () => {
+    expect(loadConfig({ env: {} }).grpc).toEqual({ enabled: true, port: 4317 });
+    const config = loadConfig({
+      env: { VIGIL_GRPC_ENABLED: "false", VIGIL_GRPC_HOST: "0.0.0.0", VIGIL_GRPC_PORT: "5317" },
+      overrides: { grpcPort: 0 },
+    });
+    expect(config.grpc).toEqual({ enabled: false, host: "0.0.0.0", port: 0 });
+    expect(problemsOf(() => loadConfig({ env: {}, overrides: { grpcPort: 70000 } }))).toEqual([
+      "--grpc-port: must be a whole number from 0 to 65535",
+    ]);
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_GRPC_PORT: "x" } }))[0]).toMatch(
+      /^VIGIL_GRPC_PORT: /,
+    );
+  });
+
   it("names the variable of an invalid value", () => {
     expect(problemsOf(() => loadConfig({ env: { VIGIL_PORT: "70000" } }))[0]).toMatch(
       /^VIGIL_PORT: /,

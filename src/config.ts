@@ -146,6 +146,17 @@ export const Config = z
       })
       .strict()
       .default(DEFAULT_HTTP),
+    grpc: z
+      .object({
+        /** Serve OTLP/gRPC (trace, logs and metrics Export) beside the HTTP port. */
+        enabled: flag.default(true),
+        /** Address to bind; unset means the HTTP host. */
+        host: z.string().min(1).optional(),
+        /** 4317 is the OTLP/gRPC port SDKs default to; 0 picks a free one. */
+        port: integer(0, 65535).default(4317),
+      })
+      .strict()
+      .default({ enabled: true, port: 4317 }),
     meta: z
       .object({
         /** `postgres://…` for PostgreSQL; otherwise a SQLite file path (default `<dataDir>/meta.sqlite`). */
@@ -290,6 +301,9 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: ["http", "idleTimeoutSeconds"],
   VIGIL_HTTP_MAX_CONNECTIONS: ["http", "maxConnections"],
   VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: ["http", "maxConnectionsPerAddress"],
+  VIGIL_GRPC_ENABLED: ["grpc", "enabled"],
+  VIGIL_GRPC_HOST: ["grpc", "host"],
+  VIGIL_GRPC_PORT: ["grpc", "port"],
   VIGIL_META_URL: ["meta", "url"],
   VIGIL_TELEMETRY_DATABASE: ["telemetry", "database"],
   VIGIL_RETENTION_DAYS: ["telemetry", "retentionDays"],
@@ -380,6 +394,7 @@ export interface ConfigSources {
     dataDir?: string | undefined;
     host?: string | undefined;
     port?: number | undefined;
+    grpcPort?: number | undefined;
   }>;
 }
 
@@ -404,6 +419,14 @@ function crossFieldProblems(
     );
   return problems;
 }
+
+/** Where each command-line override goes in the config, and the flag that set it. */
+const OVERRIDES: Record<string, { path: readonly string[]; flag: string }> = {
+  dataDir: { path: ["dataDir"], flag: "--data-dir" },
+  host: { path: ["host"], flag: "--host" },
+  port: { path: ["port"], flag: "--port" },
+  grpcPort: { path: ["grpc", "port"], flag: "--grpc-port" },
+};
 
 /**
  * Builds the configuration: file, then VIGIL_* env vars, then command-line flags.
@@ -435,9 +458,10 @@ export function loadConfig(sources: ConfigSources): Config {
     origin.set(path.join("."), name);
   }
   for (const [key, value] of Object.entries(sources.overrides ?? {})) {
-    if (value === undefined) continue;
-    setPath(raw, [key], value);
-    origin.set(key, `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    const override = OVERRIDES[key];
+    if (value === undefined || !override) continue;
+    setPath(raw, override.path, value);
+    origin.set(override.path.join("."), override.flag);
   }
 
   const parsed = Config.safeParse(raw);

@@ -41,14 +41,16 @@ export async function main(
     .description("Start the service (HTTP API, OTLP ingestion) on the configured data dir")
     .option("--port <port>", "port to listen on (default 4318)", port)
     .option("--host <host>", "address to bind (default 127.0.0.1)")
-    .action(async (opts: { port?: number; host?: string }) => {
+    .option("--grpc-port <port>", "OTLP/gRPC port (default 4317)", port)
+    .action(async (opts: { port?: number; host?: string; grpcPort?: number }) => {
       const config = configFrom(program.opts<GlobalOptions>(), env, opts);
       // With --json, stdout carries only the ready object; logs go to stderr.
       const logger = createLogger(config.logLevel, json ? process.stderr : undefined);
       const service = await startService(config, logger);
+      const grpc = service.grpcUrl ? `, OTLP/gRPC on ${service.grpcUrl}` : "";
       output.result(
-        { url: service.url, dataDir: config.dataDir },
-        `Vigil is listening on ${service.url} (data in ${config.dataDir})`,
+        { url: service.url, grpcUrl: service.grpcUrl, dataDir: config.dataDir },
+        `Vigil is listening on ${service.url}${grpc} (data in ${config.dataDir})`,
       );
       exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
     });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
 import { nowIso } from "../context.js";
 import { randomBase62, sha256Hex } from "../lib/crypto.js";
-import { NotFoundError, UnauthorizedError } from "../lib/errors.js";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { ApiKeyRecord } from "../meta/repositories/api-keys.js";
 import { requireProject } from "../projects/projects.js";
@@ -128,6 +128,13 @@ export async function revokeApiKey({
   const at = nowIso(ctx.deps);
   await apiKeys.revoke(keyId, at);
   return toApiKeyView({ ...existing, revokedAt: existing.revokedAt ?? at });
+}
+
+/** Refuses (403) a key without the permission; for every transport, before it decodes a body. */
+export function requireKeyPermission(actor: ApiKeyActor, permission: Permission): void {
+  if (!actor.permissions.includes(permission)) {
+    throw new ForbiddenError(`This API key lacks the '${permission}' permission`);
+  }
 }
 
 /** Resolves the X-API-Key value to its key; missing, malformed, unknown or revoked → UnauthorizedError. */

@@ -43,7 +43,11 @@ async function passwordFrom(opts: PasswordOptions, cli: CliEnv): Promise<string>
 export function configFrom(
   globals: GlobalOptions,
   env: CliEnv["env"],
-  overrides: { host?: string | undefined; port?: number | undefined } = {},
+  overrides: {
+    host?: string | undefined;
+    port?: number | undefined;
+    grpcPort?: number | undefined;
+  } = {},
 ): Config {
   return loadConfig({
     env,

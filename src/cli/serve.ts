@@ -4,14 +4,19 @@ import { purgeExpiredSessions } from "../auth/sessions.js";
 import type { Config } from "../config.js";
 import { type AppDeps, closeDeps, createDeps, startBackgroundWork } from "../deps.js";
 import { createLogger } from "../lib/logger.js";
+import { createOtlpGrpcServer, type OtlpGrpcServer } from "../server/grpc/otlp-grpc-server.js";
+import { KeyLimiter } from "../server/key-limiter.js";
 import { buildServer, type ServerOptions } from "../server/server.js";
 import { initialize, needsInitialization } from "../setup/initialize.js";
 
 /** A started service and the one way to stop it cleanly. */
 export interface RunningService {
   url: string;
+  /** The OTLP/gRPC endpoint (`http://host:port`), unless grpc.enabled is off. */
+  grpcUrl: string | undefined;
   deps: AppDeps;
   app: FastifyInstance;
+  grpc: OtlpGrpcServer | undefined;
   /** Stops accepting, drains in-flight requests, then closes the stores (chDB last). */
   stop(): Promise<void>;
 }
@@ -47,30 +52,47 @@ export async function startService(
   serverOptions: ServerOptions = {},
 ): Promise<RunningService> {
   const deps = await createDeps(config, { logger });
+  // One per-key OTLP budget for both transports.
+  const ingestLimiter = serverOptions.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
+  const grpc = config.grpc.enabled ? createOtlpGrpcServer(deps, ingestLimiter) : undefined;
+  // In-flight exports get half the shutdown time; the rest is left for the stores to flush.
+  const grpcDrainMs = (config.shutdownTimeoutSeconds * 1000) / 2;
   let app: FastifyInstance | undefined;
+  let grpcUrl: string | undefined;
   try {
     await bootstrap(deps, logger);
-    app = await buildServer(deps, serverOptions);
+    app = await buildServer(deps, { ...serverOptions, ingestLimiter });
     await app.listen({ host: config.host, port: config.port });
+    if (grpc) {
+      const grpcHost = config.grpc.host ?? config.host;
+      const grpcPort = await grpc.listen(grpcHost, config.grpc.port);
+      grpcUrl = `http://${bracketed(grpcHost)}:${grpcPort}`;
+      logger.info({ url: grpcUrl }, `OTLP/gRPC listening at ${grpcUrl}`);
+    }
     await startBackgroundWork(deps);
   } catch (error) {
     await app?.close();
+    await grpc?.close(0);
     await closeDeps(deps);
     throw error;
   }
   const server = app;
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   let stopping: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${bracketed(config.host)}:${port}`,
+    grpcUrl,
     deps,
     app: server,
+    grpc,
     stop() {
       stopping ??= (async () => {
         try {
-          await server.close();
+          // Both transports stop accepting and drain at once; the stores close after both.
+          if (grpc?.inFlight) logger.info({ inFlight: grpc.inFlight }, "Draining OTLP/gRPC calls");
+          const closed = await Promise.allSettled([server.close(), grpc?.close(grpcDrainMs)]);
+          for (const result of closed) if (result.status === "rejected") throw result.reason;
         } finally {
           await closeDeps(deps);
         }
@@ -79,6 +101,8 @@ export async function startService(
     },
   };
 }
+
+const bracketed = (host: string): string => (host.includes(":") ? `[${host}]` : host);
 
 /** Runs until SIGTERM/SIGINT, then shuts down gracefully within the configured timeout. */
 export async function serveUntilSignalled(

@@ -10,6 +10,7 @@ import {
 import type { AppDeps } from "../deps.js";
 import { newId } from "../lib/ids.js";
 import { capConnectionsPerAddress } from "./connection-limits.js";
+import { KeyLimiter } from "./key-limiter.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
@@ -65,6 +66,8 @@ export interface ServerOptions {
   v1Routes?: readonly RouteModule[];
   apiRoutes?: readonly RouteModule[];
   rateLimitStore?: RateLimitStore;
+  /** The per-key OTLP budget, shared with the gRPC receiver; a fresh one when not given. */
+  ingestLimiter?: KeyLimiter;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -200,10 +203,11 @@ export async function buildServer(
     { prefix: "/v1" },
   );
   // OTLP ingestion: same keys, its own (higher) per-key budget, bodies read as bytes.
+  const ingestLimiter = options.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
   await app.register(
     async (otlp) => {
-      await useRateLimits(otlp, rateLimitStore);
-      useApiKeyAuth(otlp, deps.domain, keyRateLimiter(otlp, config.ingest.perMinute, "ingest"));
+      await useRateLimits(otlp, rateLimitStore, ingestLimiter);
+      useApiKeyAuth(otlp, deps.domain, keyRateLimiter(otlp, ingestLimiter.perMinute, "ingest"));
       await otlp.register(otlpRoutes(deps));
     },
     { prefix: "/v1" },

@@ -50,12 +50,12 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `vigil serve --json --port 0 …` as a child process and waits for its ready line. */
+/** Starts `vigil serve --json --port 0 --grpc-port 0 …` as a child process and waits for its ready line. */
 export async function startServeProcess(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<ServeProcess> {
-  const child = spawnCli(["serve", "--port", "0", "--json", ...args], env);
+  const child = spawnCli(["serve", "--port", "0", "--grpc-port", "0", "--json", ...args], env);
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => {

@@ -20,6 +20,7 @@ export async function startTestService(
     env: {
       VIGIL_DATA_DIR: dataDir,
       VIGIL_PORT: "0",
+      VIGIL_GRPC_PORT: "0",
       VIGIL_HOST: "127.0.0.1",
       VIGIL_LOG_LEVEL: "info",
       ...env,

@@ -5,7 +5,7 @@ import type {
   preHandlerAsyncHookHandler,
   preHandlerHookHandler,
 } from "fastify";
-import { authenticateApiKey } from "../../auth/api-keys.js";
+import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
 import type { Permission } from "../../auth/permissions.js";
 import { authenticateSession } from "../../auth/sessions.js";
 import type { DomainDeps } from "../../context.js";
@@ -41,9 +41,7 @@ export function useApiKeyAuth(
 export function requirePermission(permission: Permission): preHandlerHookHandler {
   return async (request: FastifyRequest) => {
     if (!request.apiKey) throw new UnauthorizedError("Missing X-API-Key header");
-    if (!request.apiKey.permissions.includes(permission)) {
-      throw new ForbiddenError(`This API key lacks the '${permission}' permission`);
-    }
+    requireKeyPermission(request.apiKey, permission);
   };
 }
 

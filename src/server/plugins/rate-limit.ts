@@ -1,6 +1,9 @@
-import rateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
+import rateLimit, {
+  type FastifyRateLimitStoreCtor,
+  type RateLimitPluginOptions,
+} from "@fastify/rate-limit";
 import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
-import { DomainError } from "../../lib/errors.js";
+import { type KeyLimiter, limitBucket, rateLimitedError } from "../key-limiter.js";
 
 /**
  * Where rate-limit counters live. `memory` keeps them in this process (one node); a shared store
@@ -10,22 +13,42 @@ export type RateLimitStore =
   | { kind: "memory" }
   | { kind: "redis"; client: NonNullable<RateLimitPluginOptions["redis"]> };
 
+/** The plugin's store over a shared limiter: every scope and route counts in that limiter. */
+function sharedStore(limiter: KeyLimiter): FastifyRateLimitStoreCtor {
+  return class {
+    incr(
+      key: string,
+      callback: (error: Error | null, result: { current: number; ttl: number }) => void,
+    ) {
+      callback(null, limiter.count(key));
+    }
+    child() {
+      return this;
+    }
+  };
+}
+
 /**
  * Registers the limiter in this scope without applying it anywhere by itself: routes opt in
- * with `config.rateLimit` (sign-in), scopes with `keyRateLimiter`.
+ * with `config.rateLimit` (sign-in), scopes with `keyRateLimiter`. With `shared`, counts go to
+ * that limiter (OTLP over HTTP and gRPC spend one budget).
  */
-export async function useRateLimits(app: FastifyInstance, store: RateLimitStore): Promise<void> {
+export async function useRateLimits(
+  app: FastifyInstance,
+  store: RateLimitStore,
+  shared?: KeyLimiter,
+): Promise<void> {
   await app.register(rateLimit, {
     global: false,
     // After body parsing, so route limits can key on form fields (the sign-in email).
     hook: "preHandler",
     enableDraftSpec: true,
-    ...(store.kind === "redis" ? { redis: store.client, nameSpace: "vigil-rl:" } : {}),
-    errorResponseBuilder: (_request, context) =>
-      new DomainError(
-        "rate_limited",
-        `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
-      ),
+    ...(shared
+      ? { store: sharedStore(shared) }
+      : store.kind === "redis"
+        ? { redis: store.client, nameSpace: "vigil-rl:" }
+        : {}),
+    errorResponseBuilder: (_request, context) => rateLimitedError(context.max, context.ttl),
   });
 }
 
@@ -43,7 +66,6 @@ export function keyRateLimiter(
   return app.rateLimit({
     max: perMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) =>
-      `${bucket}:${request.apiKey ? `key:${request.apiKey.keyId}` : `ip:${request.ip}`}`,
+    keyGenerator: (request) => limitBucket(bucket, request.apiKey?.keyId, request.ip),
   });
 }
