@@ -1,4 +1,3 @@
-import protobuf from "protobufjs";
 import {
   createGunzip,
   createInflate,
@@ -6,6 +5,7 @@ import {
   type Inflate,
   type ZlibOptions,
 } from "node:zlib";
+import protobuf from "protobufjs";
 import type { BudgetLease } from "../../lib/byte-budget.js";
 import {
   DomainError,
