@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { configFrom, type GlobalOptions, registerManagementCommands } from "./cli/commands.js";
 import { createOutput, EXIT } from "./cli/output.js";
+import { removeServerFile, writeServerFile } from "./cli/running-server.js";
 import { serveUntilSignalled, startService } from "./cli/serve.js";
 import { createLogger } from "./lib/logger.js";
 
@@ -50,7 +51,17 @@ export async function main(
         { url: service.url, dataDir: config.dataDir },
         `Vigil is listening on ${service.url} (data in ${config.dataDir})`,
       );
-      exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
+      // Tells `vigil demo` and `vigil tql` on this data dir to come through the server.
+      writeServerFile(config.dataDir, {
+        url: service.url,
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+      });
+      try {
+        exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
+      } finally {
+        removeServerFile(config.dataDir);
+      }
     });
   registerManagementCommands(program, { env, output, readStdin });
 
