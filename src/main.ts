@@ -47,18 +47,20 @@ export async function main(
       // With --json, stdout carries only the ready object; logs go to stderr.
       const logger = createLogger(config.logLevel, json ? process.stderr : undefined);
       const service = await startService(config, logger);
-      output.result(
-        { url: service.url, dataDir: config.dataDir },
-        `Vigil is listening on ${service.url} (data in ${config.dataDir})`,
-      );
       // Tells `vigil demo` and `vigil tql` on this data dir to come through the server.
       writeServerFile(config.dataDir, {
         url: service.url,
         pid: process.pid,
         startedAt: new Date().toISOString(),
       });
+      // Signal handlers first: whoever reads the ready line may stop us at once.
+      const stopped = serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
+      output.result(
+        { url: service.url, dataDir: config.dataDir },
+        `Vigil is listening on ${service.url} (data in ${config.dataDir})`,
+      );
       try {
-        exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
+        exitCode = await stopped;
       } finally {
         removeServerFile(config.dataDir);
       }
