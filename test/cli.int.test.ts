@@ -307,6 +307,8 @@ describe("the README's first steps with `npm start` running (bin/vigil.js, defau
   const built = { cwd: dir.path, built: true };
   const dataDir = join(dir.path, "data");
   const serverFile = join(dataDir, "server.json");
+  /** Spans in the data dir after the first test, as counted through the server. */
+  let spans = "";
 
   it("demo and tql go through the running server with temporary keys, revoked afterwards", async () => {
     const init = await runCli(
@@ -337,19 +339,40 @@ describe("the README's first steps with `npm start` running (bin/vigil.js, defau
       expect(tql.code).toBe(0);
       expect(tql.stdout.split("\n").slice(0, 3)).toEqual(["count()", "───────", "500"]);
 
-      const listed = await runCli(["keys", "list", "--project", projectId, "--json"], {}, built);
-      const keys = parseOne(listed.stdout).keys as {
-        name: string;
-        role: string;
-        permissions: string[];
-        revokedAt: string | null;
-      }[];
-      const temporary = keys.filter((k) => k.name === "vigil-cli (temporary)");
+      const temporaryKeys = async () => {
+        const listed = await runCli(["keys", "list", "--project", projectId, "--json"], {}, built);
+        const keys = parseOne(listed.stdout).keys as {
+          name: string;
+          role: string;
+          permissions: string[];
+          revokedAt: string | null;
+        }[];
+        return keys.filter((k) => k.name === "vigil-cli (temporary)");
+      };
+      const temporary = await temporaryKeys();
       expect(temporary.map((k) => [k.role, k.permissions]).sort()).toEqual([
         ["custom", ["tql:query"]],
         ["ingest", ["ingest"]],
       ]);
       for (const key of temporary) expect(key.revokedAt).not.toBeNull();
+
+      // Ctrl-C in the middle of a long demo still revokes its key.
+      const long = spawnCli(["demo", "--spans", "5000000"], {}, built);
+      const exited = new Promise<number | null>((resolve) => long.once("exit", resolve));
+      await expect
+        .poll(async () => (await temporaryKeys()).filter((k) => k.revokedAt === null).length, {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBe(1);
+      long.kill("SIGINT");
+      expect(await exited).toBe(130);
+      const after = await temporaryKeys();
+      expect(after).toHaveLength(3);
+      for (const key of after) expect(key.revokedAt).not.toBeNull();
+      const counted = await runCli(["tql", "SELECT count() FROM traces"], {}, built);
+      spans = counted.stdout.split("\n")[2] ?? "";
+      expect(Number(spans)).toBeGreaterThan(500);
     } finally {
       stopped = await server.stop();
     }
@@ -366,7 +389,7 @@ describe("the README's first steps with `npm start` running (bin/vigil.js, defau
       );
       const tql = await runCli(["tql", "SELECT count() FROM traces"], {}, built);
       expect(tql.stderr).toBe("");
-      expect(tql.stdout.split("\n")[2]).toBe("500");
+      expect(tql.stdout.split("\n")[2]).toBe(spans);
     }
   });
 
