@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { configFrom, type GlobalOptions, registerManagementCommands } from "./cli/commands.js";
 import { createOutput, EXIT } from "./cli/output.js";
+import { removeServerFile, writeServerFile } from "./cli/running-server.js";
 import { serveUntilSignalled, startService } from "./cli/serve.js";
 import { createLogger } from "./lib/logger.js";
 
@@ -47,12 +48,24 @@ export async function main(
       // With --json, stdout carries only the ready object; logs go to stderr.
       const logger = createLogger(config.logLevel, json ? process.stderr : undefined);
       const service = await startService(config, logger);
+      // Tells `vigil demo` and `vigil tql` on this data dir to come through the server.
+      writeServerFile(config.dataDir, {
+        url: service.url,
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+      });
+      // Signal handlers first: whoever reads the ready line may stop us at once.
+      const stopped = serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
       const grpc = service.grpcUrl ? `, OTLP/gRPC on ${service.grpcUrl}` : "";
       output.result(
         { url: service.url, grpcUrl: service.grpcUrl, dataDir: config.dataDir },
         `Vigil is listening on ${service.url}${grpc} (data in ${config.dataDir})`,
       );
-      exitCode = await serveUntilSignalled(service, logger, config.shutdownTimeoutSeconds);
+      try {
+        exitCode = await stopped;
+      } finally {
+        removeServerFile(config.dataDir);
+      }
     });
   registerManagementCommands(program, { env, output, readStdin });
 

@@ -1,6 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { listProjects } from "../src/projects/projects.js";
 import { runCli, spawnCli, startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService } from "./helpers/test-service.js";
@@ -11,7 +13,8 @@ const parseOne = (stdout: string): Record<string, unknown> => {
   return JSON.parse(lines[0] ?? "") as Record<string, unknown>;
 };
 
-describe("the vigil CLI", () => {
+// Each step spawns a CLI process (~2–4 s on a busy machine); some tests take several.
+describe("the vigil CLI", { timeout: 90_000 }, () => {
   const dir = makeTempDir();
   afterAll(() => dir.remove());
 
@@ -242,5 +245,172 @@ describe("the vigil CLI", () => {
     } finally {
       await service.stop();
     }
+  });
+
+  it("init without --json prints the README's {orgId, projectId, userId, apiKey} and says the key is shown once", async () => {
+    const init = await runCli(
+      [
+        "init",
+        "--data-dir",
+        join(dir.path, "human"),
+        "--email",
+        "you@example.com",
+        "--password-stdin",
+      ],
+      {},
+      { stdin: "a long password\n" },
+    );
+    expect(init.code).toBe(0);
+    const object = init.stdout.slice(0, init.stdout.indexOf("\n}\n") + 2);
+    expect(JSON.parse(object)).toEqual({
+      orgId: expect.stringMatching(/^org_/),
+      projectId: expect.stringMatching(/^prj_/),
+      userId: expect.stringMatching(/^usr_/),
+      apiKey: expect.stringMatching(/^vgl_[0-9A-Za-z]{32}$/),
+    });
+    expect(init.stdout.slice(object.length)).toContain("shown once");
+  });
+
+  it("a first start from VIGIL_ADMIN_EMAIL/PASSWORD logs a command that creates an API key, and it works while the server runs", async () => {
+    const dataDir = join(dir.path, "admin-env");
+    const service = await startTestService(dataDir, {
+      VIGIL_ADMIN_EMAIL: "admin@example.com",
+      VIGIL_ADMIN_PASSWORD: "admin-password",
+    });
+    try {
+      const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
+      const projectId = (await listProjects({ ctx }))[0]?.id ?? "";
+      expect(projectId).toMatch(/^prj_/);
+      const line = service.logs
+        .map((l) => JSON.parse(l) as { msg: string })
+        .find((l) => l.msg.includes("keys create"));
+      const command = line?.msg.match(/vigil (keys create [^(]+?) \(/)?.[1] ?? "";
+      expect(command).toBe(`keys create --data-dir ${dataDir} --project ${projectId} --role full`);
+      expect(line?.msg).toContain(`POST /api/projects/${projectId}/api-keys`);
+      const created = await runCli([...command.split(" "), "--json"]);
+      expect(created.code).toBe(0);
+      const { key } = parseOne(created.stdout) as { key: string };
+      const whoami = await service.fetch("/v1/whoami", { headers: { "x-api-key": key } });
+      expect(whoami.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+// The steps run in order on one data dir, as a user would take them.
+describe("the README's first steps with `npm start` running (bin/vigil.js, default ./data)", {
+  timeout: 90_000,
+}, () => {
+  const dir = makeTempDir();
+  afterAll(() => dir.remove());
+  const built = { cwd: dir.path, built: true };
+  const dataDir = join(dir.path, "data");
+  const serverFile = join(dataDir, "server.json");
+  /** Spans in the data dir after the first test, as counted through the server. */
+  let spans = "";
+
+  it("demo and tql go through the running server with temporary keys, revoked afterwards", async () => {
+    const init = await runCli(
+      ["init", "--email", "you@example.com", "--password-stdin", "--json"],
+      {},
+      {
+        ...built,
+        stdin: "a long password\n",
+      },
+    );
+    expect(init.code).toBe(0);
+    const { projectId } = parseOne(init.stdout) as { projectId: string };
+
+    const server = await startServeProcess([], {}, built);
+    let stopped: number | null = null;
+    try {
+      const announced = JSON.parse(readFileSync(serverFile, "utf8")) as Record<string, unknown>;
+      expect(announced).toMatchObject({ url: server.url, pid: server.pid });
+      expect(Date.parse(String(announced.startedAt))).toBeLessThanOrEqual(Date.now());
+
+      const demo = await runCli(["demo", "--spans", "500"], {}, built);
+      expect(demo.stderr).toBe("");
+      expect(demo.code).toBe(0);
+      expect(demo.stdout).toContain(`Sent 500 spans`);
+      expect(demo.stdout).toContain(`to ${server.url}`);
+
+      const tql = await runCli(["tql", "SELECT count() FROM traces"], {}, built);
+      expect(tql.code).toBe(0);
+      expect(tql.stdout.split("\n").slice(0, 3)).toEqual(["count()", "───────", "500"]);
+
+      const temporaryKeys = async () => {
+        const listed = await runCli(["keys", "list", "--project", projectId, "--json"], {}, built);
+        const keys = parseOne(listed.stdout).keys as {
+          name: string;
+          role: string;
+          permissions: string[];
+          revokedAt: string | null;
+        }[];
+        return keys.filter((k) => k.name === "vigil-cli (temporary)");
+      };
+      const temporary = await temporaryKeys();
+      expect(temporary.map((k) => [k.role, k.permissions]).sort()).toEqual([
+        ["custom", ["tql:query"]],
+        ["ingest", ["ingest"]],
+      ]);
+      for (const key of temporary) expect(key.revokedAt).not.toBeNull();
+
+      // Ctrl-C in the middle of a long demo still revokes its key.
+      const long = spawnCli(["demo", "--spans", "5000000"], {}, built);
+      const exited = new Promise<number | null>((resolve) => long.once("exit", resolve));
+      await expect
+        .poll(async () => (await temporaryKeys()).filter((k) => k.revokedAt === null).length, {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBe(1);
+      long.kill("SIGINT");
+      expect(await exited).toBe(130);
+      const after = await temporaryKeys();
+      expect(after).toHaveLength(3);
+      for (const key of after) expect(key.revokedAt).not.toBeNull();
+      const counted = await runCli(["tql", "SELECT count() FROM traces"], {}, built);
+      spans = counted.stdout.split("\n")[2] ?? "";
+      expect(Number(spans)).toBeGreaterThan(500);
+    } finally {
+      stopped = await server.stop();
+    }
+    expect(stopped).toBe(0);
+    expect(existsSync(serverFile)).toBe(false);
+  });
+
+  it("a server.json left by a killed server does not fool them: they open the data dir themselves", async () => {
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    for (const pid of [dead, process.pid]) {
+      writeFileSync(
+        serverFile,
+        JSON.stringify({ url: "http://127.0.0.1:9", pid, startedAt: new Date().toISOString() }),
+      );
+      const tql = await runCli(["tql", "SELECT count() FROM traces"], {}, built);
+      expect(tql.stderr).toBe("");
+      expect(tql.stdout.split("\n")[2]).toBe(spans);
+    }
+  });
+
+  it("a data dir held by a process that does not answer gets a message naming the server's real URL", async () => {
+    const server = await startServeProcess([], {}, built);
+    let stopped: number | null = null;
+    process.kill(server.pid, "SIGSTOP");
+    try {
+      for (const args of [
+        ["tql", "SELECT 1"],
+        ["demo", "--spans", "10"],
+      ]) {
+        const result = await runCli(args, {}, built);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`Another process holds ${dataDir}`);
+        expect(result.stderr).toContain(`--url ${server.url} --key`);
+      }
+    } finally {
+      process.kill(server.pid, "SIGCONT");
+      stopped = await server.stop();
+    }
+    expect(stopped).toBe(0);
   });
 });

@@ -108,12 +108,13 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
           project: opts.project,
         }),
       );
+      // The same object as --json, readable: the README shows it, and scripts can still parse it.
       output.result(
         result,
         [
-          `Initialized. Organization ${result.orgId}, project ${result.projectId}, owner ${result.userId}.`,
-          `API key (full access, shown once): ${result.apiKey ?? ""}`,
-          "Point an OpenTelemetry SDK at it with OTEL_EXPORTER_OTLP_HEADERS=x-api-key=<key>.",
+          JSON.stringify(result, null, 2),
+          "The API key (full access) is shown once: keep it now. Send it as the x-api-key header;",
+          "OpenTelemetry SDKs take it as OTEL_EXPORTER_OTLP_HEADERS=x-api-key=<key>.",
         ].join("\n"),
       );
     });

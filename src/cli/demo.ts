@@ -1,11 +1,18 @@
 import { SingleBar } from "cli-progress";
 import { createApiKey, revokeApiKey } from "../auth/api-keys.js";
 import type { Config } from "../config.js";
+import type { Ctx } from "../context.js";
 import { demoRequests } from "../demo/generator.js";
 import { type SendSummary, sendAll } from "../demo/sender.js";
 import { InvalidInputError } from "../lib/errors.js";
 import { createLogger } from "../lib/logger.js";
 import { listProjects } from "../projects/projects.js";
+import {
+  engineOpenError,
+  findRunningServer,
+  TEMPORARY_KEY_NAME,
+  withTemporaryKey,
+} from "./running-server.js";
 import { startService } from "./serve.js";
 
 export interface DemoOptions {
@@ -23,9 +30,9 @@ export interface DemoResult extends SendSummary {
 }
 
 /**
- * Sends the demo dataset through the real OTLP endpoint: to --url with --key, or to this data
- * dir by starting the service on a loopback port with a temporary ingest key for its first
- * project (revoked afterwards).
+ * Sends the demo dataset through the real OTLP endpoint, with a temporary ingest key for the data
+ * dir's first project (revoked afterwards): to the server running on this data dir, or else to
+ * the service started here on a loopback port. With --url and --key, to that Vigil.
  */
 export async function runDemo(config: Config, options: DemoOptions): Promise<DemoResult> {
   if (Boolean(options.url) !== Boolean(options.key)) {
@@ -36,32 +43,48 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<Dem
   }
   if (options.url && options.key) return send(options.url, options.key, options);
 
+  const running = await findRunningServer(config.dataDir);
+  if (running) {
+    return withTemporaryKey(
+      config,
+      (ctx) => firstProject(ctx, config.dataDir),
+      { role: "ingest" },
+      async (key, projectId) => ({ ...(await send(running.url, key, options)), projectId }),
+    );
+  }
   const service = await startService(
     { ...config, host: "127.0.0.1", port: 0 },
     createLogger("warn", process.stderr),
-  );
+  ).catch((error: unknown) => {
+    throw engineOpenError(config, error);
+  });
   try {
     const { deps } = service;
     const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
-    const [project] = await listProjects({ ctx });
-    if (!project) {
-      throw new InvalidInputError(
-        `No project in ${config.dataDir}: run \`vigil init\` first, or pass --url and --key of a running Vigil`,
-      );
-    }
+    const projectId = await firstProject(ctx, config.dataDir);
     const key = await createApiKey({
       ctx,
-      projectId: project.id,
-      input: { name: "vigil demo", role: "ingest" },
+      projectId,
+      input: { name: TEMPORARY_KEY_NAME, role: "ingest" },
     });
     try {
-      return { ...(await send(service.url, key.key, options)), projectId: project.id };
+      return { ...(await send(service.url, key.key, options)), projectId };
     } finally {
       await revokeApiKey({ ctx, keyId: key.id });
     }
   } finally {
     await service.stop();
   }
+}
+
+async function firstProject(ctx: Ctx, dataDir: string): Promise<string> {
+  const [project] = await listProjects({ ctx });
+  if (!project) {
+    throw new InvalidInputError(
+      `No project in ${dataDir}: run \`vigil init\` first, or pass --url and --key of a running Vigil`,
+    );
+  }
+  return project.id;
 }
 
 async function send(url: string, key: string, options: DemoOptions): Promise<DemoResult> {

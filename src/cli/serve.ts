@@ -37,6 +37,12 @@ async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
       { orgId: result.orgId, projectId: result.projectId, userId: result.userId },
       `Created the first admin, ${adminEmail}`,
     );
+    // The admin has no API key yet, and OTLP and the read API need one.
+    logger.info(
+      `Create an API key with: vigil keys create --data-dir ${deps.config.dataDir} --project ${result.projectId} --role full ` +
+        "(from a checkout run `node bin/vigil.js keys create …`; it works while the server runs), " +
+        `or sign in (POST /api/auth/login) and POST /api/projects/${result.projectId}/api-keys`,
+    );
     return;
   }
   logger.warn(

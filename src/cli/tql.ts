@@ -1,8 +1,10 @@
 import type { Config } from "../config.js";
+import type { Ctx } from "../context.js";
 import { createDomainDeps, openMetaStore, openTelemetryStore } from "../deps.js";
 import { DomainError, type ErrorCode, InvalidInputError } from "../lib/errors.js";
 import { listProjects } from "../projects/projects.js";
 import { createTqlService, TQL_MAX_RESULT_ROWS, type TqlResult } from "../tql/service.js";
+import { engineOpenError, findRunningServer, withTemporaryKey } from "./running-server.js";
 
 export interface TqlCommandOptions {
   url?: string;
@@ -13,7 +15,8 @@ export interface TqlCommandOptions {
 
 /**
  * Runs one TQL query: against a running Vigil with --url and --key (the same POST /v1/tql a
- * script would make), or directly on this data dir's engine when no server holds it.
+ * script would make); else through the server running on this data dir, with a temporary key;
+ * else directly on this data dir's engine.
  */
 export async function runTql(
   config: Config,
@@ -26,12 +29,19 @@ export async function runTql(
       "give --url and --key together, or neither to query the data dir",
     );
   if (options.url && options.key) return remote(options.url, options.key, query);
+  const running = await findRunningServer(config.dataDir);
+  if (running) {
+    // Least privilege: the temporary key may run TQL and nothing else.
+    return withTemporaryKey(
+      config,
+      (ctx) => chooseProject(ctx, config.dataDir, options.project),
+      { permissions: ["tql:query"] },
+      (key) => remote(running.url, key, query),
+    );
+  }
   const projectId = await localProject(config, options.project);
   const telemetry = await openTelemetryStore(config).catch((error: unknown) => {
-    throw new DomainError(
-      "unavailable",
-      `Cannot open the telemetry store in ${config.dataDir} (${error instanceof Error ? error.message : String(error)}). If a Vigil server is running on it, query the server instead: vigil tql --url http://127.0.0.1:4318 --key vgl_… "SELECT …"`,
-    );
+    throw engineOpenError(config, error);
   });
   try {
     return await createTqlService({ executor: telemetry, limits: config.tql }).query(
@@ -47,28 +57,36 @@ async function localProject(config: Config, wanted: string | undefined): Promise
   const meta = await openMetaStore(config);
   try {
     const deps = createDomainDeps(config, meta, {});
-    const projects = await listProjects({ ctx: { deps, actor: { kind: "system" } } });
-    if (wanted !== undefined) {
-      const project = projects.find((p) => p.id === wanted || p.name === wanted);
-      if (!project)
-        throw InvalidInputError.forField(
-          "project",
-          `no project '${wanted}' in ${config.dataDir}; known: ${projects.map((p) => `${p.name} (${p.id})`).join(", ") || "none"}`,
-        );
-      return project.id;
-    }
-    const [only, ...others] = projects;
-    if (!only)
-      throw new InvalidInputError(`No project in ${config.dataDir}: run \`vigil init\` first`);
-    if (others.length > 0)
-      throw InvalidInputError.forField(
-        "project",
-        `${config.dataDir} holds ${projects.length} projects; choose one with --project (${projects.map((p) => p.id).join(", ")})`,
-      );
-    return only.id;
+    return await chooseProject({ deps, actor: { kind: "system" } }, config.dataDir, wanted);
   } finally {
     await meta.close();
   }
+}
+
+/** The project to query: the one named by --project, or the data dir's only one. */
+async function chooseProject(
+  ctx: Ctx,
+  dataDir: string,
+  wanted: string | undefined,
+): Promise<string> {
+  const projects = await listProjects({ ctx });
+  if (wanted !== undefined) {
+    const project = projects.find((p) => p.id === wanted || p.name === wanted);
+    if (!project)
+      throw InvalidInputError.forField(
+        "project",
+        `no project '${wanted}' in ${dataDir}; known: ${projects.map((p) => `${p.name} (${p.id})`).join(", ") || "none"}`,
+      );
+    return project.id;
+  }
+  const [only, ...others] = projects;
+  if (!only) throw new InvalidInputError(`No project in ${dataDir}: run \`vigil init\` first`);
+  if (others.length > 0)
+    throw InvalidInputError.forField(
+      "project",
+      `${dataDir} holds ${projects.length} projects; choose one with --project (${projects.map((p) => p.id).join(", ")})`,
+    );
+  return only.id;
 }
 
 interface ProblemBody {

@@ -306,6 +306,11 @@ export interface DemoRequest {
   items: number;
 }
 
+/** Root spans start no later than this before the window's end (a slow trace lasts ~20 s). */
+const ROOT_END_MARGIN_MS = 30_000;
+/** About how many spans one request trace has (browser, gateway, service, its queries). */
+const TYPICAL_SPANS_PER_TRACE = 8;
+
 /** Yields export requests (traces of about batchSpans spans, with their logs, then metrics). */
 export function* demoRequests(options: DemoOptions): Generator<DemoRequest> {
   const rng = createRandom(options.seed ?? 42);
@@ -322,19 +327,21 @@ export function* demoRequests(options: DemoOptions): Generator<DemoRequest> {
     }),
   );
   let made = 0;
-  let tracesSoFar = 0;
-  const estimatedTraces = Math.max(1, Math.ceil(options.spans / 8));
+  // Traces start in order over the window, each placed by the share of spans made before it
+  // (the trace count is not known up front), jittered by about one trace's share; the last
+  // seconds stay free so that slow traces end before now.
+  const spreadMs = Math.max(1, options.windowMs - ROOT_END_MARGIN_MS);
+  const jitter = (TYPICAL_SPANS_PER_TRACE / options.spans) * spreadMs;
   while (made < options.spans) {
     const spansByService = new Map<string, ReturnType<typeof toSpan>[]>();
     const logsByService = new Map<string, Obj[]>();
     let inBatch = 0;
     while (inBatch < options.batchSpans && made + inBatch < options.spans) {
-      const t = start + ((tracesSoFar + rng.next()) / estimatedTraces) * options.windowMs;
-      tracesSoFar++;
+      const t = start + ((made + inBatch) / options.spans) * spreadMs + rng.next() * jitter;
       const session = rng.pick(sessions);
       const trace = requestTrace(
         rng,
-        Math.min(t, options.nowMs - 5000),
+        Math.min(t, start + spreadMs),
         options.nowMs,
         session,
         options.windowMs,

@@ -1,7 +1,17 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
+/** `bin/vigil.js`, as the README runs it: it needs `npm run build` first (it runs dist/). */
+export const VIGIL_BIN = fileURLToPath(new URL("../../bin/vigil.js", import.meta.url));
+
+export interface SpawnOptions {
+  /** Working directory (the default data dir `./data` is relative to it). */
+  cwd?: string;
+  /** Run the built `bin/vigil.js` instead of the sources. */
+  built?: boolean;
+}
 
 /** Environment for a CLI child: the parent's, minus any VIGIL_* settings, plus the given ones. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -14,17 +24,26 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 export function spawnCli(
   args: string[],
   env: Record<string, string> = {},
+  options: SpawnOptions = {},
 ): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], { env: childEnv(env) });
+  if (options.built && !existsSync(fileURLToPath(new URL("../../dist/main.js", import.meta.url))))
+    throw new Error("dist/ is missing: run `npm run build` before this test");
+  const entry = options.built ? [VIGIL_BIN] : ["--import", "tsx", ENTRY];
+  return spawn(process.execPath, [...entry, ...args], {
+    env: childEnv(env),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
 }
 
 /** Runs `vigil args…` to completion and collects its output. */
 export function runCli(
   args: string[],
   env: Record<string, string> = {},
+  options: SpawnOptions & { stdin?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(args, env);
+    const child = spawnCli(args, env, options);
+    child.stdin.end(options.stdin ?? "");
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -54,8 +73,15 @@ export interface ServeProcess {
 export async function startServeProcess(
   args: string[],
   env: Record<string, string> = {},
+  options: SpawnOptions = {},
 ): Promise<ServeProcess> {
-  const child = spawnCli(["serve", "--port", "0", "--grpc-port", "0", "--json", ...args], env);
+  const child = spawnCli(
+    ["serve", "--port", "0", "--grpc-port", "0", "--json", ...args],
+    env,
+    options,
+  );
+  const { pid } = child;
+  if (pid === undefined) throw new Error("vigil serve did not start");
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => {
@@ -72,7 +98,7 @@ export async function startServeProcess(
   });
   return {
     url: ready.url,
-    pid: child.pid ?? 0,
+    pid,
     stderr: () => stderr,
     stop: () => {
       child.kill("SIGTERM");
