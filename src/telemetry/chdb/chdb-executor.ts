@@ -6,12 +6,20 @@ import {
   type QueryOptions,
   renderSettings,
   type TelemetryExecutor,
+  type TelemetryLoad,
 } from "../executor.js";
+import { SessionLane } from "./session-lane.js";
 
 export interface ChdbExecutorOptions {
   /** The chDB data directory; one per process. */
   path: string;
   database: string;
+  /**
+   * chDB sessions to open on the directory (default 2). With two or more, one is the write lane
+   * (inserts, DDL, write-path reads, ping) and the rest serve reads; with one, everything
+   * shares it in order, as a single lane.
+   */
+  sessions?: number;
 }
 
 interface JsonCompactResponse {
@@ -20,50 +28,49 @@ interface JsonCompactResponse {
   statistics?: { elapsed?: number; rows_read?: number };
 }
 
-/** A statement whose only job is to carry away whatever a failed statement left in the session. */
-const FLUSH_SQL = "SELECT 1";
-
 /**
- * TelemetryExecutor over chDB, the ClickHouse engine in this process.
+ * TelemetryExecutor over chDB, the ClickHouse engine in this process, with a pool of sessions.
  *
- * Calls run one at a time, in order. chDB runs a session's statements one after another anyway,
- * and it keeps the output a statement wrote before failing (a timeout, a memory limit, a
- * throwIf) and hands it to the *next* statement as a prefix of its result. With several tenants
- * sharing one session that would show one project's partial rows to another, so after any
- * failure the executor runs a flush statement, discarding its result, before the next call may
- * start. Tracking the queue also lets close() wait for everything: closing the session under a
- * running query aborts the engine.
+ * A chDB session runs one statement at a time, but sessions on the same directory run side by
+ * side over the same tables. Writes get a session of their own so an ingest batch never waits
+ * behind a long read (a TQL query may run for its whole time limit); each read goes to the read
+ * session with the least work. Each lane flushes its own session after a failure (see
+ * SessionLane). Tracking every lane lets close() wait for everything: closing a session under a
+ * running statement aborts the engine.
  */
 export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecutor {
   mkdirSync(options.path, { recursive: true });
-  const session = new Session(options.path);
-  let tail: Promise<unknown> = Promise.resolve();
+  const count = Math.max(1, Math.floor(options.sessions ?? 2));
+  const lanes = Array.from({ length: count }, () => new SessionLane(new Session(options.path)));
+  const writeLane = lanes[0] as SessionLane;
+  const readLanes = lanes.length > 1 ? lanes.slice(1) : lanes;
+  /** When each unfinished write was asked for, oldest first (writes run in order on one lane). */
+  const writesWaiting = new Set<{ since: number }>();
   let closing: Promise<void> | undefined;
 
-  async function flushAfterFailure() {
+  function leastBusyReadLane(): SessionLane {
+    let best = readLanes[0] as SessionLane;
+    for (const lane of readLanes) if (lane.outstanding < best.outstanding) best = lane;
+    return best;
+  }
+
+  function schedule<T>(lane: SessionLane, work: (session: Session) => Promise<T>): Promise<T> {
+    if (closing)
+      return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
+    return lane.run(work);
+  }
+
+  async function write<T>(work: (session: Session) => Promise<T>): Promise<T> {
+    const entry = { since: performance.now() };
+    writesWaiting.add(entry);
     try {
-      await session.queryAsync(FLUSH_SQL, { format: "CSV" });
-    } catch {
-      // Nothing to carry away, or the engine is failing as a whole: the caller sees the original error.
+      return await schedule(writeLane, work);
+    } finally {
+      writesWaiting.delete(entry);
     }
   }
 
-  function track<T>(work: () => Promise<T>): Promise<T> {
-    if (closing)
-      return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
-    const run = tail.then(async () => {
-      try {
-        return await work();
-      } catch (error) {
-        await flushAfterFailure();
-        throw error;
-      }
-    });
-    tail = run.catch(() => undefined);
-    return run;
-  }
-
-  async function run(sql: string, queryOptions: QueryOptions | undefined, format: string) {
+  function run(session: Session, sql: string, queryOptions: QueryOptions | undefined, format: string) {
     const text = `${sql}${renderSettings(queryOptions?.settings)}`;
     return queryOptions?.params
       ? session.queryBindAsync(text, queryOptions.params, { format })
@@ -72,18 +79,26 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
 
   /**
    * Reads waiting for their turn, by statement. A read identical to one that is queued but not
-   * yet started (same SQL, parameters, settings and format) shares its run instead of queueing
-   * a second one: it starts after both callers asked, so both see everything written before
-   * they asked. Each caller decodes the result itself, so no row object is shared.
+   * yet started (same SQL, parameters, settings, lane and format) shares its run instead of
+   * queueing a second one: it starts after both callers asked, so both see everything written
+   * before they asked. Each caller decodes the result itself, so no row object is shared.
    */
   const queuedReads = new Map<string, ReturnType<typeof run>>();
   function read(sql: string, queryOptions: QueryOptions | undefined, format: string) {
-    const key = JSON.stringify([format, sql, queryOptions?.params, queryOptions?.settings]);
+    const writePath = queryOptions?.writePath === true;
+    const key = JSON.stringify([
+      format,
+      sql,
+      queryOptions?.params,
+      queryOptions?.settings,
+      writePath,
+    ]);
     const queued = queuedReads.get(key);
     if (queued) return queued;
-    const started = track(() => {
+    const lane = writePath ? writeLane : leastBusyReadLane();
+    const started = schedule(lane, (session) => {
       queuedReads.delete(key);
-      return run(sql, queryOptions, format);
+      return run(session, sql, queryOptions, format);
     });
     queuedReads.set(key, started);
     // A read that fails before it starts (the executor is closing) must not stay shareable.
@@ -99,7 +114,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     engine: "chdb",
     database: options.database,
     async command(sql, queryOptions) {
-      await track(() => run(sql, queryOptions, "CSV"));
+      await write((session) => run(session, sql, queryOptions, "CSV"));
     },
     async query<T>(sql: string, queryOptions?: QueryOptions) {
       const text = (await read(sql, queryOptions, "JSONEachRow")).text();
@@ -122,7 +137,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     },
     insert(table, rows) {
       if (rows.length === 0) return Promise.resolve({ rowsWritten: 0 });
-      return track(async () => {
+      return write(async (session) => {
         // JSONCompactEachRow as one buffer with the column list named once: the engine parses it
         // natively (about a third faster than keyed JSON), rows never round-trip as SQL text.
         const columns = Object.keys(rows[0] as Record<string, unknown>);
@@ -138,13 +153,22 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
       });
     },
     async ping() {
-      await track(() => session.queryAsync("SELECT 1", { format: "CSV" }));
+      // On the write lane: "ready" means a write would be taken up now, not just that reads answer.
+      await schedule(writeLane, (session) => session.queryAsync("SELECT 1", { format: "CSV" }));
+    },
+    stats(): TelemetryLoad {
+      const oldest = writesWaiting.values().next().value;
+      return {
+        sessions: lanes.length,
+        busySessions: lanes.filter((lane) => lane.outstanding > 0).length,
+        writeWaitMs: oldest ? Math.round(performance.now() - oldest.since) : 0,
+      };
     },
     close() {
       closing ??= (async () => {
-        await tail;
+        await Promise.all(lanes.map((lane) => lane.idle()));
         await drainPending();
-        session.close();
+        for (const lane of lanes) lane.session.close();
       })();
       return closing;
     },
