@@ -81,15 +81,16 @@ export const healthRoutes =
         },
       },
       async (request, reply) => {
-        const [meta, engine] = await Promise.all([
-          check("meta", request.log, () => stores.meta.ping()),
-          check("telemetry", request.log, () => stores.telemetry.ping()),
-        ]);
+        // Taken as the probe arrives: the pings below may wait behind the very writes it measures.
         const writes = assessWriteHealth({
           engine: stores.telemetry.stats?.(),
           ingest: stores.ingest.queue(),
           maxWriteWaitMs: stores.config.telemetry.maxWriteWaitMs,
         });
+        const [meta, engine] = await Promise.all([
+          check("meta", request.log, () => stores.meta.ping()),
+          check("telemetry", request.log, () => stores.telemetry.ping()),
+        ]);
         if (writes.degraded) request.log.warn({ writes }, "telemetry writes degraded");
         const telemetryCheck = { ...writes, ok: engine.ok && writes.ok };
         const ready = meta.ok && telemetryCheck.ok;

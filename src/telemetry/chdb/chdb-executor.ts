@@ -70,7 +70,12 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     }
   }
 
-  function run(session: Session, sql: string, queryOptions: QueryOptions | undefined, format: string) {
+  function run(
+    session: Session,
+    sql: string,
+    queryOptions: QueryOptions | undefined,
+    format: string,
+  ) {
     const text = `${sql}${renderSettings(queryOptions?.settings)}`;
     return queryOptions?.params
       ? session.queryBindAsync(text, queryOptions.params, { format })
