@@ -96,7 +96,7 @@ describe("telemetry engine isolation between tenants", () => {
       "SELECT count() AS n FROM traces WHERE operation_name = 'tenant-b-span'",
     );
     expect(readB.status).toBe(200);
-    expect((await readB.json()).rows).toEqual([[1]]);
+    expect(((await readB.json()) as { rows: unknown[][] }).rows).toEqual([[1]]);
 
     // Ingest is acknowledged in time, so the service stays ready.
     const ready = await service.fetch("/readyz");
