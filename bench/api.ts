@@ -53,7 +53,8 @@ const MIXED_TQL_QUERIES = 4;
 const TARGET_INGEST_P99_MS = 1000;
 /** Allowed TQL that never finishes by itself: it runs until the time limit stops it. */
 const ENDLESS_TQL =
-  "SELECT count() AS n FROM traces a CROSS JOIN traces b WHERE cityHash64(a.span_id, b.span_id) % 1000 = 7";
+  "SELECT count() AS n FROM traces a CROSS JOIN traces b CROSS JOIN traces c " +
+  "WHERE cityHash64(a.span_id, b.span_id, c.span_id) % 1000 = 7";
 const LOGS_PATH = "/v1/logs?limit=50";
 
 // ---------------------------------------------------------------------------------------------

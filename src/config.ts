@@ -51,10 +51,10 @@ const DEFAULT_TQL = {
 };
 
 /**
- * One write session plus a read session per core and one spare (at least 4 in all): reads can
- * keep every core busy and a short read still finds a free session while long ones run.
+ * One write session, a TQL-capable read session per core and one kept for the API's reads; at
+ * least 5, so one project at the TQL limit (2) never makes another project's query wait.
  */
-export const DEFAULT_TELEMETRY_SESSIONS = Math.max(4, availableParallelism() + 2);
+export const DEFAULT_TELEMETRY_SESSIONS = Math.max(5, availableParallelism() + 2);
 
 const DEFAULT_TELEMETRY = {
   database: "vigil",

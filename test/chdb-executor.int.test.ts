@@ -101,6 +101,56 @@ describe("chDB executor session pool", () => {
     }
   });
 
+  it("runs parameterized reads side by side too, each with its own values", async () => {
+    const executor = createChdbExecutor({ path: dir.path, database: "param_test", sessions: 4 });
+    try {
+      const tricky = "it's \\ a\ttab\nand {p1:String}";
+      const started = performance.now();
+      const slow = await Promise.all(
+        [tricky, "other"].map((v) =>
+          executor.query<{ v: string }>("SELECT sleep(0.8), {v:String} AS v", { params: { v } }),
+        ),
+      );
+      // chDB's own binding runs one parameterized query at a time in the whole process.
+      expect(performance.now() - started).toBeLessThan(1400);
+      expect(slow.map((rows) => rows[0]?.v)).toEqual([tricky, "other"]);
+      const many = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          executor.query<{ v: string; n: string; ids: string[] }>(
+            "SELECT {v:String} AS v, toString({n:Int64}) AS n, {ids:Array(String)} AS ids",
+            { params: { v: `value ${i}'`, n: i, ids: [`a${i}`, "b'"] } },
+          ),
+        ),
+      );
+      many.forEach((rows, i) => {
+        expect(rows).toEqual([{ v: `value ${i}'`, n: String(i), ids: [`a${i}`, "b'"] }]);
+      });
+      // A placeholder without a value is refused, never filled from an earlier statement.
+      await expect(executor.query("SELECT {v:String} AS v")).rejects.toThrow();
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it("keeps a read session free of ad-hoc queries for bounded reads", async () => {
+    const executor = createChdbExecutor({ path: dir.path, database: "adhoc_test", sessions: 3 });
+    try {
+      const adHoc = [1, 2].map((n) =>
+        executor.query<{ n: number }>(`SELECT sleep(0.8), ${n} AS n`, { adHoc: true }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      expect(await executor.query<{ ok: number }>("SELECT 1 AS ok")).toEqual([{ ok: 1 }]);
+      expect(performance.now() - started).toBeLessThan(400);
+      // The two ad-hoc queries shared one session: one after the other.
+      const before = performance.now();
+      expect((await Promise.all(adHoc)).map((rows) => rows[0]?.n)).toEqual([1, 2]);
+      expect(performance.now() - before).toBeGreaterThan(1000);
+    } finally {
+      await executor.close();
+    }
+  });
+
   it("never queues a write behind a long read, and reports how long writes wait", async () => {
     const executor = createChdbExecutor({ path: dir.path, database: "lane_test", sessions: 2 });
     try {

@@ -64,7 +64,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("telemetry engine isolation between tenants", () => {
   let env: Awaited<ReturnType<typeof twoTenants>>;
   beforeAll(async () => {
-    env = await twoTenants({ VIGIL_TELEMETRY_SESSIONS: "4", VIGIL_TQL_MAX_EXECUTION_SECONDS: "4" });
+    env = await twoTenants({ VIGIL_TELEMETRY_SESSIONS: "5", VIGIL_TQL_MAX_EXECUTION_SECONDS: "4" });
   });
   afterAll(async () => {
     await env.service.stop();
@@ -89,7 +89,17 @@ describe("telemetry engine isolation between tenants", () => {
     expect(ingested.status).toBe(200);
     expect(ackMs).toBeLessThan(1000);
 
-    // B's own TQL is not limited by A's, and sees B's span.
+    // B's read API answers at once, with B's span.
+    const readStarted = performance.now();
+    const trace = await service.fetch(`/v1/traces/${hexId(7, 32)}`, {
+      headers: { "x-api-key": keyB },
+    });
+    expect(trace.status).toBe(200);
+    expect(((await trace.json()) as { spanCount: number }).spanCount).toBe(1);
+    expect(performance.now() - readStarted).toBeLessThan(1000);
+
+    // B's own TQL is not limited by A's nor queued behind A's queries, and sees B's span.
+    const tqlStarted = performance.now();
     const readB = await tql(
       service,
       keyB,
@@ -97,6 +107,7 @@ describe("telemetry engine isolation between tenants", () => {
     );
     expect(readB.status).toBe(200);
     expect(((await readB.json()) as { rows: unknown[][] }).rows).toEqual([[1]]);
+    expect(performance.now() - tqlStarted).toBeLessThan(2000);
 
     // Ingest is acknowledged in time, so the service stays ready.
     const ready = await service.fetch("/readyz");

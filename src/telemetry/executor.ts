@@ -12,6 +12,11 @@ export interface QueryOptions {
    * the writes, never queued behind long reads such as TQL queries.
    */
   writePath?: boolean;
+  /**
+   * A query whose cost nobody bounded in advance (TQL): the engine may hold such queries to part
+   * of its capacity so the API's bounded reads never wait behind them.
+   */
+  adHoc?: boolean;
 }
 
 /** How loaded the engine is, for readiness; an engine without queues of its own reports none. */

@@ -88,6 +88,7 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
         result = await executor.queryCompact(sql, {
           params: { ...params, [PROJECT_PARAM]: projectId },
           settings,
+          adHoc: true,
         });
       } catch (error) {
         const mapped = classifyEngineError(error, {

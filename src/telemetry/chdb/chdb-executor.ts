@@ -9,6 +9,7 @@ import {
   type TelemetryLoad,
 } from "../executor.js";
 import { SessionLane } from "./session-lane.js";
+import { sessionParams } from "./session-params.js";
 
 export interface ChdbExecutorOptions {
   /** The chDB data directory; one per process. */
@@ -16,8 +17,8 @@ export interface ChdbExecutorOptions {
   database: string;
   /**
    * chDB sessions to open on the directory (default 2). With two or more, one is the write lane
-   * (inserts, DDL, write-path reads, ping) and the rest serve reads; with one, everything
-   * shares it in order, as a single lane.
+   * (inserts, DDL, write-path reads, ping) and the rest serve reads, ad-hoc queries on all read
+   * sessions but one; with one, everything shares it in order, as a single lane.
    */
   sessions?: number;
 }
@@ -34,7 +35,7 @@ interface JsonCompactResponse {
  * A chDB session runs one statement at a time, but sessions on the same directory run side by
  * side over the same tables. Writes get a session of their own so an ingest batch never waits
  * behind a long read (a TQL query may run for its whole time limit); each read goes to the read
- * session with the least work. Each lane flushes its own session after a failure (see
+ * session with the least work, a bounded read to one without ad-hoc work when there is one. Each lane flushes its own session after a failure (see
  * SessionLane). Tracking every lane lets close() wait for everything: closing a session under a
  * running statement aborts the engine.
  */
@@ -48,16 +49,31 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
   const writesWaiting = new Set<{ since: number }>();
   let closing: Promise<void> | undefined;
 
-  function leastBusyReadLane(): SessionLane {
-    let best = readLanes[0] as SessionLane;
-    for (const lane of readLanes) if (lane.outstanding < best.outstanding) best = lane;
+  /** Ad-hoc queries (TQL) may use every read session but one, kept for the API's bounded reads. */
+  const adHocLanes = readLanes.length > 1 ? readLanes.slice(0, -1) : readLanes;
+
+  function leastBusy(candidates: readonly SessionLane[]): SessionLane {
+    let best = candidates[0] as SessionLane;
+    for (const lane of candidates) if (lane.outstanding < best.outstanding) best = lane;
     return best;
   }
 
-  function schedule<T>(lane: SessionLane, work: (session: Session) => Promise<T>): Promise<T> {
+  /** A bounded read avoids sessions holding ad-hoc work: that may run for its whole time limit. */
+  function laneFor(queryOptions: QueryOptions | undefined): SessionLane {
+    if (queryOptions?.writePath) return writeLane;
+    if (queryOptions?.adHoc) return leastBusy(adHocLanes);
+    const clear = readLanes.filter((lane) => lane.adHoc === 0);
+    return leastBusy(clear.length > 0 ? clear : readLanes);
+  }
+
+  function schedule<T>(
+    lane: SessionLane,
+    work: (session: Session) => Promise<T>,
+    adHoc = false,
+  ): Promise<T> {
     if (closing)
       return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
-    return lane.run(work);
+    return lane.run(work, adHoc);
   }
 
   async function write<T>(work: (session: Session) => Promise<T>): Promise<T> {
@@ -77,9 +93,12 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     format: string,
   ) {
     const text = `${sql}${renderSettings(queryOptions?.settings)}`;
-    return queryOptions?.params
-      ? session.queryBindAsync(text, queryOptions.params, { format })
-      : session.queryAsync(text, { format });
+    const params = queryOptions?.params ?? {};
+    // Parameters set in the session run in parallel with other sessions; bound ones do not.
+    const set = sessionParams(sql, params);
+    return set === undefined
+      ? session.queryBindAsync(text, params, { format })
+      : session.queryAsync(`${set}${text}`, { format });
   }
 
   /**
@@ -90,21 +109,24 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
    */
   const queuedReads = new Map<string, ReturnType<typeof run>>();
   function read(sql: string, queryOptions: QueryOptions | undefined, format: string) {
-    const writePath = queryOptions?.writePath === true;
     const key = JSON.stringify([
       format,
       sql,
       queryOptions?.params,
       queryOptions?.settings,
-      writePath,
+      queryOptions?.writePath === true,
+      queryOptions?.adHoc === true,
     ]);
     const queued = queuedReads.get(key);
     if (queued) return queued;
-    const lane = writePath ? writeLane : leastBusyReadLane();
-    const started = schedule(lane, (session) => {
-      queuedReads.delete(key);
-      return run(session, sql, queryOptions, format);
-    });
+    const started = schedule(
+      laneFor(queryOptions),
+      (session) => {
+        queuedReads.delete(key);
+        return run(session, sql, queryOptions, format);
+      },
+      queryOptions?.adHoc === true,
+    );
     queuedReads.set(key, started);
     // A read that fails before it starts (the executor is closing) must not stay shareable.
     started

@@ -17,12 +17,15 @@ export class SessionLane {
   private tail: Promise<unknown> = Promise.resolve();
   /** Statements queued or running on this lane. */
   outstanding = 0;
+  /** Of those, ad-hoc queries (TQL), which may run until their time limit. */
+  adHoc = 0;
 
   constructor(readonly session: Session) {}
 
   /** Runs `work` once every earlier statement on this lane has finished (and been flushed if it failed). */
-  run<T>(work: (session: Session) => Promise<T>): Promise<T> {
+  run<T>(work: (session: Session) => Promise<T>, adHoc = false): Promise<T> {
     this.outstanding += 1;
+    if (adHoc) this.adHoc += 1;
     const run = this.tail.then(async () => {
       try {
         return await work(this.session);
@@ -31,6 +34,7 @@ export class SessionLane {
         throw error;
       } finally {
         this.outstanding -= 1;
+        if (adHoc) this.adHoc -= 1;
       }
     });
     this.tail = run.catch(() => undefined);
