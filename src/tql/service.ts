@@ -13,7 +13,7 @@ export interface TqlLimits {
   maxExecutionSeconds: number;
   maxMemoryBytes: number;
   maxRowsToRead: number;
-  /** Queries one project may have running at once; one more is refused with 429. Absent: no limit. */
+  /** Queries one project may run at once; one more is refused (429). Absent: no limit. */
   maxConcurrentPerProject?: number;
 }
 
@@ -41,7 +41,7 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
   /** When each project's running queries started, oldest first. */
   const running = new Map<string, number[]>();
 
-  /** Takes one of the project's slots, or refuses: no project may fill the engine's read sessions alone. */
+  /** Takes one of the project's slots, or refuses: no project fills the engine alone. */
   function admit(projectId: string): () => void {
     const starts = running.get(projectId) ?? [];
     const now = performance.now();

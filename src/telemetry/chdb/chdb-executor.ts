@@ -35,9 +35,9 @@ interface JsonCompactResponse {
  * A chDB session runs one statement at a time, but sessions on the same directory run side by
  * side over the same tables. Writes get a session of their own so an ingest batch never waits
  * behind a long read (a TQL query may run for its whole time limit); each read goes to the read
- * session with the least work, a bounded read to one without ad-hoc work when there is one. Each lane flushes its own session after a failure (see
- * SessionLane). Tracking every lane lets close() wait for everything: closing a session under a
- * running statement aborts the engine.
+ * session with the least work, a bounded read to one without ad-hoc work when there is one.
+ * Each lane flushes its own session after a failure (see SessionLane). Tracking every lane lets
+ * close() wait for everything: closing a session under a running statement aborts the engine.
  */
 export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecutor {
   mkdirSync(options.path, { recursive: true });

@@ -22,7 +22,7 @@ export class SessionLane {
 
   constructor(readonly session: Session) {}
 
-  /** Runs `work` once every earlier statement on this lane has finished (and been flushed if it failed). */
+  /** Runs `work` after every earlier statement on this lane (flushed, if it failed). */
   run<T>(work: (session: Session) => Promise<T>, adHoc = false): Promise<T> {
     this.outstanding += 1;
     if (adHoc) this.adHoc += 1;

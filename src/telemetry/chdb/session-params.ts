@@ -46,7 +46,7 @@ function elementLiteral(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A value as the text ClickHouse parses as the placeholder's type; undefined for unsupported kinds. */
+/** A value as the text the engine parses as the placeholder's type; undefined if unsupported. */
 function parameterText(value: unknown): string | undefined {
   if (typeof value === "string") return value.replace(/[\\\t\n\r\0\b\f]/g, (c) => ESCAPED[c] ?? c);
   if (Array.isArray(value)) {
