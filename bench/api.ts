@@ -19,8 +19,8 @@
  * 4. Mixed (issue 14): while 4 long TQL queries run (2 per project, each stopped by the time
  *    limit, BENCH_API_MIXED_TQL_SECONDS, 10), OTLP trace exports from the second project at
  *    BENCH_API_MIXED_INGEST_RATE (20/s, 100 spans each) and distinct trace reads at
- *    BENCH_API_MIXED_READ_RATE (50/s), open loop, for BENCH_API_MIXED_SECONDS (20); reports how
- *    soon ingestion is acknowledged and read latency. BENCH_API_MIXED_ONLY=1 skips runs 2-3;
+ *    BENCH_API_MIXED_READ_RATE (50/s), open loop, for BENCH_API_MIXED_SECONDS (20; no TQL query
+ *    starts after that); reports how soon ingestion is acknowledged and read latency. BENCH_API_MIXED_ONLY=1 skips runs 2-3;
  *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane.
  *
  * Targets: p99 < 50 ms at 200 requests/s (issue 5); ingest acknowledged p99 < 1 s while the 4
@@ -418,10 +418,15 @@ async function runMixed(setup: MixedSetup) {
     tqlLoop(setup.keys[i % 2] as string),
   );
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  // No new TQL query once the last request is sent: what is queued then drains (one lane: slowly).
+  const stop = setTimeout(() => {
+    running = false;
+  }, MIXED_SECONDS * 1000);
   const [read, ingest] = await Promise.all([
     setup.readClient.open(setup.readPaths, MIXED_READ_RATE, MIXED_SECONDS),
     setup.ingestClient.open(["/v1/traces"], MIXED_INGEST_RATE, MIXED_SECONDS, bodies),
   ]);
+  clearTimeout(stop);
   running = false;
   await Promise.all(loops);
   await setup.ingestClient.stop();
