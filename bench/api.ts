@@ -398,17 +398,20 @@ async function runMixed(setup: MixedSetup) {
   let running = true;
   const tqlStatuses: Record<string, number> = {};
   let tqlStarted = 0;
+  const tqlSeconds: number[] = [];
   const tqlLoop = async (key: string) => {
     while (running) {
       tqlStarted++;
+      const started = performance.now();
       const response = await fetch(`${setup.url}/v1/tql`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
         body: JSON.stringify({ query: ENDLESS_TQL }),
       }).catch(() => undefined);
-      const status = String(response?.status ?? "network");
+      const body = (await response?.json().catch(() => undefined)) as { code?: string } | undefined;
+      const status = `${response?.status ?? "network"}${body?.code ? ` ${body.code}` : ""}`;
       tqlStatuses[status] = (tqlStatuses[status] ?? 0) + 1;
-      await response?.arrayBuffer();
+      tqlSeconds.push((performance.now() - started) / 1000);
     }
   };
   log(
@@ -437,6 +440,7 @@ async function runMixed(setup: MixedSetup) {
       queries: MIXED_TQL_QUERIES,
       limitSeconds: MIXED_TQL_SECONDS,
       started: tqlStarted,
+      meanSeconds: round(tqlSeconds.reduce((a, b) => a + b, 0) / Math.max(1, tqlSeconds.length), 1),
       statuses: tqlStatuses,
     },
     ingest: ingest.result,
