@@ -197,7 +197,13 @@ interface ClientSetup {
 }
 
 type ClientJob =
-  | { kind: "open"; paths: string[]; rate: number; seconds: number; bodies?: string[] | undefined }
+  | {
+      kind: "open";
+      paths: string[];
+      rate: number;
+      seconds: number;
+      bodies?: Uint8Array[] | undefined;
+    }
   | { kind: "closed"; paths: string[]; concurrency: number; seconds: number };
 
 type ClientAnswer =
@@ -208,8 +214,8 @@ function runClient(setup: ClientSetup) {
   const port = parentPort;
   if (!port) return;
   const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-  /** GET `path`, or POST `body` to it as JSON. */
-  const get = (path: string, statuses: Record<string, number>, body?: string) =>
+  /** GET `path`, or POST an OTLP protobuf `body` to it (good: 200 with nothing rejected). */
+  const get = (path: string, statuses: Record<string, number>, body?: Uint8Array) =>
     new Promise<boolean>((resolve) => {
       const req = httpRequest(
         {
@@ -220,15 +226,18 @@ function runClient(setup: ClientSetup) {
           method: body === undefined ? "GET" : "POST",
           headers: {
             "x-api-key": setup.apiKey,
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
+            ...(body === undefined ? {} : { "content-type": "application/x-protobuf" }),
           },
         },
         (res) => {
-          res.on("data", () => undefined);
+          let rejected = false;
+          res.on("data", (chunk: Buffer) => {
+            if (body !== undefined && chunk.includes("rejected")) rejected = true;
+          });
           res.on("end", () => {
-            const status = String(res.statusCode ?? 0);
+            const status = `${res.statusCode ?? 0}${rejected ? " with rejected items" : ""}`;
             statuses[status] = (statuses[status] ?? 0) + 1;
-            resolve(res.statusCode === 200);
+            resolve(res.statusCode === 200 && !rejected);
           });
           res.on("error", () => resolve(false));
         },
@@ -275,7 +284,7 @@ function startClient(setup: ClientSetup) {
       worker.postMessage(job);
     });
   return {
-    async open(paths: string[], rate: number, seconds: number, bodies?: string[]) {
+    async open(paths: string[], rate: number, seconds: number, bodies?: Uint8Array[]) {
       const answer = await ask({ kind: "open", paths, rate, seconds, bodies });
       if (answer.kind !== "open") throw new Error("client answered the wrong job");
       return answer;
@@ -385,7 +394,8 @@ interface MixedSetup {
  */
 async function runMixed(setup: MixedSetup) {
   const { demoRequests } = await import("../src/demo/generator.js");
-  const bodies: string[] = [];
+  const { encodeRequest } = await import("../src/ingest/otlp/codec.js");
+  const bodies: Uint8Array[] = [];
   for (const request of demoRequests({
     spans: 4000,
     batchSpans: 100,
@@ -393,7 +403,7 @@ async function runMixed(setup: MixedSetup) {
     nowMs: Date.now(),
     seed: 99,
   }))
-    if (request.signal === "traces") bodies.push(JSON.stringify(request.body));
+    if (request.signal === "traces") bodies.push(encodeRequest("traces", request.body));
 
   let running = true;
   const tqlStatuses: Record<string, number> = {};
