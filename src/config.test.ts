@@ -34,7 +34,7 @@ describe("loadConfig", () => {
       sessions: DEFAULT_TELEMETRY_SESSIONS,
       maxWriteWaitMs: 5000,
     });
-    expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(5);
+    expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(6);
     expect(defaults.tql.maxConcurrentPerProject).toBe(2);
     const set = loadConfig({
       env: {

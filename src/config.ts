@@ -51,10 +51,10 @@ const DEFAULT_TQL = {
 };
 
 /**
- * One write session, a TQL-capable read session per core and one kept for the API's reads; at
- * least 5, so one project at the TQL limit (2) never makes another project's query wait.
+ * Two write sessions, a TQL-capable read session per core and one kept for the API's reads; at
+ * least 6, so one project at the TQL limit (2) never makes another project's query wait.
  */
-export const DEFAULT_TELEMETRY_SESSIONS = Math.max(5, availableParallelism() + 2);
+export const DEFAULT_TELEMETRY_SESSIONS = Math.max(6, availableParallelism() + 3);
 
 const DEFAULT_TELEMETRY = {
   database: "vigil",
@@ -140,7 +140,7 @@ export const Config = z
           .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase identifier")
           .default("vigil"),
         retentionDays: integer(1, 3650).default(30),
-        /** Engine sessions: one for writes, the rest for reads; 1 runs everything in one queue. */
+        /** Engine sessions: 1-2 for writes, the rest for reads; 1 runs everything in one queue. */
         sessions: integer(1, 256).default(DEFAULT_TELEMETRY.sessions),
         /** A write waiting longer than this makes /readyz answer 503 degraded. */
         maxWriteWaitMs: integer(100, 600_000).default(DEFAULT_TELEMETRY.maxWriteWaitMs),

@@ -23,6 +23,21 @@ export interface ChdbExecutorOptions {
   sessions?: number;
 }
 
+/**
+ * ClickHouse query priorities (lower runs first): while a write or a bounded read runs, the
+ * threads of ad-hoc queries pause, so a long TQL query cannot starve ingestion of CPU.
+ */
+const PRIORITY = { write: 1, read: 5, adHoc: 10 } as const;
+
+function prioritySetting(queryOptions: QueryOptions | undefined): string {
+  const priority = queryOptions?.adHoc
+    ? PRIORITY.adHoc
+    : queryOptions?.writePath
+      ? PRIORITY.write
+      : PRIORITY.read;
+  return `SET priority = ${priority}; `;
+}
+
 interface JsonCompactResponse {
   meta: { name: string; type: string }[];
   data: unknown[][];
@@ -43,9 +58,11 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
   mkdirSync(options.path, { recursive: true });
   const count = Math.max(1, Math.floor(options.sessions ?? 2));
   const lanes = Array.from({ length: count }, () => new SessionLane(new Session(options.path)));
-  const writeLane = lanes[0] as SessionLane;
-  const readLanes = lanes.length > 1 ? lanes.slice(1) : lanes;
-  /** When each unfinished write was asked for, oldest first (writes run in order on one lane). */
+  // Two write sessions from 6 on: the batch writer's inserts into several tables run in pairs.
+  const writeCount = count >= 6 ? 2 : 1;
+  const writeLanes = lanes.slice(0, writeCount);
+  const readLanes = lanes.length > 1 ? lanes.slice(writeCount) : lanes;
+  /** When each unfinished write was asked for, oldest first (a Set keeps insertion order). */
   const writesWaiting = new Set<{ since: number }>();
   let closing: Promise<void> | undefined;
 
@@ -60,7 +77,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
 
   /** A bounded read avoids sessions holding ad-hoc work: that may run for its whole time limit. */
   function laneFor(queryOptions: QueryOptions | undefined): SessionLane {
-    if (queryOptions?.writePath) return writeLane;
+    if (queryOptions?.writePath) return leastBusy(writeLanes);
     if (queryOptions?.adHoc) return leastBusy(adHocLanes);
     const clear = readLanes.filter((lane) => lane.adHoc === 0);
     return leastBusy(clear.length > 0 ? clear : readLanes);
@@ -80,7 +97,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     const entry = { since: performance.now() };
     writesWaiting.add(entry);
     try {
-      return await schedule(writeLane, work);
+      return await schedule(leastBusy(writeLanes), work);
     } finally {
       writesWaiting.delete(entry);
     }
@@ -95,7 +112,9 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     const text = `${sql}${renderSettings(queryOptions?.settings)}`;
     const params = queryOptions?.params ?? {};
     // Parameters set in the session run in parallel with other sessions; bound ones do not.
-    const set = sessionParams(sql, params);
+    const setParams = sessionParams(sql, params);
+    const set =
+      setParams === undefined ? undefined : `${prioritySetting(queryOptions)}${setParams}`;
     return set === undefined
       ? session.queryBindAsync(text, params, { format })
       : session.queryAsync(`${set}${text}`, { format });
@@ -175,13 +194,16 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
           values: Buffer.from(lines.join("\n")),
           format: "JSONCompactEachRow",
           columns,
+          settings: { priority: PRIORITY.write },
         });
         return { rowsWritten: summary.rowsWritten };
       });
     },
     async ping() {
       // On the write lane: "ready" means a write would be taken up now, not just that reads answer.
-      await schedule(writeLane, (session) => session.queryAsync("SELECT 1", { format: "CSV" }));
+      await schedule(leastBusy(writeLanes), (session) =>
+        session.queryAsync("SELECT 1", { format: "CSV" }),
+      );
     },
     stats(): TelemetryLoad {
       const oldest = writesWaiting.values().next().value;
