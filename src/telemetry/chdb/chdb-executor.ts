@@ -16,9 +16,9 @@ export interface ChdbExecutorOptions {
   path: string;
   database: string;
   /**
-   * chDB sessions to open on the directory (default 2). With two or more, one is the write lane
-   * (inserts, DDL, write-path reads, ping) and the rest serve reads, ad-hoc queries on all read
-   * sessions but one; with one, everything shares it in order, as a single lane.
+   * chDB sessions to open on the directory (default 2). The first one (two from 6 on) are write
+   * lanes (inserts, DDL, write-path reads, ping), the rest serve reads, ad-hoc queries on all
+   * read sessions but one; with one session, everything shares it in order, as a single lane.
    */
   sessions?: number;
 }
@@ -200,7 +200,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
       });
     },
     async ping() {
-      // On the write lane: "ready" means a write would be taken up now, not just that reads answer.
+      // On a write lane: "ready" means a write would be taken up now, not just that reads answer.
       await schedule(leastBusy(writeLanes), (session) =>
         session.queryAsync("SELECT 1", { format: "CSV" }),
       );
