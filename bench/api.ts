@@ -16,7 +16,15 @@
  *    the same open-loop rate without HTTP — "engine": the exact SQL the verb runs, through the
  *    service's `deps.telemetry` executor; "verb": the domain verb (listLogs / getTrace) itself.
  *
- * Target (issue 5): p99 < 50 ms at 200 requests/s. The last line is one JSON object.
+ * 4. Mixed (issue 14): while 4 long TQL queries run (2 per project, each stopped by the time
+ *    limit, BENCH_API_MIXED_TQL_SECONDS, 10), OTLP trace exports from the second project at
+ *    BENCH_API_MIXED_INGEST_RATE (20/s, 100 spans each) and distinct trace reads at
+ *    BENCH_API_MIXED_READ_RATE (50/s), open loop, for BENCH_API_MIXED_SECONDS (20; no TQL query
+ *    starts after that); reports how soon ingestion is acknowledged and read latency. BENCH_API_MIXED_ONLY=1 skips runs 2-3;
+ *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane.
+ *
+ * Targets: p99 < 50 ms at 200 requests/s (issue 5); ingest acknowledged p99 < 1 s while the 4
+ * long TQL queries run (issue 14). The last line is one JSON object.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
@@ -36,6 +44,17 @@ const CLOSED_SECONDS = Number(process.env.BENCH_API_CLOSED_SECONDS ?? 5);
 const SERIAL_SECONDS = Number(process.env.BENCH_API_SERIAL_SECONDS ?? 3);
 const TRACES = Number(process.env.BENCH_API_TRACES ?? 300);
 const TARGET_P99_MS = 50;
+const MIXED_ONLY = process.env.BENCH_API_MIXED_ONLY === "1";
+const MIXED_SECONDS = Number(process.env.BENCH_API_MIXED_SECONDS ?? 20);
+const MIXED_READ_RATE = Number(process.env.BENCH_API_MIXED_READ_RATE ?? 50);
+const MIXED_INGEST_RATE = Number(process.env.BENCH_API_MIXED_INGEST_RATE ?? 20);
+const MIXED_TQL_SECONDS = Number(process.env.BENCH_API_MIXED_TQL_SECONDS ?? 10);
+const MIXED_TQL_QUERIES = 4;
+const TARGET_INGEST_P99_MS = 1000;
+/** Allowed TQL that never finishes by itself: it runs until the time limit stops it. */
+const ENDLESS_TQL =
+  "SELECT count() AS n FROM traces a CROSS JOIN traces b CROSS JOIN traces c " +
+  "WHERE cityHash64(a.span_id, b.span_id, c.span_id) % 1000 = 7";
 const LOGS_PATH = "/v1/logs?limit=50";
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +197,13 @@ interface ClientSetup {
 }
 
 type ClientJob =
-  | { kind: "open"; paths: string[]; rate: number; seconds: number }
+  | {
+      kind: "open";
+      paths: string[];
+      rate: number;
+      seconds: number;
+      bodies?: Uint8Array[] | undefined;
+    }
   | { kind: "closed"; paths: string[]; concurrency: number; seconds: number };
 
 type ClientAnswer =
@@ -189,7 +214,8 @@ function runClient(setup: ClientSetup) {
   const port = parentPort;
   if (!port) return;
   const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-  const get = (path: string, statuses: Record<string, number>) =>
+  /** GET `path`, or POST an OTLP protobuf `body` to it (good: 200 with nothing rejected). */
+  const get = (path: string, statuses: Record<string, number>, body?: Uint8Array) =>
     new Promise<boolean>((resolve) => {
       const req = httpRequest(
         {
@@ -197,15 +223,21 @@ function runClient(setup: ClientSetup) {
           host: setup.host,
           port: setup.port,
           path,
-          method: "GET",
-          headers: { "x-api-key": setup.apiKey },
+          method: body === undefined ? "GET" : "POST",
+          headers: {
+            "x-api-key": setup.apiKey,
+            ...(body === undefined ? {} : { "content-type": "application/x-protobuf" }),
+          },
         },
         (res) => {
-          res.on("data", () => undefined);
+          let rejected = false;
+          res.on("data", (chunk: Buffer) => {
+            if (body !== undefined && chunk.includes("rejected")) rejected = true;
+          });
           res.on("end", () => {
-            const status = String(res.statusCode ?? 0);
+            const status = `${res.statusCode ?? 0}${rejected ? " with rejected items" : ""}`;
             statuses[status] = (statuses[status] ?? 0) + 1;
-            resolve(res.statusCode === 200);
+            resolve(res.statusCode === 200 && !rejected);
           });
           res.on("error", () => resolve(false));
         },
@@ -214,11 +246,13 @@ function runClient(setup: ClientSetup) {
         statuses.network = (statuses.network ?? 0) + 1;
         resolve(false);
       });
-      req.end();
+      req.end(body);
     });
   port.on("message", async (job: ClientJob) => {
     const statuses: Record<string, number> = {};
-    const send: Send = (i) => get(job.paths[i % job.paths.length] ?? "/", statuses);
+    const bodies = job.kind === "open" ? job.bodies : undefined;
+    const send: Send = (i) =>
+      get(job.paths[i % job.paths.length] ?? "/", statuses, bodies?.[i % bodies.length]);
     const answer: ClientAnswer =
       job.kind === "open"
         ? { kind: "open", result: await openLoop(job.rate, job.seconds, send), statuses }
@@ -250,8 +284,8 @@ function startClient(setup: ClientSetup) {
       worker.postMessage(job);
     });
   return {
-    async open(paths: string[], rate: number, seconds: number) {
-      const answer = await ask({ kind: "open", paths, rate, seconds });
+    async open(paths: string[], rate: number, seconds: number, bodies?: Uint8Array[]) {
+      const answer = await ask({ kind: "open", paths, rate, seconds, bodies });
       if (answer.kind !== "open") throw new Error("client answered the wrong job");
       return answer;
     },
@@ -344,6 +378,94 @@ async function settle(telemetry: TelemetryExecutor) {
   );
 }
 
+interface MixedSetup {
+  url: string;
+  /** One key per project, each allowed to run TQL; the second one also ingests. */
+  keys: [string, string];
+  readClient: ReturnType<typeof startClient>;
+  ingestClient: ReturnType<typeof startClient>;
+  readPaths: string[];
+  sessions: number;
+}
+
+/**
+ * Reads and OTLP exports, open loop, while 4 TQL queries that only the time limit stops hold
+ * engine sessions; each TQL query is sent again as soon as it is answered.
+ */
+async function runMixed(setup: MixedSetup) {
+  const { demoRequests } = await import("../src/demo/generator.js");
+  const { encodeRequest } = await import("../src/ingest/otlp/codec.js");
+  const bodies: Uint8Array[] = [];
+  for (const request of demoRequests({
+    spans: 4000,
+    batchSpans: 100,
+    windowMs: 60_000,
+    nowMs: Date.now(),
+    seed: 99,
+  }))
+    if (request.signal === "traces") bodies.push(encodeRequest("traces", request.body));
+
+  let running = true;
+  const tqlStatuses: Record<string, number> = {};
+  let tqlStarted = 0;
+  const tqlSeconds: number[] = [];
+  const tqlLoop = async (key: string) => {
+    while (running) {
+      tqlStarted++;
+      const started = performance.now();
+      const response = await fetch(`${setup.url}/v1/tql`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ query: ENDLESS_TQL }),
+      }).catch(() => undefined);
+      const body = (await response?.json().catch(() => undefined)) as { code?: string } | undefined;
+      const status = `${response?.status ?? "network"}${body?.code ? ` ${body.code}` : ""}`;
+      tqlStatuses[status] = (tqlStatuses[status] ?? 0) + 1;
+      tqlSeconds.push((performance.now() - started) / 1000);
+    }
+  };
+  log(
+    `Mixed: ${MIXED_TQL_QUERIES} long TQL queries, ingest ${MIXED_INGEST_RATE}/s and reads ${MIXED_READ_RATE}/s for ${MIXED_SECONDS} s`,
+  );
+  const loops = Array.from({ length: MIXED_TQL_QUERIES }, (_, i) =>
+    tqlLoop(setup.keys[i % 2] as string),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // No new TQL query once the last request is sent: what is queued then drains (one lane: slowly).
+  const stop = setTimeout(() => {
+    running = false;
+  }, MIXED_SECONDS * 1000);
+  const [read, ingest] = await Promise.all([
+    setup.readClient.open(setup.readPaths, MIXED_READ_RATE, MIXED_SECONDS),
+    setup.ingestClient.open(["/v1/traces"], MIXED_INGEST_RATE, MIXED_SECONDS, bodies),
+  ]);
+  clearTimeout(stop);
+  running = false;
+  await Promise.all(loops);
+  await setup.ingestClient.stop();
+  const result = {
+    sessions: setup.sessions,
+    seconds: MIXED_SECONDS,
+    tql: {
+      queries: MIXED_TQL_QUERIES,
+      limitSeconds: MIXED_TQL_SECONDS,
+      started: tqlStarted,
+      meanSeconds: round(tqlSeconds.reduce((a, b) => a + b, 0) / Math.max(1, tqlSeconds.length), 1),
+      statuses: tqlStatuses,
+    },
+    ingest: ingest.result,
+    ingestStatuses: ingest.statuses,
+    ingestRate: MIXED_INGEST_RATE,
+    read: read.result,
+    readStatuses: read.statuses,
+    readRate: MIXED_READ_RATE,
+    targetIngestP99Ms: TARGET_INGEST_P99_MS,
+    targetMet: ingest.result.p99 < TARGET_INGEST_P99_MS && ingest.result.errors === 0,
+  };
+  log(`  ${JSON.stringify(result)}`);
+  return result;
+}
+
 async function main() {
   const { loadConfig } = await import("../src/config.js");
   const { startService } = await import("../src/cli/serve.js");
@@ -367,6 +489,10 @@ async function main() {
         VIGIL_LOG_LEVEL: "warn",
         VIGIL_RATE_LIMIT_PER_MINUTE: "1000000",
         VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: "10000000",
+        VIGIL_TQL_MAX_EXECUTION_SECONDS: String(MIXED_TQL_SECONDS),
+        ...(process.env.VIGIL_TELEMETRY_SESSIONS
+          ? { VIGIL_TELEMETRY_SESSIONS: process.env.VIGIL_TELEMETRY_SESSIONS }
+          : {}),
       },
     });
     service = await startService(config, createLogger("warn", process.stderr));
@@ -385,7 +511,7 @@ async function main() {
     const otherKey = await createApiKey({
       ctx: system,
       projectId: other.id,
-      input: { name: "bench other", role: "ingest" },
+      input: { name: "bench other", role: "full" },
     });
 
     // 1. The dataset, through the real OTLP endpoint.
@@ -537,7 +663,7 @@ async function main() {
     };
     const figures: Record<string, EndpointFigures> = {};
     const loadBefore = loadavg()[0] ?? 0;
-    for (const [name, endpoint] of Object.entries(endpoints)) {
+    for (const [name, endpoint] of MIXED_ONLY ? [] : Object.entries(endpoints)) {
       const httpStatuses: Record<string, number> = {};
       const runners: Record<Mode, Runner> = {
         engine: directRunner(endpoint.engine),
@@ -561,6 +687,16 @@ async function main() {
       if (!h || !verb || !engine) throw new Error("a run is missing");
       figures[name] = { modes: { http: h, verb, engine }, httpStatuses };
     }
+
+    // 4. Mixed: ingestion and reads while long TQL queries hold engine sessions.
+    const mixed = await runMixed({
+      url: service.url,
+      keys: [apiKey, otherKey.key],
+      readClient: http,
+      ingestClient: startClient({ host: hostname, port: Number(port), apiKey: otherKey.key }),
+      readPaths: tracePaths,
+      sessions: config.telemetry.sessions,
+    });
 
     // Report.
     const ms = (n: number) => n.toFixed(2);
@@ -667,8 +803,39 @@ async function main() {
         `(${entries.map(([name, , m]) => `${name} p99 ${ms(m.http.open.p99)} ms at ${m.http.open.achievedRate}/s`).join(", ")})`,
     );
     console.log(
+      `\nMixed, ${MIXED_SECONDS} s with ${MIXED_TQL_QUERIES} long TQL queries running (2 per project, ${MIXED_TQL_SECONDS} s limit), engine sessions: ${mixed.sessions}`,
+    );
+    printTable(
+      ["load", "rate/s", "p50 / p99 ms", "max ms", "achieved/s", "errors", "statuses"],
+      [
+        [
+          "OTLP POST /v1/traces (100 spans), until acknowledged",
+          String(MIXED_INGEST_RATE),
+          pair(mixed.ingest.p50, mixed.ingest.p99),
+          ms(mixed.ingest.max),
+          String(mixed.ingest.achievedRate),
+          `${mixed.ingest.errors}/${mixed.ingest.requests}`,
+          JSON.stringify(mixed.ingestStatuses),
+        ],
+        [
+          "GET /v1/traces/:traceId (distinct ids)",
+          String(MIXED_READ_RATE),
+          pair(mixed.read.p50, mixed.read.p99),
+          ms(mixed.read.max),
+          String(mixed.read.achievedRate),
+          `${mixed.read.errors}/${mixed.read.requests}`,
+          JSON.stringify(mixed.readStatuses),
+        ],
+      ],
+    );
+    console.log(
+      `TQL: ${mixed.tql.started} long queries started, answers ${JSON.stringify(mixed.tql.statuses)}; ` +
+        `ingest acknowledged p99 < ${TARGET_INGEST_P99_MS} ms while they run: ${mixed.targetMet ? "met" : "NOT met"} (p99 ${ms(mixed.ingest.p99)} ms)`,
+    );
+    console.log(
       JSON.stringify({
         bench: "api",
+        mixed,
         spans: storedSpans,
         logs: storedLogs,
         otherProjectSpans: otherSpans,

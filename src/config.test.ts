@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, DEFAULT_TELEMETRY_SESSIONS, loadConfig } from "./config.js";
 
 const problemsOf = (fn: () => unknown): string[] => {
   try {
@@ -26,6 +26,31 @@ describe("loadConfig", () => {
       auth: { sessionTtlHours: 168 },
     });
     expect(config.meta.url).toBeUndefined();
+  });
+
+  it("sizes the telemetry engine and the TQL per-project limit", () => {
+    const defaults = loadConfig({ env: {} });
+    expect(defaults.telemetry).toMatchObject({
+      sessions: DEFAULT_TELEMETRY_SESSIONS,
+      maxWriteWaitMs: 5000,
+    });
+    expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(6);
+    expect(defaults.tql.maxConcurrentPerProject).toBe(2);
+    const set = loadConfig({
+      env: {
+        VIGIL_TELEMETRY_SESSIONS: "1",
+        VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: "2500",
+        VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: "5",
+      },
+    });
+    expect(set.telemetry).toMatchObject({ sessions: 1, maxWriteWaitMs: 2500 });
+    expect(set.tql.maxConcurrentPerProject).toBe(5);
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_SESSIONS: "0" } }))[0]).toMatch(
+      /^VIGIL_TELEMETRY_SESSIONS: must be a whole number from 1 to 256/,
+    );
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: "0" } }))[0],
+    ).toMatch(/^VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: /);
   });
 
   it("reads VIGIL_* variables, with flags winning over them", () => {

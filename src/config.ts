@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { Email, Password } from "./auth/users.js";
@@ -56,6 +57,20 @@ const DEFAULT_TQL = {
   maxExecutionSeconds: 30,
   maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   maxRowsToRead: 2_000_000_000,
+  maxConcurrentPerProject: 2,
+};
+
+/**
+ * Two write sessions, a TQL-capable read session per core and one kept for the API's reads; at
+ * least 6, so one project at the TQL limit (2) never makes another project's query wait.
+ */
+export const DEFAULT_TELEMETRY_SESSIONS = Math.max(6, availableParallelism() + 3);
+
+const DEFAULT_TELEMETRY = {
+  database: "vigil",
+  retentionDays: 30,
+  sessions: DEFAULT_TELEMETRY_SESSIONS,
+  maxWriteWaitMs: 5000,
 };
 
 const flag = z.preprocess(
@@ -171,9 +186,13 @@ export const Config = z
           .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase identifier")
           .default("vigil"),
         retentionDays: integer(1, 3650).default(30),
+        /** Engine sessions: 1-2 for writes, the rest for reads; 1 runs everything in one queue. */
+        sessions: integer(1, 256).default(DEFAULT_TELEMETRY.sessions),
+        /** A write waiting longer than this makes /readyz answer 503 degraded. */
+        maxWriteWaitMs: integer(100, 600_000).default(DEFAULT_TELEMETRY.maxWriteWaitMs),
       })
       .strict()
-      .default({ database: "vigil", retentionDays: 30 }),
+      .default(DEFAULT_TELEMETRY),
     auth: z
       .object({
         sessionTtlHours: integer(1, 24 * 90).default(24 * 7),
@@ -216,6 +235,8 @@ export const Config = z
         maxMemoryBytes: integer(16 * 1024 * 1024, 1024 ** 4).default(DEFAULT_TQL.maxMemoryBytes),
         /** Rows one TQL query may read from the tables (422 query_limit_exceeded beyond). */
         maxRowsToRead: integer(1000, 1e15).default(DEFAULT_TQL.maxRowsToRead),
+        /** TQL queries one project may have running at once; more get 429 + Retry-After. */
+        maxConcurrentPerProject: integer(1, 1000).default(DEFAULT_TQL.maxConcurrentPerProject),
       })
       .strict()
       .default(DEFAULT_TQL),
@@ -307,6 +328,8 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_META_URL: ["meta", "url"],
   VIGIL_TELEMETRY_DATABASE: ["telemetry", "database"],
   VIGIL_RETENTION_DAYS: ["telemetry", "retentionDays"],
+  VIGIL_TELEMETRY_SESSIONS: ["telemetry", "sessions"],
+  VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: ["telemetry", "maxWriteWaitMs"],
   VIGIL_SESSION_TTL_HOURS: ["auth", "sessionTtlHours"],
   VIGIL_ADMIN_EMAIL: ["auth", "adminEmail"],
   VIGIL_ADMIN_PASSWORD: ["auth", "adminPassword"],
@@ -336,6 +359,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_TQL_MAX_EXECUTION_SECONDS: ["tql", "maxExecutionSeconds"],
   VIGIL_TQL_MAX_MEMORY_BYTES: ["tql", "maxMemoryBytes"],
   VIGIL_TQL_MAX_ROWS_TO_READ: ["tql", "maxRowsToRead"],
+  VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: ["tql", "maxConcurrentPerProject"],
 };
 /** Read by loadConfig itself rather than mapped into the schema. */
 const CONFIG_FILE_VAR = "VIGIL_CONFIG";

@@ -104,6 +104,7 @@ export async function openTelemetryStore(
   const raw = createChdbExecutor({
     path: join(config.dataDir, "telemetry"),
     database: config.telemetry.database,
+    sessions: config.telemetry.sessions,
   });
   const executor = metrics
     ? instrumentExecutor(raw, (operation, seconds, failed) =>

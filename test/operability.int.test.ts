@@ -19,7 +19,16 @@ describe("operability endpoints", () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: "ready",
-      checks: { meta: { ok: true }, telemetry: { ok: true } },
+      checks: {
+        meta: { ok: true },
+        telemetry: {
+          ok: true,
+          degraded: false,
+          writeWaitMs: expect.any(Number),
+          ingestWaitMs: expect.any(Number),
+          ingestQueuedRows: 0,
+        },
+      },
     });
   });
 

@@ -81,6 +81,19 @@ describe("BatchWriter", () => {
     await w.submit(spans(50));
   });
 
+  it("reports how long the oldest request not yet acknowledged has waited", async () => {
+    const engine = fakeEngine();
+    const w = writer(engine);
+    expect(w.oldestWaitMs).toBe(0);
+    const pending = w.submit(spans(3));
+    // The write has started (past the linger) and is held by the engine.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(w.oldestWaitMs).toBeGreaterThanOrEqual(50);
+    engine.open();
+    await pending;
+    expect(w.oldestWaitMs).toBe(0);
+  });
+
   it("fails every request of a failed write as retryable and keeps going", async () => {
     const engine = fakeEngine();
     const w = writer(engine);

@@ -32,6 +32,8 @@ export interface BatchWriterOptions {
 interface Pending {
   batch: IngestBatch;
   rows: number;
+  /** performance.now() when the request was accepted. */
+  since: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -52,6 +54,8 @@ export class BatchWriter {
   private queue: Pending[] = [];
   private queuedRows = 0;
   private writing = false;
+  /** When the oldest request of the write in progress was accepted. */
+  private writingSince: number | undefined;
   private scheduled = false;
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
@@ -67,6 +71,12 @@ export class BatchWriter {
   /** Rows accepted but not yet written. */
   get pendingRows(): number {
     return this.queuedRows;
+  }
+
+  /** How long the oldest request accepted but not yet acknowledged has waited, in ms (0 when none). */
+  get oldestWaitMs(): number {
+    const since = this.writingSince ?? this.queue[0]?.since;
+    return since === undefined ? 0 : Math.round(performance.now() - since);
   }
 
   /** Resolves once the batch's rows are in the engine; rejects if the write fails or the queue is full. */
@@ -86,7 +96,7 @@ export class BatchWriter {
           this.markIdle = done;
         });
       }
-      this.queue.push({ batch, rows, resolve, reject });
+      this.queue.push({ batch, rows, since: performance.now(), resolve, reject });
       this.queuedRows += rows;
       this.schedule();
     });
@@ -128,6 +138,7 @@ export class BatchWriter {
           rows += next.rows;
         }
         let outcomes: Outcome[];
+        this.writingSince = taken[0]?.since;
         try {
           outcomes = await this.write(taken);
         } catch (error) {
@@ -140,6 +151,7 @@ export class BatchWriter {
           outcomes = taken.map((pending) => ({ pending, failure }));
         } finally {
           this.queuedRows -= rows;
+          this.writingSince = undefined;
         }
         for (const { pending, failure } of outcomes) {
           if (failure === undefined) pending.resolve();

@@ -128,7 +128,8 @@ export class ErrorGroupStore {
                 severity, services, sample_trace_id, sample_span_id, source
          FROM ${table} FINAL
          WHERE project_id = {projectId:String} AND fingerprint IN {fingerprints:Array(String)}`,
-        { params: { projectId, fingerprints: [...fingerprints] } },
+        // Ingestion waits on this read: it must not queue behind long TQL queries.
+        { params: { projectId, fingerprints: [...fingerprints] }, writePath: true },
       );
       for (const row of rows) {
         const group = fromRow(row);

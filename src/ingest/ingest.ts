@@ -37,6 +37,8 @@ export interface IngestService {
     request: SignalRequest[S],
   ): Promise<ExportResult>;
   readonly errorGroups: ErrorGroupStore;
+  /** Requests accepted but not yet acknowledged: their rows and how long the oldest has waited. */
+  queue(): { pendingRows: number; oldestWaitMs: number };
   /** Stops accepting and writes everything already accepted. */
   close(): Promise<void>;
 }
@@ -98,6 +100,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
         deps.metrics.ingestedItems.inc({ signal, outcome: "rejected" }, mapped.rejected);
       return { accepted, rejected: mapped.rejected, message: mapped.reasons.join("; ") };
     },
+    queue: () => ({ pendingRows: writer.pendingRows, oldestWaitMs: writer.oldestWaitMs }),
     close: () => writer.close(),
   };
 }

@@ -82,6 +82,13 @@ export class UnavailableError extends DomainError {
   }
 }
 
+/** Too much at once from one caller; retry after the given number of seconds (429 + Retry-After). */
+export class RateLimitedError extends DomainError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super("rate_limited", message, [], retryAfterSeconds);
+  }
+}
+
 export class UnsupportedMediaTypeError extends DomainError {
   constructor(message: string) {
     super("unsupported_media_type", message);

@@ -7,6 +7,26 @@ export type QuerySettings = Readonly<Record<string, string | number | boolean>>;
 export interface QueryOptions {
   params?: QueryParams;
   settings?: QuerySettings;
+  /**
+   * A read that ingestion waits on (e.g. error groups before a write): the engine runs it beside
+   * the writes, never queued behind long reads such as TQL queries.
+   */
+  writePath?: boolean;
+  /**
+   * A query whose cost nobody bounded in advance (TQL): the engine may hold such queries to part
+   * of its capacity so the API's bounded reads never wait behind them.
+   */
+  adHoc?: boolean;
+}
+
+/** How loaded the engine is, for readiness; an engine without queues of its own reports none. */
+export interface TelemetryLoad {
+  /** Statements the engine may run at once. */
+  sessions: number;
+  /** Sessions running or holding queued work. */
+  busySessions: number;
+  /** How long the oldest unfinished write (insert or DDL) has waited, queued plus running. */
+  writeWaitMs: number;
 }
 
 export interface ResultColumn {
@@ -41,6 +61,8 @@ export interface TelemetryExecutor {
   /** Inserts rows (objects keyed by column name, every row with the same keys); resolves once the engine has them. */
   insert(table: string, rows: readonly Record<string, unknown>[]): Promise<{ rowsWritten: number }>;
   ping(): Promise<void>;
+  /** The engine's current load; optional, an engine without queues of its own leaves it out. */
+  stats?(): TelemetryLoad;
   /** Stops accepting work, waits for everything in flight, then releases the engine. */
   close(): Promise<void>;
 }

@@ -26,6 +26,7 @@ export function instrumentExecutor(inner: TelemetryExecutor, observe: Observe): 
     queryCompact: (sql, options) => timed("query", () => inner.queryCompact(sql, options)),
     insert: (table, rows) => timed("insert", () => inner.insert(table, rows)),
     ping: () => timed("ping", () => inner.ping()),
+    ...(inner.stats ? { stats: inner.stats.bind(inner) } : {}),
     close: () => inner.close(),
   };
 }

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError, RateLimitedError } from "../lib/errors.js";
 import type { CompactResult, ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
@@ -13,6 +13,8 @@ export interface TqlLimits {
   maxExecutionSeconds: number;
   maxMemoryBytes: number;
   maxRowsToRead: number;
+  /** Queries one project may run at once; one more is refused (429). Absent: no limit. */
+  maxConcurrentPerProject?: number;
 }
 
 /** The TQL result object of the specification. */
@@ -36,6 +38,31 @@ export interface TqlServiceDeps {
 
 export function createTqlService({ executor, limits }: TqlServiceDeps): TqlService {
   const rowCap = TQL_MAX_RESULT_ROWS + 1;
+  /** When each project's running queries started, oldest first. */
+  const running = new Map<string, number[]>();
+
+  /** Takes one of the project's slots, or refuses: no project fills the engine alone. */
+  function admit(projectId: string): () => void {
+    const starts = running.get(projectId) ?? [];
+    const now = performance.now();
+    const limit = limits.maxConcurrentPerProject ?? Number.POSITIVE_INFINITY;
+    if (starts.length >= limit) {
+      // By then the oldest running query has finished or been stopped by the time limit.
+      const oldest = starts[0] ?? now;
+      const seconds = Math.max(1, Math.ceil(limits.maxExecutionSeconds - (now - oldest) / 1000));
+      throw new RateLimitedError(
+        `This project already has ${starts.length} TQL queries running (at most ${limit} at once); retry when one finishes`,
+        seconds,
+      );
+    }
+    starts.push(now);
+    running.set(projectId, starts);
+    return () => {
+      starts.splice(starts.indexOf(now), 1);
+      if (starts.length === 0) running.delete(projectId);
+    };
+  }
+
   const settings = {
     ...GUARD_SETTINGS,
     max_execution_time: limits.maxExecutionSeconds,
@@ -54,12 +81,14 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
           `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
         );
       const { sql, params } = compileTql(text, { database: executor.database, rowCap });
+      const release = admit(projectId);
       const started = performance.now();
       let result: CompactResult;
       try {
         result = await executor.queryCompact(sql, {
           params: { ...params, [PROJECT_PARAM]: projectId },
           settings,
+          adHoc: true,
         });
       } catch (error) {
         const mapped = classifyEngineError(error, {
@@ -69,6 +98,8 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
         });
         // Not the query's fault: the caller's error handling logs it (500 with the request id).
         throw mapped ?? error;
+      } finally {
+        release();
       }
       const durationMs = Math.round(performance.now() - started);
       const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;

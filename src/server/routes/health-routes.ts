@@ -1,15 +1,27 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { Config } from "../../config.js";
+import type { IngestService } from "../../ingest/ingest.js";
+import { assessWriteHealth } from "../../ingest/write-health.js";
 import type { Metrics } from "../../lib/metrics.js";
 import type { MetaStore } from "../../meta/meta-store.js";
 import type { TelemetryExecutor } from "../../telemetry/executor.js";
 
 const READY_TIMEOUT_MS = 2_000;
 
+const Check = z.object({
+  ok: z.boolean(),
+  degraded: z.boolean().optional(),
+  writeWaitMs: z.number().int().optional(),
+  ingestWaitMs: z.number().int().optional(),
+  ingestQueuedRows: z.number().int().optional(),
+  reason: z.string().optional(),
+});
+
 const Readiness = z.object({
   status: z.enum(["ready", "unavailable"]),
-  checks: z.record(z.string(), z.object({ ok: z.boolean() })),
+  checks: z.record(z.string(), Check),
 });
 
 /** Runs one probe; the failure's text goes to the log only (it may name hosts or paths). */
@@ -40,6 +52,8 @@ export const healthRoutes =
   (stores: {
     meta: MetaStore;
     telemetry: TelemetryExecutor;
+    ingest: Pick<IngestService, "queue">;
+    config: Pick<Config, "telemetry">;
     metrics: Metrics;
   }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -60,19 +74,30 @@ export const healthRoutes =
       {
         schema: {
           tags: ["operations"],
-          summary: "Readiness: both stores answer",
+          summary: "Readiness: both stores answer and ingestion is acknowledged in time",
+          description:
+            "503 when a store does not answer, or when telemetry writes wait longer than `telemetry.maxWriteWaitMs` (`checks.telemetry.degraded`, with the waits and the reason): a load balancer then sends ingestion elsewhere. /healthz stays 200.",
           response: { 200: Readiness, 503: Readiness },
         },
       },
       async (request, reply) => {
-        const [meta, telemetry] = await Promise.all([
+        // Taken as the probe arrives: the pings below may wait behind the very writes it measures.
+        const writes = assessWriteHealth({
+          engine: stores.telemetry.stats?.(),
+          ingest: stores.ingest.queue(),
+          maxWriteWaitMs: stores.config.telemetry.maxWriteWaitMs,
+        });
+        const [meta, engine] = await Promise.all([
           check("meta", request.log, () => stores.meta.ping()),
           check("telemetry", request.log, () => stores.telemetry.ping()),
         ]);
-        const ready = meta.ok && telemetry.ok;
-        return reply
-          .code(ready ? 200 : 503)
-          .send({ status: ready ? "ready" : "unavailable", checks: { meta, telemetry } });
+        if (writes.degraded) request.log.warn({ writes }, "telemetry writes degraded");
+        const telemetryCheck = { ...writes, ok: engine.ok && writes.ok };
+        const ready = meta.ok && telemetryCheck.ok;
+        return reply.code(ready ? 200 : 503).send({
+          status: ready ? "ready" : "unavailable",
+          checks: { meta, telemetry: telemetryCheck },
+        });
       },
     );
 

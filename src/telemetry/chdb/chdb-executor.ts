@@ -6,12 +6,36 @@ import {
   type QueryOptions,
   renderSettings,
   type TelemetryExecutor,
+  type TelemetryLoad,
 } from "../executor.js";
+import { SessionLane } from "./session-lane.js";
+import { sessionParams } from "./session-params.js";
 
 export interface ChdbExecutorOptions {
   /** The chDB data directory; one per process. */
   path: string;
   database: string;
+  /**
+   * chDB sessions to open on the directory (default 2). The first one (two from 6 on) are write
+   * lanes (inserts, DDL, write-path reads, ping), the rest serve reads, ad-hoc queries on all
+   * read sessions but one; with one session, everything shares it in order, as a single lane.
+   */
+  sessions?: number;
+}
+
+/**
+ * ClickHouse query priorities (lower runs first): while a write or a bounded read runs, the
+ * threads of ad-hoc queries pause, so a long TQL query cannot starve ingestion of CPU.
+ */
+const PRIORITY = { write: 1, read: 5, adHoc: 10 } as const;
+
+function prioritySetting(queryOptions: QueryOptions | undefined): string {
+  const priority = queryOptions?.adHoc
+    ? PRIORITY.adHoc
+    : queryOptions?.writePath
+      ? PRIORITY.write
+      : PRIORITY.read;
+  return `SET priority = ${priority}; `;
 }
 
 interface JsonCompactResponse {
@@ -20,71 +44,108 @@ interface JsonCompactResponse {
   statistics?: { elapsed?: number; rows_read?: number };
 }
 
-/** A statement whose only job is to carry away whatever a failed statement left in the session. */
-const FLUSH_SQL = "SELECT 1";
-
 /**
- * TelemetryExecutor over chDB, the ClickHouse engine in this process.
+ * TelemetryExecutor over chDB, the ClickHouse engine in this process, with a pool of sessions.
  *
- * Calls run one at a time, in order. chDB runs a session's statements one after another anyway,
- * and it keeps the output a statement wrote before failing (a timeout, a memory limit, a
- * throwIf) and hands it to the *next* statement as a prefix of its result. With several tenants
- * sharing one session that would show one project's partial rows to another, so after any
- * failure the executor runs a flush statement, discarding its result, before the next call may
- * start. Tracking the queue also lets close() wait for everything: closing the session under a
- * running query aborts the engine.
+ * A chDB session runs one statement at a time, but sessions on the same directory run side by
+ * side over the same tables. Writes get a session of their own so an ingest batch never waits
+ * behind a long read (a TQL query may run for its whole time limit); each read goes to the read
+ * session with the least work, a bounded read to one without ad-hoc work when there is one.
+ * Each lane flushes its own session after a failure (see SessionLane). Tracking every lane lets
+ * close() wait for everything: closing a session under a running statement aborts the engine.
  */
 export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecutor {
   mkdirSync(options.path, { recursive: true });
-  const session = new Session(options.path);
-  let tail: Promise<unknown> = Promise.resolve();
+  const count = Math.max(1, Math.floor(options.sessions ?? 2));
+  const lanes = Array.from({ length: count }, () => new SessionLane(new Session(options.path)));
+  // Two write sessions from 6 on: the batch writer's inserts into several tables run in pairs.
+  const writeCount = count >= 6 ? 2 : 1;
+  const writeLanes = lanes.slice(0, writeCount);
+  const readLanes = lanes.length > 1 ? lanes.slice(writeCount) : lanes;
+  /** When each unfinished write was asked for, oldest first (a Set keeps insertion order). */
+  const writesWaiting = new Set<{ since: number }>();
   let closing: Promise<void> | undefined;
 
-  async function flushAfterFailure() {
+  /** Ad-hoc queries (TQL) may use every read session but one, kept for the API's bounded reads. */
+  const adHocLanes = readLanes.length > 1 ? readLanes.slice(0, -1) : readLanes;
+
+  function leastBusy(candidates: readonly SessionLane[]): SessionLane {
+    let best = candidates[0] as SessionLane;
+    for (const lane of candidates) if (lane.outstanding < best.outstanding) best = lane;
+    return best;
+  }
+
+  /** A bounded read avoids sessions holding ad-hoc work: that may run for its whole time limit. */
+  function laneFor(queryOptions: QueryOptions | undefined): SessionLane {
+    if (queryOptions?.writePath) return leastBusy(writeLanes);
+    if (queryOptions?.adHoc) return leastBusy(adHocLanes);
+    const clear = readLanes.filter((lane) => lane.adHoc === 0);
+    return leastBusy(clear.length > 0 ? clear : readLanes);
+  }
+
+  function schedule<T>(
+    lane: SessionLane,
+    work: (session: Session) => Promise<T>,
+    adHoc = false,
+  ): Promise<T> {
+    if (closing)
+      return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
+    return lane.run(work, adHoc);
+  }
+
+  async function write<T>(work: (session: Session) => Promise<T>): Promise<T> {
+    const entry = { since: performance.now() };
+    writesWaiting.add(entry);
     try {
-      await session.queryAsync(FLUSH_SQL, { format: "CSV" });
-    } catch {
-      // Nothing to carry away, or the engine is failing as a whole: the caller sees the original error.
+      return await schedule(leastBusy(writeLanes), work);
+    } finally {
+      writesWaiting.delete(entry);
     }
   }
 
-  function track<T>(work: () => Promise<T>): Promise<T> {
-    if (closing)
-      return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
-    const run = tail.then(async () => {
-      try {
-        return await work();
-      } catch (error) {
-        await flushAfterFailure();
-        throw error;
-      }
-    });
-    tail = run.catch(() => undefined);
-    return run;
-  }
-
-  async function run(sql: string, queryOptions: QueryOptions | undefined, format: string) {
+  function run(
+    session: Session,
+    sql: string,
+    queryOptions: QueryOptions | undefined,
+    format: string,
+  ) {
     const text = `${sql}${renderSettings(queryOptions?.settings)}`;
-    return queryOptions?.params
-      ? session.queryBindAsync(text, queryOptions.params, { format })
-      : session.queryAsync(text, { format });
+    const params = queryOptions?.params ?? {};
+    // Parameters set in the session run in parallel with other sessions; bound ones do not.
+    const setParams = sessionParams(sql, params);
+    const set =
+      setParams === undefined ? undefined : `${prioritySetting(queryOptions)}${setParams}`;
+    return set === undefined
+      ? session.queryBindAsync(text, params, { format })
+      : session.queryAsync(`${set}${text}`, { format });
   }
 
   /**
    * Reads waiting for their turn, by statement. A read identical to one that is queued but not
-   * yet started (same SQL, parameters, settings and format) shares its run instead of queueing
-   * a second one: it starts after both callers asked, so both see everything written before
-   * they asked. Each caller decodes the result itself, so no row object is shared.
+   * yet started (same SQL, parameters, settings, lane and format) shares its run instead of
+   * queueing a second one: it starts after both callers asked, so both see everything written
+   * before they asked. Each caller decodes the result itself, so no row object is shared.
    */
   const queuedReads = new Map<string, ReturnType<typeof run>>();
   function read(sql: string, queryOptions: QueryOptions | undefined, format: string) {
-    const key = JSON.stringify([format, sql, queryOptions?.params, queryOptions?.settings]);
+    const key = JSON.stringify([
+      format,
+      sql,
+      queryOptions?.params,
+      queryOptions?.settings,
+      queryOptions?.writePath === true,
+      queryOptions?.adHoc === true,
+    ]);
     const queued = queuedReads.get(key);
     if (queued) return queued;
-    const started = track(() => {
-      queuedReads.delete(key);
-      return run(sql, queryOptions, format);
-    });
+    const started = schedule(
+      laneFor(queryOptions),
+      (session) => {
+        queuedReads.delete(key);
+        return run(session, sql, queryOptions, format);
+      },
+      queryOptions?.adHoc === true,
+    );
     queuedReads.set(key, started);
     // A read that fails before it starts (the executor is closing) must not stay shareable.
     started
@@ -99,7 +160,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     engine: "chdb",
     database: options.database,
     async command(sql, queryOptions) {
-      await track(() => run(sql, queryOptions, "CSV"));
+      await write((session) => run(session, sql, queryOptions, "CSV"));
     },
     async query<T>(sql: string, queryOptions?: QueryOptions) {
       const text = (await read(sql, queryOptions, "JSONEachRow")).text();
@@ -122,7 +183,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     },
     insert(table, rows) {
       if (rows.length === 0) return Promise.resolve({ rowsWritten: 0 });
-      return track(async () => {
+      return write(async (session) => {
         // JSONCompactEachRow as one buffer with the column list named once: the engine parses it
         // natively (about a third faster than keyed JSON), rows never round-trip as SQL text.
         const columns = Object.keys(rows[0] as Record<string, unknown>);
@@ -133,18 +194,30 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
           values: Buffer.from(lines.join("\n")),
           format: "JSONCompactEachRow",
           columns,
+          settings: { priority: PRIORITY.write },
         });
         return { rowsWritten: summary.rowsWritten };
       });
     },
     async ping() {
-      await track(() => session.queryAsync("SELECT 1", { format: "CSV" }));
+      // On a write lane: "ready" means a write would be taken up now, not just that reads answer.
+      await schedule(leastBusy(writeLanes), (session) =>
+        session.queryAsync("SELECT 1", { format: "CSV" }),
+      );
+    },
+    stats(): TelemetryLoad {
+      const oldest = writesWaiting.values().next().value;
+      return {
+        sessions: lanes.length,
+        busySessions: lanes.filter((lane) => lane.outstanding > 0).length,
+        writeWaitMs: oldest ? Math.round(performance.now() - oldest.since) : 0,
+      };
     },
     close() {
       closing ??= (async () => {
-        await tail;
+        await Promise.all(lanes.map((lane) => lane.idle()));
         await drainPending();
-        session.close();
+        for (const lane of lanes) lane.session.close();
       })();
       return closing;
     },

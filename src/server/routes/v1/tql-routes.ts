@@ -77,6 +77,8 @@ export const tqlRoutes =
             `${TQL_MAX_RESULT_ROWS.toLocaleString("en-US")} rows come back; \`truncated\` says when there were more. ` +
             "Syntax and analysis errors are 400 with `position: {line, column}`; queries over the " +
             "time, memory or rows-read limits are 422 (`query_timeout`, `query_limit_exceeded`). " +
+            "A project runs at most `tql.maxConcurrentPerProject` queries at once (default 2); one " +
+            "more is 429 `rate_limited` with `Retry-After`, as is the per-key request limit. " +
             "See docs/tql.md.",
           security: [{ apiKey: [] }],
           body: TqlRequest,
