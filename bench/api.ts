@@ -20,7 +20,9 @@
  *    limit, BENCH_API_MIXED_TQL_SECONDS, 10), OTLP trace exports from the second project at
  *    BENCH_API_MIXED_INGEST_RATE (20/s, 100 spans each) and distinct trace reads at
  *    BENCH_API_MIXED_READ_RATE (50/s), open loop, for BENCH_API_MIXED_SECONDS (20; no TQL query
- *    starts after that); reports how soon ingestion is acknowledged and read latency. BENCH_API_MIXED_ONLY=1 skips runs 2-3;
+ *    starts after that); reports how soon ingestion is acknowledged and read latency, beside
+ *    the same ingestion and reads with no TQL query running (the baseline).
+ *    BENCH_API_MIXED_TQL_QUERIES changes the 4; BENCH_API_MIXED_ONLY=1 skips runs 2-3;
  *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane.
  *
  * Targets: p99 < 50 ms at 200 requests/s (issue 5); ingest acknowledged p99 < 1 s while the 4
@@ -49,7 +51,7 @@ const MIXED_SECONDS = Number(process.env.BENCH_API_MIXED_SECONDS ?? 20);
 const MIXED_READ_RATE = Number(process.env.BENCH_API_MIXED_READ_RATE ?? 50);
 const MIXED_INGEST_RATE = Number(process.env.BENCH_API_MIXED_INGEST_RATE ?? 20);
 const MIXED_TQL_SECONDS = Number(process.env.BENCH_API_MIXED_TQL_SECONDS ?? 10);
-const MIXED_TQL_QUERIES = 4;
+const MIXED_TQL_QUERIES = Number(process.env.BENCH_API_MIXED_TQL_QUERIES ?? 4);
 const TARGET_INGEST_P99_MS = 1000;
 /** Allowed TQL that never finishes by itself: it runs until the time limit stops it. */
 const ENDLESS_TQL =
@@ -392,7 +394,7 @@ interface MixedSetup {
  * Reads and OTLP exports, open loop, while 4 TQL queries that only the time limit stops hold
  * engine sessions; each TQL query is sent again as soon as it is answered.
  */
-async function runMixed(setup: MixedSetup) {
+async function runMixed(setup: MixedSetup, tqlQueries: number) {
   const { demoRequests } = await import("../src/demo/generator.js");
   const { encodeRequest } = await import("../src/ingest/otlp/codec.js");
   const bodies: Uint8Array[] = [];
@@ -425,11 +427,9 @@ async function runMixed(setup: MixedSetup) {
     }
   };
   log(
-    `Mixed: ${MIXED_TQL_QUERIES} long TQL queries, ingest ${MIXED_INGEST_RATE}/s and reads ${MIXED_READ_RATE}/s for ${MIXED_SECONDS} s`,
+    `Mixed: ${tqlQueries} long TQL queries, ingest ${MIXED_INGEST_RATE}/s and reads ${MIXED_READ_RATE}/s for ${MIXED_SECONDS} s`,
   );
-  const loops = Array.from({ length: MIXED_TQL_QUERIES }, (_, i) =>
-    tqlLoop(setup.keys[i % 2] as string),
-  );
+  const loops = Array.from({ length: tqlQueries }, (_, i) => tqlLoop(setup.keys[i % 2] as string));
   await new Promise((resolve) => setTimeout(resolve, 1000));
   // No new TQL query once the last request is sent: what is queued then drains (one lane: slowly).
   const stop = setTimeout(() => {
@@ -442,12 +442,11 @@ async function runMixed(setup: MixedSetup) {
   clearTimeout(stop);
   running = false;
   await Promise.all(loops);
-  await setup.ingestClient.stop();
   const result = {
     sessions: setup.sessions,
     seconds: MIXED_SECONDS,
     tql: {
-      queries: MIXED_TQL_QUERIES,
+      queries: tqlQueries,
       limitSeconds: MIXED_TQL_SECONDS,
       started: tqlStarted,
       meanSeconds: round(tqlSeconds.reduce((a, b) => a + b, 0) / Math.max(1, tqlSeconds.length), 1),
@@ -688,15 +687,19 @@ async function main() {
       figures[name] = { modes: { http: h, verb, engine }, httpStatuses };
     }
 
-    // 4. Mixed: ingestion and reads while long TQL queries hold engine sessions.
-    const mixed = await runMixed({
+    // 4. Mixed: ingestion and reads while long TQL queries hold engine sessions, beside the
+    // same ingestion and reads with no TQL query running (the baseline).
+    const mixedSetup: MixedSetup = {
       url: service.url,
       keys: [apiKey, otherKey.key],
       readClient: http,
       ingestClient: startClient({ host: hostname, port: Number(port), apiKey: otherKey.key }),
       readPaths: tracePaths,
       sessions: config.telemetry.sessions,
-    });
+    };
+    const mixedBaseline = await runMixed(mixedSetup, 0);
+    const mixed = await runMixed(mixedSetup, MIXED_TQL_QUERIES);
+    await mixedSetup.ingestClient.stop();
 
     // Report.
     const ms = (n: number) => n.toFixed(2);
@@ -805,27 +808,42 @@ async function main() {
     console.log(
       `\nMixed, ${MIXED_SECONDS} s with ${MIXED_TQL_QUERIES} long TQL queries running (2 per project, ${MIXED_TQL_SECONDS} s limit), engine sessions: ${mixed.sessions}`,
     );
+    const mixedRow = (label: string, rate: number, r: typeof mixed.ingest, statuses: object) => [
+      label,
+      String(rate),
+      pair(r.p50, r.p99),
+      ms(r.max),
+      String(r.achievedRate),
+      `${r.errors}/${r.requests}`,
+      JSON.stringify(statuses),
+    ];
     printTable(
       ["load", "rate/s", "p50 / p99 ms", "max ms", "achieved/s", "errors", "statuses"],
       [
-        [
-          "OTLP POST /v1/traces (100 spans), until acknowledged",
-          String(MIXED_INGEST_RATE),
-          pair(mixed.ingest.p50, mixed.ingest.p99),
-          ms(mixed.ingest.max),
-          String(mixed.ingest.achievedRate),
-          `${mixed.ingest.errors}/${mixed.ingest.requests}`,
-          JSON.stringify(mixed.ingestStatuses),
-        ],
-        [
-          "GET /v1/traces/:traceId (distinct ids)",
-          String(MIXED_READ_RATE),
-          pair(mixed.read.p50, mixed.read.p99),
-          ms(mixed.read.max),
-          String(mixed.read.achievedRate),
-          `${mixed.read.errors}/${mixed.read.requests}`,
-          JSON.stringify(mixed.readStatuses),
-        ],
+        mixedRow(
+          `OTLP POST /v1/traces (100 spans), until acknowledged, with ${MIXED_TQL_QUERIES} TQL`,
+          MIXED_INGEST_RATE,
+          mixed.ingest,
+          mixed.ingestStatuses,
+        ),
+        mixedRow(
+          "  baseline: the same with no TQL query running",
+          MIXED_INGEST_RATE,
+          mixedBaseline.ingest,
+          mixedBaseline.ingestStatuses,
+        ),
+        mixedRow(
+          `GET /v1/traces/:traceId (distinct ids), with ${MIXED_TQL_QUERIES} TQL`,
+          MIXED_READ_RATE,
+          mixed.read,
+          mixed.readStatuses,
+        ),
+        mixedRow(
+          "  baseline: the same with no TQL query running",
+          MIXED_READ_RATE,
+          mixedBaseline.read,
+          mixedBaseline.readStatuses,
+        ),
       ],
     );
     console.log(
@@ -836,6 +854,7 @@ async function main() {
       JSON.stringify({
         bench: "api",
         mixed,
+        mixedBaseline,
         spans: storedSpans,
         logs: storedLogs,
         otherProjectSpans: otherSpans,
