@@ -20,7 +20,6 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../src/auth/api-keys.js";
 import type { ApiKeyRole } from "../src/auth/permissions.js";
 import { encodeRequest } from "../src/ingest/otlp/codec.js";
 import { otlpCodec } from "../src/ingest/otlp/proto.js";
@@ -28,6 +27,7 @@ import type { Signal } from "../src/ingest/otlp/types.js";
 import { createOtlpGrpcServer } from "../src/server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../src/server/key-limiter.js";
 import { initialize } from "../src/setup/initialize.js";
+import { addKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -99,17 +99,7 @@ describe("OTLP/gRPC receiver", () => {
       password: "correct horse battery",
     });
     key = setup.apiKey ?? "";
-    const owner = await service.deps.meta.repos.users.findByEmail("grpc@example.com");
-    const ctx = {
-      deps: service.deps.domain,
-      actor: {
-        kind: "user" as const,
-        userId: owner?.id ?? "",
-        memberships: [{ orgId: setup.orgId, orgName: "Default", role: "owner" as const }],
-      },
-    };
-    newKey = async (role) =>
-      (await createApiKey({ ctx, projectId: setup.projectId, input: { role } })).key;
+    newKey = (role) => addKey(service, setup.projectId, { role });
     // How users configure SDKs for gRPC: the endpoint and the key as a header.
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = service.grpcUrl;
     process.env.OTEL_EXPORTER_OTLP_HEADERS = `x-api-key=${key}`;

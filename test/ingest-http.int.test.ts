@@ -1,9 +1,9 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../src/auth/api-keys.js";
 import { encodeRequest } from "../src/ingest/otlp/codec.js";
 import { otlpCodec } from "../src/ingest/otlp/proto.js";
 import { initialize } from "../src/setup/initialize.js";
+import { addKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -50,22 +50,7 @@ describe("OTLP/HTTP endpoints", () => {
       password: "correct horse battery",
     });
     key = setup.apiKey ?? "";
-    const owner = await service.deps.meta.repos.users.findByEmail("otlp@example.com");
-    const ctx = {
-      deps: service.deps.domain,
-      actor: {
-        kind: "user" as const,
-        userId: owner?.id ?? "",
-        memberships: [{ orgId: setup.orgId, orgName: "Default", role: "owner" as const }],
-      },
-    };
-    readOnlyKey = (
-      await createApiKey({
-        ctx,
-        projectId: setup.projectId,
-        input: { name: "ro", role: "read_only" },
-      })
-    ).key;
+    readOnlyKey = await addKey(service, setup.projectId, { name: "ro", role: "read_only" });
   });
   afterAll(async () => {
     await service?.stop();

@@ -24,3 +24,13 @@ export async function addProjectWithKey(
   });
   return { projectId: project.id, key };
 }
+
+/** Another API key of an existing project, made by the system (no signed-in owner needed). */
+export async function addKey(
+  service: TestService,
+  projectId: string,
+  input: CreateApiKeyInput,
+): Promise<string> {
+  const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
+  return (await createApiKey({ ctx, projectId, input })).key;
+}
