@@ -5,6 +5,7 @@ import { type Config, ConfigError } from "./config.js";
 import type { DomainDeps } from "./context.js";
 import { createEventBus } from "./events/event-bus.js";
 import { createIngestService, type IngestService } from "./ingest/ingest.js";
+import { ByteBudget } from "./lib/byte-budget.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createOutboundAgent } from "./lib/http/outbound-agent.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
@@ -43,6 +44,8 @@ export interface AppDeps {
   telemetry: TelemetryExecutor;
   /** OTLP ingestion: mapping, derived data and the batch writer. */
   ingest: IngestService;
+  /** OTLP body bytes held at once, received and decompressed, by OTLP/HTTP and OTLP/gRPC alike. */
+  bodyBudget: ByteBudget;
   /** TQL: project-confined SELECTs over the telemetry tables. */
   tql: TqlService;
   /** What the /v1 read API's verbs run on. */
@@ -257,6 +260,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     meta,
     telemetry,
     ingest,
+    bodyBudget: new ByteBudget(config.ingest.maxInflightBytes, (used) =>
+      metrics.ingestInflightBytes.set(used),
+    ),
     tql: createTqlService({ executor: telemetry, limits: config.tql }),
     read: {
       telemetry,

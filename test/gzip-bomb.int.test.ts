@@ -1,7 +1,9 @@
 import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
+import { connect as connectHttp2 } from "node:http2";
 import { connect, type Socket } from "node:net";
 import { createGzip } from "node:zlib";
+import { Client, credentials, Metadata, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialize } from "../src/setup/initialize.js";
 import { runCli, type ServeProcess, startServeProcess } from "./helpers/run-cli.js";
@@ -138,12 +140,39 @@ describe("the in-flight body budget counts bodies as they arrive", () => {
   const dir = makeTempDir();
   let service: TestService;
   let key: string;
+  let grpc: Client | undefined;
   const sockets: Socket[] = [];
+  const grpcAddress = () => (service.grpcUrl ?? "").replace(/^http:\/\//, "");
+  const TRACE_EXPORT = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
+
+  /** An empty ExportTraceServiceRequest over OTLP/gRPC: the status code it gets. */
+  const grpcExport = () => {
+    grpc ??= new Client(grpcAddress(), credentials.createInsecure());
+    const metadata = new Metadata();
+    metadata.set("x-api-key", key);
+    return new Promise<{ code: number; retryInfo: boolean }>((resolve) => {
+      grpc?.makeUnaryRequest(
+        TRACE_EXPORT,
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+        Buffer.alloc(0),
+        metadata,
+        { deadline: Date.now() + 10_000 },
+        (error) =>
+          resolve({
+            code: error?.code ?? status.OK,
+            retryInfo: (error?.metadata.get("grpc-status-details-bin").length ?? 0) > 0,
+          }),
+      );
+    });
+  };
 
   beforeAll(async () => {
     service = await startTestService(dir.path, {
       VIGIL_INGEST_MAX_BODY_BYTES: String(BODY),
       VIGIL_INGEST_MAX_INFLIGHT_BYTES: String(2 * BODY),
+      VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS: "2",
+      VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: "1",
     });
     key =
       (
@@ -155,6 +184,7 @@ describe("the in-flight body budget counts bodies as they arrive", () => {
   });
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
+    grpc?.close();
     await service?.stop();
     dir.remove();
   });
@@ -205,6 +235,8 @@ describe("the in-flight body budget counts bodies as they arrive", () => {
     expect(busy.status).toBe(503);
     expect(busy.headers.get("retry-after")).toBe("1");
     expect(((await busy.json()) as { code: string }).code).toBe("unavailable");
+    // OTLP/gRPC shares the budget: a call reserves its largest message before it is read.
+    expect(await grpcExport()).toEqual({ code: status.UNAVAILABLE, retryInfo: true });
 
     // One upload completes (zero bytes are not protobuf: 400), the other is abandoned.
     let answer = "";
@@ -220,5 +252,40 @@ describe("the in-flight body budget counts bodies as they arrive", () => {
     for (let i = 0; i < 100 && (await inflight()) > 0; i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(await inflight()).toBe(0);
+    expect(await grpcExport()).toEqual({ code: status.OK, retryInfo: false });
+    expect(await inflight()).toBe(0);
   }, 30_000);
+
+  it("ends an OTLP/gRPC call whose message does not arrive in time, and gives its budget back", async () => {
+    const session = connectHttp2(service.grpcUrl ?? "");
+    session.on("error", () => {});
+    try {
+      const stream = session.request({
+        ":method": "POST",
+        ":path": TRACE_EXPORT,
+        "content-type": "application/grpc",
+        te: "trailers",
+        "x-api-key": key,
+      });
+      // The status comes in trailers, or in the only headers of a trailers-only answer.
+      const trailers = new Promise<Record<string, unknown>>((resolve) => {
+        stream.once("trailers", (headers) => resolve(headers));
+        stream.once("response", (headers) => {
+          if (headers["grpc-status"] !== undefined) resolve(headers);
+        });
+      });
+      stream.on("error", () => {});
+      stream.resume();
+      // Headers only: the message never comes, yet the worst case is held meanwhile.
+      for (let i = 0; i < 50 && (await inflight()) < BODY; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await inflight()).toBe(BODY);
+      const started = performance.now();
+      expect((await trailers)["grpc-status"]).toBe(String(status.DEADLINE_EXCEEDED));
+      expect(performance.now() - started).toBeLessThan(2_500);
+      expect(await inflight()).toBe(0);
+    } finally {
+      session.destroy();
+    }
+  }, 20_000);
 });

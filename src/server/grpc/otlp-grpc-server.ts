@@ -15,6 +15,7 @@ import type { ExportResult } from "../../ingest/ingest.js";
 import { decodeRequest, encodeResponse } from "../../ingest/otlp/codec.js";
 import type { Signal } from "../../ingest/otlp/types.js";
 import { type KeyLimiter, limitBucket } from "../key-limiter.js";
+import { bodyBudgetInterceptor } from "./body-budget-interceptor.js";
 import { GRPC_STATUS_BY_CODE, toServiceError } from "./grpc-status.js";
 
 /** The OTLP collector services, one Export method each (opentelemetry-proto collector/*). */
@@ -80,6 +81,14 @@ export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGr
     "grpc.max_connection_idle_ms": 5 * 60_000,
     "grpc.keepalive_time_ms": 2 * 60_000,
     "grpc.keepalive_timeout_ms": 20_000,
+    // Memory: calls reserve from the OTLP body budget before grpc-js reads and inflates them.
+    interceptors: [
+      bodyBudgetInterceptor({
+        budget: deps.bodyBudget,
+        maxMessageBytes: maxBytes,
+        receiveTimeoutMs: deps.config.http.requestTimeoutSeconds * 1000,
+      }),
+    ],
   });
   let inFlight = 0;
 

@@ -11,7 +11,7 @@ import {
   OTLP_CONTENT_TYPES,
 } from "../../../ingest/otlp/codec.js";
 import type { Signal } from "../../../ingest/otlp/types.js";
-import { type BudgetLease, ByteBudget } from "../../../lib/byte-budget.js";
+import type { BudgetLease } from "../../../lib/byte-budget.js";
 import { UnsupportedMediaTypeError } from "../../../lib/errors.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
@@ -49,9 +49,7 @@ export const otlpRoutes =
     const maxBytes = deps.config.ingest.maxBodyBytes;
     // Body bytes held at once across OTLP requests, received and decompressed (a gzip bomb
     // inflates up to maxBytes, so 100 at once would otherwise hold 100 × maxBytes).
-    const budget = new ByteBudget(deps.config.ingest.maxInflightBytes, (used) =>
-      deps.metrics.ingestInflightBytes.set(used),
-    );
+    const budget = deps.bodyBudget;
     const leases = new WeakMap<FastifyRequest, BudgetLease>();
     app.addHook("preParsing", async (request, reply, payload) => {
       const lease = budget.lease();
