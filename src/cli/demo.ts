@@ -1,5 +1,4 @@
 import { SingleBar } from "cli-progress";
-import { createApiKey, revokeApiKey } from "../auth/api-keys.js";
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
 import { demoRequests } from "../demo/generator.js";
@@ -7,12 +6,7 @@ import { type SendSummary, sendAll } from "../demo/sender.js";
 import { InvalidInputError } from "../lib/errors.js";
 import { createLogger } from "../lib/logger.js";
 import { listProjects } from "../projects/projects.js";
-import {
-  engineOpenError,
-  findRunningServer,
-  TEMPORARY_KEY_NAME,
-  withTemporaryKey,
-} from "./running-server.js";
+import { engineOpenError, findRunningServer, withTemporaryKey } from "./running-server.js";
 import { startService } from "./serve.js";
 
 export interface DemoOptions {
@@ -43,37 +37,27 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<Dem
   }
   if (options.url && options.key) return send(options.url, options.key, options);
 
+  // The server running on this data dir, or else the service started here on a loopback port.
   const running = await findRunningServer(config.dataDir);
-  if (running) {
-    return withTemporaryKey(
+  const service = running
+    ? undefined
+    : await startService(
+        // Only OTLP/HTTP is needed: no gRPC port that another Vigil may hold.
+        { ...config, host: "127.0.0.1", port: 0, grpc: { ...config.grpc, enabled: false } },
+        createLogger("warn", process.stderr),
+      ).catch((error: unknown) => {
+        throw engineOpenError(config, error);
+      });
+  const url = running?.url ?? service?.url ?? "";
+  try {
+    return await withTemporaryKey(
       config,
       (ctx) => firstProject(ctx, config.dataDir),
       { role: "ingest" },
-      async (key, projectId) => ({ ...(await send(running.url, key, options)), projectId }),
+      async (key, projectId) => ({ ...(await send(url, key, options)), projectId }),
     );
-  }
-  const service = await startService(
-    { ...config, host: "127.0.0.1", port: 0 },
-    createLogger("warn", process.stderr),
-  ).catch((error: unknown) => {
-    throw engineOpenError(config, error);
-  });
-  try {
-    const { deps } = service;
-    const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
-    const projectId = await firstProject(ctx, config.dataDir);
-    const key = await createApiKey({
-      ctx,
-      projectId,
-      input: { name: TEMPORARY_KEY_NAME, role: "ingest" },
-    });
-    try {
-      return { ...(await send(service.url, key.key, options)), projectId };
-    } finally {
-      await revokeApiKey({ ctx, keyId: key.id });
-    }
   } finally {
-    await service.stop();
+    await service?.stop();
   }
 }
 

@@ -18,6 +18,10 @@ export class IngestOverloadedError extends UnavailableError {
   }
 }
 
+/** The engine failed a write for reasons of its own: the exporter retries (503). */
+const storeUnavailable = () =>
+  new UnavailableError("The telemetry store could not write this request; retry later", 5);
+
 export interface BatchWriterOptions {
   /** Rows waiting (queued plus being written) beyond which submit refuses. */
   maxQueuedRows: number;
@@ -144,10 +148,7 @@ export class BatchWriter {
         } catch (error) {
           // Recording error groups failed after the rows went in: the requests may retry.
           this.options.logger.error({ err: error, rows }, "telemetry write failed");
-          const failure = new UnavailableError(
-            "The telemetry store could not write this request; retry later",
-            5,
-          );
+          const failure = storeUnavailable();
           outcomes = taken.map((pending) => ({ pending, failure }));
         } finally {
           this.queuedRows -= rows;
@@ -208,7 +209,7 @@ export class BatchWriter {
       );
     }
     this.options.logger.error({ err: error }, "telemetry write failed");
-    return new UnavailableError("The telemetry store could not write this request; retry later", 5);
+    return storeUnavailable();
   }
 
   /**

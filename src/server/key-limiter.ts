@@ -1,4 +1,4 @@
-import { DomainError } from "../lib/errors.js";
+import { RateLimitedError } from "../lib/errors.js";
 
 const WINDOW_MS = 60_000;
 /** Counters kept at most; beyond, the oldest window is forgotten (as @fastify/rate-limit's LRU does). */
@@ -49,12 +49,10 @@ export class KeyLimiter {
 }
 
 /** The rate_limited error both transports raise, saying the limit and when to retry. */
-export function rateLimitedError(perMinute: number, ttlMs: number): DomainError {
+export function rateLimitedError(perMinute: number, ttlMs: number): RateLimitedError {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new DomainError(
-    "rate_limited",
+  return new RateLimitedError(
     `Rate limit of ${perMinute} requests per minute exceeded; retry in ${seconds} s`,
-    [],
     seconds,
   );
 }
