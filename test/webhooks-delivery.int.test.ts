@@ -136,7 +136,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
       newId,
       logger: silent,
       deliverer: target,
-    });
+    }).publish;
   }
 
   /** Inserts an endpoint through the repository; returns it with its plain secret. */
@@ -496,7 +496,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
         newId,
         logger: silent,
         deliverer: hooks,
-      });
+      }).publish;
       expect(await publish(event("evt_race"))).toBe(1);
       expect(await hooks.deliverDue()).toBe(1);
       expect(receiver.requests.map((r) => r.path)).toEqual([`/hook/${kept.id}`]);
@@ -521,7 +521,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
         newId,
         logger: silent,
         deliverer: hooks,
-      });
+      }).publish;
       const counts = await Promise.all([
         ...Array.from({ length: 300 }, (_, i) => publish(event(`evt_burst_${i}`, "error.created"))),
         publish(event("evt_burst_down", "monitor.down")),
@@ -548,6 +548,33 @@ describe("webhook deliverer on the SQLite meta store", () => {
       expect(await hooks.deliverDue()).toBe(0);
       expect(receiver.requests).toHaveLength(0);
     });
+  });
+
+  it("enqueues inside the caller's transaction: a rollback takes the deliveries with it", async () => {
+    await addEndpoint(["incident.created"]);
+    const hooks = deliverer();
+    const { enqueueIn } = createEventPublisher({
+      meta: store,
+      clock,
+      newId,
+      logger: silent,
+      deliverer: hooks,
+    });
+    await expect(
+      store.transaction(async (tx) => {
+        expect(
+          await enqueueIn(tx, [
+            event("evt_rolled_back", "incident.created"),
+            event("evt_x", "test.ping"),
+          ]),
+        ).toEqual([1, 0]);
+        throw new Error("the state change failed");
+      }),
+    ).rejects.toThrow("the state change failed");
+    expect(await hooks.deliverDue()).toBe(0);
+    await store.transaction((tx) => enqueueIn(tx, [event("evt_kept", "incident.created")]));
+    expect(await hooks.deliverDue()).toBe(1);
+    expect(receiver.requests).toHaveLength(1);
   });
 
   describe("at-least-once", () => {

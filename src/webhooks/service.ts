@@ -23,6 +23,14 @@ export interface WebhookService {
   send(post: WebhookPost): Promise<WebhookAnswer>;
   /** Fans an event out to its project's enabled endpoints subscribed to its type. */
   publish(event: DomainEvent): Promise<number>;
+  /**
+   * Enqueues events inside the caller's transaction (`meta` bound to it), so a state change and
+   * its webhooks commit together: nothing is lost to a crash between them. Call `kick()` after the
+   * commit so the deliverer sends them at once. Resolves with how many endpoints get each event.
+   */
+  enqueueIn(meta: MetaAccess, events: readonly DomainEvent[]): Promise<number[]>;
+  /** Wakes the deliverer (after a transaction that enqueued events committed). */
+  kick(): void;
 }
 
 export interface WebhookServiceDeps {
@@ -53,12 +61,15 @@ export function createWebhookService(
   });
   const send: WebhookService["send"] = (post) => postWebhook(agent, post);
   const deliverer = createWebhookDeliverer({ ...deps, send, concurrency: config.concurrency });
-  const publish = createEventPublisher({ ...deps, deliverer });
+  const publisher = createEventPublisher({ ...deps, deliverer });
+  const { publish } = publisher;
   return {
     secretBox: deps.secretBox,
     deliverer,
     send,
     publish,
+    enqueueIn: publisher.enqueueIn,
+    kick: () => deliverer.kick(),
     close: () => agent.close(),
   };
 }
@@ -89,7 +100,10 @@ interface Waiting {
  * error events costs one commit). An event id already enqueued for an endpoint is not enqueued again, so a
  * re-published event is delivered once.
  */
-export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) => Promise<number> {
+export function createEventPublisher(deps: PublisherDeps): {
+  publish: (event: DomainEvent) => Promise<number>;
+  enqueueIn: WebhookService["enqueueIn"];
+} {
   const log = deps.logger.child({ component: "webhooks" });
   let waiting: Waiting[] = [];
   let scheduled = false;
@@ -126,17 +140,20 @@ export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) 
     return { rows, counts };
   }
 
+  async function store(repos: Repositories, events: readonly DomainEvent[]): Promise<number[]> {
+    const subscribable = events.filter(isSubscribable);
+    const { rows, counts } = await deliveriesOf(repos, subscribable);
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+      await repos.webhookDeliveries.enqueue(rows.slice(i, i + INSERT_CHUNK));
+    let next = 0;
+    return events.map((event) => (isSubscribable(event) ? (counts[next++] ?? 0) : 0));
+  }
+
   async function enqueue(events: readonly DomainEvent[]): Promise<number[]> {
-    const store = async (repos: Repositories) => {
-      const { rows, counts } = await deliveriesOf(repos, events);
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-        await repos.webhookDeliveries.enqueue(rows.slice(i, i + INSERT_CHUNK));
-      return counts;
-    };
     // One event is one INSERT, atomic on its own; several share a transaction (one commit).
     return events.length === 1
-      ? store(deps.meta.repos)
-      : deps.meta.transaction(({ repos }) => store(repos));
+      ? store(deps.meta.repos, events)
+      : deps.meta.transaction(({ repos }) => store(repos, events));
   }
 
   async function flush(): Promise<void> {
@@ -172,14 +189,21 @@ export function createEventPublisher(deps: PublisherDeps): (event: DomainEvent) 
     queueMicrotask(() => void flush());
   }
 
-  return (event) => {
-    if (!isWebhookEvent(event.type) || event.type === "test.ping" || event.sample) {
-      log.debug({ event: event.type }, "a sample or not a subscribable webhook event; ignored");
-      return Promise.resolve(0);
-    }
-    return new Promise((resolve, reject) => {
-      waiting.push({ event, resolve, reject });
-      schedule();
-    });
+  return {
+    publish(event) {
+      if (!isSubscribable(event)) {
+        log.debug({ event: event.type }, "a sample or not a subscribable webhook event; ignored");
+        return Promise.resolve(0);
+      }
+      return new Promise((resolve, reject) => {
+        waiting.push({ event, resolve, reject });
+        schedule();
+      });
+    },
+    enqueueIn: (meta, events) => store(meta.repos, events),
   };
 }
+
+/** Test pings and samples reach only the endpoint they are sent to, never subscribers. */
+const isSubscribable = (event: DomainEvent): boolean =>
+  isWebhookEvent(event.type) && event.type !== "test.ping" && event.sample !== true;
