@@ -89,10 +89,21 @@ describe("chDB executor session pool", () => {
     const executor = createChdbExecutor({ path: dir.path, database: "pool_test", sessions: 3 });
     try {
       const started = performance.now();
-      const results = await Promise.all([
+      const both = Promise.all([
         executor.query<{ n: number }>("SELECT sleep(0.8), 1 AS n"),
         executor.query<{ n: number }>("SELECT sleep(0.8), 2 AS n"),
       ]);
+      // What runs, and where, is visible while it runs (a stuck statement can be named).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const running = executor.stats?.().running ?? [];
+      expect(running.map((r) => r.what).sort()).toEqual([
+        "SELECT sleep(0.8), 1 AS n",
+        "SELECT sleep(0.8), 2 AS n",
+      ]);
+      expect(new Set(running.map((r) => r.session)).size).toBe(2);
+      expect(running.every((r) => r.ms >= 100)).toBe(true);
+      const results = await both;
+      expect(executor.stats?.().running).toEqual([]);
       // One after the other would take 1.6 s.
       expect(performance.now() - started).toBeLessThan(1400);
       expect(results.map((rows) => rows[0]?.n)).toEqual([1, 2]);

@@ -27,6 +27,8 @@ export interface TelemetryLoad {
   busySessions: number;
   /** How long the oldest unfinished write (insert or DDL) has waited, queued plus running. */
   writeWaitMs: number;
+  /** The statements running now, longest first: what each is (SQL cut short) and for how long. */
+  running?: { session: number; what: string; ms: number }[];
 }
 
 export interface ResultColumn {

@@ -99,6 +99,20 @@ export const logsBody = (
   ],
 });
 
+/** Well under the hooks' 60 s: an export that never answers fails with what the engine was doing. */
+const EXPORT_TIMEOUT_MS = 40_000;
+
+function stuckExport(service: TestService, signal: string, cause: unknown): Error {
+  if (!(cause instanceof DOMException && cause.name === "TimeoutError")) return cause as Error;
+  const { telemetry, ingest } = service.deps;
+  return new Error(
+    `The ${signal} export got no answer in ${EXPORT_TIMEOUT_MS / 1000} s. Engine: ${JSON.stringify(
+      telemetry.stats?.(),
+    )}; ingest queue: ${JSON.stringify(ingest.queue())}`,
+    { cause },
+  );
+}
+
 /** POSTs an OTLP/JSON body and fails loudly unless every item was accepted. */
 export async function sendOtlp(
   service: TestService,
@@ -106,11 +120,16 @@ export async function sendOtlp(
   signal: "traces" | "logs" | "metrics",
   body: unknown,
 ): Promise<void> {
-  const response = await service.fetch(`/v1/${signal}`, {
-    method: "POST",
-    headers: { "x-api-key": key, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  const response = await service
+    .fetch(`/v1/${signal}`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
+    })
+    .catch((error: unknown) => {
+      throw stuckExport(service, signal, error);
+    });
   const text = await response.text();
   if (response.status !== 200 || text.includes("rejected"))
     throw new Error(`ingest ${signal} failed: ${response.status} ${text}`);

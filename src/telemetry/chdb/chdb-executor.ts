@@ -38,6 +38,12 @@ function prioritySetting(queryOptions: QueryOptions | undefined): string {
   return `SET priority = ${priority}; `;
 }
 
+/** A statement as diagnostics show it: its first line of SQL, whitespace folded, cut short. */
+function describe(sql: string): string {
+  const text = sql.replace(/\s+/g, " ").trim();
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 interface JsonCompactResponse {
   meta: { name: string; type: string }[];
   data: unknown[][];
@@ -86,18 +92,19 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
   function schedule<T>(
     lane: SessionLane,
     work: (session: Session) => Promise<T>,
+    what: string,
     adHoc = false,
   ): Promise<T> {
     if (closing)
       return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
-    return lane.run(work, adHoc);
+    return lane.run(work, adHoc, what);
   }
 
-  async function write<T>(work: (session: Session) => Promise<T>): Promise<T> {
+  async function write<T>(what: string, work: (session: Session) => Promise<T>): Promise<T> {
     const entry = { since: performance.now() };
     writesWaiting.add(entry);
     try {
-      return await schedule(leastBusy(writeLanes), work);
+      return await schedule(leastBusy(writeLanes), work, what);
     } finally {
       writesWaiting.delete(entry);
     }
@@ -144,6 +151,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
         queuedReads.delete(key);
         return run(session, sql, queryOptions, format);
       },
+      describe(sql),
       queryOptions?.adHoc === true,
     );
     queuedReads.set(key, started);
@@ -160,7 +168,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     engine: "chdb",
     database: options.database,
     async command(sql, queryOptions) {
-      await write((session) => run(session, sql, queryOptions, "CSV"));
+      await write(describe(sql), (session) => run(session, sql, queryOptions, "CSV"));
     },
     async query<T>(sql: string, queryOptions?: QueryOptions) {
       const text = (await read(sql, queryOptions, "JSONEachRow")).text();
@@ -183,7 +191,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     },
     insert(table, rows) {
       if (rows.length === 0) return Promise.resolve({ rowsWritten: 0 });
-      return write(async (session) => {
+      return write(`INSERT INTO ${table} (${rows.length} rows)`, async (session) => {
         // JSONCompactEachRow as one buffer with the column list named once: the engine parses it
         // natively (about a third faster than keyed JSON), rows never round-trip as SQL text.
         const columns = Object.keys(rows[0] as Record<string, unknown>);
@@ -201,16 +209,26 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     },
     async ping() {
       // On a write lane: "ready" means a write would be taken up now, not just that reads answer.
-      await schedule(leastBusy(writeLanes), (session) =>
-        session.queryAsync("SELECT 1", { format: "CSV" }),
+      await schedule(
+        leastBusy(writeLanes),
+        (session) => session.queryAsync("SELECT 1", { format: "CSV" }),
+        "ping",
       );
     },
     stats(): TelemetryLoad {
       const oldest = writesWaiting.values().next().value;
+      const now = performance.now();
       return {
         sessions: lanes.length,
         busySessions: lanes.filter((lane) => lane.outstanding > 0).length,
         writeWaitMs: oldest ? Math.round(performance.now() - oldest.since) : 0,
+        running: lanes
+          .flatMap((lane, session) =>
+            lane.current
+              ? [{ session, what: lane.current.what, ms: Math.round(now - lane.current.since) }]
+              : [],
+          )
+          .sort((a, b) => b.ms - a.ms),
       };
     },
     close() {

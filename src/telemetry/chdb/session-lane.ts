@@ -19,20 +19,24 @@ export class SessionLane {
   outstanding = 0;
   /** Of those, ad-hoc queries (TQL), which may run until their time limit. */
   adHoc = 0;
+  /** The statement running now, for diagnostics: what it is and since when (performance.now()). */
+  current: { what: string; since: number } | undefined;
 
   constructor(readonly session: Session) {}
 
   /** Runs `work` after every earlier statement on this lane (flushed, if it failed). */
-  run<T>(work: (session: Session) => Promise<T>, adHoc = false): Promise<T> {
+  run<T>(work: (session: Session) => Promise<T>, adHoc = false, what = "statement"): Promise<T> {
     this.outstanding += 1;
     if (adHoc) this.adHoc += 1;
     const run = this.tail.then(async () => {
+      this.current = { what, since: performance.now() };
       try {
         return await work(this.session);
       } catch (error) {
         await this.flush();
         throw error;
       } finally {
+        this.current = undefined;
         this.outstanding -= 1;
         if (adHoc) this.adHoc -= 1;
       }
