@@ -164,6 +164,7 @@ export async function resolveSourceIncident(
   if (!open) return undefined;
   const actor: IncidentActor = { kind: input.source, id: input.sourceId };
   const incident = await markResolved(meta, deps, open, input.at);
+  if (!incident) return undefined;
   await appendIncidentEvents(meta, deps, open.id, [
     { ...input.event, at: input.at, actor },
     { type: "resolved", at: input.at, actor },
@@ -171,19 +172,22 @@ export async function resolveSourceIncident(
   return { incident, events: [incidentResolvedEvent(incident)] };
 }
 
-/** Sets an incident resolved at `at`, with its duration; returns it as stored. */
+/**
+ * Sets an active incident resolved at `at`, with its duration; returns it as stored, or
+ * undefined when it was no longer active (resolved meanwhile).
+ */
 export async function markResolved(
   meta: MetaAccess,
   deps: IncidentDeps,
   incident: IncidentRecord,
   at: string,
-): Promise<IncidentRecord> {
+): Promise<IncidentRecord | undefined> {
   const change = {
     status: "resolved" as const,
     resolvedAt: at,
     durationMs: Math.max(0, Date.parse(at) - Date.parse(incident.startedAt)),
     updatedAt: deps.clock.now().toISOString(),
   };
-  await meta.repos.incidents.update(incident.id, change);
+  if (!(await meta.repos.incidents.update(incident.id, change, "active"))) return undefined;
   return { ...incident, ...change };
 }

@@ -149,6 +149,10 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return row && toRecord(row);
     },
+    /**
+     * Changes an incident; with `whenStatus`, only while it has that status (a resolve racing
+     * another resolve changes nothing). True when a row changed.
+     */
     async update(
       id: string,
       change: Partial<
@@ -157,8 +161,9 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
           "title" | "severity" | "status" | "resolvedAt" | "durationMs" | "updatedAt"
         >
       >,
-    ): Promise<void> {
-      await db
+      whenStatus?: IncidentStatus,
+    ): Promise<boolean> {
+      let query = db
         .updateTable("incidents")
         .set({
           ...(change.title !== undefined ? { title: change.title } : {}),
@@ -168,8 +173,10 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
           ...(change.durationMs !== undefined ? { duration_ms: change.durationMs } : {}),
           ...(change.updatedAt !== undefined ? { updated_at: change.updatedAt } : {}),
         })
-        .where("id", "=", id)
-        .execute();
+        .where("id", "=", id);
+      if (whenStatus) query = query.where("status", "=", whenStatus);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     /** A page of incidents, sorted (ties: newest first). */
     async list(
