@@ -212,7 +212,7 @@ async function resolveIn(
   if (!resolved) throw new ConflictError(`Incident '${incident.id}' is already resolved`);
   await appendIncidentEvents(tx, ctx.deps, incident.id, [
     ...(note ? [note] : []),
-    { type: "resolved", at, actor: actorOf(ctx), data: { by: incident.source } },
+    { type: "resolved", at, actor: actorOf(ctx) },
   ]);
   return { incident: resolved, events: [incidentResolvedEvent(resolved)] };
 }
