@@ -182,9 +182,18 @@ describe("incident management API", () => {
     expect(resolved.timeline.slice(-2).map((e) => e.type)).toEqual(["update", "resolved"]);
     expect((await owner.post(`${path}/resolve`, {})).status).toBe(409);
 
-    const reopened = await json<Incident>(await owner.post(`${path}/reopen`, {}));
+    // Resolve and reopen take no body at all (no content-type either).
+    const bare = (action: string) =>
+      service.fetch(`${path}/${action}`, {
+        method: "POST",
+        headers: { cookie: owner.cookie, origin: service.url },
+      });
+    const reopened = await json<Incident>(await bare("reopen"));
     expect(reopened).toMatchObject({ status: "active", resolvedAt: null, durationMs: null });
     expect((await owner.post(`${path}/reopen`)).status).toBe(409);
+    const noComment = await bare("comments");
+    expect(noComment.status).toBe(400);
+    expect(await noComment.text()).toContain("message");
     await sleep(5); // a second resolution at a later millisecond: a new incident.resolved
     const again = await json<Incident>(
       await owner.post(`${path}/resolve`, { message: "Really fixed" }),

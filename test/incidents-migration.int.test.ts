@@ -162,10 +162,41 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
     await store.repos.incidents.insert({ ...base, id: "inc_second" });
   });
 
-  it("dropped the old table", async () => {
+  it("dropped the old table; migrating down brings the monitor incidents back", async () => {
     await expect(
       sql`select count(*) from monitor_incidents`.execute(database.db),
     ).rejects.toThrow();
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+    expect((await migrator.migrateTo("0003-webhooks")).error).toBeUndefined();
+    const { rows } = await sql<Record<string, unknown>>`select id, status, ended_at,
+        opened_by_result_id, closed_by_result_id from monitor_incidents order by id`.execute(
+      database.db,
+    );
+    expect(rows).toEqual([
+      {
+        id: "inc_closed",
+        status: "resolved",
+        ended_at: T1,
+        opened_by_result_id: "run_a",
+        closed_by_result_id: "run_b",
+      },
+      {
+        id: "inc_open",
+        status: "resolved",
+        ended_at: "2026-11-02T08:05:00.000Z",
+        opened_by_result_id: "run_open",
+        closed_by_result_id: "run_ok",
+      },
+      {
+        id: "inc_second",
+        status: "active",
+        ended_at: null,
+        opened_by_result_id: "",
+        closed_by_result_id: null,
+      },
+    ]);
+    expect(await store.migrate()).toEqual(["0004-incidents"]);
+    expect((await store.repos.incidents.findById("inc_second"))?.status).toBe("active");
   });
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorGroup } from "../ingest/error-groups.js";
 import { ERROR_SEVERITIES } from "../ingest/model.js";
+import { INCIDENT_SOURCES } from "../incidents/model.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorNotification } from "../notifications/model.js";
 
@@ -87,7 +88,7 @@ const IncidentPayload = z.object({
   ruleId: z.string().nullable(),
   startedAt: isoTime,
   resolvedAt: isoTime.nullable(),
-  source: z.enum(["manual", "monitor", "alert"]).describe("What opened it"),
+  source: z.enum(INCIDENT_SOURCES).describe("What opened it"),
   sourceId: z.string().nullable().describe("The monitor or alert rule id; null when manual"),
 });
 type IncidentPayload = z.infer<typeof IncidentPayload>;

@@ -158,6 +158,72 @@ function timelineOf(r: OldIncident) {
   return events.map((e, i) => ({ ...e, id: ids[i] ?? e.id }));
 }
 
+/** Back to 0003: monitor incidents return to their own table (manual and alert ones are dropped). */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["incident_events", "incidents"]) await db.schema.dropTable(table).execute();
+  await db.schema
+    .createTable("monitor_incidents")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("monitor_id", "text", (c) =>
+      c.notNull().references("monitors.id").onDelete("cascade"),
+    )
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("started_at", "text", (c) => c.notNull())
+    .addColumn("ended_at", "text")
+    .addColumn("duration_ms", "integer")
+    .addColumn("cause", "text", (c) => c.notNull())
+    .addColumn("opened_by_result_id", "text", (c) => c.notNull())
+    .addColumn("closed_by_result_id", "text")
+    .execute();
+  await db.schema
+    .createIndex("monitor_incidents_monitor_time_idx")
+    .on("monitor_incidents")
+    .columns(["monitor_id", "started_at"])
+    .execute();
+  await db.schema
+    .createIndex("monitor_incidents_one_open_uq")
+    .on("monitor_incidents")
+    .column("monitor_id")
+    .unique()
+    .where(sql.ref("ended_at"), "is", null)
+    .execute();
+  // The check ids live in the monitor_down / monitor_recovered entries' data.
+  const resultId = (type: string) =>
+    sql`(select e.data from incident_events e where e.incident_id = i.id and e.type = ${type}
+         order by e.at desc, e.id desc limit 1)`;
+  const { rows } = await sql<{
+    id: string;
+    source_id: string;
+    status: string;
+    started_at: string;
+    resolved_at: string | null;
+    duration_ms: number | null;
+    cause: string | null;
+    down: string | null;
+    recovered: string | null;
+  }>`select i.id, i.source_id, i.status, i.started_at, i.resolved_at, i.duration_ms, i.cause,
+       ${resultId("monitor_down")} as down, ${resultId("monitor_recovered")} as recovered
+     from incidents i join monitors m on m.id = i.source_id
+     where i.source = 'monitor'`.execute(db);
+  const idOf = (data: string | null) => {
+    const value = data === null ? undefined : (JSON.parse(data) as { resultId?: unknown }).resultId;
+    return typeof value === "string" ? value : null;
+  };
+  const table = db as Kysely<Record<string, Record<string, unknown>>>;
+  const back = rows.map((r) => ({
+    id: r.id,
+    monitor_id: r.source_id,
+    status: r.status,
+    started_at: r.started_at,
+    ended_at: r.resolved_at,
+    duration_ms: r.duration_ms,
+    cause: r.cause ?? "",
+    opened_by_result_id: idOf(r.down) ?? "",
+    closed_by_result_id: r.resolved_at === null ? null : idOf(r.recovered),
+  }));
+  for (let i = 0; i < back.length; i += CHUNK)
+    await table
+      .insertInto("monitor_incidents")
+      .values(back.slice(i, i + CHUNK))
+      .execute();
+  for (const name of ["incident_events", "incidents"]) await db.schema.dropTable(name).execute();
 }

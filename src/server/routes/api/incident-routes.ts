@@ -121,13 +121,13 @@ export const incidentRoutes =
       ],
       [
         "resolve",
-        IncidentNoteInput.optional(),
+        IncidentNoteInput.nullish(),
         resolveIncident,
         "Resolve an incident of any source (the entry records who); 409 when already resolved",
       ],
       [
         "reopen",
-        IncidentNoteInput.optional(),
+        IncidentNoteInput.nullish(),
         reopenIncident,
         "Reopen a resolved incident; 409 when its monitor or rule has another one open",
       ],
