@@ -15,8 +15,8 @@ import { fileURLToPath } from "node:url";
 import { startService } from "../src/cli/serve.js";
 import { loadConfig } from "../src/config.js";
 import { demoRequests } from "../src/demo/generator.js";
-import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
 import { sendAll } from "../src/demo/sender.js";
+import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
 import { createLogger } from "../src/lib/logger.js";
 import { initialize } from "../src/setup/initialize.js";
 
