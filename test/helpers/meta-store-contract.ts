@@ -468,6 +468,32 @@ function monitorContract(getStore: () => MetaStore): void {
     ).toEqual(["inc_b", "inc_a"]);
     expect(await store.repos.incidents.count(filter)).toBe(2);
     expect(await store.repos.incidents.count({ projectId: "prj_mon", status: "active" })).toBe(3);
+    // Sorted by severity rank and by duration (active ones count as longest), same on both
+    // engines; a window keeps what was open during it (inc_a ended before), ties newest first.
+    await store.repos.incidents.update("inc_m1", { severity: "critical" });
+    await store.repos.incidents.update("inc_m2", { severity: "low" });
+    const sorted = async (sortBy: "severity" | "duration", direction: "asc" | "desc") =>
+      (
+        await store.repos.incidents.list(
+          { projectId: "prj_mon" },
+          { sortBy, direction },
+          {
+            limit: 10,
+            offset: 0,
+          },
+        )
+      ).map((i) => i.id);
+    expect(await sorted("severity", "desc")).toEqual(["inc_m1", "inc_b", "inc_a", "inc_m2"]);
+    expect((await sorted("duration", "asc"))[0]).toBe("inc_a");
+    expect(
+      (
+        await store.repos.incidents.list(
+          { projectId: "prj_mon", from: at(200), to: at(400) },
+          { sortBy: "started_at", direction: "asc" },
+          { limit: 10, offset: 0 },
+        )
+      ).map((i) => i.id),
+    ).toEqual(["inc_m2", "inc_m1", "inc_b"]);
     await store.repos.incidents.insertEvents([
       {
         id: "ine_2",
