@@ -16,6 +16,7 @@ import { startService } from "../src/cli/serve.js";
 import { loadConfig } from "../src/config.js";
 import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
+import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
 import { createLogger } from "../src/lib/logger.js";
 import { initialize } from "../src/setup/initialize.js";
 
@@ -37,6 +38,7 @@ const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   traceId: { list: "/v1/traces", field: "traceId" },
   errorId: { list: "/v1/errors", field: "id" },
   sessionId: { list: "/v1/sessions", field: "id" },
+  incidentId: { list: "/v1/incidents", field: "id" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -94,6 +96,32 @@ function trim(value: Json, key = ""): Json {
   return out;
 }
 
+/** Incidents live in the metadata store, not in the demo telemetry: two opened by hand. */
+async function seedIncidents(
+  deps: Awaited<ReturnType<typeof startService>>["deps"],
+  projectId: string,
+): Promise<void> {
+  const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
+  const apiDeps = { webhooks: deps.webhooks };
+  await createIncident(apiDeps, {
+    ctx,
+    projectId,
+    input: { title: "Card payments failing", severity: "critical" },
+  });
+  // The newest, so the detail example (the first of the list) shows a timeline.
+  const resolved = await createIncident(apiDeps, {
+    ctx,
+    projectId,
+    input: { title: "Checkout latency", severity: "high", message: "p95 doubled; investigating" },
+  });
+  const ref = { ctx, projectId, incidentId: resolved.id };
+  await commentOnIncident(apiDeps, { ...ref, input: { message: "Rolled back 2026.11.3" } });
+  await postIncidentUpdate(apiDeps, {
+    ...ref,
+    input: { message: "Latency is back to normal", phase: "resolved" },
+  });
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-examples-"));
   const config = loadConfig({
@@ -121,6 +149,7 @@ async function main(): Promise<void> {
       seed: SEED,
     });
     await sendAll(requests, { url: service.url, key, concurrency: 2 });
+    await seedIncidents(service.deps, setup.projectId);
 
     const get = async (path: string): Promise<Json> => {
       const response = await fetch(`${service.url}${path}`, { headers: { "x-api-key": key } });

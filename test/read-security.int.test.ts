@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
 import { PERMISSIONS, type Permission } from "../src/auth/permissions.js";
+import { createIncident } from "../src/incidents/manage.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -23,6 +24,7 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
   ["/v1/ai/", "ai:read"],
   ["/v1/sessions", "sessions:read"],
   ["/v1/traffic", "sessions:read"],
+  ["/v1/incidents", "incidents:read"],
 ];
 const MARKER = "VICTIM-MARKER";
 const VICTIM_SESSION = "sess-victim-0001";
@@ -45,6 +47,7 @@ describe("shared security cases on every /v1 read route", () => {
   let victimKey: string;
   let attackerKey: string;
   let revokedKey: string;
+  let victimIncident: string;
   const routes: Route[] = [];
   const ctx = () => ({ deps: service.deps.domain, actor: { kind: "system" as const } });
   const keyWith = async (projectId: string, permissions: Permission[]) =>
@@ -119,6 +122,13 @@ describe("shared security cases on every /v1 read route", () => {
       ]),
     );
 
+    victimIncident = (
+      await createIncident(
+        { webhooks: service.deps.webhooks },
+        { ctx: ctx(), projectId: victimProject, input: { title: MARKER, severity: "high" } },
+      )
+    ).id;
+
     const openapi = (await (await service.fetch("/openapi.json")).json()) as {
       paths: Record<
         string,
@@ -163,6 +173,7 @@ describe("shared security cases on every /v1 read route", () => {
       logId: await first("/v1/logs", "id"),
       errorId: await first("/v1/errors", "id"),
       sessionId: VICTIM_SESSION,
+      incidentId: victimIncident,
     };
   }
 
@@ -180,6 +191,9 @@ describe("shared security cases on every /v1 read route", () => {
       "/v1/errors",
       "/v1/errors/{errorId}",
       "/v1/errors/dashboard",
+      "/v1/incidents",
+      "/v1/incidents/{incidentId}",
+      "/v1/incidents/dashboard",
     ])
       expect(paths).toContain(expected);
   });

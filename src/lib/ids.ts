@@ -17,7 +17,8 @@ export type IdPrefix =
   | "chn"
   | "ntf"
   | "dlv"
-  | "att";
+  | "att"
+  | "ine";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -34,11 +35,23 @@ function encodeBase32(value: bigint, length: number): string {
 /** Generates ids: a prefix, then 10 chars of millisecond time and 16 of randomness (ULID layout), so ids sort by creation time. */
 export type IdGenerator = (prefix: IdPrefix) => string;
 
+const RANDOM_MAX = (1n << 80n) - 1n;
+
+/**
+ * Monotonic like ULID's monotonic mode: within one millisecond (or if the clock steps back)
+ * the random part is the previous one plus one, so ids made one after another sort in that
+ * order (an incident's timeline entries of the same instant keep their order).
+ */
 export function createIdGenerator(now: () => number = Date.now): IdGenerator {
+  let lastMs = -1;
+  let lastRandom = 0n;
   return (prefix) => {
-    const time = encodeBase32(BigInt(now()), 10);
-    const random = encodeBase32(BigInt(`0x${randomBytes(10).toString("hex")}`), 16);
-    return `${prefix}_${time}${random}`;
+    const ms = now();
+    if (ms > lastMs || lastRandom >= RANDOM_MAX) {
+      lastMs = Math.max(ms, lastMs);
+      lastRandom = BigInt(`0x${randomBytes(10).toString("hex")}`);
+    } else lastRandom += 1n;
+    return `${prefix}_${encodeBase32(BigInt(lastMs), 10)}${encodeBase32(lastRandom, 16)}`;
   };
 }
 

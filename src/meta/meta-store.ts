@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { ConflictError } from "../lib/errors.js";
 import { type MetaDatabase, migrateMetaDatabase } from "./database.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
-import { createMonitorIncidentRepository } from "./repositories/monitor-incidents.js";
+import { createIncidentRepository } from "./repositories/incidents.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
 import { createMonitorRepository } from "./repositories/monitors.js";
 import { createNotificationChannelRepository } from "./repositories/notification-channels.js";
@@ -25,11 +25,11 @@ function createRepositories(db: Kysely<MetaSchema>) {
     sessions: createSessionRepository(db),
     monitors: createMonitorRepository(db),
     monitorResults: createMonitorResultRepository(db),
-    monitorIncidents: createMonitorIncidentRepository(db),
     notificationChannels: createNotificationChannelRepository(db),
     notificationDeliveries: createNotificationDeliveryRepository(db),
     webhookEndpoints: createWebhookEndpointRepository(db),
     webhookDeliveries: createWebhookDeliveryRepository(db),
+    incidents: createIncidentRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

@@ -21,12 +21,14 @@ import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { channelRoutes } from "./routes/api/channel-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
+import { incidentRoutes } from "./routes/api/incident-routes.js";
 import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
+import { incidentsRoutes } from "./routes/v1/incidents-routes.js";
 import { infraRoutes } from "./routes/v1/infra-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
@@ -50,6 +52,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   sessionsRoutes,
   infraRoutes,
   aiRoutes,
+  incidentsRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
@@ -60,6 +63,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   errorRoutes,
   monitorRoutes,
   (deps) => channelRoutes({ domain: deps.domain, channels: deps.channels }),
+  incidentRoutes,
 ];
 
 export interface ServerOptions {

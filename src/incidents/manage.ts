@@ -1,0 +1,306 @@
+import { type Ctx, nowIso } from "../context.js";
+import type { DomainEvent } from "../events/event-bus.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { IncidentRecord } from "../meta/repositories/incidents.js";
+import { requireProject } from "../projects/projects.js";
+import { type Page, pageInfo, resolveWindow } from "../read/params.js";
+import type { WebhookService } from "../webhooks/service.js";
+import {
+  appendIncidentEvents,
+  incidentCreatedEvent,
+  incidentResolvedEvent,
+  markResolved,
+  type NewIncidentEvent,
+} from "./incidents.js";
+import type { IncidentActor } from "./model.js";
+import {
+  CreateIncidentInput,
+  IncidentCommentInput,
+  type IncidentDetailView,
+  IncidentNoteInput,
+  IncidentUpdateInput,
+  type IncidentView,
+  type ListIncidentsQuery,
+  toIncidentDetailView,
+  toIncidentView,
+  UpdateIncidentInput,
+} from "./views.js";
+
+/** What the management verbs need besides the domain context: webhooks enqueued in their transaction. */
+export interface IncidentApiDeps {
+  webhooks: Pick<WebhookService, "enqueueIn" | "kick">;
+}
+
+interface IncidentRef {
+  ctx: Ctx;
+  projectId: string;
+  incidentId: string;
+}
+
+/** The signed-in user, or the operator (CLI); API keys never write. */
+function actorOf(ctx: Ctx): IncidentActor {
+  return ctx.actor.kind === "user"
+    ? { kind: "user", id: ctx.actor.userId }
+    : { kind: "system", id: null };
+}
+
+async function findIncident(
+  meta: MetaAccess,
+  projectId: string,
+  incidentId: string,
+): Promise<IncidentRecord> {
+  const incident = await meta.repos.incidents.findById(incidentId);
+  if (!incident || incident.projectId !== projectId)
+    throw new NotFoundError("Incident", incidentId);
+  return incident;
+}
+
+async function detailOf(meta: MetaAccess, incident: IncidentRecord): Promise<IncidentDetailView> {
+  return toIncidentDetailView(incident, await meta.repos.incidents.listEvents([incident.id]));
+}
+
+/**
+ * Runs a change of one incident in a transaction: its webhooks are enqueued in it and the
+ * deliverer woken after the commit. Returns the incident with its timeline as it is then.
+ */
+async function changeIncident(
+  deps: IncidentApiDeps,
+  ref: IncidentRef,
+  change: (
+    tx: MetaAccess,
+    incident: IncidentRecord,
+  ) => Promise<{ incident: IncidentRecord; events: DomainEvent[] }>,
+): Promise<IncidentDetailView> {
+  const { ctx, projectId, incidentId } = ref;
+  await requireProject(ctx, projectId, "write");
+  const { detail, events } = await ctx.deps.meta.transaction(async (tx) => {
+    const result = await change(tx, await findIncident(tx, projectId, incidentId));
+    if (result.events.length > 0) await deps.webhooks.enqueueIn(tx, result.events);
+    return { detail: await detailOf(tx, result.incident), events: result.events };
+  });
+  if (events.length > 0) deps.webhooks.kick();
+  return detail;
+}
+
+/** Opens an incident by hand (members and above), with an optional first public update. */
+export async function createIncident(
+  deps: IncidentApiDeps,
+  { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: unknown },
+): Promise<IncidentDetailView> {
+  await requireProject(ctx, projectId, "write");
+  const { title, severity, message } = parseInput(CreateIncidentInput, input);
+  const now = nowIso(ctx.deps);
+  const actor = actorOf(ctx);
+  const incident: IncidentRecord = {
+    id: ctx.deps.newId("inc"),
+    projectId,
+    title,
+    status: "active",
+    severity,
+    source: "manual",
+    sourceId: null,
+    sourceKey: null,
+    startedAt: now,
+    resolvedAt: null,
+    durationMs: null,
+    cause: null,
+    createdBy: actor.kind === "user" ? actor.id : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const timeline: NewIncidentEvent[] = [
+    { type: "opened", at: now, actor, message: title, data: { severity } },
+    ...(message
+      ? [{ type: "update", at: now, actor, message, phase: "investigating", public: true } as const]
+      : []),
+  ];
+  const detail = await ctx.deps.meta.transaction(async (tx) => {
+    await tx.repos.incidents.insert(incident);
+    await appendIncidentEvents(tx, ctx.deps, incident.id, timeline);
+    await deps.webhooks.enqueueIn(tx, [incidentCreatedEvent(incident)]);
+    return detailOf(tx, incident);
+  });
+  deps.webhooks.kick();
+  return detail;
+}
+
+export async function listIncidents({
+  ctx,
+  projectId,
+  query,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  query: ListIncidentsQuery;
+}): Promise<Page<IncidentView>> {
+  await requireProject(ctx, projectId, "read");
+  const window = resolveWindow(query, ctx.deps.clock.now().getTime());
+  const filter = {
+    projectId,
+    status: query.status,
+    severity: query.severity,
+    source: query.source,
+    from: window && new Date(window.fromMs).toISOString(),
+    to: window && new Date(window.toMs).toISOString(),
+  };
+  const { incidents } = ctx.deps.meta.repos;
+  const [rows, total] = await Promise.all([
+    incidents.list(
+      filter,
+      { sortBy: query.sort_by, direction: query.sort_order },
+      { limit: query.limit, offset: (query.page - 1) * query.limit },
+    ),
+    incidents.count(filter),
+  ]);
+  return { data: rows.map(toIncidentView), pagination: pageInfo(query, total) };
+}
+
+/** One incident with its whole timeline, oldest entry first. */
+export async function getIncident(ref: IncidentRef): Promise<IncidentDetailView> {
+  await requireProject(ref.ctx, ref.projectId, "read");
+  const { meta } = ref.ctx.deps;
+  return detailOf(meta, await findIncident(meta, ref.projectId, ref.incidentId));
+}
+
+/** Renames or re-grades an incident; each change is a timeline entry. */
+export async function updateIncident(
+  deps: IncidentApiDeps,
+  ref: IncidentRef & { input: unknown },
+): Promise<IncidentDetailView> {
+  const { title, severity } = parseInput(UpdateIncidentInput, ref.input);
+  if (title === undefined && severity === undefined)
+    throw InvalidInputError.forField("title", "give title and/or severity");
+  return changeIncident(deps, ref, async (tx, incident) => {
+    const at = nowIso(ref.ctx.deps);
+    const actor = actorOf(ref.ctx);
+    const entries: NewIncidentEvent[] = [];
+    if (title !== undefined && title !== incident.title)
+      entries.push({
+        type: "title_changed",
+        at,
+        actor,
+        message: title,
+        data: { from: incident.title, to: title },
+      });
+    if (severity !== undefined && severity !== incident.severity)
+      entries.push({
+        type: "severity_changed",
+        at,
+        actor,
+        message: `${incident.severity} → ${severity}`,
+        data: { from: incident.severity, to: severity },
+      });
+    if (entries.length === 0) return { incident, events: [] };
+    const change = { title: title ?? incident.title, severity: severity ?? incident.severity };
+    await tx.repos.incidents.update(incident.id, { ...change, updatedAt: at });
+    await appendIncidentEvents(tx, ref.ctx.deps, incident.id, entries);
+    return { incident: { ...incident, ...change, updatedAt: at }, events: [] };
+  });
+}
+
+/** Resolves an active incident (any source: the entry records who); 409 when already resolved. */
+async function resolveIn(
+  tx: MetaAccess,
+  ctx: Ctx,
+  incident: IncidentRecord,
+  note: NewIncidentEvent | undefined,
+): Promise<{ incident: IncidentRecord; events: DomainEvent[] }> {
+  const at = nowIso(ctx.deps);
+  const resolved = await markResolved(tx, ctx.deps, incident, at);
+  if (!resolved) throw new ConflictError(`Incident '${incident.id}' is already resolved`);
+  await appendIncidentEvents(tx, ctx.deps, incident.id, [
+    ...(note ? [note] : []),
+    { type: "resolved", at, actor: actorOf(ctx) },
+  ]);
+  return { incident: resolved, events: [incidentResolvedEvent(resolved)] };
+}
+
+/** Posts a public update with its phase; the phase `resolved` resolves an active incident. */
+export async function postIncidentUpdate(
+  deps: IncidentApiDeps,
+  ref: IncidentRef & { input: unknown },
+): Promise<IncidentDetailView> {
+  const { message, phase } = parseInput(IncidentUpdateInput, ref.input);
+  return changeIncident(deps, ref, async (tx, incident) => {
+    const at = nowIso(ref.ctx.deps);
+    const update: NewIncidentEvent = {
+      type: "update",
+      at,
+      actor: actorOf(ref.ctx),
+      message,
+      phase,
+      public: true,
+    };
+    if (phase === "resolved" && incident.status === "active")
+      return resolveIn(tx, ref.ctx, incident, update);
+    await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [update]);
+    await tx.repos.incidents.update(incident.id, { updatedAt: at });
+    return { incident: { ...incident, updatedAt: at }, events: [] };
+  });
+}
+
+export async function resolveIncident(
+  deps: IncidentApiDeps,
+  ref: IncidentRef & { input: unknown },
+): Promise<IncidentDetailView> {
+  const { message } = parseInput(IncidentNoteInput, ref.input ?? {});
+  return changeIncident(deps, ref, async (tx, incident) => {
+    const note: NewIncidentEvent | undefined = message
+      ? { type: "comment", at: nowIso(ref.ctx.deps), actor: actorOf(ref.ctx), message }
+      : undefined;
+    return resolveIn(tx, ref.ctx, incident, note);
+  });
+}
+
+/**
+ * Makes a resolved incident active again. A monitor or alert rule holds one open incident at a
+ * time, so reopening one of theirs while another is open is a 409.
+ */
+export async function reopenIncident(
+  deps: IncidentApiDeps,
+  ref: IncidentRef & { input: unknown },
+): Promise<IncidentDetailView> {
+  const { message } = parseInput(IncidentNoteInput, ref.input ?? {});
+  return changeIncident(deps, ref, async (tx, incident) => {
+    if (incident.status !== "resolved")
+      throw new ConflictError(`Incident '${incident.id}' is not resolved`);
+    if (incident.sourceId !== null && incident.source !== "manual") {
+      const open = await tx.repos.incidents.findOpenBySource(incident.source, incident.sourceId);
+      if (open)
+        throw new ConflictError(
+          `The ${incident.source} '${incident.sourceId}' already has an open incident '${open.id}'; resolve it first`,
+        );
+    }
+    const at = nowIso(ref.ctx.deps);
+    const change = { status: "active" as const, resolvedAt: null, durationMs: null, updatedAt: at };
+    if (!(await tx.repos.incidents.update(incident.id, change, "resolved")))
+      throw new ConflictError(`Incident '${incident.id}' is not resolved`);
+    await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [
+      {
+        type: "reopened",
+        at,
+        actor: actorOf(ref.ctx),
+        message: message ?? null,
+        data: { resolvedAt: incident.resolvedAt },
+      },
+    ]);
+    // No webhook of its own: resolving it again sends a new incident.resolved.
+    return { incident: { ...incident, ...change }, events: [] };
+  });
+}
+
+/** Adds a private comment to the timeline (not shown on status pages). */
+export async function commentOnIncident(
+  deps: IncidentApiDeps,
+  ref: IncidentRef & { input: unknown },
+): Promise<IncidentDetailView> {
+  const { message } = parseInput(IncidentCommentInput, ref.input);
+  return changeIncident(deps, ref, async (tx, incident) => {
+    await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [
+      { type: "comment", at: nowIso(ref.ctx.deps), actor: actorOf(ref.ctx), message },
+    ]);
+    return { incident, events: [] };
+  });
+}

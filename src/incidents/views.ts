@@ -1,0 +1,194 @@
+import { z } from "zod";
+import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
+import { countsOf, listQuery, WindowQuery } from "../read/params.js";
+import {
+  ACTOR_KINDS,
+  INCIDENT_EVENT_TYPES,
+  INCIDENT_PHASES,
+  INCIDENT_SEVERITIES,
+  INCIDENT_SOURCES,
+  INCIDENT_STATUSES,
+} from "./model.js";
+
+export const IncidentIdParam = z.string().min(1).max(64);
+
+/** An incident without its timeline, as lists show it. */
+export const IncidentView = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    title: z.string(),
+    status: z.enum(INCIDENT_STATUSES),
+    severity: z.enum(INCIDENT_SEVERITIES),
+    source: z
+      .enum(INCIDENT_SOURCES)
+      .describe("What opened it: a person, a monitor or an alert rule"),
+    sourceId: z.string().nullable().describe("The monitor or alert rule id; null when manual"),
+    sourceKey: z
+      .string()
+      .nullable()
+      .describe("For alert incidents, the series that opened it; otherwise null"),
+    startedAt: z.string(),
+    resolvedAt: z.string().nullable(),
+    durationMs: z.number().int().nullable().describe("Set once resolved"),
+    cause: z.string().nullable().describe("What the source reported (a monitor's first failure)"),
+    createdBy: z.string().nullable().describe("The user who opened it by hand"),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Incident" });
+export type IncidentView = z.infer<typeof IncidentView>;
+
+export const IncidentEventView = z
+  .object({
+    id: z.string(),
+    type: z.enum(INCIDENT_EVENT_TYPES),
+    at: z.string(),
+    actor: z.object({
+      kind: z.enum(ACTOR_KINDS),
+      id: z.string().nullable().describe("The user, monitor or alert rule id; null for the system"),
+    }),
+    message: z.string().nullable(),
+    phase: z.enum(INCIDENT_PHASES).nullable().describe("Set on `update` entries"),
+    public: z.boolean().describe("Public updates are what status pages show"),
+    data: z.record(z.string(), z.unknown()).describe("Details of the entry, by type"),
+  })
+  .meta({ id: "IncidentEvent" });
+export type IncidentEventView = z.infer<typeof IncidentEventView>;
+
+export const IncidentDetailView = IncidentView.extend({
+  timeline: z.array(IncidentEventView).describe("Every entry, oldest first"),
+  updates: z.array(IncidentEventView).describe("The public updates only, oldest first"),
+}).meta({ id: "IncidentDetail" });
+export type IncidentDetailView = z.infer<typeof IncidentDetailView>;
+
+export const toIncidentView = (r: IncidentRecord): IncidentView => ({
+  id: r.id,
+  projectId: r.projectId,
+  title: r.title,
+  status: r.status,
+  severity: r.severity,
+  source: r.source,
+  sourceId: r.sourceId,
+  sourceKey: r.sourceKey,
+  startedAt: r.startedAt,
+  resolvedAt: r.resolvedAt,
+  durationMs: r.durationMs,
+  cause: r.cause,
+  createdBy: r.createdBy,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+export const toIncidentEventView = (e: IncidentEventRecord): IncidentEventView => ({
+  id: e.id,
+  type: e.type as IncidentEventView["type"],
+  at: e.at,
+  actor: { kind: e.actorKind, id: e.actorId },
+  message: e.message,
+  phase: e.phase as IncidentEventView["phase"],
+  public: e.public,
+  data: e.data,
+});
+
+export function toIncidentDetailView(
+  incident: IncidentRecord,
+  timeline: readonly IncidentEventRecord[],
+): IncidentDetailView {
+  const events = timeline.map(toIncidentEventView);
+  return {
+    ...toIncidentView(incident),
+    timeline: events,
+    updates: events.filter((e) => e.public && e.type === "update"),
+  };
+}
+
+const INCIDENT_SORTS = ["started_at", "severity", "duration"] as const;
+
+/** The list parameters of both the management API and /v1/incidents. */
+export const ListIncidentsQuery = listQuery(INCIDENT_SORTS, {
+  status: z.enum(INCIDENT_STATUSES).optional().describe("Only active or only resolved incidents"),
+  severity: z.enum(INCIDENT_SEVERITIES).optional().describe("Only incidents of this severity"),
+  source: z.enum(INCIDENT_SOURCES).optional().describe("Only incidents opened by this source"),
+});
+export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;
+
+const Title = z.string().trim().min(1).max(200);
+const Message = z.string().trim().min(1).max(10_000);
+
+export const CreateIncidentInput = z
+  .object({
+    title: Title,
+    severity: z.enum(INCIDENT_SEVERITIES),
+    message: Message.optional().describe(
+      "A first public update (phase investigating) posted with it",
+    ),
+  })
+  .strict()
+  .meta({
+    id: "CreateIncidentInput",
+    example: {
+      title: "Checkout payments failing",
+      severity: "high",
+      message: "Card payments fail for some customers; we are investigating.",
+    },
+  });
+export type CreateIncidentInput = z.infer<typeof CreateIncidentInput>;
+
+export const UpdateIncidentInput = z
+  .object({ title: Title.optional(), severity: z.enum(INCIDENT_SEVERITIES).optional() })
+  .strict()
+  .meta({ id: "UpdateIncidentInput", example: { severity: "critical" } });
+export type UpdateIncidentInput = z.infer<typeof UpdateIncidentInput>;
+
+export const IncidentUpdateInput = z
+  .object({
+    message: Message,
+    phase: z.enum(INCIDENT_PHASES).describe("`resolved` resolves the incident"),
+  })
+  .strict()
+  .meta({
+    id: "IncidentUpdateInput",
+    example: { message: "A fix is deployed; we are watching error rates.", phase: "monitoring" },
+  });
+export type IncidentUpdateInput = z.infer<typeof IncidentUpdateInput>;
+
+export const IncidentNoteInput = z
+  .object({ message: Message.optional() })
+  .strict()
+  .meta({ id: "IncidentNoteInput", example: { message: "Rolled back release 2026.11.3" } });
+export type IncidentNoteInput = z.infer<typeof IncidentNoteInput>;
+
+export const IncidentCommentInput = z
+  .object({ message: Message })
+  .strict()
+  .meta({ id: "IncidentCommentInput", example: { message: "Paging the payments team" } });
+export type IncidentCommentInput = z.infer<typeof IncidentCommentInput>;
+
+const SeverityCounts = countsOf(INCIDENT_SEVERITIES);
+const SourceCounts = countsOf(INCIDENT_SOURCES);
+
+export const IncidentsDashboardQuery = z.object(WindowQuery.shape).strict();
+export type IncidentsDashboardQuery = z.infer<typeof IncidentsDashboardQuery>;
+
+export const IncidentsDashboard = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    bucketSeconds: z.number().int(),
+    opened: z.number().int().describe("Incidents started in the window"),
+    resolved: z.number().int().describe("Incidents resolved in the window"),
+    open: z.number().int().describe("Incidents active now (any start)"),
+    mttrMs: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Mean time to resolve of the incidents resolved in the window; null if none"),
+    bySeverity: SeverityCounts.describe("Incidents started in the window, per severity"),
+    bySource: SourceCounts.describe("Incidents started in the window, per source"),
+    series: z
+      .array(z.object({ time: z.string(), opened: z.number().int(), resolved: z.number().int() }))
+      .describe("Incidents started and resolved per bucket, every bucket present"),
+  })
+  .meta({ id: "IncidentsDashboard" });
+export type IncidentsDashboard = z.infer<typeof IncidentsDashboard>;

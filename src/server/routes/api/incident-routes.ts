@@ -1,0 +1,156 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { z } from "zod";
+import type { AppDeps } from "../../../deps.js";
+import {
+  commentOnIncident,
+  createIncident,
+  getIncident,
+  type IncidentApiDeps,
+  listIncidents,
+  postIncidentUpdate,
+  reopenIncident,
+  resolveIncident,
+  updateIncident,
+} from "../../../incidents/manage.js";
+import {
+  CreateIncidentInput,
+  IncidentCommentInput,
+  IncidentDetailView,
+  IncidentIdParam,
+  IncidentNoteInput,
+  IncidentUpdateInput,
+  IncidentView,
+  ListIncidentsQuery,
+  UpdateIncidentInput,
+} from "../../../incidents/views.js";
+import { listOf } from "../../pagination.js";
+import { Problem } from "../../problem.js";
+import { userCtx } from "../../request-context.js";
+import { ProjectParams } from "./project-routes.js";
+
+const IncidentParams = ProjectParams.extend({ incidentId: IncidentIdParam });
+const tags = ["incidents"];
+const read = { 401: Problem, 404: Problem };
+const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 409: Problem };
+
+/** /api/projects/:projectId/incidents… (DESIGN §4): incidents opened by hand, monitors and alerts. */
+export const incidentRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const apiDeps: IncidentApiDeps = { webhooks: deps.webhooks };
+    const ref = (request: FastifyRequest & { params: z.infer<typeof IncidentParams> }) => ({
+      ctx: userCtx(deps.domain, request),
+      projectId: request.params.projectId,
+      incidentId: request.params.incidentId,
+    });
+
+    app.get(
+      "/projects/:projectId/incidents",
+      {
+        schema: {
+          tags,
+          summary: "Incidents of a project, newest first (filters: status, severity, source)",
+          params: ProjectParams,
+          querystring: ListIncidentsQuery,
+          response: { 200: listOf(IncidentView), 400: Problem, ...read },
+        },
+      },
+      async (request) =>
+        listIncidents({
+          ctx: userCtx(deps.domain, request),
+          projectId: request.params.projectId,
+          query: request.query,
+        }),
+    );
+
+    app.post(
+      "/projects/:projectId/incidents",
+      {
+        schema: {
+          tags,
+          summary: "Open an incident by hand (members and above), with an optional first update",
+          params: ProjectParams,
+          body: CreateIncidentInput,
+          response: { 201: IncidentDetailView, ...write },
+        },
+      },
+      async (request, reply) => {
+        const incident = await createIncident(apiDeps, {
+          ctx: userCtx(deps.domain, request),
+          projectId: request.params.projectId,
+          input: request.body,
+        });
+        return reply.code(201).send(incident);
+      },
+    );
+
+    app.get(
+      "/projects/:projectId/incidents/:incidentId",
+      {
+        schema: {
+          tags,
+          summary: "One incident with its timeline, oldest entry first",
+          params: IncidentParams,
+          response: { 200: IncidentDetailView, ...read },
+        },
+      },
+      async (request) => getIncident(ref(request)),
+    );
+
+    app.patch(
+      "/projects/:projectId/incidents/:incidentId",
+      {
+        schema: {
+          tags,
+          summary: "Rename or re-grade an incident (title_changed / severity_changed entries)",
+          params: IncidentParams,
+          body: UpdateIncidentInput,
+          response: { 200: IncidentDetailView, ...write },
+        },
+      },
+      async (request) => updateIncident(apiDeps, { ...ref(request), input: request.body }),
+    );
+
+    const actions = [
+      [
+        "updates",
+        IncidentUpdateInput,
+        postIncidentUpdate,
+        "Post a public update with its phase; the phase resolved resolves the incident",
+      ],
+      [
+        "resolve",
+        IncidentNoteInput.nullish(),
+        resolveIncident,
+        "Resolve an incident of any source (the entry records who); 409 when already resolved",
+      ],
+      [
+        "reopen",
+        IncidentNoteInput.nullish(),
+        reopenIncident,
+        "Reopen a resolved incident; 409 when its monitor or rule has another one open",
+      ],
+      [
+        "comments",
+        IncidentCommentInput,
+        commentOnIncident,
+        "Add a private comment to the timeline",
+      ],
+    ] as const;
+    for (const [action, body, verb, summary] of actions) {
+      app.post(
+        `/projects/:projectId/incidents/:incidentId/${action}`,
+        {
+          schema: {
+            tags,
+            summary,
+            params: IncidentParams,
+            body,
+            response: { 200: IncidentDetailView, ...write },
+          },
+        },
+        async (request) => verb(apiDeps, { ...ref(request), input: request.body }),
+      );
+    }
+  };
