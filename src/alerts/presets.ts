@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { InvalidInputError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
-import { containsPattern } from "../read/sql.js";
 import { searchTerms } from "../read/search.js";
+import { containsPattern } from "../read/sql.js";
 import type { PresetRef } from "./definition.js";
 
 /** Look-back windows a preset may aggregate over, as TQL INTERVALs. */

@@ -17,6 +17,7 @@ import { useOpenApi } from "./plugins/openapi.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
+import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { channelRoutes } from "./routes/api/channel-routes.js";
@@ -60,6 +61,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   errorRoutes,
   monitorRoutes,
   (deps) => channelRoutes({ domain: deps.domain, channels: deps.channels }),
+  (deps) => alertRuleRoutes(deps),
 ];
 
 export interface ServerOptions {
