@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
-import { addKey, addProjectWithKey } from "./helpers/projects.js";
 import { logsBody, sendOtlp } from "./helpers/otlp.js";
+import { addKey, addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 

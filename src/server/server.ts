@@ -26,6 +26,7 @@ import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
+import { alertsRoutes } from "./routes/v1/alerts-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
 import { infraRoutes } from "./routes/v1/infra-routes.js";
@@ -51,6 +52,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   sessionsRoutes,
   infraRoutes,
   aiRoutes,
+  alertsRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
