@@ -3,6 +3,7 @@ import * as initial from "./0001-initial.js";
 import * as monitors from "./0002-monitors.js";
 import * as webhooks from "./0003-webhooks.js";
 import * as incidents from "./0004-incidents.js";
+import * as alerts from "./0005-alerts.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0002-monitors": monitors,
   "0003-webhooks": webhooks,
   "0004-incidents": incidents,
+  "0005-alerts": alerts,
 };
 
 export const migrationProvider: MigrationProvider = {
