@@ -214,7 +214,12 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     // incident.created and incident.resolved, with their stable ids, signed.
     await receiver.waitFor(2);
     const { webhookDeliveries } = service.deps.meta.repos;
-    const attempts = await webhookDeliveries.listAttempts(endpointId, 50);
+    // The receiver has answered; the attempts are recorded just after (the recorder batches).
+    let attempts = await webhookDeliveries.listAttempts(endpointId, 50);
+    for (let i = 0; attempts.length < 2 && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      attempts = await webhookDeliveries.listAttempts(endpointId, 50);
+    }
     const eventIds = await Promise.all(
       attempts.map(async (a) => (await webhookDeliveries.findById(a.deliveryId))?.eventId),
     );
