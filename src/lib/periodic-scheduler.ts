@@ -144,7 +144,10 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
       if (deps.runner.isRunning(top.id) || queued.has(top.id)) {
         // Never overlap an entry's own previous run: this slot is given up.
         deps.onSkipped?.();
-        deps.logger.debug({ id: top.id }, `${deps.what} run skipped: the previous run is still going`);
+        deps.logger.debug(
+          { id: top.id },
+          `${deps.what} run skipped: the previous run is still going`,
+        );
       } else {
         queue.push({ id: top.id, slot: top.dueAt });
         queued.add(top.id);

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { MonitorNotification } from "../../notifications/model.js";
+import type { Notification } from "../../notifications/model.js";
 import type { MetaSchema, NotificationDeliveryRow } from "../schema.js";
 import { claimDueRows } from "./batches.js";
 
@@ -14,7 +14,7 @@ export interface NotificationDelivery {
   monitorId: string | null;
   incidentId: string | null;
   event: string;
-  payload: MonitorNotification;
+  payload: Notification;
   status: DeliveryStatus;
   /** Attempts made so far. */
   attempts: number;
@@ -33,7 +33,7 @@ export interface NewNotificationDelivery {
   monitorId: string | null;
   incidentId: string | null;
   event: string;
-  payload: MonitorNotification;
+  payload: Notification;
   createdAt: string;
   nextAttemptAt?: string;
 }
@@ -51,7 +51,7 @@ const toDelivery = (row: NotificationDeliveryRow): NotificationDelivery => ({
   monitorId: row.monitor_id,
   incidentId: row.incident_id,
   event: row.event,
-  payload: JSON.parse(row.payload) as MonitorNotification,
+  payload: JSON.parse(row.payload) as Notification,
   status: toStatus(row.status),
   attempts: Number(row.attempts),
   lastError: row.last_error,
