@@ -11,6 +11,7 @@ export type IdPrefix =
   | "run"
   | "inc"
   | "alr"
+  | "ale"
   | "whe"
   | "msg"
   | "req"

@@ -2,6 +2,9 @@ import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import { ConflictError } from "../lib/errors.js";
 import { type MetaDatabase, migrateMetaDatabase } from "./database.js";
+import { createAlertEventRepository } from "./repositories/alert-events.js";
+import { createAlertRuleRepository } from "./repositories/alert-rules.js";
+import { createAlertSeriesRepository } from "./repositories/alert-series.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
 import { createMonitorIncidentRepository } from "./repositories/monitor-incidents.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
@@ -30,6 +33,9 @@ function createRepositories(db: Kysely<MetaSchema>) {
     notificationDeliveries: createNotificationDeliveryRepository(db),
     webhookEndpoints: createWebhookEndpointRepository(db),
     webhookDeliveries: createWebhookDeliveryRepository(db),
+    alertRules: createAlertRuleRepository(db),
+    alertSeries: createAlertSeriesRepository(db),
+    alertEvents: createAlertEventRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

@@ -123,6 +123,8 @@ export interface NotificationDeliveriesTable {
   channel_id: string;
   monitor_id: string | null;
   incident_id: string | null;
+  /** The alert rule of an alert notification (monitor_id is null then). */
+  rule_id: string | null;
   event: string;
   /** JSON of the notification. */
   payload: string;
@@ -180,6 +182,71 @@ export interface WebhookAttemptsTable {
   created_at: string;
 }
 
+export interface AlertRulesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  /** low | medium | high | critical */
+  severity: string;
+  /** JSON of the validated AlertRuleDefinition (channels are in alert_rule_channels). */
+  definition: string;
+  /** The TQL evaluated: the user's query or the preset compiled. */
+  query: string;
+  muted: number;
+  /** Null while muted: muted indefinitely. */
+  muted_until: string | null;
+  /** ok | pending | firing | error */
+  state: string;
+  last_evaluated_at: string | null;
+  last_duration_ms: number | null;
+  last_value: number | null;
+  last_series: number | null;
+  last_error: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertRuleChannelsTable {
+  rule_id: string;
+  channel_id: string;
+}
+
+export interface AlertSeriesTable {
+  rule_id: string;
+  /** The labels sorted by name, JSON-encoded. */
+  series_key: string;
+  /** JSON object of label name to text. */
+  labels: string;
+  /** ok | pending | firing */
+  state: string;
+  pending_since: string | null;
+  fired_at: string | null;
+  last_value: number | null;
+  last_evaluated_at: string | null;
+  last_notified_at: string | null;
+  incident_id: string | null;
+}
+
+export interface AlertEventsTable {
+  id: string;
+  rule_id: string;
+  project_id: string;
+  series_key: string;
+  /** JSON object of label name to text. */
+  labels: string;
+  /** pending | fired | resolved | renotified | error | recovered_from_error | no_data */
+  kind: string;
+  value: number | null;
+  threshold: number;
+  at: string;
+  /** 1 notified, 0 recorded only (the rule was muted). */
+  notified: number;
+  incident_id: string | null;
+  message: string | null;
+}
+
 /** The metadata database as Kysely sees it. */
 export interface MetaSchema {
   organizations: OrganizationsTable;
@@ -197,6 +264,10 @@ export interface MetaSchema {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  alert_rules: AlertRulesTable;
+  alert_rule_channels: AlertRuleChannelsTable;
+  alert_series: AlertSeriesTable;
+  alert_events: AlertEventsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -215,3 +286,6 @@ export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type AlertRuleRow = Selectable<AlertRulesTable>;
+export type AlertSeriesRow = Selectable<AlertSeriesTable>;
+export type AlertEventRow = Selectable<AlertEventsTable>;

@@ -18,6 +18,7 @@ import type { WebhookEndpointRecord } from "../../src/meta/repositories/webhook-
 import type { MonitorNotification } from "../../src/notifications/model.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
+import { alertStoreContract } from "./alert-store-contract.js";
 
 /**
  * The behaviour every metadata engine must show: migrations, the auth repositories through the
@@ -139,6 +140,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   notificationContract(getStore);
   monitorContract(getStore);
   webhookContract(getStore);
+  alertStoreContract(getStore);
 }
 
 /** Notification channels and the delivery outbox: storage, claiming, retries and cascades. */

@@ -121,6 +121,17 @@ export function createNotificationChannelRepository(db: Kysely<MetaSchema>) {
         .orderBy("monitors.id")
         .execute();
     },
+    /** The alert rules that notify this channel, by name. */
+    async listAlertRulesUsing(channelId: string): Promise<{ id: string; name: string }[]> {
+      return db
+        .selectFrom("alert_rule_channels")
+        .innerJoin("alert_rules", "alert_rules.id", "alert_rule_channels.rule_id")
+        .select(["alert_rules.id as id", "alert_rules.name as name"])
+        .where("alert_rule_channels.channel_id", "=", channelId)
+        .orderBy("alert_rules.name")
+        .orderBy("alert_rules.id")
+        .execute();
+    },
   };
 }
 export type NotificationChannelRepository = ReturnType<typeof createNotificationChannelRepository>;

@@ -1,0 +1,290 @@
+import type { Kysely } from "kysely";
+import {
+  type AlertRuleDefinition,
+  type AlertRuleState,
+  type AlertSeverity,
+  intervalMs,
+  StoredDefinition,
+} from "../../alerts/definition.js";
+import type { AlertRuleRow, MetaSchema } from "../schema.js";
+
+/** An alert rule as stored: its definition (parsed), its query, mute and last evaluation. */
+export interface AlertRuleRecord {
+  id: string;
+  projectId: string;
+  name: string;
+  description: string;
+  severity: AlertSeverity;
+  definition: AlertRuleDefinition;
+  /** The TQL evaluated: the user's query or the preset compiled. */
+  query: string;
+  channelIds: string[];
+  muted: boolean;
+  /** While muted: until when, or null for indefinitely. */
+  mutedUntil: string | null;
+  state: AlertRuleState;
+  lastEvaluatedAt: string | null;
+  lastDurationMs: number | null;
+  lastValue: number | null;
+  lastSeries: number | null;
+  lastError: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What one evaluation writes on its rule. */
+export interface AlertRuleEvaluation {
+  state: AlertRuleState;
+  lastEvaluatedAt: string;
+  lastDurationMs: number;
+  lastValue: number | null;
+  lastSeries: number;
+  lastError: string | null;
+}
+
+/** The alert status the spec lists, derived from mute and series states at a time. */
+export type AlertStatus = "active" | "muted" | "resolved";
+
+/** Which rules a list shows: a project's, optionally by alert status (computed at `now`). */
+export interface AlertRuleFilter {
+  projectId: string;
+  status?: AlertStatus | undefined;
+  severity?: AlertSeverity | undefined;
+  now: string;
+}
+
+export const ALERT_RULE_SORTS = ["created_at", "name", "severity", "last_evaluated_at"] as const;
+export type AlertRuleSort = (typeof ALERT_RULE_SORTS)[number];
+
+const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => ({
+  id: row.id,
+  projectId: row.project_id,
+  name: row.name,
+  description: row.description,
+  severity: row.severity as AlertSeverity,
+  definition: StoredDefinition.parse(JSON.parse(row.definition)),
+  query: row.query,
+  channelIds,
+  muted: row.muted === 1,
+  mutedUntil: row.muted_until,
+  state: row.state as AlertRuleState,
+  lastEvaluatedAt: row.last_evaluated_at,
+  lastDurationMs: row.last_duration_ms === null ? null : Number(row.last_duration_ms),
+  lastValue: row.last_value === null ? null : Number(row.last_value),
+  lastSeries: row.last_series === null ? null : Number(row.last_series),
+  lastError: row.last_error,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
+  async function channelsOf(ruleIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byRule = new Map<string, string[]>();
+    if (ruleIds.length === 0) return byRule;
+    const rows = await db
+      .selectFrom("alert_rule_channels")
+      .select(["rule_id", "channel_id"])
+      .where("rule_id", "in", ruleIds)
+      .orderBy("channel_id")
+      .execute();
+    for (const row of rows) {
+      const list = byRule.get(row.rule_id) ?? [];
+      list.push(row.channel_id);
+      byRule.set(row.rule_id, list);
+    }
+    return byRule;
+  }
+  async function setChannels(ruleId: string, channelIds: readonly string[]): Promise<void> {
+    await db.deleteFrom("alert_rule_channels").where("rule_id", "=", ruleId).execute();
+    if (channelIds.length === 0) return;
+    await db
+      .insertInto("alert_rule_channels")
+      .values(channelIds.map((channelId) => ({ rule_id: ruleId, channel_id: channelId })))
+      .execute();
+  }
+  const withChannels = async (rows: AlertRuleRow[]): Promise<AlertRuleRecord[]> => {
+    const channels = await channelsOf(rows.map((r) => r.id));
+    return rows.map((row) => toRecord(row, channels.get(row.id) ?? []));
+  };
+  const filtered = (filter: AlertRuleFilter) => {
+    let query = db.selectFrom("alert_rules").where("project_id", "=", filter.projectId);
+    if (filter.severity !== undefined) query = query.where("severity", "=", filter.severity);
+    if (filter.status !== undefined) {
+      const status = filter.status;
+      query = query.where((eb) => {
+        const muted = eb.and([
+          eb("muted", "=", 1),
+          eb.or([eb("muted_until", "is", null), eb("muted_until", ">", filter.now)]),
+        ]);
+        const firing = eb.exists(
+          eb
+            .selectFrom("alert_series")
+            .select("alert_series.rule_id")
+            .whereRef("alert_series.rule_id", "=", "alert_rules.id")
+            .where("alert_series.state", "=", "firing"),
+        );
+        if (status === "muted") return muted;
+        if (status === "active") return eb.and([eb.not(muted), firing]);
+        return eb.and([eb.not(muted), eb.not(firing)]);
+      });
+    }
+    return query;
+  };
+
+  return {
+    async insert(rule: AlertRuleRecord): Promise<AlertRuleRecord> {
+      await db
+        .insertInto("alert_rules")
+        .values({
+          id: rule.id,
+          project_id: rule.projectId,
+          name: rule.name,
+          description: rule.description,
+          severity: rule.severity,
+          definition: JSON.stringify(rule.definition),
+          query: rule.query,
+          muted: rule.muted ? 1 : 0,
+          muted_until: rule.mutedUntil,
+          state: rule.state,
+          last_evaluated_at: rule.lastEvaluatedAt,
+          last_duration_ms: rule.lastDurationMs,
+          last_value: rule.lastValue,
+          last_series: rule.lastSeries,
+          last_error: rule.lastError,
+          created_by: rule.createdBy,
+          created_at: rule.createdAt,
+          updated_at: rule.updatedAt,
+        })
+        .execute();
+      await setChannels(rule.id, rule.channelIds);
+      return rule;
+    },
+    async findById(id: string): Promise<AlertRuleRecord | undefined> {
+      const row = await db
+        .selectFrom("alert_rules")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && (await withChannels([row]))[0];
+    },
+    /** A project's rules, oldest first. */
+    async listByProject(projectId: string): Promise<AlertRuleRecord[]> {
+      const rows = await db
+        .selectFrom("alert_rules")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+      return withChannels(rows);
+    },
+    /** A page of a project's rules by filter, in the given order. */
+    async list(
+      filter: AlertRuleFilter,
+      page: { limit: number; offset: number; sort: AlertRuleSort; order: "asc" | "desc" },
+    ): Promise<AlertRuleRecord[]> {
+      const rows = await filtered(filter)
+        .selectAll()
+        .orderBy(page.sort, page.order)
+        .orderBy("id", page.order)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return withChannels(rows);
+    },
+    async count(filter: AlertRuleFilter): Promise<number> {
+      const row = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Every rule with its evaluation period, for the scheduler (muted rules are evaluated too). */
+    async listSchedulable(): Promise<{ id: string; intervalMs: number }[]> {
+      const rows = await db.selectFrom("alert_rules").select(["id", "definition"]).execute();
+      return rows.map((r) => ({
+        id: r.id,
+        intervalMs: intervalMs(StoredDefinition.parse(JSON.parse(r.definition)).interval),
+      }));
+    },
+    /** The rule's channel ids. */
+    async listChannels(id: string): Promise<string[]> {
+      return (await channelsOf([id])).get(id) ?? [];
+    },
+    async updateDefinition(
+      id: string,
+      change: {
+        name: string;
+        description: string;
+        severity: AlertSeverity;
+        definition: AlertRuleDefinition;
+        query: string;
+        channelIds: readonly string[];
+        updatedAt: string;
+      },
+    ): Promise<void> {
+      await db
+        .updateTable("alert_rules")
+        .set({
+          name: change.name,
+          description: change.description,
+          severity: change.severity,
+          definition: JSON.stringify(change.definition),
+          query: change.query,
+          updated_at: change.updatedAt,
+        })
+        .where("id", "=", id)
+        .execute();
+      await setChannels(id, change.channelIds);
+    },
+    /** Mutes (until a time, or indefinitely with null) or unmutes. */
+    async setMute(
+      id: string,
+      mute: { muted: boolean; mutedUntil: string | null; updatedAt: string },
+    ): Promise<void> {
+      await db
+        .updateTable("alert_rules")
+        .set({
+          muted: mute.muted ? 1 : 0,
+          muted_until: mute.muted ? mute.mutedUntil : null,
+          updated_at: mute.updatedAt,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    /**
+     * Takes the rule's row lock for the rest of the transaction (a no-op update: PostgreSQL
+     * locks the row, SQLite's writer is already exclusive). False when the rule is gone.
+     */
+    async lock(id: string): Promise<boolean> {
+      const result = await db
+        .updateTable("alert_rules")
+        .set((eb) => ({ state: eb.ref("state") }))
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Writes one evaluation's outcome; leaves the definition and mute alone. */
+    async recordEvaluation(id: string, evaluation: AlertRuleEvaluation): Promise<void> {
+      await db
+        .updateTable("alert_rules")
+        .set({
+          state: evaluation.state,
+          last_evaluated_at: evaluation.lastEvaluatedAt,
+          last_duration_ms: evaluation.lastDurationMs,
+          last_value: evaluation.lastValue,
+          last_series: evaluation.lastSeries,
+          last_error: evaluation.lastError,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    /** Deletes the rule with its series and events; false when it was gone. */
+    async delete(id: string): Promise<boolean> {
+      const result = await db.deleteFrom("alert_rules").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+export type AlertRuleRepository = ReturnType<typeof createAlertRuleRepository>;

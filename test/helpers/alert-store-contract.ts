@@ -1,0 +1,211 @@
+import { expect, it } from "vitest";
+import type { AlertRuleDefinition } from "../../src/alerts/definition.js";
+import { ConflictError } from "../../src/lib/errors.js";
+import type { MetaStore } from "../../src/meta/meta-store.js";
+import type { AlertEventRecord } from "../../src/meta/repositories/alert-events.js";
+import type { AlertRuleRecord } from "../../src/meta/repositories/alert-rules.js";
+import type { AlertSeriesRecord } from "../../src/meta/repositories/alert-series.js";
+
+/** Alert rules, their series and events: the repositories the evaluator and the API use. */
+export function alertStoreContract(getStore: () => MetaStore): void {
+  const t0 = Date.UTC(2026, 0, 2, 12, 0, 0);
+  const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+  const definition: AlertRuleDefinition = {
+    preset: { kind: "error_rate", params: { window: "5m" } },
+    condition: { op: ">", threshold: 0.05 },
+    interval: "5m",
+    forSeconds: 120,
+    noData: "keep",
+    renotifyMinutes: 30,
+    openIncident: true,
+    messageTemplate: "{{value}} > {{threshold}} on {{labels.service}}",
+  };
+  const rule: AlertRuleRecord = {
+    id: "alr_contract",
+    projectId: "prj_alr",
+    name: "Error rate",
+    description: "checkout errors",
+    severity: "high",
+    definition,
+    query: "SELECT 1 AS value",
+    channelIds: ["chn_alr"],
+    muted: false,
+    mutedUntil: null,
+    state: "ok",
+    lastEvaluatedAt: null,
+    lastDurationMs: null,
+    lastValue: null,
+    lastSeries: null,
+    lastError: null,
+    createdBy: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+  };
+  const series = (key: string, state: AlertSeriesRecord["state"]): AlertSeriesRecord => ({
+    ruleId: rule.id,
+    seriesKey: key,
+    labels: JSON.parse(key) as Record<string, string>,
+    state,
+    pendingSince: state === "pending" ? at(60) : null,
+    firedAt: state === "firing" ? at(120) : null,
+    lastValue: 0.25,
+    lastEvaluatedAt: at(120),
+    lastNotifiedAt: null,
+    incidentId: null,
+  });
+
+  it("stores an alert rule with its channels, updates it, mutes it and records evaluations", async () => {
+    const store = getStore();
+    const { repos } = store;
+    await repos.organizations.insert({ id: "org_alr", name: "Alr", createdAt: at(0) });
+    await repos.projects.insert({ id: "prj_alr", orgId: "org_alr", name: "a", createdAt: at(0) });
+    await repos.notificationChannels.insert({
+      id: "chn_alr",
+      projectId: "prj_alr",
+      name: "hook",
+      type: "webhook",
+      config: {},
+      secret: null,
+      createdAt: at(0),
+      updatedAt: at(0),
+    });
+    await repos.alertRules.insert(rule);
+    expect(await repos.alertRules.findById(rule.id)).toEqual(rule);
+    await expect(
+      store.run((r) => r.alertRules.insert({ ...rule, id: "alr_dup", channelIds: [] })),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(await repos.alertRules.listChannels(rule.id)).toEqual(["chn_alr"]);
+    expect(await repos.notificationChannels.listAlertRulesUsing("chn_alr")).toEqual([
+      { id: rule.id, name: "Error rate" },
+    ]);
+    expect(await repos.alertRules.listSchedulable()).toContainEqual({
+      id: rule.id,
+      intervalMs: 300_000,
+    });
+
+    await repos.alertRules.recordEvaluation(rule.id, {
+      state: "firing",
+      lastEvaluatedAt: at(300),
+      lastDurationMs: 12,
+      lastValue: 0.5,
+      lastSeries: 2,
+      lastError: null,
+    });
+    expect(await store.transaction((tx) => tx.repos.alertRules.lock(rule.id))).toBe(true);
+    expect(await store.transaction((tx) => tx.repos.alertRules.lock("alr_gone"))).toBe(false);
+    await repos.alertRules.updateDefinition(rule.id, {
+      name: "Error rate v2",
+      description: "",
+      severity: "critical",
+      definition: { ...definition, preset: null, interval: "1m" },
+      query: "SELECT 2 AS value",
+      channelIds: [],
+      updatedAt: at(301),
+    });
+    await repos.alertRules.setMute(rule.id, {
+      muted: true,
+      mutedUntil: at(900),
+      updatedAt: at(302),
+    });
+    expect(await repos.alertRules.findById(rule.id)).toEqual({
+      ...rule,
+      name: "Error rate v2",
+      description: "",
+      severity: "critical",
+      definition: { ...definition, preset: null, interval: "1m" },
+      query: "SELECT 2 AS value",
+      channelIds: [],
+      muted: true,
+      mutedUntil: at(900),
+      state: "firing",
+      lastEvaluatedAt: at(300),
+      lastDurationMs: 12,
+      lastValue: 0.5,
+      lastSeries: 2,
+      updatedAt: at(302),
+    });
+    expect(await repos.notificationChannels.listAlertRulesUsing("chn_alr")).toEqual([]);
+  });
+
+  it("upserts, lists and deletes a rule's series", async () => {
+    const { repos } = getStore();
+    await repos.alertSeries.upsert(series('{"service":"api"}', "pending"));
+    await repos.alertSeries.upsert(series('{"service":"web"}', "firing"));
+    const updated = { ...series('{"service":"api"}', "firing"), lastNotifiedAt: at(130) };
+    await repos.alertSeries.upsert(updated);
+    expect(await repos.alertSeries.list(rule.id)).toEqual([
+      updated,
+      series('{"service":"web"}', "firing"),
+    ]);
+    expect(await repos.alertSeries.countFiring("prj_alr")).toBe(2);
+    expect((await repos.alertSeries.listForRules([rule.id])).get(rule.id)).toHaveLength(2);
+    await repos.alertSeries.delete(rule.id, '{"service":"web"}');
+    expect((await repos.alertSeries.list(rule.id)).map((s) => s.seriesKey)).toEqual([
+      '{"service":"api"}',
+    ]);
+  });
+
+  it("derives the alert status (muted, active, resolved) in lists, with an expired mute unmuted", async () => {
+    const { repos } = getStore();
+    const filter = (status: "active" | "muted" | "resolved", now: number) => ({
+      projectId: "prj_alr",
+      status,
+      now: at(now),
+    });
+    const page = { limit: 10, offset: 0, sort: "created_at" as const, order: "desc" as const };
+    // Muted until at(900) with a firing series: muted before then, active after.
+    expect((await repos.alertRules.list(filter("muted", 600), page)).map((r) => r.id)).toEqual([
+      rule.id,
+    ]);
+    expect(await repos.alertRules.count(filter("active", 600))).toBe(0);
+    expect(await repos.alertRules.count(filter("active", 1000))).toBe(1);
+    await repos.alertSeries.upsert(series('{"service":"api"}', "ok"));
+    expect(await repos.alertRules.count(filter("resolved", 1000))).toBe(1);
+    await repos.alertRules.setMute(rule.id, { muted: true, mutedUntil: null, updatedAt: at(1001) });
+    expect(await repos.alertRules.count(filter("muted", 99_999))).toBe(1);
+    await repos.alertRules.setMute(rule.id, {
+      muted: false,
+      mutedUntil: null,
+      updatedAt: at(1002),
+    });
+    expect(await repos.alertRules.count(filter("resolved", 1003))).toBe(1);
+  });
+
+  it("records events and pages them newest first, by rule or project, kind and window", async () => {
+    const { repos } = getStore();
+    const events: AlertEventRecord[] = Array.from({ length: 6 }, (_, i) => ({
+      id: `ale_${i}`,
+      ruleId: rule.id,
+      projectId: "prj_alr",
+      seriesKey: "{}",
+      labels: {},
+      kind: i % 2 === 0 ? "fired" : "resolved",
+      value: i % 2 === 0 ? 0.5 : null,
+      threshold: 0.05,
+      at: at(i * 60),
+      notified: i !== 0,
+      incidentId: i === 0 ? "inc_x" : null,
+      message: `event ${i}`,
+    }));
+    await repos.alertEvents.insertMany(events);
+    await repos.alertEvents.insertMany([]);
+    const page = await repos.alertEvents.list({ ruleId: rule.id }, { limit: 2, offset: 1 });
+    expect(page).toEqual([events[4], events[3]]);
+    expect(await repos.alertEvents.count({ projectId: "prj_alr" })).toBe(6);
+    expect(await repos.alertEvents.count({ projectId: "prj_alr" }, { kinds: ["fired"] })).toBe(3);
+    expect(await repos.alertEvents.count({ ruleId: rule.id }, { from: at(60), to: at(240) })).toBe(
+      3,
+    );
+    expect(
+      (await repos.alertEvents.list({ projectId: "prj_alr" }, { limit: 10, offset: 5 }))[0],
+    ).toEqual(events[0]);
+  });
+
+  it("deletes a rule with its channels, series and events", async () => {
+    const { repos } = getStore();
+    expect(await repos.alertRules.delete(rule.id)).toBe(true);
+    expect(await repos.alertRules.delete(rule.id)).toBe(false);
+    expect(await repos.alertSeries.list(rule.id)).toEqual([]);
+    expect(await repos.alertEvents.count({ ruleId: rule.id })).toBe(0);
+  });
+}
