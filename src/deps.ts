@@ -235,6 +235,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     logger,
     metrics,
     onNotificationsQueued: () => notifier.kick(),
+    webhooks: service,
     run: createCheckRunner({ dispatcher: outbound, clock: domain.clock, ...config.monitors }),
   });
   const scheduler = config.monitors.enabled

@@ -18,7 +18,8 @@ export type IdPrefix =
   | "chn"
   | "ntf"
   | "dlv"
-  | "att";
+  | "att"
+  | "ine";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 

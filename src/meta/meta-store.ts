@@ -6,7 +6,7 @@ import { createAlertEventRepository } from "./repositories/alert-events.js";
 import { createAlertRuleRepository } from "./repositories/alert-rules.js";
 import { createAlertSeriesRepository } from "./repositories/alert-series.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
-import { createMonitorIncidentRepository } from "./repositories/monitor-incidents.js";
+import { createIncidentRepository } from "./repositories/incidents.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
 import { createMonitorRepository } from "./repositories/monitors.js";
 import { createNotificationChannelRepository } from "./repositories/notification-channels.js";
@@ -28,11 +28,11 @@ function createRepositories(db: Kysely<MetaSchema>) {
     sessions: createSessionRepository(db),
     monitors: createMonitorRepository(db),
     monitorResults: createMonitorResultRepository(db),
-    monitorIncidents: createMonitorIncidentRepository(db),
     notificationChannels: createNotificationChannelRepository(db),
     notificationDeliveries: createNotificationDeliveryRepository(db),
     webhookEndpoints: createWebhookEndpointRepository(db),
     webhookDeliveries: createWebhookDeliveryRepository(db),
+    incidents: createIncidentRepository(db),
     alertRules: createAlertRuleRepository(db),
     alertSeries: createAlertSeriesRepository(db),
     alertEvents: createAlertEventRepository(db),

@@ -104,17 +104,45 @@ export interface MonitorResultsTable {
   detail: string;
 }
 
-export interface MonitorIncidentsTable {
+export interface IncidentsTable {
   id: string;
-  monitor_id: string;
+  project_id: string;
+  title: string;
   /** active | resolved */
   status: string;
+  /** low | medium | high | critical */
+  severity: string;
+  /** manual | monitor | alert */
+  source: string;
+  /** The monitor or alert rule that opened it; null for a manual incident. */
+  source_id: string | null;
+  /** For alerts, the series key; null otherwise. */
+  source_key: string | null;
   started_at: string;
-  ended_at: string | null;
+  resolved_at: string | null;
   duration_ms: number | null;
-  cause: string;
-  opened_by_result_id: string;
-  closed_by_result_id: string | null;
+  cause: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IncidentEventsTable {
+  id: string;
+  incident_id: string;
+  /** opened | update | severity_changed | … (see src/incidents/model.ts) */
+  type: string;
+  at: string;
+  /** user | system | monitor | alert */
+  actor_kind: string;
+  actor_id: string | null;
+  message: string | null;
+  /** investigating | identified | monitoring | resolved, for `update` events. */
+  phase: string | null;
+  /** 1 when shown publicly (status pages, /v1 updates). */
+  public: number;
+  /** JSON object of the event's details. */
+  data: string;
 }
 
 export interface NotificationDeliveriesTable {
@@ -259,7 +287,8 @@ export interface MetaSchema {
   monitors: MonitorsTable;
   monitor_channels: MonitorChannelsTable;
   monitor_results: MonitorResultsTable;
-  monitor_incidents: MonitorIncidentsTable;
+  incidents: IncidentsTable;
+  incident_events: IncidentEventsTable;
   notification_deliveries: NotificationDeliveriesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -281,7 +310,8 @@ export type SessionRow = Selectable<SessionsTable>;
 export type NotificationChannelRow = Selectable<NotificationChannelsTable>;
 export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorResultRow = Selectable<MonitorResultsTable>;
-export type MonitorIncidentRow = Selectable<MonitorIncidentsTable>;
+export type IncidentRow = Selectable<IncidentsTable>;
+export type IncidentEventRow = Selectable<IncidentEventsTable>;
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -1,13 +1,20 @@
 import type { Logger } from "pino";
+import type { DomainEvent } from "../events/event-bus.js";
+import {
+  appendIncidentEvent,
+  openSourceIncident,
+  resolveSourceIncident,
+} from "../incidents/incidents.js";
 import type { Clock } from "../lib/clock.js";
 import { redactUrl } from "../lib/http/redact-url.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import type { MonitorIncidentRecord } from "../meta/repositories/monitor-incidents.js";
+import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
+import type { WebhookService } from "../webhooks/service.js";
 import type { MonitorDefinition } from "./definition.js";
 import type { CheckResult, StepResult } from "./model.js";
 import { applyCheck, type Transition } from "./state-machine.js";
@@ -24,6 +31,8 @@ export interface RecordedCheck {
   transition: Transition;
   /** Notifications queued for the monitor's channels (0 without a transition or channels). */
   notifications: number;
+  /** incident.* events enqueued for webhook endpoints. */
+  webhooks: number;
 }
 
 export interface MonitorEngineDeps {
@@ -34,6 +43,8 @@ export interface MonitorEngineDeps {
   run(definition: MonitorDefinition, signal: AbortSignal): Promise<CheckResult>;
   /** Called after a check queued notifications, so the dispatcher sends them without waiting. */
   onNotificationsQueued?: () => void;
+  /** Where incident.created / incident.resolved are enqueued, in the check's transaction. */
+  webhooks?: Pick<WebhookService, "enqueueIn" | "kick"> | undefined;
   logger: Logger;
   metrics?: Metrics;
 }
@@ -100,32 +111,11 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         detail: { traceId: result.traceId, steps: result.steps },
       };
       await tx.repos.monitorResults.insert(record);
-      let openIncidentId = current.openIncidentId;
-      let incident: MonitorIncidentRecord | undefined;
-      if (transition === "outage_started") {
-        incident = {
-          id: deps.newId("inc"),
-          monitorId,
-          status: "active",
-          startedAt: result.startedAt,
-          endedAt: null,
-          durationMs: null,
-          cause: describeFailure(result).reason,
-          openedByResultId: id,
-          closedByResultId: null,
-        };
-        await tx.repos.monitorIncidents.insert(incident);
-        openIncidentId = incident.id;
-      } else if (transition === "recovered") {
-        const open = await tx.repos.monitorIncidents.findOpen(monitorId);
-        if (open) {
-          const durationMs = Math.max(0, Date.parse(result.startedAt) - Date.parse(open.startedAt));
-          const end = { endedAt: result.startedAt, durationMs, closedByResultId: id };
-          await tx.repos.monitorIncidents.close(open.id, end);
-          incident = { ...open, ...end, status: "resolved" };
-        }
-        openIncidentId = null;
-      }
+      const { incident, openIncidentId, events } = await recordOutage(tx, current, {
+        transition,
+        resultId: id,
+        result,
+      });
       await tx.repos.monitors.updateState(monitorId, {
         ...next,
         lastCheckedAt: result.startedAt,
@@ -150,7 +140,15 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
             createdAt: now,
           })),
         );
+        await appendIncidentEvent(tx, deps, incident.id, {
+          type: "notified",
+          at: result.startedAt,
+          actor: { kind: "monitor", id: current.id },
+          message: `${event} queued for ${notify.length} channel(s)`,
+          data: { event, channelIds: notify },
+        });
       }
+      if (events.length > 0) await deps.webhooks?.enqueueIn(tx, events);
       return {
         id,
         monitorId,
@@ -159,8 +157,65 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         record,
         transition,
         notifications: notify.length,
+        webhooks: events.length,
       };
     });
+  }
+
+  /**
+   * Opens the outage's incident (source monitor) or resolves it. A recovery after someone
+   * resolved the incident by hand still ends the outage on its timeline and notifies recovery.
+   */
+  async function recordOutage(
+    tx: MetaAccess,
+    monitor: MonitorRecord,
+    check: { transition: Transition; resultId: string; result: CheckResult },
+  ): Promise<{
+    incident: IncidentRecord | undefined;
+    openIncidentId: string | null;
+    events: DomainEvent[];
+  }> {
+    const { transition, resultId, result } = check;
+    const at = result.startedAt;
+    if (transition === "outage_started") {
+      const cause = describeFailure(result).reason;
+      const opened = await openSourceIncident(tx, deps, {
+        projectId: monitor.projectId,
+        source: "monitor",
+        sourceId: monitor.id,
+        title: `${monitor.name} is down`,
+        severity: "high",
+        cause,
+        at,
+        event: { type: "monitor_down", message: cause, data: { resultId } },
+      });
+      return {
+        incident: opened.incident,
+        openIncidentId: opened.incident.id,
+        events: opened.events,
+      };
+    }
+    if (transition !== "recovered")
+      return { incident: undefined, openIncidentId: monitor.openIncidentId, events: [] };
+    const event = { type: "monitor_recovered" as const, data: { resultId } };
+    const resolved = await resolveSourceIncident(tx, deps, {
+      source: "monitor",
+      sourceId: monitor.id,
+      at,
+      event,
+    });
+    if (resolved)
+      return { incident: resolved.incident, openIncidentId: null, events: resolved.events };
+    const closed = monitor.openIncidentId
+      ? await tx.repos.incidents.findById(monitor.openIncidentId)
+      : undefined;
+    if (closed)
+      await appendIncidentEvent(tx, deps, closed.id, {
+        ...event,
+        at,
+        actor: { kind: "monitor", id: monitor.id },
+      });
+    return { incident: closed, openIncidentId: null, events: [] };
   }
 
   async function execute(monitorId: string, trigger: CheckTrigger) {
@@ -180,6 +235,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         recorded.transition === "recovered" ? "monitor recovered" : "monitor outage started",
       );
       if (recorded.notifications > 0) deps.onNotificationsQueued?.();
+      if (recorded.webhooks > 0) deps.webhooks?.kick();
     }
     return recorded;
   }
@@ -209,7 +265,7 @@ function notificationOf(
   event: MonitorEvent,
   monitor: MonitorRecord,
   definition: MonitorDefinition,
-  incident: MonitorIncidentRecord,
+  incident: IncidentRecord,
   resultId: string,
   result: CheckResult,
 ): MonitorNotification {
@@ -226,7 +282,7 @@ function notificationOf(
     incident: {
       id: incident.id,
       startedAt: incident.startedAt,
-      endedAt: incident.endedAt,
+      endedAt: incident.resolvedAt,
       durationMs: incident.durationMs,
     },
     check: {

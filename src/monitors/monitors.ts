@@ -195,7 +195,11 @@ export async function updateMonitor(
 export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<void> {
   const monitor = await findMonitor(ref, "write");
   deps.scheduler?.unschedule(monitor.id);
-  await ref.ctx.deps.meta.repos.monitors.delete(monitor.id);
+  // Its outages go with it, as they did when they were monitor incidents.
+  await ref.ctx.deps.meta.transaction(async (tx) => {
+    await tx.repos.incidents.deleteBySource("monitor", monitor.id);
+    await tx.repos.monitors.delete(monitor.id);
+  });
 }
 
 /** Stops scheduled checks; the state (and an open incident) is kept as it is. */
@@ -261,18 +265,25 @@ export async function listIncidents(
 ): Promise<Page<MonitorIncidentView>> {
   const monitor = await findMonitor(ref, "read");
   const { query } = ref;
-  const { monitorIncidents, notificationDeliveries } = ref.ctx.deps.meta.repos;
+  const { incidents, notificationDeliveries } = ref.ctx.deps.meta.repos;
+  const filter = { projectId: monitor.projectId, source: "monitor" as const, sourceId: monitor.id };
   const [rows, total] = await Promise.all([
-    monitorIncidents.list(monitor.id, {
-      limit: query.limit,
-      offset: (query.page - 1) * query.limit,
-    }),
-    monitorIncidents.count(monitor.id),
+    incidents.list(
+      filter,
+      { sortBy: "started_at", direction: "desc" },
+      { limit: query.limit, offset: (query.page - 1) * query.limit },
+    ),
+    incidents.count(filter),
   ]);
-  const deliveries = await notificationDeliveries.listByIncidents(rows.map((i) => i.id));
+  const ids = rows.map((i) => i.id);
+  const [deliveries, timeline] = await Promise.all([
+    notificationDeliveries.listByIncidents(ids),
+    incidents.listEvents(ids, ["monitor_down", "monitor_recovered"]),
+  ]);
   const data = rows.map((incident) =>
     toIncidentView(
       incident,
+      timeline.filter((e) => e.incidentId === incident.id),
       deliveries.filter((d) => d.incidentId === incident.id).map(toDeliveryView),
     ),
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MonitorIncidentRecord } from "../meta/repositories/monitor-incidents.js";
+import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import { DeliveryView } from "../notifications/channels.js";
@@ -145,9 +145,30 @@ export function toCheckResultView(record: MonitorResultRecord): CheckResultView 
   };
 }
 
+const resultIdOf = (event: IncidentEventRecord | undefined): string | null =>
+  typeof event?.data.resultId === "string" ? event.data.resultId : null;
+
+/**
+ * A monitor's outage as the monitor API has always shown it, from the incident and its
+ * `monitor_down` / `monitor_recovered` timeline entries (which carry the check ids).
+ */
 export function toIncidentView(
-  record: MonitorIncidentRecord,
+  record: IncidentRecord,
+  timeline: readonly IncidentEventRecord[],
   notifications: DeliveryView[],
 ): MonitorIncidentView {
-  return { ...record, notifications };
+  const down = timeline.find((e) => e.type === "monitor_down");
+  const recovered = timeline.findLast((e) => e.type === "monitor_recovered");
+  return {
+    id: record.id,
+    monitorId: record.sourceId ?? "",
+    status: record.status,
+    startedAt: record.startedAt,
+    endedAt: record.resolvedAt,
+    durationMs: record.durationMs,
+    cause: record.cause ?? "",
+    openedByResultId: resultIdOf(down) ?? "",
+    closedByResultId: record.status === "resolved" ? resultIdOf(recovered) : null,
+    notifications,
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorGroup } from "../ingest/error-groups.js";
 import { ERROR_SEVERITIES } from "../ingest/model.js";
+import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { AlertNotification, MonitorNotification } from "../notifications/model.js";
 
 /** One subscribable event type: its payload (the envelope's `data`) and an example of it. */
@@ -97,7 +98,10 @@ const IncidentPayload = z.object({
   ruleId: z.string().nullable(),
   startedAt: isoTime,
   resolvedAt: isoTime.nullable(),
+  source: z.enum(["manual", "monitor", "alert"]).describe("What opened it"),
+  sourceId: z.string().nullable().describe("The monitor or alert rule id; null when manual"),
 });
+type IncidentPayload = z.infer<typeof IncidentPayload>;
 
 const PROJECT = "prj_01kaexample0000000000000";
 const monitorExample = (recovered: boolean): MonitorPayload => ({
@@ -157,7 +161,7 @@ const alertExample = (resolved: boolean): AlertPayload => ({
     ? "checkout p95 is back at 640.2 ms"
     : "checkout p95 is 912.4 ms (threshold 800)",
 });
-const incidentExample = (resolved: boolean): z.infer<typeof IncidentPayload> => ({
+const incidentExample = (resolved: boolean): IncidentPayload => ({
   incidentId: "inc_01kaexample0000000000001",
   projectId: PROJECT,
   title: "Checkout p95 over 800 ms",
@@ -166,7 +170,11 @@ const incidentExample = (resolved: boolean): z.infer<typeof IncidentPayload> => 
   ruleId: "alr_01kaexample0000000000000",
   startedAt: AT,
   resolvedAt: resolved ? RESOLVED_AT : null,
+  source: "alert",
+  sourceId: "alr_01kaexample0000000000000",
 });
+const INCIDENTS =
+  "incidents opened or resolved by hand, by monitor outages, and by alert rules with openIncident";
 const ALERTS_LATER =
   "alert rules (not yet available: subscribing now receives them once they ship)";
 
@@ -226,13 +234,13 @@ export const WEBHOOK_EVENT_TYPES = {
   }),
   "incident.created": defineEventType({
     description: "An incident was opened",
-    emittedBy: ALERTS_LATER,
+    emittedBy: INCIDENTS,
     payload: IncidentPayload,
     example: incidentExample(false),
   }),
   "incident.resolved": defineEventType({
-    description: "An incident was resolved",
-    emittedBy: ALERTS_LATER,
+    description: "An incident was resolved (again after a reopen: a new event)",
+    emittedBy: INCIDENTS,
     payload: IncidentPayload,
     example: incidentExample(true),
   }),
@@ -299,5 +307,21 @@ export function alertEventPayload(notification: AlertNotification): AlertPayload
     labels: series.labels,
     seriesKey: series.key,
     message: notification.message,
+  };
+}
+
+/** The payload of incident.created / incident.resolved for an incident as stored. */
+export function incidentEventPayload(incident: IncidentRecord): IncidentPayload {
+  return {
+    incidentId: incident.id,
+    projectId: incident.projectId,
+    title: incident.title,
+    severity: incident.severity,
+    status: incident.status,
+    ruleId: incident.source === "alert" ? incident.sourceId : null,
+    startedAt: incident.startedAt,
+    resolvedAt: incident.resolvedAt,
+    source: incident.source,
+    sourceId: incident.sourceId,
   };
 }

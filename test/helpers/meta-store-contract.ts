@@ -428,45 +428,90 @@ function monitorContract(getStore: () => MetaStore): void {
     expect(await repos.monitorResults.count({ monitorId })).toBe(7);
   });
 
-  it("allows one open incident per monitor, closes it, then allows the next", async () => {
+  it("allows one open incident per source, resolves it, then allows the next", async () => {
     const store = getStore();
     const incident = {
       id: "inc_a",
-      monitorId,
+      projectId: "prj_mon",
+      title: "Checkout is down",
       status: "active" as const,
+      severity: "high" as const,
+      source: "monitor" as const,
+      sourceId: monitorId,
+      sourceKey: null,
       startedAt: at(0),
-      endedAt: null,
+      resolvedAt: null,
       durationMs: null,
       cause: "status 500",
-      openedByResultId: "run_00",
-      closedByResultId: null,
+      createdBy: null,
+      createdAt: at(0),
+      updatedAt: at(0),
     };
-    await store.repos.monitorIncidents.insert(incident);
+    await store.repos.incidents.insert(incident);
     await expect(
-      store.run((repos) => repos.monitorIncidents.insert({ ...incident, id: "inc_b" })),
+      store.run((repos) => repos.incidents.insert({ ...incident, id: "inc_b" })),
     ).rejects.toBeInstanceOf(ConflictError);
-    expect(await store.repos.monitorIncidents.findOpen(monitorId)).toEqual(incident);
-    await store.repos.monitorIncidents.close("inc_a", {
-      endedAt: at(120),
+    // Manual incidents have no source id: any number of them may be open.
+    for (const id of ["inc_m1", "inc_m2"])
+      await store.repos.incidents.insert({ ...incident, id, source: "manual", sourceId: null });
+    expect(await store.repos.incidents.findOpenBySource("monitor", monitorId)).toEqual(incident);
+    await store.repos.incidents.update("inc_a", {
+      status: "resolved",
+      resolvedAt: at(120),
       durationMs: 120_000,
-      closedByResultId: "run_02",
+      updatedAt: at(120),
     });
-    expect(await store.repos.monitorIncidents.findOpen(monitorId)).toBeUndefined();
-    await store.repos.monitorIncidents.insert({ ...incident, id: "inc_b", startedAt: at(300) });
+    expect(await store.repos.incidents.findOpenBySource("monitor", monitorId)).toBeUndefined();
+    await store.repos.incidents.insert({ ...incident, id: "inc_b", startedAt: at(300) });
+    const filter = { projectId: "prj_mon", source: "monitor" as const, sourceId: monitorId };
+    const order = { sortBy: "started_at" as const, direction: "desc" as const };
     expect(
-      (await store.repos.monitorIncidents.list(monitorId, { limit: 10, offset: 0 })).map(
-        (i) => i.id,
-      ),
+      (await store.repos.incidents.list(filter, order, { limit: 10, offset: 0 })).map((i) => i.id),
     ).toEqual(["inc_b", "inc_a"]);
-    expect(await store.repos.monitorIncidents.count(monitorId)).toBe(2);
+    expect(await store.repos.incidents.count(filter)).toBe(2);
+    expect(await store.repos.incidents.count({ projectId: "prj_mon", status: "active" })).toBe(3);
+    await store.repos.incidents.insertEvents([
+      {
+        id: "ine_2",
+        incidentId: "inc_a",
+        type: "resolved",
+        at: at(120),
+        actorKind: "monitor",
+        actorId: monitorId,
+        message: null,
+        phase: null,
+        public: false,
+        data: {},
+      },
+      {
+        id: "ine_1",
+        incidentId: "inc_a",
+        type: "update",
+        at: at(60),
+        actorKind: "user",
+        actorId: null,
+        message: "Looking into it",
+        phase: "investigating",
+        public: true,
+        data: { n: 1 },
+      },
+    ]);
+    const timeline = await store.repos.incidents.listEvents(["inc_a"]);
+    expect(timeline.map((e) => [e.id, e.public, e.data])).toEqual([
+      ["ine_1", true, { n: 1 }],
+      ["ine_2", false, {}],
+    ]);
+    expect((await store.repos.incidents.listEvents(["inc_a"], ["resolved"])).length).toBe(1);
   });
 
-  it("deletes a monitor with its results and incidents", async () => {
+  it("deletes a monitor with its results; its incidents go by source", async () => {
     const { repos } = getStore();
     await repos.monitors.delete(monitorId);
     expect(await repos.monitors.findById(monitorId)).toBeUndefined();
     expect(await repos.monitorResults.count({ monitorId })).toBe(0);
-    expect(await repos.monitorIncidents.count(monitorId)).toBe(0);
+    await repos.incidents.deleteBySource("monitor", monitorId);
+    expect(await repos.incidents.count({ projectId: "prj_mon", sourceId: monitorId })).toBe(0);
+    expect(await repos.incidents.listEvents(["inc_a"])).toEqual([]);
   });
 }
 

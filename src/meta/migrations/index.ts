@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as initial from "./0001-initial.js";
 import * as monitors from "./0002-monitors.js";
 import * as webhooks from "./0003-webhooks.js";
+import * as incidents from "./0004-incidents.js";
 import * as alerts from "./0005-alerts.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
@@ -9,6 +10,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-monitors": monitors,
   "0003-webhooks": webhooks,
+  "0004-incidents": incidents,
   "0005-alerts": alerts,
 };
 

@@ -1,0 +1,250 @@
+import { type Kysely, sql } from "kysely";
+import type { IncidentEventRow, IncidentRow, MetaSchema } from "../schema.js";
+
+export type IncidentStatus = "active" | "resolved";
+export type IncidentSeverity = "low" | "medium" | "high" | "critical";
+export type IncidentSource = "manual" | "monitor" | "alert";
+export type IncidentActorKind = "user" | "system" | "monitor" | "alert";
+
+/** An incident of a project: opened by hand, by a monitor outage or by an alert rule. */
+export interface IncidentRecord {
+  id: string;
+  projectId: string;
+  title: string;
+  status: IncidentStatus;
+  severity: IncidentSeverity;
+  source: IncidentSource;
+  sourceId: string | null;
+  sourceKey: string | null;
+  startedAt: string;
+  resolvedAt: string | null;
+  durationMs: number | null;
+  cause: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One entry of an incident's timeline. */
+export interface IncidentEventRecord {
+  id: string;
+  incidentId: string;
+  type: string;
+  at: string;
+  actorKind: IncidentActorKind;
+  actorId: string | null;
+  message: string | null;
+  phase: string | null;
+  public: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface IncidentFilter {
+  projectId: string;
+  status?: IncidentStatus | undefined;
+  severity?: IncidentSeverity | undefined;
+  source?: IncidentSource | undefined;
+  sourceId?: string | undefined;
+  /** Incidents that were open at some time in [from, to). */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export type IncidentSort = "started_at" | "severity" | "duration";
+
+const toRecord = (row: IncidentRow): IncidentRecord => ({
+  id: row.id,
+  projectId: row.project_id,
+  title: row.title,
+  status: row.status as IncidentStatus,
+  severity: row.severity as IncidentSeverity,
+  source: row.source as IncidentSource,
+  sourceId: row.source_id,
+  sourceKey: row.source_key,
+  startedAt: row.started_at,
+  resolvedAt: row.resolved_at,
+  durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+  cause: row.cause,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toEventRecord = (row: IncidentEventRow): IncidentEventRecord => ({
+  id: row.id,
+  incidentId: row.incident_id,
+  type: row.type,
+  at: row.at,
+  actorKind: row.actor_kind as IncidentActorKind,
+  actorId: row.actor_id,
+  message: row.message,
+  phase: row.phase,
+  public: Number(row.public) === 1,
+  data: JSON.parse(row.data) as Record<string, unknown>,
+});
+
+/** Severities in rising order; sorting by severity uses this rank. */
+const SEVERITY_RANK = sql<number>`case severity when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
+/** An open incident's duration is still growing: it sorts as longer than any resolved one. */
+const DURATION = sql<number>`coalesce(duration_ms, 9007199254740991)`;
+
+export function createIncidentRepository(db: Kysely<MetaSchema>) {
+  const filtered = (filter: IncidentFilter) => {
+    let query = db.selectFrom("incidents").where("project_id", "=", filter.projectId);
+    if (filter.status) query = query.where("status", "=", filter.status);
+    if (filter.severity) query = query.where("severity", "=", filter.severity);
+    if (filter.source) query = query.where("source", "=", filter.source);
+    if (filter.sourceId) query = query.where("source_id", "=", filter.sourceId);
+    if (filter.to) query = query.where("started_at", "<", filter.to);
+    const from = filter.from;
+    if (from)
+      query = query.where((eb) =>
+        eb.or([eb("resolved_at", "is", null), eb("resolved_at", ">=", from)]),
+      );
+    return query;
+  };
+  return {
+    /** A second active one for the same (source, sourceId) violates a unique index. */
+    async insert(incident: IncidentRecord): Promise<void> {
+      await db
+        .insertInto("incidents")
+        .values({
+          id: incident.id,
+          project_id: incident.projectId,
+          title: incident.title,
+          status: incident.status,
+          severity: incident.severity,
+          source: incident.source,
+          source_id: incident.sourceId,
+          source_key: incident.sourceKey,
+          started_at: incident.startedAt,
+          resolved_at: incident.resolvedAt,
+          duration_ms: incident.durationMs,
+          cause: incident.cause,
+          created_by: incident.createdBy,
+          created_at: incident.createdAt,
+          updated_at: incident.updatedAt,
+        })
+        .execute();
+    },
+    async findById(id: string): Promise<IncidentRecord | undefined> {
+      const row = await db
+        .selectFrom("incidents")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    /** The open incident of a monitor or alert rule, if any. */
+    async findOpenBySource(
+      source: IncidentSource,
+      sourceId: string,
+    ): Promise<IncidentRecord | undefined> {
+      const row = await db
+        .selectFrom("incidents")
+        .selectAll()
+        .where("source", "=", source)
+        .where("source_id", "=", sourceId)
+        .where("status", "=", "active")
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async update(
+      id: string,
+      change: Partial<
+        Pick<
+          IncidentRecord,
+          "title" | "severity" | "status" | "resolvedAt" | "durationMs" | "updatedAt"
+        >
+      >,
+    ): Promise<void> {
+      await db
+        .updateTable("incidents")
+        .set({
+          ...(change.title !== undefined ? { title: change.title } : {}),
+          ...(change.severity !== undefined ? { severity: change.severity } : {}),
+          ...(change.status !== undefined ? { status: change.status } : {}),
+          ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
+          ...(change.durationMs !== undefined ? { duration_ms: change.durationMs } : {}),
+          ...(change.updatedAt !== undefined ? { updated_at: change.updatedAt } : {}),
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    /** A page of incidents, sorted (ties: newest first). */
+    async list(
+      filter: IncidentFilter,
+      order: { sortBy: IncidentSort; direction: "asc" | "desc" },
+      page: { limit: number; offset: number },
+    ): Promise<IncidentRecord[]> {
+      const key =
+        order.sortBy === "severity"
+          ? SEVERITY_RANK
+          : order.sortBy === "duration"
+            ? DURATION
+            : sql<string>`started_at`;
+      const rows = await filtered(filter)
+        .selectAll()
+        .orderBy(key, order.direction)
+        .orderBy("started_at", "desc")
+        .orderBy("id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toRecord);
+    },
+    async count(filter: IncidentFilter): Promise<number> {
+      const row = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Every incident matching the filter (dashboards: incidents are few per window). */
+    async listAll(filter: IncidentFilter): Promise<IncidentRecord[]> {
+      return (await filtered(filter).selectAll().execute()).map(toRecord);
+    },
+    /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
+    async deleteBySource(source: IncidentSource, sourceId: string): Promise<void> {
+      await db
+        .deleteFrom("incidents")
+        .where("source", "=", source)
+        .where("source_id", "=", sourceId)
+        .execute();
+    },
+    async insertEvents(events: readonly IncidentEventRecord[]): Promise<void> {
+      if (events.length === 0) return;
+      await db
+        .insertInto("incident_events")
+        .values(
+          events.map((e) => ({
+            id: e.id,
+            incident_id: e.incidentId,
+            type: e.type,
+            at: e.at,
+            actor_kind: e.actorKind,
+            actor_id: e.actorId,
+            message: e.message,
+            phase: e.phase,
+            public: e.public ? 1 : 0,
+            data: JSON.stringify(e.data),
+          })),
+        )
+        .execute();
+    },
+    /** The timelines of these incidents, oldest first (optionally only some event types). */
+    async listEvents(
+      incidentIds: readonly string[],
+      types?: readonly string[],
+    ): Promise<IncidentEventRecord[]> {
+      if (incidentIds.length === 0) return [];
+      let query = db
+        .selectFrom("incident_events")
+        .selectAll()
+        .where("incident_id", "in", incidentIds);
+      if (types && types.length > 0) query = query.where("type", "in", types);
+      const rows = await query.orderBy("at").orderBy("id").execute();
+      return rows.map(toEventRecord);
+    },
+  };
+}
+export type IncidentRepository = ReturnType<typeof createIncidentRepository>;
