@@ -35,9 +35,9 @@ describe("alert series", () => {
     expect(() => extractSeries({ columns: [{ name: "n", type: "UInt64" }], rows: [] })).toThrow(
       SeriesShapeError,
     );
-    expect(() =>
-      extractSeries({ columns: [{ name: "value", type: "String" }], rows: [] }),
-    ).toThrow(/must be numeric/);
+    expect(() => extractSeries({ columns: [{ name: "value", type: "String" }], rows: [] })).toThrow(
+      /must be numeric/,
+    );
     expect(
       extractSeries({ columns: [{ name: "value", type: "Decimal(18, 4)" }], rows: [["1.5"]] })[0]
         ?.value,

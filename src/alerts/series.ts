@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ResultColumn } from "../telemetry/executor.js";
+import { seriesKey } from "./definition.js";
 
 /** One series of an evaluation: a distinct label set and its value (null: no data for it). */
 export interface SeriesSample {
@@ -14,12 +15,7 @@ export const VALUE_COLUMN = "value";
 const NUMERIC_TYPE = /^(Nullable\()?(U?Int\d+|Float\d+|Decimal(\d+)?\(.*\)|Decimal)\)?$/;
 
 /** The series key: labels sorted by name, JSON-encoded (`{}` for a rule without label columns). */
-export function seriesKeyOf(labels: Record<string, string>): string {
-  const sorted = Object.keys(labels)
-    .sort()
-    .map((name) => [name, labels[name]]);
-  return JSON.stringify(Object.fromEntries(sorted));
-}
+export const seriesKeyOf = seriesKey;
 
 /** The first 16 hex characters of the key's SHA-256: short and stable, for event ids. */
 export function seriesKeyHash(key: string): string {

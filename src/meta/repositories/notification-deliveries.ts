@@ -12,6 +12,8 @@ export interface NotificationDelivery {
   projectId: string;
   channelId: string;
   monitorId: string | null;
+  /** The alert rule that notified (null for monitors and channel tests). */
+  ruleId?: string | null;
   incidentId: string | null;
   event: string;
   payload: Notification;
@@ -31,6 +33,7 @@ export interface NewNotificationDelivery {
   projectId: string;
   channelId: string;
   monitorId: string | null;
+  ruleId?: string | null;
   incidentId: string | null;
   event: string;
   payload: Notification;
@@ -49,6 +52,7 @@ const toDelivery = (row: NotificationDeliveryRow): NotificationDelivery => ({
   projectId: row.project_id,
   channelId: row.channel_id,
   monitorId: row.monitor_id,
+  ruleId: row.rule_id,
   incidentId: row.incident_id,
   event: row.event,
   payload: JSON.parse(row.payload) as Notification,
@@ -65,6 +69,7 @@ const toRow = (d: NotificationDelivery) => ({
   project_id: d.projectId,
   channel_id: d.channelId,
   monitor_id: d.monitorId,
+  rule_id: d.ruleId ?? null,
   incident_id: d.incidentId,
   event: d.event,
   payload: JSON.stringify(d.payload),
