@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRule } from "../src/alerts/rules.js";
 import { startService } from "../src/cli/serve.js";
 import { loadConfig } from "../src/config.js";
 import { demoRequests } from "../src/demo/generator.js";
@@ -37,6 +38,7 @@ const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   traceId: { list: "/v1/traces", field: "traceId" },
   errorId: { list: "/v1/errors", field: "id" },
   sessionId: { list: "/v1/sessions", field: "id" },
+  alertId: { list: "/v1/alerts", field: "id" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -121,6 +123,21 @@ async function main(): Promise<void> {
       seed: SEED,
     });
     await sendAll(requests, { url: service.url, key, concurrency: 2 });
+    // An alert rule, so /v1/alerts has an item (its fires come from evaluation).
+    await createRule(
+      { tql: service.deps.tql },
+      {
+        ctx: { deps: service.deps.domain, actor: { kind: "system" } },
+        projectId: setup.projectId,
+        input: {
+          name: "Checkout error rate",
+          severity: "high",
+          preset: { kind: "error_rate", params: { groupBy: "service" } },
+          condition: { op: ">", threshold: 0.05 },
+          forSeconds: 120,
+        },
+      },
+    );
 
     const get = async (path: string): Promise<Json> => {
       const response = await fetch(`${service.url}${path}`, { headers: { "x-api-key": key } });

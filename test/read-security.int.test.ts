@@ -23,6 +23,7 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
   ["/v1/ai/", "ai:read"],
   ["/v1/sessions", "sessions:read"],
   ["/v1/traffic", "sessions:read"],
+  ["/v1/alerts", "alerts:read"],
 ];
 const MARKER = "VICTIM-MARKER";
 const VICTIM_SESSION = "sess-victim-0001";
@@ -119,6 +120,8 @@ describe("shared security cases on every /v1 read route", () => {
       ]),
     );
 
+    await insertVictimAlert();
+
     const openapi = (await (await service.fetch("/openapi.json")).json()) as {
       paths: Record<
         string,
@@ -148,6 +151,58 @@ describe("shared security cases on every /v1 read route", () => {
     dir.remove();
   });
 
+  /** An alert rule of the victim's, named and fired with the marker. */
+  async function insertVictimAlert(): Promise<void> {
+    const { repos } = service.deps.meta;
+    const at = new Date(NOW - 60_000).toISOString();
+    await repos.alertRules.insert({
+      id: "alr_victim",
+      projectId: victimProject,
+      name: MARKER,
+      description: MARKER,
+      severity: "high",
+      definition: {
+        preset: null,
+        condition: { op: ">", threshold: 1 },
+        interval: "1m",
+        forSeconds: 0,
+        noData: "ok",
+        renotifyMinutes: 0,
+        openIncident: false,
+        messageTemplate: MARKER,
+      },
+      query: `SELECT count() AS value FROM logs WHERE message LIKE '%${MARKER}%'`,
+      channelIds: [],
+      muted: false,
+      mutedUntil: null,
+      state: "firing",
+      lastEvaluatedAt: at,
+      lastDurationMs: 1,
+      lastValue: 2,
+      lastSeries: 1,
+      lastError: null,
+      createdBy: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await repos.alertEvents.insertMany([
+      {
+        id: "ale_victim",
+        ruleId: "alr_victim",
+        projectId: victimProject,
+        seriesKey: "{}",
+        labels: {},
+        kind: "fired",
+        value: 2,
+        threshold: 1,
+        at,
+        notified: true,
+        incidentId: null,
+        message: MARKER,
+      },
+    ]);
+  }
+
   /** Ids of the victim's items for the item routes. */
   async function victimItemIds(): Promise<Record<string, string>> {
     const first = async (path: string, field: string) => {
@@ -163,6 +218,7 @@ describe("shared security cases on every /v1 read route", () => {
       logId: await first("/v1/logs", "id"),
       errorId: await first("/v1/errors", "id"),
       sessionId: VICTIM_SESSION,
+      alertId: await first("/v1/alerts", "id"),
     };
   }
 
@@ -180,6 +236,9 @@ describe("shared security cases on every /v1 read route", () => {
       "/v1/errors",
       "/v1/errors/{errorId}",
       "/v1/errors/dashboard",
+      "/v1/alerts",
+      "/v1/alerts/{alertId}",
+      "/v1/alerts/dashboard",
     ])
       expect(paths).toContain(expected);
   });

@@ -294,14 +294,20 @@ export async function deleteChannel(
   await requireProject(ctx, projectId, "write");
   await ctx.deps.meta.transaction(async ({ repos }) => {
     const channel = await requireChannel(repos, projectId, channelId);
-    const monitors = await repos.notificationChannels.listMonitorsUsing(channel.id);
-    if (monitors.length > 0) {
-      const names = monitors.map((m) => `'${m.name}' (${m.id})`).join(", ");
-      const noun = monitors.length === 1 ? "monitor" : "monitors";
+    const users = [
+      ["monitor", await repos.notificationChannels.listMonitorsUsing(channel.id)],
+      ["alert rule", await repos.notificationChannels.listAlertRulesUsing(channel.id)],
+    ] as const;
+    const named = users
+      .filter(([, list]) => list.length > 0)
+      .map(([noun, list]) => {
+        const names = list.map((m) => `'${m.name}' (${m.id})`).join(", ");
+        return `${noun}${list.length === 1 ? "" : "s"} ${names}`;
+      });
+    if (named.length > 0)
       throw new ConflictError(
-        `Channel '${channel.name}' is still used by ${noun} ${names}; remove it from them first`,
+        `Channel '${channel.name}' is still used by ${named.join(" and ")}; remove it from them first`,
       );
-    }
     await repos.notificationChannels.delete(channel.id);
   });
 }

@@ -17,6 +17,7 @@ import { useOpenApi } from "./plugins/openapi.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
+import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { channelRoutes } from "./routes/api/channel-routes.js";
@@ -25,6 +26,7 @@ import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
+import { alertsRoutes } from "./routes/v1/alerts-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
 import { infraRoutes } from "./routes/v1/infra-routes.js";
@@ -50,6 +52,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   sessionsRoutes,
   infraRoutes,
   aiRoutes,
+  alertsRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
@@ -60,6 +63,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   errorRoutes,
   monitorRoutes,
   (deps) => channelRoutes({ domain: deps.domain, channels: deps.channels }),
+  (deps) => alertRuleRoutes(deps),
 ];
 
 export interface ServerOptions {

@@ -35,6 +35,11 @@ export interface TqlService {
    * alert queries with its own concurrency (VIGIL_ALERTS_CONCURRENCY).
    */
   queryForAlert(projectId: string, text: string): Promise<TqlResult>;
+  /**
+   * The result columns (names and engine types) of a TQL SELECT without reading data: compiled
+   * with LIMIT 0 and run once; same compiler, guard and limits, not counted against the 429.
+   */
+  columns(projectId: string, text: string): Promise<ResultColumn[]>;
 }
 
 export interface TqlServiceDeps {
@@ -124,5 +129,29 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
   return {
     query: (projectId, text) => run(projectId, text, true),
     queryForAlert: (projectId, text) => run(projectId, text, false),
+    async columns(projectId, text) {
+      if (text.length > TQL_MAX_QUERY_LENGTH)
+        throw InvalidInputError.forField(
+          "query",
+          `must be at most ${TQL_MAX_QUERY_LENGTH} characters`,
+        );
+      const { sql, params } = compileTql(text, { database: executor.database, rowCap: 0 });
+      try {
+        const result = await executor.queryCompact(sql, {
+          params: { ...params, [PROJECT_PARAM]: projectId },
+          settings: { ...settings, max_result_rows: 1 },
+          adHoc: true,
+        });
+        return result.columns;
+      } catch (error) {
+        throw (
+          classifyEngineError(error, {
+            projectId,
+            database: executor.database,
+            maxExecutionSeconds: limits.maxExecutionSeconds,
+          }) ?? error
+        );
+      }
+    },
   };
 }

@@ -93,6 +93,52 @@ export function createAlertEventRepository(db: Kysely<MetaSchema>) {
         .execute();
       return rows.map(toRecord);
     },
+    /** The fire and resolve events of a project in [from, to): rule, kind and time only. */
+    async listTransitions(
+      projectId: string,
+      from: string,
+      to: string,
+    ): Promise<{ ruleId: string; kind: "fired" | "resolved"; at: string }[]> {
+      const rows = await db
+        .selectFrom("alert_events")
+        .select(["rule_id", "kind", "at"])
+        .where("project_id", "=", projectId)
+        .where("kind", "in", ["fired", "resolved"])
+        .where("at", ">=", from)
+        .where("at", "<", to)
+        .execute();
+      return rows.map((r) => ({
+        ruleId: r.rule_id,
+        kind: r.kind as "fired" | "resolved",
+        at: r.at,
+      }));
+    },
+    /** Each resolve in [from, to) with the time its series fired (the latest fire before it). */
+    async listResolutions(
+      projectId: string,
+      from: string,
+      to: string,
+    ): Promise<{ at: string; firedAt: string | null }[]> {
+      const rows = await db
+        .selectFrom("alert_events as r")
+        .select((eb) => [
+          "r.at",
+          eb
+            .selectFrom("alert_events as f")
+            .select((f) => f.fn.max("f.at").as("fired_at"))
+            .whereRef("f.rule_id", "=", "r.rule_id")
+            .whereRef("f.series_key", "=", "r.series_key")
+            .where("f.kind", "=", "fired")
+            .whereRef("f.at", "<=", "r.at")
+            .as("fired_at"),
+        ])
+        .where("r.project_id", "=", projectId)
+        .where("r.kind", "=", "resolved")
+        .where("r.at", ">=", from)
+        .where("r.at", "<", to)
+        .execute();
+      return rows.map((r) => ({ at: r.at, firedAt: r.fired_at ?? null }));
+    },
     async count(scope: AlertEventScope, page: Omit<AlertEventPage, "limit" | "offset"> = {}) {
       const row = await scoped(scope, page)
         .select((eb) => eb.fn.countAll<number | string>().as("n"))

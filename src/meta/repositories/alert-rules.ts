@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import {
   type AlertRuleDefinition,
   type AlertRuleState,
@@ -52,10 +52,16 @@ export interface AlertRuleFilter {
   status?: AlertStatus | undefined;
   severity?: AlertSeverity | undefined;
   now: string;
+  /** Only rules with a fire or resolve event in [from, to). */
+  eventsFrom?: string | undefined;
+  eventsTo?: string | undefined;
 }
 
 export const ALERT_RULE_SORTS = ["created_at", "name", "severity", "last_evaluated_at"] as const;
 export type AlertRuleSort = (typeof ALERT_RULE_SORTS)[number];
+
+/** Severities in rising order, for sorting. */
+const SEVERITY_RANK = sql<number>`CASE severity WHEN 'low' THEN 1 WHEN 'medium' THEN 2 WHEN 'high' THEN 3 ELSE 4 END`;
 
 const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => ({
   id: row.id,
@@ -111,6 +117,19 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
   const filtered = (filter: AlertRuleFilter) => {
     let query = db.selectFrom("alert_rules").where("project_id", "=", filter.projectId);
     if (filter.severity !== undefined) query = query.where("severity", "=", filter.severity);
+    if (filter.eventsFrom !== undefined || filter.eventsTo !== undefined)
+      query = query.where((eb) => {
+        let events = eb
+          .selectFrom("alert_events")
+          .select("alert_events.id")
+          .whereRef("alert_events.rule_id", "=", "alert_rules.id")
+          .where("alert_events.kind", "in", ["fired", "resolved"]);
+        if (filter.eventsFrom !== undefined)
+          events = events.where("alert_events.at", ">=", filter.eventsFrom);
+        if (filter.eventsTo !== undefined)
+          events = events.where("alert_events.at", "<", filter.eventsTo);
+        return eb.exists(events);
+      });
     if (filter.status !== undefined) {
       const status = filter.status;
       query = query.where((eb) => {
@@ -187,7 +206,7 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
     ): Promise<AlertRuleRecord[]> {
       const rows = await filtered(filter)
         .selectAll()
-        .orderBy(page.sort, page.order)
+        .orderBy(page.sort === "severity" ? SEVERITY_RANK : page.sort, page.order)
         .orderBy("id", page.order)
         .limit(page.limit)
         .offset(page.offset)

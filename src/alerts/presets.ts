@@ -1,0 +1,254 @@
+import { z } from "zod";
+import { InvalidInputError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import { searchTerms } from "../read/search.js";
+import { containsPattern } from "../read/sql.js";
+import type { PresetRef } from "./definition.js";
+
+/** Look-back windows a preset may aggregate over, as TQL INTERVALs. */
+const WINDOWS = {
+  "1m": "1 MINUTE",
+  "5m": "5 MINUTE",
+  "10m": "10 MINUTE",
+  "15m": "15 MINUTE",
+  "30m": "30 MINUTE",
+  "1h": "1 HOUR",
+  "6h": "6 HOUR",
+  "12h": "12 HOUR",
+  "24h": "24 HOUR",
+} as const;
+const WINDOW_NAMES = Object.keys(WINDOWS) as [keyof typeof WINDOWS, ...(keyof typeof WINDOWS)[]];
+
+/** A TQL string literal: backslashes and quotes escaped. */
+export const tqlString = (text: string): string =>
+  `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+
+const Window = z.enum(WINDOW_NAMES).default("5m").describe("How far back each evaluation looks");
+const Name = (what: string) => z.string().trim().min(1).max(256).optional().describe(what);
+const Service = Name("Only this service (`service.name`)");
+const Route = Name("Only this route template (`http.route`)");
+/** An attribute name usable as a label; dots become underscores in the label's name. */
+const AttributeName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/, { error: "must be an attribute name" });
+
+const where = (conditions: readonly (string | false | undefined)[]): string => {
+  const kept = conditions.filter((c): c is string => typeof c === "string");
+  return kept.length > 0 ? `WHERE ${kept.join(" AND ")}` : "";
+};
+const since = (column: string, window: keyof typeof WINDOWS) =>
+  `${column} >= now() - INTERVAL ${WINDOWS[window]}`;
+/** One label column (or none): its select expression and its GROUP BY clause. */
+const grouped = (label: string | undefined) =>
+  label
+    ? { select: `${label}, `, groupBy: ` GROUP BY ${label.split(" AS ").pop()}` }
+    : { select: "", groupBy: "" };
+
+/** One preset: its parameters (zod) and how they compile to a TQL query returning `value`. */
+interface PresetSpec<S extends z.ZodType> {
+  title: string;
+  description: string;
+  params: S;
+  compile(params: z.output<S>): string;
+}
+const preset = <S extends z.ZodType>(spec: PresetSpec<S>): PresetSpec<S> => spec;
+
+const ErrorRateParams = z
+  .object({
+    window: Window,
+    service: Service,
+    route: Route,
+    groupBy: z.enum(["service", "route"]).optional().describe("One series per service or route"),
+  })
+  .strict()
+  .meta({ id: "ErrorRatePresetParams" });
+
+const LatencyParams = z
+  .object({
+    window: Window,
+    percentile: z.number().gt(0).lt(100).default(95).describe("The percentile, e.g. 95 or 99.9"),
+    service: Service,
+    route: Route,
+    groupBy: z.enum(["service", "route"]).optional(),
+  })
+  .strict()
+  .meta({ id: "LatencyPresetParams" });
+
+const LogCountParams = z
+  .object({
+    window: Window,
+    level: z.enum(["debug", "info", "warn", "error", "fatal"]).optional(),
+    service: Service,
+    search: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Words (or "quoted phrases") that must all occur in the message, any case'),
+    groupBy: z.enum(["service", "level"]).optional(),
+  })
+  .strict()
+  .meta({ id: "LogCountPresetParams" });
+
+const ErrorGroupParams = z
+  .object({
+    window: Window,
+    errorId: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, { error: "an error id: 32 lowercase hex characters" })
+      .optional()
+      .describe("Only this error group"),
+    service: Service,
+    groupBy: z.enum(["error_id"]).optional().describe("One series per error group"),
+  })
+  .strict()
+  .meta({ id: "ErrorGroupPresetParams" });
+
+const AGGREGATIONS = ["avg", "min", "max", "sum", "count", "last", "percentile"] as const;
+const MetricParams = z
+  .object({
+    window: Window,
+    metric: z.string().trim().min(1).max(256).describe("The metric's name"),
+    aggregation: z.enum(AGGREGATIONS).default("avg"),
+    percentile: z.number().gt(0).lt(100).optional().describe("For aggregation `percentile`"),
+    service: Service,
+    groupBy: z
+      .union([z.literal("service"), AttributeName])
+      .optional()
+      .describe("`service`, or a data point attribute name"),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.aggregation === "percentile" && p.percentile === undefined)
+      ctx.addIssue({ code: "custom", path: ["percentile"], message: "give the percentile" });
+  })
+  .meta({ id: "MetricPresetParams" });
+
+const quantile = (percentile: number) => `quantile(${percentile / 100})`;
+const METRIC_VALUE: Record<(typeof AGGREGATIONS)[number], (p: number) => string> = {
+  avg: () => "avg(value)",
+  min: () => "min(value)",
+  max: () => "max(value)",
+  sum: () => "sum(value)",
+  count: () => "count()",
+  last: () => "argMax(value, timestamp)",
+  percentile: (p) => `${quantile(p)}(value)`,
+};
+
+/** The presets by kind. Each compiles to TQL that returns `value` and its label columns. */
+export const PRESETS = {
+  error_rate: preset({
+    title: "Error rate",
+    description:
+      "Failed HTTP requests (5xx or error status) over all requests, 0–1, from http_requests",
+    params: ErrorRateParams,
+    compile: (p) => {
+      const label = grouped(
+        p.groupBy === "service" ? "service_name AS service" : p.groupBy && "route",
+      );
+      return `SELECT ${label.select}if(sum(request_count) = 0, NULL, sum(error_count) / sum(request_count)) AS value FROM http_requests ${where(
+        [
+          since("timestamp", p.window),
+          p.service !== undefined && `service_name = ${tqlString(p.service)}`,
+          p.route !== undefined && `route = ${tqlString(p.route)}`,
+        ],
+      )}${label.groupBy}`;
+    },
+  }),
+  latency_percentile: preset({
+    title: "Latency percentile",
+    description: "A percentile of server span durations in milliseconds, from traces",
+    params: LatencyParams,
+    compile: (p) => {
+      const label = grouped(
+        p.groupBy === "service" ? "service_name AS service" : p.groupBy && "http_route AS route",
+      );
+      return `SELECT ${label.select}if(count() = 0, NULL, ${quantile(p.percentile)}(duration_ms)) AS value FROM traces ${where(
+        [
+          since("timestamp", p.window),
+          "span_kind = 'server'",
+          p.service !== undefined && `service_name = ${tqlString(p.service)}`,
+          p.route !== undefined && `http_route = ${tqlString(p.route)}`,
+        ],
+      )}${label.groupBy}`;
+    },
+  }),
+  log_count: preset({
+    title: "Log count",
+    description: "Log records in the window, optionally of a level and matching a search",
+    params: LogCountParams,
+    compile: (p) => {
+      const label = grouped(p.groupBy === "service" ? "service_name AS service" : p.groupBy);
+      const terms = p.search === undefined ? [] : searchTerms(p.search, "preset.params.search");
+      return `SELECT ${label.select}count() AS value FROM logs ${where([
+        since("timestamp", p.window),
+        p.level !== undefined && `level = ${tqlString(p.level)}`,
+        p.service !== undefined && `service_name = ${tqlString(p.service)}`,
+        ...terms.map(
+          (term) => `lower(message) LIKE ${tqlString(containsPattern(term.toLowerCase()))}`,
+        ),
+      ])}${label.groupBy}`;
+    },
+  }),
+  error_group_occurrences: preset({
+    title: "Error-group occurrences",
+    description:
+      "Occurrences so far of the active error groups seen in the window (error_groups.occurrence_count)",
+    params: ErrorGroupParams,
+    compile: (p) => {
+      const label = grouped(p.groupBy && "fingerprint AS error_id");
+      return `SELECT ${label.select}sum(occurrence_count) AS value FROM error_groups ${where([
+        since("last_seen", p.window),
+        "status = 'active'",
+        p.errorId !== undefined && `fingerprint = ${tqlString(p.errorId)}`,
+        p.service !== undefined && `has(services, ${tqlString(p.service)})`,
+      ])}${label.groupBy}`;
+    },
+  }),
+  metric_aggregate: preset({
+    title: "Metric aggregate",
+    description: "avg, min, max, sum, count, last value or a percentile of a metric's points",
+    params: MetricParams,
+    compile: (p) => {
+      const label = grouped(
+        p.groupBy === undefined
+          ? undefined
+          : p.groupBy === "service"
+            ? "service_name AS service"
+            : `attributes[${tqlString(p.groupBy)}] AS ${p.groupBy.replace(/[.-]/g, "_")}`,
+      );
+      const aggregate = METRIC_VALUE[p.aggregation](p.percentile ?? 95);
+      return `SELECT ${label.select}if(count() = 0, NULL, ${aggregate}) AS value FROM metrics ${where(
+        [
+          `metric_name = ${tqlString(p.metric)}`,
+          since("timestamp", p.window),
+          p.service !== undefined && `service_name = ${tqlString(p.service)}`,
+        ],
+      )}${label.groupBy}`;
+    },
+  }),
+} as const;
+
+export type PresetKind = keyof typeof PRESETS;
+export const PRESET_KINDS = Object.keys(PRESETS) as [PresetKind, ...PresetKind[]];
+
+const isPresetKind = (kind: string): kind is PresetKind => Object.hasOwn(PRESETS, kind);
+
+/**
+ * Validates a preset's parameters (400 naming `preset.kind` or `preset.params.NAME`) and
+ * compiles it: the params as stored (defaults applied) and the TQL query.
+ */
+export function compilePreset(ref: PresetRef): { preset: PresetRef; query: string } {
+  if (!isPresetKind(ref.kind))
+    throw InvalidInputError.forField(
+      "preset.kind",
+      `unknown preset '${ref.kind}'; use one of ${PRESET_KINDS.join(", ")}`,
+    );
+  const spec: PresetSpec<z.ZodType> = PRESETS[ref.kind];
+  const params = parseInput(spec.params, ref.params, "preset.params");
+  return {
+    preset: { kind: ref.kind, params: params as Record<string, unknown> },
+    query: spec.compile(params),
+  };
+}

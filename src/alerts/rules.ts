@@ -1,0 +1,346 @@
+import { z } from "zod";
+import { type Ctx, nowIso } from "../context.js";
+import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import { requireProject } from "../projects/projects.js";
+import { type Page, PageQuery, pageInfo } from "../read/params.js";
+import type { TqlService } from "../tql/service.js";
+import {
+  ALERT_EVENT_KINDS,
+  type AlertRuleDefinition,
+  CreateAlertRuleInput,
+  intervalMs,
+  type ParsedAlertRuleInput,
+  type PresetRef,
+  renderMessage,
+  templatePlaceholders,
+  toDefinition,
+  type UpdateAlertRuleInput,
+} from "./definition.js";
+import { compilePreset } from "./presets.js";
+import { checkAlertQuery, seriesFromResult } from "./query-check.js";
+import { planSeries } from "./series-plan.js";
+import {
+  type AlertEventView,
+  type AlertPreviewView,
+  type AlertRuleView,
+  toEventView,
+  toPreviewSeries,
+  toRuleView,
+} from "./views.js";
+
+/** The scheduler's side of rule changes (the evaluator's periodic scheduler fits it). */
+export interface RuleScheduler {
+  schedule(entry: { id: string; periodMs: number }, options?: { soon?: boolean }): void;
+  unschedule(id: string): void;
+}
+
+/** What the rule verbs need besides the domain context. */
+export interface AlertRuleDeps {
+  tql: Pick<TqlService, "columns" | "query">;
+  /** Absent when this process does not evaluate rules. */
+  scheduler?: RuleScheduler | undefined;
+}
+
+export const AlertRuleIdParam = z.string().min(1).max(64);
+
+export const MuteInput = z
+  .object({
+    until: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("Muted until this time (ISO 8601); absent = indefinitely"),
+  })
+  .strict()
+  .meta({ id: "MuteAlertRuleInput" });
+export type MuteInput = z.input<typeof MuteInput>;
+
+export const ListEventsQuery = PageQuery.extend({
+  kind: z.enum(ALERT_EVENT_KINDS).optional().describe("Only events of this kind"),
+}).strict();
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
+
+interface RuleRef {
+  ctx: Ctx;
+  projectId: string;
+  ruleId: string;
+}
+
+async function findRule(
+  { ctx, projectId, ruleId }: RuleRef,
+  access: "read" | "write",
+): Promise<AlertRuleRecord> {
+  await requireProject(ctx, projectId, access);
+  const rule = await ctx.deps.meta.repos.alertRules.findById(ruleId);
+  if (!rule || rule.projectId !== projectId) throw new NotFoundError("Alert rule", ruleId);
+  return rule;
+}
+
+const viewOf = async (ctx: Ctx, rule: AlertRuleRecord): Promise<AlertRuleView> =>
+  toRuleView(rule, await ctx.deps.meta.repos.alertSeries.list(rule.id), ctx.deps.clock.now());
+
+/** Every channel must be one of this project's. */
+async function requireChannels(meta: MetaAccess, projectId: string, channelIds: readonly string[]) {
+  if (channelIds.length === 0) return;
+  const known = new Set(
+    (await meta.repos.notificationChannels.listByProject(projectId)).map((c) => c.id),
+  );
+  for (const [i, channelId] of channelIds.entries())
+    if (!known.has(channelId))
+      throw InvalidInputError.forField(
+        `channelIds.${i}`,
+        `no notification channel '${channelId}' in this project; create it under /channels first`,
+      );
+}
+
+/** A rule ready to store: definition, the query evaluated and its label columns. */
+interface CheckedRule {
+  parsed: ParsedAlertRuleInput;
+  definition: AlertRuleDefinition;
+  query: string;
+  labels: string[];
+}
+
+/**
+ * Validates a rule as a whole: fields, preset params (compiled to TQL), the query (compiles,
+ * returns a numeric `value`) and the template's labels (each must be a label column).
+ */
+async function checkRule(
+  deps: AlertRuleDeps,
+  projectId: string,
+  input: unknown,
+): Promise<CheckedRule> {
+  const parsed = parseInput(CreateAlertRuleInput, input);
+  let preset: PresetRef | null = null;
+  let query = parsed.query ?? "";
+  if (parsed.preset) ({ preset, query } = compilePreset(parsed.preset));
+  const labels = await checkAlertQuery(deps.tql, projectId, query);
+  const missing = templatePlaceholders(parsed.messageTemplate).labels.filter(
+    (l) => !labels.includes(l),
+  );
+  if (missing.length > 0)
+    throw InvalidInputError.forField(
+      "messageTemplate",
+      `{{labels.${missing[0]}}} is not a label column of the query (${labels.length > 0 ? labels.join(", ") : "it has none"})`,
+    );
+  return {
+    parsed: { ...parsed, channelIds: [...new Set(parsed.channelIds)] },
+    definition: { ...toDefinition(parsed), preset },
+    query,
+    labels,
+  };
+}
+
+export async function createRule(
+  deps: AlertRuleDeps,
+  { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: unknown },
+): Promise<AlertRuleView> {
+  await requireProject(ctx, projectId, "write");
+  const { parsed, definition, query } = await checkRule(deps, projectId, input);
+  const now = nowIso(ctx.deps);
+  const record: AlertRuleRecord = {
+    id: ctx.deps.newId("alr"),
+    projectId,
+    name: parsed.name,
+    description: parsed.description,
+    severity: parsed.severity,
+    definition,
+    query,
+    channelIds: parsed.channelIds,
+    muted: false,
+    mutedUntil: null,
+    state: "ok",
+    lastEvaluatedAt: null,
+    lastDurationMs: null,
+    lastValue: null,
+    lastSeries: null,
+    lastError: null,
+    createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.deps.meta.transaction(async (tx) => {
+    await requireChannels(tx, projectId, record.channelIds);
+    await tx.repos.alertRules.insert(record);
+  });
+  deps.scheduler?.schedule(
+    { id: record.id, periodMs: intervalMs(definition.interval) },
+    { soon: true },
+  );
+  return toRuleView(record, [], ctx.deps.clock.now());
+}
+
+export async function listRules({
+  ctx,
+  projectId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+}): Promise<AlertRuleView[]> {
+  await requireProject(ctx, projectId, "read");
+  const { repos } = ctx.deps.meta;
+  const rules = await repos.alertRules.listByProject(projectId);
+  const series = await repos.alertSeries.listForRules(rules.map((r) => r.id));
+  const now = ctx.deps.clock.now();
+  return rules.map((rule) => toRuleView(rule, series.get(rule.id) ?? [], now));
+}
+
+export async function getRule(ref: RuleRef): Promise<AlertRuleView> {
+  return viewOf(ref.ctx, await findRule(ref, "read"));
+}
+
+/** The stored rule in the create input's shape, to merge a patch into. */
+const asInput = (rule: AlertRuleRecord): Record<string, unknown> => {
+  const { preset, ...rest } = rule.definition;
+  return {
+    name: rule.name,
+    description: rule.description,
+    severity: rule.severity,
+    ...(preset ? { preset } : { query: rule.query }),
+    ...rest,
+    channelIds: rule.channelIds,
+  };
+};
+
+/**
+ * Changes any fields; the merged rule is validated again (its query too) and its state kept.
+ * Giving `query` replaces a preset, giving `preset` replaces a query.
+ */
+export async function updateRule(
+  deps: AlertRuleDeps,
+  ref: RuleRef & { input: UpdateAlertRuleInput },
+): Promise<AlertRuleView> {
+  const { ctx } = ref;
+  const existing = await findRule(ref, "write");
+  const merged = { ...asInput(existing), ...ref.input };
+  if (ref.input.query !== undefined && ref.input.preset === undefined) delete merged.preset;
+  if (ref.input.preset !== undefined && ref.input.query === undefined) delete merged.query;
+  const { parsed, definition, query } = await checkRule(deps, existing.projectId, merged);
+  const updatedAt = nowIso(ctx.deps);
+  const change = {
+    name: parsed.name,
+    description: parsed.description,
+    severity: parsed.severity,
+    definition,
+    query,
+    channelIds: parsed.channelIds,
+    updatedAt,
+  };
+  await ctx.deps.meta.transaction(async (tx) => {
+    await requireChannels(tx, existing.projectId, change.channelIds);
+    await tx.repos.alertRules.updateDefinition(existing.id, change);
+  });
+  deps.scheduler?.schedule({ id: existing.id, periodMs: intervalMs(definition.interval) });
+  return viewOf(ctx, { ...existing, ...change });
+}
+
+export async function deleteRule(deps: AlertRuleDeps, ref: RuleRef): Promise<void> {
+  const rule = await findRule(ref, "write");
+  deps.scheduler?.unschedule(rule.id);
+  await ref.ctx.deps.meta.repos.alertRules.delete(rule.id);
+}
+
+/** Mutes until a time ahead, or indefinitely: still evaluated and recorded, not notified. */
+export async function muteRule(ref: RuleRef & { input: MuteInput }): Promise<AlertRuleView> {
+  const { ctx } = ref;
+  const input = parseInput(MuteInput, ref.input);
+  const rule = await findRule(ref, "write");
+  const now = ctx.deps.clock.now();
+  let mutedUntil: string | null = null;
+  if (input.until !== undefined) {
+    const until = Date.parse(input.until);
+    if (until <= now.getTime())
+      throw InvalidInputError.forField(
+        "until",
+        "must be in the future (omit it to mute indefinitely)",
+      );
+    mutedUntil = new Date(until).toISOString();
+  }
+  const updatedAt = now.toISOString();
+  await ctx.deps.meta.repos.alertRules.setMute(rule.id, { muted: true, mutedUntil, updatedAt });
+  return viewOf(ctx, { ...rule, muted: true, mutedUntil, updatedAt });
+}
+
+export async function unmuteRule(ref: RuleRef): Promise<AlertRuleView> {
+  const { ctx } = ref;
+  const rule = await findRule(ref, "write");
+  const updatedAt = nowIso(ctx.deps);
+  await ctx.deps.meta.repos.alertRules.setMute(rule.id, {
+    muted: false,
+    mutedUntil: null,
+    updatedAt,
+  });
+  return viewOf(ctx, { ...rule, muted: false, mutedUntil: null, updatedAt });
+}
+
+/** Runs the query now and plans each series against the stored states; records nothing. */
+async function preview(
+  deps: AlertRuleDeps,
+  ctx: Ctx,
+  rule: { projectId: string; query: string; definition: AlertRuleDefinition; id?: string },
+  labels: string[],
+): Promise<AlertPreviewView> {
+  const now = ctx.deps.clock.now();
+  const result = await deps.tql.query(rule.projectId, rule.query);
+  const known = rule.id ? await ctx.deps.meta.repos.alertSeries.list(rule.id) : [];
+  const samples = seriesFromResult(result);
+  const planned = planSeries(rule.definition, samples, known, now);
+  const { condition, messageTemplate } = rule.definition;
+  return {
+    evaluatedAt: now.toISOString(),
+    durationMs: result.durationMs,
+    query: rule.query,
+    labels,
+    noData: samples.length === 0,
+    series: planned.map((p) =>
+      toPreviewSeries(
+        p,
+        renderMessage(messageTemplate, {
+          value: p.value,
+          threshold: condition.threshold,
+          labels: p.labels,
+        }),
+      ),
+    ),
+  };
+}
+
+export async function previewRule(deps: AlertRuleDeps, ref: RuleRef): Promise<AlertPreviewView> {
+  const rule = await findRule(ref, "write");
+  const labels = await checkAlertQuery(deps.tql, rule.projectId, rule.query);
+  return preview(deps, ref.ctx, rule, labels);
+}
+
+/** Validates a draft rule like a create and previews it (no stored series: all start ok). */
+export async function previewDraft(
+  deps: AlertRuleDeps,
+  { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: unknown },
+): Promise<AlertPreviewView> {
+  await requireProject(ctx, projectId, "write");
+  const { definition, query, labels } = await checkRule(deps, projectId, input);
+  await requireChannels(
+    ctx.deps.meta,
+    projectId,
+    parseInput(CreateAlertRuleInput, input).channelIds,
+  );
+  return preview(deps, ctx, { projectId, query, definition }, labels);
+}
+
+export async function listRuleEvents(
+  ref: RuleRef & { query: ListEventsQuery },
+): Promise<Page<AlertEventView>> {
+  const rule = await findRule(ref, "read");
+  const { query } = ref;
+  const { alertEvents } = ref.ctx.deps.meta.repos;
+  const kinds = query.kind ? [query.kind] : undefined;
+  const [rows, total] = await Promise.all([
+    alertEvents.list(
+      { ruleId: rule.id },
+      { limit: query.limit, offset: (query.page - 1) * query.limit, kinds },
+    ),
+    alertEvents.count({ ruleId: rule.id }, { kinds }),
+  ]);
+  return { data: rows.map(toEventView), pagination: pageInfo(query, total) };
+}

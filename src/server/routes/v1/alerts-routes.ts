@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  AlertDetail,
+  AlertIdParam,
+  AlertSummary,
+  AlertsDashboard,
+  AlertsDashboardQuery,
+  alertsDashboard,
+  getAlert,
+  ListAlertsQuery,
+  listAlerts,
+} from "../../../alerts/alerts-read.js";
+import type { AppDeps } from "../../../deps.js";
+import { listOf } from "../../pagination.js";
+import { apiKeyCtx } from "../../request-context.js";
+import { readRoute } from "./read-route.js";
+
+/** GET /v1/alerts, /v1/alerts/dashboard, /v1/alerts/:alertId (from the metadata store). */
+export const alertsRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const ctx = (request: Parameters<typeof apiKeyCtx>[1]) => {
+      const c = apiKeyCtx(deps.domain, request);
+      return { ctx: c, projectId: c.actor.projectId };
+    };
+    app.get(
+      "/alerts",
+      readRoute({
+        permission: "alerts:read",
+        summary: "Alerts (alert rules and their state) with thresholds and recent fires/resolves",
+        description:
+          "An alert is a rule with its state: muted while a mute holds, else active when a series is firing, else resolved. " +
+          "With a window, the rules that fired or resolved during it.",
+        querystring: ListAlertsQuery,
+        response: listOf(AlertSummary),
+      }),
+      async (request) => {
+        const { ctx: c, projectId } = ctx(request);
+        return listAlerts(c, projectId, request.query);
+      },
+    );
+    app.get(
+      "/alerts/dashboard",
+      readRoute({
+        permission: "alerts:read",
+        summary:
+          "Alert statistics: fires over time, by severity, noisiest rules, mean time to resolve",
+        querystring: AlertsDashboardQuery,
+        response: AlertsDashboard,
+      }),
+      async (request) => {
+        const { ctx: c, projectId } = ctx(request);
+        return alertsDashboard(c, projectId, request.query);
+      },
+    );
+    app.get(
+      "/alerts/:alertId",
+      readRoute({
+        permission: "alerts:read",
+        summary:
+          "One alert: the rule's definition, query, channels, series states and last evaluation",
+        params: z.object({ alertId: AlertIdParam }),
+        response: AlertDetail,
+      }),
+      async (request) => {
+        const { ctx: c, projectId } = ctx(request);
+        return getAlert(c, projectId, request.params.alertId);
+      },
+    );
+  };

@@ -1,0 +1,469 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../src/auth/users.js";
+import { logsBody, sendOtlp } from "./helpers/otlp.js";
+import { addKey, addProjectWithKey } from "./helpers/projects.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
+
+const OWNER = { email: "alr-owner@example.com", password: "correct horse battery" };
+const VIEWER = { email: "alr-viewer@example.com", password: "viewer secret 1" };
+const OUTSIDER = { email: "alr-outsider@example.com", password: "outsider secret 1" };
+
+type Session = Awaited<ReturnType<typeof signIn>>;
+interface Problem {
+  status: number;
+  detail: string;
+  position?: { line: number; column: number };
+  errors?: { field: string; message: string }[];
+}
+interface Rule {
+  id: string;
+  name: string;
+  severity: string;
+  query: string;
+  preset: { kind: string; params: Record<string, unknown> } | null;
+  condition: { op: string; threshold: number };
+  interval: string;
+  forSeconds: number;
+  noData: string;
+  renotifyMinutes: number;
+  openIncident: boolean;
+  messageTemplate: string;
+  channelIds: string[];
+  status: string;
+  state: string;
+  muted: boolean;
+  mutedUntil: string | null;
+  firingSeries: number;
+  lastEvaluation: unknown;
+}
+interface Preview {
+  labels: string[];
+  noData: boolean;
+  series: {
+    labels: Record<string, string>;
+    value: number | null;
+    breaching: boolean | string;
+    state: string;
+    nextState: string;
+    transition: string;
+    message: string;
+  }[];
+}
+interface Page<T> {
+  data: T[];
+  pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean };
+}
+
+/** The alert rule management API (DESIGN §4) over HTTP, on the real engine and metadata store. */
+describe("alert rule management API", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let owner: Session;
+  let viewer: Session;
+  let outsider: Session;
+  let projectId: string;
+  let orgId: string;
+
+  const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+  const base = () => `/api/projects/${projectId}/alert-rules`;
+  const rule = (overrides: Record<string, unknown> = {}) => ({
+    name: "Errors by service",
+    query:
+      "SELECT service_name AS service, count() AS value FROM logs WHERE level = 'error' AND timestamp > now() - INTERVAL 1 HOUR GROUP BY service",
+    condition: { op: ">", threshold: 2 },
+    ...overrides,
+  });
+  const create = async (body: Record<string, unknown>): Promise<Rule> => {
+    const response = await owner.post(base(), body);
+    const created = await json<Rule & Problem>(response);
+    if (response.status !== 201)
+      throw new Error(`create ${response.status}: ${JSON.stringify(created)}`);
+    return created;
+  };
+  const refused = async (response: Response, status = 400) => {
+    const problem = await json<Problem>(response);
+    expect(response.status, JSON.stringify(problem)).toBe(status);
+    return problem;
+  };
+  const fields = (problem: Problem) => (problem.errors ?? []).map((e) => e.field);
+
+  beforeAll(async () => {
+    service = await startTestService(dir.path, {
+      VIGIL_ADMIN_EMAIL: OWNER.email,
+      VIGIL_ADMIN_PASSWORD: OWNER.password,
+    });
+    const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
+    const user = await service.deps.meta.repos.users.findByEmail(OWNER.email);
+    const [membership] = user ? await service.deps.meta.repos.users.listMemberships(user.id) : [];
+    orgId = membership?.orgId ?? "";
+    await createUser({ ctx, input: { ...VIEWER, orgId, role: "viewer" } });
+    await createUser({ ctx, input: { ...OUTSIDER, newOrg: "Elsewhere" } });
+    owner = await signIn(service, OWNER.email, OWNER.password);
+    viewer = await signIn(service, VIEWER.email, VIEWER.password);
+    outsider = await signIn(service, OUTSIDER.email, OUTSIDER.password);
+    const projects = await json<Page<{ id: string }>>(await owner.get("/api/projects"));
+    projectId = projects.data[0]?.id ?? "";
+    // Error logs in two services (3 in api, 1 in web), a minute old.
+    const key = await addKey(service, projectId, { name: "ingest", role: "full" });
+    const t = Date.now() - 60_000;
+    const errors = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        timeMs: t + i,
+        severityNumber: 17,
+        body: `payment timeout ${i}`,
+      }));
+    await sendOtlp(service, key, "logs", logsBody("api", errors(3)));
+    await sendOtlp(service, key, "logs", logsBody("web", errors(1)));
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  it("creates a rule with the defaults, lists it and gets it", async () => {
+    const created = await create(rule());
+    expect(created.id).toMatch(/^alr_/);
+    expect(created).toMatchObject({
+      severity: "medium",
+      preset: null,
+      interval: "1m",
+      forSeconds: 0,
+      noData: "ok",
+      renotifyMinutes: 0,
+      openIncident: false,
+      channelIds: [],
+      status: "resolved",
+      state: "ok",
+      muted: false,
+      mutedUntil: null,
+      firingSeries: 0,
+      lastEvaluation: null,
+    });
+    expect(await json<Rule>(await owner.get(`${base()}/${created.id}`))).toEqual(created);
+    const list = await json<Page<Rule>>(await viewer.get(base()));
+    expect(list.data.map((r) => r.id)).toContain(created.id);
+    expect(await refused(await owner.post(base(), rule()), 409)).toMatchObject({ status: 409 });
+  });
+
+  it("stores a preset with its parameters and evaluates the compiled query", async () => {
+    const created = await create({
+      name: "API error logs",
+      preset: {
+        kind: "log_count",
+        params: { level: "error", search: "timeout", groupBy: "service" },
+      },
+      condition: { op: ">=", threshold: 1 },
+    });
+    expect(created.preset).toEqual({
+      kind: "log_count",
+      params: { window: "5m", level: "error", search: "timeout", groupBy: "service" },
+    });
+    expect(created.query).toBe(
+      "SELECT service_name AS service, count() AS value FROM logs WHERE timestamp >= now() - INTERVAL 5 MINUTE AND level = 'error' AND lower(message) LIKE '%timeout%' GROUP BY service",
+    );
+    const preview = await json<Preview>(await owner.post(`${base()}/${created.id}/preview`));
+    expect(preview.labels).toEqual(["service"]);
+    expect(preview.series.map((s) => [s.labels.service, s.value, s.nextState]).sort()).toEqual([
+      ["api", 3, "firing"],
+      ["web", 1, "firing"],
+    ]);
+  });
+
+  it("refuses bad input with 400s naming the field", async () => {
+    const syntax = await refused(
+      await owner.post(base(), rule({ query: "SELECT count( AS value FROM logs" })),
+    );
+    expect(fields(syntax)).toEqual(["query"]);
+    expect(syntax.position).toMatchObject({ line: 1 });
+    const unknown = await refused(
+      await owner.post(base(), rule({ query: "SELECT count() AS value FROM nope" })),
+    );
+    expect(fields(unknown)).toEqual(["query"]);
+    const noValue = await refused(
+      await owner.post(base(), rule({ query: "SELECT count() AS n FROM logs" })),
+    );
+    expect(fields(noValue)).toEqual(["query"]);
+    expect(noValue.detail).toContain("value");
+    const text = await refused(
+      await owner.post(base(), rule({ query: "SELECT 'high' AS value FROM logs" })),
+    );
+    expect(fields(text)).toEqual(["query"]);
+    expect(text.detail).toContain("numeric");
+    const writes = await refused(await owner.post(base(), rule({ query: "DROP TABLE logs" })));
+    expect(fields(writes)).toEqual(["query"]);
+    expect(fields(await refused(await owner.post(base(), rule({ query: undefined }))))).toEqual([
+      "query",
+    ]);
+    expect(
+      fields(
+        await refused(await owner.post(base(), rule({ condition: { op: "~", threshold: 1 } }))),
+      ),
+    ).toEqual(["condition.op"]);
+    expect(fields(await refused(await owner.post(base(), rule({ interval: "2m" }))))).toEqual([
+      "interval",
+    ]);
+    expect(fields(await refused(await owner.post(base(), rule({ forSeconds: 90_000 }))))).toEqual([
+      "forSeconds",
+    ]);
+    expect(
+      fields(await refused(await owner.post(base(), rule({ messageTemplate: "{{labels.zone}}" })))),
+    ).toEqual(["messageTemplate"]);
+    expect(
+      fields(
+        await refused(
+          await owner.post(
+            base(),
+            rule({ query: undefined, preset: { kind: "error_rate", params: { window: "2d" } } }),
+          ),
+        ),
+      ),
+    ).toEqual(["preset.params.window"]);
+    expect(
+      fields(
+        await refused(
+          await owner.post(base(), rule({ query: undefined, preset: { kind: "cpu", params: {} } })),
+        ),
+      ),
+    ).toEqual(["preset.kind"]);
+    // A channel of another project of the same organization.
+    const other = await addProjectWithKey(service, orgId, "prj_alr_other");
+    const foreign = await json<{ id: string }>(
+      await owner.post(`/api/projects/${other.projectId}/channels`, {
+        name: "elsewhere",
+        type: "webhook",
+        settings: {},
+      }),
+    );
+    const channel = await refused(
+      await owner.post(base(), rule({ name: "c", channelIds: [foreign.id] })),
+    );
+    expect(fields(channel)).toEqual(["channelIds.0"]);
+  });
+
+  it("lets viewers read only, and hides rules from other organizations and projects", async () => {
+    const created = await create(rule({ name: "Roles" }));
+    expect((await viewer.get(`${base()}/${created.id}`)).status).toBe(200);
+    expect((await viewer.get(`${base()}/${created.id}/events`)).status).toBe(200);
+    expect((await viewer.post(base(), rule({ name: "Viewer's" }))).status).toBe(403);
+    expect((await viewer.patch(`${base()}/${created.id}`, { name: "x" })).status).toBe(403);
+    expect((await viewer.post(`${base()}/${created.id}/mute`)).status).toBe(403);
+    expect((await viewer.post(`${base()}/${created.id}/preview`)).status).toBe(403);
+    expect((await viewer.delete(`${base()}/${created.id}`)).status).toBe(403);
+    expect((await outsider.get(`${base()}/${created.id}`)).status).toBe(404);
+    expect((await outsider.get(base())).status).toBe(404);
+    expect((await outsider.delete(`${base()}/${created.id}`)).status).toBe(404);
+    // The rule seen through another project's path does not exist there.
+    const other = await addProjectWithKey(service, orgId, "prj_alr_path");
+    expect(
+      (await owner.get(`/api/projects/${other.projectId}/alert-rules/${created.id}`)).status,
+    ).toBe(404);
+    // A cross-site write carrying the session cookie is refused (CSRF rule of /api).
+    const crossSite = await service.fetch(base(), {
+      method: "POST",
+      headers: {
+        cookie: owner.cookie,
+        origin: "https://evil.example",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(rule({ name: "csrf" })),
+    });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it("patches fields, swaps a query for a preset, and keeps the rule's state", async () => {
+    const created = await create(rule({ name: "Patch me" }));
+    await service.deps.meta.repos.alertRules.recordEvaluation(created.id, {
+      state: "firing",
+      lastEvaluatedAt: new Date().toISOString(),
+      lastDurationMs: 3,
+      lastValue: 3,
+      lastSeries: 2,
+      lastError: null,
+    });
+    const patched = await json<Rule>(
+      await owner.patch(`${base()}/${created.id}`, {
+        name: "Patched",
+        condition: { op: "<", threshold: 1 },
+      }),
+    );
+    expect(patched).toMatchObject({
+      name: "Patched",
+      condition: { op: "<", threshold: 1 },
+      query: created.query,
+      state: "firing",
+      lastEvaluation: { value: 3, series: 2 },
+    });
+    const preset = await json<Rule>(
+      await owner.patch(`${base()}/${created.id}`, { preset: { kind: "error_rate", params: {} } }),
+    );
+    expect(preset.preset?.kind).toBe("error_rate");
+    expect(preset.query).toContain("FROM http_requests");
+    const back = await json<Rule>(
+      await owner.patch(`${base()}/${created.id}`, { query: "SELECT 1 AS value" }),
+    );
+    expect(back).toMatchObject({ preset: null, query: "SELECT 1 AS value" });
+    const bad = await refused(
+      await owner.patch(`${base()}/${created.id}`, { query: "SELECT 1 AS v" }),
+    );
+    expect(fields(bad)).toEqual(["query"]);
+    expect(fields(await refused(await owner.patch(`${base()}/${created.id}`, {})))).toEqual([
+      "body",
+    ]);
+  });
+
+  it("mutes indefinitely or until a time, refuses a past time, and unmutes", async () => {
+    const created = await create(rule({ name: "Mute me" }));
+    const muted = await json<Rule>(await owner.post(`${base()}/${created.id}/mute`));
+    expect(muted).toMatchObject({ status: "muted", muted: true, mutedUntil: null });
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const timed = await json<Rule>(await owner.post(`${base()}/${created.id}/mute`, { until }));
+    expect(timed).toMatchObject({ status: "muted", mutedUntil: until });
+    const past = await refused(
+      await owner.post(`${base()}/${created.id}/mute`, { until: "2020-01-01T00:00:00Z" }),
+    );
+    expect(fields(past)).toEqual(["until"]);
+    expect(
+      fields(
+        await refused(await owner.post(`${base()}/${created.id}/mute`, { until: "tomorrow" })),
+      ),
+    ).toEqual(["until"]);
+    const unmuted = await json<Rule>(await owner.post(`${base()}/${created.id}/unmute`));
+    expect(unmuted).toMatchObject({ status: "resolved", muted: false, mutedUntil: null });
+  });
+
+  it("previews the state each series would take from the stored states and `for`", async () => {
+    const created = await create(
+      rule({
+        name: "Preview",
+        forSeconds: 300,
+        messageTemplate: "{{labels.service}}: {{value}} > {{threshold}}",
+      }),
+    );
+    const { alertSeries } = service.deps.meta.repos;
+    // web is firing but now has 1 error (≤ 2): it resolves; a series gone from the result resolves too.
+    for (const [key, labels] of [
+      ['{"service":"web"}', { service: "web" }],
+      ['{"service":"gone"}', { service: "gone" }],
+    ] as const)
+      await alertSeries.upsert({
+        ruleId: created.id,
+        seriesKey: key,
+        labels,
+        state: "firing",
+        pendingSince: null,
+        firedAt: new Date(Date.now() - 600_000).toISOString(),
+        lastValue: 5,
+        lastEvaluatedAt: null,
+        lastNotifiedAt: null,
+        incidentId: null,
+      });
+    const preview = await json<Preview>(await owner.post(`${base()}/${created.id}/preview`));
+    const byService = Object.fromEntries(preview.series.map((s) => [s.labels.service, s]));
+    expect(byService.api).toMatchObject({
+      value: 3,
+      breaching: true,
+      state: "ok",
+      nextState: "pending",
+      transition: "pending",
+      message: "api: 3 > 2",
+    });
+    expect(byService.web).toMatchObject({
+      value: 1,
+      state: "firing",
+      nextState: "ok",
+      transition: "resolved",
+    });
+    expect(byService.gone).toMatchObject({ value: null, nextState: "ok", transition: "resolved" });
+    // Nothing was recorded.
+    expect((await alertSeries.list(created.id)).map((s) => s.state)).toEqual(["firing", "firing"]);
+    const rules = await json<Rule>(await owner.get(`${base()}/${created.id}`));
+    expect(rules).toMatchObject({ lastEvaluation: null, status: "active", firingSeries: 2 });
+
+    const draft = await json<Preview>(
+      await owner.post(
+        `${base()}/preview`,
+        rule({
+          query: "SELECT count() AS value FROM logs WHERE level = 'fatal'",
+          noData: "alerting",
+        }),
+      ),
+    );
+    expect(draft).toMatchObject({ labels: [], noData: false });
+    expect(draft.series).toEqual([
+      expect.objectContaining({ labels: {}, value: 0, breaching: false, nextState: "ok" }),
+    ]);
+    const empty = await json<Preview>(
+      await owner.post(
+        `${base()}/preview`,
+        rule({
+          query:
+            "SELECT service_name AS s, count() AS value FROM logs WHERE level = 'fatal' GROUP BY s",
+          noData: "alerting",
+        }),
+      ),
+    );
+    expect(empty.noData).toBe(true);
+    expect(empty.series).toEqual([
+      expect.objectContaining({ labels: {}, value: null, breaching: true, nextState: "firing" }),
+    ]);
+    expect(
+      fields(await refused(await owner.post(`${base()}/preview`, rule({ query: "SELECT 1" })))),
+    ).toEqual(["query"]);
+  });
+
+  it("lists a rule's events newest first, by page and kind", async () => {
+    const created = await create(rule({ name: "Events" }));
+    const t0 = Date.now() - 3_600_000;
+    await service.deps.meta.repos.alertEvents.insertMany(
+      Array.from({ length: 5 }, (_, i) => ({
+        id: `ale_evt${i}`,
+        ruleId: created.id,
+        projectId,
+        seriesKey: '{"service":"api"}',
+        labels: { service: "api" },
+        kind: i % 2 === 0 ? ("fired" as const) : ("resolved" as const),
+        value: 3 + i,
+        threshold: 2,
+        at: new Date(t0 + i * 60_000).toISOString(),
+        notified: true,
+        incidentId: null,
+        message: `event ${i}`,
+      })),
+    );
+    const page = await json<Page<{ id: string; kind: string }>>(
+      await viewer.get(`${base()}/${created.id}/events?limit=2&page=1`),
+    );
+    expect(page.data.map((e) => e.id)).toEqual(["ale_evt4", "ale_evt3"]);
+    expect(page.pagination).toMatchObject({ total: 5, hasMore: true });
+    const fired = await json<Page<{ id: string }>>(
+      await owner.get(`${base()}/${created.id}/events?kind=fired`),
+    );
+    expect(fired.data.map((e) => e.id)).toEqual(["ale_evt4", "ale_evt2", "ale_evt0"]);
+    expect((await owner.get(`${base()}/${created.id}/events?kind=nope`)).status).toBe(400);
+  });
+
+  it("refuses to delete a channel a rule uses (409 naming it), then deletes the rule", async () => {
+    const channel = await json<{ id: string }>(
+      await owner.post(`/api/projects/${projectId}/channels`, {
+        name: "alerts",
+        type: "webhook",
+        settings: {},
+      }),
+    );
+    const created = await create(
+      rule({ name: "Notifying rule", channelIds: [channel.id, channel.id] }),
+    );
+    expect(created.channelIds).toEqual([channel.id]);
+    const conflict = await refused(
+      await owner.delete(`/api/projects/${projectId}/channels/${channel.id}`),
+      409,
+    );
+    expect(conflict.detail).toContain("alert rule 'Notifying rule'");
+    expect((await owner.delete(`${base()}/${created.id}`)).status).toBe(204);
+    expect((await owner.get(`${base()}/${created.id}`)).status).toBe(404);
+    expect((await owner.delete(`/api/projects/${projectId}/channels/${channel.id}`)).status).toBe(
+      204,
+    );
+  });
+});
