@@ -3,7 +3,7 @@ import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
 import type { AlertRuleDefinition } from "./definition.js";
 import { type EvaluationPlan, isMuted, planEvaluation, type QueryOutcome } from "./evaluation.js";
-import { seriesOf } from "./series.js";
+import { seriesKey } from "./definition.js";
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
@@ -47,7 +47,11 @@ function ruleOf(change: Partial<AlertRuleDefinition> = {}, extra: Partial<AlertR
 
 const values = (...pairs: [string, number | null][]): QueryOutcome => ({
   ok: true,
-  samples: pairs.map(([service, value]) => seriesOf({ service }, value)),
+  samples: pairs.map(([service, value]) => ({
+    seriesKey: seriesKey({ service }),
+    labels: { service },
+    value,
+  })),
 });
 const empty: QueryOutcome = { ok: true, samples: [] };
 

@@ -1,8 +1,9 @@
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
-import { type AlertRuleState, breaches, type SeriesState } from "./definition.js";
-import { type SeriesSample, seriesKeyHash, seriesOf } from "./series.js";
-import { nextSeriesState } from "./series-state.js";
+import type { AlertRuleState, SeriesState } from "./definition.js";
+import type { SeriesSample } from "./query-check.js";
+import { seriesKeyHash } from "./series.js";
+import { planSeries } from "./series-plan.js";
 
 /** What the rule's query gave: series, or an error (the query's text, never a fire or resolve). */
 export type QueryOutcome = { ok: true; samples: SeriesSample[] } | { ok: false; error: string };
@@ -45,14 +46,12 @@ export function isMuted(rule: Pick<AlertRuleRecord, "muted" | "mutedUntil">, now
 }
 
 const RANK: Record<SeriesState, number> = { ok: 0, pending: 1, firing: 2 };
-const EMPTY_KEY = seriesOf({}, null);
 
 /**
- * Applies one evaluation to a rule's series (issue 15 "Evaluation"). Breach per series with the
- * rule's condition; a null value is no data for its series, and an empty result is no data for
- * the rule: `ok` treats every series as not breaching, `alerting` treats the `{}` series and
- * every known one as breaching (honouring `for`), `keep` changes nothing. A known series missing
- * from a non-empty result is not breaching. A query error changes no series.
+ * Applies one evaluation to a rule's series: each series' next state as preview plans it
+ * (`planSeries`: condition, `for`, noData, missing series), then what to record and notify:
+ * events, reminders, mute, the rows to write or drop and the rule's state. A query error
+ * changes no series.
  */
 export function planEvaluation(
   rule: AlertRuleRecord,
@@ -91,38 +90,21 @@ export function planEvaluation(
       message: `the query returned no rows (noData: ${definition.noData})`,
     });
 
-  type Input = { sample: SeriesSample; prev: AlertSeriesRecord | undefined };
-  const inResultKeys = new Set(samples.map((s) => s.key));
-  const inputs = new Map<string, Input>();
+  const inResult = new Set(samples.map((s) => s.seriesKey));
   const byKey = new Map(known.map((s) => [s.seriesKey, s]));
-  for (const sample of samples) inputs.set(sample.key, { sample, prev: byKey.get(sample.key) });
-  for (const prev of known)
-    if (!inputs.has(prev.seriesKey))
-      inputs.set(prev.seriesKey, {
-        sample: { ...seriesOf(prev.labels, null), key: prev.seriesKey },
-        prev,
-      });
-  if (noData && definition.noData === "alerting" && !inputs.has(EMPTY_KEY.key))
-    inputs.set(EMPTY_KEY.key, { sample: EMPTY_KEY, prev: undefined });
-
   const upserts: AlertSeriesRecord[] = [];
   const deletes: string[] = [];
   const changes: SeriesChange[] = [];
   const renotifyMs = definition.renotifyMinutes * 60_000;
-  for (const { sample, prev } of inputs.values()) {
-    const inResult = inResultKeys.has(sample.key);
-    let breaching: boolean | "no_data_keep";
-    if (inResult && sample.value !== null) breaching = breaches(definition.condition, sample.value);
-    else if (!noData && !inResult) breaching = false;
-    else if (definition.noData === "keep") breaching = "no_data_keep";
-    else breaching = definition.noData === "alerting";
-    const next = nextSeriesState(prev, breaching, now, definition.forSeconds);
+  for (const planned of planSeries(definition, samples, known, now)) {
+    const { seriesKey: key, labels, value, next } = planned;
+    const prev = byKey.get(key);
     const change = (kind: SeriesChange["kind"], firedAt: string | null): SeriesChange => ({
       kind,
-      key: sample.key,
-      keyHash: seriesKeyHash(sample.key),
-      labels: sample.labels,
-      value: sample.value,
+      key,
+      keyHash: seriesKeyHash(key),
+      labels,
+      value,
       firedAt,
       incidentId: prev?.incidentId ?? null,
     });
@@ -134,25 +116,27 @@ export function planEvaluation(
     }
     if (next.transition === "resolved") changes.push(change("resolved", prev?.firedAt ?? null));
     if (next.transition === "none" && next.state === "firing" && renotifyMs > 0 && !muted) {
+      // A fire made while muted is reminded of from its firedAt once the mute ends.
       const since = Date.parse(lastNotifiedAt ?? next.firedAt ?? at);
       if (now.getTime() - since >= renotifyMs) {
         changes.push(change("renotified", next.firedAt));
         lastNotifiedAt = at;
       }
     }
-    if (breaching === "no_data_keep" && !inResult) continue;
-    if (next.state === "ok" && !inResult) {
-      if (prev) deletes.push(sample.key);
+    const present = inResult.has(key);
+    if (planned.breaching === "no_data_keep" && !present) continue;
+    if (next.state === "ok" && !present) {
+      if (prev) deletes.push(key);
       continue;
     }
     upserts.push({
       ruleId: rule.id,
-      seriesKey: sample.key,
-      labels: sample.labels,
+      seriesKey: key,
+      labels,
       state: next.state,
       pendingSince: next.pendingSince,
       firedAt: next.firedAt,
-      lastValue: sample.value,
+      lastValue: value,
       lastEvaluatedAt: at,
       lastNotifiedAt: next.state === "firing" ? lastNotifiedAt : null,
       incidentId: next.state === "firing" ? (prev?.incidentId ?? null) : null,

@@ -18,7 +18,7 @@ import {
   type SeriesChange,
 } from "./evaluation.js";
 import type { AlertIncidents } from "./incidents-port.js";
-import { extractSeries } from "./series.js";
+import { readSeries } from "./series.js";
 
 export interface AlertEngineDeps {
   meta: MetaAccess;
@@ -71,7 +71,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   async function runQuery(rule: AlertRuleRecord): Promise<QueryOutcome> {
     try {
       const result = await deps.query(rule.projectId, rule.query);
-      return { ok: true, samples: extractSeries(result) };
+      return { ok: true, samples: readSeries(result) };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
