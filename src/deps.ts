@@ -272,7 +272,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   const alertScheduler = config.alerts.enabled
     ? createAlertScheduler({
         engine: alertEngine,
-        meta,
+        rules: meta.repos.alertRules,
         clock: domain.clock,
         concurrency: config.alerts.concurrency,
         logger,

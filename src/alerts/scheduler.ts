@@ -2,12 +2,13 @@ import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../lib/metrics.js";
 import { createPeriodicScheduler, type PeriodicScheduler } from "../lib/periodic-scheduler.js";
-import type { MetaAccess } from "../meta/meta-store.js";
+import type { AlertRuleRepository } from "../meta/repositories/alert-rules.js";
 import type { AlertEngine } from "./evaluator.js";
 
 export interface AlertSchedulerDeps {
   engine: Pick<AlertEngine, "evaluate" | "isRunning" | "idle">;
-  meta: MetaAccess;
+  /** Where the rules are read from at start and at each sync (every rule, muted ones too). */
+  rules: Pick<AlertRuleRepository, "listSchedulable">;
   clock: Clock;
   /** Evaluations in flight at once (VIGIL_ALERTS_CONCURRENCY); due ones beyond wait in FIFO order. */
   concurrency: number;
@@ -30,7 +31,7 @@ export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicSchedule
       idle: () => engine.idle(),
     },
     listActive: async () =>
-      (await deps.meta.repos.alertRules.listSchedulable()).map((r) => ({
+      (await deps.rules.listSchedulable()).map((r) => ({
         id: r.id,
         periodMs: r.intervalMs,
       })),
