@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
 import type { AlertRuleDefinition } from "./definition.js";
-import { type EvaluationPlan, isMuted, planEvaluation, type QueryOutcome } from "./evaluation.js";
 import { seriesKey } from "./definition.js";
+import { type EvaluationPlan, isMuted, planEvaluation, type QueryOutcome } from "./evaluation.js";
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const at = (seconds: number) => new Date(T0 + seconds * 1000);

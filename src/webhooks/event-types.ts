@@ -175,8 +175,6 @@ const incidentExample = (resolved: boolean): IncidentPayload => ({
 });
 const INCIDENTS =
   "incidents opened or resolved by hand, by monitor outages, and by alert rules with openIncident";
-const ALERTS_LATER =
-  "alert rules (not yet available: subscribing now receives them once they ship)";
 
 /**
  * The registry of subscribable event types. Adding one is one entry; `endpoint.verify` is not
