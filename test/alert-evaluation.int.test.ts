@@ -8,7 +8,7 @@ import { loadConfig } from "../src/config.js";
 import { type AppDeps, closeDeps, createDeps, startBackgroundWork } from "../src/deps.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import type { AlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
-import { createChannel } from "../src/notifications/channels.js";
+import { createChannel, listChannelDeliveries } from "../src/notifications/channels.js";
 import { buildServer } from "../src/server/server.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createEndpoint } from "../src/webhooks/endpoints.js";
@@ -234,6 +234,18 @@ describe("alert evaluation", () => {
       firedAt: new Date(t0 + 120_000).toISOString(),
       resolvedAt: new Date(t0 + 300_000).toISOString(),
     });
+    // The outbox sends them through the channel; its log names the rule.
+    await service.deps.notifier.deliverDue();
+    const log = await listChannelDeliveries(service.deps.channels, {
+      ctx: { deps: service.deps.domain, actor: { kind: "system" } },
+      projectId,
+      channelId,
+    });
+    expect(log.map((d) => [d.event, d.ruleId, d.status])).toEqual([
+      ["alert.resolved", rule.id, "sent"],
+      ["alert.renotified", rule.id, "sent"],
+      ["alert.fired", rule.id, "sent"],
+    ]);
     const after = await service.deps.meta.repos.alertRules.findById(rule.id);
     expect(after).toMatchObject({ state: "ok", lastValue: 120 });
     expect(await service.deps.meta.repos.alertSeries.list(rule.id)).toMatchObject([
