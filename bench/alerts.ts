@@ -12,8 +12,9 @@
  *    Reports the evaluation lag (slot → start; target p99 < 5 s), slot → recorded, evaluation
  *    time, and the engine share (time in the query / time of the whole evaluation).
  * 3. Burst beside bare: every rule evaluated at once through the engine (same concurrency),
- *    then the same queries run bare (compiled SQL straight on the executor, no recording), with
- *    ingest still running: wall time and per-query p50/p99 of each (BENCH_ALERTS_BURST=0 skips).
+ *    beside the same queries run bare (compiled SQL straight on the executor, no recording) and
+ *    through the TQL service alone, with ingest still running, in the order bare, TQL, engine,
+ *    bare: wall time and per-query p50/p99 of each (BENCH_ALERTS_BURST=0 skips).
  *
  * The last line is one JSON object.
  */
@@ -325,7 +326,7 @@ async function main() {
         });
         bareMs.push(performance.now() - t);
       });
-    // Bare first on a warm-up slice, then the engine, then bare: each once over every rule.
+    // A warm-up slice, then bare, the TQL service alone, the engine, and bare again.
     log(
       `scheduled done: lag p99 ${round(percentile(lagS, 99), 2)} s over ${lagS.length} evaluations; burst beside bare`,
     );
@@ -338,6 +339,16 @@ async function main() {
         adHoc: true,
       });
     });
+    // The rule's query through the TQL service alone (no recording): where the engine's time goes.
+    const tqlMs: number[] = [];
+    const tqlOnly = () =>
+      pool(ruleIds, async (_id, index) => {
+        const t = performance.now();
+        await deps.tql.queryForAlert(projectId, ruleQuery(index).query);
+        tqlMs.push(performance.now() - t);
+      });
+    const bareFirst = BURST ? await bare() : Number.NaN;
+    const tqlWall = BURST ? await tqlOnly() : Number.NaN;
     const burstWall = BURST ? await burst() : Number.NaN;
     const bareWall = BURST ? await bare() : Number.NaN;
     ingesting = false;
@@ -366,7 +377,12 @@ async function main() {
         ingestErrors,
       },
       burst: { wallSeconds: round(burstWall, 2), evaluationMs: stats(burstMs) },
-      bare: { wallSeconds: round(bareWall, 2), queryMs: stats(bareMs) },
+      tqlOnly: { wallSeconds: round(tqlWall, 2), queryMs: stats(tqlMs) },
+      bare: {
+        wallSeconds: round(bareWall, 2),
+        firstWallSeconds: round(bareFirst, 2),
+        queryMs: stats(bareMs),
+      },
       burstOverBarePct: round((burstWall / bareWall - 1) * 100, 1),
       targetLagP99Seconds: TARGET_LAG_P99_S,
       meetsTarget: lag.p99 < TARGET_LAG_P99_S,
@@ -383,6 +399,7 @@ async function main() {
         ["of which query (ms)", ...Object.values(result.scheduled.queryMs).map(String)],
         ["ingest ack (ms)", ...Object.values(result.scheduled.ingestAckMs).map(String)],
         ["burst evaluation (ms)", ...Object.values(result.burst.evaluationMs).map(String)],
+        ["TQL service only (ms)", ...Object.values(result.tqlOnly.queryMs).map(String)],
         ["bare query (ms)", ...Object.values(result.bare.queryMs).map(String)],
       ],
     );
@@ -390,7 +407,7 @@ async function main() {
       `scheduled: ${result.scheduled.evaluations} evaluations (${result.scheduled.perSecond}/s), engine share ${result.scheduled.engineSharePct} %, ${errors} errors, ${fired} fires; lag p99 ${lag.p99} s (target < ${TARGET_LAG_P99_S} s)`,
     );
     console.log(
-      `burst of ${RULES} : engine ${result.burst.wallSeconds} s, bare queries ${result.bare.wallSeconds} s (${result.burstOverBarePct} % more)`,
+      `burst of ${RULES}: bare ${result.bare.firstWallSeconds} s, TQL service only ${result.tqlOnly.wallSeconds} s, engine ${result.burst.wallSeconds} s, bare again ${result.bare.wallSeconds} s (engine ${result.burstOverBarePct} % over bare)`,
     );
     console.log(JSON.stringify(result));
   } finally {

@@ -412,6 +412,31 @@ describe("alert evaluation", () => {
     expect((await eventsOf(rule.id)).every((e) => e.incidentId === open?.id)).toBe(true);
   });
 
+  it("a muted rule opens no incident; once unmuted, a series still firing opens it", async () => {
+    const rule = await addRule({ forSeconds: 0, openIncident: true }, { muted: true });
+    const t0 = nowMs;
+    const repos = service.deps.meta.repos;
+    await ingest({ shop: 900 });
+    await evaluateAt(rule.id, 0, t0);
+    expect(await repos.incidents.findOpenBySource("alert", rule.id)).toBeUndefined();
+    await repos.alertRules.setMute(rule.id, {
+      muted: false,
+      mutedUntil: null,
+      updatedAt: new Date(t0).toISOString(),
+    });
+    const unmuted = await evaluateAt(rule.id, 60, t0);
+    const open = await repos.incidents.findOpenBySource("alert", rule.id);
+    expect(open).toMatchObject({
+      status: "active",
+      startedAt: new Date(t0 + 60_000).toISOString(),
+    });
+    expect(unmuted?.incidentId).toBe(open?.id);
+    // Its fire was made while muted: it is not sent again, and nothing new fired.
+    expect(unmuted?.plan.changes).toEqual([]);
+    expect(await deliveriesOf()).toHaveLength(0);
+    expect(await repos.alertSeries.list(rule.id)).toMatchObject([{ incidentId: open?.id }]);
+  });
+
   it("delivers alert.fired and alert.resolved webhooks with ruleId, signed per Standard Webhooks", async () => {
     const endpoint = await createEndpoint(service.deps.webhooks, {
       ctx: { deps: service.deps.domain, actor: { kind: "system" } },
