@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePreset } from "../src/alerts/presets.js";
 import { checkAlertQuery, type SeriesSample, seriesFromResult } from "../src/alerts/query-check.js";
 import { initialize } from "../src/setup/initialize.js";
+import { compileTql } from "../src/tql/compile.js";
+import { PROJECT_PARAM } from "../src/tql/printer.js";
 import { attrs, hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
@@ -118,6 +120,23 @@ describe("alert presets over ingested data", () => {
   afterAll(async () => {
     await service?.stop();
     dir.remove();
+  });
+
+  it("checks a query's columns with LIMIT 0, which reads no rows", async () => {
+    const query = compilePreset({ kind: "log_count", params: { groupBy: "service" } }).query;
+    const { telemetry } = service.deps;
+    const limited = compileTql(query, { database: telemetry.database, rowCap: 0 });
+    const params = { ...limited.params, [PROJECT_PARAM]: projectId };
+    const described = await telemetry.queryCompact(limited.sql, { params });
+    expect(described.rows).toEqual([]);
+    expect(described.rowsRead).toBe(0);
+    expect(described.columns.map((c) => c.name)).toEqual(["service", "value"]);
+    // The same query run for real reads the logs.
+    const full = compileTql(query, { database: telemetry.database, rowCap: 10 });
+    const ran = await telemetry.queryCompact(full.sql, {
+      params: { ...full.params, [PROJECT_PARAM]: projectId },
+    });
+    expect(ran.rowsRead).toBeGreaterThan(0);
   });
 
   it("error_rate: failed over all HTTP requests, per service", async () => {

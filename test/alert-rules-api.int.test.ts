@@ -328,6 +328,12 @@ describe("alert rule management API", () => {
         await refused(await owner.post(`${base()}/${created.id}/mute`, { until: "tomorrow" })),
       ),
     ).toEqual(["until"]);
+    // No body at all mutes indefinitely too.
+    const bare = await service.fetch(`${base()}/${created.id}/mute`, {
+      method: "POST",
+      headers: { cookie: owner.cookie, origin: service.url },
+    });
+    expect(await json<Rule>(bare)).toMatchObject({ status: "muted", mutedUntil: null });
     const unmuted = await json<Rule>(await owner.post(`${base()}/${created.id}/unmute`));
     expect(unmuted).toMatchObject({ status: "resolved", muted: false, mutedUntil: null });
   });

@@ -6,6 +6,7 @@ import {
   CreateAlertRuleInput,
   renderMessage,
   seriesKey,
+  seriesKeyHash,
   templatePlaceholders,
   toDefinition,
 } from "./definition.js";
@@ -78,5 +79,6 @@ describe("alert rule definition", () => {
     expect([check("=", 1), check("!=", 1)]).toEqual([true, false]);
     expect(seriesKey({ z: "1", a: "2" })).toBe('{"a":"2","z":"1"}');
     expect(seriesKey({})).toBe("{}");
+    expect(seriesKeyHash("{}")).toBe("44136fa355b3678a");
   });
 });

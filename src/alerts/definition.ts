@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 
 /** Evaluation intervals and their period in seconds (DESIGN §4: 30s, 1m, 5m, 15m, 1h). */
@@ -249,3 +250,7 @@ export function seriesKey(labels: Readonly<Record<string, string>>): string {
   for (const name of Object.keys(labels).sort()) sorted[name] = labels[name] ?? "";
   return JSON.stringify(sorted);
 }
+
+/** A series key's short stable hash (first 16 hex of its SHA-256), for event ids. */
+export const seriesKeyHash = (key: string): string =>
+  createHash("sha256").update(key).digest("hex").slice(0, 16);

@@ -319,12 +319,8 @@ export async function previewDraft(
   { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: unknown },
 ): Promise<AlertPreviewView> {
   await requireProject(ctx, projectId, "write");
-  const { definition, query, labels } = await checkRule(deps, projectId, input);
-  await requireChannels(
-    ctx.deps.meta,
-    projectId,
-    parseInput(CreateAlertRuleInput, input).channelIds,
-  );
+  const { parsed, definition, query, labels } = await checkRule(deps, projectId, input);
+  await requireChannels(ctx.deps.meta, projectId, parsed.channelIds);
   return preview(deps, ctx, { projectId, query, definition }, labels);
 }
 

@@ -196,6 +196,21 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     expect(await repos.alertEvents.count({ ruleId: rule.id }, { from: at(60), to: at(240) })).toBe(
       3,
     );
+    // The dashboard's reads: fires/resolves of a window, each resolve with its series' fire.
+    expect(await repos.alertEvents.listTransitions("prj_alr", at(60), at(300))).toHaveLength(4);
+    expect(await repos.alertEvents.listResolutions("prj_alr", at(0), at(400))).toEqual(
+      expect.arrayContaining([
+        { at: at(60), firedAt: at(0) },
+        { at: at(180), firedAt: at(120) },
+        { at: at(300), firedAt: at(240) },
+      ]),
+    );
+    const rulePage = { limit: 10, offset: 0, sort: "severity" as const, order: "desc" as const };
+    const inWindow = { projectId: "prj_alr", now: at(0), eventsFrom: at(60), eventsTo: at(61) };
+    expect((await repos.alertRules.list(inWindow, rulePage)).map((r) => r.id)).toEqual([rule.id]);
+    expect(
+      await repos.alertRules.count({ ...inWindow, eventsFrom: at(9999), eventsTo: at(10_000) }),
+    ).toBe(0);
     expect(
       (await repos.alertEvents.list({ projectId: "prj_alr" }, { limit: 10, offset: 5 }))[0],
     ).toEqual(events[0]);

@@ -155,7 +155,7 @@ export const alertRuleRoutes =
           tags,
           summary: "Mute until a time, or indefinitely: still evaluated and recorded, not notified",
           params: RuleParams,
-          body: MuteInput.optional(),
+          body: MuteInput.nullish(),
           response: { 200: AlertRuleView, ...write },
         },
       },
