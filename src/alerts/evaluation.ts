@@ -1,8 +1,7 @@
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
-import type { AlertRuleState, SeriesState } from "./definition.js";
+import { type AlertRuleState, type SeriesState, seriesKeyHash } from "./definition.js";
 import type { SeriesSample } from "./query-check.js";
-import { seriesKeyHash } from "./series.js";
 import { planSeries } from "./series-plan.js";
 
 /** What the rule's query gave: series, or an error (the query's text, never a fire or resolve). */

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { seriesKey } from "./definition.js";
-import { readSeries, SeriesShapeError, seriesKeyHash } from "./series.js";
+import { readSeries, SeriesShapeError } from "./series.js";
 
 describe("alert series", () => {
-  it("hashes a series key to 16 hex characters, the same for the same labels", () => {
-    expect(seriesKeyHash("{}")).toMatch(/^[0-9a-f]{16}$/);
-    expect(seriesKeyHash('{"a":"1","b":"2"}')).toBe(seriesKeyHash(seriesKey({ b: "2", a: "1" })));
-    expect(seriesKeyHash('{"a":"1"}')).not.toBe(seriesKeyHash('{"a":"2"}'));
-  });
-
   it("reads the numeric value column and makes the other columns labels", () => {
     const series = readSeries({
       columns: [

@@ -1,11 +1,5 @@
-import { createHash } from "node:crypto";
 import type { ResultColumn } from "../telemetry/executor.js";
 import { labelColumns, type SeriesSample, seriesFromResult } from "./query-check.js";
-
-/** The first 16 hex characters of a series key's SHA-256: short and stable, for event ids. */
-export function seriesKeyHash(key: string): string {
-  return createHash("sha256").update(key).digest("hex").slice(0, 16);
-}
 
 /** Why a result cannot be read as series (the query's fault: an evaluation error). */
 export class SeriesShapeError extends Error {}
