@@ -28,6 +28,17 @@ describe("loadConfig", () => {
     expect(config.meta.url).toBeUndefined();
   });
 
+  it("reads the alert evaluation settings", () => {
+    expect(loadConfig({ env: {} }).alerts).toEqual({ enabled: true, concurrency: 4 });
+    const set = loadConfig({
+      env: { VIGIL_ALERTS_ENABLED: "false", VIGIL_ALERTS_CONCURRENCY: "16" },
+    });
+    expect(set.alerts).toEqual({ enabled: false, concurrency: 16 });
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_ALERTS_CONCURRENCY: "0" } }))[0]).toMatch(
+      /VIGIL_ALERTS_CONCURRENCY/,
+    );
+  });
+
   it("sizes the telemetry engine and the TQL per-project limit", () => {
     const defaults = loadConfig({ env: {} });
     expect(defaults.telemetry).toMatchObject({

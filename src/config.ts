@@ -93,6 +93,11 @@ const DEFAULT_MONITORS = {
   resultRetentionDays: 90,
 };
 
+const DEFAULT_ALERTS = {
+  enabled: true,
+  concurrency: 4,
+};
+
 const DEFAULT_WEBHOOKS = {
   enabled: true,
   concurrency: 64,
@@ -262,6 +267,18 @@ export const Config = z
       })
       .strict()
       .default(DEFAULT_MONITORS),
+    alerts: z
+      .object({
+        /** Evaluate alert rules in this process (turn off on API-only nodes). */
+        enabled: flag.default(DEFAULT_ALERTS.enabled),
+        /**
+         * Alert queries running at once, on the engine's ad-hoc read lanes; due rules beyond it
+         * wait in a FIFO queue. Not counted against tql.maxConcurrentPerProject.
+         */
+        concurrency: integer(1, 1000).default(DEFAULT_ALERTS.concurrency),
+      })
+      .strict()
+      .default(DEFAULT_ALERTS),
     webhooks: z
       .object({
         /** Deliver webhooks from this process (turn off on API-only nodes). */
@@ -347,6 +364,8 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_MONITORS_MAX_RESPONSE_BYTES: ["monitors", "maxResponseBytes"],
   VIGIL_MONITORS_STORED_BODY_BYTES: ["monitors", "storedBodyBytes"],
   VIGIL_MONITORS_RESULT_RETENTION_DAYS: ["monitors", "resultRetentionDays"],
+  VIGIL_ALERTS_ENABLED: ["alerts", "enabled"],
+  VIGIL_ALERTS_CONCURRENCY: ["alerts", "concurrency"],
   VIGIL_WEBHOOKS_ENABLED: ["webhooks", "enabled"],
   VIGIL_WEBHOOKS_CONCURRENCY: ["webhooks", "concurrency"],
   VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: ["webhooks", "allowPrivateTargets"],

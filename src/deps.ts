@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { type AlertEngine, createAlertEngine } from "./alerts/evaluator.js";
+import { incidentVerbs } from "./alerts/incidents-port.js";
+import { createAlertScheduler } from "./alerts/scheduler.js";
 import { type Config, ConfigError } from "./config.js";
 import type { DomainDeps } from "./context.js";
 import { createEventBus } from "./events/event-bus.js";
@@ -10,6 +13,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { createOutboundAgent } from "./lib/http/outbound-agent.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
+import type { PeriodicScheduler } from "./lib/periodic-scheduler.js";
 import { createRetentionSweep, type RetentionSweep } from "./lib/retention-sweep.js";
 import { createSecretBox, loadSecretKey } from "./lib/secret-box.js";
 import { openMetaDatabase } from "./meta/database.js";
@@ -56,6 +60,11 @@ export interface AppDeps {
   /** Notification channels (secrets sealed with the server key) and the outbox dispatcher. */
   channels: ChannelService;
   notifier: NotificationDispatcher;
+  /**
+   * Alert rule evaluation and, when this process runs it, the scheduler: rule create, update,
+   * mute and delete call `scheduler?.schedule/unschedule`; its periodic sync catches the rest.
+   */
+  alerts: { engine: AlertEngine; scheduler?: PeriodicScheduler | undefined };
   /** Webhook endpoints' delivery: the guarded transport, the deliverer and log retention. */
   webhooks: WebhookService & {
     retention: RetentionSweep;
@@ -248,6 +257,28 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         listActive: () => listScheduleEntries(meta),
       })
     : undefined;
+  const tql = createTqlService({ executor: telemetry, limits: config.tql });
+  const alertEngine = createAlertEngine({
+    meta,
+    clock: domain.clock,
+    newId: domain.newId,
+    query: (projectId, text) => tql.queryForAlert(projectId, text),
+    incidents: incidentVerbs(domain),
+    webhooks: service,
+    onNotificationsQueued: () => notifier.kick(),
+    logger,
+    metrics,
+  });
+  const alertScheduler = config.alerts.enabled
+    ? createAlertScheduler({
+        engine: alertEngine,
+        rules: meta.repos.alertRules,
+        clock: domain.clock,
+        concurrency: config.alerts.concurrency,
+        logger,
+        metrics,
+      })
+    : undefined;
   const retention = createResultRetention({
     meta,
     clock: domain.clock,
@@ -264,7 +295,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     bodyBudget: new ByteBudget(config.ingest.maxInflightBytes, (used) =>
       metrics.ingestInflightBytes.set(used),
     ),
-    tql: createTqlService({ executor: telemetry, limits: config.tql }),
+    tql,
     read: {
       telemetry,
       clock: options.clock ?? systemClock,
@@ -280,6 +311,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     },
     channels,
     notifier,
+    alerts: { engine: alertEngine, scheduler: alertScheduler },
     webhooks,
     async closeOutbound() {
       mailer?.close();
@@ -298,6 +330,7 @@ export async function startBackgroundWork(deps: AppDeps): Promise<void> {
   deps.webhooks.retention.start();
   if (deps.config.webhooks.enabled) deps.webhooks.deliverer.start();
   await deps.monitors.scheduler?.start();
+  await deps.alerts.scheduler?.start();
 }
 
 /** Writes what ingestion accepted, then closes the engines: telemetry last, after its in-flight queries. */
@@ -307,6 +340,9 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     deps.monitors.engine.abort();
     await deps.monitors.scheduler?.stop();
     await deps.monitors.engine.idle();
+    // Evaluations in flight finish and are recorded (their queries are bounded by the TQL limit).
+    await deps.alerts.scheduler?.stop();
+    await deps.alerts.engine.idle();
     await deps.notifier.stop();
     await deps.webhooks.deliverer.stop();
     await deps.monitors.retention.stop();

@@ -20,6 +20,14 @@ export interface Metrics {
   monitorScheduleLag: Histogram;
   /** Outages started and ended. */
   monitorTransitions: Counter<"kind">;
+  /** Alert rule evaluations by outcome (ok, error, gone: the rule was deleted meanwhile). */
+  alertEvaluations: Counter<"outcome">;
+  /** Delay between an alert rule's slot and the start of its evaluation. */
+  alertEvaluationLag: Histogram;
+  /** How long one evaluation took: the query and the recording. */
+  alertEvaluationDuration: Histogram;
+  /** Series state changes by the state entered (pending, firing, ok), and rules entering error. */
+  alertTransitions: Counter<"to">;
   /** Notification delivery attempts by outcome (sent, retry, failed). */
   notificationDeliveries: Counter<"outcome">;
   /** Webhook attempts by outcome (succeeded, retry, failed). */
@@ -92,6 +100,30 @@ export function createMetrics(): Metrics {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const alertEvaluations = new Counter({
+    name: "vigil_alert_evaluations_total",
+    help: "Alert rule evaluations by outcome (ok, error, gone)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const alertEvaluationLag = new Histogram({
+    name: "vigil_alert_evaluation_lag_seconds",
+    help: "Delay between an alert rule's scheduled slot and the start of its evaluation",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const alertEvaluationDuration = new Histogram({
+    name: "vigil_alert_evaluation_duration_seconds",
+    help: "Time to evaluate one alert rule: its query and the recording",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const alertTransitions = new Counter({
+    name: "vigil_alert_transitions_total",
+    help: "Alert series state changes by the state entered (pending, firing, ok) and rules entering error",
+    labelNames: ["to"] as const,
+    registers: [registry],
+  });
   const notificationDeliveries = new Counter({
     name: "vigil_notification_deliveries_total",
     help: "Notification delivery attempts by outcome: sent, retry (will try again), failed (for good)",
@@ -139,6 +171,10 @@ export function createMetrics(): Metrics {
     monitorChecksSkipped,
     monitorScheduleLag,
     monitorTransitions,
+    alertEvaluations,
+    alertEvaluationLag,
+    alertEvaluationDuration,
+    alertTransitions,
     notificationDeliveries,
     observeHttp({ method, route, status }, seconds) {
       const labels = { method, route, status: String(status) };

@@ -82,8 +82,13 @@ export const DeliveryView = z
     id: z.string(),
     channelId: z.string(),
     monitorId: z.string().nullable(),
+    ruleId: z.string().nullable().describe("The alert rule that notified (alert.* events)"),
     incidentId: z.string().nullable(),
-    event: z.string().describe(`monitor.down, monitor.recovered, or ${TEST_DELIVERY_EVENT}`),
+    event: z
+      .string()
+      .describe(
+        `monitor.down, monitor.recovered, alert.fired, alert.resolved, alert.renotified, or ${TEST_DELIVERY_EVENT}`,
+      ),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),
     lastError: z.string().nullable(),
@@ -119,6 +124,7 @@ export const toDeliveryView = (d: NotificationDelivery): DeliveryView => ({
   id: d.id,
   channelId: d.channelId,
   monitorId: d.monitorId,
+  ruleId: d.ruleId ?? null,
   incidentId: d.incidentId,
   event: d.event,
   status: d.status,

@@ -23,3 +23,31 @@ export interface MonitorNotification {
     statusCode: number | null;
   };
 }
+
+/** Events an alert rule notifies its channels of: a series fired, resolved, or is still firing. */
+export const ALERT_EVENTS = ["alert.fired", "alert.resolved", "alert.renotified"] as const;
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+/** What a channel is told about one series of an alert rule firing, resolving or still firing. */
+export interface AlertNotification {
+  event: AlertEvent;
+  projectId: string;
+  rule: { id: string; name: string; severity: string; condition: string };
+  /** The series: its key (labels sorted, JSON) and the first 16 hex of its SHA-256. */
+  series: { key: string; keyHash: string; labels: Record<string, string> };
+  /** The value of the evaluation (null when the query returned no data). */
+  value: number | null;
+  threshold: number;
+  /** When this series fired: with the rule and series, it identifies one fire. */
+  firedAt: string;
+  resolvedAt: string | null;
+  /** The rule's message template, rendered. */
+  message: string;
+  incidentId: string | null;
+}
+
+/** Anything a channel sends: a monitor's outage or recovery, or an alert's fire, resolve or reminder. */
+export type Notification = MonitorNotification | AlertNotification;
+
+export const isAlertNotification = (n: Notification): n is AlertNotification =>
+  n.event.startsWith("alert.");

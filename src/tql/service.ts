@@ -30,6 +30,12 @@ export interface TqlService {
   /** Runs one TQL SELECT confined to the project. */
   query(projectId: string, text: string): Promise<TqlResult>;
   /**
+   * Runs an alert rule's query: the same compiler, project guard, limits and ad-hoc lanes, but
+   * not counted against the project's concurrent queries (no 429): the alert scheduler bounds
+   * alert queries with its own concurrency (VIGIL_ALERTS_CONCURRENCY).
+   */
+  queryForAlert(projectId: string, text: string): Promise<TqlResult>;
+  /**
    * The result columns (names and engine types) of a TQL SELECT without reading data: compiled
    * with LIMIT 0 and run once; same compiler, guard and limits, not counted against the 429.
    */
@@ -81,45 +87,48 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
     // and the read API (nice 0) keep ~98% of a contended core (bench:api mixed: ingest p99 2.2 s → 0.7 s).
     os_thread_priority: 19,
   };
+  async function run(projectId: string, text: string, admitted: boolean): Promise<TqlResult> {
+    if (text.length > TQL_MAX_QUERY_LENGTH)
+      throw InvalidInputError.forField(
+        "query",
+        `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
+      );
+    const { sql, params } = compileTql(text, { database: executor.database, rowCap });
+    const release = admitted ? admit(projectId) : () => {};
+    const started = performance.now();
+    let result: CompactResult;
+    try {
+      result = await executor.queryCompact(sql, {
+        params: { ...params, [PROJECT_PARAM]: projectId },
+        settings,
+        adHoc: true,
+      });
+    } catch (error) {
+      const mapped = classifyEngineError(error, {
+        projectId,
+        database: executor.database,
+        maxExecutionSeconds: limits.maxExecutionSeconds,
+      });
+      // Not the query's fault: the caller's error handling logs it (500 with the request id).
+      throw mapped ?? error;
+    } finally {
+      release();
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;
+    const rows = truncated ? result.rows.slice(0, TQL_MAX_RESULT_ROWS) : result.rows;
+    return {
+      columns: result.columns,
+      rows: toJsonRows(result.columns, rows),
+      rowCount: rows.length,
+      durationMs,
+      truncated,
+    };
+  }
+
   return {
-    async query(projectId, text) {
-      if (text.length > TQL_MAX_QUERY_LENGTH)
-        throw InvalidInputError.forField(
-          "query",
-          `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
-        );
-      const { sql, params } = compileTql(text, { database: executor.database, rowCap });
-      const release = admit(projectId);
-      const started = performance.now();
-      let result: CompactResult;
-      try {
-        result = await executor.queryCompact(sql, {
-          params: { ...params, [PROJECT_PARAM]: projectId },
-          settings,
-          adHoc: true,
-        });
-      } catch (error) {
-        const mapped = classifyEngineError(error, {
-          projectId,
-          database: executor.database,
-          maxExecutionSeconds: limits.maxExecutionSeconds,
-        });
-        // Not the query's fault: the caller's error handling logs it (500 with the request id).
-        throw mapped ?? error;
-      } finally {
-        release();
-      }
-      const durationMs = Math.round(performance.now() - started);
-      const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;
-      const rows = truncated ? result.rows.slice(0, TQL_MAX_RESULT_ROWS) : result.rows;
-      return {
-        columns: result.columns,
-        rows: toJsonRows(result.columns, rows),
-        rowCount: rows.length,
-        durationMs,
-        truncated,
-      };
-    },
+    query: (projectId, text) => run(projectId, text, true),
+    queryForAlert: (projectId, text) => run(projectId, text, false),
     async columns(projectId, text) {
       if (text.length > TQL_MAX_QUERY_LENGTH)
         throw InvalidInputError.forField(

@@ -3,7 +3,7 @@ import { INCIDENT_SOURCES } from "../incidents/model.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
 import { ERROR_SEVERITIES } from "../ingest/model.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
-import type { MonitorNotification } from "../notifications/model.js";
+import type { AlertNotification, MonitorNotification } from "../notifications/model.js";
 
 /** One subscribable event type: its payload (the envelope's `data`) and an example of it. */
 export interface WebhookEventType<S extends z.ZodType = z.ZodType> {
@@ -73,11 +73,22 @@ const AlertPayload = z.object({
   incidentId: z.string().nullable(),
   severity: z.string(),
   condition: z.string().describe("The rule's condition, as written"),
-  value: z.number().describe("The value that crossed the threshold (or came back)"),
+  value: z
+    .number()
+    .nullable()
+    .describe(
+      "The value that crossed the threshold (or came back); null when the query returned no data",
+    ),
   threshold: z.number(),
   firedAt: isoTime,
   resolvedAt: isoTime.nullable(),
+  labels: z
+    .record(z.string(), z.string())
+    .describe("The series' labels: the query's columns other than value"),
+  seriesKey: z.string().describe("The labels sorted by name, JSON-encoded: one series of the rule"),
+  message: z.string().describe("The rule's message template, rendered"),
 });
+type AlertPayload = z.infer<typeof AlertPayload>;
 
 const IncidentPayload = z.object({
   incidentId: z.string(),
@@ -134,7 +145,7 @@ const errorExample = (regressed: boolean): ErrorPayload => ({
   sampleTraceId: "4bf92f3577b34da6a3ce929d0e0e4736",
 });
 const RESOLVED_AT = "2026-11-21T09:50:00.000Z";
-const alertExample = (resolved: boolean): z.infer<typeof AlertPayload> => ({
+const alertExample = (resolved: boolean): AlertPayload => ({
   ruleId: "alr_01kaexample0000000000000",
   ruleName: "Checkout p95 over 800 ms",
   projectId: PROJECT,
@@ -145,6 +156,11 @@ const alertExample = (resolved: boolean): z.infer<typeof AlertPayload> => ({
   threshold: 800,
   firedAt: AT,
   resolvedAt: resolved ? RESOLVED_AT : null,
+  labels: { service: "checkout" },
+  seriesKey: '{"service":"checkout"}',
+  message: resolved
+    ? "checkout p95 is back at 640.2 ms"
+    : "checkout p95 is 912.4 ms (threshold 800)",
 });
 const incidentExample = (resolved: boolean): IncidentPayload => ({
   incidentId: "inc_01kaexample0000000000001",
@@ -160,8 +176,6 @@ const incidentExample = (resolved: boolean): IncidentPayload => ({
 });
 const INCIDENTS =
   "incidents opened or resolved by hand, by monitor outages, and by alert rules with openIncident";
-const ALERTS_LATER =
-  "alert rules (not yet available: subscribing now receives them once they ship)";
 
 /**
  * The registry of subscribable event types. Adding one is one entry; `endpoint.verify` is not
@@ -204,14 +218,16 @@ export const WEBHOOK_EVENT_TYPES = {
     example: errorExample(true),
   }),
   "alert.fired": defineEventType({
-    description: "An alert rule's condition became true",
-    emittedBy: ALERTS_LATER,
+    description:
+      "A series of an alert rule fired (its condition held for the rule's `for`); not sent while the rule is muted",
+    emittedBy: "alert rule evaluation",
     payload: AlertPayload,
     example: alertExample(false),
   }),
   "alert.resolved": defineEventType({
-    description: "A fired alert rule's condition is no longer true",
-    emittedBy: ALERTS_LATER,
+    description:
+      "A fired series of an alert rule no longer breaches (or left the result); not sent while the rule is muted",
+    emittedBy: "alert rule evaluation",
     payload: AlertPayload,
     example: alertExample(true),
   }),
@@ -257,6 +273,39 @@ export function errorEventPayload(group: ErrorGroup): ErrorPayload {
     lastSeen: new Date(group.lastSeenMs).toISOString(),
     occurrenceCount: group.occurrenceCount,
     sampleTraceId: group.sampleTraceId === "" ? null : group.sampleTraceId,
+  };
+}
+
+/**
+ * The id of an alert.fired / alert.resolved event: one per fire of one series, so a retried
+ * evaluation, or a webhook channel publishing it again, never enqueues it twice.
+ */
+export function alertEventId(
+  type: "alert.fired" | "alert.resolved",
+  ruleId: string,
+  seriesKeyHash: string,
+  firedAtMs: number,
+): string {
+  return `${type}:${ruleId}:${seriesKeyHash}:${firedAtMs}`;
+}
+
+/** The payload of alert.fired / alert.resolved: the notification of one series, flattened. */
+export function alertEventPayload(notification: AlertNotification): AlertPayload {
+  const { rule, series } = notification;
+  return {
+    ruleId: rule.id,
+    ruleName: rule.name,
+    projectId: notification.projectId,
+    incidentId: notification.incidentId,
+    severity: rule.severity,
+    condition: rule.condition,
+    value: notification.value,
+    threshold: notification.threshold,
+    firedAt: notification.firedAt,
+    resolvedAt: notification.resolvedAt,
+    labels: series.labels,
+    seriesKey: series.key,
+    message: notification.message,
   };
 }
 

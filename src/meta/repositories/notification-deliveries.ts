@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { MonitorNotification } from "../../notifications/model.js";
+import type { Notification } from "../../notifications/model.js";
 import type { MetaSchema, NotificationDeliveryRow } from "../schema.js";
 import { claimDueRows } from "./batches.js";
 
@@ -12,9 +12,11 @@ export interface NotificationDelivery {
   projectId: string;
   channelId: string;
   monitorId: string | null;
+  /** The alert rule that notified (null for monitors and channel tests). */
+  ruleId?: string | null;
   incidentId: string | null;
   event: string;
-  payload: MonitorNotification;
+  payload: Notification;
   status: DeliveryStatus;
   /** Attempts made so far. */
   attempts: number;
@@ -31,9 +33,10 @@ export interface NewNotificationDelivery {
   projectId: string;
   channelId: string;
   monitorId: string | null;
+  ruleId?: string | null;
   incidentId: string | null;
   event: string;
-  payload: MonitorNotification;
+  payload: Notification;
   createdAt: string;
   nextAttemptAt?: string;
 }
@@ -49,9 +52,10 @@ const toDelivery = (row: NotificationDeliveryRow): NotificationDelivery => ({
   projectId: row.project_id,
   channelId: row.channel_id,
   monitorId: row.monitor_id,
+  ruleId: row.rule_id,
   incidentId: row.incident_id,
   event: row.event,
-  payload: JSON.parse(row.payload) as MonitorNotification,
+  payload: JSON.parse(row.payload) as Notification,
   status: toStatus(row.status),
   attempts: Number(row.attempts),
   lastError: row.last_error,
@@ -65,6 +69,7 @@ const toRow = (d: NotificationDelivery) => ({
   project_id: d.projectId,
   channel_id: d.channelId,
   monitor_id: d.monitorId,
+  rule_id: d.ruleId ?? null,
   incident_id: d.incidentId,
   event: d.event,
   payload: JSON.stringify(d.payload),

@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { EventBus } from "../../events/event-bus.js";
-import type { MonitorNotification } from "../model.js";
+import type { Notification } from "../model.js";
 
 /** One email as a channel hands it to the mail transport (the From address is the server's). */
 export interface MailMessage {
@@ -63,7 +63,7 @@ export interface ChannelTypeSpec<
   describe(settings: ChannelSettings<C, S>): Record<string, unknown>;
   /** Delivers the notification now; throws with a message fit for the delivery log on failure. */
   send(
-    notification: MonitorNotification,
+    notification: Notification,
     settings: ChannelSettings<C, S>,
     deps: ChannelDeps,
     context: SendContext,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { MonitorNotification } from "../model.js";
+import type { Notification } from "../model.js";
 import { defineChannelType, type MailMessage } from "./channel-type.js";
-import { notificationDetails, notificationTitle } from "./format.js";
+import { isProblem, notificationDetails, notificationIds, notificationTitle } from "./format.js";
 
 const escapeHtml = (text: string) =>
   text
@@ -12,13 +12,11 @@ const escapeHtml = (text: string) =>
     .replace(/'/g, "&#39;");
 
 /** Subject, plain text and a simple HTML body; every user-supplied value is escaped in the HTML. */
-export function emailMessage(
-  notification: MonitorNotification,
-  to: readonly string[],
-): MailMessage {
+export function emailMessage(notification: Notification, to: readonly string[]): MailMessage {
   const title = notificationTitle(notification);
   const details = notificationDetails(notification);
-  const footer = `Monitor ${notification.monitor.id} · incident ${notification.incident.id}`;
+  const ids = notificationIds(notification).join(" · ");
+  const footer = `${ids.charAt(0).toUpperCase()}${ids.slice(1)}`;
   const text = [
     title,
     "",
@@ -27,7 +25,7 @@ export function emailMessage(
     footer,
     "— Vigil",
   ].join("\n");
-  const color = notification.event === "monitor.down" ? "#c62828" : "#2e7d32";
+  const color = isProblem(notification) ? "#c62828" : "#2e7d32";
   const rows = details
     .map(
       (d) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MonitorNotification } from "../model.js";
+import type { AlertNotification, MonitorNotification } from "../model.js";
 import { emailMessage } from "./email.js";
 import { formatDuration, maskUrl, notificationDetails, notificationTitle } from "./format.js";
 import { slackMessage } from "./slack.js";
@@ -67,5 +67,71 @@ describe("notification text", () => {
     expect(email.html).toContain("Checkout &lt;b&gt;&amp; is down");
     expect(email.html).not.toContain("<b>&");
     expect(email.text).toContain("Reason: status_code equals");
+  });
+});
+
+const fired: AlertNotification = {
+  event: "alert.fired",
+  projectId: "prj_1",
+  rule: { id: "alr_1", name: "Checkout p95", severity: "high", condition: "value > 800" },
+  series: {
+    key: '{"service":"checkout"}',
+    keyHash: "0123456789abcdef",
+    labels: { service: "checkout" },
+  },
+  value: 912.5,
+  threshold: 800,
+  firedAt: "2026-03-01T10:00:00.000Z",
+  resolvedAt: null,
+  message: "p95 is 912.5 <!here>",
+  incidentId: "inc_9",
+};
+
+describe("alert notification text", () => {
+  it("titles fires, reminders and resolves with the series' labels", () => {
+    expect(notificationTitle(fired)).toBe("Checkout p95 (service=checkout) is firing");
+    expect(notificationTitle({ ...fired, event: "alert.renotified" })).toBe(
+      "Checkout p95 (service=checkout) is still firing",
+    );
+    const resolved = {
+      ...fired,
+      event: "alert.resolved" as const,
+      value: 640,
+      resolvedAt: "2026-03-01T10:04:12.000Z",
+    };
+    expect(notificationTitle(resolved)).toBe(
+      "Checkout p95 (service=checkout) resolved after 4m 12s",
+    );
+    expect(notificationTitle({ ...fired, series: { key: "{}", keyHash: "x", labels: {} } })).toBe(
+      "Checkout p95 is firing",
+    );
+    expect(notificationDetails(fired)).toEqual([
+      { label: "Message", value: "p95 is 912.5 <!here>" },
+      { label: "Value", value: "912.5" },
+      { label: "Condition", value: "value > 800" },
+      { label: "Severity", value: "high" },
+      { label: "Labels", value: "service=checkout" },
+      { label: "Firing since", value: "2026-03-01 10:00:00 UTC" },
+    ]);
+    expect(notificationDetails({ ...fired, value: null })[1]).toEqual({
+      label: "Value",
+      value: "no data",
+    });
+  });
+
+  it("names the rule and incident in Slack and email, escaping the message", () => {
+    const slack = slackMessage(fired);
+    expect(slack.text.split("\n")[0]).toBe("🔴 Checkout p95 (service=checkout) is firing");
+    const blocks = JSON.stringify(slack.blocks);
+    expect(blocks).toContain("alert rule alr_1 · incident inc_9");
+    expect(blocks).toContain("&lt;!here&gt;");
+    const email = emailMessage(
+      { ...fired, event: "alert.resolved", resolvedAt: "2026-03-01T10:01:00.000Z" },
+      ["a@example.com"],
+    );
+    expect(email.subject).toBe("[Vigil] Checkout p95 (service=checkout) resolved after 1m");
+    expect(email.html).toContain("#2e7d32");
+    expect(email.text).toContain("Alert rule alr_1 · incident inc_9");
+    expect(email.html).toContain("p95 is 912.5 &lt;!here&gt;");
   });
 });

@@ -1,4 +1,9 @@
-import type { MonitorNotification } from "../model.js";
+import {
+  type AlertNotification,
+  isAlertNotification,
+  type MonitorNotification,
+  type Notification,
+} from "../model.js";
 
 /** "45s", "4m 12s", "2h 5m", "3d 4h": the two largest units, for people. */
 export function formatDuration(ms: number): string {
@@ -25,14 +30,48 @@ export function formatTime(iso: string): string {
   return `${new Date(time).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-/** "Checkout is down" / "Checkout recovered after 4m 12s", without decoration. */
-export function notificationTitle(notification: MonitorNotification): string {
-  const name = notification.monitor.name.replace(/[\r\n]+/g, " ");
+/** "Checkout is down" / "Checkout recovered after 4m 12s" / "High p95 is firing", without decoration. */
+export function notificationTitle(notification: Notification): string {
+  if (isAlertNotification(notification)) return alertTitle(notification);
+  const name = oneLine(notification.monitor.name);
   if (notification.event === "monitor.down") return `${name} is down`;
   const { durationMs } = notification.incident;
   return durationMs === null
     ? `${name} recovered`
     : `${name} recovered after ${formatDuration(durationMs)}`;
+}
+
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ");
+
+/** The series' labels as `a=1, b=2` (empty for a rule without label columns). */
+export function formatLabels(labels: Record<string, string>): string {
+  return Object.entries(labels)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+}
+
+function alertTitle(notification: AlertNotification): string {
+  const labels = formatLabels(notification.series.labels);
+  const name = oneLine(labels ? `${notification.rule.name} (${labels})` : notification.rule.name);
+  if (notification.event === "alert.fired") return `${name} is firing`;
+  if (notification.event === "alert.renotified") return `${name} is still firing`;
+  const { resolvedAt, firedAt } = notification;
+  return resolvedAt === null
+    ? `${name} resolved`
+    : `${name} resolved after ${formatDuration(Date.parse(resolvedAt) - Date.parse(firedAt))}`;
+}
+
+/** Whether the notification reports a problem (red) or its end (green). */
+export const isProblem = (notification: Notification): boolean =>
+  notification.event !== "monitor.recovered" && notification.event !== "alert.resolved";
+
+/** The ids a message's footer names, e.g. `monitor mon_1`, `incident inc_1`. */
+export function notificationIds(notification: Notification): string[] {
+  if (!isAlertNotification(notification))
+    return [`monitor ${notification.monitor.id}`, `incident ${notification.incident.id}`];
+  const ids = [`alert rule ${notification.rule.id}`];
+  if (notification.incidentId) ids.push(`incident ${notification.incidentId}`);
+  return ids;
 }
 
 export interface DetailLine {
@@ -41,12 +80,26 @@ export interface DetailLine {
 }
 
 /** The facts under the title: why it failed and when, or how long the outage lasted. */
-export function notificationDetails(notification: MonitorNotification): DetailLine[] {
-  const { check, incident, monitor } = notification;
+export function notificationDetails(notification: Notification): DetailLine[] {
+  return isAlertNotification(notification)
+    ? alertDetails(notification)
+    : monitorDetails(notification);
+}
+
+function detailLines(): {
+  lines: DetailLine[];
+  add: (label: string, value: string | number | null) => void;
+} {
   const lines: DetailLine[] = [];
   const add = (label: string, value: string | number | null) => {
     if (value !== null && value !== "") lines.push({ label, value: String(value) });
   };
+  return { lines, add };
+}
+
+function monitorDetails(notification: MonitorNotification): DetailLine[] {
+  const { check, incident, monitor } = notification;
+  const { lines, add } = detailLines();
   if (notification.event === "monitor.down") {
     add("Reason", check.reason);
     add("Failed step", check.failedStep);
@@ -57,6 +110,18 @@ export function notificationDetails(notification: MonitorNotification): DetailLi
     add("Recovered", incident.endedAt && formatTime(incident.endedAt));
   }
   add("URL", monitor.url);
+  return lines;
+}
+
+function alertDetails(notification: AlertNotification): DetailLine[] {
+  const { lines, add } = detailLines();
+  add("Message", notification.message);
+  add("Value", notification.value === null ? "no data" : notification.value);
+  add("Condition", notification.rule.condition);
+  add("Severity", notification.rule.severity);
+  add("Labels", formatLabels(notification.series.labels));
+  add("Firing since", formatTime(notification.firedAt));
+  add("Resolved", notification.resolvedAt && formatTime(notification.resolvedAt));
   return lines;
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InvalidInputError } from "../../lib/errors.js";
 import { privateTargetMessage, privateUrlHost } from "../../lib/http/address-policy.js";
 import type { SecretBox } from "../../lib/secret-box.js";
-import type { MonitorNotification } from "../model.js";
+import type { Notification } from "../model.js";
 import type { ChannelDeps, ChannelTypeSpec, SendContext } from "./channel-type.js";
 import { emailChannel } from "./email.js";
 import { slackChannel } from "./slack.js";
@@ -116,7 +116,7 @@ export function loadChannelSettings(
  */
 export async function sendThroughChannel(
   spec: ChannelTypeSpec,
-  notification: MonitorNotification,
+  notification: Notification,
   settings: Record<string, unknown>,
   deps: ChannelDeps,
   context: SendContext,

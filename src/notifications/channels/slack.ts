@@ -1,8 +1,15 @@
 import { request } from "undici";
 import { z } from "zod";
-import type { MonitorNotification } from "../model.js";
+import type { Notification } from "../model.js";
 import { defineChannelType } from "./channel-type.js";
-import { maskUrl, notificationDetails, notificationTitle, truncate } from "./format.js";
+import {
+  isProblem,
+  maskUrl,
+  notificationDetails,
+  notificationIds,
+  notificationTitle,
+  truncate,
+} from "./format.js";
 
 const TIMEOUT_MS = 10_000;
 const ERROR_BODY_CHARS = 200;
@@ -12,11 +19,11 @@ const escapeMrkdwn = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The message: a plain `text` (notifications, old clients) and Block Kit `blocks`. */
-export function slackMessage(notification: MonitorNotification): {
+export function slackMessage(notification: Notification): {
   text: string;
   blocks: unknown[];
 } {
-  const icon = notification.event === "monitor.down" ? "🔴" : "✅";
+  const icon = isProblem(notification) ? "🔴" : "✅";
   const title = `${icon} ${notificationTitle(notification)}`;
   const details = notificationDetails(notification);
   const text = [title, ...details.map((d) => `${d.label}: ${d.value}`)].join("\n");
@@ -33,7 +40,7 @@ export function slackMessage(notification: MonitorNotification): {
       })),
     });
   }
-  const ids = [`monitor ${notification.monitor.id}`, `incident ${notification.incident.id}`];
+  const ids = notificationIds(notification);
   blocks.push({
     type: "context",
     elements: [{ type: "mrkdwn", text: escapeMrkdwn(`Vigil · ${ids.join(" · ")}`) }],

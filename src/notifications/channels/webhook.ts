@@ -1,13 +1,20 @@
 import { z } from "zod";
-import { monitorEventPayload } from "../../webhooks/event-types.js";
-import { defineChannelType } from "./channel-type.js";
+import type { DomainEvent } from "../../events/event-bus.js";
+import {
+  alertEventId,
+  alertEventPayload,
+  monitorEventPayload,
+} from "../../webhooks/event-types.js";
+import { isAlertNotification, type Notification } from "../model.js";
+import { defineChannelType, type SendContext } from "./channel-type.js";
 
 /**
- * Publishes the notification as a `monitor.down` / `monitor.recovered` domain event on the
- * event bus; the webhook publisher enqueues a signed delivery to each of the project's enabled
- * endpoints subscribed to it. The event id is the incident's id and the event, so a retried
- * notification, or a monitor with two webhook channels, is delivered once. A channel test
- * publishes a sample, which endpoints never receive (they have a test action of their own).
+ * Publishes the notification as a domain event on the event bus; the webhook publisher enqueues
+ * a signed delivery to each of the project's enabled endpoints subscribed to it. Monitor events
+ * use the incident's id and the event as id, so a retried notification, or a monitor with two
+ * webhook channels, is delivered once. Alert fires and resolves use the id the evaluation already
+ * enqueued them under (so they are never sent twice); a reminder has no webhook event. A channel
+ * test publishes a sample, which endpoints never receive (they have a test action of their own).
  */
 export const webhookChannel = defineChannelType({
   label: "Webhook",
@@ -15,20 +22,38 @@ export const webhookChannel = defineChannelType({
   secret: z.object({}).strict(),
   describe: () => ({}),
   async send(notification, _settings, deps, context) {
+    const event = domainEventOf(notification, context);
+    if (!event) return;
     try {
-      await deps.eventBus.publish({
-        id: context.sample
-          ? context.deliveryId
-          : `${notification.incident.id}:${notification.event}`,
-        type: notification.event,
-        projectId: notification.projectId,
-        data: monitorEventPayload(notification),
-        occurredAt: context.occurredAt,
-        ...(context.sample ? { sample: true } : {}),
-      });
+      await deps.eventBus.publish(event);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`publishing the ${notification.event} event failed: ${reason}`);
     }
   },
 });
+
+function domainEventOf(notification: Notification, context: SendContext): DomainEvent | undefined {
+  const common = {
+    projectId: notification.projectId,
+    occurredAt: context.occurredAt,
+    ...(context.sample ? { sample: true } : {}),
+  };
+  if (!isAlertNotification(notification))
+    return {
+      ...common,
+      id: context.sample ? context.deliveryId : `${notification.incident.id}:${notification.event}`,
+      type: notification.event,
+      data: monitorEventPayload(notification),
+    };
+  if (notification.event === "alert.renotified") return undefined;
+  const { rule, series, firedAt } = notification;
+  return {
+    ...common,
+    id: context.sample
+      ? context.deliveryId
+      : alertEventId(notification.event, rule.id, series.keyHash, Date.parse(firedAt)),
+    type: notification.event,
+    data: alertEventPayload(notification),
+  };
+}

@@ -1,0 +1,251 @@
+import type { Logger } from "pino";
+import type { Clock } from "./clock.js";
+
+/** What the scheduler is told about an entry (a monitor, an alert rule): its id and period. */
+export interface ScheduleEntry {
+  id: string;
+  periodMs: number;
+}
+
+/** What runs an entry: one run at a time per id; the scheduler never overlaps an entry with itself. */
+export interface PeriodicRunner {
+  /** Runs the entry now; resolves false (or undefined) when it no longer exists, so it is dropped. */
+  run(id: string): Promise<unknown>;
+  isRunning(id: string): boolean;
+  idle(): Promise<void>;
+}
+
+export interface PeriodicSchedulerDeps {
+  /** Names the work in logs ("monitor", "alert rule"). */
+  what: string;
+  runner: PeriodicRunner;
+  /** Every active entry: read at start, then every `syncIntervalMs` to pick up other nodes' edits. */
+  listActive(): Promise<ScheduleEntry[]>;
+  syncIntervalMs?: number;
+  clock: Clock;
+  /** Runs in flight at once; due runs beyond it wait in a FIFO queue. */
+  concurrency: number;
+  logger: Logger;
+  /** A slot given up (the previous run still going, or a whole period behind). */
+  onSkipped?: () => void;
+  /** How late a run started after its slot, in seconds. */
+  onLag?: (seconds: number) => void;
+}
+
+/** Keeps every active entry on its period; the in-process seam a leased multi-node scheduler replaces. */
+export interface PeriodicScheduler {
+  start(): Promise<void>;
+  /** Adds or re-times an entry; `soon` runs it now (new or resumed entries). */
+  schedule(entry: ScheduleEntry, options?: { soon?: boolean }): void;
+  unschedule(id: string): void;
+  stop(): Promise<void>;
+  stats(): { scheduled: number; queued: number; running: number };
+}
+
+/** FNV-1a of the id: a stable offset within the period, so slots spread evenly and survive restarts. */
+function offsetOf(id: string, periodMs: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % periodMs;
+}
+
+/** The first slot of this entry strictly after `t`: slots are `k·period + offset`. */
+export function nextSlot(id: string, periodMs: number, t: number): number {
+  const offset = offsetOf(id, periodMs);
+  return (Math.floor((t - offset) / periodMs) + 1) * periodMs + offset;
+}
+
+interface Slot {
+  id: string;
+  periodMs: number;
+  dueAt: number;
+}
+
+/** A binary min-heap on dueAt; replaced entries are skipped when popped (lazy deletion). */
+class SlotHeap {
+  private readonly items: Slot[] = [];
+  get size() {
+    return this.items.length;
+  }
+  peek(): Slot | undefined {
+    return this.items[0];
+  }
+  push(slot: Slot): void {
+    const items = this.items;
+    items.push(slot);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = items[parent] as Slot;
+      if (p.dueAt <= slot.dueAt) break;
+      items[i] = p;
+      i = parent;
+    }
+    items[i] = slot;
+  }
+  pop(): Slot | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined || items.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child =
+        right < items.length && (items[right] as Slot).dueAt < (items[left] as Slot).dueAt
+          ? right
+          : left;
+      if ((items[child] as Slot).dueAt >= last.dueAt) break;
+      items[i] = items[child] as Slot;
+      i = child;
+    }
+    items[i] = last;
+    return top;
+  }
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicScheduler {
+  const heap = new SlotHeap();
+  const current = new Map<string, Slot>();
+  const queue: { id: string; slot: number }[] = [];
+  const queued = new Set<string>();
+  let running = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  const now = () => deps.clock.now().getTime();
+
+  function arm(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (stopped) return;
+    let top = heap.peek();
+    while (top && current.get(top.id) !== top) {
+      heap.pop();
+      top = heap.peek();
+    }
+    if (!top) return;
+    timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(0, top.dueAt - now())));
+    timer.unref();
+  }
+
+  function fire(): void {
+    timer = undefined;
+    const t = now();
+    for (let top = heap.peek(); top && top.dueAt <= t; top = heap.peek()) {
+      heap.pop();
+      if (current.get(top.id) !== top) continue;
+      if (deps.runner.isRunning(top.id) || queued.has(top.id)) {
+        // Never overlap an entry's own previous run: this slot is given up.
+        deps.onSkipped?.();
+        deps.logger.debug(
+          { id: top.id },
+          `${deps.what} run skipped: the previous run is still going`,
+        );
+      } else {
+        queue.push({ id: top.id, slot: top.dueAt });
+        queued.add(top.id);
+      }
+      // The next slot of the entry's own grid at least half a period on (a first run
+      // at once rejoins its grid), unless we fell a whole period behind.
+      let dueAt = nextSlot(top.id, top.periodMs, top.dueAt + top.periodMs / 2);
+      if (dueAt <= t) {
+        deps.onSkipped?.();
+        dueAt = nextSlot(top.id, top.periodMs, t);
+      }
+      const next = { id: top.id, periodMs: top.periodMs, dueAt };
+      current.set(top.id, next);
+      heap.push(next);
+    }
+    pump();
+    arm();
+  }
+
+  function pump(): void {
+    while (!stopped && running < deps.concurrency && queue.length > 0) {
+      const job = queue.shift() as { id: string; slot: number };
+      queued.delete(job.id);
+      if (!current.has(job.id)) continue;
+      running++;
+      deps.onLag?.(Math.max(0, now() - job.slot) / 1000);
+      deps.runner
+        .run(job.id)
+        .then((recorded) => {
+          // Deleted or paused meanwhile (perhaps on another node): no more slots for it.
+          if (!recorded) current.delete(job.id);
+        })
+        .catch((error: unknown) =>
+          deps.logger.error(
+            { id: job.id, err: (error as Error).message },
+            `${deps.what} run could not be recorded`,
+          ),
+        )
+        .finally(() => {
+          running--;
+          pump();
+        });
+    }
+  }
+
+  function schedule(entry: ScheduleEntry, options: { soon?: boolean } = {}): void {
+    const t = now();
+    const dueAt = options.soon ? t : nextSlot(entry.id, entry.periodMs, t);
+    const slot = { id: entry.id, periodMs: entry.periodMs, dueAt };
+    current.set(entry.id, slot);
+    heap.push(slot);
+    if (!stopped) {
+      const top = heap.peek();
+      if (top === slot || dueAt <= t) arm();
+    }
+  }
+
+  /** Adds entries created or resumed elsewhere, drops paused or deleted ones, re-times changed ones. */
+  async function sync(): Promise<number> {
+    const active = await deps.listActive();
+    const ids = new Set<string>();
+    for (const entry of active) {
+      ids.add(entry.id);
+      // After a restart every entry keeps its own slot: no burst, no double check.
+      if (current.get(entry.id)?.periodMs !== entry.periodMs) schedule(entry);
+    }
+    for (const id of current.keys()) if (!ids.has(id)) current.delete(id);
+    return active.length;
+  }
+  let syncTimer: NodeJS.Timeout | undefined;
+
+  return {
+    async start() {
+      if (!stopped) return;
+      stopped = false;
+      const entries = await sync();
+      arm();
+      syncTimer = setInterval(() => {
+        sync().catch((error: unknown) =>
+          deps.logger.warn({ err: (error as Error).message }, `${deps.what} schedule sync failed`),
+        );
+      }, deps.syncIntervalMs ?? 60_000);
+      syncTimer.unref();
+      deps.logger.info({ entries }, `${deps.what} scheduler started`);
+    },
+    schedule,
+    unschedule(id) {
+      current.delete(id);
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(syncTimer);
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      queue.length = 0;
+      queued.clear();
+      await deps.runner.idle();
+    },
+    stats: () => ({ scheduled: current.size, queued: queue.length, running }),
+  };
+}
