@@ -92,6 +92,8 @@ describe("alert rule management API", () => {
     service = await startTestService(dir.path, {
       VIGIL_ADMIN_EMAIL: OWNER.email,
       VIGIL_ADMIN_PASSWORD: OWNER.password,
+      // The stored state the tests check is theirs: no scheduled evaluation changes it meanwhile.
+      VIGIL_ALERTS_ENABLED: "false",
     });
     const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
     const user = await service.deps.meta.repos.users.findByEmail(OWNER.email);

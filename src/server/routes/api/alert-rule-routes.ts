@@ -34,7 +34,10 @@ const run = { ...write, 422: Problem, 429: Problem };
 
 /** /api/projects/:projectId/alert-rules… (DESIGN §4): alert rules, mute, preview and events. */
 export const alertRuleRoutes =
-  (deps: AppDeps, rules: AlertRuleDeps = { tql: deps.tql }): FastifyPluginAsyncZod =>
+  (
+    deps: AppDeps,
+    rules: AlertRuleDeps = { tql: deps.tql, scheduler: deps.alerts.scheduler },
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const ref = (request: FastifyRequest & { params: z.infer<typeof RuleParams> }) => ({
       ctx: userCtx(deps.domain, request),
