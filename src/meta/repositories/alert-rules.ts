@@ -188,6 +188,15 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return row && (await withChannels([row]))[0];
     },
+    async findByName(projectId: string, name: string): Promise<AlertRuleRecord | undefined> {
+      const row = await db
+        .selectFrom("alert_rules")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .where("name", "=", name)
+        .executeTakeFirst();
+      return row && (await withChannels([row]))[0];
+    },
     /** A project's rules, oldest first. */
     async listByProject(projectId: string): Promise<AlertRuleRecord[]> {
       const rows = await db

@@ -20,7 +20,7 @@ import {
 } from "../../../alerts/rules.js";
 import { AlertEventView, AlertPreviewView, AlertRuleView } from "../../../alerts/views.js";
 import type { AppDeps } from "../../../deps.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
+import { listOf, PaginationQuery } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
@@ -34,7 +34,10 @@ const run = { ...write, 422: Problem, 429: Problem };
 
 /** /api/projects/:projectId/alert-rules… (DESIGN §4): alert rules, mute, preview and events. */
 export const alertRuleRoutes =
-  (deps: AppDeps, rules: AlertRuleDeps = { tql: deps.tql }): FastifyPluginAsyncZod =>
+  (
+    deps: AppDeps,
+    rules: AlertRuleDeps = { tql: deps.tql, webhooks: deps.webhooks },
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const ref = (request: FastifyRequest & { params: z.infer<typeof RuleParams> }) => ({
       ctx: userCtx(deps.domain, request),
@@ -55,13 +58,11 @@ export const alertRuleRoutes =
         },
       },
       async (request) =>
-        paginate(
-          await listRules({
-            ctx: userCtx(deps.domain, request),
-            projectId: request.params.projectId,
-          }),
-          request.query,
-        ),
+        listRules({
+          ctx: userCtx(deps.domain, request),
+          projectId: request.params.projectId,
+          query: request.query,
+        }),
     );
 
     app.post(
