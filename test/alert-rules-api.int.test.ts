@@ -429,6 +429,7 @@ describe("alert rule management API", () => {
         seriesKey: '{"service":"api"}',
         labels: { service: "api" },
         kind: i % 2 === 0 ? ("fired" as const) : ("resolved" as const),
+        severity: "medium" as const,
         value: 3 + i,
         threshold: 2,
         at: new Date(t0 + i * 60_000).toISOString(),
