@@ -31,6 +31,8 @@ const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
 /** Previews run a query: the TQL limits apply (422 past them, 429 when the project is busy). */
 const run = { ...write, 422: Problem, 429: Problem };
+/** Saving also refuses a name another rule of the project has (409 naming `name`). */
+const save = { ...run, 409: Problem };
 
 /** /api/projects/:projectId/alert-rules… (DESIGN §4): alert rules, mute, preview and events. */
 export const alertRuleRoutes =
@@ -74,7 +76,7 @@ export const alertRuleRoutes =
             "Create an alert rule (members and above): a TQL query returning `value`, or a preset",
           params: ProjectParams,
           body: CreateAlertRuleInput,
-          response: { 201: AlertRuleView, ...run },
+          response: { 201: AlertRuleView, ...save },
         },
       },
       async (request, reply) => {
@@ -127,7 +129,7 @@ export const alertRuleRoutes =
           summary: "Change a rule; the result is validated again (its query too), its state kept",
           params: RuleParams,
           body: UpdateAlertRuleInput,
-          response: { 200: AlertRuleView, ...run },
+          response: { 200: AlertRuleView, ...save },
         },
       },
       async (request) => updateRule(rules, { ...ref(request), input: request.body }),
