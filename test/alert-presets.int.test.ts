@@ -223,7 +223,14 @@ describe("alert presets over ingested data", () => {
   });
 
   it("metric_aggregate refuses a groupBy whose label would shadow a metrics column or `value`", () => {
-    for (const groupBy of ["metric_name", "metric.name", "service_name", "timestamp", "value", "min"]) {
+    for (const groupBy of [
+      "metric_name",
+      "metric.name",
+      "service_name",
+      "timestamp",
+      "value",
+      "min",
+    ]) {
       let field: string | undefined;
       try {
         compilePreset({ kind: "metric_aggregate", params: { metric: "queue.depth", groupBy } });

@@ -513,8 +513,7 @@ describe("alert rule management API", () => {
         base(),
         rule({
           name: "Proto",
-          query:
-            "SELECT service_name AS __proto__, count() AS value FROM logs GROUP BY __proto__",
+          query: "SELECT service_name AS __proto__, count() AS value FROM logs GROUP BY __proto__",
         }),
       ),
     );
@@ -537,7 +536,10 @@ describe("alert rule management API", () => {
     const problem = await refused(
       await owner.post(base(), {
         name: "Shadowing",
-        preset: { kind: "metric_aggregate", params: { metric: "queue.depth", groupBy: "metric_name" } },
+        preset: {
+          kind: "metric_aggregate",
+          params: { metric: "queue.depth", groupBy: "metric_name" },
+        },
         condition: { op: ">", threshold: 1 },
       }),
     );
@@ -550,9 +552,11 @@ describe("alert rule management API", () => {
       "SELECT count() AS value FROM logs a CROSS JOIN logs b CROSS JOIN logs c CROSS JOIN logs d";
     // The default two slots taken (admission is synchronous), the column check is refused.
     const running = [tql.query(projectId, slow), tql.query(projectId, slow)];
-    await expect(tql.columns(projectId, "SELECT count() AS value FROM logs")).rejects.toMatchObject({
-      code: "rate_limited",
-    });
+    await expect(tql.columns(projectId, "SELECT count() AS value FROM logs")).rejects.toMatchObject(
+      {
+        code: "rate_limited",
+      },
+    );
     await Promise.allSettled(running);
     expect(await tql.columns(projectId, "SELECT count() AS value FROM logs")).toHaveLength(1);
   });

@@ -36,9 +36,14 @@ describe.skipIf(!binDir)("metadata store on PostgreSQL", () => {
   });
   metaStoreContract(() => store);
   it("indexes a resolve's fire lookup and the deliveries a rule delete cascades to", async () => {
-    const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(database.db);
+    const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(
+      database.db,
+    );
     expect(rows.map((r) => r.name)).toEqual(
-      expect.arrayContaining(["alert_events_series_kind_time_idx", "notification_deliveries_rule_idx"]),
+      expect.arrayContaining([
+        "alert_events_series_kind_time_idx",
+        "notification_deliveries_rule_idx",
+      ]),
     );
   });
 });

@@ -20,9 +20,14 @@ describe("metadata store on SQLite", () => {
   });
   metaStoreContract(() => store);
   it("indexes a resolve's fire lookup and the deliveries a rule delete cascades to", async () => {
-    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(database.db);
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'index'`.execute(database.db);
     expect(rows.map((r) => r.name)).toEqual(
-      expect.arrayContaining(["alert_events_series_kind_time_idx", "notification_deliveries_rule_idx"]),
+      expect.arrayContaining([
+        "alert_events_series_kind_time_idx",
+        "notification_deliveries_rule_idx",
+      ]),
     );
   });
 });

@@ -24,6 +24,11 @@ describe("alert query labels", () => {
 
   it("refuses prototype names as label columns", () => {
     expect(labelColumns(columns)).toMatchObject({ ok: false });
-    expect(labelColumns([{ name: "constructor", type: "String" }, { name: "value", type: "UInt64" }])).toMatchObject({ ok: false });
+    expect(
+      labelColumns([
+        { name: "constructor", type: "String" },
+        { name: "value", type: "UInt64" },
+      ]),
+    ).toMatchObject({ ok: false });
   });
 });

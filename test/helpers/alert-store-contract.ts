@@ -224,7 +224,12 @@ export function alertStoreContract(getStore: () => MetaStore): void {
       stepMs: 60_000,
       top: 10,
     });
-    expect(later).toEqual({ buckets: [], firesBySeverity: [], topRules: [], meanTimeToResolveMs: null });
+    expect(later).toEqual({
+      buckets: [],
+      firesBySeverity: [],
+      topRules: [],
+      meanTimeToResolveMs: null,
+    });
     // The latest events of several rules in one query, newest first, at most perRule each.
     const recent = await repos.alertEvents.listRecent([rule.id, "alr_none"], {
       perRule: 2,
