@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { NotFoundError } from "../lib/errors.js";
-import { ALERT_RULE_SORTS, type AlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import { ALERT_RULE_SORTS } from "../meta/repositories/alert-rules.js";
 import { requireProject } from "../projects/projects.js";
 import {
   bucketMs,
