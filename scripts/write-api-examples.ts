@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     await seedIncidents(service.deps, setup.projectId);
     // An alert rule, so /v1/alerts has an item (its fires come from evaluation).
     await createRule(
-      { tql: service.deps.tql },
+      { tql: service.deps.tql, webhooks: service.deps.webhooks },
       {
         ctx: { deps: service.deps.domain, actor: { kind: "system" } },
         projectId: setup.projectId,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePreset } from "../src/alerts/presets.js";
 import { checkAlertQuery, type SeriesSample, seriesFromResult } from "../src/alerts/query-check.js";
+import { InvalidInputError } from "../src/lib/errors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { compileTql } from "../src/tql/compile.js";
 import { PROJECT_PARAM } from "../src/tql/printer.js";
@@ -219,5 +220,29 @@ describe("alert presets over ingested data", () => {
     expect(await run("metric_aggregate", { metric: "absent.metric" })).toEqual([
       { seriesKey: "{}", labels: {}, value: null },
     ]);
+  });
+
+  it("metric_aggregate refuses a groupBy whose label would shadow a metrics column or `value`", () => {
+    for (const groupBy of [
+      "metric_name",
+      "metric.name",
+      "service_name",
+      "timestamp",
+      "value",
+      "min",
+    ]) {
+      let field: string | undefined;
+      try {
+        compilePreset({ kind: "metric_aggregate", params: { metric: "queue.depth", groupBy } });
+      } catch (error) {
+        field = error instanceof InvalidInputError ? error.issues[0]?.field : undefined;
+      }
+      expect(field, groupBy).toBe("preset.params.groupBy");
+    }
+    const { query } = compilePreset({
+      kind: "metric_aggregate",
+      params: { metric: "queue.depth", groupBy: "host.name" },
+    });
+    expect(query).toContain("AS host_name");
   });
 });

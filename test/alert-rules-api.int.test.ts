@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
+import { openSourceIncident } from "../src/incidents/incidents.js";
 import { logsBody, sendOtlp } from "./helpers/otlp.js";
 import { addKey, addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -431,6 +432,7 @@ describe("alert rule management API", () => {
         seriesKey: '{"service":"api"}',
         labels: { service: "api" },
         kind: i % 2 === 0 ? ("fired" as const) : ("resolved" as const),
+        severity: "medium" as const,
         value: 3 + i,
         threshold: 2,
         at: new Date(t0 + i * 60_000).toISOString(),
@@ -473,5 +475,98 @@ describe("alert rule management API", () => {
     expect((await owner.delete(`/api/projects/${projectId}/channels/${channel.id}`)).status).toBe(
       204,
     );
+  });
+
+  it("resolves a deleted rule's open incident, keeping it with an entry by the user", async () => {
+    const created = await create(rule({ name: "Incident rule" }));
+    const { meta, domain } = service.deps;
+    const opened = await meta.transaction((tx) =>
+      openSourceIncident(tx, domain, {
+        projectId,
+        source: "alert",
+        sourceId: created.id,
+        title: "Errors by service firing",
+        severity: "high",
+        cause: null,
+        at: new Date().toISOString(),
+        event: { type: "alert_fired", message: "3 > 2" },
+      }),
+    );
+    expect((await owner.delete(`${base()}/${created.id}`)).status).toBe(204);
+    const incident = await meta.repos.incidents.findById(opened.incident.id);
+    expect(incident).toMatchObject({ status: "resolved", sourceId: created.id });
+    expect(await meta.repos.incidents.findOpenBySource("alert", created.id)).toBeUndefined();
+    const timeline = await meta.repos.incidents.listEvents([opened.incident.id]);
+    const user = await meta.repos.users.findByEmail(OWNER.email);
+    expect(timeline.slice(-2)).toMatchObject([
+      {
+        type: "alert_resolved",
+        actorKind: "user",
+        actorId: user?.id,
+        message: "Alert rule 'Incident rule' was deleted",
+      },
+      { type: "resolved", actorKind: "user" },
+    ]);
+  });
+
+  it("refuses a `__proto__` label column (400 naming query) and a duplicate name (409 naming name)", async () => {
+    const proto = await refused(
+      await owner.post(
+        base(),
+        rule({
+          name: "Proto",
+          query: "SELECT service_name AS __proto__, count() AS value FROM logs GROUP BY __proto__",
+        }),
+      ),
+    );
+    expect(fields(proto)).toEqual(["query"]);
+    expect(proto.detail).toContain("'__proto__' cannot name a label column");
+    await create(rule({ name: "Unique name" }));
+    const duplicate = await refused(await owner.post(base(), rule({ name: "Unique name" })), 409);
+    expect(fields(duplicate)).toEqual(["name"]);
+    expect(duplicate.detail).toContain("rule named 'Unique name' already exists");
+    const other = await create(rule({ name: "Other name" }));
+    const renamed = await refused(
+      await owner.patch(`${base()}/${other.id}`, { name: "Unique name" }),
+      409,
+    );
+    expect(fields(renamed)).toEqual(["name"]);
+    expect((await owner.patch(`${base()}/${other.id}`, { name: "Other name" })).status).toBe(200);
+  });
+
+  it("refuses a metric preset grouped by a metrics column, naming preset.params.groupBy", async () => {
+    const problem = await refused(
+      await owner.post(base(), {
+        name: "Shadowing",
+        preset: {
+          kind: "metric_aggregate",
+          params: { metric: "queue.depth", groupBy: "metric_name" },
+        },
+        condition: { op: ">", threshold: 1 },
+      }),
+    );
+    expect(fields(problem)).toEqual(["preset.params.groupBy"]);
+  });
+
+  it("checks queries within the project's TQL slots: busy is a 429 like /v1/tql", async () => {
+    const { tql } = service.deps;
+    const slow =
+      "SELECT count() AS value FROM logs a CROSS JOIN logs b CROSS JOIN logs c CROSS JOIN logs d";
+    // The default two slots taken (admission is synchronous), the column check is refused.
+    const running = [tql.query(projectId, slow), tql.query(projectId, slow)];
+    await expect(tql.columns(projectId, "SELECT count() AS value FROM logs")).rejects.toMatchObject(
+      {
+        code: "rate_limited",
+      },
+    );
+    await Promise.allSettled(running);
+    expect(await tql.columns(projectId, "SELECT count() AS value FROM logs")).toHaveLength(1);
+  });
+
+  it("pages the management list in SQL, oldest first", async () => {
+    const all = await json<Page<Rule>>(await owner.get(`${base()}?limit=1000`));
+    const second = await json<Page<Rule>>(await owner.get(`${base()}?limit=2&page=2`));
+    expect(second.data.map((r) => r.id)).toEqual(all.data.slice(2, 4).map((r) => r.id));
+    expect(second.pagination).toMatchObject({ page: 2, limit: 2, total: all.pagination.total });
   });
 });

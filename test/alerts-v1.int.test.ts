@@ -78,6 +78,7 @@ describe("/v1 alerts", () => {
     kind: AlertEventRecord["kind"],
     minutesAgo: number,
     series = "api",
+    severity: AlertEventRecord["severity"] = ruleId === "alr_firing" ? "critical" : "high",
   ): AlertEventRecord => ({
     id,
     ruleId,
@@ -85,6 +86,7 @@ describe("/v1 alerts", () => {
     seriesKey: JSON.stringify({ service: series }),
     labels: { service: series },
     kind,
+    severity,
     value: kind === "fired" ? 12 : 4,
     threshold: 10,
     at: ago(minutesAgo),
@@ -142,8 +144,9 @@ describe("/v1 alerts", () => {
       incidentId: null,
     });
     await repos.alertEvents.insertMany([
-      // alr_firing: fired 120 min ago, resolved 100 (20 min), fired 40, resolved 30 (10 min), fired 10.
-      event("ale_1", "alr_firing", "fired", 120),
+      // alr_firing: fired 120 min ago (while high), resolved 100 (20 min), fired 40, resolved 30
+      // (10 min), fired 10.
+      event("ale_1", "alr_firing", "fired", 120, "api", "high"),
       event("ale_2", "alr_firing", "resolved", 100),
       event("ale_3", "alr_firing", "pending", 41),
       event("ale_4", "alr_firing", "fired", 40),
@@ -247,7 +250,8 @@ describe("/v1 alerts", () => {
       firingNow: 2,
       rules: { total: 4, active: 1, muted: 1 },
       meanTimeToResolveMs: 15 * 60_000,
-      firesBySeverity: { low: 0, medium: 0, high: 1, critical: 3 },
+      // By the severity each fire had: alr_firing's first fire was high.
+      firesBySeverity: { low: 0, medium: 0, high: 2, critical: 2 },
       topRules: [
         { id: "alr_firing", fires: 3 },
         { id: "alr_muted", fires: 1 },

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { openMetaDatabase } from "../src/meta/database.js";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { metaStoreContract } from "./helpers/meta-store-contract.js";
 import {
@@ -22,9 +23,11 @@ if (!binDir && process.env.CI) {
 describe.skipIf(!binDir)("metadata store on PostgreSQL", () => {
   let postgres: ThrowawayPostgres;
   let store: MetaStore;
+  let database: MetaDatabase;
   beforeAll(async () => {
     postgres = await startThrowawayPostgres(binDir ?? "");
-    store = createMetaStore(openMetaDatabase({ url: postgres.url, dataDir: "/nonexistent" }));
+    database = openMetaDatabase({ url: postgres.url, dataDir: "/nonexistent" });
+    store = createMetaStore(database);
     await store.migrate();
   });
   afterAll(async () => {
@@ -32,4 +35,15 @@ describe.skipIf(!binDir)("metadata store on PostgreSQL", () => {
     await postgres?.stop();
   });
   metaStoreContract(() => store);
+  it("indexes a resolve's fire lookup and the deliveries a rule delete cascades to", async () => {
+    const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(
+      database.db,
+    );
+    expect(rows.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        "alert_events_series_kind_time_idx",
+        "notification_deliveries_rule_idx",
+      ]),
+    );
+  });
 });

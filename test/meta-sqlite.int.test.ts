@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe } from "vitest";
-import { openMetaDatabase } from "../src/meta/database.js";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { metaStoreContract } from "./helpers/meta-store-contract.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -7,8 +8,10 @@ import { makeTempDir } from "./helpers/temp-dir.js";
 describe("metadata store on SQLite", () => {
   const dir = makeTempDir();
   let store: MetaStore;
+  let database: MetaDatabase;
   beforeAll(async () => {
-    store = createMetaStore(openMetaDatabase({ dataDir: dir.path }));
+    database = openMetaDatabase({ dataDir: dir.path });
+    store = createMetaStore(database);
     await store.migrate();
   });
   afterAll(async () => {
@@ -16,4 +19,15 @@ describe("metadata store on SQLite", () => {
     dir.remove();
   });
   metaStoreContract(() => store);
+  it("indexes a resolve's fire lookup and the deliveries a rule delete cascades to", async () => {
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'index'`.execute(database.db);
+    expect(rows.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        "alert_events_series_kind_time_idx",
+        "notification_deliveries_rule_idx",
+      ]),
+    );
+  });
 });

@@ -202,6 +202,7 @@ describe("shared security cases on every /v1 read route", () => {
         seriesKey: "{}",
         labels: {},
         kind: "fired",
+        severity: "high",
         value: 2,
         threshold: 1,
         at,

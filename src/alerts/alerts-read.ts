@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { NotFoundError } from "../lib/errors.js";
-import { ALERT_RULE_SORTS, type AlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import { ALERT_RULE_SORTS } from "../meta/repositories/alert-rules.js";
 import { requireProject } from "../projects/projects.js";
 import {
   bucketMs,
@@ -89,23 +89,18 @@ export async function listAlerts(
     repos.alertRules.count(filter),
   ]);
   const series = await repos.alertSeries.listForRules(rules.map((r) => r.id));
-  const events = await Promise.all(
-    rules.map((rule) =>
-      repos.alertEvents.list(
-        { ruleId: rule.id },
-        {
-          limit: RECENT_EVENTS,
-          offset: 0,
-          kinds: ["fired", "resolved"],
-          from: filter.eventsFrom,
-          to: filter.eventsTo,
-        },
-      ),
-    ),
+  const events = await repos.alertEvents.listRecent(
+    rules.map((r) => r.id),
+    {
+      perRule: RECENT_EVENTS,
+      kinds: ["fired", "resolved"],
+      from: filter.eventsFrom,
+      to: filter.eventsTo,
+    },
   );
-  const data = rules.map((rule, i) => ({
+  const data = rules.map((rule) => ({
     ...toRuleView(rule, series.get(rule.id) ?? [], now),
-    recentEvents: (events[i] ?? []).map(toEventView),
+    recentEvents: (events.get(rule.id) ?? []).map(toEventView),
   }));
   return { data, pagination: pageInfo(query, total) };
 }
@@ -178,69 +173,43 @@ export async function alertsDashboard(
   const step = bucketMs(window);
   const from = isoMs(window.fromMs);
   const to = isoMs(window.toMs);
-  const [rules, transitions, resolutions, firingNow] = await Promise.all([
-    repos.alertRules.listByProject(projectId),
-    repos.alertEvents.listTransitions(projectId, from, to),
-    repos.alertEvents.listResolutions(projectId, from, to),
+  const nowIso = now.toISOString();
+  const [stats, firingNow, total, active, muted] = await Promise.all([
+    repos.alertEvents.transitionStats(projectId, { from, to, stepMs: step, top: TOP }),
     repos.alertSeries.countFiring(projectId),
+    repos.alertRules.count({ projectId, now: nowIso }),
+    repos.alertRules.count({ projectId, now: nowIso, status: "active" }),
+    repos.alertRules.count({ projectId, now: nowIso, status: "muted" }),
   ]);
-  const byId = new Map<string, AlertRuleRecord>(rules.map((r) => [r.id, r]));
-  const starts = bucketStarts(window, step);
-  const buckets = new Map(starts.map((t) => [t, { fires: 0, resolves: 0 }]));
+  const buckets = new Map(stats.buckets.map((b) => [b.startMs, b]));
   const bySeverity = Object.fromEntries(ALERT_SEVERITIES.map((s) => [s, 0])) as Record<
     AlertSeverity,
     number
   >;
-  const firesByRule = new Map<string, number>();
-  let fires = 0;
-  for (const event of transitions) {
-    const bucket = buckets.get(Math.floor(Date.parse(event.at) / step) * step);
-    if (event.kind === "resolved") {
-      if (bucket) bucket.resolves++;
-      continue;
-    }
-    fires++;
-    if (bucket) bucket.fires++;
-    firesByRule.set(event.ruleId, (firesByRule.get(event.ruleId) ?? 0) + 1);
-    const severity = byId.get(event.ruleId)?.severity;
-    if (severity) bySeverity[severity]++;
-  }
-  const durations = resolutions
-    .filter((r) => r.firedAt !== null)
-    .map((r) => Date.parse(r.at) - Date.parse(r.firedAt ?? r.at));
-  const series = await repos.alertSeries.listForRules(rules.map((r) => r.id));
-  const views = rules.map((rule) => toRuleView(rule, series.get(rule.id) ?? [], now));
+  for (const row of stats.firesBySeverity)
+    if (Object.hasOwn(bySeverity, row.severity)) bySeverity[row.severity] += row.fires;
+  const fires = stats.firesBySeverity.reduce((sum, row) => sum + row.fires, 0);
+  const resolves = stats.buckets.reduce((sum, b) => sum + b.resolves, 0);
   return {
     from,
     to,
     bucketSeconds: step / 1000,
     fires,
-    resolves: transitions.length - fires,
+    resolves,
     firingNow,
-    rules: {
-      total: rules.length,
-      active: views.filter((v) => v.status === "active").length,
-      muted: views.filter((v) => v.status === "muted").length,
-    },
-    meanTimeToResolveMs:
-      durations.length === 0
-        ? null
-        : Math.round(durations.reduce((a, b) => a + b, 0) / durations.length),
-    series: starts.map((t) => ({
+    rules: { total, active, muted },
+    meanTimeToResolveMs: stats.meanTimeToResolveMs,
+    series: bucketStarts(window, step).map((t) => ({
       time: isoMs(t),
-      ...(buckets.get(t) ?? { fires: 0, resolves: 0 }),
+      fires: buckets.get(t)?.fires ?? 0,
+      resolves: buckets.get(t)?.resolves ?? 0,
     })),
     firesBySeverity: bySeverity,
-    topRules: [...firesByRule.entries()]
-      .map(([id, count]) => ({ rule: byId.get(id), count }))
-      .filter((e): e is { rule: AlertRuleRecord; count: number } => e.rule !== undefined)
-      .sort((a, b) => b.count - a.count || a.rule.name.localeCompare(b.rule.name))
-      .slice(0, TOP)
-      .map(({ rule, count }) => ({
-        id: rule.id,
-        name: rule.name,
-        severity: rule.severity,
-        fires: count,
-      })),
+    topRules: stats.topRules.map((r) => ({
+      id: r.ruleId,
+      name: r.name,
+      severity: r.severity,
+      fires: r.fires,
+    })),
   };
 }

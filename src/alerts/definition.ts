@@ -246,7 +246,7 @@ export function toDefinition(parsed: ParsedAlertRuleInput): AlertRuleDefinition 
 
 /** Series key: the labels sorted by name, JSON-encoded (`{}` for a rule without labels). */
 export function seriesKey(labels: Readonly<Record<string, string>>): string {
-  const sorted: Record<string, string> = {};
+  const sorted: Record<string, string> = Object.create(null);
   for (const name of Object.keys(labels).sort()) sorted[name] = labels[name] ?? "";
   return JSON.stringify(sorted);
 }

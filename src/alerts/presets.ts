@@ -3,6 +3,7 @@ import { InvalidInputError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import { searchTerms } from "../read/search.js";
 import { containsPattern } from "../read/sql.js";
+import { TELEMETRY_TABLES } from "../telemetry/tables.js";
 import type { PresetRef } from "./definition.js";
 
 /** Look-back windows a preset may aggregate over, as TQL INTERVALs. */
@@ -31,6 +32,20 @@ const Route = Name("Only this route template (`http.route`)");
 const AttributeName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/, { error: "must be an attribute name" });
+
+/** A data point attribute's label name: dots and dashes become underscores. */
+const attributeLabel = (name: string) => name.replace(/[.-]/g, "_");
+/**
+ * Label names metric_aggregate refuses: a SELECT alias shadows the column of that name in WHERE
+ * and in the aggregate (`metric_name` would filter on the attribute), and `value` is the result.
+ */
+const METRIC_RESERVED = new Set([
+  ...(TELEMETRY_TABLES.find((t) => t.name === "metrics")?.columns.map((c) => c.name) ?? []),
+  "value",
+  "__proto__",
+  "constructor",
+  "prototype",
+]);
 
 const where = (conditions: readonly (string | false | undefined)[]): string => {
   const kept = conditions.filter((c): c is string => typeof c === "string");
@@ -122,6 +137,15 @@ const MetricParams = z
   .superRefine((p, ctx) => {
     if (p.aggregation === "percentile" && p.percentile === undefined)
       ctx.addIssue({ code: "custom", path: ["percentile"], message: "give the percentile" });
+    if (p.groupBy !== undefined && p.groupBy !== "service") {
+      const label = attributeLabel(p.groupBy);
+      if (METRIC_RESERVED.has(label))
+        ctx.addIssue({
+          code: "custom",
+          path: ["groupBy"],
+          message: `the label '${label}' would shadow the metrics column or result of that name; group by another attribute`,
+        });
+    }
   })
   .meta({ id: "MetricPresetParams" });
 
@@ -216,7 +240,7 @@ export const PRESETS = {
           ? undefined
           : p.groupBy === "service"
             ? "service_name AS service"
-            : `attributes[${tqlString(p.groupBy)}] AS ${p.groupBy.replace(/[.-]/g, "_")}`,
+            : `attributes[${tqlString(p.groupBy)}] AS ${attributeLabel(p.groupBy)}`,
       );
       const aggregate = METRIC_VALUE[p.aggregation](p.percentile ?? 95);
       return `SELECT ${label.select}if(count() = 0, NULL, ${aggregate}) AS value FROM metrics ${where(

@@ -12,6 +12,9 @@ const NUMERIC_TYPE =
 
 export const isNumericType = (type: string): boolean => NUMERIC_TYPE.test(type);
 
+/** Names an object key cannot safely carry; refused as label columns. */
+const RESERVED_LABELS = new Set(["__proto__", "constructor", "prototype"]);
+
 /** The label columns of a result (every column but `value`), or why the result is unusable. */
 export function labelColumns(
   columns: readonly ResultColumn[],
@@ -29,7 +32,11 @@ export function labelColumns(
       ok: false,
       message: `the column 'value' must be numeric (Int, UInt, Float or Decimal), not ${value.type}`,
     };
-  return { ok: true, labels: columns.filter((c) => c.name !== VALUE_COLUMN).map((c) => c.name) };
+  const labels = columns.filter((c) => c.name !== VALUE_COLUMN).map((c) => c.name);
+  const reserved = labels.find((l) => RESERVED_LABELS.has(l));
+  if (reserved !== undefined)
+    return { ok: false, message: `'${reserved}' cannot name a label column; alias it otherwise` };
+  return { ok: true, labels };
 }
 
 /**
@@ -73,7 +80,8 @@ export function seriesFromResult(result: {
     throw InvalidInputError.forField("query", "the query returns no 'value' column");
   const samples = new Map<string, SeriesSample>();
   for (const row of result.rows) {
-    const labels: Record<string, string> = {};
+    // Prototype-free, so any column name (even `__proto__`) is an own label.
+    const labels: Record<string, string> = Object.create(null);
     result.columns.forEach((column, i) => {
       if (i !== valueIndex) labels[column.name] = labelText(row[i]);
     });

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
-import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { resolveSourceIncident } from "../incidents/incidents.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import { requireProject } from "../projects/projects.js";
 import { type Page, PageQuery, pageInfo } from "../read/params.js";
 import type { TqlService } from "../tql/service.js";
+import type { WebhookService } from "../webhooks/service.js";
 import {
   ALERT_EVENT_KINDS,
   type AlertRuleDefinition,
@@ -42,6 +44,8 @@ export interface AlertRuleDeps {
   tql: Pick<TqlService, "columns" | "query">;
   /** Absent when this process does not evaluate rules. */
   scheduler?: RuleScheduler | undefined;
+  /** A deleted rule's open incident is resolved: its webhooks are enqueued in the delete. */
+  webhooks: Pick<WebhookService, "enqueueIn" | "kick">;
 }
 
 export const AlertRuleIdParam = z.string().min(1).max(64);
@@ -93,6 +97,15 @@ async function requireChannels(meta: MetaAccess, projectId: string, channelIds: 
         `channelIds.${i}`,
         `no notification channel '${channelId}' in this project; create it under /channels first`,
       );
+}
+
+/** Names are unique per project: a 409 naming `name` rather than the store's generic one. */
+async function requireFreeName(meta: MetaAccess, projectId: string, name: string, self?: string) {
+  const other = await meta.repos.alertRules.findByName(projectId, name);
+  if (other && other.id !== self)
+    throw new ConflictError(`A rule named '${name}' already exists in this project`, [
+      { field: "name", message: `a rule named '${name}' already exists in this project` },
+    ]);
 }
 
 /** A rule ready to store: definition, the query evaluated and its label columns. */
@@ -163,6 +176,7 @@ export async function createRule(
   };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, projectId, record.channelIds);
+    await requireFreeName(tx, projectId, record.name);
     await tx.repos.alertRules.insert(record);
   });
   deps.scheduler?.schedule(
@@ -172,19 +186,34 @@ export async function createRule(
   return toRuleView(record, [], ctx.deps.clock.now());
 }
 
+/** A page of the project's rules, oldest first (paginated in SQL). */
 export async function listRules({
   ctx,
   projectId,
+  query,
 }: {
   ctx: Ctx;
   projectId: string;
-}): Promise<AlertRuleView[]> {
+  query: PageQuery;
+}): Promise<Page<AlertRuleView>> {
   await requireProject(ctx, projectId, "read");
   const { repos } = ctx.deps.meta;
-  const rules = await repos.alertRules.listByProject(projectId);
-  const series = await repos.alertSeries.listForRules(rules.map((r) => r.id));
   const now = ctx.deps.clock.now();
-  return rules.map((rule) => toRuleView(rule, series.get(rule.id) ?? [], now));
+  const filter = { projectId, now: now.toISOString() };
+  const [rules, total] = await Promise.all([
+    repos.alertRules.list(filter, {
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+      sort: "created_at",
+      order: "asc",
+    }),
+    repos.alertRules.count(filter),
+  ]);
+  const series = await repos.alertSeries.listForRules(rules.map((r) => r.id));
+  return {
+    data: rules.map((rule) => toRuleView(rule, series.get(rule.id) ?? [], now)),
+    pagination: pageInfo(query, total),
+  };
 }
 
 export async function getRule(ref: RuleRef): Promise<AlertRuleView> {
@@ -230,16 +259,41 @@ export async function updateRule(
   };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, existing.projectId, change.channelIds);
+    await requireFreeName(tx, existing.projectId, change.name, existing.id);
     await tx.repos.alertRules.updateDefinition(existing.id, change);
   });
   deps.scheduler?.schedule({ id: existing.id, periodMs: intervalMs(definition.interval) });
   return viewOf(ctx, { ...existing, ...change });
 }
 
+/**
+ * Deletes the rule with its series and events. Its open incident is resolved (kept as history)
+ * with a timeline entry by the deleting user, so no incident stays active without a source.
+ */
 export async function deleteRule(deps: AlertRuleDeps, ref: RuleRef): Promise<void> {
+  const { ctx } = ref;
   const rule = await findRule(ref, "write");
   deps.scheduler?.unschedule(rule.id);
-  await ref.ctx.deps.meta.repos.alertRules.delete(rule.id);
+  const events = await ctx.deps.meta.transaction(async (tx) => {
+    const resolved = await resolveSourceIncident(tx, ctx.deps, {
+      source: "alert",
+      sourceId: rule.id,
+      at: nowIso(ctx.deps),
+      actor:
+        ctx.actor.kind === "user"
+          ? { kind: "user", id: ctx.actor.userId }
+          : { kind: "system", id: null },
+      event: {
+        type: "alert_resolved",
+        message: `Alert rule '${rule.name}' was deleted`,
+        data: { ruleId: rule.id, reason: "rule_deleted" },
+      },
+    });
+    await tx.repos.alertRules.delete(rule.id);
+    if (resolved) await deps.webhooks.enqueueIn(tx, resolved.events);
+    return resolved?.events ?? [];
+  });
+  if (events.length > 0) deps.webhooks.kick();
 }
 
 /** Mutes until a time ahead, or indefinitely: still evaluated and recorded, not notified. */

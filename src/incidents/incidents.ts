@@ -158,11 +158,18 @@ export async function openSourceIncident(
 export async function resolveSourceIncident(
   meta: MetaAccess,
   deps: IncidentDeps,
-  input: { source: "monitor" | "alert"; sourceId: string; at: string; event: SourceEvent },
+  input: {
+    source: "monitor" | "alert";
+    sourceId: string;
+    at: string;
+    event: SourceEvent;
+    /** Who resolves it; the source itself unless given (e.g. the user deleting a rule). */
+    actor?: IncidentActor | undefined;
+  },
 ): Promise<{ incident: IncidentRecord; events: DomainEvent[] } | undefined> {
   const open = await meta.repos.incidents.findOpenBySource(input.source, input.sourceId);
   if (!open) return undefined;
-  const actor: IncidentActor = { kind: input.source, id: input.sourceId };
+  const actor: IncidentActor = input.actor ?? { kind: input.source, id: input.sourceId };
   const incident = await markResolved(meta, deps, open, input.at);
   if (!incident) return undefined;
   await appendIncidentEvents(meta, deps, open.id, [

@@ -71,8 +71,8 @@ export class NotFoundError extends DomainError {
 }
 
 export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super("conflict", message);
+  constructor(message: string, issues: readonly FieldIssue[] = []) {
+    super("conflict", message, issues);
   }
 }
 

@@ -19,7 +19,7 @@ import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveri
 import { createWebhookEndpointRepository } from "./repositories/webhook-endpoints.js";
 import type { MetaSchema } from "./schema.js";
 
-function createRepositories(db: Kysely<MetaSchema>) {
+function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine"]) {
   return {
     organizations: createOrganizationRepository(db),
     users: createUserRepository(db),
@@ -35,7 +35,7 @@ function createRepositories(db: Kysely<MetaSchema>) {
     incidents: createIncidentRepository(db),
     alertRules: createAlertRuleRepository(db),
     alertSeries: createAlertSeriesRepository(db),
-    alertEvents: createAlertEventRepository(db),
+    alertEvents: createAlertEventRepository(db, engine),
   };
 }
 /** Every repository, bound to the database or to one transaction. */
@@ -71,13 +71,13 @@ export function createMetaStore(database: MetaDatabase): MetaStore {
   };
   const inTransaction = (trx: Kysely<MetaSchema>): MetaAccess => {
     const access: MetaAccess = {
-      repos: createRepositories(trx),
+      repos: createRepositories(trx, database.engine),
       transaction: (fn) => fn(access),
       run: (fn) => fn(access.repos),
     };
     return access;
   };
-  const repos = createRepositories(db);
+  const repos = createRepositories(db, database.engine);
   return {
     engine: database.engine,
     repos,

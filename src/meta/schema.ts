@@ -266,6 +266,8 @@ export interface AlertEventsTable {
   labels: string;
   /** pending | fired | resolved | renotified | error | recovered_from_error | no_data */
   kind: string;
+  /** The rule's severity at the time of the event. */
+  severity: string;
   value: number | null;
   threshold: number;
   at: string;

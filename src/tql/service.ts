@@ -36,8 +36,8 @@ export interface TqlService {
    */
   queryForAlert(projectId: string, text: string): Promise<TqlResult>;
   /**
-   * The result columns (names and engine types) of a TQL SELECT without reading data: compiled
-   * with LIMIT 0 and run once; same compiler, guard and limits, not counted against the 429.
+   * The result columns (names and engine types) of a TQL SELECT: compiled with an outer LIMIT 0
+   * (a subquery may still read data) under the same guard and limits, and the project's slot (429).
    */
   columns(projectId: string, text: string): Promise<ResultColumn[]>;
 }
@@ -136,6 +136,7 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
           `must be at most ${TQL_MAX_QUERY_LENGTH} characters`,
         );
       const { sql, params } = compileTql(text, { database: executor.database, rowCap: 0 });
+      const release = admit(projectId);
       try {
         const result = await executor.queryCompact(sql, {
           params: { ...params, [PROJECT_PARAM]: projectId },
@@ -151,6 +152,8 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
             maxExecutionSeconds: limits.maxExecutionSeconds,
           }) ?? error
         );
+      } finally {
+        release();
       }
     },
   };

@@ -180,6 +180,8 @@ export function alertStoreContract(getStore: () => MetaStore): void {
       seriesKey: "{}",
       labels: {},
       kind: i % 2 === 0 ? "fired" : "resolved",
+      // The rule was low when it first fired: fires count by the severity they had.
+      severity: i === 0 ? "low" : "high",
       value: i % 2 === 0 ? 0.5 : null,
       threshold: 0.05,
       at: at(i * 60),
@@ -196,15 +198,48 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     expect(await repos.alertEvents.count({ ruleId: rule.id }, { from: at(60), to: at(240) })).toBe(
       3,
     );
-    // The dashboard's reads: fires/resolves of a window, each resolve with its series' fire.
-    expect(await repos.alertEvents.listTransitions("prj_alr", at(60), at(300))).toHaveLength(4);
-    expect(await repos.alertEvents.listResolutions("prj_alr", at(0), at(400))).toEqual(
-      expect.arrayContaining([
-        { at: at(60), firedAt: at(0) },
-        { at: at(180), firedAt: at(120) },
-        { at: at(300), firedAt: at(240) },
-      ]),
+    // The dashboard's aggregates: per bucket (at(120) starts the second), by severity at fire
+    // time, the noisiest rules, and the mean time from each series' fire to its resolve.
+    const stats = await repos.alertEvents.transitionStats("prj_alr", {
+      from: at(0),
+      to: at(400),
+      stepMs: 120_000,
+      top: 10,
+    });
+    expect([...stats.buckets].sort((a, b) => a.startMs - b.startMs)).toEqual(
+      [0, 120, 240].map((s) => ({ startMs: t0 + s * 1000, fires: 1, resolves: 1 })),
     );
+    expect([...stats.firesBySeverity].sort((a, b) => a.fires - b.fires)).toEqual([
+      { severity: "low", fires: 1 },
+      { severity: "high", fires: 2 },
+    ]);
+    const stored = await repos.alertRules.findById(rule.id);
+    expect(stats.topRules).toEqual([
+      { ruleId: rule.id, name: stored?.name, severity: stored?.severity, fires: 3 },
+    ]);
+    expect(stats.meanTimeToResolveMs).toBe(60_000);
+    const later = await repos.alertEvents.transitionStats("prj_alr", {
+      from: at(9000),
+      to: at(9600),
+      stepMs: 60_000,
+      top: 10,
+    });
+    expect(later).toEqual({
+      buckets: [],
+      firesBySeverity: [],
+      topRules: [],
+      meanTimeToResolveMs: null,
+    });
+    // The latest events of several rules in one query, newest first, at most perRule each.
+    const recent = await repos.alertEvents.listRecent([rule.id, "alr_none"], {
+      perRule: 2,
+      kinds: ["fired", "resolved"],
+    });
+    expect(recent.get(rule.id)).toEqual([events[5], events[4]]);
+    expect(recent.has("alr_none")).toBe(false);
+    expect(
+      (await repos.alertEvents.listRecent([rule.id], { perRule: 5, to: at(120) })).get(rule.id),
+    ).toEqual([events[1], events[0]]);
     const rulePage = { limit: 10, offset: 0, sort: "severity" as const, order: "desc" as const };
     const inWindow = { projectId: "prj_alr", now: at(0), eventsFrom: at(60), eventsTo: at(61) };
     expect((await repos.alertRules.list(inWindow, rulePage)).map((r) => r.id)).toEqual([rule.id]);
@@ -214,6 +249,30 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     expect(
       (await repos.alertEvents.list({ projectId: "prj_alr" }, { limit: 10, offset: 5 }))[0],
     ).toEqual(events[0]);
+  });
+
+  it("sorts by last evaluation alike on both engines: never-evaluated last in desc, first in asc", async () => {
+    const { repos } = getStore();
+    await repos.alertRules.recordEvaluation(rule.id, {
+      state: "ok",
+      lastEvaluatedAt: at(500),
+      lastDurationMs: 3,
+      lastValue: 0,
+      lastSeries: 1,
+      lastError: null,
+    });
+    await repos.alertRules.insert({ ...rule, id: "alr_never", name: "Never run", channelIds: [] });
+    const ids = async (order: "asc" | "desc") =>
+      (
+        await repos.alertRules.list(
+          { projectId: "prj_alr", now: at(600) },
+          { limit: 10, offset: 0, sort: "last_evaluated_at", order },
+        )
+      ).map((r) => r.id);
+    expect(await ids("desc")).toEqual([rule.id, "alr_never"]);
+    expect(await ids("asc")).toEqual(["alr_never", rule.id]);
+    expect((await repos.alertRules.findByName("prj_alr", "Never run"))?.id).toBe("alr_never");
+    expect(await repos.alertRules.delete("alr_never")).toBe(true);
   });
 
   it("deletes a rule with its channels, series and events", async () => {

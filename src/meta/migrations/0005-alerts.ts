@@ -80,6 +80,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("labels", "text", (c) => c.notNull())
     // pending | fired | resolved | renotified | error | recovered_from_error | no_data
     .addColumn("kind", "text", (c) => c.notNull())
+    // The rule's severity when the event happened: the dashboard counts fires by it.
+    .addColumn("severity", "text", (c) => c.notNull())
     .addColumn("value", "double precision")
     .addColumn("threshold", "double precision", (c) => c.notNull())
     .addColumn("at", "text", (c) => c.notNull())
@@ -99,15 +101,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("alert_events")
     .columns(["rule_id", "at"])
     .execute();
+  // A resolve's fire (the latest fire of its series before it), for the time to resolve.
+  await db.schema
+    .createIndex("alert_events_series_kind_time_idx")
+    .on("alert_events")
+    .columns(["rule_id", "series_key", "kind", "at"])
+    .execute();
 
   // An alert notification names its rule (monitor_id stays null for those).
   await db.schema
     .alterTable("notification_deliveries")
     .addColumn("rule_id", "text", (c) => c.references("alert_rules.id").onDelete("cascade"))
     .execute();
+  // Deleting a rule cascades to its deliveries: without an index each delete scans them all.
+  await db.schema
+    .createIndex("notification_deliveries_rule_idx")
+    .on("notification_deliveries")
+    .column("rule_id")
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex("notification_deliveries_rule_idx").execute();
   await db.schema.alterTable("notification_deliveries").dropColumn("rule_id").execute();
   for (const table of ["alert_events", "alert_series", "alert_rule_channels", "alert_rules"]) {
     await db.schema.dropTable(table).execute();

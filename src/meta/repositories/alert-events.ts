@@ -1,5 +1,6 @@
-import type { Kysely } from "kysely";
-import type { AlertEventKind } from "../../alerts/definition.js";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { AlertEventKind, AlertSeverity } from "../../alerts/definition.js";
+import type { MetaEngine } from "../database.js";
 import type { AlertEventRow, MetaSchema } from "../schema.js";
 import { parseLabels } from "./alert-series.js";
 
@@ -11,6 +12,8 @@ export interface AlertEventRecord {
   seriesKey: string;
   labels: Record<string, string>;
   kind: AlertEventKind;
+  /** The rule's severity when it happened (fires are counted by it). */
+  severity: AlertSeverity;
   value: number | null;
   threshold: number;
   at: string;
@@ -38,6 +41,7 @@ const toRecord = (row: AlertEventRow): AlertEventRecord => ({
   seriesKey: row.series_key,
   labels: parseLabels(row.labels),
   kind: row.kind as AlertEventKind,
+  severity: row.severity as AlertSeverity,
   value: row.value === null ? null : Number(row.value),
   threshold: Number(row.threshold),
   at: row.at,
@@ -46,7 +50,29 @@ const toRecord = (row: AlertEventRow): AlertEventRecord => ({
   message: row.message,
 });
 
-export function createAlertEventRepository(db: Kysely<MetaSchema>) {
+/** A project's fire/resolve counts of a window, aggregated in SQL for the dashboard. */
+export interface AlertTransitionStats {
+  /** Per bucket start (epoch ms, a multiple of the step) with any event: fires and resolves. */
+  buckets: { startMs: number; fires: number; resolves: number }[];
+  firesBySeverity: { severity: AlertSeverity; fires: number }[];
+  /** The rules that fired most, most first (ties by name). */
+  topRules: { ruleId: string; name: string; severity: AlertSeverity; fires: number }[];
+  /** Mean of resolve time minus its series' latest fire before it; null without such pairs. */
+  meanTimeToResolveMs: number | null;
+}
+
+/** An ISO-8601 text timestamp as epoch milliseconds, in either engine's SQL (exact to the ms). */
+const epochMs = (engine: MetaEngine, column: RawBuilder<unknown>): RawBuilder<number> =>
+  engine === "postgres"
+    ? sql<number>`(extract(epoch from cast(${column} as timestamptz)) * 1000)`
+    : sql<number>`round((julianday(${column}) - 2440587.5) * 86400000.0)`;
+/** The bucket number of a timestamp (start = number × step); literal step, so GROUP BY matches. */
+const bucketOf = (engine: MetaEngine, column: RawBuilder<unknown>, stepMs: number) =>
+  engine === "postgres"
+    ? sql<number>`floor(${epochMs(engine, column)} / ${sql.lit(Math.trunc(stepMs))})`
+    : sql<number>`cast(${epochMs(engine, column)} / ${sql.lit(Math.trunc(stepMs))} as integer)`;
+
+export function createAlertEventRepository(db: Kysely<MetaSchema>, engine: MetaEngine) {
   const scoped = (scope: AlertEventScope, page: Omit<AlertEventPage, "limit" | "offset">) => {
     let query = db.selectFrom("alert_events");
     query =
@@ -72,6 +98,7 @@ export function createAlertEventRepository(db: Kysely<MetaSchema>) {
             series_key: e.seriesKey,
             labels: JSON.stringify(e.labels),
             kind: e.kind,
+            severity: e.severity,
             value: e.value,
             threshold: e.threshold,
             at: e.at,
@@ -93,51 +120,124 @@ export function createAlertEventRepository(db: Kysely<MetaSchema>) {
         .execute();
       return rows.map(toRecord);
     },
-    /** The fire and resolve events of a project in [from, to): rule, kind and time only. */
-    async listTransitions(
-      projectId: string,
-      from: string,
-      to: string,
-    ): Promise<{ ruleId: string; kind: "fired" | "resolved"; at: string }[]> {
-      const rows = await db
+    /**
+     * The latest events of each of these rules (at most `perRule` each, newest first) in one
+     * query: numbered per rule by a window function, which SQLite and PostgreSQL both run.
+     */
+    async listRecent(
+      ruleIds: readonly string[],
+      page: Omit<AlertEventPage, "limit" | "offset"> & { perRule: number },
+    ): Promise<Map<string, AlertEventRecord[]>> {
+      const byRule = new Map<string, AlertEventRecord[]>();
+      if (ruleIds.length === 0) return byRule;
+      let inner = db
         .selectFrom("alert_events")
-        .select(["rule_id", "kind", "at"])
-        .where("project_id", "=", projectId)
-        .where("kind", "in", ["fired", "resolved"])
-        .where("at", ">=", from)
-        .where("at", "<", to)
-        .execute();
-      return rows.map((r) => ({
-        ruleId: r.rule_id,
-        kind: r.kind as "fired" | "resolved",
-        at: r.at,
-      }));
-    },
-    /** Each resolve in [from, to) with the time its series fired (the latest fire before it). */
-    async listResolutions(
-      projectId: string,
-      from: string,
-      to: string,
-    ): Promise<{ at: string; firedAt: string | null }[]> {
+        .selectAll()
+        .select(
+          sql<number>`row_number() over (partition by rule_id order by at desc, id desc)`.as("rn"),
+        )
+        .where("rule_id", "in", ruleIds);
+      if (page.kinds !== undefined && page.kinds.length > 0)
+        inner = inner.where("kind", "in", page.kinds);
+      if (page.from !== undefined) inner = inner.where("at", ">=", page.from);
+      if (page.to !== undefined) inner = inner.where("at", "<", page.to);
       const rows = await db
-        .selectFrom("alert_events as r")
-        .select((eb) => [
-          "r.at",
-          eb
-            .selectFrom("alert_events as f")
-            .select((f) => f.fn.max("f.at").as("fired_at"))
-            .whereRef("f.rule_id", "=", "r.rule_id")
-            .whereRef("f.series_key", "=", "r.series_key")
-            .where("f.kind", "=", "fired")
-            .whereRef("f.at", "<=", "r.at")
-            .as("fired_at"),
-        ])
-        .where("r.project_id", "=", projectId)
-        .where("r.kind", "=", "resolved")
-        .where("r.at", ">=", from)
-        .where("r.at", "<", to)
+        .selectFrom(inner.as("e"))
+        .selectAll()
+        .where("rn", "<=", page.perRule)
+        .orderBy("rule_id")
+        .orderBy("rn")
         .execute();
-      return rows.map((r) => ({ at: r.at, firedAt: r.fired_at ?? null }));
+      for (const { rn: _rn, ...row } of rows) {
+        const list = byRule.get(row.rule_id) ?? [];
+        list.push(toRecord(row));
+        byRule.set(row.rule_id, list);
+      }
+      return byRule;
+    },
+    /** Fires and resolves of a project in [from, to): per bucket, by severity, top rules, MTTR. */
+    async transitionStats(
+      projectId: string,
+      window: { from: string; to: string; stepMs: number; top: number },
+    ): Promise<AlertTransitionStats> {
+      const inWindow = db
+        .selectFrom("alert_events")
+        .where("alert_events.project_id", "=", projectId)
+        .where("alert_events.at", ">=", window.from)
+        .where("alert_events.at", "<", window.to);
+      const bucket = bucketOf(engine, sql.ref("alert_events.at"), window.stepMs);
+      const fires = inWindow.where("alert_events.kind", "=", "fired");
+      const [buckets, severities, top, mttr] = await Promise.all([
+        inWindow
+          .where("alert_events.kind", "in", ["fired", "resolved"])
+          .select((eb) => [
+            bucket.as("bucket"),
+            "alert_events.kind",
+            eb.fn.countAll<number | string>().as("n"),
+          ])
+          .groupBy([bucket, "alert_events.kind"])
+          .execute(),
+        fires
+          .select((eb) => ["alert_events.severity", eb.fn.countAll<number | string>().as("n")])
+          .groupBy("alert_events.severity")
+          .execute(),
+        fires
+          .innerJoin("alert_rules", "alert_rules.id", "alert_events.rule_id")
+          .select((eb) => [
+            "alert_events.rule_id",
+            "alert_rules.name",
+            "alert_rules.severity",
+            eb.fn.countAll<number | string>().as("n"),
+          ])
+          .groupBy(["alert_events.rule_id", "alert_rules.name", "alert_rules.severity"])
+          .orderBy("n", "desc")
+          .orderBy("alert_rules.name")
+          .limit(window.top)
+          .execute(),
+        // Each resolve's fire: the latest fire of its series before it (by the series index).
+        db
+          .selectFrom("alert_events as r")
+          .select((eb) =>
+            sql<number | string | null>`avg(${epochMs(engine, sql.ref("r.at"))} - ${epochMs(
+              engine,
+              sql`(${eb
+                .selectFrom("alert_events as f")
+                .select((f) => f.fn.max("f.at").as("fired_at"))
+                .whereRef("f.rule_id", "=", "r.rule_id")
+                .whereRef("f.series_key", "=", "r.series_key")
+                .where("f.kind", "=", "fired")
+                .whereRef("f.at", "<=", "r.at")})`,
+            )})`.as("mean"),
+          )
+          .where("r.project_id", "=", projectId)
+          .where("r.kind", "=", "resolved")
+          .where("r.at", ">=", window.from)
+          .where("r.at", "<", window.to)
+          .executeTakeFirst(),
+      ]);
+      const byBucket = new Map<number, { startMs: number; fires: number; resolves: number }>();
+      for (const row of buckets) {
+        const startMs = Number(row.bucket) * window.stepMs;
+        const entry = byBucket.get(startMs) ?? { startMs, fires: 0, resolves: 0 };
+        if (row.kind === "fired") entry.fires += Number(row.n);
+        else entry.resolves += Number(row.n);
+        byBucket.set(startMs, entry);
+      }
+      const mean = mttr?.mean;
+      return {
+        buckets: [...byBucket.values()],
+        firesBySeverity: severities.map((r) => ({
+          severity: r.severity as AlertSeverity,
+          fires: Number(r.n),
+        })),
+        topRules: top.map((r) => ({
+          ruleId: r.rule_id,
+          name: r.name,
+          severity: r.severity as AlertSeverity,
+          fires: Number(r.n),
+        })),
+        meanTimeToResolveMs: mean === null || mean === undefined ? null : Math.round(Number(mean)),
+      };
     },
     async count(scope: AlertEventScope, page: Omit<AlertEventPage, "limit" | "offset"> = {}) {
       const row = await scoped(scope, page)

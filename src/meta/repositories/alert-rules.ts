@@ -188,6 +188,15 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return row && (await withChannels([row]))[0];
     },
+    async findByName(projectId: string, name: string): Promise<AlertRuleRecord | undefined> {
+      const row = await db
+        .selectFrom("alert_rules")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .where("name", "=", name)
+        .executeTakeFirst();
+      return row && (await withChannels([row]))[0];
+    },
     /** A project's rules, oldest first. */
     async listByProject(projectId: string): Promise<AlertRuleRecord[]> {
       const rows = await db
@@ -204,8 +213,14 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
       filter: AlertRuleFilter,
       page: { limit: number; offset: number; sort: AlertRuleSort; order: "asc" | "desc" },
     ): Promise<AlertRuleRecord[]> {
+      // Never-evaluated rules sort as the oldest on both engines (PostgreSQL would put NULL
+      // last ascending, SQLite first): last in desc, first in asc.
+      const neverFirst = page.order === "asc" ? "desc" : "asc";
       const rows = await filtered(filter)
         .selectAll()
+        .$if(page.sort === "last_evaluated_at", (q) =>
+          q.orderBy(sql`(case when last_evaluated_at is null then 1 else 0 end)`, neverFirst),
+        )
         .orderBy(page.sort === "severity" ? SEVERITY_RANK : page.sort, page.order)
         .orderBy("id", page.order)
         .limit(page.limit)

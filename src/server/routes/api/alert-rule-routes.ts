@@ -20,7 +20,7 @@ import {
 } from "../../../alerts/rules.js";
 import { AlertEventView, AlertPreviewView, AlertRuleView } from "../../../alerts/views.js";
 import type { AppDeps } from "../../../deps.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
+import { listOf, PaginationQuery } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
@@ -31,12 +31,18 @@ const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
 /** Previews run a query: the TQL limits apply (422 past them, 429 when the project is busy). */
 const run = { ...write, 422: Problem, 429: Problem };
+/** Saving also refuses a name another rule of the project has (409 naming `name`). */
+const save = { ...run, 409: Problem };
 
 /** /api/projects/:projectId/alert-rules… (DESIGN §4): alert rules, mute, preview and events. */
 export const alertRuleRoutes =
   (
     deps: AppDeps,
-    rules: AlertRuleDeps = { tql: deps.tql, scheduler: deps.alerts.scheduler },
+    rules: AlertRuleDeps = {
+      tql: deps.tql,
+      webhooks: deps.webhooks,
+      scheduler: deps.alerts.scheduler,
+    },
   ): FastifyPluginAsyncZod =>
   async (app) => {
     const ref = (request: FastifyRequest & { params: z.infer<typeof RuleParams> }) => ({
@@ -58,13 +64,11 @@ export const alertRuleRoutes =
         },
       },
       async (request) =>
-        paginate(
-          await listRules({
-            ctx: userCtx(deps.domain, request),
-            projectId: request.params.projectId,
-          }),
-          request.query,
-        ),
+        listRules({
+          ctx: userCtx(deps.domain, request),
+          projectId: request.params.projectId,
+          query: request.query,
+        }),
     );
 
     app.post(
@@ -76,7 +80,7 @@ export const alertRuleRoutes =
             "Create an alert rule (members and above): a TQL query returning `value`, or a preset",
           params: ProjectParams,
           body: CreateAlertRuleInput,
-          response: { 201: AlertRuleView, ...run },
+          response: { 201: AlertRuleView, ...save },
         },
       },
       async (request, reply) => {
@@ -129,7 +133,7 @@ export const alertRuleRoutes =
           summary: "Change a rule; the result is validated again (its query too), its state kept",
           params: RuleParams,
           body: UpdateAlertRuleInput,
-          response: { 200: AlertRuleView, ...run },
+          response: { 200: AlertRuleView, ...save },
         },
       },
       async (request) => updateRule(rules, { ...ref(request), input: request.body }),
