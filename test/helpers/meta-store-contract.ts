@@ -16,6 +16,7 @@ import type {
 } from "../../src/meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../../src/meta/repositories/webhook-endpoints.js";
 import type { MonitorNotification } from "../../src/notifications/model.js";
+import { markResolved } from "../../src/incidents/incidents.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { alertStoreContract } from "./alert-store-contract.js";
@@ -528,6 +529,34 @@ function monitorContract(getStore: () => MetaStore): void {
       ["ine_2", false, {}],
     ]);
     expect((await store.repos.incidents.listEvents(["inc_a"], ["resolved"])).length).toBe(1);
+  });
+
+  it("resolves an incident open for 30 days (durations past 2^31 ms)", async () => {
+    const store = getStore();
+    const day = 86_400_000;
+    const incident = {
+      id: "inc_long",
+      projectId: "prj_mon",
+      title: "A long outage",
+      status: "active" as const,
+      severity: "low" as const,
+      source: "manual" as const,
+      sourceId: null,
+      sourceKey: null,
+      startedAt: at(0),
+      resolvedAt: null,
+      durationMs: null,
+      cause: null,
+      createdBy: null,
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
+    await store.repos.incidents.insert(incident);
+    const resolvedAt = new Date(Date.parse(at(0)) + 30 * day).toISOString();
+    const incidentDeps = { clock: { now: () => new Date() }, newId: (p: string) => `${p}_long` };
+    const resolved = await markResolved(store, incidentDeps, incident, resolvedAt);
+    expect(resolved?.durationMs).toBe(30 * day);
+    expect((await store.repos.incidents.findById("inc_long"))?.durationMs).toBe(30 * day);
   });
 
   it("deletes a monitor with its results; its incidents go by source", async () => {

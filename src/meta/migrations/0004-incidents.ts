@@ -36,7 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("source_key", "text")
     .addColumn("started_at", "text", (c) => c.notNull())
     .addColumn("resolved_at", "text")
-    .addColumn("duration_ms", "integer")
+    // bigint: int4 milliseconds end at ~24.8 days, and outages can last longer.
+    .addColumn("duration_ms", "bigint")
     .addColumn("cause", "text")
     .addColumn("created_by", "text", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("created_at", "text", (c) => c.notNull())
