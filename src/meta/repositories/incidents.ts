@@ -149,6 +149,22 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return row && toRecord(row);
     },
+    /** The most recently started incident of a monitor or alert rule, open or not. */
+    async findLatestBySource(
+      source: IncidentSource,
+      sourceId: string,
+    ): Promise<IncidentRecord | undefined> {
+      const row = await db
+        .selectFrom("incidents")
+        .selectAll()
+        .where("source", "=", source)
+        .where("source_id", "=", sourceId)
+        .orderBy("started_at", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
     /**
      * Changes an incident; with `whenStatus`, only while it has that status (a resolve racing
      * another resolve changes nothing). True when a row changed.
