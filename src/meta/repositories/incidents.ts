@@ -1,8 +1,10 @@
 import { type Kysely, sql } from "kysely";
+import type { Severity } from "../../lib/severity.js";
 import type { IncidentEventRow, IncidentRow, MetaSchema } from "../schema.js";
+import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
 
 export type IncidentStatus = "active" | "resolved";
-export type IncidentSeverity = "low" | "medium" | "high" | "critical";
+export type IncidentSeverity = Severity;
 export type IncidentSource = "manual" | "monitor" | "alert";
 export type IncidentActorKind = "user" | "system" | "monitor" | "alert";
 
@@ -83,8 +85,6 @@ const toEventRecord = (row: IncidentEventRow): IncidentEventRecord => ({
   data: JSON.parse(row.data) as Record<string, unknown>,
 });
 
-/** Severities in rising order; sorting by severity uses this rank. */
-const SEVERITY_RANK = sql<number>`case severity when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
 /** An open incident's duration is still growing: it sorts as longer than any resolved one. */
 const DURATION = sql<number>`coalesce(duration_ms, 9007199254740991)`;
 
