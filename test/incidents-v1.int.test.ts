@@ -61,7 +61,7 @@ interface Dashboard {
   opened: number;
   resolved: number;
   open: number;
-  mttrMs: number | null;
+  meanTimeToResolveMs: number | null;
   bySeverity: Record<string, number>;
   bySource: Record<string, number>;
   series: { time: string; opened: number; resolved: number }[];
@@ -349,7 +349,7 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     expect(dashboard.resolved).toBe(resolved.length);
     expect(dashboard.open).toBe(all.data.length - resolved.length);
     const mean = resolved.reduce((s, i) => s + (i.durationMs ?? 0), 0) / resolved.length;
-    expect(dashboard.mttrMs).toBe(Math.round(mean));
+    expect(dashboard.meanTimeToResolveMs).toBe(Math.round(mean));
     expect(dashboard.bySource).toEqual({
       manual: all.data.filter((i) => i.source === "manual").length,
       monitor: all.data.filter((i) => i.source === "monitor").length,
@@ -366,7 +366,7 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     const empty = await json<Dashboard>(
       await v1(`/v1/incidents/dashboard?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z`),
     );
-    expect(empty).toMatchObject({ opened: 0, resolved: 0, mttrMs: null, open: dashboard.open });
+    expect(empty).toMatchObject({ opened: 0, resolved: 0, meanTimeToResolveMs: null, open: dashboard.open });
     expect((await v1("/v1/incidents/dashboard?time_range=forever")).status).toBe(400);
   });
 });

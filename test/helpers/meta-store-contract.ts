@@ -539,7 +539,7 @@ function monitorContract(getStore: () => MetaStore): void {
       projectId: "prj_mon",
       title: "A long outage",
       status: "active" as const,
-      severity: "low" as const,
+      severity: "medium" as const,
       source: "manual" as const,
       sourceId: null,
       sourceKey: null,
@@ -557,6 +557,31 @@ function monitorContract(getStore: () => MetaStore): void {
     const resolved = await markResolved(store, incidentDeps, incident, resolvedAt);
     expect(resolved?.durationMs).toBe(30 * day);
     expect((await store.repos.incidents.findById("inc_long"))?.durationMs).toBe(30 * day);
+    // The dashboard's SQL aggregates read the same on both engines (avg of a bigint included).
+    const to = new Date(Date.parse(resolvedAt) + 1000).toISOString();
+    const byDay = await store.repos.incidents.aggregate("prj_mon", {
+      from: at(0),
+      to,
+      truncate: "day",
+    });
+    expect(byDay.resolved).toContainEqual({ time: resolvedAt.slice(0, 10), count: 1 });
+    expect(byDay.opened).toContainEqual({
+      time: at(0).slice(0, 10),
+      severity: "medium",
+      source: "manual",
+      count: 1,
+    });
+    // From after the other incidents of the project were resolved: only this one.
+    const byMinute = await store.repos.incidents.aggregate("prj_mon", {
+      from: at(3600),
+      to,
+      truncate: "minute",
+    });
+    expect(byMinute.resolved).toEqual([{ time: resolvedAt.slice(0, 16), count: 1 }]);
+    expect(byMinute.meanDurationMs).toBe(30 * day);
+    expect(byMinute.open).toBe(
+      await store.repos.incidents.count({ projectId: "prj_mon", status: "active" }),
+    );
   });
 
   it("deletes a monitor with its results; its incidents go by source", async () => {

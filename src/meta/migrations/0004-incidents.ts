@@ -48,6 +48,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("incidents")
     .columns(["project_id", "started_at"])
     .execute();
+  // The dashboard counts what was resolved in a window.
+  await db.schema
+    .createIndex("incidents_project_resolved_idx")
+    .on("incidents")
+    .columns(["project_id", "resolved_at"])
+    .execute();
   await db.schema
     .createIndex("incidents_source_idx")
     .on("incidents")
