@@ -8,6 +8,7 @@ import {
 import { authenticateSession, login, logout } from "../../src/auth/sessions.js";
 import { createUser } from "../../src/auth/users.js";
 import type { DomainDeps } from "../../src/context.js";
+import { markResolved } from "../../src/incidents/incidents.js";
 import { ConflictError, UnauthorizedError } from "../../src/lib/errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import type {
@@ -16,7 +17,6 @@ import type {
 } from "../../src/meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../../src/meta/repositories/webhook-endpoints.js";
 import type { MonitorNotification } from "../../src/notifications/model.js";
-import { markResolved } from "../../src/incidents/incidents.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { alertStoreContract } from "./alert-store-contract.js";
