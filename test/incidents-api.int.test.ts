@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
+import { openSourceIncident, resolveSourceIncident } from "../src/incidents/incidents.js";
 import { generateSecret } from "../src/webhooks/signing.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
@@ -181,6 +182,13 @@ describe("incident management API", () => {
     expect(resolved.durationMs).toBeGreaterThanOrEqual(0);
     expect(resolved.timeline.slice(-2).map((e) => e.type)).toEqual(["update", "resolved"]);
     expect((await owner.post(`${path}/resolve`, {})).status).toBe(409);
+    // A resolved incident takes no public update (it would contradict its state): reopen first.
+    for (const phase of ["monitoring", "resolved"]) {
+      const refused = await owner.post(`${path}/updates`, { message: "Still fine", phase });
+      expect(refused.status).toBe(409);
+      expect((await json<Problem>(refused)).detail).toContain("reopen it first");
+    }
+    await sleep(60); // time spent resolved, which the duration must leave out
 
     // Resolve and reopen take no body at all (no content-type either).
     const bare = (action: string) =>
@@ -204,6 +212,13 @@ describe("incident management API", () => {
       "comment",
       "resolved",
     ]);
+
+    // The duration sums the active periods: opened → resolved, reopened → resolved again.
+    const ms = (type: string, nth = 0) =>
+      Date.parse(again.timeline.filter((e) => e.type === type)[nth]?.at ?? "");
+    expect(again.durationMs).toBe(
+      ms("resolved") - ms("opened") + (ms("resolved", 1) - ms("reopened")),
+    );
 
     // Newest last, and the same through GET.
     const fetched = await json<Incident>(await viewer.get(path));
@@ -233,6 +248,101 @@ describe("incident management API", () => {
         sourceId: null,
       });
     }
+  });
+
+  it("reopens a monitor's or alert rule's incident only if it is the latest and the source still fails", async () => {
+    const { meta, domain } = service.deps;
+    const now = new Date().toISOString();
+    const monitorId = "mon_reopen";
+    await meta.repos.monitors.insert({
+      id: monitorId,
+      projectId,
+      name: "Checkout",
+      status: "active",
+      definition: { frequency: "1m", steps: [{ url: "https://example.com" }] },
+      channelIds: [],
+      health: "passing",
+      failureStreak: 0,
+      lastCheckedAt: null,
+      lastResultId: null,
+      openIncidentId: null,
+      createdBy: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const setHealth = (health: "passing" | "outage") =>
+      meta.repos.monitors.updateState(monitorId, {
+        health,
+        failureStreak: health === "outage" ? 1 : 0,
+        lastCheckedAt: new Date().toISOString(),
+        lastResultId: "run_reopen",
+        openIncidentId: null,
+      });
+    /** An outage and its recovery, as the monitor engine records them. */
+    const outage = async (source: "monitor" | "alert", sourceId: string): Promise<string> => {
+      const opened = await openSourceIncident(meta, domain, {
+        projectId,
+        source,
+        sourceId,
+        title: "Checkout is down",
+        severity: "high",
+        cause: "status 500",
+        at: new Date().toISOString(),
+        event: { type: source === "monitor" ? "monitor_down" : "alert_fired" },
+      });
+      await resolveSourceIncident(meta, domain, {
+        source,
+        sourceId,
+        at: new Date().toISOString(),
+        event: { type: source === "monitor" ? "monitor_recovered" : "alert_resolved" },
+      });
+      return opened.incident.id;
+    };
+    const reopen = (id: string) => owner.post(`${base()}/${id}/reopen`, {});
+    const refusal = async (id: string) => {
+      const response = await reopen(id);
+      expect(response.status).toBe(409);
+      return (await json<Problem>(response)).detail;
+    };
+
+    const first = await outage("monitor", monitorId);
+    // Recovered: reopening would leave an incident nothing resolves.
+    expect(await refusal(first)).toContain("not in an outage");
+    const second = await outage("monitor", monitorId);
+    await setHealth("outage");
+    expect(await refusal(first)).toContain(`later incident '${second}'`);
+    const reopened = await reopen(second);
+    expect(reopened.status).toBe(200);
+    expect((await json<Incident>(reopened)).status).toBe("active");
+    // The monitor's recovery resolves the reopened incident.
+    const recovered = await resolveSourceIncident(meta, domain, {
+      source: "monitor",
+      sourceId: monitorId,
+      at: new Date().toISOString(),
+      event: { type: "monitor_recovered" },
+    });
+    expect(recovered?.incident.id).toBe(second);
+    expect((await meta.repos.incidents.findById(second))?.status).toBe("resolved");
+
+    // An alert rule's incident: only while the rule fires.
+    const created = await owner.post(`/api/projects/${projectId}/alert-rules`, {
+      name: "Errors",
+      query: "SELECT count() AS value FROM logs WHERE level = 'error'",
+      condition: { op: ">", threshold: 2 },
+    });
+    expect(created.status).toBe(201);
+    const ruleId = (await json<{ id: string }>(created)).id;
+    const fired = await outage("alert", ruleId);
+    expect(await refusal(fired)).toContain("not firing");
+    await meta.repos.alertRules.recordEvaluation(ruleId, {
+      state: "firing",
+      lastEvaluatedAt: new Date().toISOString(),
+      lastDurationMs: 5,
+      lastValue: 3,
+      lastSeries: 1,
+      lastError: null,
+    });
+    expect((await reopen(fired)).status).toBe(200);
   });
 
   it("lists with status, severity and source filters and pages", async () => {

@@ -61,7 +61,7 @@ interface Dashboard {
   opened: number;
   resolved: number;
   open: number;
-  mttrMs: number | null;
+  meanTimeToResolveMs: number | null;
   bySeverity: Record<string, number>;
   bySource: Record<string, number>;
   series: { time: string; opened: number; resolved: number }[];
@@ -245,7 +245,7 @@ describe("/v1 incidents and monitor outages as incidents", () => {
       });
   });
 
-  it("a monitor incident resolved by hand still ends with the recovery; reopening it while another is open is 409", async () => {
+  it("a monitor incident resolved by hand still ends with the recovery; reopening is only for its latest incident while it is down", async () => {
     const monitor = await json<{ id: string }>(
       await owner.post(monitors(), {
         name: "Search",
@@ -282,7 +282,27 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     expect(await conflict.text()).toContain(outages[0]?.id ?? "?");
     status = 200;
     await run(monitor.id);
-    expect((await owner.post(`${incidents}/${first?.id}/reopen`, {})).status).toBe(200);
+    // Recovered: neither its older nor its latest incident can be reopened (nothing would
+    // resolve them, and the next outage would adopt them).
+    const older = await owner.post(`${incidents}/${first?.id}/reopen`, {});
+    expect(older.status).toBe(409);
+    expect(await older.text()).toContain("later incident");
+    const latest = await owner.post(`${incidents}/${outages[0]?.id}/reopen`, {});
+    expect(latest.status).toBe(409);
+    expect(await latest.text()).toContain("not in an outage");
+
+    // While down, its latest incident resolved by hand can be reopened; the recovery ends it.
+    status = 503;
+    await run(monitor.id);
+    const [current] = (await history(monitor.id)).data;
+    await owner.post(`${incidents}/${current?.id}/resolve`, {});
+    const reopened = await owner.post(`${incidents}/${current?.id}/reopen`, {});
+    expect(reopened.status).toBe(200);
+    status = 200;
+    await run(monitor.id);
+    const ended = await json<Incident>(await v1(`/v1/incidents/${current?.id}`));
+    expect(ended.status).toBe("resolved");
+    expect(ended.timeline.slice(-2).map((e) => e.type)).toEqual(["monitor_recovered", "resolved"]);
   });
 
   it("lists with filters, sorting and the shared envelope; rejects unknown parameters naming them", async () => {
@@ -349,7 +369,7 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     expect(dashboard.resolved).toBe(resolved.length);
     expect(dashboard.open).toBe(all.data.length - resolved.length);
     const mean = resolved.reduce((s, i) => s + (i.durationMs ?? 0), 0) / resolved.length;
-    expect(dashboard.mttrMs).toBe(Math.round(mean));
+    expect(dashboard.meanTimeToResolveMs).toBe(Math.round(mean));
     expect(dashboard.bySource).toEqual({
       manual: all.data.filter((i) => i.source === "manual").length,
       monitor: all.data.filter((i) => i.source === "monitor").length,
@@ -366,7 +386,12 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     const empty = await json<Dashboard>(
       await v1(`/v1/incidents/dashboard?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z`),
     );
-    expect(empty).toMatchObject({ opened: 0, resolved: 0, mttrMs: null, open: dashboard.open });
+    expect(empty).toMatchObject({
+      opened: 0,
+      resolved: 0,
+      meanTimeToResolveMs: null,
+      open: dashboard.open,
+    });
     expect((await v1("/v1/incidents/dashboard?time_range=forever")).status).toBe(400);
   });
 });

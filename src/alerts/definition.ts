@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { SEVERITIES, type Severity } from "../lib/severity.js";
 
 /** Evaluation intervals and their period in seconds (DESIGN §4: 30s, 1m, 5m, 15m, 1h). */
 export const ALERT_INTERVALS = { "30s": 30, "1m": 60, "5m": 300, "15m": 900, "1h": 3600 } as const;
@@ -14,8 +15,8 @@ export const CONDITION_OPS = [">", ">=", "<", "<=", "=", "!="] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 export const NO_DATA_MODES = ["ok", "alerting", "keep"] as const;
 export type NoDataMode = (typeof NO_DATA_MODES)[number];
-export const ALERT_SEVERITIES = ["low", "medium", "high", "critical"] as const;
-export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+export const ALERT_SEVERITIES = SEVERITIES;
+export type AlertSeverity = Severity;
 /** A rule's state: its worst series state, or `error` when its last evaluation failed. */
 export const ALERT_RULE_STATES = ["ok", "pending", "firing", "error"] as const;
 export type AlertRuleState = (typeof ALERT_RULE_STATES)[number];

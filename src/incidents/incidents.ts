@@ -180,8 +180,29 @@ export async function resolveSourceIncident(
 }
 
 /**
- * Sets an active incident resolved at `at`, with its duration; returns it as stored, or
- * undefined when it was no longer active (resolved meanwhile).
+ * The time an incident spent active until `at`: the sum of its active periods, read from its
+ * timeline (each `reopened` starts a period, each `resolved` ends one), so the time it sat
+ * resolved between a resolve and a reopen does not count.
+ */
+async function activeMsUntil(
+  meta: MetaAccess,
+  incident: IncidentRecord,
+  at: string,
+): Promise<number> {
+  const marks = await meta.repos.incidents.listEvents([incident.id], ["resolved", "reopened"]);
+  let total = 0;
+  let since = Date.parse(incident.startedAt);
+  for (const mark of marks) {
+    if (mark.type === "reopened") since = Date.parse(mark.at);
+    else total += Math.max(0, Date.parse(mark.at) - since);
+  }
+  return total + Math.max(0, Date.parse(at) - since);
+}
+
+/**
+ * Sets an active incident resolved at `at`, with its duration (active time only); returns it as
+ * stored, or undefined when it was no longer active (resolved meanwhile). Call it before
+ * appending the `resolved` entry.
  */
 export async function markResolved(
   meta: MetaAccess,
@@ -192,7 +213,7 @@ export async function markResolved(
   const change = {
     status: "resolved" as const,
     resolvedAt: at,
-    durationMs: Math.max(0, Date.parse(at) - Date.parse(incident.startedAt)),
+    durationMs: await activeMsUntil(meta, incident, at),
     updatedAt: deps.clock.now().toISOString(),
   };
   if (!(await meta.repos.incidents.update(incident.id, change, "active"))) return undefined;

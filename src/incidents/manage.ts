@@ -217,7 +217,10 @@ async function resolveIn(
   return { incident: resolved, events: [incidentResolvedEvent(resolved)] };
 }
 
-/** Posts a public update with its phase; the phase `resolved` resolves an active incident. */
+/**
+ * Posts a public update with its phase on an active incident; the phase `resolved` resolves it.
+ * A resolved incident takes no update (409): reopen it first.
+ */
 export async function postIncidentUpdate(
   deps: IncidentApiDeps,
   ref: IncidentRef & { input: unknown },
@@ -233,8 +236,12 @@ export async function postIncidentUpdate(
       phase,
       public: true,
     };
-    if (phase === "resolved" && incident.status === "active")
-      return resolveIn(tx, ref.ctx, incident, update);
+    // A public update on a resolved incident would contradict its public state.
+    if (incident.status === "resolved")
+      throw new ConflictError(
+        `Incident '${incident.id}' is resolved; reopen it first to post an update`,
+      );
+    if (phase === "resolved") return resolveIn(tx, ref.ctx, incident, update);
     await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [update]);
     await tx.repos.incidents.update(incident.id, { updatedAt: at });
     return { incident: { ...incident, updatedAt: at }, events: [] };
@@ -255,8 +262,34 @@ export async function resolveIncident(
 }
 
 /**
- * Makes a resolved incident active again. A monitor or alert rule holds one open incident at a
- * time, so reopening one of theirs while another is open is a 409.
+ * Why a monitor's or alert rule's incident may not be reopened, or undefined when it may: only
+ * the source's latest incident, and only while the source is still failing, so its recovery
+ * resolves it again and its next outage opens a new incident.
+ */
+async function refuseSourceReopen(
+  tx: MetaAccess,
+  incident: IncidentRecord,
+): Promise<string | undefined> {
+  const { source, sourceId } = incident;
+  if (source === "manual" || sourceId === null) return undefined;
+  const latest = await tx.repos.incidents.findLatestBySource(source, sourceId);
+  if (latest && latest.id !== incident.id)
+    return `The ${source} '${sourceId}' has a later incident '${latest.id}'; only its latest incident can be reopened`;
+  if (source === "monitor") {
+    const monitor = await tx.repos.monitors.findById(sourceId);
+    if (monitor?.health !== "outage")
+      return `The monitor '${sourceId}' is not in an outage any more; open a manual incident instead`;
+    return undefined;
+  }
+  const rule = await tx.repos.alertRules.findById(sourceId);
+  if (rule?.state !== "firing")
+    return `The alert rule '${sourceId}' is not firing any more; open a manual incident instead`;
+  return undefined;
+}
+
+/**
+ * Makes a resolved incident active again: a manual one always, a monitor's or alert rule's only
+ * while its source still fails and it is the source's latest incident (else 409 saying why).
  */
 export async function reopenIncident(
   deps: IncidentApiDeps,
@@ -266,13 +299,8 @@ export async function reopenIncident(
   return changeIncident(deps, ref, async (tx, incident) => {
     if (incident.status !== "resolved")
       throw new ConflictError(`Incident '${incident.id}' is not resolved`);
-    if (incident.sourceId !== null && incident.source !== "manual") {
-      const open = await tx.repos.incidents.findOpenBySource(incident.source, incident.sourceId);
-      if (open)
-        throw new ConflictError(
-          `The ${incident.source} '${incident.sourceId}' already has an open incident '${open.id}'; resolve it first`,
-        );
-    }
+    const refusal = await refuseSourceReopen(tx, incident);
+    if (refusal) throw new ConflictError(refusal);
     const at = nowIso(ref.ctx.deps);
     const change = { status: "active" as const, resolvedAt: null, durationMs: null, updatedAt: at };
     if (!(await tx.repos.incidents.update(incident.id, change, "resolved")))

@@ -1,6 +1,8 @@
+import { SEVERITIES } from "../lib/severity.js";
+
 /** The closed sets of the incident model (DESIGN §4 "Incidents: one model, three sources"). */
 export const INCIDENT_STATUSES = ["active", "resolved"] as const;
-export const INCIDENT_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export const INCIDENT_SEVERITIES = SEVERITIES;
 export const INCIDENT_SOURCES = ["manual", "monitor", "alert"] as const;
 export const INCIDENT_PHASES = ["investigating", "identified", "monitoring", "resolved"] as const;
 export const INCIDENT_EVENT_TYPES = [

@@ -1,6 +1,6 @@
 import type { Ctx } from "../context.js";
 import { NotFoundError } from "../lib/errors.js";
-import type { IncidentRecord } from "../meta/repositories/incidents.js";
+import type { TimeTruncation } from "../meta/repositories/incidents.js";
 import { bucketMs, bucketStarts, dashboardWindow, isoMs, type Page } from "../read/params.js";
 import { listIncidents } from "./manage.js";
 import { INCIDENT_SEVERITIES, INCIDENT_SOURCES } from "./model.js";
@@ -40,9 +40,18 @@ export async function readIncident(ctx: Ctx, incidentId: string): Promise<Incide
 const zeroes = <N extends readonly string[]>(names: N) =>
   Object.fromEntries(names.map((n) => [n, 0])) as Record<N[number], number>;
 
+/** The coarsest ISO prefix every bucket step is a whole multiple of. */
+const truncationFor = (stepMs: number): TimeTruncation =>
+  stepMs % 86_400_000 === 0 ? "day" : stepMs % 3_600_000 === 0 ? "hour" : "minute";
+
+/** An ISO prefix ("2026-11-25T13") back to the time it starts at. */
+const prefixMs = (prefix: string) =>
+  Date.parse(prefix + "1970-01-01T00:00:00.000Z".slice(prefix.length));
+
 /**
  * GET /v1/incidents/dashboard: incidents started and resolved over the window (default 24h),
- * by severity and source, the mean time to resolve, and how many are open now.
+ * by severity and source, the mean time to resolve, and how many are open now. The store
+ * aggregates (per minute, hour or day); the groups are folded into buckets and zero-filled here.
  */
 export async function incidentsDashboard(
   ctx: Ctx,
@@ -53,41 +62,35 @@ export async function incidentsDashboard(
   const step = bucketMs(window);
   const from = isoMs(window.fromMs);
   const to = isoMs(window.toMs);
-  const { incidents } = ctx.deps.meta.repos;
-  // Incidents are few per window: the ones open during it are read and counted here.
-  const [touching, open] = await Promise.all([
-    incidents.listAll({ projectId, from, to }),
-    incidents.count({ projectId, status: "active" }),
-  ]);
-  const inWindow = (at: string | null): at is string => at !== null && at >= from && at < to;
-  const bucketOf = (at: string) => Math.floor(Date.parse(at) / step) * step;
+  const aggregates = await ctx.deps.meta.repos.incidents.aggregate(projectId, {
+    from,
+    to,
+    truncate: truncationFor(step),
+  });
+  const bucketOf = (prefix: string) => Math.floor(prefixMs(prefix) / step) * step;
   const opened = new Map<number, number>();
   const closed = new Map<number, number>();
   const bySeverity = zeroes(INCIDENT_SEVERITIES);
   const bySource = zeroes(INCIDENT_SOURCES);
-  const resolvedIn: IncidentRecord[] = [];
-  for (const incident of touching) {
-    if (inWindow(incident.startedAt)) {
-      const b = bucketOf(incident.startedAt);
-      opened.set(b, (opened.get(b) ?? 0) + 1);
-      bySeverity[incident.severity] += 1;
-      bySource[incident.source] += 1;
-    }
-    if (incident.status === "resolved" && inWindow(incident.resolvedAt)) {
-      const b = bucketOf(incident.resolvedAt);
-      closed.set(b, (closed.get(b) ?? 0) + 1);
-      resolvedIn.push(incident);
-    }
+  for (const group of aggregates.opened) {
+    const b = bucketOf(group.time);
+    opened.set(b, (opened.get(b) ?? 0) + group.count);
+    bySeverity[group.severity] += group.count;
+    bySource[group.source] += group.count;
   }
-  const totalMs = resolvedIn.reduce((sum, i) => sum + (i.durationMs ?? 0), 0);
+  for (const group of aggregates.resolved) {
+    const b = bucketOf(group.time);
+    closed.set(b, (closed.get(b) ?? 0) + group.count);
+  }
+  const sum = (counts: Map<number, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
   return {
     from,
     to,
     bucketSeconds: step / 1000,
-    opened: [...opened.values()].reduce((a, b) => a + b, 0),
-    resolved: resolvedIn.length,
-    open,
-    mttrMs: resolvedIn.length > 0 ? Math.round(totalMs / resolvedIn.length) : null,
+    opened: sum(opened),
+    resolved: sum(closed),
+    open: aggregates.open,
+    meanTimeToResolveMs: aggregates.meanDurationMs,
     bySeverity,
     bySource,
     series: bucketStarts(window, step).map((t) => ({

@@ -179,7 +179,7 @@ export const IncidentsDashboard = z
     opened: z.number().int().describe("Incidents started in the window"),
     resolved: z.number().int().describe("Incidents resolved in the window"),
     open: z.number().int().describe("Incidents active now (any start)"),
-    mttrMs: z
+    meanTimeToResolveMs: z
       .number()
       .int()
       .nullable()

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
 
 // Timestamps are ISO 8601 UTC text in every engine, so SQLite and PostgreSQL rows read the same.
 
@@ -120,7 +120,8 @@ export interface IncidentsTable {
   source_key: string | null;
   started_at: string;
   resolved_at: string | null;
-  duration_ms: number | null;
+  /** bigint: PostgreSQL returns it as a string (read through Number()). */
+  duration_ms: ColumnType<number | string | null, number | null, number | null>;
   cause: string | null;
   created_by: string | null;
   created_at: string;

@@ -8,6 +8,7 @@ import {
 import { authenticateSession, login, logout } from "../../src/auth/sessions.js";
 import { createUser } from "../../src/auth/users.js";
 import type { DomainDeps } from "../../src/context.js";
+import { markResolved } from "../../src/incidents/incidents.js";
 import { ConflictError, UnauthorizedError } from "../../src/lib/errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import type {
@@ -528,6 +529,59 @@ function monitorContract(getStore: () => MetaStore): void {
       ["ine_2", false, {}],
     ]);
     expect((await store.repos.incidents.listEvents(["inc_a"], ["resolved"])).length).toBe(1);
+  });
+
+  it("resolves an incident open for 30 days (durations past 2^31 ms)", async () => {
+    const store = getStore();
+    const day = 86_400_000;
+    const incident = {
+      id: "inc_long",
+      projectId: "prj_mon",
+      title: "A long outage",
+      status: "active" as const,
+      severity: "medium" as const,
+      source: "manual" as const,
+      sourceId: null,
+      sourceKey: null,
+      startedAt: at(0),
+      resolvedAt: null,
+      durationMs: null,
+      cause: null,
+      createdBy: null,
+      createdAt: at(0),
+      updatedAt: at(0),
+    };
+    await store.repos.incidents.insert(incident);
+    const resolvedAt = new Date(Date.parse(at(0)) + 30 * day).toISOString();
+    const incidentDeps = { clock: { now: () => new Date() }, newId: (p: string) => `${p}_long` };
+    const resolved = await markResolved(store, incidentDeps, incident, resolvedAt);
+    expect(resolved?.durationMs).toBe(30 * day);
+    expect((await store.repos.incidents.findById("inc_long"))?.durationMs).toBe(30 * day);
+    // The dashboard's SQL aggregates read the same on both engines (avg of a bigint included).
+    const to = new Date(Date.parse(resolvedAt) + 1000).toISOString();
+    const byDay = await store.repos.incidents.aggregate("prj_mon", {
+      from: at(0),
+      to,
+      truncate: "day",
+    });
+    expect(byDay.resolved).toContainEqual({ time: resolvedAt.slice(0, 10), count: 1 });
+    expect(byDay.opened).toContainEqual({
+      time: at(0).slice(0, 10),
+      severity: "medium",
+      source: "manual",
+      count: 1,
+    });
+    // From after the other incidents of the project were resolved: only this one.
+    const byMinute = await store.repos.incidents.aggregate("prj_mon", {
+      from: at(3600),
+      to,
+      truncate: "minute",
+    });
+    expect(byMinute.resolved).toEqual([{ time: resolvedAt.slice(0, 16), count: 1 }]);
+    expect(byMinute.meanDurationMs).toBe(30 * day);
+    expect(byMinute.open).toBe(
+      await store.repos.incidents.count({ projectId: "prj_mon", status: "active" }),
+    );
   });
 
   it("deletes a monitor with its results; its incidents go by source", async () => {

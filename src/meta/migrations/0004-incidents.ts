@@ -36,7 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("source_key", "text")
     .addColumn("started_at", "text", (c) => c.notNull())
     .addColumn("resolved_at", "text")
-    .addColumn("duration_ms", "integer")
+    // bigint: int4 milliseconds end at ~24.8 days, and outages can last longer.
+    .addColumn("duration_ms", "bigint")
     .addColumn("cause", "text")
     .addColumn("created_by", "text", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("created_at", "text", (c) => c.notNull())
@@ -46,6 +47,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex("incidents_project_time_idx")
     .on("incidents")
     .columns(["project_id", "started_at"])
+    .execute();
+  // The dashboard counts what was resolved in a window.
+  await db.schema
+    .createIndex("incidents_project_resolved_idx")
+    .on("incidents")
+    .columns(["project_id", "resolved_at"])
     .execute();
   await db.schema
     .createIndex("incidents_source_idx")

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import {
   type AlertRuleDefinition,
   type AlertRuleState,
@@ -7,6 +7,7 @@ import {
   StoredDefinition,
 } from "../../alerts/definition.js";
 import type { AlertRuleRow, MetaSchema } from "../schema.js";
+import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
 
 /** An alert rule as stored: its definition (parsed), its query, mute and last evaluation. */
 export interface AlertRuleRecord {
@@ -59,9 +60,6 @@ export interface AlertRuleFilter {
 
 export const ALERT_RULE_SORTS = ["created_at", "name", "severity", "last_evaluated_at"] as const;
 export type AlertRuleSort = (typeof ALERT_RULE_SORTS)[number];
-
-/** Severities in rising order, for sorting. */
-const SEVERITY_RANK = sql<number>`CASE severity WHEN 'low' THEN 1 WHEN 'medium' THEN 2 WHEN 'high' THEN 3 ELSE 4 END`;
 
 const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => ({
   id: row.id,

@@ -1,8 +1,10 @@
 import { type Kysely, sql } from "kysely";
+import type { Severity } from "../../lib/severity.js";
 import type { IncidentEventRow, IncidentRow, MetaSchema } from "../schema.js";
+import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
 
 export type IncidentStatus = "active" | "resolved";
-export type IncidentSeverity = "low" | "medium" | "high" | "critical";
+export type IncidentSeverity = Severity;
 export type IncidentSource = "manual" | "monitor" | "alert";
 export type IncidentActorKind = "user" | "system" | "monitor" | "alert";
 
@@ -52,6 +54,22 @@ export interface IncidentFilter {
 
 export type IncidentSort = "started_at" | "severity" | "duration";
 
+/** How much of an ISO timestamp a dashboard groups by: to the minute, the hour or the day. */
+export type TimeTruncation = "minute" | "hour" | "day";
+const TRUNCATED_LENGTH: Record<TimeTruncation, number> = { minute: 16, hour: 13, day: 10 };
+
+/** The dashboard's aggregates over [from, to), grouped by the truncated time. */
+export interface IncidentAggregates {
+  /** Started in the window, per (truncated start, severity, source). */
+  opened: { time: string; severity: IncidentSeverity; source: IncidentSource; count: number }[];
+  /** Resolved in the window, per truncated resolve time. */
+  resolved: { time: string; count: number }[];
+  /** Mean duration of the incidents resolved in the window; null if none. */
+  meanDurationMs: number | null;
+  /** Active now, whenever started. */
+  open: number;
+}
+
 const toRecord = (row: IncidentRow): IncidentRecord => ({
   id: row.id,
   projectId: row.project_id,
@@ -83,8 +101,6 @@ const toEventRecord = (row: IncidentEventRow): IncidentEventRecord => ({
   data: JSON.parse(row.data) as Record<string, unknown>,
 });
 
-/** Severities in rising order; sorting by severity uses this rank. */
-const SEVERITY_RANK = sql<number>`case severity when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
 /** An open incident's duration is still growing: it sorts as longer than any resolved one. */
 const DURATION = sql<number>`coalesce(duration_ms, 9007199254740991)`;
 
@@ -149,6 +165,22 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return row && toRecord(row);
     },
+    /** The most recently started incident of a monitor or alert rule, open or not. */
+    async findLatestBySource(
+      source: IncidentSource,
+      sourceId: string,
+    ): Promise<IncidentRecord | undefined> {
+      const row = await db
+        .selectFrom("incidents")
+        .selectAll()
+        .where("source", "=", source)
+        .where("source_id", "=", sourceId)
+        .orderBy("started_at", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
     /**
      * Changes an incident; with `whenStatus`, only while it has that status (a resolve racing
      * another resolve changes nothing). True when a row changed.
@@ -206,9 +238,60 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** Every incident matching the filter (dashboards: incidents are few per window). */
-    async listAll(filter: IncidentFilter): Promise<IncidentRecord[]> {
-      return (await filtered(filter).selectAll().execute()).map(toRecord);
+    /**
+     * Counts for a dashboard, aggregated in SQL. Timestamps are canonical ISO text on both
+     * engines, so a prefix of it (substr) is the same time truncation on SQLite and PostgreSQL.
+     */
+    async aggregate(
+      projectId: string,
+      window: { from: string; to: string; truncate: TimeTruncation },
+    ): Promise<IncidentAggregates> {
+      const { from, to } = window;
+      const length = TRUNCATED_LENGTH[window.truncate];
+      const scoped = db.selectFrom("incidents").where("project_id", "=", projectId);
+      const resolvedIn = scoped
+        .where("status", "=", "resolved")
+        .where("resolved_at", ">=", from)
+        .where("resolved_at", "<", to);
+      const [opened, resolved, mean, open] = await Promise.all([
+        scoped
+          .where("started_at", ">=", from)
+          .where("started_at", "<", to)
+          .select((eb) => [
+            sql<string>`substr(started_at, 1, ${sql.lit(length)})`.as("time"),
+            "severity",
+            "source",
+            eb.fn.countAll<number | string>().as("n"),
+          ])
+          .groupBy([sql`substr(started_at, 1, ${sql.lit(length)})`, "severity", "source"])
+          .execute(),
+        resolvedIn
+          .select((eb) => [
+            sql<string>`substr(resolved_at, 1, ${sql.lit(length)})`.as("time"),
+            eb.fn.countAll<number | string>().as("n"),
+          ])
+          .groupBy(sql`substr(resolved_at, 1, ${sql.lit(length)})`)
+          .execute(),
+        resolvedIn
+          .select((eb) => eb.fn.avg<number | string | null>("duration_ms").as("mean"))
+          .executeTakeFirstOrThrow(),
+        scoped
+          .where("status", "=", "active")
+          .select((eb) => eb.fn.countAll<number | string>().as("n"))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        opened: opened.map((r) => ({
+          time: r.time,
+          severity: r.severity as IncidentSeverity,
+          source: r.source as IncidentSource,
+          count: Number(r.n),
+        })),
+        resolved: resolved.map((r) => ({ time: r.time, count: Number(r.n) })),
+        // PostgreSQL's avg of a bigint is numeric, read as a string.
+        meanDurationMs: mean.mean === null ? null : Math.round(Number(mean.mean)),
+        open: Number(open.n),
+      };
     },
     /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
     async deleteBySource(source: IncidentSource, sourceId: string): Promise<void> {

@@ -117,7 +117,7 @@ export const incidentRoutes =
         "updates",
         IncidentUpdateInput,
         postIncidentUpdate,
-        "Post a public update with its phase; the phase resolved resolves the incident",
+        "Post a public update with its phase on an active incident (409 when resolved: reopen it first); the phase resolved resolves it",
       ],
       [
         "resolve",
@@ -129,7 +129,7 @@ export const incidentRoutes =
         "reopen",
         IncidentNoteInput.nullish(),
         reopenIncident,
-        "Reopen a resolved incident; 409 when its monitor or rule has another one open",
+        "Reopen a resolved incident; a monitor's or rule's only while it still fails and only its latest incident, else 409",
       ],
       [
         "comments",
