@@ -91,6 +91,8 @@ describe("incident management API", () => {
       VIGIL_ADMIN_PASSWORD: OWNER.password,
       VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true",
       VIGIL_WEBHOOKS_CA_FILE: TEST_CA_FILE,
+      // Rule states are set by the tests: no scheduled evaluation may change them meanwhile.
+      VIGIL_ALERTS_ENABLED: "false",
     });
     const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
     const user = await service.deps.meta.repos.users.findByEmail(OWNER.email);
