@@ -1,18 +1,14 @@
-import type { AddressInfo } from "node:net";
-import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertRuleDefinition, seriesKeyHash } from "../src/alerts/definition.js";
-import { loadConfig } from "../src/config.js";
-import { type AppDeps, closeDeps, createDeps, startBackgroundWork } from "../src/deps.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import type { AlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { createChannel, listChannelDeliveries } from "../src/notifications/channels.js";
-import { buildServer } from "../src/server/server.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createEndpoint } from "../src/webhooks/endpoints.js";
 import { hexId, type SpanSpec, tracesBody } from "./helpers/otlp.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService, type TestService } from "./helpers/test-service.js";
 import {
   startWebhookReceiver,
   TEST_CA_FILE,
@@ -24,25 +20,17 @@ import {
  * data dir, telemetry ingested over OTLP/HTTP, evaluations driven one by one (no scheduler
  * timers), the notification outbox, incidents and signed webhooks to a loopback receiver.
  */
-const logger = pino({ level: "silent" });
 const QUERY =
   "SELECT service_name AS service, argMax(duration_ms, timestamp) AS value FROM traces WHERE operation_name = 'checkout' GROUP BY service";
 /** Starts at the real time: webhook receivers check timestamps within 5 minutes. */
 let nowMs = Date.now();
 const clock = { now: () => new Date(nowMs) };
 
-interface Booted {
-  deps: AppDeps;
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function boot(dataDir: string): Promise<Booted> {
-  const config = loadConfig({
-    env: {
-      VIGIL_DATA_DIR: dataDir,
-      VIGIL_HOST: "127.0.0.1",
-      VIGIL_PORT: "0",
+/** The real service on the fake clock; evaluations are driven by the test, not the scheduler. */
+const boot = (dataDir: string): Promise<TestService> =>
+  startTestService(
+    dataDir,
+    {
       VIGIL_GRPC_ENABLED: "false",
       VIGIL_LOG_LEVEL: "silent",
       // Evaluations are driven by the test; the scheduler has tests of its own.
@@ -50,25 +38,9 @@ async function boot(dataDir: string): Promise<Booted> {
       VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true",
       VIGIL_WEBHOOKS_CA_FILE: TEST_CA_FILE,
     },
-  });
-  const deps = await createDeps(config, {
-    logger,
-    clock,
-    newId: createIdGenerator(() => nowMs),
-  });
-  const app = await buildServer(deps, {});
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  await startBackgroundWork(deps);
-  const { port } = app.server.address() as AddressInfo;
-  return {
-    deps,
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      await app.close();
-      await closeDeps(deps);
-    },
-  };
-}
+    {},
+    { clock, newId: createIdGenerator(() => nowMs) },
+  );
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {
@@ -79,7 +51,7 @@ afterAll(async () => {
 });
 
 let dir: ReturnType<typeof makeTempDir>;
-let service: Booted;
+let service: TestService;
 let projectId: string;
 let apiKey: string;
 let channelId: string;

@@ -2,7 +2,13 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { purgeExpiredSessions } from "../auth/sessions.js";
 import type { Config } from "../config.js";
-import { type AppDeps, closeDeps, createDeps, startBackgroundWork } from "../deps.js";
+import {
+  type AppDeps,
+  closeDeps,
+  createDeps,
+  type DepsOptions,
+  startBackgroundWork,
+} from "../deps.js";
 import { createLogger } from "../lib/logger.js";
 import { createOtlpGrpcServer, type OtlpGrpcServer } from "../server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../server/key-limiter.js";
@@ -56,8 +62,10 @@ export async function startService(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
   serverOptions: ServerOptions = {},
+  /** The clock and id source (tests drive time with them); the system's by default. */
+  depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
 ): Promise<RunningService> {
-  const deps = await createDeps(config, { logger });
+  const deps = await createDeps(config, { ...depsOptions, logger });
   // One per-key OTLP budget for both transports.
   const ingestLimiter = serverOptions.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
   const grpc = config.grpc.enabled ? createOtlpGrpcServer(deps, ingestLimiter) : undefined;

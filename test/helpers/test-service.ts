@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { type RunningService, startService } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config.js";
+import type { DepsOptions } from "../../src/deps.js";
 import { createLogger } from "../../src/lib/logger.js";
 import type { ServerOptions } from "../../src/server/server.js";
 
@@ -15,6 +16,7 @@ export async function startTestService(
   dataDir: string,
   env: Record<string, string> = {},
   serverOptions: ServerOptions = {},
+  depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
 ): Promise<TestService> {
   const config = loadConfig({
     env: {
@@ -33,7 +35,12 @@ export async function startTestService(
       done();
     },
   });
-  const service = await startService(config, createLogger(config.logLevel, sink), serverOptions);
+  const service = await startService(
+    config,
+    createLogger(config.logLevel, sink),
+    serverOptions,
+    depsOptions,
+  );
   return {
     ...service,
     logs,
