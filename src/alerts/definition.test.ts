@@ -34,7 +34,7 @@ describe("alert rule definition", () => {
       noData: "ok",
       renotifyMinutes: 0,
       openIncident: false,
-      messageTemplate: "value {{value}} crossed the threshold {{threshold}}",
+      messageTemplate: "value {{value}} (threshold {{threshold}})",
     });
     expect(parsed).toMatchObject({ severity: "medium", description: "", channelIds: [] });
   });

@@ -36,7 +36,7 @@ export type AlertEventKind = (typeof ALERT_EVENT_KINDS)[number];
 export const MAX_QUERY_CHARS = 50_000;
 export const MAX_FOR_SECONDS = 86_400;
 export const MAX_RENOTIFY_MINUTES = 10_080;
-export const DEFAULT_MESSAGE_TEMPLATE = "value {{value}} crossed the threshold {{threshold}}";
+export const DEFAULT_MESSAGE_TEMPLATE = "value {{value}} (threshold {{threshold}})";
 
 export const AlertCondition = z
   .object({
