@@ -8,6 +8,7 @@ import {
 } from "../../alerts/definition.js";
 import type { AlertRuleRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
+import { channelLinks } from "./channel-links.js";
 
 /** An alert rule as stored: its definition (parsed), its query, mute and last evaluation. */
 export interface AlertRuleRecord {
@@ -84,34 +85,9 @@ const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => (
 });
 
 export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
-  async function channelsOf(ruleIds: readonly string[]): Promise<Map<string, string[]>> {
-    const byRule = new Map<string, string[]>();
-    if (ruleIds.length === 0) return byRule;
-    const rows = await db
-      .selectFrom("alert_rule_channels")
-      .select(["rule_id", "channel_id"])
-      .where("rule_id", "in", ruleIds)
-      .orderBy("channel_id")
-      .execute();
-    for (const row of rows) {
-      const list = byRule.get(row.rule_id) ?? [];
-      list.push(row.channel_id);
-      byRule.set(row.rule_id, list);
-    }
-    return byRule;
-  }
-  async function setChannels(ruleId: string, channelIds: readonly string[]): Promise<void> {
-    await db.deleteFrom("alert_rule_channels").where("rule_id", "=", ruleId).execute();
-    if (channelIds.length === 0) return;
-    await db
-      .insertInto("alert_rule_channels")
-      .values(channelIds.map((channelId) => ({ rule_id: ruleId, channel_id: channelId })))
-      .execute();
-  }
-  const withChannels = async (rows: AlertRuleRow[]): Promise<AlertRuleRecord[]> => {
-    const channels = await channelsOf(rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row, channels.get(row.id) ?? []));
-  };
+  const channels = channelLinks(db, { table: "alert_rule_channels", owner: "rule_id" });
+  const withChannels = (rows: AlertRuleRow[]): Promise<AlertRuleRecord[]> =>
+    channels.attach(rows, toRecord);
   const filtered = (filter: AlertRuleFilter) => {
     let query = db.selectFrom("alert_rules").where("project_id", "=", filter.projectId);
     if (filter.severity !== undefined) query = query.where("severity", "=", filter.severity);
@@ -175,7 +151,7 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
           updated_at: rule.updatedAt,
         })
         .execute();
-      await setChannels(rule.id, rule.channelIds);
+      await channels.set(rule.id, rule.channelIds);
       return rule;
     },
     async findById(id: string): Promise<AlertRuleRecord | undefined> {
@@ -242,7 +218,7 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
     },
     /** The rule's channel ids. */
     async listChannels(id: string): Promise<string[]> {
-      return (await channelsOf([id])).get(id) ?? [];
+      return (await channels.of([id])).get(id) ?? [];
     },
     async updateDefinition(
       id: string,
@@ -268,7 +244,7 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         })
         .where("id", "=", id)
         .execute();
-      await setChannels(id, change.channelIds);
+      await channels.set(id, change.channelIds);
     },
     /** Mutes (until a time, or indefinitely with null) or unmutes. */
     async setMute(

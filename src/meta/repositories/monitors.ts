@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, MonitorRow } from "../schema.js";
+import { channelLinks } from "./channel-links.js";
 
 export type MonitorStatus = "active" | "paused";
 export type MonitorHealth = "pending" | "passing" | "outage";
@@ -57,34 +58,9 @@ const toRecord = (row: MonitorRow, channelIds: string[]): MonitorRecord => ({
 });
 
 export function createMonitorRepository(db: Kysely<MetaSchema>) {
-  async function channelsOf(monitorIds: readonly string[]): Promise<Map<string, string[]>> {
-    const byMonitor = new Map<string, string[]>();
-    if (monitorIds.length === 0) return byMonitor;
-    const rows = await db
-      .selectFrom("monitor_channels")
-      .select(["monitor_id", "channel_id"])
-      .where("monitor_id", "in", monitorIds)
-      .orderBy("channel_id")
-      .execute();
-    for (const row of rows) {
-      const list = byMonitor.get(row.monitor_id) ?? [];
-      list.push(row.channel_id);
-      byMonitor.set(row.monitor_id, list);
-    }
-    return byMonitor;
-  }
-  async function setChannels(monitorId: string, channelIds: readonly string[]): Promise<void> {
-    await db.deleteFrom("monitor_channels").where("monitor_id", "=", monitorId).execute();
-    if (channelIds.length === 0) return;
-    await db
-      .insertInto("monitor_channels")
-      .values(channelIds.map((channelId) => ({ monitor_id: monitorId, channel_id: channelId })))
-      .execute();
-  }
-  const withChannels = async (rows: MonitorRow[]): Promise<MonitorRecord[]> => {
-    const channels = await channelsOf(rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row, channels.get(row.id) ?? []));
-  };
+  const channels = channelLinks(db, { table: "monitor_channels", owner: "monitor_id" });
+  const withChannels = (rows: MonitorRow[]): Promise<MonitorRecord[]> =>
+    channels.attach(rows, toRecord);
 
   return {
     async insert(monitor: MonitorRecord): Promise<MonitorRecord> {
@@ -106,7 +82,7 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
           updated_at: monitor.updatedAt,
         })
         .execute();
-      await setChannels(monitor.id, monitor.channelIds);
+      await channels.set(monitor.id, monitor.channelIds);
       return monitor;
     },
     async findById(id: string): Promise<MonitorRecord | undefined> {
@@ -169,7 +145,7 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
         })
         .where("id", "=", id)
         .execute();
-      await setChannels(id, change.channelIds);
+      await channels.set(id, change.channelIds);
     },
     async setStatus(
       id: string,
