@@ -26,6 +26,7 @@ import { loadConfig } from "../src/config.js";
 import { systemClock } from "../src/lib/clock.js";
 import { createLogger } from "../src/lib/logger.js";
 import { createPeriodicScheduler } from "../src/lib/periodic-scheduler.js";
+import { newAlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { initialize } from "../src/setup/initialize.js";
 import { compileTql } from "../src/tql/compile.js";
 import { GUARD_SETTINGS, PROJECT_PARAM } from "../src/tql/printer.js";
@@ -161,36 +162,28 @@ async function main() {
       const { query, threshold } = ruleQuery(i);
       const id = `alr_bench${String(i).padStart(5, "0")}`;
       ruleIds.push(id);
-      await deps.meta.repos.alertRules.insert({
-        id,
-        projectId,
-        name: `bench rule ${i}`,
-        description: "",
-        severity: "medium",
-        definition: {
-          preset: null,
-          condition: { op: ">", threshold },
-          interval: "1m",
-          forSeconds: 60,
-          noData: "ok",
-          renotifyMinutes: 0,
-          openIncident: false,
-          messageTemplate: "{{value}} > {{threshold}}",
-        },
-        query,
-        channelIds: [],
-        muted: false,
-        mutedUntil: null,
-        state: "ok",
-        lastEvaluatedAt: null,
-        lastDurationMs: null,
-        lastValue: null,
-        lastSeries: null,
-        lastError: null,
-        createdBy: null,
-        createdAt: at,
-        updatedAt: at,
-      });
+      await deps.meta.repos.alertRules.insert(
+        newAlertRuleRecord({
+          id,
+          projectId,
+          name: `bench rule ${i}`,
+          description: "",
+          severity: "medium",
+          definition: {
+            preset: null,
+            condition: { op: ">", threshold },
+            interval: "1m",
+            forSeconds: 60,
+            noData: "ok",
+            renotifyMinutes: 0,
+            openIncident: false,
+            messageTemplate: "{{value}} > {{threshold}}",
+          },
+          query,
+          channelIds: [],
+          at,
+        }),
+      );
     }
 
     // Ingest running throughout: demo OTLP exports, open loop, each timed until acknowledged.

@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertRuleDefinition, seriesKeyHash } from "../src/alerts/definition.js";
 import { createIdGenerator } from "../src/lib/ids.js";
-import type { AlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
+import { type AlertRuleRecord, newAlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { createChannel, listChannelDeliveries } from "../src/notifications/channels.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createEndpoint } from "../src/webhooks/endpoints.js";
@@ -110,35 +110,27 @@ async function addRule(
   ruleSeq++;
   const at = clock.now().toISOString();
   return service.deps.meta.repos.alertRules.insert({
-    id: `alr_test${ruleSeq}`,
-    projectId,
-    name: `Checkout latency ${ruleSeq}`,
-    description: "",
-    severity: "high",
-    definition: {
-      preset: null,
-      condition: { op: ">", threshold: 500 },
-      interval: "1m",
-      forSeconds: 120,
-      noData: "ok",
-      renotifyMinutes: 0,
-      openIncident: false,
-      messageTemplate: "{{labels.service}} checkout took {{value}} ms (over {{threshold}})",
-      ...change,
-    },
-    query: QUERY,
-    channelIds: [channelId],
-    muted: false,
-    mutedUntil: null,
-    state: "ok",
-    lastEvaluatedAt: null,
-    lastDurationMs: null,
-    lastValue: null,
-    lastSeries: null,
-    lastError: null,
-    createdBy: null,
-    createdAt: at,
-    updatedAt: at,
+    ...newAlertRuleRecord({
+      id: `alr_test${ruleSeq}`,
+      projectId,
+      name: `Checkout latency ${ruleSeq}`,
+      description: "",
+      severity: "high",
+      definition: {
+        preset: null,
+        condition: { op: ">", threshold: 500 },
+        interval: "1m",
+        forSeconds: 120,
+        noData: "ok",
+        renotifyMinutes: 0,
+        openIncident: false,
+        messageTemplate: "{{labels.service}} checkout took {{value}} ms (over {{threshold}})",
+        ...change,
+      },
+      query: QUERY,
+      channelIds: [channelId],
+      at,
+    }),
     ...extra,
   });
 }

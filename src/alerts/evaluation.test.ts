@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
 import type { AlertRuleDefinition } from "./definition.js";
 import { seriesKey } from "./definition.js";
@@ -21,25 +21,17 @@ function ruleOf(change: Partial<AlertRuleDefinition> = {}, extra: Partial<AlertR
     ...change,
   };
   const rule: AlertRuleRecord = {
-    id: "alr_1",
-    projectId: "prj_1",
-    name: "p95",
-    description: "",
-    severity: "high",
-    definition,
-    query: "SELECT 1 AS value",
-    channelIds: [],
-    muted: false,
-    mutedUntil: null,
-    state: "ok",
-    lastEvaluatedAt: null,
-    lastDurationMs: null,
-    lastValue: null,
-    lastSeries: null,
-    lastError: null,
-    createdBy: null,
-    createdAt: at(0).toISOString(),
-    updatedAt: at(0).toISOString(),
+    ...newAlertRuleRecord({
+      id: "alr_1",
+      projectId: "prj_1",
+      name: "p95",
+      description: "",
+      severity: "high",
+      definition,
+      query: "SELECT 1 AS value",
+      channelIds: [],
+      at: at(0).toISOString(),
+    }),
     ...extra,
   };
   return rule;

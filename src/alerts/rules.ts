@@ -4,7 +4,7 @@ import { resolveSourceIncident } from "../incidents/incidents.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import { requireProject } from "../projects/projects.js";
 import { type Page, PageQuery, pageInfo } from "../read/params.js";
 import type { TqlService } from "../tql/service.js";
@@ -152,8 +152,7 @@ export async function createRule(
 ): Promise<AlertRuleView> {
   await requireProject(ctx, projectId, "write");
   const { parsed, definition, query } = await checkRule(deps, projectId, input);
-  const now = nowIso(ctx.deps);
-  const record: AlertRuleRecord = {
+  const record = newAlertRuleRecord({
     id: ctx.deps.newId("alr"),
     projectId,
     name: parsed.name,
@@ -162,18 +161,9 @@ export async function createRule(
     definition,
     query,
     channelIds: parsed.channelIds,
-    muted: false,
-    mutedUntil: null,
-    state: "ok",
-    lastEvaluatedAt: null,
-    lastDurationMs: null,
-    lastValue: null,
-    lastSeries: null,
-    lastError: null,
     createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    at: nowIso(ctx.deps),
+  });
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, projectId, record.channelIds);
     await requireFreeName(tx, projectId, record.name);

@@ -35,6 +35,30 @@ export interface AlertRuleRecord {
   updatedAt: string;
 }
 
+/** A rule as first stored: unmuted, state ok, never evaluated, created and updated `at`. */
+export function newAlertRuleRecord(
+  fields: Pick<
+    AlertRuleRecord,
+    "id" | "projectId" | "name" | "description" | "severity" | "definition" | "query" | "channelIds"
+  > & { createdBy?: string | null; at: string },
+): AlertRuleRecord {
+  const { at, createdBy = null, ...rule } = fields;
+  return {
+    ...rule,
+    muted: false,
+    mutedUntil: null,
+    state: "ok",
+    lastEvaluatedAt: null,
+    lastDurationMs: null,
+    lastValue: null,
+    lastSeries: null,
+    lastError: null,
+    createdBy,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 /** What one evaluation writes on its rule. */
 export interface AlertRuleEvaluation {
   state: AlertRuleState;
