@@ -1,11 +1,11 @@
-import { Webhook } from "standardwebhooks";
+import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
 import { openSourceIncident, resolveSourceIncident } from "../src/incidents/incidents.js";
-import { generateSecret } from "../src/webhooks/signing.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 import {
+  addReceiverEndpoint,
   startWebhookReceiver,
   TEST_CA_FILE,
   type WebhookReceiver,
@@ -105,21 +105,12 @@ describe("incident management API", () => {
     outsider = await signIn(service, OUTSIDER.email, OUTSIDER.password);
     const projects = await json<Page<{ id: string }>>(await owner.get("/api/projects"));
     projectId = projects.data[0]?.id ?? "";
-    // An endpoint stored directly (its URL verification is the webhook API's business).
-    const secret = generateSecret();
-    webhook = new Webhook(secret);
-    const now = new Date().toISOString();
     endpointId = "whe_incidents";
-    await service.deps.meta.repos.webhookEndpoints.insert({
+    webhook = await addReceiverEndpoint(service, {
       id: endpointId,
       projectId,
       url: `${receiver.url}/incidents`,
       events: ["incident.created", "incident.resolved"],
-      isActive: true,
-      secret: service.deps.webhooks.secretBox.seal(secret),
-      createdBy: null,
-      createdAt: now,
-      updatedAt: now,
     });
   });
   afterAll(async () => {

@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Webhook } from "standardwebhooks";
+import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../src/webhooks/signing.js";
 import { addKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 import {
+  addReceiverEndpoint,
   startWebhookReceiver,
   TEST_CA_FILE,
   type WebhookReceiver,
@@ -114,19 +114,11 @@ describe("/v1 incidents and monitor outages as incidents", () => {
     projectId =
       (await json<Page<{ id: string }>>(await owner.get("/api/projects"))).data[0]?.id ?? "";
     key = await addKey(service, projectId, { name: "reader", role: "read_only" });
-    const secret = generateSecret();
-    webhook = new Webhook(secret);
-    const now = new Date().toISOString();
-    await service.deps.meta.repos.webhookEndpoints.insert({
+    webhook = await addReceiverEndpoint(service, {
       id: endpointId,
       projectId,
       url: `${receiver.url}/incidents`,
       events: ["incident.created", "incident.resolved"],
-      isActive: true,
-      secret: service.deps.webhooks.secretBox.seal(secret),
-      createdBy: null,
-      createdAt: now,
-      updatedAt: now,
     });
   });
   afterAll(async () => {

@@ -3,6 +3,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { Webhook } from "standardwebhooks";
+import { generateSecret } from "../../src/webhooks/signing.js";
+import type { TestService } from "./test-service.js";
 
 const TLS_DIR = new URL("../fixtures/tls/", import.meta.url);
 
@@ -116,4 +119,25 @@ export async function startWebhookReceiver(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * Stores an enabled endpoint of the project pointing at the receiver, without the verification
+ * request (that is the webhook API's business), and returns a verifier of its signatures.
+ */
+export async function addReceiverEndpoint(
+  service: TestService,
+  endpoint: { id: string; projectId: string; url: string; events: string[] },
+): Promise<Webhook> {
+  const secret = generateSecret();
+  const now = new Date().toISOString();
+  await service.deps.meta.repos.webhookEndpoints.insert({
+    ...endpoint,
+    isActive: true,
+    secret: service.deps.webhooks.secretBox.seal(secret),
+    createdBy: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return new Webhook(secret);
 }
