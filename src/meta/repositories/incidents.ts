@@ -105,6 +105,13 @@ const toEventRecord = (row: IncidentEventRow): IncidentEventRecord => ({
 const DURATION = sql<number>`coalesce(duration_ms, 9007199254740991)`;
 
 export function createIncidentRepository(db: Kysely<MetaSchema>) {
+  /** The incidents of one monitor or alert rule. */
+  const ofSource = (source: IncidentSource, sourceId: string) =>
+    db
+      .selectFrom("incidents")
+      .selectAll()
+      .where("source", "=", source)
+      .where("source_id", "=", sourceId);
   const filtered = (filter: IncidentFilter) => {
     let query = db.selectFrom("incidents").where("project_id", "=", filter.projectId);
     if (filter.status) query = query.where("status", "=", filter.status);
@@ -156,11 +163,7 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
       source: IncidentSource,
       sourceId: string,
     ): Promise<IncidentRecord | undefined> {
-      const row = await db
-        .selectFrom("incidents")
-        .selectAll()
-        .where("source", "=", source)
-        .where("source_id", "=", sourceId)
+      const row = await ofSource(source, sourceId)
         .where("status", "=", "active")
         .executeTakeFirst();
       return row && toRecord(row);
@@ -170,11 +173,7 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
       source: IncidentSource,
       sourceId: string,
     ): Promise<IncidentRecord | undefined> {
-      const row = await db
-        .selectFrom("incidents")
-        .selectAll()
-        .where("source", "=", source)
-        .where("source_id", "=", sourceId)
+      const row = await ofSource(source, sourceId)
         .orderBy("started_at", "desc")
         .orderBy("id", "desc")
         .limit(1)
