@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../src/auth/users.js";
 import { openSourceIncident } from "../src/incidents/incidents.js";
 import { logsBody, sendOtlp } from "./helpers/otlp.js";
 import { addKey, addProjectWithKey } from "./helpers/projects.js";
+import { OWNER, type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
+import type { TestService } from "./helpers/test-service.js";
 
-const OWNER = { email: "alr-owner@example.com", password: "correct horse battery" };
-const VIEWER = { email: "alr-viewer@example.com", password: "viewer secret 1" };
-const OUTSIDER = { email: "alr-outsider@example.com", password: "outsider secret 1" };
-
-type Session = Awaited<ReturnType<typeof signIn>>;
 interface Problem {
   status: number;
   detail: string;
@@ -90,23 +85,10 @@ describe("alert rule management API", () => {
   const fields = (problem: Problem) => (problem.errors ?? []).map((e) => e.field);
 
   beforeAll(async () => {
-    service = await startTestService(dir.path, {
-      VIGIL_ADMIN_EMAIL: OWNER.email,
-      VIGIL_ADMIN_PASSWORD: OWNER.password,
+    ({ service, owner, viewer, outsider, projectId, orgId } = await startWithRoles(dir.path, {
       // The stored state the tests check is theirs: no scheduled evaluation changes it meanwhile.
       VIGIL_ALERTS_ENABLED: "false",
-    });
-    const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
-    const user = await service.deps.meta.repos.users.findByEmail(OWNER.email);
-    const [membership] = user ? await service.deps.meta.repos.users.listMemberships(user.id) : [];
-    orgId = membership?.orgId ?? "";
-    await createUser({ ctx, input: { ...VIEWER, orgId, role: "viewer" } });
-    await createUser({ ctx, input: { ...OUTSIDER, newOrg: "Elsewhere" } });
-    owner = await signIn(service, OWNER.email, OWNER.password);
-    viewer = await signIn(service, VIEWER.email, VIEWER.password);
-    outsider = await signIn(service, OUTSIDER.email, OUTSIDER.password);
-    const projects = await json<Page<{ id: string }>>(await owner.get("/api/projects"));
-    projectId = projects.data[0]?.id ?? "";
+    }));
     // Error logs in two services (3 in api, 1 in web), a minute old.
     const key = await addKey(service, projectId, { name: "ingest", role: "full" });
     const t = Date.now() - 60_000;

@@ -1,9 +1,9 @@
 import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../src/auth/users.js";
 import { openSourceIncident, resolveSourceIncident } from "../src/incidents/incidents.js";
+import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
+import type { TestService } from "./helpers/test-service.js";
 import {
   addReceiverEndpoint,
   startWebhookReceiver,
@@ -11,11 +11,6 @@ import {
   type WebhookReceiver,
 } from "./helpers/webhook-receiver.js";
 
-const OWNER = { email: "inc-owner@example.com", password: "correct horse battery" };
-const VIEWER = { email: "inc-viewer@example.com", password: "viewer secret 1" };
-const OUTSIDER = { email: "inc-outsider@example.com", password: "outsider secret 1" };
-
-type Session = Awaited<ReturnType<typeof signIn>>;
 interface Problem {
   status: number;
   detail: string;
@@ -86,25 +81,12 @@ describe("incident management API", () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    service = await startTestService(dir.path, {
-      VIGIL_ADMIN_EMAIL: OWNER.email,
-      VIGIL_ADMIN_PASSWORD: OWNER.password,
+    ({ service, owner, viewer, outsider, projectId, ownerId } = await startWithRoles(dir.path, {
       VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true",
       VIGIL_WEBHOOKS_CA_FILE: TEST_CA_FILE,
       // Rule states are set by the tests: no scheduled evaluation may change them meanwhile.
       VIGIL_ALERTS_ENABLED: "false",
-    });
-    const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
-    const user = await service.deps.meta.repos.users.findByEmail(OWNER.email);
-    ownerId = user?.id ?? "";
-    const [membership] = user ? await service.deps.meta.repos.users.listMemberships(user.id) : [];
-    await createUser({ ctx, input: { ...VIEWER, orgId: membership?.orgId, role: "viewer" } });
-    await createUser({ ctx, input: { ...OUTSIDER, newOrg: "Elsewhere" } });
-    owner = await signIn(service, OWNER.email, OWNER.password);
-    viewer = await signIn(service, VIEWER.email, VIEWER.password);
-    outsider = await signIn(service, OUTSIDER.email, OUTSIDER.password);
-    const projects = await json<Page<{ id: string }>>(await owner.get("/api/projects"));
-    projectId = projects.data[0]?.id ?? "";
+    }));
     endpointId = "whe_incidents";
     webhook = await addReceiverEndpoint(service, {
       id: endpointId,

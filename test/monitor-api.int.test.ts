@@ -1,15 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../src/auth/users.js";
+import { OWNER, type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
-const OWNER = { email: "mon-owner@example.com", password: "correct horse battery" };
-const VIEWER = { email: "mon-viewer@example.com", password: "viewer secret 1" };
-const OUTSIDER = { email: "mon-outsider@example.com", password: "outsider secret 1" };
-
-type Session = Awaited<ReturnType<typeof signIn>>;
 interface Problem {
   status: number;
   detail: string;
@@ -103,21 +98,9 @@ describe("monitor management API", () => {
     });
     await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
     targetBase = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-    service = await startTestService(dir.path, {
-      VIGIL_ADMIN_EMAIL: OWNER.email,
-      VIGIL_ADMIN_PASSWORD: OWNER.password,
+    ({ service, owner, viewer, outsider, projectId } = await startWithRoles(dir.path, {
       VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: "true",
-    });
-    const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
-    const user = await service.deps.meta.repos.users.findByEmail(OWNER.email);
-    const [membership] = user ? await service.deps.meta.repos.users.listMemberships(user.id) : [];
-    await createUser({ ctx, input: { ...VIEWER, orgId: membership?.orgId, role: "viewer" } });
-    await createUser({ ctx, input: { ...OUTSIDER, newOrg: "Elsewhere" } });
-    owner = await signIn(service, OWNER.email, OWNER.password);
-    viewer = await signIn(service, VIEWER.email, VIEWER.password);
-    outsider = await signIn(service, OUTSIDER.email, OUTSIDER.password);
-    const projects = await json<Page<{ id: string }>>(await owner.get("/api/projects"));
-    projectId = projects.data[0]?.id ?? "";
+    }));
   });
   afterAll(async () => {
     await service?.stop();
