@@ -143,7 +143,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     for (const key of plan.deletes) await tx.repos.alertSeries.delete(ruleId, key);
     const events: AlertEventRecord[] = [
       ...plan.ruleEvents.map((e) => ({
-        id: "",
+        // Ids are monotonic: events of one instant keep this order in lists.
+        id: deps.newId("ale"),
         ruleId,
         projectId: rule.projectId,
         seriesKey: "{}",
@@ -158,7 +159,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         message: e.message,
       })),
       ...plan.changes.map((c) => ({
-        id: "",
+        id: deps.newId("ale"),
         ruleId,
         projectId: rule.projectId,
         seriesKey: c.key,
@@ -173,11 +174,6 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         message: message(c),
       })),
     ];
-    // Ids sort by time: handed out in order, events of one instant keep their order (lists).
-    const ids = events.map(() => deps.newId("ale")).sort();
-    events.forEach((event, index) => {
-      event.id = ids[index] ?? deps.newId("ale");
-    });
     await tx.repos.alertEvents.insertMany(events);
     await tx.repos.alertRules.recordEvaluation(ruleId, {
       state: plan.state,
