@@ -1,6 +1,7 @@
 import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSourceIncident, resolveSourceIncident } from "../src/incidents/incidents.js";
+import type { IncidentDetailView } from "../src/incidents/views.js";
 import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import type { TestService } from "./helpers/test-service.js";
@@ -16,28 +17,7 @@ interface Problem {
   detail: string;
   errors?: { field: string; message: string }[];
 }
-interface TimelineEntry {
-  type: string;
-  at: string;
-  actor: { kind: string; id: string | null };
-  message: string | null;
-  phase: string | null;
-  public: boolean;
-  data: Record<string, unknown>;
-}
-interface Incident {
-  id: string;
-  title: string;
-  status: string;
-  severity: string;
-  source: string;
-  sourceId: string | null;
-  createdBy: string | null;
-  resolvedAt: string | null;
-  durationMs: number | null;
-  timeline: TimelineEntry[];
-  updates: TimelineEntry[];
-}
+type Incident = IncidentDetailView;
 interface Page<T> {
   data: T[];
   pagination: { page: number; limit: number; total: number; hasMore: boolean };

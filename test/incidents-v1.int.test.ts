@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IncidentDetailView } from "../src/incidents/views.js";
 import { addKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
@@ -14,30 +15,7 @@ import {
 
 const OWNER = { email: "v1-inc-owner@example.com", password: "correct horse battery" };
 
-interface Entry {
-  type: string;
-  at: string;
-  actor: { kind: string; id: string | null };
-  message: string | null;
-  phase: string | null;
-  public: boolean;
-  data: Record<string, unknown>;
-}
-interface Incident {
-  id: string;
-  projectId: string;
-  title: string;
-  status: string;
-  severity: string;
-  source: string;
-  sourceId: string | null;
-  startedAt: string;
-  resolvedAt: string | null;
-  durationMs: number | null;
-  cause: string | null;
-  timeline: Entry[];
-  updates: Entry[];
-}
+type Incident = IncidentDetailView;
 interface MonitorIncident {
   id: string;
   monitorId: string;
