@@ -9,6 +9,7 @@ import {
 import type { AlertRuleRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
 import { channelLinks } from "./channel-links.js";
+import { lockRow } from "./row-lock.js";
 
 /** An alert rule as stored: its definition (parsed), its query, mute and last evaluation. */
 export interface AlertRuleRecord {
@@ -285,18 +286,8 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         .where("id", "=", id)
         .execute();
     },
-    /**
-     * Takes the rule's row lock for the rest of the transaction (a no-op update: PostgreSQL
-     * locks the row, SQLite's writer is already exclusive). False when the rule is gone.
-     */
-    async lock(id: string): Promise<boolean> {
-      const result = await db
-        .updateTable("alert_rules")
-        .set((eb) => ({ state: eb.ref("state") }))
-        .where("id", "=", id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    /** Takes the rule's row lock for the rest of the transaction; false when it is gone. */
+    lock: (id: string): Promise<boolean> => lockRow(db, "alert_rules", id),
     /** Writes one evaluation's outcome; leaves the definition and mute alone. */
     async recordEvaluation(id: string, evaluation: AlertRuleEvaluation): Promise<void> {
       await db

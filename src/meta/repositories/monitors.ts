@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, MonitorRow } from "../schema.js";
 import { channelLinks } from "./channel-links.js";
+import { lockRow } from "./row-lock.js";
 
 export type MonitorStatus = "active" | "paused";
 export type MonitorHealth = "pending" | "passing" | "outage";
@@ -163,18 +164,8 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
         .where("id", "=", id)
         .execute();
     },
-    /**
-     * Takes the monitor's row lock for the rest of the transaction (a no-op update: PostgreSQL
-     * locks the row, SQLite's writer is already exclusive). False when the monitor is gone.
-     */
-    async lock(id: string): Promise<boolean> {
-      const result = await db
-        .updateTable("monitors")
-        .set((eb) => ({ failure_streak: eb.ref("failure_streak") }))
-        .where("id", "=", id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    /** Takes the monitor's row lock for the rest of the transaction; false when it is gone. */
+    lock: (id: string): Promise<boolean> => lockRow(db, "monitors", id),
     async updateState(id: string, state: MonitorStateUpdate): Promise<void> {
       await db
         .updateTable("monitors")
