@@ -19,7 +19,11 @@ export type IdPrefix =
   | "ntf"
   | "dlv"
   | "att"
-  | "ine";
+  | "ine"
+  | "stp"
+  | "spg"
+  | "spc"
+  | "mnt";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 

@@ -278,6 +278,102 @@ export interface AlertEventsTable {
   message: string | null;
 }
 
+export interface StatusPagesTable {
+  id: string;
+  org_id: string;
+  /** Unique across the installation: the public URL is /status/:slug. */
+  slug: string;
+  title: string;
+  description: string;
+  logo_url: string | null;
+  /** JSON array of {label, url}. */
+  links: string;
+  /** IANA time zone the public page shows times in (history days stay UTC). */
+  timezone: string;
+  /** operational | degraded | down: the worst of its components not under maintenance. */
+  state: string;
+  state_changed_at: string;
+  /** Bumped in the same transaction as anything the public payload shows; caches key on it. */
+  data_version: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusPageGroupsTable {
+  id: string;
+  page_id: string;
+  name: string;
+  position: number;
+}
+
+export interface StatusPageComponentsTable {
+  id: string;
+  page_id: string;
+  group_id: string | null;
+  name: string;
+  description: string;
+  position: number;
+  /** operational | degraded | down | maintenance */
+  state: string;
+  state_changed_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A component's monitor sources. */
+export interface StatusPageComponentMonitorsTable {
+  component_id: string;
+  monitor_id: string;
+}
+
+/** A component's alert rule sources. */
+export interface StatusPageComponentRulesTable {
+  component_id: string;
+  rule_id: string;
+}
+
+export interface StatusPageMaintenancesTable {
+  id: string;
+  page_id: string;
+  title: string;
+  message: string;
+  starts_at: string;
+  ends_at: string;
+  /** scheduled | in_progress | completed: moved by the status page ticker at the window's edges. */
+  phase: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusPageMaintenanceComponentsTable {
+  maintenance_id: string;
+  component_id: string;
+}
+
+/** One component's UTC day: the history bar. */
+export interface StatusPageDaysTable {
+  component_id: string;
+  /** Denormalized so a page's 90 days are one indexed read. */
+  page_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** Monitor checks of the component's monitors outside maintenance. */
+  checks_run: number;
+  checks_passed: number;
+  /** Checks that ran while the component was under maintenance (not counted above). */
+  checks_in_maintenance: number;
+  /** Milliseconds of the day spent down / degraded (closed intervals); bigint, so PostgreSQL returns strings. */
+  down_ms: ColumnType<number | string, number, number>;
+  degraded_ms: ColumnType<number | string, number, number>;
+  /** operational | degraded | down: the worst state of the day outside maintenance. */
+  worst_state: string;
+  /** 1 when a maintenance window covered the component during the day. */
+  maintenance: number;
+  updated_at: string;
+}
+
 /** The metadata database as Kysely sees it. */
 export interface MetaSchema {
   organizations: OrganizationsTable;
@@ -300,6 +396,14 @@ export interface MetaSchema {
   alert_rule_channels: AlertRuleChannelsTable;
   alert_series: AlertSeriesTable;
   alert_events: AlertEventsTable;
+  status_pages: StatusPagesTable;
+  status_page_groups: StatusPageGroupsTable;
+  status_page_components: StatusPageComponentsTable;
+  status_page_component_monitors: StatusPageComponentMonitorsTable;
+  status_page_component_rules: StatusPageComponentRulesTable;
+  status_page_maintenances: StatusPageMaintenancesTable;
+  status_page_maintenance_components: StatusPageMaintenanceComponentsTable;
+  status_page_days: StatusPageDaysTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -322,3 +426,8 @@ export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type AlertRuleRow = Selectable<AlertRulesTable>;
 export type AlertSeriesRow = Selectable<AlertSeriesTable>;
 export type AlertEventRow = Selectable<AlertEventsTable>;
+export type StatusPageRow = Selectable<StatusPagesTable>;
+export type StatusPageGroupRow = Selectable<StatusPageGroupsTable>;
+export type StatusPageComponentRow = Selectable<StatusPageComponentsTable>;
+export type StatusPageMaintenanceRow = Selectable<StatusPageMaintenancesTable>;
+export type StatusPageDayRow = Selectable<StatusPageDaysTable>;

@@ -4,6 +4,7 @@ import * as monitors from "./0002-monitors.js";
 import * as webhooks from "./0003-webhooks.js";
 import * as incidents from "./0004-incidents.js";
 import * as alerts from "./0005-alerts.js";
+import * as statusPages from "./0006-status-pages.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003-webhooks": webhooks,
   "0004-incidents": incidents,
   "0005-alerts": alerts,
+  "0006-status-pages": statusPages,
 };
 
 export const migrationProvider: MigrationProvider = {
