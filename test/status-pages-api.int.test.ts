@@ -582,4 +582,41 @@ describe("status page management API", () => {
     );
     expect(problem.detail).toMatch(/at most 100 components/);
   });
+
+  it("documents its routes in the OpenAPI document", async () => {
+    const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(
+      await service.fetch("/openapi.json"),
+    );
+    const prefix = "/api/orgs/{orgId}/status-pages";
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith(prefix))
+      .flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path.slice(prefix.length)}`));
+    expect(documented.sort()).toEqual(
+      [
+        "get ",
+        "post ",
+        "get /{pageId}",
+        "patch /{pageId}",
+        "delete /{pageId}",
+        "post /{pageId}/groups",
+        "patch /{pageId}/groups/{groupId}",
+        "delete /{pageId}/groups/{groupId}",
+        "post /{pageId}/components",
+        "patch /{pageId}/components/{componentId}",
+        "delete /{pageId}/components/{componentId}",
+        "get /{pageId}/maintenances",
+        "post /{pageId}/maintenances",
+        "get /{pageId}/maintenances/{maintenanceId}",
+        "patch /{pageId}/maintenances/{maintenanceId}",
+        "delete /{pageId}/maintenances/{maintenanceId}",
+      ].sort(),
+    );
+    const schemas = (doc as unknown as { components: { schemas: Record<string, unknown> } })
+      .components.schemas;
+    const create = JSON.stringify(
+      Object.entries(schemas).find(([name]) => name === "CreateStatusPageInputInput")?.[1],
+    );
+    expect(create).toContain("timezone");
+    expect(create).toContain("^[a-z0-9]+(?:-[a-z0-9]+)*$");
+  });
 });
