@@ -1,4 +1,3 @@
-import { nowIso } from "../context.js";
 import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
