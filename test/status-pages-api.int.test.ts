@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ForbiddenError } from "../src/lib/errors.js";
+import { requireOrg } from "../src/projects/projects.js";
 import type {
   StatusPageComponentView,
   StatusPageConfigView,
@@ -618,5 +620,43 @@ describe("status page management API", () => {
     );
     expect(create).toContain("timezone");
     expect(create).toContain("^[a-z0-9]+(?:-[a-z0-9]+)*$");
+  });
+
+  it("deletes a window left covering no component when its last component is removed", async () => {
+    const { page } = await newPage();
+    const at = `${base()}/${page.id}`;
+    const add = async (name: string) =>
+      ok<StatusPageComponentView>(await owner.post(`${at}/components`, { name }), 201);
+    const [a, b] = [await add("a"), await add("b")];
+    const window = async (componentIds: string[]) =>
+      ok<StatusPageMaintenanceView>(
+        await owner.post(`${at}/maintenances`, {
+          title: "w",
+          startsAt: new Date(Date.now() + HOUR).toISOString(),
+          endsAt: new Date(Date.now() + 2 * HOUR).toISOString(),
+          componentIds,
+        }),
+        201,
+      );
+    const onlyA = await window([a.id]);
+    const both = await window([b.id, a.id, a.id]);
+    expect(both.componentIds).toEqual([a.id, b.id].sort());
+    expect((await owner.delete(`${at}/components/${a.id}`)).status).toBe(204);
+    await refused(await owner.get(`${at}/maintenances/${onlyA.id}`), 404);
+    const kept = await ok<StatusPageMaintenanceView>(
+      await owner.get(`${at}/maintenances/${both.id}`),
+    );
+    expect(kept.componentIds).toEqual([b.id]);
+  });
+
+  it("is not reachable with an API key, and an API key actor cannot use an organization", async () => {
+    const { key } = await addProjectWithKey(service, orgId, "prj_keyed");
+    const response = await service.fetch(base(), { headers: { "x-api-key": key } });
+    expect(response.status).toBe(401);
+    const ctx = {
+      deps: service.deps.domain,
+      actor: { kind: "api_key" as const, keyId: "key", projectId: "prj_keyed", permissions: [] },
+    };
+    await expect(requireOrg(ctx, orgId, "read")).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

@@ -158,11 +158,15 @@ export async function updateComponent(
   });
 }
 
-/** Removes a component with its history; maintenance windows no longer list it. */
+/**
+ * Removes a component with its history; maintenance windows no longer list it, and a window
+ * left listing nothing is deleted (a window always covers at least one component).
+ */
 export async function deleteComponent(ref: ComponentRef): Promise<void> {
   await changePage(ref, async (tx, page) => {
     const component = await findComponent(tx, page.id, ref.componentId);
     await tx.repos.statusPages.deleteComponent(component.id);
+    await tx.repos.statusPageMaintenances.deleteEmpty(page.id);
     return { result: undefined, componentIds: [] };
   });
 }

@@ -1,7 +1,7 @@
 import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-pages.js";
+import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
 import {
   CreateMaintenanceInput,
   MAX_MAINTENANCE_MS,
@@ -51,7 +51,7 @@ async function findMaintenance(
   pageId: string,
   maintenanceId: string,
 ): Promise<StatusPageMaintenanceRecord> {
-  const window = await meta.repos.statusPages.findMaintenance(maintenanceId);
+  const window = await meta.repos.statusPageMaintenances.findById(maintenanceId);
   if (!window || window.pageId !== pageId)
     throw new NotFoundError("Maintenance window", maintenanceId);
   return window;
@@ -60,7 +60,7 @@ async function findMaintenance(
 /** A page's windows, latest start first. */
 export async function listMaintenances(ref: PageRef): Promise<StatusPageMaintenanceView[]> {
   const page = await findPage(ref, "read");
-  return (await ref.ctx.deps.meta.repos.statusPages.listMaintenances(page.id)).map(
+  return (await ref.ctx.deps.meta.repos.statusPageMaintenances.listByPage(page.id)).map(
     toMaintenanceView,
   );
 }
@@ -94,7 +94,7 @@ export async function createMaintenance(
       createdAt: at,
       updatedAt: at,
     };
-    await tx.repos.statusPages.insertMaintenance(window);
+    await tx.repos.statusPageMaintenances.insert(window);
     return { result: toMaintenanceView(window), componentIds };
   });
 }
@@ -121,7 +121,7 @@ export async function updateMaintenance(
       componentIds,
       updatedAt: now.toISOString(),
     };
-    await tx.repos.statusPages.updateMaintenance(window.id, changed);
+    await tx.repos.statusPageMaintenances.update(window.id, changed);
     // Components it left and components it took may both change state.
     const touched = [...new Set([...window.componentIds, ...componentIds])];
     return { result: toMaintenanceView(changed), componentIds: touched };
@@ -132,7 +132,7 @@ export async function updateMaintenance(
 export async function deleteMaintenance(ref: MaintenanceRef): Promise<void> {
   await changePage(ref, async (tx, page) => {
     const window = await findMaintenance(tx, page.id, ref.maintenanceId);
-    await tx.repos.statusPages.deleteMaintenance(window.id);
+    await tx.repos.statusPageMaintenances.delete(window.id);
     return { result: undefined, componentIds: window.componentIds };
   });
 }

@@ -97,11 +97,11 @@ export async function configOf(
   meta: MetaAccess,
   page: StatusPageRecord,
 ): Promise<StatusPageConfigView> {
-  const { statusPages } = meta.repos;
+  const { statusPages, statusPageMaintenances } = meta.repos;
   const [groups, components, maintenances] = await Promise.all([
     statusPages.listGroups(page.id),
     statusPages.listComponents(page.id),
-    statusPages.listMaintenances(page.id),
+    statusPageMaintenances.listByPage(page.id),
   ]);
   const sources = await statusPages.sourcesOf(components.map((c) => c.id));
   return {

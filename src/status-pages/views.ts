@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
 import type {
   ComponentSources,
   StatusPageComponentRecord,
   StatusPageGroupRecord,
-  StatusPageMaintenanceRecord,
   StatusPageRecord,
 } from "../meta/repositories/status-pages.js";
 import { ComponentState, MaintenancePhase, PageState, StatusLink } from "./model.js";

@@ -1,16 +1,15 @@
 import type { Kysely } from "kysely";
-import type { ComponentState, MaintenancePhase, PageState } from "../../status-pages/model.js";
+import type { ComponentState, PageState } from "../../status-pages/model.js";
 import type {
   MetaSchema,
   StatusPageComponentRow,
   StatusPageGroupRow,
-  StatusPageMaintenanceRow,
   StatusPageRow,
 } from "../schema.js";
 import { lockRow } from "./row-lock.js";
 
 // Status page configuration as the management API writes it (pages, groups, components and
-// their sources, maintenance windows). States and history rows are the state engine's.
+// their sources; windows are in status-page-maintenances.ts). States and history rows are the state engine's.
 
 export interface StatusLink {
   label: string;
@@ -72,20 +71,6 @@ export interface ComponentSources {
   alertRules: ComponentSource[];
 }
 
-export interface StatusPageMaintenanceRecord {
-  id: string;
-  pageId: string;
-  title: string;
-  message: string;
-  startsAt: string;
-  endsAt: string;
-  phase: MaintenancePhase;
-  componentIds: string[];
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 const toPage = (row: StatusPageRow): StatusPageRecord => ({
   id: row.id,
   orgId: row.org_id,
@@ -123,62 +108,7 @@ const toComponent = (row: StatusPageComponentRow): StatusPageComponentRecord => 
   updatedAt: row.updated_at,
 });
 
-const toMaintenance = (
-  row: StatusPageMaintenanceRow,
-  componentIds: string[],
-): StatusPageMaintenanceRecord => ({
-  id: row.id,
-  pageId: row.page_id,
-  title: row.title,
-  message: row.message,
-  startsAt: row.starts_at,
-  endsAt: row.ends_at,
-  phase: row.phase as MaintenancePhase,
-  componentIds,
-  createdBy: row.created_by,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const groupBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> => {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const list = map.get(key(item)) ?? [];
-    list.push(item);
-    map.set(key(item), list);
-  }
-  return map;
-};
-
 export function createStatusPageRepository(db: Kysely<MetaSchema>) {
-  const maintenanceComponents = async (ids: readonly string[]) => {
-    if (ids.length === 0) return new Map<string, string[]>();
-    const rows = await db
-      .selectFrom("status_page_maintenance_components")
-      .select(["maintenance_id", "component_id"])
-      .where("maintenance_id", "in", ids)
-      .orderBy("component_id")
-      .execute();
-    const byWindow = groupBy(rows, (r) => r.maintenance_id);
-    return new Map([...byWindow].map(([id, list]) => [id, list.map((r) => r.component_id)]));
-  };
-  const withComponents = async (rows: StatusPageMaintenanceRow[]) => {
-    const links = await maintenanceComponents(rows.map((r) => r.id));
-    return rows.map((row) => toMaintenance(row, links.get(row.id) ?? []));
-  };
-
-  const setMaintenanceComponents = async (id: string, componentIds: readonly string[]) => {
-    await db
-      .deleteFrom("status_page_maintenance_components")
-      .where("maintenance_id", "=", id)
-      .execute();
-    if (componentIds.length > 0)
-      await db
-        .insertInto("status_page_maintenance_components")
-        .values(componentIds.map((c) => ({ maintenance_id: id, component_id: c })))
-        .execute();
-  };
-
   return {
     // ---- pages ----
     async insert(page: StatusPageRecord): Promise<void> {
@@ -422,69 +352,6 @@ export function createStatusPageRepository(db: Kysely<MetaSchema>) {
         .where("alert_rules.id", "in", ids)
         .execute();
       return new Set(rows.map((r) => r.id));
-    },
-
-    // ---- maintenance windows ----
-    async insertMaintenance(window: StatusPageMaintenanceRecord): Promise<void> {
-      await db
-        .insertInto("status_page_maintenances")
-        .values({
-          id: window.id,
-          page_id: window.pageId,
-          title: window.title,
-          message: window.message,
-          starts_at: window.startsAt,
-          ends_at: window.endsAt,
-          phase: window.phase,
-          created_by: window.createdBy,
-          created_at: window.createdAt,
-          updated_at: window.updatedAt,
-        })
-        .execute();
-      await setMaintenanceComponents(window.id, window.componentIds);
-    },
-    async findMaintenance(id: string): Promise<StatusPageMaintenanceRecord | undefined> {
-      const row = await db
-        .selectFrom("status_page_maintenances")
-        .selectAll()
-        .where("id", "=", id)
-        .executeTakeFirst();
-      return row && (await withComponents([row]))[0];
-    },
-    /** A page's windows, latest start first. */
-    async listMaintenances(pageId: string): Promise<StatusPageMaintenanceRecord[]> {
-      const rows = await db
-        .selectFrom("status_page_maintenances")
-        .selectAll()
-        .where("page_id", "=", pageId)
-        .orderBy("starts_at", "desc")
-        .orderBy("id", "desc")
-        .execute();
-      return withComponents(rows);
-    },
-    async updateMaintenance(
-      id: string,
-      change: Pick<
-        StatusPageMaintenanceRecord,
-        "title" | "message" | "startsAt" | "endsAt" | "phase" | "componentIds" | "updatedAt"
-      >,
-    ): Promise<void> {
-      await db
-        .updateTable("status_page_maintenances")
-        .set({
-          title: change.title,
-          message: change.message,
-          starts_at: change.startsAt,
-          ends_at: change.endsAt,
-          phase: change.phase,
-          updated_at: change.updatedAt,
-        })
-        .where("id", "=", id)
-        .execute();
-      await setMaintenanceComponents(id, change.componentIds);
-    },
-    async deleteMaintenance(id: string): Promise<void> {
-      await db.deleteFrom("status_page_maintenances").where("id", "=", id).execute();
     },
   };
 }
