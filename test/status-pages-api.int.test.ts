@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForbiddenError } from "../src/lib/errors.js";
 import { requireOrg } from "../src/projects/projects.js";
@@ -8,6 +9,11 @@ import type {
   StatusPageMaintenanceView,
   StatusPageView,
 } from "../src/status-pages/views.js";
+import {
+  findPostgresBin,
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from "./helpers/postgres.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { OUTSIDER, type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -25,9 +31,14 @@ interface Page<T> {
 
 const HOUR = 3_600_000;
 
+const postgresBin = findPostgresBin();
+/** Both metadata engines: the page lock, the version bump and the cascades are SQL of each. */
+const ENGINES = ["SQLite", ...(postgresBin ? ["PostgreSQL"] : [])];
+
 /** The status page management API (DESIGN §4) over HTTP, on the real metadata store. */
-describe("status page management API", () => {
+describe.each(ENGINES)("status page management API on %s", (engine) => {
   const dir = makeTempDir();
+  let postgres: ThrowawayPostgres | undefined;
   let service: TestService;
   let owner: Session;
   let viewer: Session;
@@ -68,9 +79,13 @@ describe("status page management API", () => {
   });
 
   beforeAll(async () => {
+    if (engine === "PostgreSQL") postgres = await startThrowawayPostgres(postgresBin ?? "");
     ({ service, owner, viewer, outsider, orgId, projectId } = await startWithRoles(dir.path, {
       VIGIL_MONITORS_ENABLED: "false",
       VIGIL_ALERTS_ENABLED: "false",
+      ...(postgres
+        ? { VIGIL_META_URL: postgres.url, VIGIL_SECRET_KEY: randomBytes(32).toString("base64") }
+        : {}),
     }));
     monitorId = (
       await ok<{ id: string }>(
@@ -106,6 +121,7 @@ describe("status page management API", () => {
   });
   afterAll(async () => {
     await service?.stop();
+    await postgres?.stop();
     dir.remove();
   });
 
