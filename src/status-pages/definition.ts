@@ -9,7 +9,8 @@ export const MAX_LINKS = 10;
 export const MAX_MAINTENANCE_MS = 7 * 86_400_000;
 export const MAX_POSITION = 1_000_000;
 
-export const StatusPageIdParam = z.string().min(1).max(64);
+/** A page, group, component or window id in a path. */
+export const ItemIdParam = z.string().min(1).max(64);
 export const OrgIdParam = z.string().min(1).max(64);
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

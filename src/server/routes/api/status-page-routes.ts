@@ -11,8 +11,8 @@ import {
   CreateGroupInput,
   CreateMaintenanceInput,
   CreateStatusPageInput,
+  ItemIdParam,
   OrgIdParam,
-  StatusPageIdParam,
   UpdateComponentInput,
   UpdateGroupInput,
   UpdateMaintenanceInput,
@@ -47,10 +47,10 @@ import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 
 const OrgParams = z.object({ orgId: OrgIdParam });
-const PageParams = OrgParams.extend({ pageId: StatusPageIdParam });
-const GroupParams = PageParams.extend({ groupId: StatusPageIdParam });
-const ComponentParams = PageParams.extend({ componentId: StatusPageIdParam });
-const MaintenanceParams = PageParams.extend({ maintenanceId: StatusPageIdParam });
+const PageParams = OrgParams.extend({ pageId: ItemIdParam });
+const GroupParams = PageParams.extend({ groupId: ItemIdParam });
+const ComponentParams = PageParams.extend({ componentId: ItemIdParam });
+const MaintenanceParams = PageParams.extend({ maintenanceId: ItemIdParam });
 
 const tags = ["status-pages"];
 const read = { 401: Problem, 404: Problem };
