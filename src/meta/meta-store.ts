@@ -14,6 +14,8 @@ import { createNotificationDeliveryRepository } from "./repositories/notificatio
 import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSessionRepository } from "./repositories/sessions.js";
+import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
+import { createStatusPageRepository } from "./repositories/status-pages.js";
 import { createUserRepository } from "./repositories/users.js";
 import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveries.js";
 import { createWebhookEndpointRepository } from "./repositories/webhook-endpoints.js";
@@ -36,6 +38,8 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     alertRules: createAlertRuleRepository(db),
     alertSeries: createAlertSeriesRepository(db),
     alertEvents: createAlertEventRepository(db, engine),
+    statusPages: createStatusPageRepository(db),
+    statusPageMaintenances: createStatusPageMaintenanceRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

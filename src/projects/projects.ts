@@ -4,6 +4,7 @@ import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
+import type { Organization } from "../meta/repositories/organizations.js";
 import type { Project } from "../meta/repositories/projects.js";
 
 export type { Project };
@@ -45,6 +46,29 @@ export async function requireProject(
     throw new ForbiddenError(`Your role '${membership.role}' can only view this project`);
   }
   return project;
+}
+
+/**
+ * Loads an organization the signed-in user belongs to, for org-wide resources (status pages).
+ * Outsiders get not found, so its existence does not leak; `read` is any member role, `manage`
+ * an owner or admin. API keys belong to one project, never to an organization's management.
+ */
+export async function requireOrg(
+  ctx: Ctx,
+  orgId: string,
+  access: "read" | "manage",
+): Promise<Organization> {
+  const { actor } = ctx;
+  if (actor.kind === "api_key")
+    throw new ForbiddenError("API keys cannot use organization resources");
+  const membership =
+    actor.kind === "user" ? actor.memberships.find((m) => m.orgId === orgId) : undefined;
+  if (actor.kind === "user" && !membership) throw new NotFoundError("Organization", orgId);
+  const org = await ctx.deps.meta.repos.organizations.findById(orgId);
+  if (!org) throw new NotFoundError("Organization", orgId);
+  if (membership && access === "manage" && !MANAGING_ROLES.includes(membership.role))
+    throw new ForbiddenError(`Your role '${membership.role}' cannot manage this organization`);
+  return org;
 }
 
 /** The projects the actor can see: a user's organizations' projects, or every project for the operator (CLI). */

@@ -25,6 +25,7 @@ import { errorRoutes } from "./routes/api/error-routes.js";
 import { incidentRoutes } from "./routes/api/incident-routes.js";
 import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
+import { statusPageRoutes } from "./routes/api/status-page-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { alertsRoutes } from "./routes/v1/alerts-routes.js";
@@ -68,6 +69,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => channelRoutes({ domain: deps.domain, channels: deps.channels }),
   incidentRoutes,
   (deps) => alertRuleRoutes(deps),
+  (deps) => statusPageRoutes(deps.domain),
 ];
 
 export interface ServerOptions {

@@ -1,0 +1,153 @@
+import type { Kysely } from "kysely";
+import type { MaintenancePhase } from "../../status-pages/model.js";
+import type { MetaSchema, StatusPageMaintenanceRow } from "../schema.js";
+
+// A status page's maintenance windows and the components each covers. The phase is written
+// from the clock by the management verbs and moved at the edges by the state engine's ticker.
+
+export interface StatusPageMaintenanceRecord {
+  id: string;
+  pageId: string;
+  title: string;
+  message: string;
+  startsAt: string;
+  endsAt: string;
+  phase: MaintenancePhase;
+  componentIds: string[];
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toMaintenance = (
+  row: StatusPageMaintenanceRow,
+  componentIds: string[],
+): StatusPageMaintenanceRecord => ({
+  id: row.id,
+  pageId: row.page_id,
+  title: row.title,
+  message: row.message,
+  startsAt: row.starts_at,
+  endsAt: row.ends_at,
+  phase: row.phase as MaintenancePhase,
+  componentIds,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function createStatusPageMaintenanceRepository(db: Kysely<MetaSchema>) {
+  const maintenanceComponents = async (ids: readonly string[]) => {
+    if (ids.length === 0) return new Map<string, string[]>();
+    const rows = await db
+      .selectFrom("status_page_maintenance_components")
+      .select(["maintenance_id", "component_id"])
+      .where("maintenance_id", "in", ids)
+      .orderBy("component_id")
+      .execute();
+    const byWindow = new Map<string, string[]>();
+    for (const r of rows)
+      byWindow.set(r.maintenance_id, [...(byWindow.get(r.maintenance_id) ?? []), r.component_id]);
+    return byWindow;
+  };
+  const withComponents = async (rows: StatusPageMaintenanceRow[]) => {
+    const links = await maintenanceComponents(rows.map((r) => r.id));
+    return rows.map((row) => toMaintenance(row, links.get(row.id) ?? []));
+  };
+
+  const setMaintenanceComponents = async (id: string, componentIds: readonly string[]) => {
+    await db
+      .deleteFrom("status_page_maintenance_components")
+      .where("maintenance_id", "=", id)
+      .execute();
+    if (componentIds.length > 0)
+      await db
+        .insertInto("status_page_maintenance_components")
+        .values(componentIds.map((c) => ({ maintenance_id: id, component_id: c })))
+        .execute();
+  };
+
+  return {
+    async insert(window: StatusPageMaintenanceRecord): Promise<void> {
+      await db
+        .insertInto("status_page_maintenances")
+        .values({
+          id: window.id,
+          page_id: window.pageId,
+          title: window.title,
+          message: window.message,
+          starts_at: window.startsAt,
+          ends_at: window.endsAt,
+          phase: window.phase,
+          created_by: window.createdBy,
+          created_at: window.createdAt,
+          updated_at: window.updatedAt,
+        })
+        .execute();
+      await setMaintenanceComponents(window.id, window.componentIds);
+    },
+    async findById(id: string): Promise<StatusPageMaintenanceRecord | undefined> {
+      const row = await db
+        .selectFrom("status_page_maintenances")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && (await withComponents([row]))[0];
+    },
+    /** A page's windows, latest start first. */
+    async listByPage(pageId: string): Promise<StatusPageMaintenanceRecord[]> {
+      const rows = await db
+        .selectFrom("status_page_maintenances")
+        .selectAll()
+        .where("page_id", "=", pageId)
+        .orderBy("starts_at", "desc")
+        .orderBy("id", "desc")
+        .execute();
+      return withComponents(rows);
+    },
+    async update(
+      id: string,
+      change: Pick<
+        StatusPageMaintenanceRecord,
+        "title" | "message" | "startsAt" | "endsAt" | "phase" | "componentIds" | "updatedAt"
+      >,
+    ): Promise<void> {
+      await db
+        .updateTable("status_page_maintenances")
+        .set({
+          title: change.title,
+          message: change.message,
+          starts_at: change.startsAt,
+          ends_at: change.endsAt,
+          phase: change.phase,
+          updated_at: change.updatedAt,
+        })
+        .where("id", "=", id)
+        .execute();
+      await setMaintenanceComponents(id, change.componentIds);
+    },
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom("status_page_maintenances").where("id", "=", id).execute();
+    },
+    /** Deletes the page's windows that list no component any more. */
+    async deleteEmpty(pageId: string): Promise<void> {
+      await db
+        .deleteFrom("status_page_maintenances")
+        .where("page_id", "=", pageId)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("status_page_maintenance_components as mc")
+                .select("mc.component_id")
+                .whereRef("mc.maintenance_id", "=", "status_page_maintenances.id"),
+            ),
+          ),
+        )
+        .execute();
+    },
+  };
+}
+export type StatusPageMaintenanceRepository = ReturnType<
+  typeof createStatusPageMaintenanceRepository
+>;

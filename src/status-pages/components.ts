@@ -1,0 +1,172 @@
+import { nowIso } from "../context.js";
+import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type {
+  StatusPageComponentRecord,
+  StatusPageRecord,
+} from "../meta/repositories/status-pages.js";
+import {
+  CreateComponentInput,
+  MAX_COMPONENTS_PER_PAGE,
+  MAX_SOURCES_PER_COMPONENT,
+  UpdateComponentInput,
+} from "./definition.js";
+import { changePage, nextPosition, type PageRef } from "./manage.js";
+import { type StatusPageComponentView, toComponentView } from "./views.js";
+
+type ComponentRef = PageRef & { componentId: string };
+
+/**
+ * Every source must be a monitor or rule of a project of the page's organization. Anything else
+ * is reported the same way (missing or another organization's), so nothing of other orgs leaks.
+ */
+async function requireSources(
+  tx: MetaAccess,
+  page: StatusPageRecord,
+  sources: {
+    monitorIds?: readonly string[] | undefined;
+    alertRuleIds?: readonly string[] | undefined;
+  },
+): Promise<void> {
+  const { statusPages } = tx.repos;
+  const issues: FieldIssue[] = [];
+  const check = (field: string, what: string, ids: readonly string[], known: Set<string>) => {
+    for (const [i, id] of ids.entries())
+      if (!known.has(id))
+        issues.push({
+          field: `${field}.${i}`,
+          message: `no ${what} '${id}' in a project of this organization`,
+        });
+  };
+  const monitorIds = sources.monitorIds ?? [];
+  const ruleIds = sources.alertRuleIds ?? [];
+  check(
+    "monitorIds",
+    "monitor",
+    monitorIds,
+    await statusPages.orgMonitorIds(page.orgId, monitorIds),
+  );
+  check("alertRuleIds", "alert rule", ruleIds, await statusPages.orgRuleIds(page.orgId, ruleIds));
+  if (issues.length > 0)
+    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+}
+
+/** A group, when given, must be one of this page's. */
+async function requireGroup(tx: MetaAccess, pageId: string, groupId: string | null) {
+  if (groupId === null) return;
+  const groups = await tx.repos.statusPages.listGroups(pageId);
+  if (!groups.some((g) => g.id === groupId))
+    throw InvalidInputError.forField("groupId", `no group '${groupId}' on this page`);
+}
+
+const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
+
+async function viewOf(
+  tx: MetaAccess,
+  component: StatusPageComponentRecord,
+): Promise<StatusPageComponentView> {
+  const sources = await tx.repos.statusPages.sourcesOf([component.id]);
+  return toComponentView(component, sources.get(component.id));
+}
+
+/** Adds a component; it starts operational until the state engine computes it from its sources. */
+export async function createComponent(
+  ref: PageRef & { input: unknown },
+): Promise<StatusPageComponentView> {
+  const input = parseInput(CreateComponentInput, ref.input);
+  return changePage(ref, async (tx, page) => {
+    const components = await tx.repos.statusPages.listComponents(page.id);
+    if (components.length >= MAX_COMPONENTS_PER_PAGE)
+      throw new ConflictError(
+        `A status page holds at most ${MAX_COMPONENTS_PER_PAGE} components; delete one first`,
+      );
+    await requireGroup(tx, page.id, input.groupId);
+    await requireSources(tx, page, input);
+    const at = nowIso(ref.ctx.deps);
+    const component: StatusPageComponentRecord = {
+      id: ref.ctx.deps.newId("spc"),
+      pageId: page.id,
+      groupId: input.groupId,
+      name: input.name,
+      description: input.description,
+      position: input.position ?? nextPosition(components),
+      state: "operational",
+      stateChangedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await tx.repos.statusPages.insertComponent(component);
+    await tx.repos.statusPages.setSources(component.id, {
+      monitorIds: unique(input.monitorIds),
+      alertRuleIds: unique(input.alertRuleIds),
+    });
+    return { result: await viewOf(tx, component), componentIds: [component.id] };
+  });
+}
+
+async function findComponent(
+  tx: MetaAccess,
+  pageId: string,
+  componentId: string,
+): Promise<StatusPageComponentRecord> {
+  const components = await tx.repos.statusPages.listComponents(pageId);
+  const component = components.find((c) => c.id === componentId);
+  if (!component) throw new NotFoundError("Component", componentId);
+  return component;
+}
+
+/**
+ * Changes any fields; giving `monitorIds` or `alertRuleIds` replaces that list (and the
+ * component's state is computed again from its new sources).
+ */
+export async function updateComponent(
+  ref: ComponentRef & { input: unknown },
+): Promise<StatusPageComponentView> {
+  const patch = parseInput(UpdateComponentInput, ref.input);
+  return changePage(ref, async (tx, page) => {
+    const component = await findComponent(tx, page.id, ref.componentId);
+    const changed: StatusPageComponentRecord = {
+      ...component,
+      groupId: patch.groupId === undefined ? component.groupId : patch.groupId,
+      name: patch.name ?? component.name,
+      description: patch.description ?? component.description,
+      position: patch.position ?? component.position,
+      updatedAt: nowIso(ref.ctx.deps),
+    };
+    await requireGroup(tx, page.id, patch.groupId ?? null);
+    await requireSources(tx, page, patch);
+    await tx.repos.statusPages.updateComponent(component.id, changed);
+    const sourcesChanged = patch.monitorIds !== undefined || patch.alertRuleIds !== undefined;
+    if (sourcesChanged) {
+      const current = (await tx.repos.statusPages.sourcesOf([component.id])).get(component.id);
+      const sources = {
+        monitorIds: unique(patch.monitorIds ?? current?.monitors.map((m) => m.id) ?? []),
+        alertRuleIds: unique(patch.alertRuleIds ?? current?.alertRules.map((r) => r.id) ?? []),
+      };
+      if (sources.monitorIds.length + sources.alertRuleIds.length > MAX_SOURCES_PER_COMPONENT)
+        throw InvalidInputError.forField(
+          patch.alertRuleIds === undefined ? "monitorIds" : "alertRuleIds",
+          `a component takes at most ${MAX_SOURCES_PER_COMPONENT} sources (monitors and rules together)`,
+        );
+      await tx.repos.statusPages.setSources(component.id, sources);
+    }
+    return {
+      result: await viewOf(tx, changed),
+      componentIds: sourcesChanged ? [component.id] : [],
+    };
+  });
+}
+
+/**
+ * Removes a component with its history; maintenance windows no longer list it, and a window
+ * left listing nothing is deleted (a window always covers at least one component).
+ */
+export async function deleteComponent(ref: ComponentRef): Promise<void> {
+  await changePage(ref, async (tx, page) => {
+    const component = await findComponent(tx, page.id, ref.componentId);
+    await tx.repos.statusPages.deleteComponent(component.id);
+    await tx.repos.statusPageMaintenances.deleteEmpty(page.id);
+    return { result: undefined, componentIds: [] };
+  });
+}

@@ -1,0 +1,138 @@
+import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
+import {
+  CreateMaintenanceInput,
+  MAX_MAINTENANCE_MS,
+  UpdateMaintenanceInput,
+} from "./definition.js";
+import { changePage, findPage, type PageRef } from "./manage.js";
+import type { MaintenancePhase } from "./model.js";
+import { type StatusPageMaintenanceView, toMaintenanceView } from "./views.js";
+
+type MaintenanceRef = PageRef & { maintenanceId: string };
+
+/** A window's phase at a time; the status page ticker moves it at the edges afterwards. */
+export function phaseAt(window: { startsAt: string; endsAt: string }, now: Date): MaintenancePhase {
+  const t = now.getTime();
+  if (t < Date.parse(window.startsAt)) return "scheduled";
+  return t < Date.parse(window.endsAt) ? "in_progress" : "completed";
+}
+
+/** startsAt before endsAt, at most 7 days apart; times stored in UTC ISO form. */
+function checkTimes(startsAt: string, endsAt: string): { startsAt: string; endsAt: string } {
+  const start = Date.parse(startsAt);
+  const end = Date.parse(endsAt);
+  if (end <= start) throw InvalidInputError.forField("endsAt", "must be after startsAt");
+  if (end - start > MAX_MAINTENANCE_MS)
+    throw InvalidInputError.forField("endsAt", "a window lasts at most 7 days after startsAt");
+  return { startsAt: new Date(start).toISOString(), endsAt: new Date(end).toISOString() };
+}
+
+/** Every listed component must be one of this page's. */
+async function requireComponents(
+  tx: MetaAccess,
+  pageId: string,
+  componentIds: readonly string[],
+): Promise<string[]> {
+  const known = new Set((await tx.repos.statusPages.listComponents(pageId)).map((c) => c.id));
+  const issues: FieldIssue[] = [];
+  for (const [i, id] of componentIds.entries())
+    if (!known.has(id))
+      issues.push({ field: `componentIds.${i}`, message: `no component '${id}' on this page` });
+  if (issues.length > 0)
+    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  return [...new Set(componentIds)].sort();
+}
+
+async function findMaintenance(
+  meta: MetaAccess,
+  pageId: string,
+  maintenanceId: string,
+): Promise<StatusPageMaintenanceRecord> {
+  const window = await meta.repos.statusPageMaintenances.findById(maintenanceId);
+  if (!window || window.pageId !== pageId)
+    throw new NotFoundError("Maintenance window", maintenanceId);
+  return window;
+}
+
+/** A page's windows, latest start first. */
+export async function listMaintenances(ref: PageRef): Promise<StatusPageMaintenanceView[]> {
+  const page = await findPage(ref, "read");
+  return (await ref.ctx.deps.meta.repos.statusPageMaintenances.listByPage(page.id)).map(
+    toMaintenanceView,
+  );
+}
+
+export async function getMaintenance(ref: MaintenanceRef): Promise<StatusPageMaintenanceView> {
+  const page = await findPage(ref, "read");
+  return toMaintenanceView(await findMaintenance(ref.ctx.deps.meta, page.id, ref.maintenanceId));
+}
+
+/** Schedules a window (or opens one at once when startsAt has passed); it must end ahead. */
+export async function createMaintenance(
+  ref: PageRef & { input: unknown },
+): Promise<StatusPageMaintenanceView> {
+  const input = parseInput(CreateMaintenanceInput, ref.input);
+  const times = checkTimes(input.startsAt, input.endsAt);
+  const now = ref.ctx.deps.clock.now();
+  if (Date.parse(times.endsAt) <= now.getTime())
+    throw InvalidInputError.forField("endsAt", "must be in the future");
+  return changePage(ref, async (tx, page) => {
+    const componentIds = await requireComponents(tx, page.id, input.componentIds);
+    const at = now.toISOString();
+    const window: StatusPageMaintenanceRecord = {
+      id: ref.ctx.deps.newId("mnt"),
+      pageId: page.id,
+      title: input.title,
+      message: input.message,
+      ...times,
+      phase: phaseAt(times, now),
+      componentIds,
+      createdBy: ref.ctx.actor.kind === "user" ? ref.ctx.actor.userId : null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await tx.repos.statusPageMaintenances.insert(window);
+    return { result: toMaintenanceView(window), componentIds };
+  });
+}
+
+/** Changes any fields; the phase is derived again from the times and the clock. */
+export async function updateMaintenance(
+  ref: MaintenanceRef & { input: unknown },
+): Promise<StatusPageMaintenanceView> {
+  const patch = parseInput(UpdateMaintenanceInput, ref.input);
+  return changePage(ref, async (tx, page) => {
+    const window = await findMaintenance(tx, page.id, ref.maintenanceId);
+    const times = checkTimes(patch.startsAt ?? window.startsAt, patch.endsAt ?? window.endsAt);
+    const componentIds =
+      patch.componentIds === undefined
+        ? window.componentIds
+        : await requireComponents(tx, page.id, patch.componentIds);
+    const now = ref.ctx.deps.clock.now();
+    const changed: StatusPageMaintenanceRecord = {
+      ...window,
+      title: patch.title ?? window.title,
+      message: patch.message ?? window.message,
+      ...times,
+      phase: phaseAt(times, now),
+      componentIds,
+      updatedAt: now.toISOString(),
+    };
+    await tx.repos.statusPageMaintenances.update(window.id, changed);
+    // Components it left and components it took may both change state.
+    const touched = [...new Set([...window.componentIds, ...componentIds])];
+    return { result: toMaintenanceView(changed), componentIds: touched };
+  });
+}
+
+/** Deletes a window; components it held in maintenance get their state computed again. */
+export async function deleteMaintenance(ref: MaintenanceRef): Promise<void> {
+  await changePage(ref, async (tx, page) => {
+    const window = await findMaintenance(tx, page.id, ref.maintenanceId);
+    await tx.repos.statusPageMaintenances.delete(window.id);
+    return { result: undefined, componentIds: window.componentIds };
+  });
+}
