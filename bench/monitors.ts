@@ -47,6 +47,7 @@ import { createMonitor, listScheduleEntries } from "../src/monitors/monitors.js"
 import { createCheckRunner } from "../src/monitors/runner.js";
 import { createMonitorScheduler, nextSlot } from "../src/monitors/scheduler.js";
 import { initialize } from "../src/setup/initialize.js";
+import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
@@ -314,6 +315,7 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     clock: systemClock,
     newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    statusPages: createStatusPageEngine({ clock: systemClock }),
   };
   const outbound = createOutboundAgent({
     allowPrivateNetworks: config.monitors.allowPrivateTargets,

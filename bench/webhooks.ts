@@ -67,6 +67,7 @@ import { createSecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore } from "../src/meta/meta-store.js";
 import { initialize } from "../src/setup/initialize.js";
+import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { createWebhookService } from "../src/webhooks/service.js";
 import { generateSecret, signatureHeaders, signingKey } from "../src/webhooks/signing.js";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/transport.js";
@@ -640,6 +641,7 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     clock: systemClock,
     newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    statusPages: createStatusPageEngine({ clock: systemClock }),
   };
   const setup = await initialize(domain, {
     email: "bench@example.com",

@@ -3,6 +3,7 @@ import type { Clock } from "./lib/clock.js";
 import type { IdGenerator } from "./lib/ids.js";
 import type { MetaAccess } from "./meta/meta-store.js";
 import type { Membership } from "./meta/repositories/users.js";
+import type { StatusPageEngine } from "./status-pages/engine.js";
 
 /** What domain verbs may use; built once by the composition root. */
 export interface DomainDeps {
@@ -10,6 +11,8 @@ export interface DomainDeps {
   clock: Clock;
   newId: IdGenerator;
   sessionTtlHours: number;
+  /** Status pages' state engine: writers of what a page shows signal it in their transaction. */
+  statusPages: StatusPageEngine;
 }
 
 export interface UserActor {

@@ -31,6 +31,9 @@ import {
 } from "./notifications/dispatcher.js";
 import type { ReadDeps } from "./read/read-deps.js";
 import { createTraceSpanLoader } from "./read/traces.js";
+import { createStatusPageEngine } from "./status-pages/engine.js";
+import { createStatusPageReader, type StatusPageReader } from "./status-pages/public.js";
+import { createStatusPageTicker, type StatusPageTicker } from "./status-pages/ticker.js";
 import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
@@ -71,6 +74,8 @@ export interface AppDeps {
     /** Resolves once the error events ingestion published so far are enqueued. */
     settled(): Promise<void>;
   };
+  /** Status pages: cached public reads and the ticker (maintenance edges, reconciliation). */
+  statusPages: { reader: StatusPageReader; ticker: StatusPageTicker };
   /** Closes the outbound HTTP pools and the SMTP transport. */
   closeOutbound(): Promise<void>;
 }
@@ -137,11 +142,13 @@ export function createDomainDeps(
   meta: MetaStore,
   options: Pick<DepsOptions, "clock" | "newId">,
 ): DomainDeps {
+  const clock = options.clock ?? systemClock;
   return {
     meta,
-    clock: options.clock ?? systemClock,
+    clock,
     newId: options.newId ?? newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    statusPages: createStatusPageEngine({ clock }),
   };
 }
 
@@ -245,6 +252,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     metrics,
     onNotificationsQueued: () => notifier.kick(),
     webhooks: service,
+    statusPages: domain.statusPages,
     run: createCheckRunner({ dispatcher: outbound, clock: domain.clock, ...config.monitors }),
   });
   const scheduler = config.monitors.enabled
@@ -265,6 +273,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     query: (projectId, text) => tql.queryForAlert(projectId, text),
     incidents: incidentVerbs(domain),
     webhooks: service,
+    statusPages: domain.statusPages,
     onNotificationsQueued: () => notifier.kick(),
     logger,
     metrics,
@@ -313,6 +322,10 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     notifier,
     alerts: { engine: alertEngine, scheduler: alertScheduler },
     webhooks,
+    statusPages: {
+      reader: createStatusPageReader({ meta, clock: domain.clock }),
+      ticker: createStatusPageTicker({ engine: domain.statusPages, meta, logger }),
+    },
     async closeOutbound() {
       mailer?.close();
       await Promise.all([outbound.close(), service.close()]);
@@ -327,6 +340,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
 export async function startBackgroundWork(deps: AppDeps): Promise<void> {
   deps.notifier.start();
   deps.monitors.retention.start();
+  deps.statusPages.ticker.start();
   deps.webhooks.retention.start();
   if (deps.config.webhooks.enabled) deps.webhooks.deliverer.start();
   await deps.monitors.scheduler?.start();
@@ -344,6 +358,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     await deps.alerts.scheduler?.stop();
     await deps.alerts.engine.idle();
     await deps.notifier.stop();
+    await deps.statusPages.ticker.stop();
     await deps.webhooks.deliverer.stop();
     await deps.monitors.retention.stop();
     await deps.webhooks.retention.stop();

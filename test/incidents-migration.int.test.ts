@@ -8,6 +8,7 @@ import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { migrationProvider } from "../src/meta/migrations/index.js";
 import { listIncidents } from "../src/monitors/monitors.js";
+import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,
@@ -115,6 +116,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
         clock: { now: () => new Date(T2) },
         newId: createIdGenerator(),
         sessionTtlHours: 1,
+        statusPages: createStatusPageEngine({ clock: { now: () => new Date(T2) } }),
       },
       actor: { kind: "system" },
     };

@@ -5,6 +5,7 @@ import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { createResultRetention } from "../src/monitors/retention.js";
 import { initialize } from "../src/setup/initialize.js";
+import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -24,7 +25,13 @@ afterEach(async () => {
 it("deletes results older than the retention in batches and keeps the rest", async () => {
   const now = Date.UTC(2026, 10, 21);
   const clock = { now: () => new Date(now) };
-  const domain = { meta: store, clock, newId, sessionTtlHours: 24 };
+  const domain = {
+    meta: store,
+    clock,
+    newId,
+    sessionTtlHours: 24,
+    statusPages: createStatusPageEngine({ clock }),
+  };
   const { projectId } = await initialize(domain, {
     email: "r@example.com",
     password: "a long password",

@@ -22,6 +22,7 @@ import {
 import { runCheck } from "../src/monitors/runner.js";
 import { createChannel } from "../src/notifications/channels.js";
 import { initialize } from "../src/setup/initialize.js";
+import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 /**
@@ -63,6 +64,7 @@ function open() {
     clock,
     newId: createIdGenerator(() => nowMs),
     sessionTtlHours: 24,
+    statusPages: createStatusPageEngine({ clock }),
   };
   const engine = createMonitorEngine({
     meta: store,

@@ -14,6 +14,7 @@ import type { MetaAccess } from "../src/meta/meta-store.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import type { WebhookEndpointRecord } from "../src/meta/repositories/webhook-endpoints.js";
 import { initialize } from "../src/setup/initialize.js";
+import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import {
   ATTEMPT_TIMEOUT_MS,
   createWebhookDeliverer,
@@ -99,7 +100,13 @@ describe("webhook deliverer on the SQLite meta store", () => {
     clock = fakeClock();
     projectId = (
       await initialize(
-        { meta: store, clock, newId, sessionTtlHours: 1 },
+        {
+          meta: store,
+          clock,
+          newId,
+          sessionTtlHours: 1,
+          statusPages: createStatusPageEngine({ clock }),
+        },
         { email: "hooks@example.com", password: "password-1", withApiKey: false },
       )
     ).projectId;

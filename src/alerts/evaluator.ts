@@ -7,6 +7,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { AlertEventRecord } from "../meta/repositories/alert-events.js";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertEvent, AlertNotification } from "../notifications/model.js";
+import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { ResultColumn } from "../telemetry/executor.js";
 import { alertEventId, alertEventPayload } from "../webhooks/event-types.js";
 import type { WebhookService } from "../webhooks/service.js";
@@ -28,6 +29,8 @@ export interface AlertEngineDeps {
   query(projectId: string, text: string): Promise<{ columns: ResultColumn[]; rows: unknown[][] }>;
   incidents: AlertIncidents;
   webhooks: Pick<WebhookService, "enqueueIn" | "kick">;
+  /** Status pages follow the rule's state (firing or not) and its incident. */
+  statusPages?: StatusPageSignals | undefined;
   /** Called after an evaluation queued notifications, so the dispatcher sends them at once. */
   onNotificationsQueued?: () => void;
   logger: Logger;
@@ -217,6 +220,10 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       }
     }
     if (domainEvents.length > 0) await deps.webhooks.enqueueIn(tx, domainEvents);
+    // A fire or a resolve of any series writes to the rule's incident, which pages show.
+    const moved = plan.changes.some((c) => c.kind === "fired" || c.kind === "resolved");
+    if (plan.state !== rule.state || moved)
+      await deps.statusPages?.sourcesChanged(tx, [{ kind: "alert_rule", id: ruleId }]);
     return {
       ruleId,
       at,

@@ -264,26 +264,42 @@ export async function deleteRule(deps: AlertRuleDeps, ref: RuleRef): Promise<voi
   const { ctx } = ref;
   const rule = await findRule(ref, "write");
   deps.scheduler?.unschedule(rule.id);
-  const events = await ctx.deps.meta.transaction(async (tx) => {
-    const resolved = await resolveSourceIncident(tx, ctx.deps, {
-      source: "alert",
-      sourceId: rule.id,
-      at: nowIso(ctx.deps),
-      actor:
-        ctx.actor.kind === "user"
-          ? { kind: "user", id: ctx.actor.userId }
-          : { kind: "system", id: null },
-      event: {
-        type: "alert_resolved",
-        message: `Alert rule '${rule.name}' was deleted`,
-        data: { ruleId: rule.id, reason: "rule_deleted" },
-      },
-    });
-    await tx.repos.alertRules.delete(rule.id);
-    if (resolved) await deps.webhooks.enqueueIn(tx, resolved.events);
-    return resolved?.events ?? [];
-  });
+  const source = [{ kind: "alert_rule" as const, id: rule.id }];
+  const events = await ctx.deps.meta.transaction((tx) =>
+    ctx.deps.statusPages.changeSources(tx, source, async () => {
+      const resolved = await resolveSourceIncident(tx, ctx.deps, {
+        source: "alert",
+        sourceId: rule.id,
+        at: nowIso(ctx.deps),
+        actor:
+          ctx.actor.kind === "user"
+            ? { kind: "user", id: ctx.actor.userId }
+            : { kind: "system", id: null },
+        event: {
+          type: "alert_resolved",
+          message: `Alert rule '${rule.name}' was deleted`,
+          data: { ruleId: rule.id, reason: "rule_deleted" },
+        },
+      });
+      await tx.repos.alertRules.delete(rule.id);
+      if (resolved) await deps.webhooks.enqueueIn(tx, resolved.events);
+      return resolved?.events ?? [];
+    }),
+  );
   if (events.length > 0) deps.webhooks.kick();
+}
+
+/** A mute or unmute: a muted rule's firing does not count on status pages. */
+function setRuleMute(
+  ctx: Ctx,
+  ruleId: string,
+  mute: { muted: boolean; mutedUntil: string | null; updatedAt: string },
+): Promise<void> {
+  return ctx.deps.meta.transaction((tx) =>
+    ctx.deps.statusPages.changeSources(tx, [{ kind: "alert_rule", id: ruleId }], () =>
+      tx.repos.alertRules.setMute(ruleId, mute),
+    ),
+  );
 }
 
 /** Mutes until a time ahead, or indefinitely: still evaluated and recorded, not notified. */
@@ -303,7 +319,7 @@ export async function muteRule(ref: RuleRef & { input: MuteInput }): Promise<Ale
     mutedUntil = new Date(until).toISOString();
   }
   const updatedAt = now.toISOString();
-  await ctx.deps.meta.repos.alertRules.setMute(rule.id, { muted: true, mutedUntil, updatedAt });
+  await setRuleMute(ctx, rule.id, { muted: true, mutedUntil, updatedAt });
   return viewOf(ctx, { ...rule, muted: true, mutedUntil, updatedAt });
 }
 
@@ -311,11 +327,7 @@ export async function unmuteRule(ref: RuleRef): Promise<AlertRuleView> {
   const { ctx } = ref;
   const rule = await findRule(ref, "write");
   const updatedAt = nowIso(ctx.deps);
-  await ctx.deps.meta.repos.alertRules.setMute(rule.id, {
-    muted: false,
-    mutedUntil: null,
-    updatedAt,
-  });
+  await setRuleMute(ctx, rule.id, { muted: false, mutedUntil: null, updatedAt });
   return viewOf(ctx, { ...rule, muted: false, mutedUntil: null, updatedAt });
 }
 

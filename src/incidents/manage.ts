@@ -78,6 +78,12 @@ async function changeIncident(
   const { detail, events } = await ctx.deps.meta.transaction(async (tx) => {
     const result = await change(tx, await findIncident(tx, projectId, incidentId));
     if (result.events.length > 0) await deps.webhooks.enqueueIn(tx, result.events);
+    // Status pages show a monitor's or rule's incidents: its state, severity and public updates.
+    const { source, sourceId } = result.incident;
+    if (source !== "manual" && sourceId !== null)
+      await ctx.deps.statusPages.sourcesChanged(tx, [
+        { kind: source === "monitor" ? "monitor" : "alert_rule", id: sourceId },
+      ]);
     return { detail: await detailOf(tx, result.incident), events: result.events };
   });
   if (events.length > 0) deps.webhooks.kick();

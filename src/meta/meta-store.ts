@@ -15,6 +15,7 @@ import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSessionRepository } from "./repositories/sessions.js";
 import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
+import { createStatusPageStateRepository } from "./repositories/status-page-state.js";
 import { createStatusPageRepository } from "./repositories/status-pages.js";
 import { createUserRepository } from "./repositories/users.js";
 import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveries.js";
@@ -40,6 +41,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     alertEvents: createAlertEventRepository(db, engine),
     statusPages: createStatusPageRepository(db),
     statusPageMaintenances: createStatusPageMaintenanceRepository(db),
+    statusPageState: createStatusPageStateRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

@@ -367,6 +367,8 @@ export interface StatusPageDaysTable {
   /** Milliseconds of the day spent down / degraded (closed intervals); bigint, so PostgreSQL returns strings. */
   down_ms: ColumnType<number | string, number, number>;
   degraded_ms: ColumnType<number | string, number, number>;
+  /** Milliseconds of the day under a maintenance window (left out of time-based uptime). */
+  maintenance_ms: ColumnType<number | string, number, number>;
   /** operational | degraded | down: the worst state of the day outside maintenance. */
   worst_state: string;
   /** 1 when a maintenance window covered the component during the day. */

@@ -14,6 +14,7 @@ import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
+import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/service.js";
 import type { MonitorDefinition } from "./definition.js";
 import type { CheckResult, StepResult } from "./model.js";
@@ -45,6 +46,8 @@ export interface MonitorEngineDeps {
   onNotificationsQueued?: () => void;
   /** Where incident.created / incident.resolved are enqueued, in the check's transaction. */
   webhooks?: Pick<WebhookService, "enqueueIn" | "kick"> | undefined;
+  /** Status pages count the check in their history and follow the monitor's outages. */
+  statusPages?: StatusPageSignals | undefined;
   logger: Logger;
   metrics?: Metrics;
 }
@@ -122,6 +125,13 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         lastResultId: id,
         openIncidentId,
       });
+      await deps.statusPages?.checkRecorded(tx, {
+        monitorId,
+        passed: result.passed,
+        at: result.startedAt,
+      });
+      if (transition !== "none")
+        await deps.statusPages?.sourcesChanged(tx, [{ kind: "monitor", id: monitorId }]);
       const notify = incident ? current.channelIds : [];
       if (incident && notify.length > 0) {
         const event: MonitorEvent =

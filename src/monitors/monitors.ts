@@ -196,17 +196,37 @@ export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise
   const monitor = await findMonitor(ref, "write");
   deps.scheduler?.unschedule(monitor.id);
   // Its outages go with it, as they did when they were monitor incidents.
-  await ref.ctx.deps.meta.transaction(async (tx) => {
-    await tx.repos.incidents.deleteBySource("monitor", monitor.id);
-    await tx.repos.monitors.delete(monitor.id);
-  });
+  const { statusPages } = ref.ctx.deps;
+  await ref.ctx.deps.meta.transaction((tx) =>
+    statusPages.changeSources(tx, [{ kind: "monitor", id: monitor.id }], async () => {
+      await tx.repos.incidents.deleteBySource("monitor", monitor.id);
+      await tx.repos.monitors.delete(monitor.id);
+    }),
+  );
+}
+
+/** A pause or resume: a paused monitor stops counting on status pages (DESIGN §4). */
+function setMonitorStatus(
+  ctx: Ctx,
+  monitorId: string,
+  status: "active" | "paused",
+  updatedAt: string,
+): Promise<void> {
+  return ctx.deps.meta.transaction((tx) =>
+    ctx.deps.statusPages.changeSources(tx, [{ kind: "monitor", id: monitorId }], () =>
+      // Resuming clears the streak, so an outage slept through does not re-alert at once.
+      tx.repos.monitors.setStatus(monitorId, status, updatedAt, {
+        clearStreak: status === "active",
+      }),
+    ),
+  );
 }
 
 /** Stops scheduled checks; the state (and an open incident) is kept as it is. */
 export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
   const monitor = await findMonitor(ref, "write");
   const updatedAt = nowIso(ref.ctx.deps);
-  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "paused", updatedAt);
+  await setMonitorStatus(ref.ctx, monitor.id, "paused", updatedAt);
   deps.scheduler?.unschedule(monitor.id);
   return toMonitorView({ ...monitor, status: "paused", updatedAt });
 }
@@ -217,9 +237,7 @@ export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise
   // Resuming an active monitor changes nothing (its streak is not wiped).
   if (monitor.status === "active") return toMonitorView(monitor);
   const updatedAt = nowIso(ref.ctx.deps);
-  await ref.ctx.deps.meta.repos.monitors.setStatus(monitor.id, "active", updatedAt, {
-    clearStreak: true,
-  });
+  await setMonitorStatus(ref.ctx, monitor.id, "active", updatedAt);
   const definition = monitor.definition as MonitorDefinition;
   deps.scheduler?.schedule({ id: monitor.id, periodMs: periodMs(definition) }, { soon: true });
   return toMonitorView({ ...monitor, status: "active", failureStreak: 0, updatedAt });

@@ -1,4 +1,4 @@
-import { type Ctx, type DomainDeps, nowIso } from "../context.js";
+import { type Ctx, nowIso } from "../context.js";
 import { ConflictError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
@@ -27,20 +27,6 @@ export interface PageRef {
   pageId: string;
 }
 
-/**
- * THE seam of every write that changes what a page shows: runs in the writer's transaction and
- * bumps the page's data_version (read caches key on it). `componentIds` are the components whose
- * sources or maintenance windows changed: their state is to be computed again.
- */
-export async function pageChanged(
-  tx: MetaAccess,
-  deps: Pick<DomainDeps, "clock">,
-  pageId: string,
-  _change: { componentIds: readonly string[] },
-): Promise<void> {
-  await tx.repos.statusPages.bumpVersion(pageId, nowIso(deps));
-}
-
 /** The organization's page; another organization's is not found. Access is checked apart. */
 async function pageOf(meta: MetaAccess, orgId: string, pageId: string): Promise<StatusPageRecord> {
   const page = await meta.repos.statusPages.findById(pageId);
@@ -58,8 +44,9 @@ export async function findPage(
 }
 
 /**
- * Runs a change of a page in one transaction holding the page's row lock (so limits and
- * uniqueness checks hold), then hands the components it touched to pageChanged.
+ * THE seam of every write under a page: one transaction holding the page's row lock (so limits
+ * and uniqueness checks hold), after which the state engine computes again the components the
+ * change touched (sources or windows) and the page, and bumps its data_version (caches key on it).
  */
 export async function changePage<T>(
   ref: PageRef,
@@ -74,7 +61,7 @@ export async function changePage<T>(
       throw new NotFoundError("Status page", ref.pageId);
     const page = await pageOf(tx, ref.orgId, ref.pageId);
     const { result, componentIds } = await fn(tx, page);
-    await pageChanged(tx, ref.ctx.deps, page.id, { componentIds });
+    await ref.ctx.deps.statusPages.pageChanged(tx, page.id, componentIds);
     return result;
   });
 }

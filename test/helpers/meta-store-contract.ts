@@ -19,6 +19,7 @@ import type { WebhookEndpointRecord } from "../../src/meta/repositories/webhook-
 import type { MonitorNotification } from "../../src/notifications/model.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
+import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
 
 /**
@@ -26,11 +27,13 @@ import { alertStoreContract } from "./alert-store-contract.js";
  * domain verbs, unique constraints and transactions. Run once per engine.
  */
 export function metaStoreContract(getStore: () => MetaStore): void {
+  const clock = { now: () => new Date() };
   const deps = (): DomainDeps => ({
     meta: getStore(),
-    clock: { now: () => new Date() },
+    clock,
     newId: (prefix) => `${prefix}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`,
     sessionTtlHours: 1,
+    statusPages: createStatusPageEngine({ clock }),
   });
   const system = () => ({ deps: deps(), actor: { kind: "system" as const } });
 

@@ -1,4 +1,5 @@
 import { createUser } from "../../src/auth/users.js";
+import type { DepsOptions } from "../../src/deps.js";
 import { signIn, startTestService, type TestService } from "./test-service.js";
 
 /** The three people every management API test acts as. */
@@ -12,12 +13,17 @@ export type Session = Awaited<ReturnType<typeof signIn>>;
  * The service with its first admin (OWNER, who owns the default organization and project), a
  * VIEWER of that organization and an OUTSIDER with an organization of their own, all signed in.
  */
-export async function startWithRoles(dataDir: string, env: Record<string, string> = {}) {
-  const service: TestService = await startTestService(dataDir, {
-    VIGIL_ADMIN_EMAIL: OWNER.email,
-    VIGIL_ADMIN_PASSWORD: OWNER.password,
-    ...env,
-  });
+export async function startWithRoles(
+  dataDir: string,
+  env: Record<string, string> = {},
+  depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
+) {
+  const service: TestService = await startTestService(
+    dataDir,
+    { VIGIL_ADMIN_EMAIL: OWNER.email, VIGIL_ADMIN_PASSWORD: OWNER.password, ...env },
+    {},
+    depsOptions,
+  );
   const { users, projects } = service.deps.meta.repos;
   const ownerUser = await users.findByEmail(OWNER.email);
   const [membership] = ownerUser ? await users.listMemberships(ownerUser.id) : [];

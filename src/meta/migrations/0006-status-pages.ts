@@ -140,6 +140,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("checks_in_maintenance", "integer", (c) => c.notNull())
     .addColumn("down_ms", "bigint", (c) => c.notNull())
     .addColumn("degraded_ms", "bigint", (c) => c.notNull())
+    .addColumn("maintenance_ms", "bigint", (c) => c.notNull())
     .addColumn("worst_state", "text", (c) => c.notNull())
     .addColumn("maintenance", "integer", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())

@@ -293,6 +293,36 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
       };
     },
     /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
+    /**
+     * The incidents of these monitors and rules open now or resolved since `since`, newest first
+     * (a status page's incidents: its components' sources).
+     */
+    async listForSources(
+      sources: { monitorIds: readonly string[]; ruleIds: readonly string[] },
+      since: string,
+    ): Promise<IncidentRecord[]> {
+      const bySource = [
+        ["monitor", sources.monitorIds],
+        ["alert", sources.ruleIds],
+      ] as const;
+      const wanted = bySource.filter(([, ids]) => ids.length > 0);
+      if (wanted.length === 0) return [];
+      const rows = await db
+        .selectFrom("incidents")
+        .selectAll()
+        .where((eb) =>
+          eb.or(
+            wanted.map(([source, ids]) =>
+              eb.and([eb("source", "=", source), eb("source_id", "in", ids)]),
+            ),
+          ),
+        )
+        .where((eb) => eb.or([eb("status", "=", "active"), eb("resolved_at", ">=", since)]))
+        .orderBy("started_at", "desc")
+        .orderBy("id", "desc")
+        .execute();
+      return rows.map(toRecord);
+    },
     async deleteBySource(source: IncidentSource, sourceId: string): Promise<void> {
       await db
         .deleteFrom("incidents")

@@ -1,0 +1,337 @@
+import { type Kysely, sql } from "kysely";
+import { type ComponentState, type PageState, STATE_RANK } from "../../status-pages/model.js";
+import type { MetaSchema } from "../schema.js";
+import type { IncidentSeverity } from "./incidents.js";
+
+// What the status page state engine reads and writes: the states of components' sources, the
+// components' and pages' computed states, and the per-day history rows (status_page_days).
+
+/** A component as the state engine needs it. */
+export interface ComponentStateRow {
+  id: string;
+  pageId: string;
+  state: ComponentState;
+  stateChangedAt: string;
+}
+
+/** What the sources of a set of components say, keyed by component id. */
+export interface SourceStates {
+  monitors: Map<string, { active: boolean; inOutage: boolean }[]>;
+  rules: Map<string, { firing: boolean; muted: boolean; mutedUntil: string | null }[]>;
+  incidents: Map<string, IncidentSeverity[]>;
+}
+
+/** Additions to one component's day row; worst_state keeps the worse of the two. */
+export interface DayAccrual {
+  componentId: string;
+  pageId: string;
+  day: string;
+  checksRun?: number;
+  checksPassed?: number;
+  checksInMaintenance?: number;
+  downMs?: number;
+  degradedMs?: number;
+  maintenanceMs?: number;
+  worstState?: PageState;
+  maintenance?: boolean;
+  at: string;
+}
+
+const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
+// worst_state as a rank so the upsert can keep the higher one in plain SQL on both engines.
+const RANKED = sql`case status_page_days.worst_state when 'down' then 2 when 'degraded' then 1 else 0 end`;
+
+export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
+  return {
+    /** The components fed by any of these monitors or rules (one indexed read per kind). */
+    async componentsOfSources(sources: {
+      monitorIds: readonly string[];
+      ruleIds: readonly string[];
+    }): Promise<string[]> {
+      const ids = new Set<string>();
+      if (sources.monitorIds.length > 0)
+        for (const r of await db
+          .selectFrom("status_page_component_monitors")
+          .select("component_id")
+          .where("monitor_id", "in", sources.monitorIds)
+          .execute())
+          ids.add(r.component_id);
+      if (sources.ruleIds.length > 0)
+        for (const r of await db
+          .selectFrom("status_page_component_rules")
+          .select("component_id")
+          .where("rule_id", "in", sources.ruleIds)
+          .execute())
+          ids.add(r.component_id);
+      return [...ids];
+    },
+
+    /** Components of one monitor with their pages: where a check is counted. */
+    async componentsOfMonitor(monitorId: string): Promise<{ id: string; pageId: string }[]> {
+      const rows = await db
+        .selectFrom("status_page_component_monitors as l")
+        .innerJoin("status_page_components as c", "c.id", "l.component_id")
+        .select(["c.id", "c.page_id"])
+        .where("l.monitor_id", "=", monitorId)
+        .execute();
+      return rows.map((r) => ({ id: r.id, pageId: r.page_id }));
+    },
+
+    async components(ids: readonly string[]): Promise<ComponentStateRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("status_page_components")
+        .select(["id", "page_id", "state", "state_changed_at"])
+        .where("id", "in", ids)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        pageId: r.page_id,
+        state: r.state as ComponentState,
+        stateChangedAt: r.state_changed_at,
+      }));
+    },
+
+    /** A page of component ids in id order, for the periodic reconciliation. */
+    async componentIdsAfter(afterId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom("status_page_components")
+        .select("id")
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** Monitor, rule and open-incident states of the components' sources. */
+    async sourceStates(componentIds: readonly string[]): Promise<SourceStates> {
+      const states: SourceStates = { monitors: new Map(), rules: new Map(), incidents: new Map() };
+      if (componentIds.length === 0) return states;
+      const monitors = await db
+        .selectFrom("status_page_component_monitors as l")
+        .innerJoin("monitors as m", "m.id", "l.monitor_id")
+        .select(["l.component_id", "m.status", "m.health"])
+        .where("l.component_id", "in", componentIds)
+        .execute();
+      for (const m of monitors)
+        push(states.monitors, m.component_id, {
+          active: m.status === "active",
+          inOutage: m.health === "outage",
+        });
+      const rules = await db
+        .selectFrom("status_page_component_rules as l")
+        .innerJoin("alert_rules as r", "r.id", "l.rule_id")
+        .select(["l.component_id", "r.state", "r.muted", "r.muted_until"])
+        .where("l.component_id", "in", componentIds)
+        .execute();
+      for (const r of rules)
+        push(states.rules, r.component_id, {
+          firing: r.state === "firing",
+          muted: Number(r.muted) === 1,
+          mutedUntil: r.muted_until,
+        });
+      const incidents = await db
+        .selectFrom("status_page_component_monitors as l")
+        .innerJoin("incidents as i", (j) =>
+          j
+            .on("i.source", "=", "monitor")
+            .onRef("i.source_id", "=", "l.monitor_id")
+            .on("i.status", "=", "active"),
+        )
+        .select(["l.component_id", "i.severity"])
+        .where("l.component_id", "in", componentIds)
+        .unionAll(
+          db
+            .selectFrom("status_page_component_rules as l")
+            .innerJoin("incidents as i", (j) =>
+              j
+                .on("i.source", "=", "alert")
+                .onRef("i.source_id", "=", "l.rule_id")
+                .on("i.status", "=", "active"),
+            )
+            .select(["l.component_id", "i.severity"])
+            .where("l.component_id", "in", componentIds),
+        )
+        .execute();
+      for (const i of incidents)
+        push(states.incidents, i.component_id, i.severity as IncidentSeverity);
+      return states;
+    },
+
+    /** Which of the components a maintenance window covers at `at`. */
+    async inMaintenance(componentIds: readonly string[], at: string): Promise<Set<string>> {
+      if (componentIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("status_page_maintenance_components as mc")
+        .innerJoin("status_page_maintenances as m", "m.id", "mc.maintenance_id")
+        .select("mc.component_id")
+        .where("mc.component_id", "in", componentIds)
+        .where("m.starts_at", "<=", at)
+        .where("m.ends_at", ">", at)
+        .execute();
+      return new Set(rows.map((r) => r.component_id));
+    },
+
+    async setComponentState(id: string, state: ComponentState, at: string): Promise<void> {
+      await db
+        .updateTable("status_page_components")
+        .set({ state, state_changed_at: at })
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /** The current states of the pages' components, for the pages' states. */
+    async componentStatesOfPages(
+      pageIds: readonly string[],
+    ): Promise<Map<string, ComponentState[]>> {
+      const byPage = new Map<string, ComponentState[]>(pageIds.map((id) => [id, []]));
+      if (pageIds.length === 0) return byPage;
+      const rows = await db
+        .selectFrom("status_page_components")
+        .select(["page_id", "state"])
+        .where("page_id", "in", pageIds)
+        .execute();
+      for (const r of rows) push(byPage, r.page_id, r.state as ComponentState);
+      return byPage;
+    },
+
+    /** Sets the page's state when it moved, and bumps its data version either way. */
+    async updatePage(
+      id: string,
+      change: { state: PageState; at: string; stateChanged: boolean },
+    ): Promise<void> {
+      await db
+        .updateTable("status_pages")
+        .set((eb) => ({
+          data_version: eb("data_version", "+", 1),
+          updated_at: change.at,
+          ...(change.stateChanged ? { state: change.state, state_changed_at: change.at } : {}),
+        }))
+        .where("id", "=", id)
+        .execute();
+    },
+
+    async pageStates(ids: readonly string[]): Promise<Map<string, PageState>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("status_pages")
+        .select(["id", "state"])
+        .where("id", "in", ids)
+        .execute();
+      return new Map(rows.map((r) => [r.id, r.state as PageState]));
+    },
+
+    /**
+     * Adds to a component's day row, creating it at zero: atomic on both engines, so checks of
+     * two monitors of one component recorded at once both count.
+     */
+    async accrue(a: DayAccrual): Promise<void> {
+      const worst = a.worstState ?? "operational";
+      await db
+        .insertInto("status_page_days")
+        .values({
+          component_id: a.componentId,
+          page_id: a.pageId,
+          day: a.day,
+          checks_run: a.checksRun ?? 0,
+          checks_passed: a.checksPassed ?? 0,
+          checks_in_maintenance: a.checksInMaintenance ?? 0,
+          down_ms: a.downMs ?? 0,
+          degraded_ms: a.degradedMs ?? 0,
+          maintenance_ms: a.maintenanceMs ?? 0,
+          worst_state: worst,
+          maintenance: a.maintenance ? 1 : 0,
+          updated_at: a.at,
+        })
+        .onConflict((oc) =>
+          oc.columns(["component_id", "day"]).doUpdateSet((eb) => ({
+            checks_run: eb("status_page_days.checks_run", "+", eb.ref("excluded.checks_run")),
+            checks_passed: eb(
+              "status_page_days.checks_passed",
+              "+",
+              eb.ref("excluded.checks_passed"),
+            ),
+            checks_in_maintenance: eb(
+              "status_page_days.checks_in_maintenance",
+              "+",
+              eb.ref("excluded.checks_in_maintenance"),
+            ),
+            down_ms: eb("status_page_days.down_ms", "+", eb.ref("excluded.down_ms")),
+            degraded_ms: eb("status_page_days.degraded_ms", "+", eb.ref("excluded.degraded_ms")),
+            maintenance_ms: eb(
+              "status_page_days.maintenance_ms",
+              "+",
+              eb.ref("excluded.maintenance_ms"),
+            ),
+            worst_state: sql<string>`case when ${RANKED} >= ${STATE_RANK[worst]} then status_page_days.worst_state else ${worst} end`,
+            maintenance: sql<number>`case when status_page_days.maintenance = 1 or excluded.maintenance = 1 then 1 else 0 end`,
+            updated_at: eb.ref("excluded.updated_at"),
+          })),
+        )
+        .execute();
+    },
+
+    /** A page's history rows from `fromDay` on (one indexed read for all its components). */
+    async days(pageId: string, fromDay: string) {
+      return db
+        .selectFrom("status_page_days")
+        .selectAll()
+        .where("page_id", "=", pageId)
+        .where("day", ">=", fromDay)
+        .execute();
+    },
+
+    /** Windows whose phase is behind the clock: started, or ended. */
+    async maintenanceEdges(at: string): Promise<
+      {
+        id: string;
+        pageId: string;
+        startsAt: string;
+        endsAt: string;
+        phase: string;
+      }[]
+    > {
+      const rows = await db
+        .selectFrom("status_page_maintenances")
+        .select(["id", "page_id", "starts_at", "ends_at", "phase"])
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("phase", "=", "scheduled"), eb("starts_at", "<=", at)]),
+            eb.and([eb("phase", "=", "in_progress"), eb("ends_at", "<=", at)]),
+          ]),
+        )
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        pageId: r.page_id,
+        startsAt: r.starts_at,
+        endsAt: r.ends_at,
+        phase: r.phase,
+      }));
+    },
+
+    async setMaintenancePhase(id: string, phase: string, at: string): Promise<void> {
+      await db
+        .updateTable("status_page_maintenances")
+        .set({ phase, updated_at: at })
+        .where("id", "=", id)
+        .execute();
+    },
+
+    async maintenanceComponentIds(maintenanceId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("status_page_maintenance_components")
+        .select("component_id")
+        .where("maintenance_id", "=", maintenanceId)
+        .execute();
+      return rows.map((r) => r.component_id);
+    },
+  };
+}
+export type StatusPageStateRepository = ReturnType<typeof createStatusPageStateRepository>;

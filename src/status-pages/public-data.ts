@@ -1,0 +1,194 @@
+import type { MetaAccess } from "../meta/meta-store.js";
+import type { IncidentRecord } from "../meta/repositories/incidents.js";
+import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
+import type { StatusPageDayRow } from "../meta/schema.js";
+import {
+  componentHistory,
+  type DayRow,
+  firstHistoryDay,
+  splitByUtcDay,
+  utcDay,
+} from "./history.js";
+import { phaseAt } from "./maintenances.js";
+import {
+  HISTORY_DAYS,
+  type HistoryDay,
+  type PageState,
+  type PublicIncident,
+  type PublicMaintenance,
+  type StatusPageData,
+} from "./model.js";
+import { groupStateOf, incidentImpact } from "./state.js";
+
+const toDayRow = (row: StatusPageDayRow): DayRow => ({
+  day: row.day,
+  checksRun: Number(row.checks_run),
+  checksPassed: Number(row.checks_passed),
+  checksInMaintenance: Number(row.checks_in_maintenance),
+  downMs: Number(row.down_ms),
+  degradedMs: Number(row.degraded_ms),
+  maintenanceMs: Number(row.maintenance_ms),
+  worstState: row.worst_state as PageState,
+  maintenance: Number(row.maintenance) === 1,
+});
+
+/** The incidents' public updates (`update` entries marked public), oldest first. */
+async function publicUpdates(meta: MetaAccess, incidents: readonly IncidentRecord[]) {
+  const events = await meta.repos.incidents.listEvents(
+    incidents.map((i) => i.id),
+    ["update"],
+  );
+  const byIncident = new Map<string, PublicIncident["updates"]>();
+  for (const e of events) {
+    if (!e.public || e.message === null) continue;
+    const list = byIncident.get(e.incidentId) ?? [];
+    list.push({
+      id: e.id,
+      at: e.at,
+      phase: e.phase as PublicIncident["updates"][number]["phase"],
+      message: e.message,
+    });
+    byIncident.set(e.incidentId, list);
+  }
+  return byIncident;
+}
+
+/**
+ * The public payload of a page at `now` (DESIGN §4): components with their 90 days, groups,
+ * incidents of the components' sources, maintenance in progress or ahead. A handful of indexed
+ * reads whatever the number of components; nothing internal (projects, sources, URLs) is in it.
+ */
+export async function buildStatusPageData(
+  meta: MetaAccess,
+  page: StatusPageRecord,
+  now: Date,
+): Promise<StatusPageData> {
+  const { statusPages, statusPageMaintenances, statusPageState, incidents } = meta.repos;
+  const fromDay = firstHistoryDay(now);
+  const [groups, components, windows, dayRows] = await Promise.all([
+    statusPages.listGroups(page.id),
+    statusPages.listComponents(page.id),
+    statusPageMaintenances.listByPage(page.id),
+    statusPageState.days(page.id, fromDay),
+  ]);
+  const sources = await statusPages.sourcesOf(components.map((c) => c.id));
+  const componentsOfSource = new Map<string, string[]>();
+  // In display order, so an incident lists its components as the page shows them.
+  for (const c of components) {
+    const s = sources.get(c.id);
+    for (const id of [...(s?.monitors ?? []), ...(s?.alertRules ?? [])].map((x) => x.id))
+      componentsOfSource.set(id, [...(componentsOfSource.get(id) ?? []), c.id]);
+  }
+  const pageIncidents = await incidents.listForSources(
+    {
+      monitorIds: [...sources.values()].flatMap((s) => s.monitors.map((m) => m.id)),
+      ruleIds: [...sources.values()].flatMap((s) => s.alertRules.map((r) => r.id)),
+    },
+    `${fromDay}T00:00:00.000Z`,
+  );
+  const updates = await publicUpdates(meta, pageIncidents);
+  const publicIncidents: PublicIncident[] = pageIncidents.map((i) => ({
+    id: i.id,
+    title: i.title,
+    status: i.status,
+    severity: i.severity,
+    impact: incidentImpact(i.severity),
+    startedAt: i.startedAt,
+    resolvedAt: i.resolvedAt,
+    componentIds: i.sourceId ? (componentsOfSource.get(i.sourceId) ?? []) : [],
+    updates: updates.get(i.id) ?? [],
+  }));
+
+  // Each incident is listed on every day it was open, for each of its components.
+  const incidentsByComponentDay = new Map<string, Map<string, HistoryDay["incidents"]>>();
+  for (const incident of publicIncidents) {
+    const end = incident.resolvedAt ? Date.parse(incident.resolvedAt) : now.getTime();
+    const days = splitByUtcDay(
+      Date.parse(incident.startedAt),
+      Math.max(end, Date.parse(incident.startedAt) + 1),
+    );
+    for (const componentId of incident.componentIds) {
+      const byDay = incidentsByComponentDay.get(componentId) ?? new Map();
+      incidentsByComponentDay.set(componentId, byDay);
+      for (const { day } of days) {
+        if (day < fromDay) continue;
+        byDay.set(day, [
+          ...(byDay.get(day) ?? []),
+          { id: incident.id, title: incident.title, severity: incident.severity },
+        ]);
+      }
+    }
+  }
+
+  const rowsByComponent = new Map<string, Map<string, DayRow>>();
+  for (const row of dayRows) {
+    const byDay = rowsByComponent.get(row.component_id) ?? new Map<string, DayRow>();
+    rowsByComponent.set(row.component_id, byDay);
+    byDay.set(row.day, toDayRow(row));
+  }
+
+  const services = components.map((c) => {
+    const { days, uptime } = componentHistory(
+      {
+        createdAt: c.createdAt,
+        state: c.state,
+        stateChangedAt: c.stateChangedAt,
+        hasMonitors: (sources.get(c.id)?.monitors.length ?? 0) > 0,
+        rows: rowsByComponent.get(c.id) ?? new Map(),
+        incidentsByDay: incidentsByComponentDay.get(c.id) ?? new Map(),
+      },
+      now,
+    );
+    return {
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      groupId: c.groupId,
+      status: c.state,
+      uptime,
+      history: days,
+    };
+  });
+
+  const maintenance: PublicMaintenance[] = windows
+    .map((w) => ({
+      id: w.id,
+      title: w.title,
+      message: w.message,
+      startsAt: w.startsAt,
+      endsAt: w.endsAt,
+      phase: phaseAt(w, now),
+      componentIds: w.componentIds,
+    }))
+    .filter((w) => w.phase !== "completed")
+    .sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+
+  return {
+    page: {
+      id: page.id,
+      slug: page.slug,
+      title: page.title,
+      description: page.description,
+      logoUrl: page.logoUrl,
+      links: page.links,
+      timezone: page.timezone,
+      status: page.state,
+      updatedAt: page.updatedAt,
+    },
+    services,
+    groups: groups.map((g) => {
+      const members = services.filter((s) => s.groupId === g.id);
+      return {
+        id: g.id,
+        name: g.name,
+        status: groupStateOf(members.map((m) => m.status)),
+        componentIds: members.map((m) => m.id),
+      };
+    }),
+    activeIncidents: publicIncidents.filter((i) => i.status === "active"),
+    incidents: publicIncidents,
+    maintenance,
+    history: { days: HISTORY_DAYS, from: fromDay, to: utcDay(now.getTime()) },
+    generatedAt: now.toISOString(),
+  };
+}
