@@ -19,6 +19,9 @@ import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
 import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
 import { createLogger } from "../src/lib/logger.js";
+import { createMonitor } from "../src/monitors/monitors.js";
+import { createComponent } from "../src/status-pages/components.js";
+import { createGroup, createPage } from "../src/status-pages/manage.js";
 import { initialize } from "../src/setup/initialize.js";
 
 const OUTPUT = new URL("../src/server/openapi-examples.json", import.meta.url);
@@ -41,6 +44,7 @@ const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   sessionId: { list: "/v1/sessions", field: "id" },
   incidentId: { list: "/v1/incidents", field: "id" },
   alertId: { list: "/v1/alerts", field: "id" },
+  slug: { list: "/v1/status-pages", field: "slug" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -124,6 +128,34 @@ async function seedIncidents(
   });
 }
 
+/** A status page of the organization: one group, two components bound to a monitor. */
+async function seedStatusPage(
+  deps: Awaited<ReturnType<typeof startService>>["deps"],
+  setup: { orgId: string; projectId: string },
+): Promise<void> {
+  const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
+  const monitor = await createMonitor(
+    deps.monitors,
+    {
+      ctx,
+      projectId: setup.projectId,
+      input: { name: "Checkout API", type: "api", steps: [{ url: "https://shop.example/health" }] },
+    },
+  );
+  const { page } = await createPage({
+    ctx,
+    orgId: setup.orgId,
+    input: { slug: "acme", title: "Acme status", description: "Live status of Acme's services" },
+  });
+  const ref = { ctx, orgId: setup.orgId, pageId: page.id };
+  const group = await createGroup({ ...ref, input: { name: "Shop" } });
+  for (const name of ["Checkout", "Storefront"])
+    await createComponent({
+      ...ref,
+      input: { name, groupId: group.id, monitorIds: [monitor.id] },
+    });
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-examples-"));
   const config = loadConfig({
@@ -134,6 +166,8 @@ async function main(): Promise<void> {
       VIGIL_HOST: "127.0.0.1",
       VIGIL_LOG_LEVEL: "error",
       VIGIL_RATE_LIMIT_PER_MINUTE: "10000",
+      // The status page's monitor is never checked: nothing leaves the machine.
+      VIGIL_MONITORS_ENABLED: "false",
     },
   });
   const service = await startService(config, createLogger("error"));
@@ -152,6 +186,7 @@ async function main(): Promise<void> {
     });
     await sendAll(requests, { url: service.url, key, concurrency: 2 });
     await seedIncidents(service.deps, setup.projectId);
+    await seedStatusPage(service.deps, setup);
     // An alert rule, so /v1/alerts has an item (its fires come from evaluation).
     await createRule(
       { tql: service.deps.tql, webhooks: service.deps.webhooks },

@@ -3,6 +3,7 @@ import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
 import { PERMISSIONS, type Permission } from "../src/auth/permissions.js";
 import { createIncident } from "../src/incidents/manage.js";
 import { initialize } from "../src/setup/initialize.js";
+import { createPage as createStatusPage } from "../src/status-pages/manage.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -26,7 +27,10 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
   ["/v1/traffic", "sessions:read"],
   ["/v1/incidents", "incidents:read"],
   ["/v1/alerts", "alerts:read"],
+  ["/v1/status-pages", "status_pages:read"],
 ];
+/** Routes over the organization's data (status pages): any project's key of it reads them. */
+const ORG_SCOPED = ["/v1/status-pages"];
 const MARKER = "VICTIM-MARKER";
 const VICTIM_SESSION = "sess-victim-0001";
 const LIMIT = 100;
@@ -47,6 +51,8 @@ describe("shared security cases on every /v1 read route", () => {
   let victimProject: string;
   let victimKey: string;
   let attackerKey: string;
+  /** A key of a project of another organization, for the organization-scoped routes. */
+  let foreignOrgKey: string;
   let revokedKey: string;
   let victimIncident: string;
   const routes: Route[] = [];
@@ -69,6 +75,22 @@ describe("shared security cases on every /v1 read route", () => {
         permissions: [...PERMISSIONS],
       })
     ).key;
+    const foreignOrg = await service.deps.meta.repos.organizations.insert({
+      id: "org_attacker",
+      name: "Attacker",
+      createdAt: new Date().toISOString(),
+    });
+    foreignOrgKey = (
+      await addProjectWithKey(service, foreignOrg.id, "prj_foreign", {
+        name: "foreign",
+        permissions: [...PERMISSIONS],
+      })
+    ).key;
+    await createStatusPage({
+      ctx: ctx(),
+      orgId: setup.orgId,
+      input: { slug: "victim-page", title: MARKER, description: MARKER },
+    });
     const revoked = await createApiKey({
       ctx: ctx(),
       projectId: victimProject,
@@ -230,6 +252,7 @@ describe("shared security cases on every /v1 read route", () => {
       sessionId: VICTIM_SESSION,
       incidentId: victimIncident,
       alertId: await first("/v1/alerts", "id"),
+      slug: "victim-page",
     };
   }
 
@@ -253,6 +276,8 @@ describe("shared security cases on every /v1 read route", () => {
       "/v1/alerts",
       "/v1/alerts/{alertId}",
       "/v1/alerts/dashboard",
+      "/v1/status-pages",
+      "/v1/status-pages/{slug}/data",
     ])
       expect(paths).toContain(expected);
   });
@@ -278,7 +303,8 @@ describe("shared security cases on every /v1 read route", () => {
 
   it("another project's key never sees the victim's data: 404 for items, its own (empty) data for lists", async () => {
     for (const route of routes) {
-      const response = await call(route.url, attackerKey);
+      const orgScoped = ORG_SCOPED.some((prefix) => route.path.startsWith(prefix));
+      const response = await call(route.url, orgScoped ? foreignOrgKey : attackerKey);
       expect(response.status, route.url).toBe(route.item ? 404 : 200);
       expect(await response.text(), route.url).not.toContain(MARKER);
     }

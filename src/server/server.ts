@@ -27,6 +27,7 @@ import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { statusPageRoutes } from "./routes/api/status-page-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
+import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { alertsRoutes } from "./routes/v1/alerts-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
@@ -37,6 +38,7 @@ import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
 import { sessionsRoutes } from "./routes/v1/sessions-routes.js";
+import { statusPagesRoutes } from "./routes/v1/status-pages-routes.js";
 import { tqlRoutes } from "./routes/v1/tql-routes.js";
 import { tracesRoutes } from "./routes/v1/traces-routes.js";
 import { webhookRoutes } from "./routes/webhooks/webhook-routes.js";
@@ -57,6 +59,7 @@ export const V1_ROUTES: readonly RouteModule[] = [
   aiRoutes,
   incidentsRoutes,
   alertsRoutes,
+  statusPagesRoutes,
 ];
 
 /** Everything under /api: session cookies with the CSRF rule. */
@@ -170,6 +173,8 @@ export async function buildServer(
   await app.register(cookie);
   await useOpenApi(app, VERSION);
   await app.register(healthRoutes(deps));
+  // Public status pages: no authentication, cached per data version.
+  await app.register(publicStatusRoutes(deps));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
   const rateLimitStore = options.rateLimitStore ?? { kind: "memory" };

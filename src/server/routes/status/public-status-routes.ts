@@ -1,0 +1,194 @@
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
+import { Negotiator } from "@fastify/accept-negotiator";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../../../deps.js";
+import { NotFoundError } from "../../../lib/errors.js";
+import { Slug } from "../../../status-pages/definition.js";
+import { StatusPageData } from "../../../status-pages/model.js";
+import { BadgeQuery, renderStatusBadge } from "../../../status-pages/public/badge.js";
+import { renderIncidentFeed } from "../../../status-pages/public/feed.js";
+import { renderStatusPage } from "../../../status-pages/public/render-page.js";
+import {
+  StatuspageSummary,
+  toStatuspageSummary,
+} from "../../../status-pages/public/statuspage-summary.js";
+import { type CachedStatusPage, STATUS_PAGE_MAX_AGE_MS } from "../../../status-pages/public.js";
+import { Problem } from "../../problem.js";
+
+const SlugParams = z.object({ slug: Slug });
+const tags = ["status"];
+const problems = { 400: Problem, 404: Problem };
+
+// Nothing on a public page runs script or loads from elsewhere but the page's own logo.
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'none'";
+
+/** How an answer is sent: its content type, and whether any origin may read it. */
+interface Delivery {
+  contentType: string;
+  /** Readable from any origin (the JSON, the Statuspage summary, feeds, the badge). */
+  cors: boolean;
+}
+
+/** A format of the public page: how it is sent and how it is drawn from the payload. */
+interface PublicFormat extends Delivery {
+  /** The document's schema, for the OpenAPI document (answers are sent pre-serialized). */
+  schema?: z.ZodType;
+  render(entry: CachedStatusPage, origin: string): string;
+}
+
+const pagePath = (slug: string) => `/status/${slug}`;
+
+const MIN_COMPRESS_BYTES = 1024;
+const ENCODERS = {
+  br: (text: string) =>
+    brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (text: string) => gzipSync(text),
+} as const;
+
+/** br, else gzip, as the client's Accept-Encoding allows (q=0 refuses); null for identity. */
+const encodings = new Negotiator<keyof typeof ENCODERS>({ supportedValues: ["br", "gzip"] });
+
+/** Every format, one entry each: the route suffix (after /status/:slug) and how to draw it. */
+const FORMATS: Record<string, PublicFormat> = {
+  "": {
+    contentType: "text/html; charset=utf-8",
+    cors: false,
+    render: (e) =>
+      renderStatusPage(e.data, { basePath: pagePath(e.page.slug), now: new Date(e.builtAtMs) }),
+  },
+  ".json": {
+    contentType: "application/json; charset=utf-8",
+    cors: true,
+    schema: StatusPageData,
+    render: (e) => JSON.stringify(e.data),
+  },
+  "/api/v2/summary.json": {
+    contentType: "application/json; charset=utf-8",
+    cors: true,
+    schema: StatuspageSummary,
+    render: (e, origin) =>
+      JSON.stringify(toStatuspageSummary(e.data, `${origin}${pagePath(e.page.slug)}`)),
+  },
+  "/feed.atom": {
+    contentType: "application/atom+xml; charset=utf-8",
+    cors: true,
+    render: (e, origin) =>
+      renderIncidentFeed(e.data, {
+        format: "atom",
+        pageUrl: `${origin}${pagePath(e.page.slug)}`,
+        feedUrl: `${origin}${pagePath(e.page.slug)}/feed.atom`,
+      }),
+  },
+  "/feed.rss": {
+    contentType: "application/rss+xml; charset=utf-8",
+    cors: true,
+    render: (e, origin) =>
+      renderIncidentFeed(e.data, {
+        format: "rss",
+        pageUrl: `${origin}${pagePath(e.page.slug)}`,
+        feedUrl: `${origin}${pagePath(e.page.slug)}/feed.rss`,
+      }),
+  },
+};
+
+/**
+ * The public status page (DESIGN §4): `/status/:slug` (HTML without script), `.json`, a
+ * Statuspage-compatible `/api/v2/summary.json`, Atom and RSS feeds of incidents and an SVG badge.
+ * No authentication; answers are cacheable (`Cache-Control`, `ETag`) and built at most once per
+ * data version and 30 s, so a busy page costs one indexed read per request.
+ */
+export const publicStatusRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { reader } = deps.statusPages;
+    // Absolute links (feeds, summary) use the configured public URL, else the request's origin.
+    const configured = deps.config.publicUrl?.replace(/\/+$/, "");
+    const originOf = (request: FastifyRequest) =>
+      configured ?? `${request.protocol}://${request.host}`;
+
+    async function load(slug: string): Promise<CachedStatusPage> {
+      const entry = await reader.bySlug(slug);
+      if (!entry) throw new NotFoundError("Status page", slug);
+      return entry;
+    }
+
+    /** Sends a cached render with validators; a matching If-None-Match gets a 304. */
+    function send(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      entry: CachedStatusPage,
+      format: Delivery,
+      key: string,
+      render: () => string,
+    ) {
+      const maxAge = Math.round(STATUS_PAGE_MAX_AGE_MS / 1000);
+      reply
+        .header("cache-control", `public, max-age=${maxAge}, stale-while-revalidate=${maxAge}`)
+        .header("etag", entry.etag)
+        .header("x-content-type-options", "nosniff")
+        .header("content-security-policy", CSP)
+        .header("referrer-policy", "no-referrer")
+        .header("vary", "accept-encoding");
+      if (format.cors) reply.header("access-control-allow-origin", "*");
+      if (request.headers["if-none-match"] === entry.etag) return reply.code(304).send();
+      reply.type(format.contentType);
+      const text = entry.memo(key, render);
+      // A 50-component page is ~1.4 MB of HTML and ~25 KB gzipped: compressed once per build.
+      const accepted = request.headers["accept-encoding"];
+      const encoding = accepted ? encodings.negotiate(accepted) : null;
+      if (encoding === null || text.length < MIN_COMPRESS_BYTES) return reply.send(text);
+      reply.header("content-encoding", encoding);
+      return reply.send(entry.memo(`${key}|${encoding}`, () => ENCODERS[encoding](text)));
+    }
+
+    for (const [suffix, format] of Object.entries(FORMATS)) {
+      app.get(
+        `/status/:slug${suffix}`,
+        {
+          schema: {
+            tags,
+            summary:
+              suffix === ""
+                ? "The public status page (HTML, no script)"
+                : `The public status page as ${suffix}`,
+            params: SlugParams,
+            response: { 200: format.schema ?? z.string(), ...problems },
+          },
+        },
+        async (request, reply) => {
+          const entry = await load(request.params.slug);
+          const origin = originOf(request);
+          // Keyed by origin too: a render with absolute links is only served to that origin.
+          return send(request, reply, entry, format, `${suffix}|${origin}`, () =>
+            format.render(entry, origin),
+          );
+        },
+      );
+    }
+
+    app.get(
+      "/status/:slug/badge.svg",
+      {
+        schema: {
+          tags,
+          summary: "A shields-style SVG badge of the page's state (?label=&style=)",
+          params: SlugParams,
+          querystring: BadgeQuery.strict(),
+        },
+      },
+      async (request, reply) => {
+        const entry = await load(request.params.slug);
+        const { label, style } = request.query;
+        const svg = { contentType: "image/svg+xml; charset=utf-8", cors: true };
+        return send(request, reply, entry, svg, `badge|${label ?? ""}|${style ?? ""}`, () =>
+          renderStatusBadge(entry.data.page.status, {
+            ...(label === undefined ? {} : { label }),
+            ...(style === undefined ? {} : { style }),
+          }),
+        );
+      },
+    );
+  };

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../../../deps.js";
+import { Slug } from "../../../status-pages/definition.js";
+import { StatusPageData, StatusPageSummary } from "../../../status-pages/model.js";
+import {
+  ListStatusPagesQuery,
+  readStatusPageData,
+  readStatusPages,
+} from "../../../status-pages/public.js";
+import { listOf } from "../../pagination.js";
+import { apiKeyCtx } from "../../request-context.js";
+import { readRoute } from "./read-route.js";
+
+/** GET /v1/status-pages and /v1/status-pages/:slug/data: the key's organization's pages. */
+export const statusPagesRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { reader } = deps.statusPages;
+    app.get(
+      "/status-pages",
+      readRoute({
+        permission: "status_pages:read",
+        summary: "Status pages of the key's organization, with their state",
+        description:
+          "Filter: status (operational, degraded, down). Sorts: updated_at (default), title, slug, status.",
+        querystring: ListStatusPagesQuery,
+        response: listOf(StatusPageSummary.meta({ id: "StatusPageSummary" })),
+      }),
+      async (request) =>
+        readStatusPages(
+          apiKeyCtx(deps.domain, request),
+          reader,
+          request.query,
+          deps.config.publicUrl,
+        ),
+    );
+    app.get(
+      "/status-pages/:slug/data",
+      readRoute({
+        permission: "status_pages:read",
+        summary: "A status page's public payload: services, 90-day history, incidents, maintenance",
+        description:
+          "The same payload as the public /status/:slug.json, for a page of the key's organization. Not paginated.",
+        params: z.object({ slug: Slug }),
+        response: StatusPageData.meta({ id: "StatusPageData" }),
+      }),
+      async (request) =>
+        readStatusPageData(apiKeyCtx(deps.domain, request), reader, request.params.slug),
+    );
+  };
