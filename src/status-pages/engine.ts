@@ -1,6 +1,6 @@
 import type { Clock } from "../lib/clock.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import { DAY_MS, splitByUtcDay, utcDay } from "./history.js";
+import { DAY_MS, firstHistoryDay, splitByUtcDay, utcDay } from "./history.js";
 import { phaseAt } from "./maintenances.js";
 import { HISTORY_DAYS, type SourceRef } from "./model.js";
 import type { StatusPageSignals } from "./signals.js";
@@ -33,8 +33,9 @@ export interface StatusPageEngine extends StatusPageSignals {
     write: () => Promise<T>,
   ): Promise<T>;
   /**
-   * Moves maintenance windows whose edge has passed and reconciles every component with its
-   * sources (a missed signal, an expired mute): the safety net, run periodically.
+   * Moves maintenance windows whose edge has passed, reconciles every component with its
+   * sources (a missed signal, an expired mute) and drops history past the 90 days: run
+   * periodically.
    */
   tick(meta: MetaAccess): Promise<{ windowsMoved: number; componentsChanged: number }>;
 }
@@ -47,6 +48,7 @@ const idsOf = (sources: readonly SourceRef[]) => ({
 });
 
 export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine {
+  let prunedBefore = "";
   async function recompute(
     tx: MetaAccess,
     componentIds: readonly string[],
@@ -196,6 +198,12 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
         componentsChanged += changed;
         after = ids[ids.length - 1] ?? after;
         if (ids.length < RECONCILE_BATCH) break;
+      }
+      // Days past the window are never shown again: dropped once per UTC day.
+      const first = firstHistoryDay(now);
+      if (first !== prunedBefore) {
+        await meta.repos.statusPageState.deleteDaysBefore(first);
+        prunedBefore = first;
       }
       return { windowsMoved, componentsChanged };
     },

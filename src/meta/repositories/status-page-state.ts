@@ -287,6 +287,15 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .execute();
     },
 
+    /** Drops history rows no page shows any more; says how many went. */
+    async deleteDaysBefore(day: string): Promise<number> {
+      const result = await db
+        .deleteFrom("status_page_days")
+        .where("day", "<", day)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Windows whose phase is behind the clock: started, or ended. */
     async maintenanceEdges(at: string): Promise<
       {

@@ -21,7 +21,7 @@ describe("renderIncidentFeed", () => {
     const doc = parse(renderIncidentFeed(data, atom));
     const feed = child(doc, "feed");
     expect(feed?.attributes?.xmlns).toBe("http://www.w3.org/2005/Atom");
-    expect(text(child(feed, "title"))).toBe("Acme Cloud status: incidents");
+    expect(text(child(feed, "title"))).toBe("Acme Cloud: incidents");
     const entries = children(feed, "entry");
     expect(entries).toHaveLength(2);
     expect(entries.map((e) => child(e, "link")?.attributes?.href)).toEqual([
@@ -75,7 +75,7 @@ describe("renderIncidentFeed", () => {
       expect(text(child(entry, "title"))).toBe(
         "&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp; ]]&gt;",
       );
-      expect(text(child(root, "title"))).toBe("Acme <b>&</b> status: incidents");
+      expect(text(child(root, "title"))).toBe("Acme <b>&</b>: incidents");
     }
   });
 

@@ -109,7 +109,7 @@ export const renderIncidentFeed = (
     ),
   );
   const feed = new Feed({
-    title: `${data.page.title} status: incidents`,
+    title: `${data.page.title}: incidents`,
     description: data.page.description || `Incidents of ${data.page.title}`,
     id: pageUrl,
     link: pageUrl,
