@@ -20,9 +20,9 @@ import { sendAll } from "../src/demo/sender.js";
 import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
 import { createLogger } from "../src/lib/logger.js";
 import { createMonitor } from "../src/monitors/monitors.js";
+import { initialize } from "../src/setup/initialize.js";
 import { createComponent } from "../src/status-pages/components.js";
 import { createGroup, createPage } from "../src/status-pages/manage.js";
-import { initialize } from "../src/setup/initialize.js";
 
 const OUTPUT = new URL("../src/server/openapi-examples.json", import.meta.url);
 const SEED = 42;
@@ -134,14 +134,11 @@ async function seedStatusPage(
   setup: { orgId: string; projectId: string },
 ): Promise<void> {
   const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
-  const monitor = await createMonitor(
-    deps.monitors,
-    {
-      ctx,
-      projectId: setup.projectId,
-      input: { name: "Checkout API", type: "api", steps: [{ url: "https://shop.example/health" }] },
-    },
-  );
+  const monitor = await createMonitor(deps.monitors, {
+    ctx,
+    projectId: setup.projectId,
+    input: { name: "Checkout API", type: "api", steps: [{ url: "https://shop.example/health" }] },
+  });
   const { page } = await createPage({
     ctx,
     orgId: setup.orgId,
