@@ -281,7 +281,11 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     for (const path of paths) {
       const response = await service.fetch(path);
       expect(response.status, path).toBe(200);
-      expect(response.headers.get("cache-control"), path).toMatch(/^public, max-age=\d+/);
+      // Without VIGIL_PUBLIC_URL, absolute links come from the request: kept out of shared caches.
+      const absolute = path.endsWith("summary.json") || path.includes("/feed.");
+      expect(response.headers.get("cache-control"), path).toMatch(
+        absolute ? /^private, max-age=\d+/ : /^public, max-age=\d+/,
+      );
       const body = await response.text();
       for (const secret of forbidden) expect(body, `${path} leaks ${secret}`).not.toContain(secret);
     }
@@ -352,5 +356,54 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect((await owner.delete(rules)).status).toBe(204);
     expect(await state()).toBe("operational");
     expect((await data()).page.status).toBe("operational");
+  });
+
+  it("an incident opened by hand shows on the components it names, with its updates, until resolved", async () => {
+    nowMs = T0 + DAY + 2 * 60 * MIN;
+    const incidents = `/api/projects/${projectId}/incidents`;
+    const bad = await owner.post(incidents, {
+      title: "Payments degraded",
+      severity: "medium",
+      componentIds: [webId, "spc_elsewhere"],
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("componentIds.1");
+    const created = await owner.post(incidents, {
+      title: "Payments degraded",
+      severity: "medium",
+      message: "Some card payments fail",
+      componentIds: [webId],
+    });
+    expect(created.status).toBe(201);
+    const incident = await json<{ id: string; componentIds: string[] }>(created);
+    expect(incident.componentIds).toEqual([webId]);
+    let d = await data();
+    expect(component(d, webId).status).toBe("degraded");
+    expect(component(d, apiId).status).toBe("operational");
+    expect(d.page.status).toBe("degraded");
+    expect(d.activeIncidents).toMatchObject([
+      {
+        title: "Payments degraded",
+        impact: "degraded",
+        componentIds: [webId],
+        updates: [{ phase: "investigating", message: "Some card payments fail" }],
+      },
+    ]);
+    expect(
+      (await owner.patch(`${incidents}/${incident.id}`, { componentIds: [apiId] })).status,
+    ).toBe(200);
+    d = await data();
+    expect(component(d, webId).status).toBe("operational");
+    expect(component(d, apiId).status).toBe("degraded");
+    nowMs += 10 * MIN;
+    expect((await owner.post(`${incidents}/${incident.id}/resolve`, {})).status).toBe(200);
+    d = await data();
+    expect(d.page.status).toBe("operational");
+    expect(d.activeIncidents).toEqual([]);
+    expect(today(d, apiId)).toMatchObject({
+      status: "degraded",
+      degradedMs: 10 * MIN,
+      incidents: [{ title: "Payments degraded", severity: "medium" }],
+    });
   });
 });

@@ -6,6 +6,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import { requireProject } from "../projects/projects.js";
 import { type Page, pageInfo, resolveWindow } from "../read/params.js";
+import { linkIncidentComponents } from "../status-pages/incident-links.js";
 import type { WebhookService } from "../webhooks/service.js";
 import {
   appendIncidentEvents,
@@ -58,7 +59,11 @@ async function findIncident(
 }
 
 async function detailOf(meta: MetaAccess, incident: IncidentRecord): Promise<IncidentDetailView> {
-  return toIncidentDetailView(incident, await meta.repos.incidents.listEvents([incident.id]));
+  return toIncidentDetailView(
+    incident,
+    await meta.repos.incidents.listEvents([incident.id]),
+    await meta.repos.statusPageState.linkedComponents(incident.id),
+  );
 }
 
 /**
@@ -71,19 +76,20 @@ async function changeIncident(
   change: (
     tx: MetaAccess,
     incident: IncidentRecord,
-  ) => Promise<{ incident: IncidentRecord; events: DomainEvent[] }>,
+  ) => Promise<{
+    incident: IncidentRecord;
+    events: DomainEvent[];
+    /** Components the change unlinked: their state may move too. */
+    unlinked?: readonly string[];
+  }>,
 ): Promise<IncidentDetailView> {
   const { ctx, projectId, incidentId } = ref;
   await requireProject(ctx, projectId, "write");
   const { detail, events } = await ctx.deps.meta.transaction(async (tx) => {
     const result = await change(tx, await findIncident(tx, projectId, incidentId));
     if (result.events.length > 0) await deps.webhooks.enqueueIn(tx, result.events);
-    // Status pages show a monitor's or rule's incidents: its state, severity and public updates.
-    const { source, sourceId } = result.incident;
-    if (source !== "manual" && sourceId !== null)
-      await ctx.deps.statusPages.sourcesChanged(tx, [
-        { kind: source === "monitor" ? "monitor" : "alert_rule", id: sourceId },
-      ]);
+    // Status pages show the incident on its components: its state, severity and public updates.
+    await ctx.deps.statusPages.incidentChanged(tx, result.incident, result.unlinked);
     return { detail: await detailOf(tx, result.incident), events: result.events };
   });
   if (events.length > 0) deps.webhooks.kick();
@@ -96,7 +102,7 @@ export async function createIncident(
   { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: unknown },
 ): Promise<IncidentDetailView> {
   await requireProject(ctx, projectId, "write");
-  const { title, severity, message } = parseInput(CreateIncidentInput, input);
+  const { title, severity, message, componentIds } = parseInput(CreateIncidentInput, input);
   const now = nowIso(ctx.deps);
   const actor = actorOf(ctx);
   const incident: IncidentRecord = {
@@ -125,6 +131,10 @@ export async function createIncident(
   const detail = await ctx.deps.meta.transaction(async (tx) => {
     await tx.repos.incidents.insert(incident);
     await appendIncidentEvents(tx, ctx.deps, incident.id, timeline);
+    if (componentIds && componentIds.length > 0) {
+      await linkIncidentComponents(tx, { projectId, incidentId: incident.id, componentIds });
+      await ctx.deps.statusPages.incidentChanged(tx, incident);
+    }
     await deps.webhooks.enqueueIn(tx, [incidentCreatedEvent(incident)]);
     return detailOf(tx, incident);
   });
@@ -175,9 +185,9 @@ export async function updateIncident(
   deps: IncidentApiDeps,
   ref: IncidentRef & { input: unknown },
 ): Promise<IncidentDetailView> {
-  const { title, severity } = parseInput(UpdateIncidentInput, ref.input);
-  if (title === undefined && severity === undefined)
-    throw InvalidInputError.forField("title", "give title and/or severity");
+  const { title, severity, componentIds } = parseInput(UpdateIncidentInput, ref.input);
+  if (title === undefined && severity === undefined && componentIds === undefined)
+    throw InvalidInputError.forField("title", "give title, severity and/or componentIds");
   return changeIncident(deps, ref, async (tx, incident) => {
     const at = nowIso(ref.ctx.deps);
     const actor = actorOf(ref.ctx);
@@ -198,11 +208,19 @@ export async function updateIncident(
         message: `${incident.severity} → ${severity}`,
         data: { from: incident.severity, to: severity },
       });
-    if (entries.length === 0) return { incident, events: [] };
+    const unlinked =
+      componentIds === undefined
+        ? []
+        : await linkIncidentComponents(tx, {
+            projectId: ref.projectId,
+            incidentId: incident.id,
+            componentIds,
+          });
+    if (entries.length === 0) return { incident, events: [], unlinked };
     const change = { title: title ?? incident.title, severity: severity ?? incident.severity };
     await tx.repos.incidents.update(incident.id, { ...change, updatedAt: at });
     await appendIncidentEvents(tx, ref.ctx.deps, incident.id, entries);
-    return { incident: { ...incident, ...change, updatedAt: at }, events: [] };
+    return { incident: { ...incident, ...change, updatedAt: at }, events: [], unlinked };
   });
 }
 

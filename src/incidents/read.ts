@@ -34,7 +34,11 @@ export async function readIncident(ctx: Ctx, incidentId: string): Promise<Incide
   const incident = await repos.incidents.findById(incidentId);
   if (!incident || incident.projectId !== projectOf(ctx))
     throw new NotFoundError("Incident", incidentId);
-  return toIncidentDetailView(incident, await repos.incidents.listEvents([incident.id]));
+  return toIncidentDetailView(
+    incident,
+    await repos.incidents.listEvents([incident.id]),
+    await repos.statusPageState.linkedComponents(incident.id),
+  );
 }
 
 const zeroes = <N extends readonly string[]>(names: N) =>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
 import { countsOf, listQuery, WindowQuery } from "../read/params.js";
+import { MAX_INCIDENT_COMPONENTS } from "../status-pages/incident-links.js";
 import {
   ACTOR_KINDS,
   INCIDENT_EVENT_TYPES,
@@ -59,6 +60,11 @@ export type IncidentEventView = z.infer<typeof IncidentEventView>;
 export const IncidentDetailView = IncidentView.extend({
   timeline: z.array(IncidentEventView).describe("Every entry, oldest first"),
   updates: z.array(IncidentEventView).describe("The public updates only, oldest first"),
+  componentIds: z
+    .array(z.string())
+    .describe(
+      "Status page components the incident is linked to by hand (besides those its source feeds)",
+    ),
 }).meta({ id: "IncidentDetail" });
 export type IncidentDetailView = z.infer<typeof IncidentDetailView>;
 
@@ -94,12 +100,14 @@ export const toIncidentEventView = (e: IncidentEventRecord): IncidentEventView =
 export function toIncidentDetailView(
   incident: IncidentRecord,
   timeline: readonly IncidentEventRecord[],
+  componentIds: readonly string[],
 ): IncidentDetailView {
   const events = timeline.map(toIncidentEventView);
   return {
     ...toIncidentView(incident),
     timeline: events,
     updates: events.filter((e) => e.public && e.type === "update"),
+    componentIds: [...componentIds],
   };
 }
 
@@ -115,6 +123,12 @@ export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;
 
 const Title = z.string().trim().min(1).max(200);
 const Message = z.string().trim().min(1).max(10_000);
+const ComponentIds = z
+  .array(z.string().min(1).max(64))
+  .max(MAX_INCIDENT_COMPONENTS)
+  .describe(
+    "Status page components (`spc_…`) of the organization the incident affects, shown on their pages",
+  );
 
 export const CreateIncidentInput = z
   .object({
@@ -123,6 +137,7 @@ export const CreateIncidentInput = z
     message: Message.optional().describe(
       "A first public update (phase investigating) posted with it",
     ),
+    componentIds: ComponentIds.optional(),
   })
   .strict()
   .meta({
@@ -136,7 +151,11 @@ export const CreateIncidentInput = z
 export type CreateIncidentInput = z.infer<typeof CreateIncidentInput>;
 
 export const UpdateIncidentInput = z
-  .object({ title: Title.optional(), severity: z.enum(INCIDENT_SEVERITIES).optional() })
+  .object({
+    title: Title.optional(),
+    severity: z.enum(INCIDENT_SEVERITIES).optional(),
+    componentIds: ComponentIds.optional().describe("Replaces the linked components"),
+  })
   .strict()
   .meta({ id: "UpdateIncidentInput", example: { severity: "critical" } });
 export type UpdateIncidentInput = z.infer<typeof UpdateIncidentInput>;

@@ -352,6 +352,12 @@ export interface StatusPageMaintenanceComponentsTable {
   component_id: string;
 }
 
+/** Components an incident affects beyond those its source feeds. */
+export interface StatusPageIncidentComponentsTable {
+  incident_id: string;
+  component_id: string;
+}
+
 /** One component's UTC day: the history bar. */
 export interface StatusPageDaysTable {
   component_id: string;
@@ -405,6 +411,7 @@ export interface MetaSchema {
   status_page_component_rules: StatusPageComponentRulesTable;
   status_page_maintenances: StatusPageMaintenancesTable;
   status_page_maintenance_components: StatusPageMaintenanceComponentsTable;
+  status_page_incident_components: StatusPageIncidentComponentsTable;
   status_page_days: StatusPageDaysTable;
 }
 

@@ -33,6 +33,15 @@ export interface StatusPageEngine extends StatusPageSignals {
     write: () => Promise<T>,
   ): Promise<T>;
   /**
+   * An incident opened, changed, updated or resolved: the components its source feeds and those
+   * linked to it (and `alsoComponentIds`, those it was linked to before a change) move.
+   */
+  incidentChanged(
+    tx: MetaAccess,
+    incident: { id: string; source: string; sourceId: string | null },
+    alsoComponentIds?: readonly string[],
+  ): Promise<void>;
+  /**
    * Moves maintenance windows whose edge has passed, reconciles every component with its
    * sources (a missed signal, an expired mute) and drops history past the 90 days: run
    * periodically.
@@ -76,6 +85,8 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
         inMaintenance: inMaintenance.has(component.id),
       });
       if (state === component.state) continue;
+      // Fenced: a component another writer moved meanwhile is left to that writer.
+      if (!(await repo.moveComponentState(component, state, at))) continue;
       moved++;
       movedPages.add(component.pageId);
       // The interval the previous state lasted goes into its days' rows (shown days only).
@@ -108,7 +119,6 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
         maintenance: state === "maintenance",
         at,
       });
-      await repo.setComponentState(component.id, state, at);
     }
     await updatePages(tx, options.bump === "always" ? touchedPages : movedPages, at);
     return { changed: moved };
@@ -118,7 +128,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
   async function updatePages(tx: MetaAccess, pageIds: ReadonlySet<string>, at: string) {
     if (pageIds.size === 0) return;
     const repo = tx.repos.statusPageState;
-    const states = await repo.componentStatesOfPages([...pageIds]);
+    const states = await repo.componentStatesOfPages([...pageIds].sort());
     const current = await repo.pageStates([...pageIds]);
     for (const [pageId, componentStates] of states) {
       if (!current.has(pageId)) continue;
@@ -169,6 +179,20 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
           at,
         });
       }
+    },
+
+    async incidentChanged(tx, incident, alsoComponentIds = []) {
+      const { source, sourceId } = incident;
+      const sources: SourceRef[] =
+        sourceId === null || source === "manual"
+          ? []
+          : [{ kind: source === "monitor" ? "monitor" : "alert_rule", id: sourceId }];
+      const ids = new Set([
+        ...(await componentsOf(tx, sources)),
+        ...(await tx.repos.statusPageState.linkedComponents(incident.id)),
+        ...alsoComponentIds,
+      ]);
+      await recompute(tx, [...ids]);
     },
 
     async sourcesChanged(tx, sources) {

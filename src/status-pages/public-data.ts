@@ -79,14 +79,27 @@ export async function buildStatusPageData(
     for (const id of [...(s?.monitors ?? []), ...(s?.alertRules ?? [])].map((x) => x.id))
       componentsOfSource.set(id, [...(componentsOfSource.get(id) ?? []), c.id]);
   }
-  const pageIncidents = await incidents.listForSources(
+  const pageIncidents = await incidents.listForPage(
     {
       monitorIds: [...sources.values()].flatMap((s) => s.monitors.map((m) => m.id)),
       ruleIds: [...sources.values()].flatMap((s) => s.alertRules.map((r) => r.id)),
+      componentIds: components.map((c) => c.id),
     },
     `${fromDay}T00:00:00.000Z`,
   );
-  const updates = await publicUpdates(meta, pageIncidents);
+  const [updates, links] = await Promise.all([
+    publicUpdates(meta, pageIncidents),
+    statusPageState.linksOfIncidents(pageIncidents.map((i) => i.id)),
+  ]);
+  const order = new Map(components.map((c, i) => [c.id, i]));
+  /** The page's components an incident affects, in display order: fed by its source or linked. */
+  const affected = (incident: IncidentRecord): string[] => {
+    const ids = new Set([
+      ...(incident.sourceId ? (componentsOfSource.get(incident.sourceId) ?? []) : []),
+      ...(links.get(incident.id) ?? []).filter((id) => order.has(id)),
+    ]);
+    return [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  };
   const publicIncidents: PublicIncident[] = pageIncidents.map((i) => ({
     id: i.id,
     title: i.title,
@@ -95,7 +108,7 @@ export async function buildStatusPageData(
     impact: incidentImpact(i.severity),
     startedAt: i.startedAt,
     resolvedAt: i.resolvedAt,
-    componentIds: i.sourceId ? (componentsOfSource.get(i.sourceId) ?? []) : [],
+    componentIds: affected(i),
     updates: updates.get(i.id) ?? [],
   }));
 

@@ -126,6 +126,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column("component_id")
     .execute();
 
+  // Components an incident affects beyond those its source feeds (incidents opened by hand).
+  await db.schema
+    .createTable("status_page_incident_components")
+    .addColumn("incident_id", "text", (c) =>
+      c.notNull().references("incidents.id").onDelete("cascade"),
+    )
+    .addColumn("component_id", "text", (c) =>
+      c.notNull().references("status_page_components.id").onDelete("cascade"),
+    )
+    .addPrimaryKeyConstraint("status_page_incident_components_pk", ["incident_id", "component_id"])
+    .execute();
+  await db.schema
+    .createIndex("status_page_incident_components_component_idx")
+    .on("status_page_incident_components")
+    .column("component_id")
+    .execute();
+
   await db.schema
     .createTable("status_page_days")
     .addColumn("component_id", "text", (c) =>
@@ -157,6 +174,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
     "status_page_days",
+    "status_page_incident_components",
     "status_page_maintenance_components",
     "status_page_maintenances",
     "status_page_component_rules",

@@ -294,29 +294,42 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
     },
     /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
     /**
-     * The incidents of these monitors and rules open now or resolved since `since`, newest first
-     * (a status page's incidents: its components' sources).
+     * A status page's incidents: those of these monitors and rules, and those linked by hand to
+     * these components, open now or resolved since `since`, newest first.
      */
-    async listForSources(
-      sources: { monitorIds: readonly string[]; ruleIds: readonly string[] },
+    async listForPage(
+      page: {
+        monitorIds: readonly string[];
+        ruleIds: readonly string[];
+        componentIds: readonly string[];
+      },
       since: string,
     ): Promise<IncidentRecord[]> {
-      const bySource = [
-        ["monitor", sources.monitorIds],
-        ["alert", sources.ruleIds],
-      ] as const;
-      const wanted = bySource.filter(([, ids]) => ids.length > 0);
-      if (wanted.length === 0) return [];
+      if (page.monitorIds.length + page.ruleIds.length + page.componentIds.length === 0) return [];
       const rows = await db
         .selectFrom("incidents")
         .selectAll()
-        .where((eb) =>
-          eb.or(
-            wanted.map(([source, ids]) =>
-              eb.and([eb("source", "=", source), eb("source_id", "in", ids)]),
-            ),
-          ),
-        )
+        .where((eb) => {
+          const any = [];
+          if (page.monitorIds.length > 0)
+            any.push(
+              eb.and([eb("source", "=", "monitor"), eb("source_id", "in", page.monitorIds)]),
+            );
+          if (page.ruleIds.length > 0)
+            any.push(eb.and([eb("source", "=", "alert"), eb("source_id", "in", page.ruleIds)]));
+          if (page.componentIds.length > 0)
+            any.push(
+              eb(
+                "id",
+                "in",
+                eb
+                  .selectFrom("status_page_incident_components")
+                  .select("incident_id")
+                  .where("component_id", "in", page.componentIds),
+              ),
+            );
+          return eb.or(any);
+        })
         .where((eb) => eb.or([eb("status", "=", "active"), eb("resolved_at", ">=", since)]))
         .orderBy("started_at", "desc")
         .orderBy("id", "desc")

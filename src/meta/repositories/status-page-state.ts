@@ -78,6 +78,7 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .innerJoin("status_page_components as c", "c.id", "l.component_id")
         .select(["c.id", "c.page_id"])
         .where("l.monitor_id", "=", monitorId)
+        .orderBy("c.id")
         .execute();
       return rows.map((r) => ({ id: r.id, pageId: r.page_id }));
     },
@@ -88,6 +89,8 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .selectFrom("status_page_components")
         .select(["id", "page_id", "state", "state_changed_at"])
         .where("id", "in", ids)
+        // One order for every writer, so two transactions never wait on each other's rows.
+        .orderBy("id")
         .execute();
       return rows.map((r) => ({
         id: r.id,
@@ -159,7 +162,16 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
             .where("l.component_id", "in", componentIds),
         )
         .execute();
-      for (const i of incidents)
+      // Incidents linked to the components by hand count the same way (a duplicate of one fed
+      // by a source changes nothing: the worst impact wins).
+      const linked = await db
+        .selectFrom("status_page_incident_components as l")
+        .innerJoin("incidents as i", "i.id", "l.incident_id")
+        .select(["l.component_id", "i.severity"])
+        .where("l.component_id", "in", componentIds)
+        .where("i.status", "=", "active")
+        .execute();
+      for (const i of [...incidents, ...linked])
         push(states.incidents, i.component_id, i.severity as IncidentSeverity);
       return states;
     },
@@ -178,12 +190,23 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
       return new Set(rows.map((r) => r.component_id));
     },
 
-    async setComponentState(id: string, state: ComponentState, at: string): Promise<void> {
-      await db
+    /**
+     * Moves a component from the state it was read in to `state`, fenced on what was read: false
+     * when another writer (another node's tick) moved it first, so its interval is counted once.
+     */
+    async moveComponentState(
+      from: Pick<ComponentStateRow, "id" | "state" | "stateChangedAt">,
+      state: ComponentState,
+      at: string,
+    ): Promise<boolean> {
+      const result = await db
         .updateTable("status_page_components")
         .set({ state, state_changed_at: at })
-        .where("id", "=", id)
-        .execute();
+        .where("id", "=", from.id)
+        .where("state", "=", from.state)
+        .where("state_changed_at", "=", from.stateChangedAt)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     /** The current states of the pages' components, for the pages' states. */
@@ -285,6 +308,56 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .where("page_id", "=", pageId)
         .where("day", ">=", fromDay)
         .execute();
+    },
+
+    /** The components an incident is linked to by hand, in id order. */
+    async linkedComponents(incidentId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("status_page_incident_components")
+        .select("component_id")
+        .where("incident_id", "=", incidentId)
+        .orderBy("component_id")
+        .execute();
+      return rows.map((r) => r.component_id);
+    },
+
+    /** The incidents' hand-made links, by incident. */
+    async linksOfIncidents(incidentIds: readonly string[]): Promise<Map<string, string[]>> {
+      const links = new Map<string, string[]>();
+      if (incidentIds.length === 0) return links;
+      const rows = await db
+        .selectFrom("status_page_incident_components")
+        .select(["incident_id", "component_id"])
+        .where("incident_id", "in", incidentIds)
+        .execute();
+      for (const r of rows) push(links, r.incident_id, r.component_id);
+      return links;
+    },
+
+    /** Replaces the components an incident is linked to. */
+    async linkIncident(incidentId: string, componentIds: readonly string[]): Promise<void> {
+      await db
+        .deleteFrom("status_page_incident_components")
+        .where("incident_id", "=", incidentId)
+        .execute();
+      if (componentIds.length > 0)
+        await db
+          .insertInto("status_page_incident_components")
+          .values(componentIds.map((c) => ({ incident_id: incidentId, component_id: c })))
+          .execute();
+    },
+
+    /** Which of these components are on a page of the organization. */
+    async orgComponentIds(orgId: string, ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("status_page_components as c")
+        .innerJoin("status_pages as p", "p.id", "c.page_id")
+        .select("c.id")
+        .where("p.org_id", "=", orgId)
+        .where("c.id", "in", ids)
+        .execute();
+      return new Set(rows.map((r) => r.id));
     },
 
     /** Drops history rows no page shows any more; says how many went. */

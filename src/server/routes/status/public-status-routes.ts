@@ -30,10 +30,14 @@ interface Delivery {
   contentType: string;
   /** Readable from any origin (the JSON, the Statuspage summary, feeds, the badge). */
   cors: boolean;
+  /** Kept out of shared caches: links drawn from the request's Host would poison them. */
+  private?: boolean | undefined;
 }
 
 /** A format of the public page: how it is sent and how it is drawn from the payload. */
 interface PublicFormat extends Delivery {
+  /** Its links are absolute: drawn with the public URL, or else the request's origin. */
+  absolute?: boolean;
   /** The document's schema, for the OpenAPI document (answers are sent pre-serialized). */
   schema?: z.ZodType;
   render(entry: CachedStatusPage, origin: string): string;
@@ -69,12 +73,14 @@ const FORMATS: Record<string, PublicFormat> = {
     contentType: "application/json; charset=utf-8",
     cors: true,
     schema: StatuspageSummary,
+    absolute: true,
     render: (e, origin) =>
       JSON.stringify(toStatuspageSummary(e.data, `${origin}${pagePath(e.page.slug)}`)),
   },
   "/feed.atom": {
     contentType: "application/atom+xml; charset=utf-8",
     cors: true,
+    absolute: true,
     render: (e, origin) =>
       renderIncidentFeed(e.data, {
         format: "atom",
@@ -85,6 +91,7 @@ const FORMATS: Record<string, PublicFormat> = {
   "/feed.rss": {
     contentType: "application/rss+xml; charset=utf-8",
     cors: true,
+    absolute: true,
     render: (e, origin) =>
       renderIncidentFeed(e.data, {
         format: "rss",
@@ -126,7 +133,10 @@ export const publicStatusRoutes =
     ) {
       const maxAge = Math.round(STATUS_PAGE_MAX_AGE_MS / 1000);
       reply
-        .header("cache-control", `public, max-age=${maxAge}, stale-while-revalidate=${maxAge}`)
+        .header(
+          "cache-control",
+          `${format.private ? "private" : "public"}, max-age=${maxAge}, stale-while-revalidate=${maxAge}`,
+        )
         .header("etag", entry.etag)
         .header("x-content-type-options", "nosniff")
         .header("content-security-policy", CSP)
@@ -162,7 +172,8 @@ export const publicStatusRoutes =
           const entry = await load(request.params.slug);
           const origin = originOf(request);
           // Keyed by origin too: a render with absolute links is only served to that origin.
-          return send(request, reply, entry, format, `${suffix}|${origin}`, () =>
+          const delivery = { ...format, private: format.absolute && configured === undefined };
+          return send(request, reply, entry, delivery, `${suffix}|${origin}`, () =>
             format.render(entry, origin),
           );
         },
