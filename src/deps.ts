@@ -32,7 +32,7 @@ import {
 import type { ReadDeps } from "./read/read-deps.js";
 import { createTraceSpanLoader } from "./read/traces.js";
 import { createStatusPageEngine } from "./status-pages/engine.js";
-import { createStatusPageReader, type StatusPageReader } from "./status-pages/public.js";
+import { createStatusPageReader, type StatusPageReader } from "./status-pages/reader.js";
 import { createStatusPageTicker, type StatusPageTicker } from "./status-pages/ticker.js";
 import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";

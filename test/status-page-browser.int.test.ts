@@ -122,7 +122,10 @@ describe.skipIf(!available)("public status page in Chromium", () => {
       expect(await components.nth(i).locator(".history .bar").count()).toBe(90);
     const body = (await page.locator("body").textContent()) ?? "";
     expect(body).toContain("Public API");
-    expect(body).toContain("API is down");
+    expect(body).toContain("Public API, Checkout: service disruption");
+    // One of Checkout's two monitors fails: degraded; Public API's only one does: down.
+    expect(await components.nth(0).getAttribute("data-status")).toBe("down");
+    expect(await components.nth(1).getAttribute("data-status")).toBe("degraded");
     for (const landmark of ["header", "main", "footer"])
       expect(await page.locator(landmark).count(), landmark).toBeGreaterThan(0);
     // Today's bar of the failing component explains itself on hover.

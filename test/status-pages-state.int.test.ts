@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../src/auth/users.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import type { StatusPageData, StatusPageSummary } from "../src/status-pages/model.js";
 import {
@@ -12,7 +13,7 @@ import {
 import { addKey, addProjectWithKey } from "./helpers/projects.js";
 import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import type { TestService } from "./helpers/test-service.js";
+import { signIn, type TestService } from "./helpers/test-service.js";
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -175,7 +176,8 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect(d.page.status).toBe("down");
     expect(d.activeIncidents).toHaveLength(1);
     expect(d.activeIncidents[0]).toMatchObject({
-      title: "Checkout API is down",
+      // The title names the components, never the monitor behind them.
+      title: "API, Website: service disruption",
       status: "active",
       impact: "down",
       componentIds: [apiId, webId],
@@ -233,7 +235,9 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     const d = await data();
     expect(d.page.status).toBe("operational");
     expect(d.activeIncidents).toEqual([]);
-    expect(d.incidents).toMatchObject([{ title: "Checkout API is down", status: "resolved" }]);
+    expect(d.incidents).toMatchObject([
+      { title: "API, Website: service disruption", status: "resolved" },
+    ]);
     // API: 3 checks, 2 passed; down 10:10–10:40.
     expect(today(d, apiId)).toMatchObject({
       status: "down",
@@ -241,7 +245,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
       checks: { run: 3, passed: 2 },
       downMs: 30 * MIN,
       maintenance: false,
-      incidents: [{ title: "Checkout API is down", severity: "high" }],
+      incidents: [{ title: "API, Website: service disruption", severity: "high" }],
     });
     // Website: the failed check ran in maintenance and does not count; down only 10:31–10:40.
     expect(today(d, webId)).toMatchObject({
@@ -269,7 +273,15 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
 
   it("serves the page, its JSON, summary, feeds and badge without auth and with nothing internal", async () => {
     const targetHost = new URL(targetUrl).host;
-    const forbidden = [projectId, orgId, monitorId, targetHost, "internal-health", "incidents/"];
+    const forbidden = [
+      projectId,
+      orgId,
+      monitorId,
+      "Checkout API", // the monitor's name
+      targetHost,
+      "internal-health",
+      "incidents/",
+    ];
     const paths = [
       "/status/acme",
       "/status/acme.json",
@@ -306,6 +318,40 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect(badge).toContain("operational");
     expect((await service.fetch("/status/nope.json")).status).toBe(404);
     expect((await service.fetch("/status/acme/badge.svg?style=neon")).status).toBe(400);
+  });
+
+  it("links drawn from a request's Host are neither kept for others nor shared; a bad Host is a 400", async () => {
+    const get = (path: string, host: string) =>
+      new Promise<{ status: number; cache: string; body: string }>((resolve, reject) => {
+        const url = new URL(service.url);
+        const req = httpRequest(
+          { host: url.hostname, port: url.port, path, headers: { host } },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk: Buffer) => {
+              body += chunk.toString();
+            });
+            res.on("end", () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                cache: String(res.headers["cache-control"]),
+                body,
+              }),
+            );
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    const poisoned = await get("/status/acme/feed.atom", "evil.example");
+    expect(poisoned.status).toBe(200);
+    expect(poisoned.cache).toMatch(/^private/);
+    expect(poisoned.body).toContain("http://evil.example/status/acme");
+    const honest = await get("/status/acme/feed.atom", new URL(service.url).host);
+    expect(honest.body).not.toContain("evil.example");
+    expect((await get("/status/acme/feed.atom", "bad host")).status).toBe(400);
+    // The page itself has no absolute links: shared and cached whatever the Host.
+    expect((await get("/status/acme", "evil.example")).cache).toMatch(/^public/);
   });
 
   it("/v1/status-pages/:slug/data answers the organization's keys only", async () => {
@@ -361,6 +407,19 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   it("an incident opened by hand shows on the components it names, with its updates, until resolved", async () => {
     nowMs = T0 + DAY + 2 * 60 * MIN;
     const incidents = `/api/projects/${projectId}/incidents`;
+    // A member may open incidents, but only owners and admins put them on public pages.
+    const member = { email: "member@example.com", password: "member secret 1" };
+    await createUser({
+      ctx: { deps: service.deps.domain, actor: { kind: "system" } },
+      input: { ...member, orgId, role: "member" },
+    });
+    const memberSession = await signIn(service, member.email, member.password);
+    const refused = await memberSession.post(incidents, {
+      title: "Payments degraded",
+      severity: "medium",
+      componentIds: [webId],
+    });
+    expect(refused.status).toBe(403);
     const bad = await owner.post(incidents, {
       title: "Payments degraded",
       severity: "medium",

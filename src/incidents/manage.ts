@@ -6,7 +6,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import { requireProject } from "../projects/projects.js";
 import { type Page, pageInfo, resolveWindow } from "../read/params.js";
-import { linkIncidentComponents } from "../status-pages/incident-links.js";
+import { linkIncidentComponents, requireLinkAccess } from "../status-pages/incident-links.js";
 import type { WebhookService } from "../webhooks/service.js";
 import {
   appendIncidentEvents,
@@ -62,7 +62,7 @@ async function detailOf(meta: MetaAccess, incident: IncidentRecord): Promise<Inc
   return toIncidentDetailView(
     incident,
     await meta.repos.incidents.listEvents([incident.id]),
-    await meta.repos.statusPageState.linkedComponents(incident.id),
+    await meta.repos.statusPageIncidentLinks.linkedComponents(incident.id),
   );
 }
 
@@ -103,6 +103,7 @@ export async function createIncident(
 ): Promise<IncidentDetailView> {
   await requireProject(ctx, projectId, "write");
   const { title, severity, message, componentIds } = parseInput(CreateIncidentInput, input);
+  if (componentIds !== undefined) await requireLinkAccess(ctx, projectId);
   const now = nowIso(ctx.deps);
   const actor = actorOf(ctx);
   const incident: IncidentRecord = {
@@ -188,6 +189,7 @@ export async function updateIncident(
   const { title, severity, componentIds } = parseInput(UpdateIncidentInput, ref.input);
   if (title === undefined && severity === undefined && componentIds === undefined)
     throw InvalidInputError.forField("title", "give title, severity and/or componentIds");
+  if (componentIds !== undefined) await requireLinkAccess(ref.ctx, ref.projectId);
   return changeIncident(deps, ref, async (tx, incident) => {
     const at = nowIso(ref.ctx.deps);
     const actor = actorOf(ref.ctx);

@@ -37,7 +37,7 @@ export async function readIncident(ctx: Ctx, incidentId: string): Promise<Incide
   return toIncidentDetailView(
     incident,
     await repos.incidents.listEvents([incident.id]),
-    await repos.statusPageState.linkedComponents(incident.id),
+    await repos.statusPageIncidentLinks.linkedComponents(incident.id),
   );
 }
 

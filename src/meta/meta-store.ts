@@ -14,6 +14,7 @@ import { createNotificationDeliveryRepository } from "./repositories/notificatio
 import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSessionRepository } from "./repositories/sessions.js";
+import { createStatusPageIncidentLinkRepository } from "./repositories/status-page-incident-links.js";
 import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
 import { createStatusPageStateRepository } from "./repositories/status-page-state.js";
 import { createStatusPageRepository } from "./repositories/status-pages.js";
@@ -42,6 +43,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPages: createStatusPageRepository(db),
     statusPageMaintenances: createStatusPageMaintenanceRepository(db),
     statusPageState: createStatusPageStateRepository(db),
+    statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

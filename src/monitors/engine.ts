@@ -125,13 +125,14 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
         lastResultId: id,
         openIncidentId,
       });
+      // The state first, the day's count after: the lock order of every status page writer.
+      if (transition !== "none")
+        await deps.statusPages?.sourcesChanged(tx, [{ kind: "monitor", id: monitorId }]);
       await deps.statusPages?.checkRecorded(tx, {
         monitorId,
         passed: result.passed,
         at: result.startedAt,
       });
-      if (transition !== "none")
-        await deps.statusPages?.sourcesChanged(tx, [{ kind: "monitor", id: monitorId }]);
       const notify = incident ? current.channelIds : [];
       if (incident && notify.length > 0) {
         const event: MonitorEvent =

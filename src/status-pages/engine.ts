@@ -1,23 +1,14 @@
 import type { Clock } from "../lib/clock.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import { DAY_MS, firstHistoryDay, splitByUtcDay, utcDay } from "./history.js";
+import type { ComponentStateRow } from "../meta/repositories/status-page-state.js";
+import { firstHistoryDay, splitByUtcDay, utcDay } from "./history.js";
 import { phaseAt } from "./maintenances.js";
-import { HISTORY_DAYS, type SourceRef } from "./model.js";
+import type { ComponentState, SourceRef } from "./model.js";
 import type { StatusPageSignals } from "./signals.js";
 import { componentStateOf, isMuted, pageStateOf } from "./state.js";
 
 /** The state engine: the signals sources send, plus what the ticker and the management verbs call. */
 export interface StatusPageEngine extends StatusPageSignals {
-  /**
-   * Computes the components' states from their sources and maintenance windows; a moved state
-   * closes the previous state's interval into the day rows. Their pages get their state computed
-   * again and a new data version (with `bump: "on_change"`, only when a state moved).
-   */
-  recompute(
-    tx: MetaAccess,
-    componentIds: readonly string[],
-    options?: { bump: "always" | "on_change" },
-  ): Promise<{ changed: number }>;
   /**
    * A write under a page (its fields, groups, components, windows): the given components get
    * their state computed again, the page its state (a component may be gone) and a new version.
@@ -56,46 +47,72 @@ const idsOf = (sources: readonly SourceRef[]) => ({
   ruleIds: sources.filter((s) => s.kind === "alert_rule").map((s) => s.id),
 });
 
+/** A component with the state its inputs give it now. */
+interface Computed {
+  component: ComponentStateRow;
+  state: ComponentState;
+}
+
+/** The state each component's sources, linked incidents and windows give it at `now` (reads only). */
+async function computeStates(
+  tx: MetaAccess,
+  componentIds: readonly string[],
+  now: Date,
+): Promise<Computed[]> {
+  const repo = tx.repos.statusPageState;
+  const components = await repo.components(componentIds);
+  const sources = await repo.sourceStates(componentIds);
+  const inMaintenance = await repo.inMaintenance(componentIds, now.toISOString());
+  return components.map((component) => ({
+    component,
+    state: componentStateOf({
+      monitors: sources.monitors.get(component.id) ?? [],
+      rules: (sources.rules.get(component.id) ?? []).map((r) => ({
+        firing: r.firing,
+        muted: isMuted(r, now),
+      })),
+      incidents: sources.incidents.get(component.id) ?? [],
+      inMaintenance: inMaintenance.has(component.id),
+    }),
+  }));
+}
+
 export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine {
   let prunedBefore = "";
+
+  /**
+   * Computes the components' states again; a moved state closes the previous state's interval
+   * into its day rows. Their pages get their state again and a new data version (`always`),
+   * only when a component moved (`on_change`), or not at all (`none`: the caller does it).
+   *
+   * Lock order, the same for every writer: pages (by id) → components → day rows. Management
+   * writes hold their page first already; the states are read after the locks, so two writers
+   * of one page never act on each other's stale reads.
+   */
   async function recompute(
     tx: MetaAccess,
     componentIds: readonly string[],
-    options: { bump: "always" | "on_change" } = { bump: "always" },
-  ): Promise<{ changed: number }> {
-    if (componentIds.length === 0) return { changed: 0 };
+    bump: "always" | "on_change" | "none",
+  ): Promise<number> {
+    if (componentIds.length === 0) return 0;
     const repo = tx.repos.statusPageState;
+    const pageIds = await repo.pagesOfComponents(componentIds);
+    for (const pageId of pageIds) await tx.repos.statusPages.lock(pageId);
     const now = deps.clock.now();
     const at = now.toISOString();
-    const components = await repo.components(componentIds);
-    const sources = await repo.sourceStates(componentIds);
-    const inMaintenance = await repo.inMaintenance(componentIds, at);
-    const touchedPages = new Set<string>();
+    const historyStart = Date.parse(`${firstHistoryDay(now)}T00:00:00.000Z`);
     const movedPages = new Set<string>();
     let moved = 0;
-    for (const component of components) {
-      touchedPages.add(component.pageId);
-      const state = componentStateOf({
-        monitors: sources.monitors.get(component.id) ?? [],
-        rules: (sources.rules.get(component.id) ?? []).map((r) => ({
-          firing: r.firing,
-          muted: isMuted(r, now),
-        })),
-        incidents: sources.incidents.get(component.id) ?? [],
-        inMaintenance: inMaintenance.has(component.id),
-      });
+    for (const { component, state } of await computeStates(tx, componentIds, now)) {
       if (state === component.state) continue;
-      // Fenced: a component another writer moved meanwhile is left to that writer.
+      // Fenced on what was read: a component another writer moved meanwhile is left to it.
       if (!(await repo.moveComponentState(component, state, at))) continue;
       moved++;
       movedPages.add(component.pageId);
-      // The interval the previous state lasted goes into its days' rows (shown days only).
-      const from = Math.max(
-        Date.parse(component.stateChangedAt),
-        now.getTime() - HISTORY_DAYS * DAY_MS,
-      );
       const previous = component.state;
-      // Operational time needs no row: a day without one reads as operational.
+      // The previous state's interval goes into the days it covered (shown days only);
+      // operational time needs no row: a day without one reads as operational.
+      const from = Math.max(Date.parse(component.stateChangedAt), historyStart);
       if (previous !== "operational")
         for (const { day, ms } of splitByUtcDay(from, now.getTime()))
           await repo.accrue({
@@ -109,8 +126,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
             maintenance: previous === "maintenance",
             at,
           });
-      // Today's row learns the new state now, so a state held for less than a read's rounding
-      // still colours the day.
+      // Today's row learns the new state now, so even a state held for a moment colours it.
       await repo.accrue({
         componentId: component.id,
         pageId: component.pageId,
@@ -120,16 +136,17 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
         at,
       });
     }
-    await updatePages(tx, options.bump === "always" ? touchedPages : movedPages, at);
-    return { changed: moved };
+    if (bump !== "none")
+      await updatePages(tx, bump === "always" ? pageIds : [...movedPages].sort(), at);
+    return moved;
   }
 
   /** The pages' states from their components' (maintenance as operational), and a new version. */
-  async function updatePages(tx: MetaAccess, pageIds: ReadonlySet<string>, at: string) {
-    if (pageIds.size === 0) return;
+  async function updatePages(tx: MetaAccess, pageIds: readonly string[], at: string) {
+    if (pageIds.length === 0) return;
     const repo = tx.repos.statusPageState;
-    const states = await repo.componentStatesOfPages([...pageIds].sort());
-    const current = await repo.pageStates([...pageIds]);
+    const states = await repo.componentStatesOfPages(pageIds);
+    const current = await repo.pageStates(pageIds);
     for (const [pageId, componentStates] of states) {
       if (!current.has(pageId)) continue;
       const state = pageStateOf(componentStates);
@@ -143,17 +160,15 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       : tx.repos.statusPageState.componentsOfSources(idsOf(sources));
 
   return {
-    recompute,
-
     async pageChanged(tx, pageId, componentIds) {
-      await recompute(tx, componentIds, { bump: "on_change" });
-      await updatePages(tx, new Set([pageId]), deps.clock.now().toISOString());
+      await recompute(tx, componentIds, "none");
+      await updatePages(tx, [pageId], deps.clock.now().toISOString());
     },
 
     async changeSources(tx, sources, write) {
       const fed = await componentsOf(tx, sources);
       const result = await write();
-      await recompute(tx, fed);
+      await recompute(tx, fed, "always");
       return result;
     },
 
@@ -189,14 +204,14 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
           : [{ kind: source === "monitor" ? "monitor" : "alert_rule", id: sourceId }];
       const ids = new Set([
         ...(await componentsOf(tx, sources)),
-        ...(await tx.repos.statusPageState.linkedComponents(incident.id)),
+        ...(await tx.repos.statusPageIncidentLinks.linkedComponents(incident.id)),
         ...alsoComponentIds,
       ]);
-      await recompute(tx, [...ids]);
+      await recompute(tx, [...ids], "always");
     },
 
     async sourcesChanged(tx, sources) {
-      await recompute(tx, await componentsOf(tx, sources));
+      await recompute(tx, await componentsOf(tx, sources), "always");
     },
 
     async tick(meta) {
@@ -205,21 +220,25 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       let windowsMoved = 0;
       for (const window of await meta.repos.statusPageState.maintenanceEdges(at)) {
         await meta.transaction(async (tx) => {
+          // The page first, as every writer of it does.
+          await tx.repos.statusPages.lock(window.pageId);
           await tx.repos.statusPageState.setMaintenancePhase(window.id, phaseAt(window, now), at);
           const componentIds = await tx.repos.statusPageState.maintenanceComponentIds(window.id);
-          if (componentIds.length > 0) await recompute(tx, componentIds);
+          if (componentIds.length > 0) await recompute(tx, componentIds, "always");
           else await tx.repos.statusPages.bumpVersion(window.pageId, at);
         });
         windowsMoved++;
       }
+      // Reconciliation reads without locks and writes only the components that are off.
       let componentsChanged = 0;
       for (let after = ""; ; ) {
         const ids = await meta.repos.statusPageState.componentIdsAfter(after, RECONCILE_BATCH);
         if (ids.length === 0) break;
-        const { changed } = await meta.transaction((tx) =>
-          recompute(tx, ids, { bump: "on_change" }),
-        );
-        componentsChanged += changed;
+        const off = (await computeStates(meta, ids, now))
+          .filter((c) => c.state !== c.component.state)
+          .map((c) => c.component.id);
+        if (off.length > 0)
+          componentsChanged += await meta.transaction((tx) => recompute(tx, off, "on_change"));
         after = ids[ids.length - 1] ?? after;
         if (ids.length < RECONCILE_BATCH) break;
       }

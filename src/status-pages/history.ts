@@ -47,7 +47,7 @@ export interface ComponentHistoryInput {
   /** The state it is in now and since when: the interval not yet written to its day rows. */
   state: ComponentState;
   stateChangedAt: string;
-  /** Uptime comes from checks when it has monitors, from time spent down otherwise. */
+  /** Whether it has monitors now: a day without checks then has no uptime, else a time-based one. */
   hasMonitors: boolean;
   rows: ReadonlyMap<string, DayRow>;
   incidentsByDay: ReadonlyMap<string, HistoryDay["incidents"]>;
@@ -66,9 +66,10 @@ const overlap = (from: number, to: number, start: number, end: number): number =
  * A component's HISTORY_DAYS days ending today (UTC), oldest first: the stored rows plus the
  * current state's interval up to now, which is only written to rows when the state moves on.
  *
- * Uptime (docs/status-pages.md): checks passed / checks run outside maintenance when the
- * component has monitors; otherwise the share of the observed time (since it existed, minus
- * maintenance) it was not down. Degraded counts as up in both.
+ * Uptime (docs/status-pages.md): checks passed / checks run outside maintenance on a day with
+ * checks; on a day without, nothing when the component has monitors (none ran), else the share
+ * of the observed time (since it existed, minus maintenance) it was not down. Degraded counts
+ * as up in both. A day keeps its checks when monitors are unbound later.
  */
 export function componentHistory(
   input: ComponentHistoryInput,
@@ -116,7 +117,12 @@ export function componentHistory(
     days.push({
       date,
       status: worstState(states),
-      uptime: input.hasMonitors ? percent(passed, run) : percent(observed - downMs, observed),
+      uptime:
+        run > 0
+          ? percent(passed, run)
+          : input.hasMonitors
+            ? null
+            : percent(observed - downMs, observed),
       checks: { run, passed },
       downMs,
       degradedMs,
@@ -124,8 +130,11 @@ export function componentHistory(
       incidents: input.incidentsByDay.get(date) ?? [],
     });
   }
-  const uptime = input.hasMonitors
-    ? percent(total.passed, total.run)
-    : percent(total.observed - total.down, total.observed);
+  const uptime =
+    total.run > 0
+      ? percent(total.passed, total.run)
+      : input.hasMonitors
+        ? null
+        : percent(total.observed - total.down, total.observed);
   return { days, uptime };
 }

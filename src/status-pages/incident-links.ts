@@ -1,8 +1,20 @@
-import { type FieldIssue, InvalidInputError } from "../lib/errors.js";
+import type { Ctx } from "../context.js";
+import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import type { MetaAccess } from "../meta/meta-store.js";
+import { requireOrg } from "../projects/projects.js";
 
 /** How many components one incident may name. */
 export const MAX_INCIDENT_COMPONENTS = 100;
+
+/**
+ * Putting an incident on public pages is the pages' owners' and admins' call, as any other write
+ * under a page: checked before the incident's transaction opens.
+ */
+export async function requireLinkAccess(ctx: Ctx, projectId: string): Promise<void> {
+  const project = await ctx.deps.meta.repos.projects.findById(projectId);
+  if (!project) throw new NotFoundError("Project", projectId);
+  await requireOrg(ctx, project.orgId, "manage");
+}
 
 /**
  * Links an incident to components of its organization's status pages, replacing its links, so
@@ -14,10 +26,12 @@ export async function linkIncidentComponents(
   tx: MetaAccess,
   link: { projectId: string; incidentId: string; componentIds: readonly string[] },
 ): Promise<string[]> {
-  const { statusPageState, projects } = tx.repos;
+  const { statusPageIncidentLinks, projects } = tx.repos;
   const project = await projects.findById(link.projectId);
   const ids = [...new Set(link.componentIds)];
-  const known = project ? await statusPageState.orgComponentIds(project.orgId, ids) : new Set();
+  const known = project
+    ? await statusPageIncidentLinks.orgComponentIds(project.orgId, ids)
+    : new Set();
   const issues: FieldIssue[] = [];
   for (const [i, id] of link.componentIds.entries())
     if (!known.has(id))
@@ -27,7 +41,7 @@ export async function linkIncidentComponents(
       });
   if (issues.length > 0)
     throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
-  const before = await statusPageState.linkedComponents(link.incidentId);
-  await statusPageState.linkIncident(link.incidentId, ids);
+  const before = await statusPageIncidentLinks.linkedComponents(link.incidentId);
+  await statusPageIncidentLinks.linkIncident(link.incidentId, ids);
   return before;
 }

@@ -20,6 +20,10 @@ import {
 } from "./model.js";
 import { groupStateOf, incidentImpact } from "./state.js";
 
+/** Resolved incidents a payload lists at most (every open one is listed): a flapping monitor's
+ * hundreds would swamp the page and its feeds. */
+export const MAX_RESOLVED_INCIDENTS = 100;
+
 const toDayRow = (row: StatusPageDayRow): DayRow => ({
   day: row.day,
   checksRun: Number(row.checks_run),
@@ -31,6 +35,24 @@ const toDayRow = (row: StatusPageDayRow): DayRow => ({
   worstState: row.worst_state as PageState,
   maintenance: Number(row.maintenance) === 1,
 });
+
+/**
+ * What the public reads as an incident's title: a person's own for an incident opened by hand;
+ * for a monitor's or rule's, the components it affects, since the title names the source.
+ */
+function publicTitle(
+  incident: IncidentRecord,
+  componentIds: readonly string[],
+  names: ReadonlyMap<string, string>,
+): string {
+  if (incident.source === "manual") return incident.title;
+  const shown = componentIds.flatMap((id) => names.get(id) ?? []);
+  const list =
+    shown.length <= 3
+      ? shown.join(", ")
+      : `${shown.slice(0, 3).join(", ")} and ${shown.length - 3} more`;
+  return list === "" ? "Service disruption" : `${list}: service disruption`;
+}
 
 /** The incidents' public updates (`update` entries marked public), oldest first. */
 async function publicUpdates(meta: MetaAccess, incidents: readonly IncidentRecord[]) {
@@ -63,7 +85,13 @@ export async function buildStatusPageData(
   page: StatusPageRecord,
   now: Date,
 ): Promise<StatusPageData> {
-  const { statusPages, statusPageMaintenances, statusPageState, incidents } = meta.repos;
+  const {
+    statusPages,
+    statusPageMaintenances,
+    statusPageState,
+    statusPageIncidentLinks,
+    incidents,
+  } = meta.repos;
   const fromDay = firstHistoryDay(now);
   const [groups, components, windows, dayRows] = await Promise.all([
     statusPages.listGroups(page.id),
@@ -86,10 +114,11 @@ export async function buildStatusPageData(
       componentIds: components.map((c) => c.id),
     },
     `${fromDay}T00:00:00.000Z`,
+    MAX_RESOLVED_INCIDENTS,
   );
   const [updates, links] = await Promise.all([
     publicUpdates(meta, pageIncidents),
-    statusPageState.linksOfIncidents(pageIncidents.map((i) => i.id)),
+    statusPageIncidentLinks.linksOfIncidents(pageIncidents.map((i) => i.id)),
   ]);
   const order = new Map(components.map((c, i) => [c.id, i]));
   /** The page's components an incident affects, in display order: fed by its source or linked. */
@@ -100,9 +129,10 @@ export async function buildStatusPageData(
     ]);
     return [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   };
+  const names = new Map(components.map((c) => [c.id, c.name]));
   const publicIncidents: PublicIncident[] = pageIncidents.map((i) => ({
     id: i.id,
-    title: i.title,
+    title: publicTitle(i, affected(i), names),
     status: i.status,
     severity: i.severity,
     impact: incidentImpact(i.severity),
@@ -116,15 +146,13 @@ export async function buildStatusPageData(
   const incidentsByComponentDay = new Map<string, Map<string, HistoryDay["incidents"]>>();
   for (const incident of publicIncidents) {
     const end = incident.resolvedAt ? Date.parse(incident.resolvedAt) : now.getTime();
-    const days = splitByUtcDay(
-      Date.parse(incident.startedAt),
-      Math.max(end, Date.parse(incident.startedAt) + 1),
-    );
+    // From the first shown day at the earliest: an incident open for a year walks 90 days.
+    const start = Math.max(Date.parse(incident.startedAt), Date.parse(`${fromDay}T00:00:00.000Z`));
+    const days = splitByUtcDay(start, Math.max(end, start + 1));
     for (const componentId of incident.componentIds) {
       const byDay = incidentsByComponentDay.get(componentId) ?? new Map();
       incidentsByComponentDay.set(componentId, byDay);
       for (const { day } of days) {
-        if (day < fromDay) continue;
         byDay.set(day, [
           ...(byDay.get(day) ?? []),
           { id: incident.id, title: incident.title, severity: incident.severity },

@@ -7,7 +7,10 @@ export interface ComponentInputs {
   monitors: readonly { active: boolean; inOutage: boolean }[];
   /** Its alert rules: a muted rule does not count as failing (mute means "not to be told"). */
   rules: readonly { firing: boolean; muted: boolean }[];
-  /** Severities of the open incidents of its sources. */
+  /**
+   * Severities of the open incidents linked to it by hand (a source's own incident is counted
+   * through its source failing).
+   */
   incidents: readonly IncidentSeverity[];
   /** A maintenance window covers it now. */
   inMaintenance: boolean;
@@ -19,8 +22,8 @@ export const incidentImpact = (severity: IncidentSeverity): "degraded" | "down" 
 
 /**
  * DESIGN §4: operational when every source passes; degraded when some fail or a low/medium
- * incident is open; down when all fail or a high/critical incident is open. Maintenance wins over
- * all of them, and a component with no source that counts is operational.
+ * incident linked to it is open; down when all fail or a high/critical one is. Maintenance wins
+ * over all of them, and a component with no source that counts is operational.
  */
 export function componentStateOf(inputs: ComponentInputs): ComponentState {
   if (inputs.inMaintenance) return "maintenance";

@@ -292,10 +292,11 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         open: Number(open.n),
       };
     },
-    /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
     /**
      * A status page's incidents: those of these monitors and rules, and those linked by hand to
-     * these components, open now or resolved since `since`, newest first.
+     * these components, open now or resolved since `since`; every open one and the newest
+     * `resolvedLimit` resolved ones, newest first. Three indexed reads (an OR over them would
+     * scan on PostgreSQL).
      */
     async listForPage(
       page: {
@@ -304,38 +305,45 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         componentIds: readonly string[];
       },
       since: string,
+      resolvedLimit: number,
     ): Promise<IncidentRecord[]> {
-      if (page.monitorIds.length + page.ruleIds.length + page.componentIds.length === 0) return [];
-      const rows = await db
-        .selectFrom("incidents")
-        .selectAll()
-        .where((eb) => {
-          const any = [];
-          if (page.monitorIds.length > 0)
-            any.push(
-              eb.and([eb("source", "=", "monitor"), eb("source_id", "in", page.monitorIds)]),
-            );
-          if (page.ruleIds.length > 0)
-            any.push(eb.and([eb("source", "=", "alert"), eb("source_id", "in", page.ruleIds)]));
-          if (page.componentIds.length > 0)
-            any.push(
-              eb(
-                "id",
-                "in",
-                eb
-                  .selectFrom("status_page_incident_components")
-                  .select("incident_id")
-                  .where("component_id", "in", page.componentIds),
-              ),
-            );
-          return eb.or(any);
-        })
-        .where((eb) => eb.or([eb("status", "=", "active"), eb("resolved_at", ">=", since)]))
-        .orderBy("started_at", "desc")
-        .orderBy("id", "desc")
-        .execute();
-      return rows.map(toRecord);
+      const recent = (query: ReturnType<typeof base>) =>
+        query.where((eb) => eb.or([eb("status", "=", "active"), eb("resolved_at", ">=", since)]));
+      const base = () => db.selectFrom("incidents").selectAll();
+      const reads = [];
+      if (page.monitorIds.length > 0)
+        reads.push(
+          recent(base().where("source", "=", "monitor").where("source_id", "in", page.monitorIds)),
+        );
+      if (page.ruleIds.length > 0)
+        reads.push(
+          recent(base().where("source", "=", "alert").where("source_id", "in", page.ruleIds)),
+        );
+      if (page.componentIds.length > 0)
+        reads.push(
+          recent(
+            base().where(
+              "id",
+              "in",
+              db
+                .selectFrom("status_page_incident_components")
+                .select("incident_id")
+                .where("component_id", "in", page.componentIds),
+            ),
+          ),
+        );
+      const byId = new Map<string, IncidentRecord>();
+      for (const rows of await Promise.all(reads.map((q) => q.execute())))
+        for (const row of rows) byId.set(row.id, toRecord(row));
+      const newestFirst = [...byId.values()].sort(
+        (a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id),
+      );
+      const active = newestFirst.filter((i) => i.status === "active");
+      const resolved = newestFirst.filter((i) => i.status !== "active").slice(0, resolvedLimit);
+      const kept = new Set([...active, ...resolved]);
+      return newestFirst.filter((i) => kept.has(i));
     },
+    /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
     async deleteBySource(source: IncidentSource, sourceId: string): Promise<void> {
       await db
         .deleteFrom("incidents")

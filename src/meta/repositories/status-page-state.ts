@@ -18,6 +18,7 @@ export interface ComponentStateRow {
 export interface SourceStates {
   monitors: Map<string, { active: boolean; inOutage: boolean }[]>;
   rules: Map<string, { firing: boolean; muted: boolean; mutedUntil: string | null }[]>;
+  /** Severities of the open incidents linked to each component by hand. */
   incidents: Map<string, IncidentSeverity[]>;
 }
 
@@ -83,6 +84,19 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
       return rows.map((r) => ({ id: r.id, pageId: r.page_id }));
     },
 
+    /** The pages of these components, in id order (the order their rows are locked in). */
+    async pagesOfComponents(ids: readonly string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("status_page_components")
+        .select("page_id")
+        .distinct()
+        .where("id", "in", ids)
+        .orderBy("page_id")
+        .execute();
+      return rows.map((r) => r.page_id);
+    },
+
     async components(ids: readonly string[]): Promise<ComponentStateRow[]> {
       if (ids.length === 0) return [];
       const rows = await db
@@ -139,31 +153,9 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
           muted: Number(r.muted) === 1,
           mutedUntil: r.muted_until,
         });
-      const incidents = await db
-        .selectFrom("status_page_component_monitors as l")
-        .innerJoin("incidents as i", (j) =>
-          j
-            .on("i.source", "=", "monitor")
-            .onRef("i.source_id", "=", "l.monitor_id")
-            .on("i.status", "=", "active"),
-        )
-        .select(["l.component_id", "i.severity"])
-        .where("l.component_id", "in", componentIds)
-        .unionAll(
-          db
-            .selectFrom("status_page_component_rules as l")
-            .innerJoin("incidents as i", (j) =>
-              j
-                .on("i.source", "=", "alert")
-                .onRef("i.source_id", "=", "l.rule_id")
-                .on("i.status", "=", "active"),
-            )
-            .select(["l.component_id", "i.severity"])
-            .where("l.component_id", "in", componentIds),
-        )
-        .execute();
-      // Incidents linked to the components by hand count the same way (a duplicate of one fed
-      // by a source changes nothing: the worst impact wins).
+      // A source's own incident is already counted by its source failing (an outage opens one,
+      // severity high, whether one of two monitors fails or both); incidents linked to the
+      // component by hand count by their severity.
       const linked = await db
         .selectFrom("status_page_incident_components as l")
         .innerJoin("incidents as i", "i.id", "l.incident_id")
@@ -171,7 +163,7 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .where("l.component_id", "in", componentIds)
         .where("i.status", "=", "active")
         .execute();
-      for (const i of [...incidents, ...linked])
+      for (const i of linked)
         push(states.incidents, i.component_id, i.severity as IncidentSeverity);
       return states;
     },
@@ -308,56 +300,6 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .where("page_id", "=", pageId)
         .where("day", ">=", fromDay)
         .execute();
-    },
-
-    /** The components an incident is linked to by hand, in id order. */
-    async linkedComponents(incidentId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom("status_page_incident_components")
-        .select("component_id")
-        .where("incident_id", "=", incidentId)
-        .orderBy("component_id")
-        .execute();
-      return rows.map((r) => r.component_id);
-    },
-
-    /** The incidents' hand-made links, by incident. */
-    async linksOfIncidents(incidentIds: readonly string[]): Promise<Map<string, string[]>> {
-      const links = new Map<string, string[]>();
-      if (incidentIds.length === 0) return links;
-      const rows = await db
-        .selectFrom("status_page_incident_components")
-        .select(["incident_id", "component_id"])
-        .where("incident_id", "in", incidentIds)
-        .execute();
-      for (const r of rows) push(links, r.incident_id, r.component_id);
-      return links;
-    },
-
-    /** Replaces the components an incident is linked to. */
-    async linkIncident(incidentId: string, componentIds: readonly string[]): Promise<void> {
-      await db
-        .deleteFrom("status_page_incident_components")
-        .where("incident_id", "=", incidentId)
-        .execute();
-      if (componentIds.length > 0)
-        await db
-          .insertInto("status_page_incident_components")
-          .values(componentIds.map((c) => ({ incident_id: incidentId, component_id: c })))
-          .execute();
-    },
-
-    /** Which of these components are on a page of the organization. */
-    async orgComponentIds(orgId: string, ids: readonly string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db
-        .selectFrom("status_page_components as c")
-        .innerJoin("status_pages as p", "p.id", "c.page_id")
-        .select("c.id")
-        .where("p.org_id", "=", orgId)
-        .where("c.id", "in", ids)
-        .execute();
-      return new Set(rows.map((r) => r.id));
     },
 
     /** Drops history rows no page shows any more; says how many went. */

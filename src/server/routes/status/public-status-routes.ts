@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../deps.js";
-import { NotFoundError } from "../../../lib/errors.js";
+import { InvalidInputError, NotFoundError } from "../../../lib/errors.js";
 import { Slug } from "../../../status-pages/definition.js";
 import { StatusPageData } from "../../../status-pages/model.js";
 import { BadgeQuery, renderStatusBadge } from "../../../status-pages/public/badge.js";
@@ -14,7 +14,7 @@ import {
   StatuspageSummary,
   toStatuspageSummary,
 } from "../../../status-pages/public/statuspage-summary.js";
-import { type CachedStatusPage, STATUS_PAGE_MAX_AGE_MS } from "../../../status-pages/public.js";
+import { type CachedStatusPage, STATUS_PAGE_MAX_AGE_MS } from "../../../status-pages/reader.js";
 import { Problem } from "../../problem.js";
 
 const SlugParams = z.object({ slug: Slug });
@@ -51,6 +51,26 @@ const ENCODERS = {
     brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
   gzip: (text: string) => gzipSync(text),
 } as const;
+
+/** Whether an If-None-Match names this tag (a list, weak tags, or `*`). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === etag || tag === "*");
+}
+
+/** The request's own origin, for absolute links when no public URL is set; a bad Host is a 400. */
+function requestOrigin(request: FastifyRequest): string {
+  const origin = `${request.protocol}://${request.host}`;
+  if (!URL.canParse(origin) || new URL(origin).origin !== origin)
+    throw InvalidInputError.forField(
+      "host",
+      "the Host header is not a valid host; set VIGIL_PUBLIC_URL for absolute links",
+    );
+  return origin;
+}
 
 /** br, else gzip, as the client's Accept-Encoding allows (q=0 refuses); null for identity. */
 const encodings = new Negotiator<keyof typeof ENCODERS>({ supportedValues: ["br", "gzip"] });
@@ -113,8 +133,6 @@ export const publicStatusRoutes =
     const { reader } = deps.statusPages;
     // Absolute links (feeds, summary) use the configured public URL, else the request's origin.
     const configured = deps.config.publicUrl?.replace(/\/+$/, "");
-    const originOf = (request: FastifyRequest) =>
-      configured ?? `${request.protocol}://${request.host}`;
 
     async function load(slug: string): Promise<CachedStatusPage> {
       const entry = await reader.bySlug(slug);
@@ -122,36 +140,45 @@ export const publicStatusRoutes =
       return entry;
     }
 
-    /** Sends a cached render with validators; a matching If-None-Match gets a 304. */
+    /**
+     * Sends a render with validators (a matching If-None-Match gets a 304), compressed as the
+     * client accepts. With a `key`, the render and its compressed forms are made once per build;
+     * without one (links drawn from the request's Host), for this request only.
+     */
     function send(
       request: FastifyRequest,
       reply: FastifyReply,
       entry: CachedStatusPage,
       format: Delivery,
-      key: string,
       render: () => string,
+      key: string | undefined,
     ) {
+      const memo = <T extends string | Buffer>(name: string, make: () => T): T =>
+        key === undefined ? make() : entry.memo(`${key}|${name}`, make);
+      const text = memo("", render);
+      const accepted = request.headers["accept-encoding"];
+      const negotiated = accepted ? encodings.negotiate(accepted) : null;
+      // A 50-component page is ~1.4 MB of HTML and ~25 KB gzipped: compressed once per build.
+      const encoding = text.length < MIN_COMPRESS_BYTES ? null : negotiated;
+      // Each encoding is its own representation, with its own validator.
+      const etag = encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag;
       const maxAge = Math.round(STATUS_PAGE_MAX_AGE_MS / 1000);
       reply
         .header(
           "cache-control",
           `${format.private ? "private" : "public"}, max-age=${maxAge}, stale-while-revalidate=${maxAge}`,
         )
-        .header("etag", entry.etag)
+        .header("etag", etag)
         .header("x-content-type-options", "nosniff")
         .header("content-security-policy", CSP)
         .header("referrer-policy", "no-referrer")
         .header("vary", "accept-encoding");
       if (format.cors) reply.header("access-control-allow-origin", "*");
-      if (request.headers["if-none-match"] === entry.etag) return reply.code(304).send();
+      if (matches(request.headers["if-none-match"], etag)) return reply.code(304).send();
       reply.type(format.contentType);
-      const text = entry.memo(key, render);
-      // A 50-component page is ~1.4 MB of HTML and ~25 KB gzipped: compressed once per build.
-      const accepted = request.headers["accept-encoding"];
-      const encoding = accepted ? encodings.negotiate(accepted) : null;
-      if (encoding === null || text.length < MIN_COMPRESS_BYTES) return reply.send(text);
+      if (encoding === null) return reply.send(text);
       reply.header("content-encoding", encoding);
-      return reply.send(entry.memo(`${key}|${encoding}`, () => ENCODERS[encoding](text)));
+      return reply.send(memo(encoding, () => ENCODERS[encoding](text)));
     }
 
     for (const [suffix, format] of Object.entries(FORMATS)) {
@@ -170,11 +197,16 @@ export const publicStatusRoutes =
         },
         async (request, reply) => {
           const entry = await load(request.params.slug);
-          const origin = originOf(request);
-          // Keyed by origin too: a render with absolute links is only served to that origin.
-          const delivery = { ...format, private: format.absolute && configured === undefined };
-          return send(request, reply, entry, delivery, `${suffix}|${origin}`, () =>
-            format.render(entry, origin),
+          // Links drawn from the request's Host are neither kept nor shared (cache poisoning).
+          const fromRequest = format.absolute === true && configured === undefined;
+          const origin = fromRequest ? requestOrigin(request) : (configured ?? "");
+          return send(
+            request,
+            reply,
+            entry,
+            { ...format, private: fromRequest },
+            () => format.render(entry, origin),
+            fromRequest ? undefined : suffix,
           );
         },
       );
@@ -194,11 +226,17 @@ export const publicStatusRoutes =
         const entry = await load(request.params.slug);
         const { label, style } = request.query;
         const svg = { contentType: "image/svg+xml; charset=utf-8", cors: true };
-        return send(request, reply, entry, svg, `badge|${label ?? ""}|${style ?? ""}`, () =>
-          renderStatusBadge(entry.data.page.status, {
-            ...(label === undefined ? {} : { label }),
-            ...(style === undefined ? {} : { style }),
-          }),
+        return send(
+          request,
+          reply,
+          entry,
+          svg,
+          () =>
+            renderStatusBadge(entry.data.page.status, {
+              ...(label === undefined ? {} : { label }),
+              ...(style === undefined ? {} : { style }),
+            }),
+          `badge|${label ?? ""}|${style ?? ""}`,
         );
       },
     );

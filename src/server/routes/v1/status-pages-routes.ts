@@ -7,7 +7,7 @@ import {
   ListStatusPagesQuery,
   readStatusPageData,
   readStatusPages,
-} from "../../../status-pages/public.js";
+} from "../../../status-pages/read.js";
 import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";

@@ -1,11 +1,7 @@
-import { z } from "zod";
-import type { Ctx } from "../context.js";
 import type { Clock } from "../lib/clock.js";
-import { NotFoundError } from "../lib/errors.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
-import { type Page, PageQuery, pageInfo, SortOrder, sortBy } from "../read/params.js";
-import { PAGE_STATES, STATE_RANK, type StatusPageData, type StatusPageSummary } from "./model.js";
+import type { StatusPageData } from "./model.js";
 import { buildStatusPageData } from "./public-data.js";
 
 /**
@@ -101,90 +97,4 @@ export function createStatusPageReader(deps: {
       return page ? of(page) : undefined;
     },
   };
-}
-
-// ---- /v1/status-pages ----
-
-export const LIST_STATUS_PAGE_SORTS = ["updated_at", "title", "slug", "status"] as const;
-
-/** What each `sort_by` sorts on (ties by id). */
-const SORT_KEYS: Record<
-  (typeof LIST_STATUS_PAGE_SORTS)[number],
-  (page: StatusPageRecord) => string | number
-> = {
-  updated_at: (p) => p.updatedAt,
-  title: (p) => p.title.toLowerCase(),
-  slug: (p) => p.slug,
-  status: (p) => STATE_RANK[p.state],
-};
-
-export const ListStatusPagesQuery = z
-  .object({
-    status: z.enum(PAGE_STATES).optional().describe("Only pages in this state"),
-    sort_by: sortBy(LIST_STATUS_PAGE_SORTS),
-    sort_order: SortOrder,
-    ...PageQuery.shape,
-  })
-  .strict();
-export type ListStatusPagesQuery = z.infer<typeof ListStatusPagesQuery>;
-
-/** The organization of the key's project: status pages belong to organizations. */
-async function orgOfKey(ctx: Ctx): Promise<string> {
-  if (ctx.actor.kind !== "api_key") throw new NotFoundError("Project", "(none)");
-  const project = await ctx.deps.meta.repos.projects.findById(ctx.actor.projectId);
-  if (!project) throw new NotFoundError("Project", ctx.actor.projectId);
-  return project.orgId;
-}
-
-const publicPath = (slug: string, publicUrl: string | undefined) =>
-  `${publicUrl ? publicUrl.replace(/\/+$/, "") : ""}/status/${slug}`;
-
-/** GET /v1/status-pages: the key's organization's pages with their state and counts. */
-export async function readStatusPages(
-  ctx: Ctx,
-  reader: StatusPageReader,
-  query: ListStatusPagesQuery,
-  publicUrl: string | undefined,
-): Promise<Page<StatusPageSummary>> {
-  const orgId = await orgOfKey(ctx);
-  const pages = (await ctx.deps.meta.repos.statusPages.listByOrg(orgId)).filter(
-    (p) => query.status === undefined || p.state === query.status,
-  );
-  const key = SORT_KEYS[query.sort_by];
-  const direction = query.sort_order === "asc" ? 1 : -1;
-  pages.sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    return (x < y ? -1 : x > y ? 1 : a.id.localeCompare(b.id)) * direction;
-  });
-  const slice = pages.slice((query.page - 1) * query.limit, query.page * query.limit);
-  const data = await Promise.all(
-    slice.map(async (page): Promise<StatusPageSummary> => {
-      const { data } = await reader.of(page);
-      return {
-        id: page.id,
-        slug: page.slug,
-        title: page.title,
-        description: page.description,
-        status: page.state,
-        url: publicPath(page.slug, publicUrl),
-        components: data.services.length,
-        activeIncidents: data.activeIncidents.length,
-        updatedAt: page.updatedAt,
-      };
-    }),
-  );
-  return { data, pagination: pageInfo(query, pages.length) };
-}
-
-/** GET /v1/status-pages/:slug/data: the public payload of one of the organization's pages. */
-export async function readStatusPageData(
-  ctx: Ctx,
-  reader: StatusPageReader,
-  slug: string,
-): Promise<StatusPageData> {
-  const orgId = await orgOfKey(ctx);
-  const page = await ctx.deps.meta.repos.statusPages.findBySlug(slug);
-  // Another organization's page is as unknown as a missing one.
-  if (!page || page.orgId !== orgId) throw new NotFoundError("Status page", slug);
-  return (await reader.of(page)).data;
 }
