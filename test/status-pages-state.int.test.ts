@@ -320,6 +320,35 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect((await service.fetch("/status/acme/badge.svg?style=neon")).status).toBe(400);
   });
 
+  it("caches a build per version: served on while the next builds, rebuilt at once on a change", async () => {
+    const etag = async () => {
+      const response = await service.fetch("/status/acme.json", {
+        headers: { "accept-encoding": "identity" },
+      });
+      await response.arrayBuffer();
+      return response.headers.get("etag");
+    };
+    nowMs += 60 * MIN;
+    const first = await etag();
+    expect(await etag()).toBe(first);
+    nowMs += 31_000;
+    // Past 30 s the build is served once more while the next one runs in the background.
+    expect(await etag()).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = await etag();
+    expect(second).not.toBe(first);
+    // Past 60 s nobody asked: the request waits for a fresh build.
+    nowMs += 61_000;
+    const third = await etag();
+    expect(third).not.toBe(second);
+    // A change of what the page shows is a new data version: a new build at once.
+    const renamed = await owner.patch(`/api/orgs/${orgId}/status-pages/${pageId}`, {
+      title: "Acme platform status",
+    });
+    expect(renamed.status).toBe(200);
+    expect((await data()).page.title).toBe("Acme platform status");
+  });
+
   it("links drawn from a request's Host are neither kept for others nor shared; a bad Host is a 400", async () => {
     const get = (path: string, host: string) =>
       new Promise<{ status: number; cache: string; body: string }>((resolve, reject) => {

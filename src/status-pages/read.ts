@@ -3,8 +3,8 @@ import type { Ctx } from "../context.js";
 import { NotFoundError } from "../lib/errors.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
 import { type Page, PageQuery, pageInfo, SortOrder, sortBy } from "../read/params.js";
-import { PAGE_STATES, STATE_RANK, type StatusPageData, type StatusPageSummary } from "./model.js";
-import type { StatusPageReader } from "./reader.js";
+import { PAGE_STATES, STATE_RANK, type StatusPageSummary } from "./model.js";
+import type { CachedStatusPage, StatusPageReader } from "./reader.js";
 
 // The /v1 status page reads: the pages of the key's project's organization.
 
@@ -79,15 +79,18 @@ export async function readStatusPages(
   return { data, pagination: pageInfo(query, pages.length) };
 }
 
-/** GET /v1/status-pages/:slug/data: the public payload of one of the organization's pages. */
+/**
+ * GET /v1/status-pages/:slug/data: the public payload of one of the organization's pages, as
+ * the reader built it (the route sends its cached serialization).
+ */
 export async function readStatusPageData(
   ctx: Ctx,
   reader: StatusPageReader,
   slug: string,
-): Promise<StatusPageData> {
+): Promise<CachedStatusPage> {
   const orgId = await orgOfKey(ctx);
   const page = await ctx.deps.meta.repos.statusPages.findBySlug(slug);
   // Another organization's page is as unknown as a missing one.
   if (!page || page.orgId !== orgId) throw new NotFoundError("Status page", slug);
-  return (await reader.of(page)).data;
+  return reader.of(page);
 }

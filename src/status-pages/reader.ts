@@ -18,13 +18,16 @@ export interface CachedStatusPage {
   etag: string;
   builtAtMs: number;
   /** Renders of this payload (HTML, JSON, feeds, badges, compressed), each made once. */
-  memo<T extends string | Buffer>(key: string, make: () => T): T;
+  memo(key: string, make: () => Buffer): Buffer;
 }
 
 /**
  * Public reads of status pages: one indexed read by slug per request (the page row with its
- * data_version), and the payload built at most once per version and STATUS_PAGE_MAX_AGE_MS.
- * Keyed on the stored version, so several nodes never serve a change another one made for long.
+ * data_version), and the payload built once per version. A build older than
+ * STATUS_PAGE_MAX_AGE_MS (today's counts move without a version) is served on while a newer one
+ * builds in the background, up to twice that age, so on a busy page no request waits for a
+ * rebuild unless the version moved.
+ * Keyed on the stored version, so several nodes never serve a change another one made.
  */
 export interface StatusPageReader {
   bySlug(slug: string): Promise<CachedStatusPage | undefined>;
@@ -35,59 +38,87 @@ export interface StatusPageReader {
 const MAX_CACHED_PAGES = 1000;
 const MAX_RENDERS = 64;
 
+interface Slot {
+  /** The newest finished build. */
+  ready?: CachedStatusPage;
+  /** A build under way, shared by every request that waits for it. */
+  building?: Promise<CachedStatusPage>;
+}
+
 export function createStatusPageReader(deps: {
   meta: MetaAccess;
   clock: Clock;
   maxAgeMs?: number;
 }): StatusPageReader {
   const maxAge = deps.maxAgeMs ?? STATUS_PAGE_MAX_AGE_MS;
-  const cache = new Map<string, Promise<CachedStatusPage>>();
+  const slots = new Map<string, Slot>();
 
   async function build(page: StatusPageRecord): Promise<CachedStatusPage> {
     const now = deps.clock.now();
     const data = await buildStatusPageData(deps.meta, page, now);
-    const renders = new Map<string, string | Buffer>();
+    const renders = new Map<string, Buffer>();
     return {
       page,
       data,
       etag: `"${page.id}-${page.dataVersion}-${now.getTime().toString(36)}"`,
       builtAtMs: now.getTime(),
-      memo<T extends string | Buffer>(key: string, make: () => T): T {
-        const kept = renders.get(key) as T | undefined;
+      memo(key, make) {
+        const kept = renders.get(key);
         if (kept !== undefined) return kept;
         const made = make();
-        // Keys carry request input (origin, badge label): past a few, make without keeping.
+        // Keys carry request input (the badge's label): past a few, make without keeping.
         if (renders.size < MAX_RENDERS) renders.set(key, made);
         return made;
       },
     };
   }
 
-  async function of(page: StatusPageRecord): Promise<CachedStatusPage> {
-    const cached = cache.get(page.id);
-    if (cached) {
-      const entry = await cached.catch(() => undefined);
-      const fresh =
-        entry &&
-        entry.page.dataVersion === page.dataVersion &&
-        entry.page.slug === page.slug &&
-        deps.clock.now().getTime() - entry.builtAtMs < maxAge;
-      if (fresh) return entry;
-      // Another request may already be building the newer one.
-      if (cache.get(page.id) !== cached) return of(page);
-    }
-    // Concurrent requests for a stale page share one build.
-    const building = build(page);
-    cache.delete(page.id);
-    if (cache.size >= MAX_CACHED_PAGES) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-    cache.set(page.id, building);
-    building.catch(() => {
-      if (cache.get(page.id) === building) cache.delete(page.id);
+  /** Starts a build of the page (one at a time per page) and files it when done. */
+  function rebuild(page: StatusPageRecord, slot: Slot): Promise<CachedStatusPage> {
+    if (slot.building) return slot.building;
+    const building = build(page).finally(() => {
+      if (slot.building === building) delete slot.building;
     });
+    slot.building = building;
+    building.then(
+      (entry) => {
+        if (!slot.ready || slot.ready.page.dataVersion <= entry.page.dataVersion)
+          slot.ready = entry;
+      },
+      () => undefined,
+    );
     return building;
+  }
+
+  function slotOf(pageId: string): Slot {
+    let slot = slots.get(pageId);
+    if (!slot) {
+      if (slots.size >= MAX_CACHED_PAGES) {
+        const oldest = slots.keys().next().value;
+        if (oldest !== undefined) slots.delete(oldest);
+      }
+      slot = {};
+      slots.set(pageId, slot);
+    }
+    return slot;
+  }
+
+  async function of(page: StatusPageRecord): Promise<CachedStatusPage> {
+    const slot = slotOf(page.id);
+    const { ready } = slot;
+    const current =
+      ready && ready.page.dataVersion === page.dataVersion && ready.page.slug === page.slug;
+    if (!current) {
+      // A building one may be of an older version: wait for it, then look again.
+      const built = await (slot.building ?? rebuild(page, slot));
+      return built.page.dataVersion >= page.dataVersion ? built : rebuild(page, slot);
+    }
+    const age = deps.clock.now().getTime() - ready.builtAtMs;
+    if (age < maxAge) return ready;
+    // A busy page is served on while the next build runs; a page nobody read for a while waits.
+    if (age >= 2 * maxAge) return rebuild(page, slot);
+    rebuild(page, slot).catch(() => undefined);
+    return ready;
   }
 
   return {

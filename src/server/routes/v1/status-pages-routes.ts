@@ -10,7 +10,14 @@ import {
 } from "../../../status-pages/read.js";
 import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
+import { sendDocument } from "../status/send-document.js";
 import { readRoute } from "./read-route.js";
+
+const PAYLOAD_DELIVERY = {
+  contentType: "application/json; charset=utf-8",
+  cors: false,
+  private: true,
+};
 
 /** GET /v1/status-pages and /v1/status-pages/:slug/data: the key's organization's pages. */
 export const statusPagesRoutes =
@@ -45,7 +52,21 @@ export const statusPagesRoutes =
         params: z.object({ slug: Slug }),
         response: StatusPageData.meta({ id: "StatusPageData" }),
       }),
-      async (request) =>
-        readStatusPageData(apiKeyCtx(deps.domain, request), reader, request.params.slug),
+      async (request, reply) => {
+        const entry = await readStatusPageData(
+          apiKeyCtx(deps.domain, request),
+          reader,
+          request.params.slug,
+        );
+        // The same bytes as /status/:slug.json, serialized once per build; private: a key's answer.
+        return sendDocument(
+          request,
+          reply,
+          entry,
+          PAYLOAD_DELIVERY,
+          () => JSON.stringify(entry.data),
+          ".json",
+        );
+      },
     );
   };
