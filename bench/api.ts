@@ -6,7 +6,7 @@
  *    project with a tenth of the data so the project filter has work to do.
  * 2. Measures `GET /v1/logs?limit=50` and `GET /v1/traces/:traceId` (cycling through a few
  *    hundred real trace ids of mixed sizes) over keep-alive HTTP from a worker thread, so the
- *    client does not share the service's event loop:
+ *    client does not share the service's event loop (load generators: bench/http-load.ts):
  *    - open loop: a constant arrival rate (BENCH_API_RATE, 200/s) for BENCH_API_SECONDS (20)
  *      after a warm-up; latency is measured from each request's scheduled send time, so a
  *      stalled service shows up as latency instead of as fewer requests (no coordinated
@@ -29,12 +29,20 @@
  * long TQL queries run (issue 14). The last line is one JSON object.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request as httpRequest } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { RunningService } from "../src/cli/serve.js";
 import type { QueryOptions, TelemetryExecutor } from "../src/telemetry/executor.js";
+import {
+  type ClosedLoopResult,
+  closedLoop,
+  type HttpClient,
+  type OpenLoopResult,
+  openLoop,
+  round,
+  type Send,
+  startClient,
+} from "./http-load.js";
 import { printTable } from "./table.js";
 
 const SPANS = Number(process.env.BENCH_API_SPANS ?? 1_000_000);
@@ -58,247 +66,6 @@ const ENDLESS_TQL =
   "SELECT count() AS n FROM traces a CROSS JOIN traces b CROSS JOIN traces c " +
   "WHERE cityHash64(a.span_id, b.span_id, c.span_id) % 1000 = 7";
 const LOGS_PATH = "/v1/logs?limit=50";
-
-// ---------------------------------------------------------------------------------------------
-// Load generators, shared by the HTTP client (worker thread) and the direct baseline (main).
-
-/** One request: resolves true for a good answer (HTTP 200), false for a bad one. */
-type Send = (i: number) => Promise<boolean>;
-
-interface Latencies {
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
-
-interface OpenLoopResult extends Latencies {
-  requests: number;
-  errors: number;
-  /** Answers per second, from the first scheduled send to the last answer. */
-  achievedRate: number;
-  /** Most requests in flight at once. */
-  maxInFlight: number;
-}
-
-interface ClosedLoopResult extends Latencies {
-  concurrency: number;
-  requests: number;
-  errors: number;
-  requestsPerSecond: number;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-function latencies(values: Float64Array): Latencies {
-  const sorted = values.slice().sort();
-  return {
-    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
-    p50: round(percentile(sorted, 50)),
-    p90: round(percentile(sorted, 90)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted.at(-1) ?? Number.NaN),
-  };
-}
-
-/**
- * Sends `rate` requests per second for `seconds`, each at its scheduled time whether or not
- * earlier ones have been answered; a request's latency runs from its scheduled time to its answer.
- */
-function openLoop(rate: number, seconds: number, send: Send): Promise<OpenLoopResult> {
-  const total = Math.max(1, Math.round(rate * seconds));
-  const interval = 1000 / rate;
-  const taken = new Float64Array(total);
-  const start = performance.now() + 5;
-  let next = 0;
-  let done = 0;
-  let errors = 0;
-  let inFlight = 0;
-  let maxInFlight = 0;
-  let lastAnswer = start;
-  return new Promise((resolve) => {
-    const fire = (i: number) => {
-      const scheduled = start + i * interval;
-      inFlight++;
-      if (inFlight > maxInFlight) maxInFlight = inFlight;
-      send(i).then(
-        (ok) => finish(i, scheduled, ok),
-        () => finish(i, scheduled, false),
-      );
-    };
-    const finish = (i: number, scheduled: number, ok: boolean) => {
-      lastAnswer = performance.now();
-      taken[i] = lastAnswer - scheduled;
-      inFlight--;
-      if (!ok) errors++;
-      if (++done === total) {
-        resolve({
-          requests: total,
-          errors,
-          achievedRate: round(total / ((lastAnswer - start) / 1000), 1),
-          maxInFlight,
-          ...latencies(taken),
-        });
-      }
-    };
-    const tick = () => {
-      const now = performance.now();
-      while (next < total && start + next * interval <= now) fire(next++);
-      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
-    };
-    setTimeout(tick, 5);
-  });
-}
-
-/** `concurrency` clients, each sending its next request when the last is answered, for `seconds`. */
-async function closedLoop(
-  concurrency: number,
-  seconds: number,
-  send: Send,
-): Promise<ClosedLoopResult> {
-  const taken: number[] = [];
-  let errors = 0;
-  let counter = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const i = counter++;
-        const t0 = performance.now();
-        const ok = await send(i).catch(() => false);
-        taken.push(performance.now() - t0);
-        if (!ok) errors++;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return {
-    concurrency,
-    requests: taken.length,
-    errors,
-    requestsPerSecond: round(taken.length / elapsed, 1),
-    ...latencies(Float64Array.from(taken)),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The HTTP client: a worker thread with its own event loop, keep-alive connections.
-
-interface ClientSetup {
-  host: string;
-  port: number;
-  apiKey: string;
-}
-
-type ClientJob =
-  | {
-      kind: "open";
-      paths: string[];
-      rate: number;
-      seconds: number;
-      bodies?: Uint8Array[] | undefined;
-    }
-  | { kind: "closed"; paths: string[]; concurrency: number; seconds: number };
-
-type ClientAnswer =
-  | { kind: "open"; result: OpenLoopResult; statuses: Record<string, number> }
-  | { kind: "closed"; result: ClosedLoopResult; statuses: Record<string, number> };
-
-function runClient(setup: ClientSetup) {
-  const port = parentPort;
-  if (!port) return;
-  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-  /** GET `path`, or POST an OTLP protobuf `body` to it (good: 200 with nothing rejected). */
-  const get = (path: string, statuses: Record<string, number>, body?: Uint8Array) =>
-    new Promise<boolean>((resolve) => {
-      const req = httpRequest(
-        {
-          agent,
-          host: setup.host,
-          port: setup.port,
-          path,
-          method: body === undefined ? "GET" : "POST",
-          headers: {
-            "x-api-key": setup.apiKey,
-            ...(body === undefined ? {} : { "content-type": "application/x-protobuf" }),
-          },
-        },
-        (res) => {
-          let rejected = false;
-          res.on("data", (chunk: Buffer) => {
-            if (body !== undefined && chunk.includes("rejected")) rejected = true;
-          });
-          res.on("end", () => {
-            const status = `${res.statusCode ?? 0}${rejected ? " with rejected items" : ""}`;
-            statuses[status] = (statuses[status] ?? 0) + 1;
-            resolve(res.statusCode === 200 && !rejected);
-          });
-          res.on("error", () => resolve(false));
-        },
-      );
-      req.on("error", () => {
-        statuses.network = (statuses.network ?? 0) + 1;
-        resolve(false);
-      });
-      req.end(body);
-    });
-  port.on("message", async (job: ClientJob) => {
-    const statuses: Record<string, number> = {};
-    const bodies = job.kind === "open" ? job.bodies : undefined;
-    const send: Send = (i) =>
-      get(job.paths[i % job.paths.length] ?? "/", statuses, bodies?.[i % bodies.length]);
-    const answer: ClientAnswer =
-      job.kind === "open"
-        ? { kind: "open", result: await openLoop(job.rate, job.seconds, send), statuses }
-        : {
-            kind: "closed",
-            result: await closedLoop(job.concurrency, job.seconds, send),
-            statuses,
-          };
-    port.postMessage(answer);
-  });
-}
-
-/** Starts the client worker: this same file, loaded through tsx in the worker thread. */
-function startClient(setup: ClientSetup) {
-  const api = import.meta.resolve("tsx/esm/api");
-  const self = import.meta.url;
-  const worker = new Worker(
-    `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(self)}, ${JSON.stringify(self)}))`,
-    { eval: true, workerData: setup },
-  );
-  const ask = (job: ClientJob) =>
-    new Promise<ClientAnswer>((resolve, reject) => {
-      const onError = (error: Error) => reject(error);
-      worker.once("error", onError);
-      worker.once("message", (answer: ClientAnswer) => {
-        worker.off("error", onError);
-        resolve(answer);
-      });
-      worker.postMessage(job);
-    });
-  return {
-    async open(paths: string[], rate: number, seconds: number, bodies?: Uint8Array[]) {
-      const answer = await ask({ kind: "open", paths, rate, seconds, bodies });
-      if (answer.kind !== "open") throw new Error("client answered the wrong job");
-      return answer;
-    },
-    async closed(paths: string[], concurrency: number, seconds: number) {
-      const answer = await ask({ kind: "closed", paths, concurrency, seconds });
-      if (answer.kind !== "closed") throw new Error("client answered the wrong job");
-      return answer;
-    },
-    stop: () => worker.terminate(),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The benchmark proper (main thread).
@@ -384,8 +151,8 @@ interface MixedSetup {
   url: string;
   /** One key per project, each allowed to run TQL; the second one also ingests. */
   keys: [string, string];
-  readClient: ReturnType<typeof startClient>;
-  ingestClient: ReturnType<typeof startClient>;
+  readClient: HttpClient;
+  ingestClient: HttpClient;
   readPaths: string[];
   sessions: number;
 }
@@ -477,7 +244,7 @@ async function main() {
 
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-api-"));
   let service: RunningService | undefined;
-  let client: ReturnType<typeof startClient> | undefined;
+  let client: HttpClient | undefined;
   try {
     const config = loadConfig({
       env: {
@@ -606,7 +373,7 @@ async function main() {
     };
 
     const { hostname, port } = new URL(service.url);
-    client = startClient({ host: hostname, port: Number(port), apiKey });
+    client = startClient({ host: hostname, port: Number(port), headers: { "x-api-key": apiKey } });
 
     type Mode = "http" | "verb" | "engine";
     interface Runner {
@@ -693,7 +460,13 @@ async function main() {
       url: service.url,
       keys: [apiKey, otherKey.key],
       readClient: http,
-      ingestClient: startClient({ host: hostname, port: Number(port), apiKey: otherKey.key }),
+      // OTLP partial success: an answer naming rejected items is an error.
+      ingestClient: startClient({
+        host: hostname,
+        port: Number(port),
+        headers: { "x-api-key": otherKey.key, "content-type": "application/x-protobuf" },
+        badIfIncludes: "rejected",
+      }),
       readPaths: tracePaths,
       sessions: config.telemetry.sessions,
     };
@@ -883,5 +656,4 @@ async function main() {
   }
 }
 
-if (isMainThread) await main();
-else runClient(workerData as ClientSetup);
+await main();
