@@ -132,6 +132,16 @@ describe.skipIf(!available)("public status page in Chromium", () => {
     const apiToday = components.first().locator(".history .bar").last();
     await apiToday.hover();
     expect(await apiToday.locator(".tip").isVisible()).toBe(true);
+    // Keyboard users reach the notable days (today's outage) and get the same details.
+    let focusedBar = false;
+    for (let i = 0; i < 40 && !focusedBar; i++) {
+      await page.keyboard.press("Tab");
+      focusedBar = Boolean(
+        await page.evaluate("document.activeElement?.classList.contains('bar') ?? false"),
+      );
+    }
+    expect(focusedBar).toBe(true);
+    expect(await page.locator(".bar:focus .tip").isVisible()).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, "status-page-desktop.png"), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
