@@ -50,6 +50,11 @@ export class InvalidInputError extends DomainError {
   static forField(field: string, message: string): InvalidInputError {
     return new InvalidInputError(`${field}: ${message}`, [{ field, message }]);
   }
+
+  /** One error naming every issue, each as `field: message`. */
+  static forIssues(issues: readonly FieldIssue[]): InvalidInputError {
+    return new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  }
 }
 
 export class UnauthorizedError extends DomainError {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { InvalidInputError } from "./errors.js";
+import { type FieldIssue, InvalidInputError } from "./errors.js";
 
 /** Parses input with a zod schema; failures become an InvalidInputError naming each field. */
 export function parseInput<S extends z.ZodType>(
@@ -13,5 +13,20 @@ export function parseInput<S extends z.ZodType>(
     field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "input",
     message: issue.message,
   }));
-  throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  throw InvalidInputError.forIssues(issues);
+}
+
+/**
+ * Each id of a list that is not in `known`, as an issue naming its place (`field.i`): a list of
+ * references checked against what the caller may refer to.
+ */
+export function unknownIds(
+  field: string,
+  ids: readonly string[],
+  known: ReadonlySet<string>,
+  message: (id: string) => string,
+): FieldIssue[] {
+  return [...ids.entries()].flatMap(([i, id]) =>
+    known.has(id) ? [] : [{ field: `${field}.${i}`, message: message(id) }],
+  );
 }

@@ -104,8 +104,7 @@ function requirePublicTargets(deps: MonitorDeps, definition: MonitorDefinition):
         message: privateTargetMessage(host, "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS"),
       });
   }
-  if (issues.length > 0)
-    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
 }
 
 const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;

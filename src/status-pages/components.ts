@@ -1,6 +1,6 @@
 import { nowIso } from "../context.js";
-import { ConflictError, type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
-import { parseInput } from "../lib/validation.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type {
   StatusPageComponentRecord,
@@ -30,26 +30,25 @@ async function requireSources(
   },
 ): Promise<void> {
   const { statusPages } = tx.repos;
-  const issues: FieldIssue[] = [];
-  const check = (field: string, what: string, ids: readonly string[], known: Set<string>) => {
-    for (const [i, id] of ids.entries())
-      if (!known.has(id))
-        issues.push({
-          field: `${field}.${i}`,
-          message: `no ${what} '${id}' in a project of this organization`,
-        });
-  };
   const monitorIds = sources.monitorIds ?? [];
   const ruleIds = sources.alertRuleIds ?? [];
-  check(
-    "monitorIds",
-    "monitor",
-    monitorIds,
-    await statusPages.orgMonitorIds(page.orgId, monitorIds),
-  );
-  check("alertRuleIds", "alert rule", ruleIds, await statusPages.orgRuleIds(page.orgId, ruleIds));
-  if (issues.length > 0)
-    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  const elsewhere = (what: string) => (id: string) =>
+    `no ${what} '${id}' in a project of this organization`;
+  const issues = [
+    ...unknownIds(
+      "monitorIds",
+      monitorIds,
+      await statusPages.orgMonitorIds(page.orgId, monitorIds),
+      elsewhere("monitor"),
+    ),
+    ...unknownIds(
+      "alertRuleIds",
+      ruleIds,
+      await statusPages.orgRuleIds(page.orgId, ruleIds),
+      elsewhere("alert rule"),
+    ),
+  ];
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
 }
 
 /** A group, when given, must be one of this page's. */

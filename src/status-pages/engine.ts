@@ -218,13 +218,12 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       const now = deps.clock.now();
       const at = now.toISOString();
       let windowsMoved = 0;
-      for (const window of await meta.repos.statusPageState.maintenanceEdges(at)) {
+      for (const window of await meta.repos.statusPageMaintenances.behindClock(at)) {
         await meta.transaction(async (tx) => {
           // The page first, as every writer of it does.
           await tx.repos.statusPages.lock(window.pageId);
-          await tx.repos.statusPageState.setMaintenancePhase(window.id, phaseAt(window, now), at);
-          const componentIds = await tx.repos.statusPageState.maintenanceComponentIds(window.id);
-          if (componentIds.length > 0) await recompute(tx, componentIds, "always");
+          await tx.repos.statusPageMaintenances.setPhase(window.id, phaseAt(window, now), at);
+          if (window.componentIds.length > 0) await recompute(tx, window.componentIds, "always");
           else await tx.repos.statusPages.bumpVersion(window.pageId, at);
         });
         windowsMoved++;

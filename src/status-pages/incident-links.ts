@@ -1,5 +1,6 @@
 import type { Ctx } from "../context.js";
-import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { requireOrg } from "../projects/projects.js";
 
@@ -31,16 +32,14 @@ export async function linkIncidentComponents(
   const ids = [...new Set(link.componentIds)];
   const known = project
     ? await statusPageIncidentLinks.orgComponentIds(project.orgId, ids)
-    : new Set();
-  const issues: FieldIssue[] = [];
-  for (const [i, id] of link.componentIds.entries())
-    if (!known.has(id))
-      issues.push({
-        field: `componentIds.${i}`,
-        message: `no status page component '${id}' in this organization`,
-      });
-  if (issues.length > 0)
-    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+    : new Set<string>();
+  const issues = unknownIds(
+    "componentIds",
+    link.componentIds,
+    known,
+    (id) => `no status page component '${id}' in this organization`,
+  );
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
   const before = await statusPageIncidentLinks.linkedComponents(link.incidentId);
   await statusPageIncidentLinks.linkIncident(link.incidentId, ids);
   return before;

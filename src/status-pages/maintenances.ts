@@ -1,5 +1,5 @@
-import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
-import { parseInput } from "../lib/validation.js";
+import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
 import {
@@ -37,12 +37,13 @@ async function requireComponents(
   componentIds: readonly string[],
 ): Promise<string[]> {
   const known = new Set((await tx.repos.statusPages.listComponents(pageId)).map((c) => c.id));
-  const issues: FieldIssue[] = [];
-  for (const [i, id] of componentIds.entries())
-    if (!known.has(id))
-      issues.push({ field: `componentIds.${i}`, message: `no component '${id}' on this page` });
-  if (issues.length > 0)
-    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  const issues = unknownIds(
+    "componentIds",
+    componentIds,
+    known,
+    (id) => `no component '${id}' on this page`,
+  );
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
   return [...new Set(componentIds)].sort();
 }
 

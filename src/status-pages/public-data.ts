@@ -93,6 +93,7 @@ export async function buildStatusPageData(
     incidents,
   } = meta.repos;
   const fromDay = firstHistoryDay(now);
+  const since = `${fromDay}T00:00:00.000Z`;
   const [groups, components, windows, dayRows] = await Promise.all([
     statusPages.listGroups(page.id),
     statusPages.listComponents(page.id),
@@ -113,7 +114,7 @@ export async function buildStatusPageData(
       ruleIds: [...sources.values()].flatMap((s) => s.alertRules.map((r) => r.id)),
       componentIds: components.map((c) => c.id),
     },
-    `${fromDay}T00:00:00.000Z`,
+    since,
     MAX_RESOLVED_INCIDENTS,
   );
   const [updates, links] = await Promise.all([
@@ -130,24 +131,27 @@ export async function buildStatusPageData(
     return [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   };
   const names = new Map(components.map((c) => [c.id, c.name]));
-  const publicIncidents: PublicIncident[] = pageIncidents.map((i) => ({
-    id: i.id,
-    title: publicTitle(i, affected(i), names),
-    status: i.status,
-    severity: i.severity,
-    impact: incidentImpact(i.severity),
-    startedAt: i.startedAt,
-    resolvedAt: i.resolvedAt,
-    componentIds: affected(i),
-    updates: updates.get(i.id) ?? [],
-  }));
+  const publicIncidents = pageIncidents.map((i): PublicIncident => {
+    const componentIds = affected(i);
+    return {
+      id: i.id,
+      title: publicTitle(i, componentIds, names),
+      status: i.status,
+      severity: i.severity,
+      impact: incidentImpact(i.severity),
+      startedAt: i.startedAt,
+      resolvedAt: i.resolvedAt,
+      componentIds,
+      updates: updates.get(i.id) ?? [],
+    };
+  });
 
   // Each incident is listed on every day it was open, for each of its components.
   const incidentsByComponentDay = new Map<string, Map<string, HistoryDay["incidents"]>>();
   for (const incident of publicIncidents) {
     const end = incident.resolvedAt ? Date.parse(incident.resolvedAt) : now.getTime();
     // From the first shown day at the earliest: an incident open for a year walks 90 days.
-    const start = Math.max(Date.parse(incident.startedAt), Date.parse(`${fromDay}T00:00:00.000Z`));
+    const start = Math.max(Date.parse(incident.startedAt), Date.parse(since));
     const days = splitByUtcDay(start, Math.max(end, start + 1));
     for (const componentId of incident.componentIds) {
       const byDay = incidentsByComponentDay.get(componentId) ?? new Map();

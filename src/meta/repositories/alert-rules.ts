@@ -8,7 +8,7 @@ import {
 } from "../../alerts/definition.js";
 import type { AlertRuleRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
-import { channelLinks } from "./channel-links.js";
+import { links } from "./links.js";
 import { lockRow } from "./row-lock.js";
 
 /** An alert rule as stored: its definition (parsed), its query, mute and last evaluation. */
@@ -110,7 +110,11 @@ const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => (
 });
 
 export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
-  const channels = channelLinks(db, { table: "alert_rule_channels", owner: "rule_id" });
+  const channels = links(db, {
+    table: "alert_rule_channels",
+    owner: "rule_id",
+    item: "channel_id",
+  });
   const withChannels = (rows: AlertRuleRow[]): Promise<AlertRuleRecord[]> =>
     channels.attach(rows, toRecord);
   const filtered = (filter: AlertRuleFilter) => {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, MonitorRow } from "../schema.js";
-import { channelLinks } from "./channel-links.js";
+import { links } from "./links.js";
 import { lockRow } from "./row-lock.js";
 
 export type MonitorStatus = "active" | "paused";
@@ -59,7 +59,11 @@ const toRecord = (row: MonitorRow, channelIds: string[]): MonitorRecord => ({
 });
 
 export function createMonitorRepository(db: Kysely<MetaSchema>) {
-  const channels = channelLinks(db, { table: "monitor_channels", owner: "monitor_id" });
+  const channels = links(db, {
+    table: "monitor_channels",
+    owner: "monitor_id",
+    item: "channel_id",
+  });
   const withChannels = (rows: MonitorRow[]): Promise<MonitorRecord[]> =>
     channels.attach(rows, toRecord);
 

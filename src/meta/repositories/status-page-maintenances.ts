@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { MaintenancePhase } from "../../status-pages/model.js";
 import type { MetaSchema, StatusPageMaintenanceRow } from "../schema.js";
+import { links } from "./links.js";
 
 // A status page's maintenance windows and the components each covers. The phase is written
 // from the clock by the management verbs and moved at the edges by the state engine's ticker.
@@ -37,35 +38,12 @@ const toMaintenance = (
 });
 
 export function createStatusPageMaintenanceRepository(db: Kysely<MetaSchema>) {
-  const maintenanceComponents = async (ids: readonly string[]) => {
-    if (ids.length === 0) return new Map<string, string[]>();
-    const rows = await db
-      .selectFrom("status_page_maintenance_components")
-      .select(["maintenance_id", "component_id"])
-      .where("maintenance_id", "in", ids)
-      .orderBy("component_id")
-      .execute();
-    const byWindow = new Map<string, string[]>();
-    for (const r of rows)
-      byWindow.set(r.maintenance_id, [...(byWindow.get(r.maintenance_id) ?? []), r.component_id]);
-    return byWindow;
-  };
-  const withComponents = async (rows: StatusPageMaintenanceRow[]) => {
-    const links = await maintenanceComponents(rows.map((r) => r.id));
-    return rows.map((row) => toMaintenance(row, links.get(row.id) ?? []));
-  };
-
-  const setMaintenanceComponents = async (id: string, componentIds: readonly string[]) => {
-    await db
-      .deleteFrom("status_page_maintenance_components")
-      .where("maintenance_id", "=", id)
-      .execute();
-    if (componentIds.length > 0)
-      await db
-        .insertInto("status_page_maintenance_components")
-        .values(componentIds.map((c) => ({ maintenance_id: id, component_id: c })))
-        .execute();
-  };
+  const covered = links(db, {
+    table: "status_page_maintenance_components",
+    owner: "maintenance_id",
+    item: "component_id",
+  });
+  const withComponents = (rows: StatusPageMaintenanceRow[]) => covered.attach(rows, toMaintenance);
 
   return {
     async insert(window: StatusPageMaintenanceRecord): Promise<void> {
@@ -84,7 +62,7 @@ export function createStatusPageMaintenanceRepository(db: Kysely<MetaSchema>) {
           updated_at: window.updatedAt,
         })
         .execute();
-      await setMaintenanceComponents(window.id, window.componentIds);
+      await covered.set(window.id, window.componentIds);
     },
     async findById(id: string): Promise<StatusPageMaintenanceRecord | undefined> {
       const row = await db
@@ -124,10 +102,31 @@ export function createStatusPageMaintenanceRepository(db: Kysely<MetaSchema>) {
         })
         .where("id", "=", id)
         .execute();
-      await setMaintenanceComponents(id, change.componentIds);
+      await covered.set(id, change.componentIds);
     },
     async delete(id: string): Promise<void> {
       await db.deleteFrom("status_page_maintenances").where("id", "=", id).execute();
+    },
+    /** Windows whose phase is behind the clock (started, or ended), with their components. */
+    async behindClock(at: string): Promise<StatusPageMaintenanceRecord[]> {
+      const rows = await db
+        .selectFrom("status_page_maintenances")
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("phase", "=", "scheduled"), eb("starts_at", "<=", at)]),
+            eb.and([eb("phase", "=", "in_progress"), eb("ends_at", "<=", at)]),
+          ]),
+        )
+        .execute();
+      return withComponents(rows);
+    },
+    async setPhase(id: string, phase: MaintenancePhase, at: string): Promise<void> {
+      await db
+        .updateTable("status_page_maintenances")
+        .set({ phase, updated_at: at })
+        .where("id", "=", id)
+        .execute();
     },
     /** Deletes the page's windows that list no component any more. */
     async deleteEmpty(pageId: string): Promise<void> {

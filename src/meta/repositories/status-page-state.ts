@@ -310,52 +310,6 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-
-    /** Windows whose phase is behind the clock: started, or ended. */
-    async maintenanceEdges(at: string): Promise<
-      {
-        id: string;
-        pageId: string;
-        startsAt: string;
-        endsAt: string;
-        phase: string;
-      }[]
-    > {
-      const rows = await db
-        .selectFrom("status_page_maintenances")
-        .select(["id", "page_id", "starts_at", "ends_at", "phase"])
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("phase", "=", "scheduled"), eb("starts_at", "<=", at)]),
-            eb.and([eb("phase", "=", "in_progress"), eb("ends_at", "<=", at)]),
-          ]),
-        )
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        pageId: r.page_id,
-        startsAt: r.starts_at,
-        endsAt: r.ends_at,
-        phase: r.phase,
-      }));
-    },
-
-    async setMaintenancePhase(id: string, phase: string, at: string): Promise<void> {
-      await db
-        .updateTable("status_page_maintenances")
-        .set({ phase, updated_at: at })
-        .where("id", "=", id)
-        .execute();
-    },
-
-    async maintenanceComponentIds(maintenanceId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom("status_page_maintenance_components")
-        .select("component_id")
-        .where("maintenance_id", "=", maintenanceId)
-        .execute();
-      return rows.map((r) => r.component_id);
-    },
   };
 }
 export type StatusPageStateRepository = ReturnType<typeof createStatusPageStateRepository>;

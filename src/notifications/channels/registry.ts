@@ -56,7 +56,7 @@ export function parseChannelSettings(spec: ChannelTypeSpec, settings: unknown): 
         },
       ];
     });
-    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+    throw InvalidInputError.forIssues(issues);
   }
   const secret = new Set(secretKeys(spec));
   const entries = Object.entries(result.data);
@@ -84,8 +84,7 @@ export function requirePublicUrls(
     const message = privateTargetMessage(host, "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS");
     return [{ field: `settings.${key}`, message }];
   });
-  if (issues.length > 0)
-    throw new InvalidInputError(issues.map((i) => `${i.field}: ${i.message}`).join("; "), issues);
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
 }
 
 /** Seals the secret part for storage. */

@@ -42,6 +42,21 @@ function requestOrigin(request: FastifyRequest): string {
   return origin;
 }
 
+/** An incident feed: the page's incidents with absolute links to the page and to itself. */
+function feedFormat(format: "atom" | "rss", mediaType: string): PublicFormat {
+  return {
+    contentType: `${mediaType}; charset=utf-8`,
+    cors: true,
+    absolute: true,
+    render: (e, origin) =>
+      renderIncidentFeed(e.data, {
+        format,
+        pageUrl: `${origin}${pagePath(e.page.slug)}`,
+        feedUrl: `${origin}${pagePath(e.page.slug)}/feed.${format}`,
+      }),
+  };
+}
+
 /** Every format, one entry each: the route suffix (after /status/:slug) and how to draw it. */
 const FORMATS: Record<string, PublicFormat> = {
   "": {
@@ -64,28 +79,8 @@ const FORMATS: Record<string, PublicFormat> = {
     render: (e, origin) =>
       JSON.stringify(toStatuspageSummary(e.data, `${origin}${pagePath(e.page.slug)}`)),
   },
-  "/feed.atom": {
-    contentType: "application/atom+xml; charset=utf-8",
-    cors: true,
-    absolute: true,
-    render: (e, origin) =>
-      renderIncidentFeed(e.data, {
-        format: "atom",
-        pageUrl: `${origin}${pagePath(e.page.slug)}`,
-        feedUrl: `${origin}${pagePath(e.page.slug)}/feed.atom`,
-      }),
-  },
-  "/feed.rss": {
-    contentType: "application/rss+xml; charset=utf-8",
-    cors: true,
-    absolute: true,
-    render: (e, origin) =>
-      renderIncidentFeed(e.data, {
-        format: "rss",
-        pageUrl: `${origin}${pagePath(e.page.slug)}`,
-        feedUrl: `${origin}${pagePath(e.page.slug)}/feed.rss`,
-      }),
-  },
+  "/feed.atom": feedFormat("atom", "application/atom+xml"),
+  "/feed.rss": feedFormat("rss", "application/rss+xml"),
 };
 
 /**
