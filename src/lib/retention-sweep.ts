@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "./clock.js";
+import { createPeriodicTask } from "./periodic-task.js";
 
 export interface RetentionSweepOptions {
   clock: Clock;
@@ -28,8 +29,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function createRetentionSweep(options: RetentionSweepOptions): RetentionSweep {
   const batchSize = options.batchSize ?? 5000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   async function purge(): Promise<number> {
     const now = options.clock.now().getTime();
@@ -47,28 +46,14 @@ export function createRetentionSweep(options: RetentionSweepOptions): RetentionS
     return total;
   }
 
-  const tick = () => {
-    running ??= purge()
-      .catch((error: unknown) => {
-        options.logger.error({ err: (error as Error).message }, `${options.what} retention failed`);
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
+  const task = createPeriodicTask({
+    run: async () => {
+      await purge();
+    },
+    intervalMs: options.intervalMs ?? 60 * 60 * 1000,
+    onError: (error) =>
+      options.logger.error({ err: error.message }, `${options.what} retention failed`),
+  });
 
-  return {
-    purge,
-    start() {
-      void tick();
-      timer = setInterval(tick, options.intervalMs ?? 60 * 60 * 1000);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await running;
-    },
-  };
+  return { purge, start: task.start, stop: task.stop };
 }

@@ -1,18 +1,13 @@
 import type { Logger } from "pino";
+import { createPeriodicTask, type PeriodicTask } from "../lib/periodic-task.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageEngine } from "./engine.js";
 
 /** How often maintenance edges are moved and components reconciled with their sources. */
 export const STATUS_PAGE_TICK_MS = 15_000;
 
-/** Runs the state engine's tick periodically; one run at a time. */
-export interface StatusPageTicker {
-  /** One tick now (tests drive it with a fake clock). */
-  runOnce(): Promise<void>;
-  start(): void;
-  /** Stops the timer and waits for a tick in flight. */
-  stop(): Promise<void>;
-}
+/** The state engine's tick, run periodically; `runOnce` lets tests drive it on a fake clock. */
+export type StatusPageTicker = PeriodicTask;
 
 export function createStatusPageTicker(deps: {
   engine: StatusPageEngine;
@@ -20,33 +15,13 @@ export function createStatusPageTicker(deps: {
   logger: Logger;
   intervalMs?: number;
 }): StatusPageTicker {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const runOnce = () => {
-    running ??= deps.engine
-      .tick(deps.meta)
-      .then((moved) => {
-        if (moved.windowsMoved > 0 || moved.componentsChanged > 0)
-          deps.logger.info(moved, "status pages: maintenance windows and component states moved");
-      })
-      .catch((error: unknown) => {
-        deps.logger.error({ err: (error as Error).message }, "status page tick failed");
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  return {
-    runOnce,
-    start() {
-      void runOnce();
-      timer = setInterval(runOnce, deps.intervalMs ?? STATUS_PAGE_TICK_MS);
-      timer.unref();
+  return createPeriodicTask({
+    run: async () => {
+      const moved = await deps.engine.tick(deps.meta);
+      if (moved.windowsMoved > 0 || moved.componentsChanged > 0)
+        deps.logger.info(moved, "status pages: maintenance windows and component states moved");
     },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await running;
-    },
-  };
+    intervalMs: deps.intervalMs ?? STATUS_PAGE_TICK_MS,
+    onError: (error) => deps.logger.error({ err: error.message }, "status page tick failed"),
+  });
 }
