@@ -79,8 +79,8 @@ async function changeIncident(
   ) => Promise<{
     incident: IncidentRecord;
     events: DomainEvent[];
-    /** Components the change unlinked: their state may move too. */
-    unlinked?: readonly string[];
+    /** Components it was linked to before the change: those it left may move too. */
+    linkedBefore?: readonly string[];
   }>,
 ): Promise<IncidentDetailView> {
   const { ctx, projectId, incidentId } = ref;
@@ -89,7 +89,7 @@ async function changeIncident(
     const result = await change(tx, await findIncident(tx, projectId, incidentId));
     if (result.events.length > 0) await deps.webhooks.enqueueIn(tx, result.events);
     // Status pages show the incident on its components: its state, severity and public updates.
-    await ctx.deps.statusPages.incidentChanged(tx, result.incident, result.unlinked);
+    await ctx.deps.statusPages.incidentChanged(tx, result.incident, result.linkedBefore);
     return { detail: await detailOf(tx, result.incident), events: result.events };
   });
   if (events.length > 0) deps.webhooks.kick();
@@ -210,7 +210,7 @@ export async function updateIncident(
         message: `${incident.severity} → ${severity}`,
         data: { from: incident.severity, to: severity },
       });
-    const unlinked =
+    const linkedBefore =
       componentIds === undefined
         ? []
         : await linkIncidentComponents(tx, {
@@ -218,11 +218,11 @@ export async function updateIncident(
             incidentId: incident.id,
             componentIds,
           });
-    if (entries.length === 0) return { incident, events: [], unlinked };
+    if (entries.length === 0) return { incident, events: [], linkedBefore };
     const change = { title: title ?? incident.title, severity: severity ?? incident.severity };
     await tx.repos.incidents.update(incident.id, { ...change, updatedAt: at });
     await appendIncidentEvents(tx, ref.ctx.deps, incident.id, entries);
-    return { incident: { ...incident, ...change, updatedAt: at }, events: [], unlinked };
+    return { incident: { ...incident, ...change, updatedAt: at }, events: [], linkedBefore };
   });
 }
 
