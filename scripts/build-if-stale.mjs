@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start` runs this instead of a full build (about 14 s): dist/ is rebuilt only when it is
 // missing or older than what it is built from. Each source file under src/ (tests excepted, as
-// in tsconfig.build.json) must have its dist/ .js, written after it and after the tsconfig files.
+// in tsconfig.build.json) must have its dist/ .js, written after it and after the tsconfig files;
+// the dashboard's dist/web/index.html must be newer than every file under web/.
 //
 //   node scripts/build-if-stale.mjs [ROOT]          run `npm run build` in ROOT when stale
 //   node scripts/build-if-stale.mjs --check [ROOT]  exit 1 when stale, without building
@@ -11,6 +12,14 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const CONFIGS = ["tsconfig.json", "tsconfig.build.json"];
+
+function* allFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* allFiles(path);
+    else yield path;
+  }
+}
 
 function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -37,6 +46,16 @@ export function staleReason(root) {
     const built = statSync(out).mtimeMs;
     if (built < statSync(file).mtimeMs) return `src/${rel} changed since the last build`;
     if (built < configTime) return "a tsconfig file changed since the last build";
+  }
+  const web = join(root, "web");
+  if (existsSync(web)) {
+    const index = join(root, "dist", "web", "index.html");
+    if (!existsSync(index)) return "dist/web/index.html is missing";
+    const built = statSync(index).mtimeMs;
+    for (const file of allFiles(web)) {
+      if (built < statSync(file).mtimeMs)
+        return `web/${relative(web, file)} changed since the last build`;
+    }
   }
   return undefined;
 }

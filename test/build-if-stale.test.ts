@@ -73,6 +73,22 @@ describe("scripts/build-if-stale.mjs (npm start's prestart)", () => {
     });
   });
 
+  it("is stale when the dashboard's build is missing or older than a file under web/", () => {
+    const root = builtCheckout();
+    write(root, "web/src/main.tsx", 10);
+    expect(run(root, "--check")).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining("dist/web/index.html is missing"),
+    });
+    write(root, "dist/web/index.html", 100);
+    expect(run(root, "--check").status).toBe(0);
+    write(root, "web/src/main.tsx", 200);
+    expect(run(root, "--check")).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining("web/src/main.tsx changed"),
+    });
+  });
+
   it("runs `npm run build` only when stale", () => {
     const root = builtCheckout();
     // A build that records that it ran and refreshes the output.

@@ -1,34 +1,16 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, SCREENSHOTS } from "./helpers/browser.js";
 import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import type { TestService } from "./helpers/test-service.js";
 
-/** Debian's Chromium (`.ci/run` installs it); playwright never downloads a browser. */
-const CHROMIUM = process.env.VIGIL_TEST_CHROMIUM ?? "/usr/bin/chromium";
-/** Where the screenshots go, for a person to look at after the run. */
-export const SCREENSHOTS = join(process.cwd(), "test-results", "screenshots");
-
-/** Flags for a headless Chromium on a machine with no network but loopback. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-// CI installs Chromium, so there a missing browser is a failure, not a skip.
-const available = existsSync(CHROMIUM) || process.env.CI === "true";
-
 /** The public status page in a real browser, with JavaScript off as a visitor might have it. */
-describe.skipIf(!available)("public status page in Chromium", () => {
+describe.skipIf(!chromiumAvailable)("public status page in Chromium", () => {
   const dir = makeTempDir();
   let service: TestService;
   let owner: Session;

@@ -14,6 +14,7 @@ import { KeyLimiter } from "./key-limiter.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
+import { sessionRateLimiter, useProjectSession } from "./plugins/project-session.js";
 import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
@@ -41,14 +42,14 @@ import { sessionsRoutes } from "./routes/v1/sessions-routes.js";
 import { statusPagesRoutes } from "./routes/v1/status-pages-routes.js";
 import { tqlRoutes } from "./routes/v1/tql-routes.js";
 import { tracesRoutes } from "./routes/v1/traces-routes.js";
+import { DEFAULT_WEB_DIR, dashboardRoutes } from "./routes/web/dashboard-routes.js";
 import { webhookRoutes } from "./routes/webhooks/webhook-routes.js";
 
 /** Builds the routes of one area from the app's dependencies; areas list these, one entry per module. */
 export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
 
-/** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
-export const V1_ROUTES: readonly RouteModule[] = [
-  (deps) => keyRoutes(deps.domain),
+/** The /v1 read verbs: under /v1 with an API key, and for the dashboard under a project with a session. */
+export const READ_ROUTES: readonly RouteModule[] = [
   tqlRoutes,
   logsRoutes,
   tracesRoutes,
@@ -61,6 +62,9 @@ export const V1_ROUTES: readonly RouteModule[] = [
   alertsRoutes,
   statusPagesRoutes,
 ];
+
+/** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
+export const V1_ROUTES: readonly RouteModule[] = [(deps) => keyRoutes(deps.domain), ...READ_ROUTES];
 
 /** Everything under /api: session cookies with the CSRF rule. */
 export const API_ROUTES: readonly RouteModule[] = [
@@ -81,6 +85,8 @@ export interface ServerOptions {
   rateLimitStore?: RateLimitStore;
   /** The per-key OTLP budget, shared with the gRPC receiver; a fresh one when not given. */
   ingestLimiter?: KeyLimiter;
+  /** The built dashboard (index.html and assets/); `dist/web` of this package when not given. */
+  webDir?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -187,6 +193,25 @@ export async function buildServer(
     },
     { prefix: "/api" },
   );
+  // The dashboard reads a project through the same verbs as /v1, signed in instead of keyed.
+  await app.register(
+    async (scope) => {
+      useSessionAuth(scope, deps.domain, {
+        publicOrigin,
+        ...sessionCookieOptions(config.publicUrl),
+      });
+      await useRateLimits(scope, rateLimitStore);
+      useProjectSession(scope, deps.domain, sessionRateLimiter(scope));
+      registerNotFound(scope);
+      useStrictQueries(scope);
+      // Documented once, under /v1; these are the same routes (docs/dashboard.md).
+      scope.addHook("onRoute", (route) => {
+        if (route.schema) route.schema.hide = true;
+      });
+      for (const module of READ_ROUTES) await scope.register(module(deps));
+    },
+    { prefix: "/api/projects/:projectId/v1" },
+  );
   // Webhook management: session auth like /api, without a version prefix (spec).
   await app.register(
     async (scope) => {
@@ -227,5 +252,6 @@ export async function buildServer(
     },
     { prefix: "/v1" },
   );
+  await app.register(async (scope) => dashboardRoutes(scope, options.webDir ?? DEFAULT_WEB_DIR));
   return app;
 }

@@ -1,5 +1,6 @@
 import { createUser } from "../../src/auth/users.js";
 import type { DepsOptions } from "../../src/deps.js";
+import type { ServerOptions } from "../../src/server/server.js";
 import { signIn, startTestService, type TestService } from "./test-service.js";
 
 /** The three people every management API test acts as. */
@@ -17,11 +18,12 @@ export async function startWithRoles(
   dataDir: string,
   env: Record<string, string> = {},
   depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
+  serverOptions: ServerOptions = {},
 ) {
   const service: TestService = await startTestService(
     dataDir,
     { VIGIL_ADMIN_EMAIL: OWNER.email, VIGIL_ADMIN_PASSWORD: OWNER.password, ...env },
-    {},
+    serverOptions,
     depsOptions,
   );
   const { users, projects } = service.deps.meta.repos;

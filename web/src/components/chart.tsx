@@ -1,0 +1,155 @@
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+
+export interface ChartSeries {
+  label: string;
+  values: (number | null)[];
+  color?: string;
+}
+
+const PALETTE = [
+  "#4f46e5",
+  "#0891b2",
+  "#d97706",
+  "#db2777",
+  "#16a34a",
+  "#7c3aed",
+  "#dc2626",
+  "#0d9488",
+];
+
+export interface TimeSeriesChartProps {
+  /** X values: Unix seconds for time series, or category indexes for bar charts. */
+  x: number[];
+  series: ChartSeries[];
+  height?: number;
+  kind?: "line" | "bar";
+  /** A horizontal line (an alert's threshold). */
+  threshold?: number;
+  /** Formats the y axis and the legend's values. */
+  formatValue?: (n: number) => string;
+  /** When x is not time: the labels of each x index. */
+  categories?: string[];
+  title?: string;
+}
+
+/**
+ * A uPlot chart that fills its container's width and follows its resizes. uPlot draws on a
+ * canvas, so 10,000 points stay cheap; the accessible name and a summary go on the figure.
+ */
+export function TimeSeriesChart({
+  x,
+  series,
+  height = 220,
+  kind = "line",
+  threshold,
+  formatValue,
+  categories,
+  title,
+}: TimeSeriesChartProps) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const bars = kind === "bar" ? uPlot.paths.bars?.({ size: [0.8, 64] }) : undefined;
+    const fmt = (n: number | null) => (n === null ? "—" : formatValue ? formatValue(n) : String(n));
+    const options: uPlot.Options = {
+      width: Math.max(200, element.clientWidth),
+      height,
+      legend: { show: series.length > 0 },
+      scales: { x: { time: !categories } },
+      axes: [
+        categories ? { values: (_u, splits) => splits.map((i) => categories[i] ?? "") } : {},
+        { values: (_u, splits) => splits.map((n) => fmt(n)), size: 64 },
+      ],
+      series: [
+        {},
+        ...series.map((s, i) => {
+          const color = s.color ?? PALETTE[i % PALETTE.length] ?? "#4f46e5";
+          return {
+            label: s.label,
+            stroke: color,
+            width: 1.5,
+            fill: kind === "bar" ? `${color}cc` : `${color}1a`,
+            value: (_u: uPlot, v: number | null) => fmt(v),
+            ...(bars ? { paths: bars, points: { show: false } } : {}),
+          };
+        }),
+      ],
+      hooks:
+        threshold === undefined
+          ? {}
+          : {
+              draw: [
+                (u: uPlot) => {
+                  const y = u.valToPos(threshold, "y", true);
+                  const ctx = u.ctx;
+                  ctx.save();
+                  ctx.strokeStyle = "#dc2626";
+                  ctx.setLineDash([6, 4]);
+                  ctx.lineWidth = 1.5;
+                  ctx.beginPath();
+                  ctx.moveTo(u.bbox.left, y);
+                  ctx.lineTo(u.bbox.left + u.bbox.width, y);
+                  ctx.stroke();
+                  ctx.restore();
+                },
+              ],
+            },
+    };
+    if (threshold !== undefined) {
+      options.scales = {
+        ...options.scales,
+        y: {
+          range: (_u, min, max) => [
+            Math.min(min ?? 0, threshold, 0),
+            Math.max(max ?? 0, threshold) * 1.1 || 1,
+          ],
+        },
+      };
+    }
+    const plot = new uPlot(
+      options,
+      [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
+      element,
+    );
+    const observer = new ResizeObserver(() =>
+      plot.setSize({ width: Math.max(200, element.clientWidth), height }),
+    );
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+    };
+  }, [x, series, height, kind, threshold, formatValue, categories]);
+  return (
+    <figure className="chart" aria-label={title ?? series.map((s) => s.label).join(", ")}>
+      <div ref={container} />
+    </figure>
+  );
+}
+
+/** A tiny inline trend (an error group's occurrences) as SVG: no canvas for a list row. */
+export function Sparkline({
+  values,
+  width = 120,
+  height = 28,
+  label,
+}: {
+  values: number[];
+  width?: number;
+  height?: number;
+  label: string;
+}) {
+  const max = Math.max(1, ...values);
+  const step = values.length > 1 ? width / (values.length - 1) : width;
+  const points = values
+    .map((v, i) => `${(i * step).toFixed(1)},${(height - (v / max) * (height - 2) - 1).toFixed(1)}`)
+    .join(" ");
+  return (
+    <svg className="sparkline" width={width} height={height} role="img" aria-label={label}>
+      <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" />
+    </svg>
+  );
+}

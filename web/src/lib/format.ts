@@ -1,0 +1,69 @@
+/** Durations as people read them: 850 µs, 12.3 ms, 4.2 s, 3 min. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
+  if (ms < 1) return `${Math.round(ms * 1000)} µs`;
+  if (ms < 100) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+const compactFormat = new Intl.NumberFormat(undefined, {
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
+
+export const formatNumber = (n: number | null | undefined): string =>
+  n === null || n === undefined || Number.isNaN(n) ? "—" : numberFormat.format(n);
+
+export const formatCompact = (n: number | null | undefined): string =>
+  n === null || n === undefined || Number.isNaN(n) ? "—" : compactFormat.format(n);
+
+export const formatPercent = (ratio: number | null | undefined, digits = 2): string =>
+  ratio === null || ratio === undefined || Number.isNaN(ratio)
+    ? "—"
+    : `${(ratio * 100).toFixed(digits)} %`;
+
+export const formatUsd = (usd: number | null | undefined): string =>
+  usd === null || usd === undefined ? "—" : `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+
+/** A timestamp in the viewer's locale, with seconds (and milliseconds when asked). */
+export function formatTime(iso: string | null | undefined, withMs = false): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const text = date.toLocaleString(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  return withMs ? `${text}.${String(date.getMilliseconds()).padStart(3, "0")}` : text;
+}
+
+/** "3 min ago", "in 2 h": for last-seen and next-run columns. */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return "—";
+  const diff = Date.parse(iso) - now;
+  const abs = Math.abs(diff);
+  const unit =
+    abs < 60_000
+      ? ([Math.round(diff / 1000), "second"] as const)
+      : abs < 3_600_000
+        ? ([Math.round(diff / 60_000), "minute"] as const)
+        : abs < 86_400_000
+          ? ([Math.round(diff / 3_600_000), "hour"] as const)
+          : ([Math.round(diff / 86_400_000), "day"] as const);
+  return new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }).format(unit[0], unit[1]);
+}
+
+export const formatBytes = (bytes: number): string =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 ** 2).toFixed(1)} MB`;

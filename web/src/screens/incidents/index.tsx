@@ -1,0 +1,5 @@
+import { PageHeader } from "../../components/ui";
+
+export function Area() {
+  return <PageHeader title="incidents" />;
+}

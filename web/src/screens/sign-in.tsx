@@ -1,0 +1,52 @@
+import { type FormEvent, useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import { useSignIn } from "../api/session";
+import { ProblemMessage } from "../components/feedback";
+
+/** Only paths inside the dashboard are followed after signing in (no open redirect). */
+export const safeNext = (next: string | null): string =>
+  next?.startsWith("/") && !next.startsWith("//") ? next : "/";
+
+export function SignIn() {
+  const signIn = useSignIn();
+  const [, navigate] = useLocation();
+  const next = safeNext(new URLSearchParams(useSearch()).get("next"));
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate({ email, password }, { onSuccess: () => navigate(next, { replace: true }) });
+  };
+  return (
+    <main className="sign-in">
+      <form onSubmit={submit} aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">Sign in to Vigil</h1>
+        <label htmlFor="email">Email</label>
+        <input
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <label htmlFor="password">Password</label>
+        <input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {signIn.isError && <ProblemMessage error={signIn.error} title="Could not sign in" />}
+        <button type="submit" className="button primary" disabled={signIn.isPending}>
+          {signIn.isPending ? "Signing in…" : "Sign in"}
+        </button>
+        <p className="muted small">
+          No account yet? The operator creates the first one with <code>vigil init</code>.
+        </p>
+      </form>
+    </main>
+  );
+}
