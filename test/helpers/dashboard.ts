@@ -3,8 +3,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { demoRequests } from "../../src/demo/generator.js";
+import { sendAll } from "../../src/demo/sender.js";
 import type { DepsOptions } from "../../src/deps.js";
 import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS } from "./browser.js";
+import { addKey } from "./projects.js";
 import { OWNER, startWithRoles } from "./roles.js";
 
 const ROOT = process.cwd();
@@ -114,6 +117,17 @@ export async function startDashboard(
       await page.getByLabel("Password").fill(user.password);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+    },
+    /**
+     * Sends the demo dataset (`vigil demo`: traces, logs, metrics, errors, AI calls, sessions
+     * over the last two hours) into the default project through OTLP, as the CLI does.
+     */
+    async seedDemo(spans = 3_000) {
+      const key = await addKey(roles.service, roles.projectId, { name: "demo", role: "full" });
+      return sendAll(
+        demoRequests({ spans, batchSpans: 500, windowMs: 2 * 3_600_000, nowMs: Date.now() }),
+        { url: roles.service.url, key, concurrency: 2 },
+      );
     },
     /** Saves a full-page screenshot under test-results/screenshots/dashboard-<name>.png. */
     async screenshot(page: Page, name: string) {
