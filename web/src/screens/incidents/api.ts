@@ -1,0 +1,154 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, type ListPage, projectApi, v1 } from "../../api/client";
+
+// The shapes of /api/projects/:projectId/incidents… (src/incidents/views.ts, model.ts).
+
+export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export const STATUSES = ["active", "resolved"] as const;
+export const SOURCES = ["manual", "monitor", "alert"] as const;
+export const PHASES = ["investigating", "identified", "monitoring", "resolved"] as const;
+
+export type Severity = (typeof SEVERITIES)[number];
+export type IncidentStatus = (typeof STATUSES)[number];
+export type IncidentSource = (typeof SOURCES)[number];
+export type Phase = (typeof PHASES)[number];
+
+export interface Incident {
+  id: string;
+  projectId: string;
+  title: string;
+  status: IncidentStatus;
+  severity: Severity;
+  source: IncidentSource;
+  sourceId: string | null;
+  sourceKey: string | null;
+  startedAt: string;
+  resolvedAt: string | null;
+  durationMs: number | null;
+  cause: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface IncidentEvent {
+  id: string;
+  type: string;
+  at: string;
+  actor: { kind: "user" | "system" | "monitor" | "alert"; id: string | null };
+  message: string | null;
+  phase: Phase | null;
+  public: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface IncidentDetail extends Incident {
+  timeline: IncidentEvent[];
+  updates: IncidentEvent[];
+  componentIds: string[];
+}
+
+export interface IncidentsDashboard {
+  opened: number;
+  resolved: number;
+  open: number;
+  meanTimeToResolveMs: number | null;
+}
+
+export interface DeclareInput {
+  title: string;
+  severity: Severity;
+  message?: string;
+  componentIds?: string[];
+}
+
+export const SOURCE_LABEL: Record<IncidentSource, string> = {
+  manual: "Manual",
+  monitor: "Monitor",
+  alert: "Alert rule",
+};
+
+export const incidentsKey = (projectId: string) => ["incidents", projectId] as const;
+export const incidentKey = (projectId: string, incidentId: string) =>
+  ["incidents", projectId, "detail", incidentId] as const;
+
+export function useIncidents(
+  projectId: string,
+  query: Record<string, string | number | undefined>,
+) {
+  return useQuery({
+    queryKey: [...incidentsKey(projectId), "list", query],
+    queryFn: () => api<ListPage<Incident>>(projectApi(projectId, "/incidents"), { query }),
+    placeholderData: (previous) => previous,
+    refetchInterval: 30_000,
+  });
+}
+
+/** Open now, opened and resolved in the window, mean time to resolve (the /v1 dashboard). */
+export function useIncidentsDashboard(projectId: string, timeRange: string) {
+  return useQuery({
+    queryKey: [...incidentsKey(projectId), "dashboard", timeRange],
+    queryFn: () =>
+      api<IncidentsDashboard>(v1(projectId, "/incidents/dashboard"), {
+        query: { time_range: timeRange },
+      }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useIncident(projectId: string, incidentId: string) {
+  return useQuery({
+    queryKey: incidentKey(projectId, incidentId),
+    queryFn: () => api<IncidentDetail>(projectApi(projectId, `/incidents/${incidentId}`)),
+    refetchInterval: 30_000,
+  });
+}
+
+/**
+ * A write on one incident: the answer is the incident with its timeline, stored as the detail
+ * at once; lists and the dashboard are read again.
+ */
+export function useIncidentWrite<I>(
+  projectId: string,
+  incidentId: string,
+  write: (base: string, input: I) => Promise<IncidentDetail>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: I) => write(projectApi(projectId, `/incidents/${incidentId}`), input),
+    onSuccess: async (detail) => {
+      client.setQueryData(incidentKey(projectId, incidentId), detail);
+      await Promise.all([
+        client.invalidateQueries({
+          queryKey: incidentsKey(projectId),
+          predicate: (q) => q.queryKey[2] !== "detail",
+        }),
+        // Linked status page components change state with the incident.
+        client.invalidateQueries({ queryKey: ["status-pages"] }),
+      ]);
+    },
+  });
+}
+
+export function useDeclareIncident(projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: DeclareInput) =>
+      api<IncidentDetail>(projectApi(projectId, "/incidents"), { method: "POST", body: input }),
+    onSuccess: async (detail) => {
+      client.setQueryData(incidentKey(projectId, detail.id), detail);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: incidentsKey(projectId) }),
+        client.invalidateQueries({ queryKey: ["status-pages"] }),
+      ]);
+    },
+  });
+}
+
+/** How long an incident has lasted: its recorded duration, or up to now while active. */
+export const incidentDuration = (incident: Incident, now = Date.now()): number =>
+  incident.durationMs ?? now - Date.parse(incident.startedAt);
+
+/** The phase of the latest public update, or undefined before the first. */
+export const currentPhase = (detail: IncidentDetail): Phase | undefined =>
+  detail.updates.at(-1)?.phase ?? undefined;

@@ -1,0 +1,33 @@
+import { Link } from "wouter";
+import { StateBadge } from "../../components/ui";
+import { projectPath } from "../registry";
+import { type Incident, type IncidentStatus, type Severity, SOURCE_LABEL } from "./api";
+
+const SEVERITY_TONE: Record<Severity, "bad" | "warn" | "info"> = {
+  critical: "bad",
+  high: "bad",
+  medium: "warn",
+  low: "info",
+};
+
+/** An incident's status: an active one is bad news, a resolved one good. */
+export function StatusBadge({ status }: { status: IncidentStatus }) {
+  return <StateBadge state={status} tone={status === "active" ? "bad" : "ok"} />;
+}
+
+export function SeverityBadge({ severity }: { severity: Severity }) {
+  return <StateBadge state={severity} tone={SEVERITY_TONE[severity]} />;
+}
+
+/** Where an incident came from, linked to its monitor or alert rule. */
+export function SourceLink({ projectId, incident }: { projectId: string; incident: Incident }) {
+  const { source, sourceId } = incident;
+  if (source === "manual" || sourceId === null) return <span>{SOURCE_LABEL[source]}</span>;
+  const area = source === "monitor" ? "monitors" : "alerts";
+  return (
+    <Link href={`~${projectPath(projectId, area, sourceId)}`}>
+      {SOURCE_LABEL[source]}
+      <span className="visually-hidden"> {sourceId}</span>
+    </Link>
+  );
+}

@@ -1,0 +1,95 @@
+import { Link } from "wouter";
+import { useMe } from "../../api/session";
+import { StateBadge } from "../../components/ui";
+import { formatRelative, formatTime } from "../../lib/format";
+import { projectPath } from "../registry";
+import type { IncidentEvent } from "./api";
+
+/** What each kind of entry is called, with the data it carries. */
+function describe(event: IncidentEvent): string {
+  const data = event.data;
+  switch (event.type) {
+    case "opened":
+      return "Incident opened";
+    case "update":
+      return "Update";
+    case "severity_changed":
+      return `Severity changed from ${String(data.from ?? "?")} to ${String(data.to ?? "?")}`;
+    case "title_changed":
+      return "Renamed";
+    case "alert_fired":
+      return "Alert fired";
+    case "alert_resolved":
+      return "Alert resolved";
+    case "monitor_down":
+      return "Monitor down";
+    case "monitor_recovered":
+      return "Monitor recovered";
+    case "notified": {
+      const channels = Array.isArray(data.channelIds) ? data.channelIds.length : 0;
+      return `Notified ${channels} channel${channels === 1 ? "" : "s"}${data.event ? ` (${String(data.event)})` : ""}`;
+    }
+    case "comment":
+      return "Note";
+    case "resolved":
+      return "Resolved";
+    case "reopened":
+      return "Reopened";
+    default:
+      return event.type.replaceAll("_", " ");
+  }
+}
+
+function Actor({ actor, projectId }: { actor: IncidentEvent["actor"]; projectId: string }) {
+  const me = useMe();
+  if (actor.kind === "user")
+    return actor.id === me.data?.user.id ? (
+      <span>you</span>
+    ) : (
+      <span>
+        a member <code className="muted">{actor.id}</code>
+      </span>
+    );
+  if (actor.kind === "monitor" && actor.id)
+    return <Link href={`~${projectPath(projectId, "monitors", actor.id)}`}>its monitor</Link>;
+  if (actor.kind === "alert" && actor.id)
+    return <Link href={`~${projectPath(projectId, "alerts", actor.id)}`}>its alert rule</Link>;
+  return <span>Vigil</span>;
+}
+
+/** Every entry of the incident, oldest first, each marked public (status pages) or private. */
+export function Timeline({ events, projectId }: { events: IncidentEvent[]; projectId: string }) {
+  return (
+    <ol className="inc-timeline" aria-label="Timeline">
+      {events.map((event) => (
+        <li
+          key={event.id}
+          className={`inc-entry inc-${event.type}${event.public ? " inc-public" : ""}`}
+        >
+          <div className="inc-entry-head">
+            <strong>{describe(event)}</strong>
+            {event.phase && <StateBadge state={event.phase} />}
+            {event.public ? (
+              <span className="badge badge-info" title="Shown on status pages">
+                Public
+              </span>
+            ) : (
+              <span className="badge badge-muted" title="Only your team sees it">
+                Private
+              </span>
+            )}
+            <span className="muted small">
+              by <Actor actor={event.actor} projectId={projectId} /> ·{" "}
+              <time dateTime={event.at} title={formatTime(event.at)}>
+                {formatRelative(event.at)}
+              </time>
+            </span>
+          </div>
+          {event.message && event.type !== "severity_changed" && (
+            <p className="inc-message">{event.message}</p>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

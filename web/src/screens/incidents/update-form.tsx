@@ -1,0 +1,122 @@
+import { type FormEvent, useState } from "react";
+import { api } from "../../api/client";
+import { Field } from "../../components/ui";
+import { FormProblem } from "../status-pages/form-problem";
+import { currentPhase, type IncidentDetail, PHASES, type Phase, useIncidentWrite } from "./api";
+
+type Visibility = "public" | "private";
+interface UpdateInput {
+  visibility: Visibility;
+  message: string;
+  phase: Phase;
+}
+
+const PHASE_HINT: Record<Phase, string> = {
+  investigating: "Looking into it",
+  identified: "The cause is known",
+  monitoring: "A fix is out; watching",
+  resolved: "Resolves the incident",
+};
+
+/**
+ * Posts to the timeline: a public update with its phase (status pages show it; the phase
+ * `resolved` resolves the incident) or a private note for the team. A resolved incident takes
+ * private notes only: reopen it to post a public update.
+ */
+export function UpdateForm({
+  projectId,
+  incident,
+}: {
+  projectId: string;
+  incident: IncidentDetail;
+}) {
+  const active = incident.status === "active";
+  const [visibility, setVisibility] = useState<Visibility>(active ? "public" : "private");
+  const [phase, setPhase] = useState<Phase>(currentPhase(incident) ?? "investigating");
+  const [message, setMessage] = useState("");
+  const post = useIncidentWrite<UpdateInput>(projectId, incident.id, (base, input) =>
+    input.visibility === "public"
+      ? api(`${base}/updates`, {
+          method: "POST",
+          body: { message: input.message, phase: input.phase },
+        })
+      : api(`${base}/comments`, { method: "POST", body: { message: input.message } }),
+  );
+  const kind: Visibility = active ? visibility : "private";
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    post.mutate({ visibility: kind, message, phase }, { onSuccess: () => setMessage("") });
+  };
+  return (
+    <form className="card form inc-update" onSubmit={submit} aria-label="Post an update">
+      <h2>Post to the timeline</h2>
+      {active ? (
+        <fieldset className="inc-visibility">
+          <legend>Visibility</legend>
+          <label className="inc-check">
+            <input
+              type="radio"
+              name="visibility"
+              value="public"
+              checked={visibility === "public"}
+              onChange={() => setVisibility("public")}
+            />
+            <span>
+              Public update <span className="muted small">(shown on status pages)</span>
+            </span>
+          </label>
+          <label className="inc-check">
+            <input
+              type="radio"
+              name="visibility"
+              value="private"
+              checked={visibility === "private"}
+              onChange={() => setVisibility("private")}
+            />
+            <span>
+              Private note <span className="muted small">(your team only)</span>
+            </span>
+          </label>
+        </fieldset>
+      ) : (
+        <p className="muted small">
+          The incident is resolved: add a private note, or reopen it to post a public update.
+        </p>
+      )}
+      {kind === "public" && (
+        <Field label="Phase" name="phase" error={post.error} hint={PHASE_HINT[phase]}>
+          {(props) => (
+            <select {...props} value={phase} onChange={(e) => setPhase(e.target.value as Phase)}>
+              {PHASES.map((p) => (
+                <option key={p} value={p}>
+                  {p[0]?.toUpperCase() + p.slice(1)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+      <Field label="Message" name="message" error={post.error}>
+        {(props) => (
+          <textarea
+            {...props}
+            value={message}
+            required
+            maxLength={10_000}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        )}
+      </Field>
+      <FormProblem error={post.error} fields={["message", "phase"]} />
+      <button type="submit" className="button primary" disabled={post.isPending}>
+        {post.isPending
+          ? "Posting…"
+          : kind === "private"
+            ? "Add private note"
+            : phase === "resolved"
+              ? "Post update and resolve"
+              : "Post public update"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,208 @@
+import { type FormEvent, useState } from "react";
+import { ApiError } from "../../api/client";
+import { Loading, ProblemMessage } from "../../components/feedback";
+import { Field, StateBadge } from "../../components/ui";
+import {
+  type ComponentInput,
+  type SourceOption,
+  type StatusComponent,
+  type StatusGroup,
+  useOrgSources,
+} from "./api";
+import { FormProblem } from "./form-problem";
+
+const MAX_SOURCES = 20;
+const FIELDS = ["name", "description", "groupId", "monitorIds", "alertRuleIds"] as const;
+
+/**
+ * A component's name, description, group and sources: monitors and alert rules of any project
+ * of the organization, picked from lists grouped by project.
+ */
+export function ComponentForm({
+  orgId,
+  groups,
+  component,
+  pending,
+  error,
+  onSubmit,
+}: {
+  orgId: string;
+  groups: readonly StatusGroup[];
+  /** The component edited; a new one when undefined. */
+  component?: StatusComponent | undefined;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (input: ComponentInput) => void;
+}) {
+  const sources = useOrgSources(orgId);
+  const [input, setInput] = useState<ComponentInput>({
+    name: component?.name ?? "",
+    description: component?.description ?? "",
+    groupId: component?.groupId ?? null,
+    monitorIds: component?.monitors.map((m) => m.id) ?? [],
+    alertRuleIds: component?.alertRules.map((r) => r.id) ?? [],
+  });
+  const set = (change: Partial<ComponentInput>) => setInput((i) => ({ ...i, ...change }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit(input);
+  };
+  const total = input.monitorIds.length + input.alertRuleIds.length;
+  return (
+    <form
+      className="form"
+      onSubmit={submit}
+      aria-label={component ? `Edit component ${component.name}` : "Add a component"}
+    >
+      <Field label="Name" name="name" error={error} hint="What your users call it: Checkout, API">
+        {(props) => (
+          <input
+            {...props}
+            value={input.name}
+            required
+            maxLength={100}
+            onChange={(e) => set({ name: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Description" name="description" error={error}>
+        {(props) => (
+          <textarea
+            {...props}
+            value={input.description}
+            maxLength={1000}
+            onChange={(e) => set({ description: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Group" name="groupId" error={error}>
+        {(props) => (
+          <select
+            {...props}
+            value={input.groupId ?? ""}
+            onChange={(e) => set({ groupId: e.target.value || null })}
+          >
+            <option value="">No group</option>
+            {groups.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <p className="muted small">
+        Its state comes from its sources: all failing is down, some failing is degraded. {total} of{" "}
+        {MAX_SOURCES} sources picked.
+      </p>
+      {sources.error && (
+        <ProblemMessage error={sources.error} title="Sources could not be listed" />
+      )}
+      {sources.isPending ? (
+        <Loading label="Loading monitors and alert rules…" />
+      ) : (
+        <>
+          <SourcePicker
+            legend="Monitors"
+            name="monitorIds"
+            options={sources.monitors}
+            selected={input.monitorIds}
+            error={error}
+            onChange={(monitorIds) => set({ monitorIds })}
+          />
+          <SourcePicker
+            legend="Alert rules"
+            name="alertRuleIds"
+            options={sources.rules}
+            selected={input.alertRuleIds}
+            error={error}
+            onChange={(alertRuleIds) => set({ alertRuleIds })}
+          />
+        </>
+      )}
+      <FormProblem error={error} fields={FIELDS} />
+      <button type="submit" className="button primary" disabled={pending}>
+        {pending ? "Saving…" : component ? "Save component" : "Add component"}
+      </button>
+    </form>
+  );
+}
+
+/** Checkboxes of one kind of source, grouped by project, filterable when the list is long. */
+function SourcePicker({
+  legend,
+  name,
+  options,
+  selected,
+  error,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  options: readonly SourceOption[];
+  selected: readonly string[];
+  error: unknown;
+  onChange: (ids: string[]) => void;
+}) {
+  const [filter, setFilter] = useState("");
+  const message = error instanceof ApiError ? error.fieldError(name) : undefined;
+  const needle = filter.trim().toLowerCase();
+  const shown = options.filter(
+    (o) => !needle || o.name.toLowerCase().includes(needle) || selected.includes(o.id),
+  );
+  const projects = [...new Set(shown.map((o) => o.projectName))];
+  const toggle = (id: string, on: boolean) =>
+    onChange(on ? [...selected, id] : selected.filter((s) => s !== id));
+  // Sources bound before but no longer listed (deleted, or in a project one cannot see).
+  const unknown = selected.filter((id) => !options.some((o) => o.id === id));
+  return (
+    <fieldset className={`sp-sources${message ? " invalid" : ""}`}>
+      <legend>{legend}</legend>
+      {options.length === 0 ? (
+        <p className="muted small">None in this organization's projects.</p>
+      ) : (
+        <>
+          {options.length > 8 && (
+            <label className="inline-field small">
+              <span>Filter</span>
+              <input
+                type="search"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                aria-label={`Filter ${legend.toLowerCase()}`}
+              />
+            </label>
+          )}
+          {projects.map((project) => (
+            <div key={project} className="sp-source-project">
+              <div className="muted small">{project}</div>
+              {shown
+                .filter((o) => o.projectName === project)
+                .map((o) => (
+                  <label key={o.id} className="sp-check">
+                    <input
+                      type="checkbox"
+                      checked={selected.includes(o.id)}
+                      onChange={(e) => toggle(o.id, e.target.checked)}
+                    />
+                    <span>{o.name}</span> <StateBadge state={o.state} />
+                  </label>
+                ))}
+            </div>
+          ))}
+        </>
+      )}
+      {unknown.map((id) => (
+        <label key={id} className="sp-check">
+          <input type="checkbox" checked onChange={() => toggle(id, false)} />
+          <code>{id}</code>
+        </label>
+      ))}
+      {message && (
+        <small className="field-error" role="alert">
+          {message}
+        </small>
+      )}
+    </fieldset>
+  );
+}

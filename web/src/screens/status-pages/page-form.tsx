@@ -1,0 +1,209 @@
+import { type FormEvent, useId, useMemo, useState } from "react";
+import { Field } from "../../components/ui";
+import type { PageFieldsInput, StatusLink } from "./api";
+import { FormProblem } from "./form-problem";
+
+const PAGE_FIELDS = ["title", "slug", "description", "logoUrl", "timezone", "links"] as const;
+
+const MAX_LINKS = 10;
+
+/** The IANA zones this browser knows, for the time zone field's suggestions. */
+function timeZones(): string[] {
+  try {
+    return Intl.supportedValuesOf("timeZone");
+  } catch {
+    return ["UTC"];
+  }
+}
+
+/** A slug from a title: what the server accepts (lowercase, digits, single hyphens). */
+export const slugify = (title: string): string =>
+  title
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63)
+    .replace(/-+$/, "");
+
+export const EMPTY_PAGE: PageFieldsInput = {
+  slug: "",
+  title: "",
+  description: "",
+  logoUrl: null,
+  links: [],
+  timezone: "UTC",
+};
+
+/**
+ * The page's own fields (create and settings alike): slug, title, description, logo, links and
+ * time zone, each with the server's message beside it.
+ */
+export function PageFieldsForm({
+  initial,
+  submitLabel,
+  pending,
+  error,
+  onSubmit,
+  autoSlug = false,
+  formLabel,
+}: {
+  initial: PageFieldsInput;
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (input: PageFieldsInput) => void;
+  /** Derive the slug from the title until the user edits the slug (creation). */
+  autoSlug?: boolean;
+  formLabel: string;
+}) {
+  const [fields, setFields] = useState<PageFieldsInput>(initial);
+  const [slugTouched, setSlugTouched] = useState(!autoSlug);
+  const zones = useMemo(timeZones, []);
+  const zoneList = useId();
+  const set = (change: Partial<PageFieldsInput>) => setFields((f) => ({ ...f, ...change }));
+  const setLink = (index: number, change: Partial<StatusLink>) =>
+    set({ links: fields.links.map((l, i) => (i === index ? { ...l, ...change } : l)) });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit({
+      ...fields,
+      logoUrl: fields.logoUrl?.trim() ? fields.logoUrl.trim() : null,
+      links: fields.links.filter((l) => l.label.trim() || l.url.trim()),
+    });
+  };
+  return (
+    <form className="form" onSubmit={submit} aria-label={formLabel}>
+      <Field label="Title" name="title" error={error}>
+        {(props) => (
+          <input
+            {...props}
+            value={fields.title}
+            required
+            maxLength={100}
+            onChange={(e) =>
+              set({
+                title: e.target.value,
+                ...(slugTouched ? {} : { slug: slugify(e.target.value) }),
+              })
+            }
+          />
+        )}
+      </Field>
+      <Field
+        label="Slug"
+        name="slug"
+        error={error}
+        hint="The public address /status/<slug>: lowercase letters, digits and hyphens"
+      >
+        {(props) => (
+          <input
+            {...props}
+            value={fields.slug}
+            required
+            maxLength={63}
+            pattern="[a-z0-9]+(-[a-z0-9]+)*"
+            onChange={(e) => {
+              setSlugTouched(true);
+              set({ slug: e.target.value });
+            }}
+          />
+        )}
+      </Field>
+      <Field label="Description" name="description" error={error}>
+        {(props) => (
+          <textarea
+            {...props}
+            value={fields.description}
+            maxLength={1000}
+            onChange={(e) => set({ description: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label="Logo URL" name="logoUrl" error={error} hint="Optional, http or https">
+        {(props) => (
+          <input
+            {...props}
+            type="url"
+            value={fields.logoUrl ?? ""}
+            onChange={(e) => set({ logoUrl: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field
+        label="Time zone"
+        name="timezone"
+        error={error}
+        hint="Times on the public page are shown in it"
+      >
+        {(props) => (
+          <>
+            <input
+              {...props}
+              list={zoneList}
+              value={fields.timezone}
+              required
+              onChange={(e) => set({ timezone: e.target.value })}
+            />
+            <datalist id={zoneList}>
+              {zones.map((z) => (
+                <option key={z} value={z} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+      <fieldset className="sp-links">
+        <legend>Links</legend>
+        {fields.links.length === 0 && <p className="muted small">No links.</p>}
+        {fields.links.map((link, index) => (
+          // Links have no id of their own; their place in the list is what the API names.
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+          <div className="sp-link-row" key={index}>
+            <Field label={`Link ${index + 1} label`} name={`links.${index}.label`} error={error}>
+              {(props) => (
+                <input
+                  {...props}
+                  value={link.label}
+                  maxLength={50}
+                  onChange={(e) => setLink(index, { label: e.target.value })}
+                />
+              )}
+            </Field>
+            <Field label={`Link ${index + 1} URL`} name={`links.${index}.url`} error={error}>
+              {(props) => (
+                <input
+                  {...props}
+                  type="url"
+                  value={link.url}
+                  onChange={(e) => setLink(index, { url: e.target.value })}
+                />
+              )}
+            </Field>
+            <button
+              type="button"
+              className="button small"
+              aria-label={`Remove link ${index + 1}`}
+              onClick={() => set({ links: fields.links.filter((_, i) => i !== index) })}
+            >
+              Remove
+            </button>
+          </div>
+        ))}
+        {fields.links.length < MAX_LINKS && (
+          <button
+            type="button"
+            className="button small"
+            onClick={() => set({ links: [...fields.links, { label: "", url: "" }] })}
+          >
+            Add link
+          </button>
+        )}
+      </fieldset>
+      <FormProblem error={error} fields={PAGE_FIELDS} />
+      <button type="submit" className="button primary" disabled={pending}>
+        {pending ? "Saving…" : submitLabel}
+      </button>
+    </form>
+  );
+}
