@@ -63,10 +63,10 @@ const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Time series keep their last buckets: the demo data is recent, so the first buckets of a 24h
- * window are empty.
+ * Time series (and the error trends' buckets and counts) keep their last buckets: the demo data
+ * is recent, so the first buckets of a 24h window are empty.
  */
-const SERIES = new Set(["series", "occurrencesOverTime"]);
+const SERIES = new Set(["series", "occurrencesOverTime", "buckets", "counts"]);
 /**
  * Never cut: spans refer to a trace's resources by index, and the AI dashboard's `contexts`
  * says which areas ran (all four by default), which a shorter list would misstate.

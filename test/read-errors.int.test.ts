@@ -219,6 +219,17 @@ describe("errors: /v1/errors and PATCH /api/projects/:projectId/errors/:errorId"
     const { status, body } = await get(`/v1/errors/${id.cart}?time_range=24h`);
     expect(status).toBe(200);
     expect(body.stacktrace).toBe(STACK("addToCart"));
+    expect(body.stack).toEqual([
+      { text: "TypeError: Cannot read properties of undefined", frame: null },
+      {
+        text: "    at addToCart (/srv/app/src/cart.ts:10:5)",
+        frame: { file: "src/cart.ts", function: "addToCart", inApp: true },
+      },
+      {
+        text: "    at handle (/srv/app/src/server.ts:3:1)",
+        frame: { file: "src/server.ts", function: "handle", inApp: true },
+      },
+    ]);
     expect(body.occurrencesInWindow).toBe(2);
     const series = body.occurrencesOverTime as { time: string; count: number }[];
     expect(series.reduce((s, p) => s + p.count, 0)).toBe(2);
@@ -237,7 +248,10 @@ describe("errors: /v1/errors and PATCH /api/projects/:projectId/errors/:errorId"
     ]);
     const month = await get(`/v1/errors/${id.cart}`);
     expect(month.body.occurrencesInWindow).toBe(3);
-    expect((await get(`/v1/errors/${id.fatal}`)).body.sampleTraces).toEqual([]);
+    expect((await get(`/v1/errors/${id.fatal}`)).body).toMatchObject({
+      sampleTraces: [],
+      stack: [],
+    });
     expect((await get(`/v1/errors/${"0".repeat(32)}`)).status).toBe(404);
     expect((await get(`/v1/errors/${id.cart}`, otherKey)).status).toBe(404);
     const bad = await get("/v1/errors/nope");
@@ -266,6 +280,39 @@ describe("errors: /v1/errors and PATCH /api/projects/:projectId/errors/:errorId"
     expect((body.series as { occurrences: number }[]).reduce((s, p) => s + p.occurrences, 0)).toBe(
       3,
     );
+  });
+
+  it("gives occurrences over time of several groups at once, for sparklines", async () => {
+    const unknown = "0".repeat(32);
+    const { status, body } = await get(
+      `/v1/errors/trends?time_range=24h&ids=${id.cart},${unknown},${id.card}`,
+    );
+    expect(status, JSON.stringify(body)).toBe(200);
+    const buckets = body.buckets as string[];
+    expect(buckets.length).toBeGreaterThan(1);
+    expect(buckets.length).toBeLessThanOrEqual(49);
+    expect(body.bucketSeconds).toBe(1800);
+    const trends = body.trends as { errorId: string; total: number; counts: number[] }[];
+    // In the order asked, the 3-day-old occurrence outside the window, zeros for an unknown id.
+    expect(trends.map((t) => [t.errorId, t.total])).toEqual([
+      [id.cart, 2],
+      [unknown, 0],
+      [id.card, 1],
+    ]);
+    for (const t of trends) expect(t.counts).toHaveLength(buckets.length);
+    expect(trends[0]?.counts.reduce((a, b) => a + b, 0)).toBe(2);
+    // Without ids: the busiest groups of the window; another project's never.
+    const busiest = await get("/v1/errors/trends?time_range=7d");
+    const all = busiest.body.trends as { errorId: string; total: number }[];
+    expect(all.map((t) => t.errorId).sort()).toEqual([id.cart, id.card, id.fatal].sort());
+    expect(all[0]).toMatchObject({ errorId: id.cart, total: 3 });
+    const other = await get(`/v1/errors/trends?ids=${id.cart}`, otherKey);
+    expect((other.body.trends as { total: number }[])[0]?.total).toBe(0);
+    for (const bad of ["ids=nope", `ids=${Array(101).fill(unknown).join(",")}`, "limit=5"]) {
+      const answer = await get(`/v1/errors/trends?${bad}`);
+      expect(answer.status, bad).toBe(400);
+      expect(answer.body.errors?.[0]?.field, bad).toBe(bad.split("=")[0]);
+    }
   });
 
   it("resolves, re-grades and reopens through the session API, with roles and CSRF", async () => {

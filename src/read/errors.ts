@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
+import { annotateStack } from "../ingest/derive/stack-frames.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
 import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/model.js";
 import { InvalidInputError, NotFoundError } from "../lib/errors.js";
@@ -143,6 +144,19 @@ const SAMPLE_TRACES = 10;
 
 export const ErrorDetail = ErrorSummary.extend({
   stacktrace: z.string(),
+  stack: z
+    .array(
+      z.object({
+        text: z.string(),
+        frame: z
+          .object({ file: z.string(), function: z.string(), inApp: z.boolean() })
+          .nullable()
+          .describe("Set on a frame line: the file and function the grouping reads from it"),
+      }),
+    )
+    .describe(
+      "The stack trace line by line; frame lines say whether they are the application's own code (in-app), as the fingerprint decides",
+    ),
   window: z.object({ from: z.string(), to: z.string(), bucketSeconds: z.number().int() }),
   occurrencesInWindow: z.number().int(),
   occurrencesOverTime: z
@@ -211,6 +225,10 @@ export async function getError(
   return {
     ...toSummary(group),
     stacktrace: String(group.stacktrace),
+    stack: annotateStack(String(group.stacktrace)).map(({ text, frame }) => ({
+      text,
+      frame: frame && { file: frame.file, function: frame.fn, inApp: frame.inApp },
+    })),
     window: { from: isoMs(window.fromMs), to: isoMs(window.toMs), bucketSeconds: step / 1000 },
     occurrencesInWindow: [...counts.values()].reduce((a, b) => a + b, 0),
     occurrencesOverTime: bucketStarts(window, step).map((t) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fingerprintError } from "./fingerprint.js";
-import { parseFrames, typeFromStack } from "./stack-frames.js";
+import { annotateStack, parseFrames, typeFromStack } from "./stack-frames.js";
 
 // Real-shaped traces: the reported exception raised in "OrderService.place" (line 77), caused by
 // a lookup failing in "OrderRepository.load" (line 48), under framework frames.
@@ -203,5 +203,23 @@ describe("stack traces per language", () => {
     expect(typeFromStack(JAVA)).toBe("java.lang.IllegalStateException");
     expect(typeFromStack(NODE)).toBe("");
     expect(typeFromStack("TypeError: x\n    at f (/a.js:1:2)")).toBe("TypeError");
+  });
+
+  it("annotates each line of a trace with the frame read from it", () => {
+    const lines = annotateStack(DOTNET);
+    expect(lines.map((l) => l.text).join("\n")).toBe(DOTNET);
+    // The same frames as parseFrames, each on the line it was read from.
+    const annotated = lines.flatMap((l) => (l.frame ? [l.frame] : []));
+    expect(annotated).toHaveLength(parseFrames(DOTNET).length);
+    for (const line of lines.filter((l) => l.frame))
+      expect(line.text).toContain(line.frame?.fn ?? "");
+    const python = annotateStack(PYTHON);
+    expect(python[0]).toEqual({ text: "Traceback (most recent call last):", frame: null });
+    expect(python.find((l) => l.text.includes("service.py"))?.frame).toEqual({
+      file: "orders/service.py",
+      fn: "place",
+      inApp: true,
+    });
+    expect(python.find((l) => l.text.includes("flask/app.py"))?.frame?.inApp).toBe(false);
   });
 });

@@ -5,6 +5,11 @@ export interface Frame {
   inApp: boolean;
 }
 
+/** A frame with the index of the text line it was read from (for showing the trace annotated). */
+interface LocatedFrame extends Frame {
+  line: number;
+}
+
 /** A frame syntax capturing (function, file) or (file, function); line numbers are never captured. */
 interface FrameSyntax {
   re: RegExp;
@@ -78,24 +83,32 @@ function normalizeFunction(fn: string): string {
     .trim();
 }
 
-function frame(rawFile: string, rawFn: string): Frame {
+function frame(rawFile: string, rawFn: string, line: number): LocatedFrame {
   return {
+    line,
     file: normalizeFile(rawFile),
     fn: normalizeFunction(rawFn),
     inApp: !NOT_IN_APP.test(rawFile) && !NOT_IN_APP.test(rawFn),
   };
 }
 
-/** The frames of lines matching one of the syntaxes (the first that matches a line wins). */
-function matchFrames(lines: readonly string[], syntaxes: readonly FrameSyntax[]): Frame[] {
-  const frames: Frame[] = [];
-  for (const line of lines) {
+/**
+ * The frames of lines matching one of the syntaxes (the first that matches a line wins);
+ * `offset` is the index of `lines[0]` in the whole trace.
+ */
+function matchFrames(
+  lines: readonly string[],
+  syntaxes: readonly FrameSyntax[],
+  offset = 0,
+): LocatedFrame[] {
+  const frames: LocatedFrame[] = [];
+  for (const [index, line] of lines.entries()) {
     for (const { re, fn, file } of syntaxes) {
       const match = re.exec(line);
       if (!match) continue;
       const rawFile = match[file] ?? "";
       const rawFn = match[fn] ?? "";
-      if (rawFile || rawFn) frames.push(frame(rawFile, rawFn));
+      if (rawFile || rawFn) frames.push(frame(rawFile, rawFn, offset + index));
       break;
     }
   }
@@ -103,8 +116,8 @@ function matchFrames(lines: readonly string[], syntaxes: readonly FrameSyntax[])
 }
 
 /** Go: the panicking goroutine's frames; a second "goroutine N [...]" block is another goroutine. */
-function goFrames(lines: readonly string[]): Frame[] {
-  const frames: Frame[] = [];
+function goFrames(lines: readonly string[]): LocatedFrame[] {
+  const frames: LocatedFrame[] = [];
   let goroutines = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
@@ -112,7 +125,7 @@ function goFrames(lines: readonly string[]): Frame[] {
     const go = GO_FUNCTION.exec(line);
     const goFile = go ? GO_FILE.exec(lines[i + 1] ?? "") : null;
     if (!go || !goFile) continue;
-    frames.push(frame(goFile[1] ?? "", go[1] ?? ""));
+    frames.push(frame(goFile[1] ?? "", go[1] ?? "", i));
     i++;
   }
   return frames;
@@ -121,13 +134,15 @@ function goFrames(lines: readonly string[]): Frame[] {
 /** .NET prints inner exceptions first, each closed by this line; the thrown exception comes last. */
 const DOTNET_INNER_END = /^\s*--- End of inner exception stack trace ---\s*$/;
 
-function dotnetFrames(lines: readonly string[]): Frame[] {
-  const sections: string[][] = [[]];
-  for (const line of lines) {
-    if (DOTNET_INNER_END.test(line)) sections.push([]);
-    else sections.at(-1)?.push(line);
+function dotnetFrames(lines: readonly string[]): LocatedFrame[] {
+  const sections: { offset: number; lines: string[] }[] = [{ offset: 0, lines: [] }];
+  for (const [index, line] of lines.entries()) {
+    if (DOTNET_INNER_END.test(line)) sections.push({ offset: index + 1, lines: [] });
+    else sections.at(-1)?.lines.push(line);
   }
-  return sections.reverse().flatMap((section) => matchFrames(section, [DOTNET]));
+  return sections
+    .reverse()
+    .flatMap((section) => matchFrames(section.lines, [DOTNET], section.offset));
 }
 
 /**
@@ -139,7 +154,7 @@ interface StackLanguage {
   sdk: readonly string[];
   /** Recognizes the runtime's trace by its shape, whatever the SDK says. */
   shape: RegExp;
-  parse(lines: readonly string[]): Frame[];
+  parse(lines: readonly string[]): LocatedFrame[];
   /** The exception type written in the trace itself, if the runtime writes one. */
   type?(lines: readonly string[]): string;
 }
@@ -223,7 +238,28 @@ function stackLanguage(stacktrace: string, sdkLanguage: string): StackLanguage {
  * `sdkLanguage` is the resource's `telemetry.sdk.language`, '' when unknown.
  */
 export function parseFrames(stacktrace: string, sdkLanguage = ""): Frame[] {
-  return stackLanguage(stacktrace, sdkLanguage).parse(stacktrace.split(/\r?\n/));
+  return stackLanguage(stacktrace, sdkLanguage)
+    .parse(stacktrace.split(/\r?\n/))
+    .map(({ file, fn, inApp }) => ({ file, fn, inApp }));
+}
+
+/** One line of a stack trace and the frame read from it, if it is one. */
+export interface StackLine {
+  text: string;
+  frame: Frame | null;
+}
+
+/**
+ * A stack trace line by line, each frame line with the frame the grouping reads from it (so a
+ * viewer highlights exactly the in-app frames the fingerprint is made of).
+ */
+export function annotateStack(stacktrace: string, sdkLanguage = ""): StackLine[] {
+  if (!stacktrace) return [];
+  const lines = stacktrace.split(/\r?\n/);
+  const byLine = new Map<number, Frame>();
+  for (const { line, file, fn, inApp } of stackLanguage(stacktrace, sdkLanguage).parse(lines))
+    byLine.set(line, { file, fn, inApp });
+  return lines.map((text, index) => ({ text, frame: byLine.get(index) ?? null }));
 }
 
 /** The exception type a stack trace names ("TypeError: …", Python's last line, Ruby's "(Name)"). */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../deps.js";
+import { ErrorTrends, ErrorTrendsQuery, errorTrends } from "../../../read/error-trends.js";
 import {
   ErrorDetail,
   ErrorDetailQuery,
@@ -17,7 +18,7 @@ import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";
 
-/** GET /v1/errors, /v1/errors/dashboard, /v1/errors/:errorId. */
+/** GET /v1/errors, /v1/errors/dashboard, /v1/errors/trends, /v1/errors/:errorId. */
 export const errorsRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -45,6 +46,19 @@ export const errorsRoutes =
         response: ErrorsDashboard,
       }),
       async (request) => errorsDashboard(deps.read, project(request), request.query),
+    );
+    app.get(
+      "/errors/trends",
+      readRoute({
+        permission: "errors:read",
+        summary: "Occurrences over time of several error groups at once (sparklines for a list)",
+        description:
+          "Coarse buckets (at most 48) over the window, default the last 24h. With `ids`, those groups in that " +
+          "order, zero-filled (an unknown id gets zeros); without, the busiest groups of the window.",
+        querystring: ErrorTrendsQuery,
+        response: ErrorTrends,
+      }),
+      async (request) => errorTrends(deps.read, project(request), request.query),
     );
     app.get(
       "/errors/:errorId",

@@ -1,5 +1,14 @@
-import { PageHeader } from "../../components/ui";
+import { Route, Switch } from "wouter";
+import { ErrorDetail } from "./error-detail";
+import { ErrorList } from "./error-list";
+import "./errors.css";
 
+/** Errors: the groups (`/errors`) and one group (`/errors/:errorId`). */
 export function Area() {
-  return <PageHeader title="errors" />;
+  return (
+    <Switch>
+      <Route path="/" component={ErrorList} />
+      <Route path="/:errorId" component={ErrorDetail} />
+    </Switch>
+  );
 }

@@ -1,5 +1,312 @@
-import { PageHeader } from "../../components/ui";
+import type { UseQueryResult } from "@tanstack/react-query";
+import { type ReactNode, useMemo } from "react";
+import { Link } from "wouter";
+import { v1 } from "../../api/client";
+import { TimeSeriesChart } from "../../components/chart";
+import { Empty, QueryView } from "../../components/feedback";
+import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
+import {
+  formatCompact,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRelative,
+} from "../../lib/format";
+import { useTimeRange } from "../../lib/time-range";
+import { useProject } from "../project-context";
+import { projectPath } from "../registry";
+import {
+  type HttpMetrics,
+  useErrorsDashboard,
+  useHttpMetrics,
+  useListTotal,
+  useMonitorsDown,
+} from "./overview-api";
+import "./overview.css";
 
+/** The project at a glance: traffic, errors and latency over the range, and what needs attention now. */
 export function Area() {
-  return <PageHeader title="overview" />;
+  const { projectId } = useProject();
+  const [range, setRange] = useTimeRange("1h");
+  const metrics = useHttpMetrics(projectId, range);
+  const errors = useErrorsDashboard(projectId, range);
+  const alerts = useListTotal(`${projectId}:alerts`, v1(projectId, "/alerts"), {
+    status: "active",
+  });
+  const incidents = useListTotal(`${projectId}:incidents`, v1(projectId, "/incidents"), {
+    status: "active",
+  });
+  const monitors = useMonitorsDown(projectId);
+  // Screens of figures over the range open on the same range; the others show the present.
+  const to = (area: string) => `~${projectPath(projectId, area)}`;
+  const inRange = (area: string) =>
+    `${to(area)}?${new URLSearchParams(
+      range.key === "custom" ? { from: range.from, to: range.to } : { range: range.key },
+    )}`;
+  const totals = metrics.data?.totals;
+
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        actions={<TimeRangePicker range={range} onChange={(key) => setRange(key)} />}
+      >
+        <p className="muted small">{range.label}</p>
+      </PageHeader>
+      <section className="overview-tiles" aria-label="Traffic in the range">
+        <Tile label="Requests" href={inRange("traces")} query={metrics}>
+          {totals && (
+            <>
+              <Value>{formatCompact(totals.count)}</Value>
+              <Hint>{formatNumber(totals.requestsPerMinute)} / min</Hint>
+            </>
+          )}
+        </Tile>
+        <Tile
+          label="Error rate"
+          href={inRange("errors")}
+          query={metrics}
+          tone={totals && totals.errorRate >= 0.05 ? "bad" : undefined}
+        >
+          {totals && (
+            <>
+              <Value>{totals.count === 0 ? "—" : formatPercent(totals.errorRate)}</Value>
+              <Hint>{formatNumber(totals.errors)} failed requests</Hint>
+            </>
+          )}
+        </Tile>
+        <Tile label="p95 latency" href={inRange("traces")} query={metrics}>
+          {totals && (
+            <>
+              <Value>{formatDuration(totals.p95Ms)}</Value>
+              <Hint>
+                p50 {formatDuration(totals.p50Ms)} · p99 {formatDuration(totals.p99Ms)}
+              </Hint>
+            </>
+          )}
+        </Tile>
+        <Tile label="Errors" href={inRange("errors")} query={errors}>
+          {errors.data && (
+            <>
+              <Value>{formatCompact(errors.data.occurrences)}</Value>
+              <Hint>
+                {formatNumber(errors.data.groupsSeen)} groups ·{" "}
+                {formatNumber(errors.data.newGroups)} new
+              </Hint>
+            </>
+          )}
+        </Tile>
+      </section>
+      <section className="overview-tiles" aria-label="Needs attention now">
+        <Tile
+          label="Active alerts"
+          href={to("alerts")}
+          query={alerts}
+          tone={alerts.data ? "bad" : undefined}
+        >
+          <Value>{formatNumber(alerts.data)}</Value>
+          <Hint>{alerts.data ? "firing now" : "none firing"}</Hint>
+        </Tile>
+        <Tile
+          label="Open incidents"
+          href={to("incidents")}
+          query={incidents}
+          tone={incidents.data ? "bad" : undefined}
+        >
+          <Value>{formatNumber(incidents.data)}</Value>
+          <Hint>{incidents.data ? "being worked on" : "all clear"}</Hint>
+        </Tile>
+        <Tile
+          label="Monitors down"
+          href={to("monitors")}
+          query={monitors}
+          tone={monitors.data?.down.length ? "bad" : undefined}
+        >
+          {monitors.data && (
+            <>
+              <Value>{formatNumber(monitors.data.down.length)}</Value>
+              <Hint>
+                {monitors.data.down.length > 0
+                  ? monitors.data.down.map((m) => m.name).join(", ")
+                  : `of ${formatNumber(monitors.data.total)} monitors`}
+              </Hint>
+            </>
+          )}
+        </Tile>
+      </section>
+      <QueryView query={metrics} loadingLabel="Loading traffic…">
+        {(data) => <TrafficCharts data={data} />}
+      </QueryView>
+      <div className="split">
+        <section className="card" aria-labelledby="overview-routes">
+          <h2 id="overview-routes">Busiest routes</h2>
+          <QueryView
+            query={metrics}
+            isEmpty={(d) => d.routes.length === 0}
+            empty={<Empty title="No requests in this range" />}
+          >
+            {(data) => <RoutesTable data={data} />}
+          </QueryView>
+        </section>
+        <section className="card" aria-labelledby="overview-errors">
+          <h2 id="overview-errors">Top errors</h2>
+          <QueryView
+            query={errors}
+            isEmpty={(d) => d.topErrors.length === 0}
+            empty={<Empty title="No errors in this range" />}
+          >
+            {(data) => (
+              <ul className="overview-errors">
+                {data.topErrors.slice(0, 8).map((e) => (
+                  <li key={e.id}>
+                    <Link href={`~${projectPath(projectId, "errors", e.id)}`}>
+                      <strong>{e.type}</strong> <span className="muted">{e.message}</span>
+                    </Link>
+                    <span className="small muted">
+                      {formatNumber(e.occurrencesInWindow)} × · {formatRelative(e.lastSeen)}{" "}
+                      <StateBadge state={e.severity} />
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </QueryView>
+        </section>
+      </div>
+    </>
+  );
+}
+
+function Value({ children }: { children: ReactNode }) {
+  return <span className="value">{children}</span>;
+}
+function Hint({ children }: { children: ReactNode }) {
+  return <span className="hint small">{children}</span>;
+}
+
+/** A key figure that links to the screen behind it; its own loading and error states. */
+function Tile({
+  label,
+  href,
+  query,
+  tone,
+  children,
+}: {
+  label: string;
+  href: string;
+  query: UseQueryResult<unknown>;
+  tone?: "bad" | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <Link href={href} className={`stat overview-tile${tone ? ` tone-${tone}` : ""}`}>
+      <span className="label">{label}</span>
+      {query.isPending ? (
+        <span className="value muted">
+          … <span className="visually-hidden">loading</span>
+        </span>
+      ) : query.isError ? (
+        <span className="tile-error" role="alert">
+          {query.error instanceof Error ? query.error.message : "Unavailable"}
+        </span>
+      ) : (
+        children
+      )}
+    </Link>
+  );
+}
+
+function TrafficCharts({ data }: { data: HttpMetrics }) {
+  const charts = useMemo(() => {
+    const x = data.series.map((p) => Date.parse(p.time) / 1000);
+    return {
+      x,
+      traffic: [
+        { label: "Requests", values: data.series.map((p) => p.count) },
+        { label: "Errors", values: data.series.map((p) => p.errors), color: "#dc2626" },
+      ],
+      latency: [
+        { label: "p50", values: data.series.map((p) => p.p50Ms), color: "#0891b2" },
+        { label: "p95", values: data.series.map((p) => p.p95Ms), color: "#4f46e5" },
+        { label: "p99", values: data.series.map((p) => p.p99Ms), color: "#d97706" },
+      ],
+    };
+  }, [data]);
+  if (data.totals.count === 0)
+    return (
+      <div className="card">
+        <Empty title="No HTTP requests in this range">
+          Server spans with <code>http.route</code> become request metrics as they arrive. Choose a
+          longer range, or send traces to this project.
+        </Empty>
+      </div>
+    );
+  const bucket = formatDuration(data.bucketSeconds * 1000);
+  return (
+    <div className="split">
+      <section className="card" aria-labelledby="overview-traffic">
+        <h2 id="overview-traffic">Requests and errors</h2>
+        <p className="muted small">Per {bucket}</p>
+        <TimeSeriesChart
+          x={charts.x}
+          series={charts.traffic}
+          formatValue={formatCompact}
+          title="Requests and errors per bucket"
+        />
+      </section>
+      <section className="card" aria-labelledby="overview-latency">
+        <h2 id="overview-latency">Latency</h2>
+        <p className="muted small">Percentiles per {bucket}</p>
+        <TimeSeriesChart
+          x={charts.x}
+          series={charts.latency}
+          formatValue={formatDuration}
+          title="Latency percentiles per bucket"
+        />
+      </section>
+    </div>
+  );
+}
+
+function RoutesTable({ data }: { data: HttpMetrics }) {
+  return (
+    <div className="table-scroll">
+      <table className="data overview-routes">
+        <thead>
+          <tr>
+            <th scope="col">Route</th>
+            <th scope="col" className="num">
+              Requests
+            </th>
+            <th scope="col" className="num">
+              Errors
+            </th>
+            <th scope="col" className="num">
+              p95
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.routes.slice(0, 8).map((r) => (
+            <tr key={`${r.service} ${r.method} ${r.route}`}>
+              <td>
+                <span className="mono">
+                  {r.method} {r.route}
+                </span>
+                <span className="muted small overview-service">{r.service}</span>
+              </td>
+              <td className="num">{formatNumber(r.count)}</td>
+              <td className="num">{r.errors === 0 ? "0" : formatPercent(r.errorRate, 1)}</td>
+              <td className="num">{formatDuration(r.p95Ms)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {data.routeCount > 8 && (
+        <p className="muted small">
+          {formatNumber(data.routeCount)} routes in this range; the 8 busiest are shown.
+        </p>
+      )}
+    </div>
+  );
 }
