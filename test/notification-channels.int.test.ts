@@ -14,7 +14,11 @@ import { createSecretBox, loadSecretKey } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import type { NewNotificationDelivery } from "../src/meta/repositories/notification-deliveries.js";
 import { createSmtpMailer } from "../src/notifications/channels/mailer.js";
-import { type ChannelService, createChannel } from "../src/notifications/channels.js";
+import {
+  type ChannelService,
+  createChannel,
+  listChannelTypes,
+} from "../src/notifications/channels.js";
 import { createNotificationDispatcher } from "../src/notifications/dispatcher.js";
 import type { MonitorNotification } from "../src/notifications/model.js";
 import { monitorEventPayload } from "../src/webhooks/event-types.js";
@@ -514,6 +518,56 @@ describe("notification channels over HTTP", () => {
       code: "invalid_input",
       issues: [{ field: "type", message: "email channels need SMTP: set VIGIL_SMTP_URL" }],
     });
+  });
+
+  it("lists the channel types with their settings' JSON Schema and whether they can be created", async () => {
+    interface TypeBody {
+      type: string;
+      label: string;
+      description: string;
+      available: boolean;
+      unavailableReason: string | null;
+      settings: { properties: Record<string, { title?: string }>; required?: string[] };
+      secretSettings: string[];
+    }
+    const response = await owner.get("/api/channel-types");
+    expect(response.status).toBe(200);
+    const { data } = await read<{ data: TypeBody[] }>(response);
+    expect(data.map((t) => [t.type, t.label, t.available])).toEqual([
+      ["webhook", "Webhook", true],
+      ["slack", "Slack", true],
+      ["email", "Email", true],
+    ]);
+    const [webhook, slackType, email] = data;
+    expect(webhook?.settings.properties).toEqual({});
+    expect(slackType?.settings).toMatchObject({
+      type: "object",
+      properties: { webhookUrl: { type: "string", format: "uri", title: "Webhook URL" } },
+      required: ["webhookUrl"],
+      additionalProperties: false,
+    });
+    expect(slackType?.secretSettings).toEqual(["webhookUrl"]);
+    expect(email?.settings).toMatchObject({
+      properties: { to: { type: "array", items: { type: "string" }, title: "Recipients" } },
+      required: ["to"],
+    });
+    expect(email?.secretSettings).toEqual([]);
+    for (const type of data) expect(type.description.length).toBeGreaterThan(10);
+    // Without SMTP, email is listed as unavailable, with the reason creation would give.
+    const noSmtp: ChannelService = {
+      ...channels,
+      channelDeps: { ...channels.channelDeps, mailer: undefined },
+    };
+    expect(listChannelTypes(noSmtp).find((t) => t.type === "email")).toMatchObject({
+      available: false,
+      unavailableReason: "email channels need SMTP: set VIGIL_SMTP_URL",
+    });
+    const asViewer = await viewer.get("/api/channel-types");
+    expect(asViewer.status).toBe(200);
+    await asViewer.arrayBuffer();
+    const anonymous = await service.fetch("/api/channel-types");
+    expect(anonymous.status).toBe(401);
+    await anonymous.arrayBuffer();
   });
 
   describe("the dispatcher", () => {

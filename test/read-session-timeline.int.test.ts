@@ -137,17 +137,20 @@ describe("GET /v1/sessions/:sessionId", () => {
       spanId: hexId(spanId, 16),
       parentSpanId: null,
       status: "unset",
+      page: null,
       ...fields,
     });
     const noLink = { traceId: null, spanId: null };
     const at30s = iso(BASE + 30 * SEC);
     expect(timeline).toEqual([
+      // Each span and log names the page it was sent from (page.path), as sessions count pages.
       span(0x11, {
         time: iso(BASE),
         traceId: TRACE_A,
         name: "GET /",
         service: "web-frontend",
         durationMs: 100,
+        page: "/",
       }),
       span(0x12, {
         time: iso(BASE + 10),
@@ -206,6 +209,7 @@ describe("GET /v1/sessions/:sessionId", () => {
         outputTokens: 50,
         totalTokens: 150,
         costUsd: ai?.cost_usd,
+        page: null,
       },
       {
         time: at30s,
@@ -215,6 +219,7 @@ describe("GET /v1/sessions/:sessionId", () => {
         message: "checkout opened",
         service: "web-frontend",
         ...noLink,
+        page: "/orders/checkout",
       },
       {
         time: at30s,
@@ -236,6 +241,7 @@ describe("GET /v1/sessions/:sessionId", () => {
         message: "payment service unavailable",
         service: "web-frontend",
         ...noLink,
+        page: "/orders",
       },
       {
         time: iso(BASE + 90 * MIN),

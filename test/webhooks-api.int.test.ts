@@ -59,6 +59,7 @@ interface DeliveryRecord {
   durationMs: number;
   success: boolean;
   body: string;
+  request: string;
   attemptedAt: string;
   retryAt: string | null;
 }
@@ -501,6 +502,7 @@ describe("webhook management API", () => {
       status: 200,
       success: true,
       messageId: delivered?.headers["webhook-id"],
+      request: delivered?.body,
       retryAt: null,
     });
     await sleep(300);
@@ -616,6 +618,7 @@ describe("webhook management API", () => {
       durationMs: expect.any(Number),
       success: true,
       body: "pong",
+      request: expect.any(String),
       attemptedAt: expect.stringMatching(ISO),
       retryAt: null,
     });
@@ -627,6 +630,8 @@ describe("webhook management API", () => {
     const ping = hooks.requests[1];
     expectServiceHeaders(ping, "test.ping");
     expect(ping?.headers["webhook-id"]).toBe(record.messageId);
+    // The record shows the exact body the attempt sent.
+    expect(record.request).toBe(ping?.body);
     expect(ping?.headers["webhook-signature"]).toMatch(/^v1,/);
     const timestamp = Number(ping?.headers["webhook-timestamp"]);
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(10);

@@ -13,6 +13,7 @@ import {
 import { requireProject } from "../projects/projects.js";
 import type { ChannelDeps, ChannelTypeSpec } from "./channels/channel-type.js";
 import {
+  CHANNEL_TYPE_NAMES,
   CHANNEL_TYPES,
   ChannelType,
   channelTypeSpec,
@@ -107,6 +108,23 @@ export const ChannelTestResult = z
   })
   .meta({ id: "ChannelTestResult" });
 export type ChannelTestResult = z.infer<typeof ChannelTestResult>;
+
+export const ChannelTypeView = z
+  .object({
+    type: z.string(),
+    label: z.string(),
+    description: z.string(),
+    available: z.boolean().describe("Whether channels of this type can be created on this server"),
+    unavailableReason: z.string().nullable().describe("Why not, when they cannot"),
+    settings: z
+      .record(z.string(), z.unknown())
+      .describe("JSON Schema of the type's `settings` object, with a title per setting"),
+    secretSettings: z
+      .array(z.string())
+      .describe("Settings stored encrypted and only ever shown masked"),
+  })
+  .meta({ id: "NotificationChannelType" });
+export type ChannelTypeView = z.infer<typeof ChannelTypeView>;
 
 /**
  * What the channel verbs (and the dispatcher) need beyond the domain deps: the box that seals
@@ -206,6 +224,28 @@ async function requireFreeName(
   const clash = await repos.notificationChannels.findByName(projectId, name);
   if (clash && clash.id !== self)
     throw new ConflictError(`A channel named '${name}' already exists in this project`);
+}
+
+/**
+ * Every channel type of the registry with the JSON Schema of its settings, so a client can build
+ * the form of each type, and whether this server can create it (email needs SMTP).
+ */
+export function listChannelTypes(service: ChannelService): ChannelTypeView[] {
+  return CHANNEL_TYPE_NAMES.map((type) => {
+    const spec: ChannelTypeSpec = CHANNEL_TYPES[type];
+    const unavailable = spec.unavailable?.(service.channelDeps);
+    const settings = z.object({ ...spec.config.shape, ...spec.secret.shape }).strict();
+    const { $schema: _, ...schema } = z.toJSONSchema(settings, { io: "input" });
+    return {
+      type,
+      label: spec.label,
+      description: spec.description,
+      available: unavailable === undefined,
+      unavailableReason: unavailable ?? null,
+      settings: schema,
+      secretSettings: Object.keys(spec.secret.shape),
+    };
+  });
 }
 
 /** Creates a channel (members and above); settings are validated by the type's registry entry. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { errorOccurrence } from "../ingest/derive/errors.js";
 import type { Source } from "../ingest/model.js";
+import { pathOf } from "../ingest/resource.js";
 import { isoMs, type TimeWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
@@ -11,6 +12,12 @@ export const TIMELINE_LIMIT = 2000;
 export const TIMELINE_MESSAGE_CHARS = 2000;
 
 const Time = z.string().describe("ISO 8601 UTC; the start for spans");
+const Page = z
+  .string()
+  .nullable()
+  .describe(
+    "The page the user was on (`page.path`, else the path of `page.url`; a browser's documentLoad span: its URL's path), as the session's pages count it",
+  );
 const SpanFields = {
   time: Time,
   traceId: z.string(),
@@ -19,6 +26,7 @@ const SpanFields = {
   service: z.string(),
   durationMs: z.number(),
   status: z.string().describe("ok, error or unset"),
+  page: Page,
 };
 
 const SpanEntry = z.object({
@@ -46,6 +54,7 @@ const LogEntry = z.object({
   service: z.string(),
   traceId: z.string().nullable(),
   spanId: z.string().nullable(),
+  page: Page,
 });
 const ErrorEntry = z.object({
   time: Time,
@@ -85,6 +94,19 @@ type Row = Record<string, unknown>;
 const orNull = (value: unknown) => (value ? String(value) : null);
 const str = (value: unknown) => String(value ?? "");
 
+/** The page attributes ingestion reads for a session's pages (derive/sessions.ts), item first. */
+const PAGE_COLUMNS = `attributes['page.path'] AS page_a, resource_attributes['page.path'] AS page_r,
+  attributes['page.url'] AS page_url_a, resource_attributes['page.url'] AS page_url_r`;
+/** A browser's documentLoad span carries the page's URL instead. */
+const LOAD_URL = `if(source = 'frontend' AND operation_name = 'documentLoad',
+  if(attributes['url.full'] != '', attributes['url.full'], attributes['http.url']), '') AS load_url`;
+const pageOf = (row: Row): string | null =>
+  orNull(
+    pathOf(str(row.page_a) || str(row.page_r)) ||
+      pathOf(str(row.page_url_a) || str(row.page_url_r)) ||
+      pathOf(str(row.load_url)),
+  );
+
 /**
  * The session's spans, AI spans, logs and errors in one time order. Each kind is read in that
  * same order and limited to one more than the cap, so the merged first TIMELINE_LIMIT entries
@@ -108,20 +130,20 @@ export async function readTimeline(
     // AI spans are shown once, as `ai` entries: the same attribute test ingestion uses.
     sql.query<Row>(
       `SELECT ${ns("timestamp")}, trace_id, span_id, parent_span_id, operation_name, service_name,
-              duration_ms, status
+              duration_ms, status, ${PAGE_COLUMNS}, ${LOAD_URL}
        FROM ${traces} ${where} AND NOT arrayExists(k -> startsWith(k, 'gen_ai.'), mapKeys(attributes))
        ORDER BY timestamp, span_id ${cap}`,
     ),
     sql.query<Row>(
       `SELECT ${ns("timestamp")}, trace_id, span_id, operation_name, service_name, duration_ms,
               status, ai_operation, provider, request_model, response_model, input_tokens,
-              output_tokens, total_tokens, cost_usd
+              output_tokens, total_tokens, cost_usd, ${PAGE_COLUMNS}
        FROM ${sql.table("ai_spans")} ${where} ORDER BY timestamp, span_id ${cap}`,
     ),
     sql.query<Row>(
       `SELECT ${ns("timestamp")}, id, level, message, service_name, trace_id, span_id, source,
               if(level IN ('error', 'fatal'), attributes, map()) AS error_attributes,
-              resource_attributes['telemetry.sdk.language'] AS sdk_language
+              resource_attributes['telemetry.sdk.language'] AS sdk_language, ${PAGE_COLUMNS}
        FROM ${sql.table("logs")} ${where} ORDER BY timestamp, id ${cap}`,
     ),
     sql.query<Row>(
@@ -151,6 +173,7 @@ export async function readTimeline(
     service: str(row.service_name),
     durationMs: num(row.duration_ms),
     status: str(row.status),
+    page: pageOf(row),
   });
 
   for (const row of spans)
@@ -189,6 +212,7 @@ export async function readTimeline(
       level,
       message: message.slice(0, TIMELINE_MESSAGE_CHARS),
       ...link,
+      page: pageOf(row),
     });
     if (level !== "error" && level !== "fatal") continue;
     // Grouped exactly as ingestion groups it, so errorId is the error group's id.

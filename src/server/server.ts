@@ -24,6 +24,7 @@ import { authRoutes } from "./routes/api/auth-routes.js";
 import { channelRoutes } from "./routes/api/channel-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
 import { incidentRoutes } from "./routes/api/incident-routes.js";
+import { memberRoutes } from "./routes/api/member-routes.js";
 import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { statusPageRoutes } from "./routes/api/status-page-routes.js";
@@ -77,6 +78,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   incidentRoutes,
   (deps) => alertRuleRoutes(deps),
   (deps) => statusPageRoutes(deps.domain),
+  (deps) => memberRoutes(deps.domain),
 ];
 
 export interface ServerOptions {

@@ -7,7 +7,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { AttemptOutcome, WebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { createAttemptRecorder } from "./recorder.js";
-import { openSecret, signatureHeaders, signingKey } from "./signing.js";
+import { deliveryBody, openSecret, signatureHeaders, signingKey } from "./signing.js";
 import { isSuccess, type WebhookAnswer, type WebhookPost } from "./transport.js";
 
 /** Spec: each attempt times out after 10 seconds. */
@@ -104,7 +104,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     const { delivery, endpoint } = job;
     const number = delivery.attempts + 1;
     const startedAt = clock.now();
-    const body = JSON.stringify({ event: delivery.event, data: delivery.data, attempt: number });
+    const body = deliveryBody(delivery.event, delivery.data, number);
     if (number === 1)
       metrics?.webhookQueueSeconds.observe(
         Math.max(0, startedAt.getTime() - Date.parse(delivery.createdAt)) / 1000,

@@ -246,7 +246,10 @@ export async function testEndpoint(
     { ...delivery, status: "pending", attempts: 0, finishedAt: null },
     endpoint,
   );
-  return toDeliveryRecordView({ ...outcome.attempt, retryAt: outcome.nextAttemptAt });
+  return toDeliveryRecordView(
+    { ...outcome.attempt, retryAt: outcome.nextAttemptAt },
+    delivery.data,
+  );
 }
 
 /** The endpoint's last 50 delivery records, newest first. */
@@ -260,7 +263,10 @@ export async function listDeliveries(
     endpoint.id,
     DELIVERY_LOG_LIMIT,
   );
-  return attempts.map(toDeliveryRecordView);
+  const payloads = await ctx.deps.meta.repos.webhookDeliveries.payloadsOf(
+    attempts.map((a) => a.deliveryId),
+  );
+  return attempts.map((a) => toDeliveryRecordView(a, payloads.get(a.deliveryId) ?? null));
 }
 
 let eventTypes: EventTypeView[] | undefined;

@@ -4,6 +4,10 @@ import type { SecretBox } from "../lib/secret-box.js";
 /** Every secret starts so (Standard Webhooks); the rest is base64 of 32 random bytes. */
 export const SECRET_PREFIX = "whsec_";
 
+/** The body of one attempt (the envelope, DESIGN §4): what is signed, sent and shown in the log. */
+export const deliveryBody = (event: string, data: unknown, attempt: number): string =>
+  JSON.stringify({ event, data, attempt });
+
 /** A new signing secret: `whsec_` + base64 of 32 random bytes. */
 export function generateSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString("base64")}`;

@@ -3,6 +3,7 @@ import { closestName } from "../lib/suggest.js";
 import type { WebhookAttemptWithRetry } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { isWebhookEvent, WEBHOOK_EVENT_NAMES } from "./event-types.js";
+import { deliveryBody } from "./signing.js";
 
 // The webhook API's request and response schemas (zod: validation and OpenAPI alike).
 
@@ -111,6 +112,9 @@ export const DeliveryRecordView = z
     durationMs: z.number().int(),
     success: z.boolean().describe("Whether the answer was a 2xx"),
     body: z.string().describe("The first 500 characters of the answer, or what went wrong"),
+    request: z
+      .string()
+      .describe("The JSON body this attempt sent (the envelope with its event, data and attempt)"),
     attemptedAt: z.string(),
     retryAt: z
       .string()
@@ -142,7 +146,11 @@ export const toView = (e: WebhookEndpointRecord): EndpointView => ({
   updatedAt: e.updatedAt,
 });
 
-export const toDeliveryRecordView = (a: WebhookAttemptWithRetry): DeliveryRecordView => ({
+/** A log row; `data` is its delivery's payload, from which the sent body is rebuilt exactly. */
+export const toDeliveryRecordView = (
+  a: WebhookAttemptWithRetry,
+  data: unknown,
+): DeliveryRecordView => ({
   id: a.id,
   messageId: a.messageId,
   event: a.event,
@@ -151,6 +159,7 @@ export const toDeliveryRecordView = (a: WebhookAttemptWithRetry): DeliveryRecord
   durationMs: a.durationMs,
   success: a.success,
   body: a.body,
+  request: deliveryBody(a.event, data, a.attempt),
   attemptedAt: a.createdAt,
   retryAt: a.retryAt,
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema } from "../schema.js";
+import { lockRow } from "./row-lock.js";
 
 export interface Organization {
   id: string;
@@ -33,6 +34,8 @@ export function createOrganizationRepository(db: Kysely<MetaSchema>) {
         .execute();
       return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
     },
+    /** Holds the organization's row for the transaction: membership changes take turns. */
+    lock: (id: string): Promise<boolean> => lockRow(db, "organizations", id),
     async count(): Promise<number> {
       const row = await db
         .selectFrom("organizations")

@@ -7,7 +7,7 @@ import type { MetaSchema } from "../schema.js";
  */
 export async function lockRow(
   db: Kysely<MetaSchema>,
-  table: "monitors" | "alert_rules" | "status_pages",
+  table: "monitors" | "alert_rules" | "status_pages" | "organizations",
   id: string,
 ): Promise<boolean> {
   const result = await sql`update ${sql.table(table)} set id = id where id = ${id}`.execute(db);

@@ -23,6 +23,15 @@ export interface Membership {
   role: MemberRole;
 }
 
+/** One member of an organization: the user and their role there. */
+export interface OrgMember {
+  userId: string;
+  email: string;
+  name: string;
+  role: MemberRole;
+  joinedAt: string;
+}
+
 const toUser = (row: UserRow): UserWithPassword => ({
   id: row.id,
   email: row.email,
@@ -86,6 +95,45 @@ export function createUserRepository(db: Kysely<MetaSchema>) {
         .orderBy("memberships.created_at")
         .execute();
       return rows.map((r) => ({ orgId: r.org_id, orgName: r.name, role: toRole(r.role) }));
+    },
+    /** An organization's members, in the order they joined. */
+    async listMembers(orgId: string): Promise<OrgMember[]> {
+      const rows = await db
+        .selectFrom("memberships")
+        .innerJoin("users", "users.id", "memberships.user_id")
+        .select([
+          "users.id",
+          "users.email",
+          "users.name",
+          "memberships.role",
+          "memberships.created_at",
+        ])
+        .where("memberships.org_id", "=", orgId)
+        .orderBy("memberships.created_at")
+        .orderBy("users.id")
+        .execute();
+      return rows.map((r) => ({
+        userId: r.id,
+        email: r.email,
+        name: r.name,
+        role: toRole(r.role),
+        joinedAt: r.created_at,
+      }));
+    },
+    async setMembershipRole(orgId: string, userId: string, role: MemberRole): Promise<void> {
+      await db
+        .updateTable("memberships")
+        .set({ role })
+        .where("org_id", "=", orgId)
+        .where("user_id", "=", userId)
+        .execute();
+    },
+    async removeMembership(orgId: string, userId: string): Promise<void> {
+      await db
+        .deleteFrom("memberships")
+        .where("org_id", "=", orgId)
+        .where("user_id", "=", userId)
+        .execute();
     },
   };
 }

@@ -278,6 +278,16 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
             : null,
       }));
     },
+    /** The payloads (`data`) of deliveries by id, for showing what their attempts sent. */
+    async payloadsOf(ids: readonly string[]): Promise<Map<string, unknown>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("webhook_deliveries")
+        .select(["id", "payload"])
+        .where("id", "in", [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((row) => [row.id, JSON.parse(row.payload) as unknown]));
+    },
     /** Deletes up to `limit` attempts made before `cutoff`; returns how many. */
     deleteAttemptsBefore: (cutoff: string, limit: number) =>
       deleteBatchBefore(db, "webhook_attempts", "created_at", cutoff, limit),

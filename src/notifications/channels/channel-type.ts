@@ -53,6 +53,8 @@ export interface ChannelTypeSpec<
 > {
   /** Human name used in messages, e.g. "Slack". */
   label: string;
+  /** What a channel of this type does, in one sentence, for people choosing one. */
+  description: string;
   config: C;
   secret: S;
   /** Settings holding a URL the server sends to: refused at save time when certainly private. */

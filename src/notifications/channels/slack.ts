@@ -63,13 +63,20 @@ async function readSnippet(body: AsyncIterable<Buffer>, maxChars: number): Promi
 /** Posts to a Slack incoming webhook (or anything that speaks its JSON, e.g. Mattermost). */
 export const slackChannel = defineChannelType({
   label: "Slack",
+  description:
+    "Posts each notification to a Slack incoming webhook (or anything that speaks its JSON, e.g. Mattermost).",
   urlSettings: ["webhookUrl"],
   config: z.object({}).strict(),
   secret: z
     .object({
       webhookUrl: z
         .url({ protocol: /^https?$/, error: "must be an http or https URL" })
-        .max(2000, "must be at most 2000 characters"),
+        .max(2000, "must be at most 2000 characters")
+        .meta({
+          title: "Webhook URL",
+          description:
+            "The incoming webhook's URL (https://hooks.slack.com/services/…); stored encrypted, shown masked",
+        }),
     })
     .strict(),
   describe: (settings) => ({ webhookUrl: maskUrl(settings.webhookUrl) }),

@@ -18,6 +18,8 @@ import { defineChannelType, type SendContext } from "./channel-type.js";
  */
 export const webhookChannel = defineChannelType({
   label: "Webhook",
+  description:
+    "Sends monitor.* and alert.* events to the project's webhook endpoints subscribed to them (signed, retried, logged).",
   config: z.object({}).strict(),
   secret: z.object({}).strict(),
   describe: () => ({}),

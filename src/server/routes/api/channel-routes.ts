@@ -4,6 +4,7 @@ import type { DomainDeps } from "../../../context.js";
 import {
   type ChannelService,
   ChannelTestResult,
+  ChannelTypeView,
   ChannelView,
   CreateChannelInput,
   createChannel,
@@ -13,6 +14,7 @@ import {
   getChannel,
   listChannelDeliveries,
   listChannels,
+  listChannelTypes,
   testChannel,
   UpdateChannelInput,
   updateChannel,
@@ -38,6 +40,19 @@ export const channelRoutes =
   (deps: ChannelRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { channels } = deps;
+
+    app.get(
+      "/channel-types",
+      {
+        schema: {
+          tags,
+          summary:
+            "The notification channel types: each one's settings (JSON Schema) and whether this server can create it",
+          response: { 200: z.object({ data: z.array(ChannelTypeView) }), 401: Problem },
+        },
+      },
+      async () => ({ data: listChannelTypes(channels) }),
+    );
 
     app.get(
       "/projects/:projectId/channels",

@@ -1,0 +1,285 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link, useSearch } from "wouter";
+import { api, type ListPage, v1 } from "../../api/client";
+import { Empty, QueryView } from "../../components/feedback";
+import { PageHeader, TimeRangePicker } from "../../components/ui";
+import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
+import { useTimeRange } from "../../lib/time-range";
+import { useUrlParams } from "../../lib/url-state";
+import { useProject } from "../project-context";
+import { DEVICES, FILTER_KEYS, type SessionSummary } from "./api";
+
+const PAGE_SIZE = 50;
+
+/** The list's query string when a session was opened, so "back to sessions" restores it. */
+export let lastListSearch = "";
+
+/** Sessions overlapping the time range, filtered and sorted as the URL says, page by page. */
+export function SessionList() {
+  const { projectId } = useProject();
+  const [range, setRange] = useTimeRange("24h");
+  const [params, set] = useUrlParams();
+  const search = useSearch();
+  const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ""]));
+  const sortBy = params.get("sort_by") ?? "started_at";
+  const sortOrder = params.get("sort_order") ?? "desc";
+  const page = Math.max(1, Number(params.get("page") ?? "1") || 1);
+  const sessions = useQuery({
+    queryKey: ["sessions", projectId, range.from, range.to, filters, sortBy, sortOrder, page],
+    queryFn: ({ signal }) =>
+      api<ListPage<SessionSummary>>(v1(projectId, "/sessions"), {
+        query: {
+          from: range.from,
+          to: range.to,
+          ...filters,
+          sort_by: sortBy,
+          sort_order: sortOrder,
+          page,
+          limit: PAGE_SIZE,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+  lastListSearch = search ? `?${search}` : "";
+  const sort = (key: string) =>
+    set({
+      sort_by: key,
+      sort_order: sortBy === key && sortOrder === "desc" ? "asc" : "desc",
+      page: undefined,
+    });
+  const filtered = FILTER_KEYS.some((k) => filters[k]);
+  return (
+    <>
+      <PageHeader
+        title="Sessions"
+        actions={<TimeRangePicker range={range} onChange={(next) => setRange(next)} />}
+      >
+        <p className="muted">
+          Everything one browser session sent (<code>session.id</code>): its pages, requests, AI
+          calls, logs and errors.
+        </p>
+      </PageHeader>
+      <Filters
+        key={search}
+        values={filters}
+        onApply={(next) => set({ ...next, page: undefined })}
+      />
+      <QueryView
+        query={sessions}
+        loadingLabel="Loading sessions…"
+        isEmpty={(p) => p.data.length === 0}
+        empty={
+          <Empty title="No sessions in this time range">
+            {filtered
+              ? "No session matches these filters."
+              : "Sessions appear when browser SDKs send spans or logs with a session.id attribute."}
+          </Empty>
+        }
+      >
+        {(result) => (
+          <>
+            <SessionTable
+              sessions={result.data}
+              sortBy={sortBy}
+              sortOrder={sortOrder}
+              onSort={sort}
+            />
+            <nav className="sessions-pager" aria-label="Pages">
+              <button
+                type="button"
+                className="button small"
+                disabled={page <= 1}
+                onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}
+              >
+                ← Newer
+              </button>
+              <span className="muted">
+                Page {result.pagination.page} of {Math.max(1, result.pagination.totalPages)} ·{" "}
+                {formatNumber(result.pagination.total)} sessions
+              </span>
+              <button
+                type="button"
+                className="button small"
+                disabled={!result.pagination.hasMore}
+                onClick={() => set({ page: page + 1 })}
+              >
+                Older →
+              </button>
+            </nav>
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}
+
+function Filters({
+  values,
+  onApply,
+}: {
+  values: Record<string, string>;
+  onApply: (values: Record<string, string>) => void;
+}) {
+  const [draft, setDraft] = useState(values);
+  const text = (key: string, label: string, placeholder: string) => (
+    <label className="sessions-filter">
+      <span>{label}</span>
+      <input
+        value={draft[key] ?? ""}
+        placeholder={placeholder}
+        onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+        maxLength={256}
+      />
+    </label>
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
+  const choose = (key: string, value: string) => {
+    const next = { ...draft, [key]: value };
+    setDraft(next);
+    onApply(next);
+  };
+  return (
+    <form className="toolbar sessions-filters" onSubmit={submit} aria-label="Filter sessions">
+      {text("user_id", "User", "user.id")}
+      {text("browser", "Browser", "Chrome")}
+      {text("os", "OS", "Windows")}
+      {text("country", "Country", "US")}
+      <label className="sessions-filter">
+        <span>Device</span>
+        <select value={draft.device ?? ""} onChange={(e) => choose("device", e.target.value)}>
+          <option value="">Any</option>
+          {DEVICES.map((d) => (
+            <option key={d} value={d}>
+              {d}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="sessions-filter">
+        <span>Errors</span>
+        <select
+          value={draft.has_errors ?? ""}
+          onChange={(e) => choose("has_errors", e.target.value)}
+        >
+          <option value="">Any</option>
+          <option value="true">With errors</option>
+          <option value="false">Without errors</option>
+        </select>
+      </label>
+      <button type="submit" className="button primary">
+        Apply
+      </button>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          const cleared = Object.fromEntries(FILTER_KEYS.map((k) => [k, ""]));
+          setDraft(cleared);
+          onApply(cleared);
+        }}
+      >
+        Clear
+      </button>
+    </form>
+  );
+}
+
+const COLUMNS = [
+  { key: "started_at", label: "Started" },
+  { key: null, label: "User" },
+  { key: "duration", label: "Duration", num: true },
+  { key: null, label: "Pages", num: true },
+  { key: "spans", label: "Spans", num: true },
+  { key: "errors", label: "Errors", num: true },
+  { key: null, label: "AI calls", num: true },
+  { key: null, label: "Browser" },
+  { key: null, label: "Device" },
+  { key: null, label: "Country" },
+  { key: "last_seen", label: "Last seen" },
+] as const;
+
+function SessionTable({
+  sessions,
+  sortBy,
+  sortOrder,
+  onSort,
+}: {
+  sessions: SessionSummary[];
+  sortBy: string;
+  sortOrder: string;
+  onSort: (key: string) => void;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="data sessions-table">
+        <caption className="visually-hidden">Sessions</caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => {
+              const sorted = c.key !== null && c.key === sortBy;
+              return (
+                <th
+                  key={c.label}
+                  scope="col"
+                  className={"num" in c ? "num" : undefined}
+                  aria-sort={
+                    sorted ? (sortOrder === "asc" ? "ascending" : "descending") : undefined
+                  }
+                >
+                  {c.key ? (
+                    <button type="button" className="sessions-sort" onClick={() => onSort(c.key)}>
+                      {c.label}
+                      {sorted ? (sortOrder === "asc" ? " ↑" : " ↓") : ""}
+                    </button>
+                  ) : (
+                    c.label
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((s) => (
+            <tr key={s.id} data-session-id={s.id}>
+              <td>
+                <Link href={`/${encodeURIComponent(s.id)}`} title={`Session ${s.id}`}>
+                  {formatTime(s.startedAt)}
+                </Link>
+                <div className="muted small mono">
+                  {s.id.length > 18 ? `${s.id.slice(0, 18)}…` : s.id}
+                </div>
+              </td>
+              <td>{s.userId ?? <span className="muted">anonymous</span>}</td>
+              <td className="num">{formatDuration(s.durationMs)}</td>
+              <td className="num" title={s.entryPage ? `Entry page ${s.entryPage}` : undefined}>
+                {s.pageCount}
+              </td>
+              <td className="num">{formatNumber(s.counts.spans)}</td>
+              <td className="num">
+                {s.counts.errors > 0 ? (
+                  <span className="badge badge-bad">{formatNumber(s.counts.errors)}</span>
+                ) : (
+                  0
+                )}
+              </td>
+              <td className="num">{formatNumber(s.counts.aiSpans)}</td>
+              <td>
+                {s.browser ? `${s.browser} ${s.browserVersion?.split(".")[0] ?? ""}` : "—"}
+                {s.os && <div className="muted small">{s.os}</div>}
+              </td>
+              <td>{s.device ?? "—"}</td>
+              <td>{s.country ?? "—"}</td>
+              <td title={formatTime(s.lastSeen)}>{formatRelative(s.lastSeen)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

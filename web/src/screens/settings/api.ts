@@ -1,0 +1,150 @@
+import { api, type ListPage, orgApi, projectApi } from "../../api/client";
+
+// The shapes of the settings APIs, as their zod schemas on the server define them
+// (src/auth/api-keys.ts, src/webhooks/views.ts, src/notifications/channels.ts, src/auth/members.ts).
+
+export interface ApiKey {
+  id: string;
+  projectId: string;
+  name: string;
+  prefix: string;
+  role: string;
+  permissions: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+export interface CreatedApiKey extends ApiKey {
+  key: string;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  projectId: string;
+  url: string;
+  events: string[];
+  isActive: boolean;
+  status: "enabled" | "disabled";
+  createdAt: string;
+  updatedAt: string;
+}
+export interface CreatedWebhookEndpoint extends WebhookEndpoint {
+  secret: string;
+}
+export interface WebhookEventType {
+  type: string;
+  description: string;
+  emittedBy: string;
+}
+export interface DeliveryRecord {
+  id: string;
+  messageId: string;
+  event: string;
+  attempt: number;
+  status: number;
+  durationMs: number;
+  success: boolean;
+  body: string;
+  request: string;
+  attemptedAt: string;
+  retryAt: string | null;
+}
+
+export interface Channel {
+  id: string;
+  projectId: string;
+  name: string;
+  type: string;
+  settings: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+/** One setting of a channel type, as its JSON Schema describes it. */
+export interface SettingSchema {
+  type?: string;
+  format?: string;
+  title?: string;
+  description?: string;
+  items?: { type?: string; format?: string };
+  maxLength?: number;
+  maxItems?: number;
+}
+export interface ChannelType {
+  type: string;
+  label: string;
+  description: string;
+  available: boolean;
+  unavailableReason: string | null;
+  settings: { properties?: Record<string, SettingSchema>; required?: string[] };
+  secretSettings: string[];
+}
+export interface ChannelDelivery {
+  id: string;
+  channelId: string;
+  monitorId: string | null;
+  ruleId: string | null;
+  incidentId: string | null;
+  event: string;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  sentAt: string | null;
+  createdAt: string;
+}
+export interface ChannelTestResult {
+  ok: boolean;
+  error?: string;
+  deliveryId: string;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: "owner" | "admin" | "member" | "viewer";
+  joinedAt: string;
+}
+export const MEMBER_ROLES = ["owner", "admin", "member", "viewer"] as const;
+
+/** Every list these screens show is small (keys, endpoints, channels, members): one page of all. */
+const ALL = { limit: 1000 };
+
+export const keys = {
+  apiKeys: (projectId: string) => ["settings", projectId, "api-keys"] as const,
+  endpoints: (projectId: string) => ["settings", projectId, "webhooks"] as const,
+  deliveries: (projectId: string, endpointId: string) =>
+    ["settings", projectId, "webhooks", endpointId, "deliveries"] as const,
+  eventTypes: ["webhook-event-types"] as const,
+  channels: (projectId: string) => ["settings", projectId, "channels"] as const,
+  channelDeliveries: (projectId: string, channelId: string) =>
+    ["settings", projectId, "channels", channelId, "deliveries"] as const,
+  channelTypes: ["channel-types"] as const,
+  members: (orgId: string) => ["settings", "org", orgId, "members"] as const,
+};
+
+export const webhookPath = (projectId: string, path = "") =>
+  `/webhooks/${encodeURIComponent(projectId)}/endpoints${path}`;
+
+export const fetchApiKeys = (projectId: string) =>
+  api<ListPage<ApiKey>>(projectApi(projectId, "/api-keys"), { query: ALL });
+export const fetchEndpoints = (projectId: string) =>
+  api<ListPage<WebhookEndpoint>>(webhookPath(projectId), { query: ALL });
+export const fetchDeliveries = (projectId: string, endpointId: string) =>
+  api<ListPage<DeliveryRecord>>(
+    webhookPath(projectId, `/${encodeURIComponent(endpointId)}/deliveries`),
+    { query: ALL },
+  );
+export const fetchEventTypes = () =>
+  api<{ data: WebhookEventType[] }>("/webhooks/event-types").then((r) => r.data);
+export const fetchChannels = (projectId: string) =>
+  api<ListPage<Channel>>(projectApi(projectId, "/channels"), { query: ALL });
+export const fetchChannelTypes = () =>
+  api<{ data: ChannelType[] }>("/api/channel-types").then((r) => r.data);
+export const fetchChannelDeliveries = (projectId: string, channelId: string) =>
+  api<ListPage<ChannelDelivery>>(
+    projectApi(projectId, `/channels/${encodeURIComponent(channelId)}/deliveries`),
+    { query: ALL },
+  );
+export const fetchMembers = (orgId: string) =>
+  api<ListPage<Member>>(orgApi(orgId, "/members"), { query: ALL });

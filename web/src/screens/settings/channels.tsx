@@ -1,0 +1,205 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
+import { api, projectApi } from "../../api/client";
+import { canWrite } from "../../api/session";
+import { Empty, Loading, ProblemMessage, QueryView } from "../../components/feedback";
+import { Field } from "../../components/ui";
+import { formatRelative, formatTime } from "../../lib/format";
+import { useProject } from "../project-context";
+import { type Channel, type ChannelType, fetchChannels, fetchChannelTypes, keys } from "./api";
+import { ChannelActions } from "./channel-actions";
+import { initialValues, SettingsFields, settingsOf, settingsSummary } from "./channel-form";
+import { FormError } from "./confirm";
+
+export const useChannelTypes = () =>
+  useQuery({ queryKey: keys.channelTypes, queryFn: fetchChannelTypes, staleTime: 600_000 });
+
+/** The project's notification channels: list, create per type, test and delete. */
+export function ChannelsTab() {
+  const { projectId, role } = useProject();
+  const write = canWrite(role);
+  const channels = useQuery({
+    queryKey: keys.channels(projectId),
+    queryFn: () => fetchChannels(projectId),
+  });
+  const types = useChannelTypes();
+  const [adding, setAdding] = useState(false);
+  return (
+    <section aria-labelledby="channels-title">
+      <div className="settings-section-header">
+        <div>
+          <h2 id="channels-title">Notification channels</h2>
+          <p className="muted">
+            Monitors and alert rules notify these channels when something goes down, fires or
+            recovers.
+          </p>
+        </div>
+        {write && !adding && (
+          <button type="button" className="button primary" onClick={() => setAdding(true)}>
+            Add channel
+          </button>
+        )}
+      </div>
+      {write &&
+        adding &&
+        (types.isPending ? (
+          <Loading label="Loading channel types…" />
+        ) : types.isError ? (
+          <ProblemMessage error={types.error} />
+        ) : (
+          <CreateChannelForm types={types.data} onDone={() => setAdding(false)} />
+        ))}
+      {!write && <p className="notice">Viewers can see channels, not change them.</p>}
+      <QueryView
+        query={channels}
+        isEmpty={(page) => page.data.length === 0}
+        empty={
+          <Empty title="No notification channels yet">
+            {write ? "Add one, then choose it in a monitor or an alert rule." : null}
+          </Empty>
+        }
+      >
+        {(page) => <ChannelTable channels={page.data} types={types.data ?? []} write={write} />}
+      </QueryView>
+    </section>
+  );
+}
+
+function ChannelTable({
+  channels,
+  types,
+  write,
+}: {
+  channels: Channel[];
+  types: ChannelType[];
+  write: boolean;
+}) {
+  const label = (type: string) => types.find((t) => t.type === type)?.label ?? type;
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <caption className="visually-hidden">Notification channels</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Settings</th>
+            <th scope="col">Updated</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {channels.map((channel) => (
+            <tr key={channel.id} data-channel-id={channel.id}>
+              <td>
+                <Link href={`/channels/${encodeURIComponent(channel.id)}`}>{channel.name}</Link>
+              </td>
+              <td>{label(channel.type)}</td>
+              <td className="settings-summary">
+                {settingsSummary(channel) || <span className="muted">—</span>}
+              </td>
+              <td title={formatTime(channel.updatedAt)}>{formatRelative(channel.updatedAt)}</td>
+              <td className="settings-actions">
+                <Link
+                  className="button small"
+                  href={`/channels/${encodeURIComponent(channel.id)}`}
+                  aria-label={`${write ? "Edit" : "Open"} ${channel.name}`}
+                >
+                  {write ? "Edit" : "Open"}
+                </Link>
+                {write && <ChannelActions channel={channel} />}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CreateChannelForm({ types, onDone }: { types: ChannelType[]; onDone: () => void }) {
+  const { projectId } = useProject();
+  const client = useQueryClient();
+  const first = types.find((t) => t.available) ?? types[0];
+  const [name, setName] = useState("");
+  const [typeName, setTypeName] = useState(first?.type ?? "");
+  const type = types.find((t) => t.type === typeName);
+  const [values, setValues] = useState(() => (first ? initialValues(first) : {}));
+  const create = useMutation({
+    mutationFn: () =>
+      api<Channel>(projectApi(projectId, "/channels"), {
+        method: "POST",
+        body: { name, type: typeName, settings: type ? settingsOf(type, values, false) : {} },
+      }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.channels(projectId) });
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const settingFields = Object.keys(type?.settings.properties ?? {}).map((k) => `settings.${k}`);
+  return (
+    <form className="card form" onSubmit={submit} aria-label="Add a notification channel">
+      <h3>Add a notification channel</h3>
+      <Field label="Channel name" name="name" error={create.error}>
+        {(props) => (
+          <input
+            {...props}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={100}
+          />
+        )}
+      </Field>
+      <Field
+        label="Type"
+        name="type"
+        error={create.error}
+        {...(type ? { hint: type.unavailableReason ?? type.description } : {})}
+      >
+        {(props) => (
+          <select
+            {...props}
+            value={typeName}
+            onChange={(e) => {
+              const next = types.find((t) => t.type === e.target.value);
+              setTypeName(e.target.value);
+              if (next) setValues(initialValues(next));
+              create.reset();
+            }}
+          >
+            {types.map((t) => (
+              <option key={t.type} value={t.type} disabled={!t.available}>
+                {t.label}
+                {t.available ? "" : " (not available on this server)"}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {type && (
+        <SettingsFields type={type} values={values} onChange={setValues} error={create.error} />
+      )}
+      <FormError error={create.error} fields={["name", "type", ...settingFields]} />
+      <div className="settings-buttons">
+        <button
+          type="submit"
+          className="button primary"
+          disabled={create.isPending || !type?.available}
+        >
+          {create.isPending ? "Saving…" : "Add channel"}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
