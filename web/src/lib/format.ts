@@ -34,15 +34,16 @@ export function formatTime(iso: string | null | undefined, withMs = false): stri
   if (!iso) return "—";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const text = date.toLocaleString(undefined, {
+  return date.toLocaleString(undefined, {
     year: "numeric",
     month: "short",
     day: "2-digit",
     hour: "2-digit",
     minute: "2-digit",
     second: "2-digit",
+    // Milliseconds go with the seconds, before any AM/PM ("07:50:02.271 PM").
+    ...(withMs ? { fractionalSecondDigits: 3 as const } : {}),
   });
-  return withMs ? `${text}.${String(date.getMilliseconds()).padStart(3, "0")}` : text;
 }
 
 /** "3 min ago", "in 2 h": for last-seen and next-run columns. */
