@@ -155,6 +155,35 @@ describe("alert rule management API", () => {
     ]);
   });
 
+  it("lists the presets with their parameters as JSON Schema, for members of the project", async () => {
+    const presets = await json<
+      Page<{
+        kind: string;
+        title: string;
+        params: {
+          type: string;
+          properties: Record<string, { enum?: string[]; default?: unknown }>;
+          required?: string[];
+        };
+      }>
+    >(await viewer.get(`${base()}/presets`));
+    expect(presets.data.map((p) => p.kind)).toEqual([
+      "error_rate",
+      "latency_percentile",
+      "log_count",
+      "error_group_occurrences",
+      "metric_aggregate",
+    ]);
+    const metric = presets.data.find((p) => p.kind === "metric_aggregate");
+    expect(metric?.title).toBe("Metric aggregate");
+    expect(metric?.params.type).toBe("object");
+    // Input side: only the parameter without a default is required.
+    expect(metric?.params.required).toEqual(["metric"]);
+    expect(metric?.params.properties.window).toMatchObject({ default: "5m" });
+    expect(metric?.params.properties.aggregation?.enum).toContain("percentile");
+    expect((await outsider.get(`${base()}/presets`)).status).toBe(404);
+  });
+
   it("refuses bad input with 400s naming the field", async () => {
     const syntax = await refused(
       await owner.post(base(), rule({ query: "SELECT count( AS value FROM logs" })),

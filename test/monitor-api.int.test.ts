@@ -23,6 +23,7 @@ interface Monitor {
   channelIds: string[];
   openIncidentId: string | null;
   lastResultId: string | null;
+  lastResult: { id: string; startedAt: string; durationMs: number; passed: boolean } | null;
   steps: { name: string; assertions: { type: string; operator: string; value: string }[] }[];
 }
 interface CheckResult {
@@ -356,6 +357,28 @@ describe("monitor management API", () => {
     expect((await owner.delete(`/api/projects/${projectId}/channels/${channel.id}`)).status).toBe(
       409,
     );
+  });
+
+  it("shows each monitor's last check without its steps, in the list and on each verb", async () => {
+    const monitor = await create(apiMonitor({ name: "Last result" }));
+    status = 500;
+    const failed = await json<CheckResult>(await owner.post(`${base()}/${monitor.id}/run`));
+    status = 200;
+    const list = await json<Page<Monitor>>(await owner.get(`${base()}?limit=1000`));
+    const listed = list.data.find((m) => m.id === monitor.id);
+    expect(listed?.lastResult).toEqual({
+      id: failed.id,
+      startedAt: expect.any(String),
+      durationMs: failed.durationMs,
+      passed: false,
+    });
+    const paused = await json<Monitor>(await owner.post(`${base()}/${monitor.id}/pause`));
+    expect(paused.lastResult?.id).toBe(failed.id);
+    const passed = await json<CheckResult>(await owner.post(`${base()}/${monitor.id}/run`));
+    const one = await json<Monitor>(await owner.get(`${base()}/${monitor.id}`));
+    expect(one.lastResult).toMatchObject({ id: passed.id, passed: true });
+    const created = await json<Monitor>(await owner.post(base(), apiMonitor({ name: "Fresh" })));
+    expect(created.lastResult).toBeNull();
   });
 
   it("lists monitors with the envelope and deletes one with its history", async () => {

@@ -1,42 +1,42 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { SEVERITIES, type Severity } from "../lib/severity.js";
+import {
+  ALERT_INTERVAL_NAMES,
+  ALERT_INTERVALS,
+  ALERT_SEVERITIES,
+  type AlertInterval,
+  CONDITION_OPS,
+  DEFAULT_MESSAGE_TEMPLATE,
+  MAX_FOR_SECONDS,
+  MAX_QUERY_CHARS,
+  MAX_RENOTIFY_MINUTES,
+  NO_DATA_MODES,
+  type NoDataMode,
+} from "./catalog.js";
 
-/** Evaluation intervals and their period in seconds (DESIGN §4: 30s, 1m, 5m, 15m, 1h). */
-export const ALERT_INTERVALS = { "30s": 30, "1m": 60, "5m": 300, "15m": 900, "1h": 3600 } as const;
-export type AlertInterval = keyof typeof ALERT_INTERVALS;
-export const ALERT_INTERVAL_NAMES = Object.keys(ALERT_INTERVALS) as [
-  AlertInterval,
-  ...AlertInterval[],
-];
+export {
+  ALERT_EVENT_KINDS,
+  ALERT_INTERVAL_NAMES,
+  ALERT_INTERVALS,
+  ALERT_RULE_STATES,
+  ALERT_SEVERITIES,
+  type AlertEventKind,
+  type AlertInterval,
+  type AlertRuleState,
+  type AlertSeverity,
+  CONDITION_OPS,
+  type ConditionOp,
+  DEFAULT_MESSAGE_TEMPLATE,
+  MAX_FOR_SECONDS,
+  MAX_QUERY_CHARS,
+  MAX_RENOTIFY_MINUTES,
+  NO_DATA_MODES,
+  type NoDataMode,
+  SERIES_STATES,
+  type SeriesState,
+} from "./catalog.js";
+
 export const intervalMs = (interval: AlertInterval): number => ALERT_INTERVALS[interval] * 1000;
-
-export const CONDITION_OPS = [">", ">=", "<", "<=", "=", "!="] as const;
-export type ConditionOp = (typeof CONDITION_OPS)[number];
-export const NO_DATA_MODES = ["ok", "alerting", "keep"] as const;
-export type NoDataMode = (typeof NO_DATA_MODES)[number];
-export const ALERT_SEVERITIES = SEVERITIES;
-export type AlertSeverity = Severity;
-/** A rule's state: its worst series state, or `error` when its last evaluation failed. */
-export const ALERT_RULE_STATES = ["ok", "pending", "firing", "error"] as const;
-export type AlertRuleState = (typeof ALERT_RULE_STATES)[number];
-export const SERIES_STATES = ["ok", "pending", "firing"] as const;
-export type SeriesState = (typeof SERIES_STATES)[number];
-export const ALERT_EVENT_KINDS = [
-  "pending",
-  "fired",
-  "resolved",
-  "renotified",
-  "error",
-  "recovered_from_error",
-  "no_data",
-] as const;
-export type AlertEventKind = (typeof ALERT_EVENT_KINDS)[number];
-
-export const MAX_QUERY_CHARS = 50_000;
-export const MAX_FOR_SECONDS = 86_400;
-export const MAX_RENOTIFY_MINUTES = 10_080;
-export const DEFAULT_MESSAGE_TEMPLATE = "value {{value}} (threshold {{threshold}})";
 
 export const AlertCondition = z
   .object({

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { Ctx } from "../context.js";
 import { InvalidInputError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
+import { requireProject } from "../projects/projects.js";
 import { searchTerms } from "../read/search.js";
 import { containsPattern } from "../read/sql.js";
 import { TELEMETRY_TABLES } from "../telemetry/tables.js";
@@ -275,4 +277,58 @@ export function compilePreset(ref: PresetRef): { preset: PresetRef; query: strin
     preset: { kind: ref.kind, params: params as Record<string, unknown> },
     query: spec.compile(params),
   };
+}
+
+/** A preset as the dashboard's rule editor offers it: its parameters as JSON Schema. */
+export const AlertPresetView = z
+  .object({
+    kind: z.enum(PRESET_KINDS),
+    title: z.string(),
+    description: z.string(),
+    params: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "JSON Schema (2020-12) of `preset.params`, input side: a parameter with a default is not required",
+      ),
+  })
+  .meta({ id: "AlertPreset" });
+export type AlertPresetView = z.infer<typeof AlertPresetView>;
+
+/** The params schema itself: zod puts a schema with an id under `$defs` behind a `$ref`. */
+function paramsJsonSchema(params: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(params, {
+    io: "input",
+    unrepresentable: "any",
+  }) as Record<string, unknown> & { $ref?: string; $defs?: Record<string, unknown> };
+  const ref = json.$ref?.split("/").pop();
+  const own = ref === undefined ? undefined : json.$defs?.[ref];
+  return (own as Record<string, unknown> | undefined) ?? json;
+}
+
+let catalog: AlertPresetView[] | undefined;
+
+/** Every preset with its parameters (built once: the registry is static). */
+export function alertPresetCatalog(): AlertPresetView[] {
+  catalog ??= PRESET_KINDS.map((kind) => {
+    const spec: PresetSpec<z.ZodType> = PRESETS[kind];
+    return {
+      kind,
+      title: spec.title,
+      description: spec.description,
+      params: paramsJsonSchema(spec.params),
+    };
+  });
+  return catalog;
+}
+
+/** The presets a member of the project can build a rule from. */
+export async function listAlertPresets({
+  ctx,
+  projectId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+}): Promise<AlertPresetView[]> {
+  await requireProject(ctx, projectId, "read");
+  return alertPresetCatalog();
 }

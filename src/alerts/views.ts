@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AlertEventRecord } from "../meta/repositories/alert-events.js";
 import type { AlertRuleRecord, AlertStatus } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
+import { ALERT_STATUSES } from "./catalog.js";
 import {
   ALERT_EVENT_KINDS,
   ALERT_INTERVAL_NAMES,
@@ -14,7 +15,7 @@ import {
 } from "./definition.js";
 import type { PlannedSeries } from "./series-plan.js";
 
-export const ALERT_STATUSES = ["active", "muted", "resolved"] as const;
+export { ALERT_STATUSES };
 
 /** True while a mute holds: muted indefinitely, or until a time still ahead. */
 export const isMuted = (rule: Pick<AlertRuleRecord, "muted" | "mutedUntil">, now: Date): boolean =>

@@ -1,21 +1,41 @@
 import { z } from "zod";
 import { parseJsonPath } from "./assertions/json-path.js";
 import { ASSERTION_TYPES, type AssertionType } from "./assertions/registry.js";
+import {
+  ALERT_AFTER,
+  BODY_METHODS,
+  COMING_SOON_TYPES,
+  DEFAULT_ASSERTIONS as DEFAULT_ASSERTION_VALUES,
+  DEFAULT_FREQUENCY,
+  FREQUENCY_NAMES,
+  type Frequency,
+  HTTP_METHODS,
+  LOCATIONS,
+  MAX_ASSERTIONS,
+  MAX_EXTRACTIONS,
+  MAX_HEADERS,
+  MAX_REQUEST_BODY_CHARS,
+  MAX_STEPS,
+  MONITOR_TYPES,
+  type MonitorType,
+  TIMEOUT_SECONDS,
+  VARIABLE_NAME,
+} from "./catalog.js";
 
-/** Check frequencies and their period in seconds (spec: 1 min, 5 min, 15 min, 1 hour). */
-export const FREQUENCIES = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600 } as const;
-export type Frequency = keyof typeof FREQUENCIES;
-export const FREQUENCY_NAMES = Object.keys(FREQUENCIES) as [Frequency, ...Frequency[]];
+export {
+  BODY_METHODS,
+  COMING_SOON_TYPES,
+  FREQUENCIES,
+  FREQUENCY_NAMES,
+  type Frequency,
+  HTTP_METHODS,
+  MAX_ASSERTIONS,
+  MAX_REQUEST_BODY_CHARS,
+  MAX_STEPS,
+  MONITOR_TYPES,
+  type MonitorType,
+} from "./catalog.js";
 
-export const MONITOR_TYPES = ["api", "flow"] as const;
-/** Announced in the spec as coming soon: accepted by the schema only to be refused by name. */
-export const COMING_SOON_TYPES = ["browser", "e2e"] as const;
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-/** Only these methods carry a request body (spec: HTTP monitor). */
-export const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
-export const MAX_STEPS = 20;
-export const MAX_ASSERTIONS = 50;
-export const MAX_REQUEST_BODY_CHARS = 64 * 1024;
 /** Headers the HTTP client computes itself; setting them would corrupt the request. */
 const COMPUTED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);
 
@@ -50,10 +70,7 @@ export type Assertion = z.output<typeof Assertion>;
 export type AssertionInput = z.input<typeof Assertion>;
 
 /** New steps without assertions get these two (spec: HTTP monitor). */
-export const DEFAULT_ASSERTIONS: readonly Assertion[] = [
-  { type: "status_code", operator: "equals", value: "200" },
-  { type: "response_time", operator: "less_than", value: "3000" },
-];
+export const DEFAULT_ASSERTIONS: readonly Assertion[] = DEFAULT_ASSERTION_VALUES;
 
 const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, {
   error: "not a valid HTTP header name",
@@ -81,7 +98,7 @@ export const Step = z
           })
           .strict(),
       )
-      .max(50)
+      .max(MAX_HEADERS)
       .default([]),
     body: z.string().max(MAX_REQUEST_BODY_CHARS).optional(),
     assertions: z.array(Assertion).max(MAX_ASSERTIONS).optional(),
@@ -89,14 +106,14 @@ export const Step = z
       .array(
         z
           .object({
-            name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, {
+            name: z.string().regex(VARIABLE_NAME, {
               error: "must be a name of letters, digits, _ . - (starting with a letter or _)",
             }),
             path: z.string().min(1).max(1000),
           })
           .strict(),
       )
-      .max(20)
+      .max(MAX_EXTRACTIONS)
       .default([]),
     followRedirects: z
       .boolean()
@@ -114,19 +131,24 @@ const MonitorFields = z
       .refine((type) => !(COMING_SOON_TYPES as readonly string[]).includes(type), {
         error: (issue) => `${issue.input} checks are coming soon; use 'api' or 'flow'`,
       }),
-    frequency: z.enum(FREQUENCY_NAMES).default("5m"),
-    timeoutSeconds: z.number().int().min(1).max(60).default(10),
+    frequency: z.enum(FREQUENCY_NAMES).default(DEFAULT_FREQUENCY),
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(TIMEOUT_SECONDS.min)
+      .max(TIMEOUT_SECONDS.max)
+      .default(TIMEOUT_SECONDS.default),
     locations: z
-      .array(z.literal("default", { error: "the only location is 'default'" }))
+      .array(z.enum(LOCATIONS, { error: "the only location is 'default'" }))
       .min(1)
       .max(1)
       .default(["default"]),
     alertAfter: z
       .number()
       .int()
-      .min(1)
-      .max(100)
-      .default(1)
+      .min(ALERT_AFTER.min)
+      .max(ALERT_AFTER.max)
+      .default(ALERT_AFTER.default)
       .describe("Consecutive failed checks before an outage is declared"),
     channelIds: z.array(z.string().min(1).max(64)).max(20).default([]),
     steps: z.array(Step).min(1).max(MAX_STEPS),
@@ -202,7 +224,6 @@ export const UpdateMonitorInput = PatchFields.partial()
   .meta({ id: "UpdateMonitorInput" });
 export type UpdateMonitorInput = z.input<typeof UpdateMonitorInput>;
 
-export type MonitorType = (typeof MONITOR_TYPES)[number];
 export type StepDefinition = Omit<z.output<typeof Step>, "assertions" | "name"> & {
   name: string;
   assertions: Assertion[];

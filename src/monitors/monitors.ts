@@ -107,6 +107,25 @@ function requirePublicTargets(deps: MonitorDeps, definition: MonitorDefinition):
   if (issues.length > 0) throw InvalidInputError.forIssues(issues);
 }
 
+/** Monitors as the API shows them, each with its last check (read in one query). */
+async function viewsOf(ctx: Ctx, records: readonly MonitorRecord[]): Promise<MonitorView[]> {
+  const ids = records.flatMap((r) => (r.lastResultId ? [r.lastResultId] : []));
+  const last = new Map(
+    (await ctx.deps.meta.repos.monitorResults.summariesByIds(ids)).map((r) => [r.id, r]),
+  );
+  return records.map((r) =>
+    toMonitorView(r, r.lastResultId ? last.get(r.lastResultId) : undefined),
+  );
+}
+
+const viewOf = async (ctx: Ctx, record: MonitorRecord): Promise<MonitorView> => {
+  const { monitorResults } = ctx.deps.meta.repos;
+  const [last] = record.lastResultId
+    ? await monitorResults.summariesByIds([record.lastResultId])
+    : [];
+  return toMonitorView(record, last);
+};
+
 const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;
 
 export async function createMonitor(
@@ -138,7 +157,7 @@ export async function createMonitor(
     await tx.repos.monitors.insert(record);
   });
   deps.scheduler?.schedule({ id: record.id, periodMs: periodMs(definition) }, { soon: true });
-  return toMonitorView(record);
+  return toMonitorView(record, undefined);
 }
 
 export async function listMonitors({
@@ -149,11 +168,11 @@ export async function listMonitors({
   projectId: string;
 }): Promise<MonitorView[]> {
   await requireProject(ctx, projectId, "read");
-  return (await ctx.deps.meta.repos.monitors.listByProject(projectId)).map(toMonitorView);
+  return viewsOf(ctx, await ctx.deps.meta.repos.monitors.listByProject(projectId));
 }
 
 export async function getMonitor(ref: MonitorRef): Promise<MonitorView> {
-  return toMonitorView(await findMonitor(ref, "read"));
+  return viewOf(ref.ctx, await findMonitor(ref, "read"));
 }
 
 /** Changes any fields; the merged monitor is validated as a whole, and its state is kept. */
@@ -182,7 +201,7 @@ export async function updateMonitor(
   });
   if (existing.status === "active")
     deps.scheduler?.schedule({ id: existing.id, periodMs: periodMs(definition) });
-  return toMonitorView({
+  return viewOf(ctx, {
     ...existing,
     name: definition.name,
     definition: withoutChannels(definition),
@@ -227,19 +246,19 @@ export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<
   const updatedAt = nowIso(ref.ctx.deps);
   await setMonitorStatus(ref.ctx, monitor.id, "paused", updatedAt);
   deps.scheduler?.unschedule(monitor.id);
-  return toMonitorView({ ...monitor, status: "paused", updatedAt });
+  return viewOf(ref.ctx, { ...monitor, status: "paused", updatedAt });
 }
 
 /** Restarts checks with the failure streak cleared, so an outage slept through does not re-alert at once. */
 export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
   const monitor = await findMonitor(ref, "write");
   // Resuming an active monitor changes nothing (its streak is not wiped).
-  if (monitor.status === "active") return toMonitorView(monitor);
+  if (monitor.status === "active") return viewOf(ref.ctx, monitor);
   const updatedAt = nowIso(ref.ctx.deps);
   await setMonitorStatus(ref.ctx, monitor.id, "active", updatedAt);
   const definition = monitor.definition as MonitorDefinition;
   deps.scheduler?.schedule({ id: monitor.id, periodMs: periodMs(definition) }, { soon: true });
-  return toMonitorView({ ...monitor, status: "active", failureStreak: 0, updatedAt });
+  return viewOf(ref.ctx, { ...monitor, status: "active", failureStreak: 0, updatedAt });
 }
 
 /** Runs one check now, recorded like a scheduled one (it counts toward the streak), and returns it. */

@@ -10,6 +10,7 @@ import {
   resolveJsonPath,
 } from "./assertions/json-path.js";
 import type { ReadCache } from "./assertions/registry.js";
+import { VARIABLE_PLACEHOLDER } from "./catalog.js";
 import { BODY_METHODS, type MonitorDefinition, type StepDefinition } from "./definition.js";
 import { DEFAULT_USER_AGENT, executeRequest, utf8Prefix } from "./http-request.js";
 import type { CheckResult, ResponseSnapshot, StepResult } from "./model.js";
@@ -39,13 +40,10 @@ export interface RunCheckOptions {
   signal?: AbortSignal;
 }
 
-/** `{{name}}` or `{{ name }}`, with names as definition.ts allows them for extraction. */
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
-
 /** Replaces every `{{name}}` whose variable is set; unset ones stay literal (spec: flow transitions). */
 export function substituteVariables(text: string, variables: ReadonlyMap<string, string>): string {
   return text.replace(
-    PLACEHOLDER,
+    VARIABLE_PLACEHOLDER,
     (placeholder, name: string) => variables.get(name) ?? placeholder,
   );
 }

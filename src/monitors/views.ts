@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
-import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
+import type {
+  MonitorResultRecord,
+  MonitorResultSummary,
+} from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import { DeliveryView } from "../notifications/channels.js";
 import { ASSERTION_TYPE_NAMES, OPERATORS } from "./assertions/registry.js";
@@ -36,6 +39,15 @@ export const MonitorView = z
     failureStreak: z.number().int().describe("Consecutive failed checks"),
     lastCheckedAt: z.string().nullable(),
     lastResultId: z.string().nullable(),
+    lastResult: z
+      .object({
+        id: z.string(),
+        startedAt: z.string(),
+        durationMs: z.number().describe("Total of all steps"),
+        passed: z.boolean(),
+      })
+      .nullable()
+      .describe("The last check, without its steps (GET …/results/:resultId has them)"),
     openIncidentId: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -107,7 +119,10 @@ export const MonitorIncidentView = z
   .meta({ id: "MonitorIncident" });
 export type MonitorIncidentView = z.infer<typeof MonitorIncidentView>;
 
-export function toMonitorView(record: MonitorRecord): MonitorView {
+export function toMonitorView(
+  record: MonitorRecord,
+  lastResult: MonitorResultSummary | undefined,
+): MonitorView {
   const definition = record.definition as MonitorDefinition;
   return {
     id: record.id,
@@ -125,6 +140,15 @@ export function toMonitorView(record: MonitorRecord): MonitorView {
     failureStreak: record.failureStreak,
     lastCheckedAt: record.lastCheckedAt,
     lastResultId: record.lastResultId,
+    lastResult:
+      lastResult && lastResult.id === record.lastResultId
+        ? {
+            id: lastResult.id,
+            startedAt: lastResult.startedAt,
+            durationMs: lastResult.durationMs,
+            passed: lastResult.passed,
+          }
+        : null,
     openIncidentId: record.openIncidentId,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -13,6 +13,9 @@ export interface MonitorResultRecord {
   detail: unknown;
 }
 
+/** A result without its step details. */
+export type MonitorResultSummary = Omit<MonitorResultRecord, "trigger" | "detail">;
+
 /** Which results to list: a monitor's, optionally only passed or failed ones, within a window. */
 export interface ResultFilter {
   monitorId: string;
@@ -62,6 +65,26 @@ export function createMonitorResultRepository(db: Kysely<MetaSchema>) {
         .where("id", "=", id)
         .executeTakeFirst();
       return row && toRecord(row);
+    },
+    /** The summary of each result of `ids` (the monitors' last results), without step details. */
+    async summariesByIds(ids: readonly string[]): Promise<MonitorResultSummary[]> {
+      const rows = [];
+      // In slices, so a project with many monitors stays under the engines' parameter limits.
+      for (let at = 0; at < ids.length; at += 500)
+        rows.push(
+          ...(await db
+            .selectFrom("monitor_results")
+            .select(["id", "monitor_id", "started_at", "duration_ms", "passed"])
+            .where("id", "in", ids.slice(at, at + 500))
+            .execute()),
+        );
+      return rows.map((row) => ({
+        id: row.id,
+        monitorId: row.monitor_id,
+        startedAt: row.started_at,
+        durationMs: row.duration_ms,
+        passed: row.passed === 1,
+      }));
     },
     /** A page of results, newest first. */
     async list(

@@ -20,6 +20,8 @@ export type ReadValue =
 
 /** One assertion type: the operators that make sense for it, its extra input, and how it reads a response. */
 export interface AssertionTypeSpec {
+  /** How the dashboard names the type (spec: Assertion types). */
+  label: string;
   operators: readonly Operator[];
   /** The second input: a JSON path or a header name. */
   target?: { field: "path" | "name"; label: string };
@@ -35,32 +37,42 @@ export interface ReadCache {
 
 const numeric = (value: number): ReadValue => ({ kind: "value", value: String(value) });
 
-/** The registry of assertion types (DESIGN §2: adding one is one entry). */
+/**
+ * The registry of assertion types (DESIGN §2: adding one is one entry). The dashboard's builder
+ * bundles this module for its type → operators table, so it (and what it imports) stays free of
+ * Node imports.
+ */
 export const ASSERTION_TYPES = {
   status_code: {
+    label: "Status code",
     operators: ["equals", "not_equals", "less_than", "greater_than", "matches"],
     read: (response) => numeric(response.status),
   },
   response_time: {
+    label: "Response time (ms)",
     operators: ["less_than", "greater_than"],
     read: (response) => numeric(response.durationMs),
   },
   body_contains: {
+    label: "Body contains",
     operators: ["contains", "not_contains", "equals", "not_equals", "matches"],
     read: (response) => ({ kind: "value", value: response.body }),
   },
   body_not_contains: {
+    label: "Body does not contain",
     // Positive operators only: the assertion passes when the text is absent.
     operators: ["contains", "equals", "matches"],
     negated: true,
     read: (response) => ({ kind: "value", value: response.body }),
   },
   json_path: {
+    label: "JSON path value",
     operators: OPERATORS,
     target: { field: "path", label: "JSON path" },
     read: (response, path, cache) => readJsonPath(response.body, path, cache),
   },
   header: {
+    label: "Header value",
     operators: OPERATORS,
     target: { field: "name", label: "header name" },
     read: (response, name) => {

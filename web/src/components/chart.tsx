@@ -31,6 +31,8 @@ export interface TimeSeriesChartProps {
   formatValue?: (n: number) => string;
   /** When x is not time: the labels of each x index. */
   categories?: string[];
+  /** What the categories are, for the legend ("Series", "Service"). */
+  categoryLabel?: string;
   title?: string;
 }
 
@@ -46,6 +48,7 @@ export function TimeSeriesChart({
   threshold,
   formatValue,
   categories,
+  categoryLabel = "Category",
   title,
 }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
@@ -58,13 +61,27 @@ export function TimeSeriesChart({
       width: Math.max(200, element.clientWidth),
       height,
       legend: { show: series.length > 0 },
-      scales: { x: { time: !categories } },
+      // Categories get half a slot either side, so the first and last bars are not cut in half.
+      scales: {
+        x: categories
+          ? { time: false, range: (_u, min, max) => [(min ?? 0) - 0.5, (max ?? 0) + 0.5] }
+          : { time: true },
+      },
       axes: [
-        categories ? { values: (_u, splits) => splits.map((i) => categories[i] ?? "") } : {},
+        categories
+          ? {
+              // Whole steps only: a category sits on an integer.
+              incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+              values: (_u, splits) => splits.map((i) => categories[i] ?? ""),
+            }
+          : {},
         { values: (_u, splits) => splits.map((n) => fmt(n)), size: 64 },
       ],
       series: [
-        {},
+        // The legend names the category under the cursor rather than its index.
+        categories
+          ? { label: categoryLabel, value: (_u: uPlot, i: number) => categories[i] ?? "" }
+          : {},
         ...series.map((s, i) => {
           const color = s.color ?? PALETTE[i % PALETTE.length] ?? "#4f46e5";
           return {
@@ -122,7 +139,7 @@ export function TimeSeriesChart({
       observer.disconnect();
       plot.destroy();
     };
-  }, [x, series, height, kind, threshold, formatValue, categories]);
+  }, [x, series, height, kind, threshold, formatValue, categories, categoryLabel]);
   return (
     <figure className="chart" aria-label={title ?? series.map((s) => s.label).join(", ")}>
       <div ref={container} />

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { CreateAlertRuleInput, UpdateAlertRuleInput } from "../../../alerts/definition.js";
+import { AlertPresetView, listAlertPresets } from "../../../alerts/presets.js";
 import {
   type AlertRuleDeps,
   AlertRuleIdParam,
@@ -20,7 +21,7 @@ import {
 } from "../../../alerts/rules.js";
 import { AlertEventView, AlertPreviewView, AlertRuleView } from "../../../alerts/views.js";
 import type { AppDeps } from "../../../deps.js";
-import { listOf, PaginationQuery } from "../../pagination.js";
+import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
@@ -110,6 +111,28 @@ export const alertRuleRoutes =
           projectId: request.params.projectId,
           input: request.body,
         }),
+    );
+
+    app.get(
+      `${base}/presets`,
+      {
+        schema: {
+          tags,
+          summary:
+            "The presets a rule can use instead of a query, with their parameters as JSON Schema",
+          params: ProjectParams,
+          querystring: PaginationQuery,
+          response: { 200: listOf(AlertPresetView), ...read },
+        },
+      },
+      async (request) =>
+        paginate(
+          await listAlertPresets({
+            ctx: userCtx(deps.domain, request),
+            projectId: request.params.projectId,
+          }),
+          request.query,
+        ),
     );
 
     app.get(

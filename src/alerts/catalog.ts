@@ -1,0 +1,42 @@
+/**
+ * Alert rule settings and limits as plain data, shared by the validation (definition.ts) and the
+ * dashboard's rule editor (web/, which bundles this file: it imports only plain data).
+ */
+import { SEVERITIES, type Severity } from "../lib/severity.js";
+
+/** Evaluation intervals and their period in seconds (DESIGN §4: 30s, 1m, 5m, 15m, 1h). */
+export const ALERT_INTERVALS = { "30s": 30, "1m": 60, "5m": 300, "15m": 900, "1h": 3600 } as const;
+export type AlertInterval = keyof typeof ALERT_INTERVALS;
+export const ALERT_INTERVAL_NAMES = Object.keys(ALERT_INTERVALS) as [
+  AlertInterval,
+  ...AlertInterval[],
+];
+
+export const CONDITION_OPS = [">", ">=", "<", "<=", "=", "!="] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+export const NO_DATA_MODES = ["ok", "alerting", "keep"] as const;
+export type NoDataMode = (typeof NO_DATA_MODES)[number];
+export const ALERT_SEVERITIES = SEVERITIES;
+export type AlertSeverity = Severity;
+/** A rule's state: its worst series state, or `error` when its last evaluation failed. */
+export const ALERT_RULE_STATES = ["ok", "pending", "firing", "error"] as const;
+export type AlertRuleState = (typeof ALERT_RULE_STATES)[number];
+export const SERIES_STATES = ["ok", "pending", "firing"] as const;
+export type SeriesState = (typeof SERIES_STATES)[number];
+export const ALERT_EVENT_KINDS = [
+  "pending",
+  "fired",
+  "resolved",
+  "renotified",
+  "error",
+  "recovered_from_error",
+  "no_data",
+] as const;
+export type AlertEventKind = (typeof ALERT_EVENT_KINDS)[number];
+/** The spec's alert status: muted while a mute holds, else active if a series fires. */
+export const ALERT_STATUSES = ["active", "muted", "resolved"] as const;
+
+export const MAX_QUERY_CHARS = 50_000;
+export const MAX_FOR_SECONDS = 86_400;
+export const MAX_RENOTIFY_MINUTES = 10_080;
+export const DEFAULT_MESSAGE_TEMPLATE = "value {{value}} (threshold {{threshold}})";

@@ -1,0 +1,125 @@
+import {
+  type AlertInterval,
+  type AlertSeverity,
+  type ConditionOp,
+  DEFAULT_MESSAGE_TEMPLATE,
+  type NoDataMode,
+} from "../../../../src/alerts/catalog";
+import type { AlertPreset, AlertRule, AlertRuleInput, ParamSchema } from "./api";
+
+/** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
+export interface RuleDraft {
+  name: string;
+  description: string;
+  severity: AlertSeverity;
+  source: "preset" | "query";
+  presetKind: string;
+  /** Parameter text by name; an empty one is left out, so its default applies. */
+  presetParams: Record<string, string>;
+  query: string;
+  op: ConditionOp;
+  threshold: string;
+  interval: AlertInterval;
+  forSeconds: string;
+  noData: NoDataMode;
+  renotifyMinutes: string;
+  openIncident: boolean;
+  messageTemplate: string;
+  channelIds: string[];
+}
+
+export const emptyRuleDraft = (): RuleDraft => ({
+  name: "",
+  description: "",
+  severity: "medium",
+  source: "preset",
+  presetKind: "error_rate",
+  presetParams: {},
+  query: "",
+  op: ">",
+  threshold: "",
+  interval: "1m",
+  forSeconds: "0",
+  noData: "ok",
+  renotifyMinutes: "0",
+  openIncident: false,
+  messageTemplate: DEFAULT_MESSAGE_TEMPLATE,
+  channelIds: [],
+});
+
+export function fromRule(rule: AlertRule): RuleDraft {
+  return {
+    name: rule.name,
+    description: rule.description,
+    severity: rule.severity,
+    source: rule.preset ? "preset" : "query",
+    presetKind: rule.preset?.kind ?? "error_rate",
+    presetParams: Object.fromEntries(
+      Object.entries(rule.preset?.params ?? {}).map(([k, v]) => [k, String(v)]),
+    ),
+    // A preset's compiled TQL: a start for whoever switches the rule to a query.
+    query: rule.query,
+    op: rule.condition.op,
+    threshold: String(rule.condition.threshold),
+    interval: rule.interval,
+    forSeconds: String(rule.forSeconds),
+    noData: rule.noData,
+    renotifyMinutes: String(rule.renotifyMinutes),
+    openIncident: rule.openIncident,
+    messageTemplate: rule.messageTemplate,
+    channelIds: rule.channelIds,
+  };
+}
+
+const toNumber = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text));
+
+/** Whether a parameter takes a number (JSON Schema `type: number`). */
+export const isNumberParam = (schema: ParamSchema | undefined): boolean =>
+  schema?.type === "number" || schema?.type === "integer";
+
+/** The preset's parameters as the API takes them: numbers as numbers, empty ones left out. */
+export function presetParams(
+  draft: RuleDraft,
+  preset: AlertPreset | undefined,
+): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(draft.presetParams)) {
+    const schema = preset?.params.properties[name];
+    if (preset && !schema) continue; // a parameter of the preset chosen before
+    if (text.trim() === "") continue;
+    params[name] = isNumberParam(schema) ? toNumber(text) : text;
+  }
+  return params;
+}
+
+export function toRuleInput(draft: RuleDraft, presets: readonly AlertPreset[]): AlertRuleInput {
+  const preset = presets.find((p) => p.kind === draft.presetKind);
+  return {
+    name: draft.name,
+    description: draft.description,
+    severity: draft.severity,
+    ...(draft.source === "preset"
+      ? { preset: { kind: draft.presetKind, params: presetParams(draft, preset) } }
+      : { query: draft.query }),
+    condition: { op: draft.op, threshold: toNumber(draft.threshold) },
+    interval: draft.interval,
+    forSeconds: toNumber(draft.forSeconds),
+    noData: draft.noData,
+    renotifyMinutes: toNumber(draft.renotifyMinutes),
+    openIncident: draft.openIncident,
+    messageTemplate: draft.messageTemplate,
+    channelIds: draft.channelIds,
+  };
+}
+
+/** "groupBy" → "Group by", "errorId" → "Error id". */
+export const paramLabel = (name: string): string => {
+  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** `{service: "api"}` → `service=api`; the one series of a query without labels → `value`. */
+export const seriesLabel = (labels: Record<string, string>): string => {
+  const entries = Object.entries(labels);
+  return entries.length === 0 ? "value" : entries.map(([k, v]) => `${k}=${v}`).join(", ");
+};

@@ -1,0 +1,112 @@
+import { useMemo } from "react";
+import { Link, useLocation } from "wouter";
+import { canWrite } from "../../api/session";
+import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
+import { PageHeader } from "../../components/ui";
+import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
+import { ConfirmButton } from "../monitors/confirm-button";
+import { useProject } from "../project-context";
+import { type AlertRule, useRule, useRuleAction } from "./api";
+import { emptyRuleDraft, fromRule } from "./draft";
+import { RuleEvents } from "./events";
+import { MuteControl } from "./mute";
+import { RuleForm } from "./rule-form";
+import { conditionText, RuleStateBadge, SeverityBadge } from "./state";
+
+/** `/alerts/new`. */
+export function NewRule() {
+  const { projectId, role } = useProject();
+  const initial = useMemo(emptyRuleDraft, []);
+  if (!canWrite(role))
+    return (
+      <Empty title="Viewers cannot create alert rules">
+        <Link href="/">Back to alerts</Link>
+      </Empty>
+    );
+  return (
+    <>
+      <PageHeader title="New alert rule">
+        <Link href="/" className="muted small">
+          ← Alerts
+        </Link>
+      </PageHeader>
+      <RuleForm projectId={projectId} initial={initial} writer />
+    </>
+  );
+}
+
+/** `/alerts/:ruleId`: the rule's state, mute and delete, its editor and preview, its events. */
+export function RuleScreen({ ruleId }: { ruleId: string }) {
+  const { projectId } = useProject();
+  const rule = useRule(projectId, ruleId);
+  return (
+    <QueryView query={rule}>{(data) => <Loaded rule={data} projectId={projectId} />}</QueryView>
+  );
+}
+
+function Loaded({ rule, projectId }: { rule: AlertRule; projectId: string }) {
+  const { role } = useProject();
+  const [, navigate] = useLocation();
+  const writer = canWrite(role);
+  const remove = useRuleAction(projectId, rule.id, "delete");
+  // The form starts from the rule as loaded; a refetch (state, last evaluation) keeps the edits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt only when the rule is saved
+  const initial = useMemo(() => fromRule(rule), [rule.updatedAt]);
+  const last = rule.lastEvaluation;
+  return (
+    <>
+      <PageHeader
+        title={rule.name}
+        actions={
+          writer && (
+            <>
+              <MuteControl rule={rule} projectId={projectId} />
+              <ConfirmButton
+                label="Delete"
+                question={`Delete “${rule.name}” with its series and events?`}
+                pending={remove.isPending}
+                onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate("/") })}
+              />
+            </>
+          )
+        }
+      >
+        <p className="alr-subtitle">
+          <Link href="/" className="muted small">
+            ← Alerts
+          </Link>{" "}
+          <RuleStateBadge rule={rule} /> <SeverityBadge severity={rule.severity} />{" "}
+          <span className="muted small mono">{conditionText(rule)}</span>
+          {!writer && rule.muted && (
+            <span className="muted small">
+              {rule.mutedUntil
+                ? `muted until ${formatTime(rule.mutedUntil)}`
+                : "muted indefinitely"}
+            </span>
+          )}
+        </p>
+      </PageHeader>
+      {remove.isError && <ProblemMessage error={remove.error} />}
+      <p className="alr-last muted small">
+        {last ? (
+          <>
+            Last evaluated {formatRelative(last.at)} ({formatTime(last.at)}) in{" "}
+            {formatDuration(last.durationMs)} ·{" "}
+            {last.error ? (
+              <span className="field-error">error: {last.error}</span>
+            ) : (
+              <>
+                value {last.value === null ? "no data" : formatNumber(last.value)} over{" "}
+                {last.series ?? 0} series · {rule.firingSeries} firing
+              </>
+            )}
+          </>
+        ) : (
+          "Not evaluated yet."
+        )}
+      </p>
+      <RuleForm projectId={projectId} initial={initial} rule={rule} writer={writer} />
+      <RuleEvents projectId={projectId} ruleId={rule.id} />
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import { useMemo } from "react";
+import { type ChartSeries, TimeSeriesChart } from "../../components/chart";
+import { ProblemMessage } from "../../components/feedback";
+import { StateBadge } from "../../components/ui";
+import { formatDuration, formatNumber, formatTime } from "../../lib/format";
+import type { AlertPreview } from "./api";
+import { seriesLabel } from "./draft";
+
+const BREACHING = "#dc2626";
+const WITHIN = "#16a34a";
+
+/** Each series' value now as a bar (red when it breaches), with the threshold as a line. */
+function PreviewChart({
+  preview,
+  threshold,
+}: {
+  preview: AlertPreview;
+  threshold: number | undefined;
+}) {
+  const { x, series, categories } = useMemo(() => {
+    const rows = preview.series.filter((s) => s.value !== null);
+    const series: ChartSeries[] = [
+      {
+        label: "Breaching",
+        color: BREACHING,
+        values: rows.map((s) => (s.breaching === true ? s.value : null)),
+      },
+      {
+        label: "Not breaching",
+        color: WITHIN,
+        values: rows.map((s) => (s.breaching === true ? null : s.value)),
+      },
+    ];
+    return {
+      x: rows.map((_, i) => i),
+      series,
+      categories: rows.map((s) => seriesLabel(s.labels)),
+    };
+  }, [preview]);
+  if (x.length === 0) return null;
+  return (
+    <TimeSeriesChart
+      x={x}
+      series={series}
+      categories={categories}
+      categoryLabel="Series"
+      kind="bar"
+      height={200}
+      formatValue={formatNumber}
+      {...(threshold === undefined ? {} : { threshold })}
+      title={`Value of each series now${threshold === undefined ? "" : `, threshold ${threshold}`}`}
+    />
+  );
+}
+
+/** The answer of a preview: the chart, then each series with the state it would take. */
+export function PreviewResult({
+  preview,
+  threshold,
+}: {
+  preview: AlertPreview;
+  threshold: number | undefined;
+}) {
+  return (
+    <div className="alr-preview" data-testid="alert-preview">
+      <p className="muted small">
+        Evaluated {formatTime(preview.evaluatedAt)} in {formatDuration(preview.durationMs)} ·{" "}
+        {preview.series.length} series
+        {preview.labels.length > 0 && <> · labels: {preview.labels.join(", ")}</>}
+      </p>
+      {preview.noData && (
+        <p className="notice small">
+          The query returned no rows: the “when there is no data” setting decides.
+        </p>
+      )}
+      <PreviewChart preview={preview} threshold={threshold} />
+      {preview.series.length > 0 && (
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Series</th>
+                <th scope="col" className="num">
+                  Value
+                </th>
+                <th scope="col">Breaching</th>
+                <th scope="col">Would be</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.series.map((s) => (
+                <tr key={s.seriesKey}>
+                  <td className="mono">{seriesLabel(s.labels)}</td>
+                  <td className="num">{s.value === null ? "no data" : formatNumber(s.value)}</td>
+                  <td>
+                    {s.breaching === "no_data_keep" ? "kept (no data)" : s.breaching ? "yes" : "no"}
+                  </td>
+                  <td>
+                    <StateBadge state={s.nextState} />
+                    {s.transition !== "none" && (
+                      <span className="muted small"> ({s.transition})</span>
+                    )}
+                    <div className="small muted">{s.message}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <details>
+        <summary className="small">TQL evaluated</summary>
+        <pre>{preview.query}</pre>
+      </details>
+    </div>
+  );
+}
+
+/** A preview that failed: the query's problem (TQL errors name `query` and a position). */
+export function PreviewError({ error }: { error: unknown }) {
+  return <ProblemMessage error={error} title="The preview failed" />;
+}
+
+/** The preview side panel: a prompt, the evaluation in progress, its result or its problem. */
+export function PreviewPanel({
+  writer,
+  preview,
+  threshold,
+}: {
+  writer: boolean;
+  preview: { isPending: boolean; isError: boolean; error: unknown; data: AlertPreview | undefined };
+  threshold: number | undefined;
+}) {
+  return (
+    <aside className="card alr-preview-panel" aria-label="Preview">
+      <h2>Preview</h2>
+      {!writer ? (
+        <p className="muted small">Previews run the query: members and above can run them.</p>
+      ) : preview.isPending ? (
+        <p className="muted">Evaluating…</p>
+      ) : preview.isError ? (
+        <PreviewError error={preview.error} />
+      ) : preview.data ? (
+        <PreviewResult preview={preview.data} threshold={threshold} />
+      ) : (
+        <p className="muted small">
+          Evaluates the draft now, without saving: each series, its value against the threshold and
+          the state it would take.
+        </p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,44 @@
+import { StateBadge } from "../../components/ui";
+import type { AlertRule } from "./api";
+
+/** What the list filters on: a muted rule is "muted" whatever its series do. */
+export const RULE_STATES = [
+  { key: "firing", label: "Firing" },
+  { key: "pending", label: "Pending" },
+  { key: "ok", label: "OK" },
+  { key: "error", label: "Error" },
+  { key: "muted", label: "Muted" },
+] as const;
+
+export const ruleStateKey = (rule: AlertRule): string => (rule.muted ? "muted" : rule.state);
+
+/** The rule's state in words: muted, or its worst series state (ok, pending, firing), or error. */
+export function RuleStateBadge({ rule }: { rule: AlertRule }) {
+  if (rule.muted)
+    return (
+      <>
+        <StateBadge state="muted" tone="muted" />
+        {rule.state !== "ok" && (
+          <>
+            {" "}
+            <StateBadge state={rule.state} />
+          </>
+        )}
+      </>
+    );
+  return <StateBadge state={rule.state} tone={rule.state === "ok" ? "ok" : undefined} />;
+}
+
+export function SeverityBadge({ severity }: { severity: AlertRule["severity"] }) {
+  const tone =
+    severity === "critical" || severity === "high"
+      ? "bad"
+      : severity === "medium"
+        ? "warn"
+        : "info";
+  return <StateBadge state={severity} tone={tone} />;
+}
+
+/** `value > 0.05`. */
+export const conditionText = (rule: Pick<AlertRule, "condition">) =>
+  `value ${rule.condition.op} ${rule.condition.threshold}`;

@@ -1,0 +1,210 @@
+import { Link, useLocation } from "wouter";
+import { canWrite } from "../../api/session";
+import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
+import { PageHeader, StateBadge, Tabs } from "../../components/ui";
+import { formatDuration, formatRelative, formatTime } from "../../lib/format";
+import { useUrlParam } from "../../lib/url-state";
+import { useProject } from "../project-context";
+import { projectPath } from "../registry";
+import {
+  type CheckResult,
+  type Monitor,
+  useMonitor,
+  useMonitorAction,
+  useMonitorIncidents,
+} from "./api";
+import { ConfirmButton } from "./confirm-button";
+import { ResultDetail } from "./result-detail";
+import { ResultsTimeline } from "./results";
+import { frequencyLabel, MonitorStateBadge, OutcomeBadge, TYPE_LABELS } from "./state";
+import { StepsSummary } from "./steps-summary";
+
+const TABS = [
+  { key: "results", label: "Results" },
+  { key: "incidents", label: "Incidents" },
+  { key: "configuration", label: "Configuration" },
+] as const;
+type Tab = (typeof TABS)[number]["key"];
+
+/** `/monitors/:monitorId`: state, actions, results timeline, incidents and configuration. */
+export function MonitorDetail({ monitorId }: { monitorId: string }) {
+  const { projectId } = useProject();
+  const monitor = useMonitor(projectId, monitorId);
+  return (
+    <QueryView query={monitor}>
+      {(data) => <Loaded monitor={data} projectId={projectId} />}
+    </QueryView>
+  );
+}
+
+function Loaded({ monitor, projectId }: { monitor: Monitor; projectId: string }) {
+  const { role } = useProject();
+  const [, navigate] = useLocation();
+  const [tab, setTab] = useUrlParam("tab", "results");
+  const run = useMonitorAction<CheckResult>(projectId, monitor.id, "run");
+  const pause = useMonitorAction<Monitor>(projectId, monitor.id, "pause");
+  const resume = useMonitorAction<Monitor>(projectId, monitor.id, "resume");
+  const remove = useMonitorAction<void>(projectId, monitor.id, "delete");
+  const paused = monitor.status === "paused";
+  const toggle = paused ? resume : pause;
+  const writer = canWrite(role);
+  const failure = [run, pause, resume, remove].find((m) => m.isError)?.error;
+  return (
+    <>
+      <PageHeader
+        title={monitor.name}
+        actions={
+          writer && (
+            <>
+              <button
+                type="button"
+                className="button primary"
+                disabled={run.isPending}
+                onClick={() => run.mutate()}
+              >
+                {run.isPending ? "Running…" : "Run now"}
+              </button>
+              <button
+                type="button"
+                className="button"
+                disabled={toggle.isPending}
+                onClick={() => toggle.mutate()}
+              >
+                {paused ? "Resume" : "Pause"}
+              </button>
+              <Link href={`/${monitor.id}/edit`} className="button">
+                Edit
+              </Link>
+              <ConfirmButton
+                label="Delete"
+                question={`Delete “${monitor.name}” with its results and incidents?`}
+                pending={remove.isPending}
+                onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate("/") })}
+              />
+            </>
+          )
+        }
+      >
+        <p className="mon-subtitle">
+          <Link href="/" className="muted small">
+            ← Monitors
+          </Link>{" "}
+          <MonitorStateBadge monitor={monitor} />{" "}
+          <span className="muted">
+            {TYPE_LABELS[monitor.type]} · every {frequencyLabel(monitor.frequency)} · timeout{" "}
+            {monitor.timeoutSeconds} s · alert after {monitor.alertAfter}{" "}
+            {monitor.alertAfter === 1 ? "failure" : "consecutive failures"}
+          </span>
+        </p>
+      </PageHeader>
+      {failure !== undefined && <ProblemMessage error={failure} />}
+      <div className="grid mon-stats">
+        <div className="stat">
+          <div className="label">Last check</div>
+          <div className="value">
+            {monitor.lastResult ? <OutcomeBadge passed={monitor.lastResult.passed} /> : "—"}
+          </div>
+          <div className="muted small">
+            {monitor.lastResult
+              ? `${formatRelative(monitor.lastResult.startedAt)} · ${formatDuration(monitor.lastResult.durationMs)}`
+              : "Not checked yet"}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="label">Consecutive failures</div>
+          <div className="value">{monitor.failureStreak}</div>
+          <div className="muted small">Outage at {monitor.alertAfter}</div>
+        </div>
+        <div className="stat">
+          <div className="label">Open incident</div>
+          <div className="value">
+            {monitor.openIncidentId ? (
+              <Link href={`~${projectPath(projectId, "incidents", monitor.openIncidentId)}`}>
+                View incident
+              </Link>
+            ) : (
+              "None"
+            )}
+          </div>
+          <div className="muted small">
+            {paused ? "Paused: no scheduled checks" : "Checks running"}
+          </div>
+        </div>
+      </div>
+      <div role="status" aria-live="polite">
+        {run.isPending && <p className="muted">Running the check…</p>}
+        {run.data && (
+          <section className="card mon-run" aria-label="Result of the run">
+            <h2>Run now: {run.data.passed ? "passed" : "failed"}</h2>
+            <ResultDetail result={run.data} projectId={projectId} />
+          </section>
+        )}
+      </div>
+      <Tabs tabs={TABS} value={tab as Tab} onChange={(key) => setTab(key)} label="Monitor views" />
+      <div role="tabpanel">
+        {tab === "incidents" ? (
+          <MonitorIncidents projectId={projectId} monitorId={monitor.id} />
+        ) : tab === "configuration" ? (
+          <StepsSummary monitor={monitor} />
+        ) : (
+          <ResultsTimeline projectId={projectId} monitorId={monitor.id} />
+        )}
+      </div>
+    </>
+  );
+}
+
+function MonitorIncidents({ projectId, monitorId }: { projectId: string; monitorId: string }) {
+  const incidents = useMonitorIncidents(projectId, monitorId);
+  return (
+    <QueryView
+      query={incidents}
+      isEmpty={(p) => p.data.length === 0}
+      empty={
+        <Empty title="No incidents">An outage opens one when failures reach “alert after”.</Empty>
+      }
+    >
+      {(p) => (
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+                <th scope="col">Ended</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+                <th scope="col">Cause</th>
+                <th scope="col">Notifications</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.data.map((incident) => (
+                <tr key={incident.id}>
+                  <td>
+                    <Link href={`~${projectPath(projectId, "incidents", incident.id)}`}>
+                      <StateBadge
+                        state={incident.status === "active" ? "down" : "resolved"}
+                        tone={incident.status === "active" ? "bad" : "ok"}
+                      />
+                    </Link>
+                  </td>
+                  <td>{formatTime(incident.startedAt)}</td>
+                  <td>{incident.endedAt ? formatTime(incident.endedAt) : "Ongoing"}</td>
+                  <td className="num">{formatDuration(incident.durationMs)}</td>
+                  <td className="mon-reason-cell">{incident.cause}</td>
+                  <td>
+                    {incident.notifications.length === 0
+                      ? "—"
+                      : incident.notifications.map((n) => `${n.event} (${n.status})`).join(", ")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </QueryView>
+  );
+}

@@ -1,0 +1,267 @@
+import { type FormEvent, useState } from "react";
+import { Link, useLocation } from "wouter";
+import {
+  ALERT_AFTER,
+  FREQUENCY_NAMES,
+  type Frequency,
+  MAX_ASSERTIONS,
+  MAX_STEPS,
+  TIMEOUT_SECONDS,
+} from "../../../../src/monitors/catalog";
+import { ApiError } from "../../api/client";
+import { canWrite } from "../../api/session";
+import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
+import { Field, PageHeader } from "../../components/ui";
+import { useProject } from "../project-context";
+import { projectPath } from "../registry";
+import { type Monitor, useChannels, useMonitor, useSaveMonitor } from "./api";
+import {
+  type Draft,
+  emptyDraft,
+  fromMonitor,
+  move,
+  newStep,
+  toInput,
+  unknownPlaceholders,
+  variablesBefore,
+} from "./draft";
+import { frequencyLabel } from "./state";
+import { StepEditor } from "./step-editor";
+
+/** `/monitors/new`. */
+export function NewMonitor() {
+  return <MonitorForm initial={emptyDraft()} />;
+}
+
+/** `/monitors/:monitorId/edit`: the form once the monitor is loaded. */
+export function EditMonitor({ monitorId }: { monitorId: string }) {
+  const { projectId } = useProject();
+  const monitor = useMonitor(projectId, monitorId);
+  return (
+    <QueryView query={monitor}>
+      {(data) => <MonitorForm key={data.id} initial={fromMonitor(data)} monitor={data} />}
+    </QueryView>
+  );
+}
+
+function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }) {
+  const { projectId, role } = useProject();
+  const [, navigate] = useLocation();
+  const [draft, setDraft] = useState(initial);
+  const save = useSaveMonitor(projectId, monitor?.id);
+  const channels = useChannels(projectId);
+  const flow = draft.type === "flow";
+  const totalAssertions = draft.steps.reduce((n, s) => n + s.assertions.length, 0);
+  const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+  /** Rows moved or removed: the server's field paths no longer point at the same rows. */
+  const restructure = (steps: Draft["steps"]) => {
+    save.reset();
+    set({ steps });
+  };
+  if (!canWrite(role))
+    return (
+      <Empty title="Viewers cannot change monitors">
+        <Link href="/">Back to monitors</Link>
+      </Empty>
+    );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(toInput(draft), { onSuccess: (saved) => navigate(`/${saved.id}`) });
+  };
+  const error = save.error;
+  return (
+    <form className="mon-form" onSubmit={submit} noValidate>
+      <PageHeader title={monitor ? `Edit ${monitor.name}` : "New monitor"}>
+        <Link href={monitor ? `/${monitor.id}` : "/"} className="muted small">
+          ← {monitor ? monitor.name : "Monitors"}
+        </Link>
+      </PageHeader>
+      <section className="card">
+        <h2>Settings</h2>
+        <div className="mon-settings">
+          <Field label="Name" name="name" error={error} hint="Appears in alerts">
+            {(props) => (
+              <input
+                {...props}
+                value={draft.name}
+                required
+                onChange={(e) => set({ name: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Type" name="type" error={error}>
+            {(props) => (
+              <select
+                {...props}
+                value={draft.type}
+                onChange={(e) => set({ type: e.target.value as Draft["type"] })}
+              >
+                <option value="api" disabled={draft.steps.length > 1}>
+                  API endpoint (one request)
+                </option>
+                <option value="flow">Multi-step flow</option>
+                <option value="browser" disabled>
+                  Browser check (coming soon)
+                </option>
+                <option value="e2e" disabled>
+                  E2E journey (coming soon)
+                </option>
+              </select>
+            )}
+          </Field>
+          <Field label="Check frequency" name="frequency" error={error}>
+            {(props) => (
+              <select
+                {...props}
+                value={draft.frequency}
+                onChange={(e) => set({ frequency: e.target.value as Frequency })}
+              >
+                {FREQUENCY_NAMES.map((f) => (
+                  <option key={f} value={f}>
+                    Every {frequencyLabel(f)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field
+            label="Timeout (seconds)"
+            name="timeoutSeconds"
+            error={error}
+            hint={`${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}; per request`}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={TIMEOUT_SECONDS.min}
+                max={TIMEOUT_SECONDS.max}
+                value={draft.timeoutSeconds}
+                onChange={(e) => set({ timeoutSeconds: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field
+            label="Alert after (consecutive failures)"
+            name="alertAfter"
+            error={error}
+            hint="2 or more rides out a single failure"
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={ALERT_AFTER.min}
+                max={ALERT_AFTER.max}
+                value={draft.alertAfter}
+                onChange={(e) => set({ alertAfter: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Location" name="locations" error={error} hint="The only region there is">
+            {(props) => (
+              <select {...props} value="default" disabled>
+                <option value="default">Default</option>
+              </select>
+            )}
+          </Field>
+        </div>
+        <fieldset className="mon-channels">
+          <legend>Notify via</legend>
+          <QueryView
+            query={channels}
+            isEmpty={(list) => list.length === 0}
+            empty={
+              <p className="muted small">
+                No notification channels yet.{" "}
+                <Link href={`~${projectPath(projectId, "settings")}`}>Create one in Settings</Link>
+              </p>
+            }
+          >
+            {(list) =>
+              list.map((channel, i) => (
+                <label key={channel.id} className="inline-field">
+                  <input
+                    type="checkbox"
+                    checked={draft.channelIds.includes(channel.id)}
+                    onChange={(e) =>
+                      set({
+                        channelIds: e.target.checked
+                          ? [...draft.channelIds, channel.id]
+                          : draft.channelIds.filter((id) => id !== channel.id),
+                      })
+                    }
+                    aria-invalid={
+                      error ? Boolean(fieldMessage(error, `channelIds.${i}`)) : undefined
+                    }
+                  />
+                  {channel.name} <span className="muted small">({channel.type})</span>
+                </label>
+              ))
+            }
+          </QueryView>
+          {fieldMessage(error, "channelIds") && (
+            <small className="field-error">{fieldMessage(error, "channelIds")}</small>
+          )}
+        </fieldset>
+      </section>
+      <h2 className="mon-steps-title">
+        {flow ? `Steps (${draft.steps.length} of ${MAX_STEPS})` : "Request"}
+        <span className="muted small">
+          {" "}
+          · {totalAssertions} of {MAX_ASSERTIONS} assertions
+        </span>
+      </h2>
+      {fieldMessage(error, "steps", true) && (
+        <p className="field-error" role="alert">
+          {fieldMessage(error, "steps", true)}
+        </p>
+      )}
+      {draft.steps.map((step, index) => (
+        <StepEditor
+          key={step.key}
+          step={step}
+          index={index}
+          count={draft.steps.length}
+          flow={flow}
+          variables={variablesBefore(draft, index)}
+          unknown={unknownPlaceholders(draft, index)}
+          totalAssertions={totalAssertions}
+          error={error}
+          onChange={(next) =>
+            setDraft((d) => ({ ...d, steps: d.steps.map((s, i) => (i === index ? next : s)) }))
+          }
+          onMove={(by) => restructure(move(draft.steps, index, by))}
+          onRemove={() => restructure(draft.steps.filter((_, i) => i !== index))}
+        />
+      ))}
+      {flow && (
+        <button
+          type="button"
+          className="button"
+          disabled={draft.steps.length >= MAX_STEPS}
+          onClick={() => set({ steps: [...draft.steps, newStep()] })}
+        >
+          Add step
+        </button>
+      )}
+      {error && <ProblemMessage error={error} title="The monitor was not saved" />}
+      <div className="mon-form-actions">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : monitor ? "Save changes" : "Create monitor"}
+        </button>
+        <Link href={monitor ? `/${monitor.id}` : "/"} className="button">
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** The server's message for exactly this field (or, with `exact`, not one of its children). */
+function fieldMessage(error: unknown, field: string, exact = false): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  return error.problem.errors?.find(
+    (e) => e.field === field || (!exact && e.field.startsWith(`${field}.`)),
+  )?.message;
+}
