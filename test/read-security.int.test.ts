@@ -28,6 +28,7 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
   ["/v1/incidents", "incidents:read"],
   ["/v1/alerts", "alerts:read"],
   ["/v1/status-pages", "status_pages:read"],
+  ["/v1/tql", "tql:query"],
 ];
 /** Routes over the organization's data (status pages): any project's key of it reads them. */
 const ORG_SCOPED = ["/v1/status-pages"];

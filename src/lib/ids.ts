@@ -23,7 +23,8 @@ export type IdPrefix =
   | "stp"
   | "spg"
   | "spc"
-  | "mnt";
+  | "mnt"
+  | "sqr";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 

@@ -13,6 +13,7 @@ import { createNotificationChannelRepository } from "./repositories/notification
 import { createNotificationDeliveryRepository } from "./repositories/notification-deliveries.js";
 import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
+import { createSavedQueryRepository } from "./repositories/saved-queries.js";
 import { createSessionRepository } from "./repositories/sessions.js";
 import { createStatusPageIncidentLinkRepository } from "./repositories/status-page-incident-links.js";
 import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
@@ -44,6 +45,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPageMaintenances: createStatusPageMaintenanceRepository(db),
     statusPageState: createStatusPageStateRepository(db),
     statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
+    savedQueries: createSavedQueryRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */

@@ -382,6 +382,17 @@ export interface StatusPageDaysTable {
   updated_at: string;
 }
 
+export interface SavedQueriesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  query: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The metadata database as Kysely sees it. */
 export interface MetaSchema {
   organizations: OrganizationsTable;
@@ -413,6 +424,7 @@ export interface MetaSchema {
   status_page_maintenance_components: StatusPageMaintenanceComponentsTable;
   status_page_incident_components: StatusPageIncidentComponentsTable;
   status_page_days: StatusPageDaysTable;
+  saved_queries: SavedQueriesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -440,3 +452,4 @@ export type StatusPageGroupRow = Selectable<StatusPageGroupsTable>;
 export type StatusPageComponentRow = Selectable<StatusPageComponentsTable>;
 export type StatusPageMaintenanceRow = Selectable<StatusPageMaintenancesTable>;
 export type StatusPageDayRow = Selectable<StatusPageDaysTable>;
+export type SavedQueryRow = Selectable<SavedQueriesTable>;

@@ -27,6 +27,7 @@ import { incidentRoutes } from "./routes/api/incident-routes.js";
 import { memberRoutes } from "./routes/api/member-routes.js";
 import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
+import { savedQueryRoutes } from "./routes/api/saved-query-routes.js";
 import { statusPageRoutes } from "./routes/api/status-page-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
@@ -78,6 +79,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   incidentRoutes,
   (deps) => alertRuleRoutes(deps),
   (deps) => statusPageRoutes(deps.domain),
+  (deps) => savedQueryRoutes(deps.domain),
   (deps) => memberRoutes(deps.domain),
 ];
 

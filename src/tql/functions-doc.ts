@@ -61,7 +61,8 @@ const CATEGORIES: readonly { category: FunctionCategory; title: string; intro: s
   { category: "other", title: "Other", intro: "Formatting, UUIDs and random numbers." },
 ];
 
-const COMBINATOR_DOCS: Readonly<Record<string, { example: string; meaning: string }>> = {
+/** What each combinator does, for the docs page and the schema the editor completes from. */
+export const COMBINATOR_DOCS: Readonly<Record<string, { example: string; meaning: string }>> = {
   If: {
     example: "`countIf(status = 'error')`, `sumIf(duration_ms, span_kind = 'server')`",
     meaning: "Aggregates only the rows where the extra last argument, a condition, is true.",
@@ -182,7 +183,8 @@ function range(min: number, max: number): string {
   return min === max ? `${min}` : `${min}–${max}`;
 }
 
-function argumentsCell(def: FunctionDef): string {
+/** How many arguments a call takes: `2`, `(0–1)(1)`, `1+, lambda first`. */
+export function argumentsCell(def: FunctionDef): string {
   const args = range(def.minArgs, def.maxArgs);
   const list = def.params ? `(${range(def.params.min, def.params.max)})(${args})` : args;
   return def.lambda ? `${list}, lambda first` : list;

@@ -76,6 +76,11 @@ const RESERVED = new Set([
   "WITH",
 ]);
 
+/** The reserved words, upper case and sorted (the editor highlights and completes them). */
+export function reservedWords(): string[] {
+  return [...RESERVED].sort();
+}
+
 export function isReserved(word: string): boolean {
   return RESERVED.has(word.toUpperCase());
 }

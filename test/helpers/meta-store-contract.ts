@@ -21,6 +21,7 @@ import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
+import { savedQueryStoreContract } from "./saved-query-store-contract.js";
 
 /**
  * The behaviour every metadata engine must show: migrations, the auth repositories through the
@@ -145,6 +146,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   monitorContract(getStore);
   webhookContract(getStore);
   alertStoreContract(getStore);
+  savedQueryStoreContract(getStore);
 }
 
 /** Notification channels and the delivery outbox: storage, claiming, retries and cascades. */

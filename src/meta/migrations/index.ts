@@ -5,6 +5,7 @@ import * as webhooks from "./0003-webhooks.js";
 import * as incidents from "./0004-incidents.js";
 import * as alerts from "./0005-alerts.js";
 import * as statusPages from "./0006-status-pages.js";
+import * as savedQueries from "./0007-saved-queries.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0004-incidents": incidents,
   "0005-alerts": alerts,
   "0006-status-pages": statusPages,
+  "0007-saved-queries": savedQueries,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -27,7 +27,7 @@ const ENCODERS = {
 const encodings = new Negotiator<keyof typeof ENCODERS>({ supportedValues: ["br", "gzip"] });
 
 /** Whether an If-None-Match names this tag (a list, weak tags, or `*`). */
-function matches(header: string | undefined, etag: string): boolean {
+export function matches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   return header
     .split(",")

@@ -5,6 +5,7 @@ import { TQL_MAX_QUERY_LENGTH, TQL_MAX_RESULT_ROWS } from "../../../tql/service.
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
 import { apiKeyCtx } from "../../request-context.js";
+import { sendCatalog, TqlSchema } from "./tql-schema.js";
 
 const TqlRequest = z
   .object({
@@ -60,7 +61,7 @@ const TqlResult = z
     },
   });
 
-/** POST /v1/tql: one project-confined SELECT. */
+/** POST /v1/tql: one project-confined SELECT; GET /v1/tql/schema: what a query may name. */
 export const tqlRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -98,5 +99,26 @@ export const tqlRoutes =
         const { actor } = apiKeyCtx(deps.domain, request);
         return deps.tql.query(actor.projectId, request.body.query);
       },
+    );
+
+    app.get(
+      "/tql/schema",
+      {
+        preHandler: requirePermission("tql:query"),
+        schema: {
+          tags: ["v1"],
+          summary: "The TQL schema: tables, columns, functions and keywords",
+          description:
+            "What a TQL query may name, generated from the definitions the compiler checks queries " +
+            "against (the same as docs/tql-tables.md and docs/tql-functions.md): the six tables with " +
+            "their columns and ClickHouse types, every allowed function with its category and " +
+            "arguments, the aggregate combinators and the reserved words. Editors complete and " +
+            "highlight from it. It changes only with the server's version: responses carry an " +
+            "`ETag` (send `If-None-Match` for a 304) and may be cached for an hour.",
+          security: [{ apiKey: [] }],
+          response: { 200: TqlSchema, 401: Problem, 403: Problem, 429: Problem },
+        },
+      },
+      async (request, reply) => sendCatalog(request, reply),
     );
   };

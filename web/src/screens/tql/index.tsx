@@ -1,5 +1,287 @@
-import { PageHeader } from "../../components/ui";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { errorMessage } from "../../api/client";
+import { canWrite } from "../../api/session";
+import { Empty, Loading, ProblemMessage } from "../../components/feedback";
+import { PageHeader, Tabs } from "../../components/ui";
+import { useUrlParams } from "../../lib/url-state";
+import { useProject } from "../project-context";
+import { type EditorDiagnostic, type EditorHandle, TqlEditor } from "./editor";
+import { EXAMPLE_QUERIES } from "./examples";
+import { useQueryHistory } from "./history";
+import { HistoryPanel } from "./history-panel";
+import { ResultView } from "./result-view";
+import { RunProblem } from "./run-problem";
+import { SaveDrawer } from "./save-drawer";
+import { SavedPanel } from "./saved-panel";
+import { SchemaPanel } from "./schema-panel";
+import {
+  errorPosition,
+  runTql,
+  type SavedQuery,
+  type TqlResult,
+  useSavedQueries,
+  useSaveQuery,
+  useTqlCatalog,
+} from "./tql-api";
+import "./tql.css";
 
+type Run =
+  | { query: string; status: "running" }
+  | { query: string; status: "cancelled" }
+  | { query: string; status: "done"; result: TqlResult }
+  | { query: string; status: "error"; error: unknown };
+
+const PANELS = [
+  { key: "saved", label: "Saved" },
+  { key: "history", label: "History" },
+  { key: "schema", label: "Schema" },
+] as const;
+type Panel = (typeof PANELS)[number]["key"];
+
+/**
+ * The TQL editor: write a query (highlighting and completion from the server's schema), run it
+ * with Ctrl/Cmd+Enter, read the rows or chart them. The text is in the URL (`q=`), so a link
+ * shares the query and opens with it run; saved queries are the project's, the history this
+ * browser's.
+ */
 export function Area() {
-  return <PageHeader title="tql" />;
+  const { projectId } = useProject();
+  // Another project is another screen: no result or run carries over.
+  return <TqlScreen key={projectId} />;
+}
+
+function TqlScreen() {
+  const { projectId, role } = useProject();
+  const writable = canWrite(role);
+  const [params, setParams] = useUrlParams();
+  const catalog = useTqlCatalog(projectId);
+  const saved = useSavedQueries(projectId);
+  const update = useSaveQuery(projectId);
+  const { entries, add, clear } = useQueryHistory(projectId);
+  const editor = useRef<EditorHandle>(null);
+  const opened = useRef(params.get("q") ?? "");
+  const [text, setText] = useState(opened.current);
+  const [run, setRun] = useState<Run | null>(null);
+  const [saving, setSaving] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+  const panelParam = params.get("panel");
+  const panel: Panel = panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
+  const savedId = params.get("saved") ?? "";
+  const current = saved.data?.find((s) => s.id === savedId);
+
+  // The text follows into the URL a moment after typing stops (replacing, not pushing, history).
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((new URLSearchParams(window.location.search).get("q") ?? "") !== text)
+        setParams({ q: text });
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [text, setParams]);
+
+  const execute = useCallback(
+    async (query: string) => {
+      if (!query.trim()) return;
+      controller.current?.abort();
+      const mine = new AbortController();
+      controller.current = mine;
+      setRun({ query, status: "running" });
+      setParams({ q: query });
+      const at = new Date().toISOString();
+      try {
+        const result = await runTql(projectId, query, mine.signal);
+        setRun({ query, status: "done", result });
+        add({ query, at, ok: true, rowCount: result.rowCount, durationMs: result.durationMs });
+      } catch (error) {
+        if (mine.signal.aborted) {
+          setRun((now) =>
+            now?.query === query && now.status === "running" ? { query, status: "cancelled" } : now,
+          );
+          return;
+        }
+        setRun({ query, status: "error", error });
+        add({ query, at, ok: false, error: errorMessage(error) });
+      } finally {
+        if (controller.current === mine) controller.current = null;
+      }
+    },
+    [projectId, add, setParams],
+  );
+
+  // A shared link opens with its query run; leaving the page stops waiting for a run.
+  const ranOpened = useRef(false);
+  useEffect(() => {
+    if (!ranOpened.current && opened.current.trim()) void execute(opened.current);
+    ranOpened.current = true;
+    return () => controller.current?.abort();
+  }, [execute]);
+
+  const load = (query: string, savedQueryId?: string) => {
+    editor.current?.setText(query);
+    setText(query);
+    setParams({ saved: savedQueryId });
+    void execute(query);
+  };
+
+  const closeSave = useCallback(() => setSaving(false), []);
+  const stale = run !== null && run.query !== text;
+  const diagnostic = useMemo((): EditorDiagnostic | null => {
+    if (run?.status !== "error" || stale) return null;
+    const position = errorPosition(run.error);
+    return position ? { position, message: errorMessage(run.error) } : null;
+  }, [run, stale]);
+
+  return (
+    <>
+      <PageHeader title="TQL">
+        <p className="muted">
+          ClickHouse SQL over this project's traces, logs, metrics, AI spans, HTTP requests and
+          error groups.
+        </p>
+      </PageHeader>
+      {update.isError && <ProblemMessage error={update.error} title="The query was not saved" />}
+      <div className="tql-layout">
+        <div className="tql-main">
+          <div className="card tql-editor-card">
+            <TqlEditor
+              ref={editor}
+              initialText={opened.current}
+              catalog={catalog.data}
+              diagnostic={diagnostic}
+              onChange={setText}
+              onRun={(query) => void execute(query)}
+            />
+            <div className="tql-editor-bar">
+              <button
+                type="button"
+                className="button primary"
+                disabled={!text.trim() || run?.status === "running"}
+                onClick={() => void execute(text)}
+              >
+                Run
+              </button>
+              {run?.status === "running" && (
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => controller.current?.abort()}
+                >
+                  Cancel
+                </button>
+              )}
+              <span className="muted small">
+                <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to run
+              </span>
+              {catalog.isError && (
+                <span className="tql-failed small" role="status">
+                  Completion is off: the schema did not load ({errorMessage(catalog.error)})
+                </span>
+              )}
+              <span className="spacer" />
+              {current && (
+                <span className="small">
+                  <span className="muted">Saved query</span> <strong>{current.name}</strong>
+                  {current.query !== text && <span className="muted"> (edited)</span>}
+                </span>
+              )}
+              {writable && (
+                <>
+                  {current && (
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={update.isPending || current.query === text || !text.trim()}
+                      onClick={() => update.mutate({ id: current.id, input: { query: text } })}
+                    >
+                      {update.isPending ? "Saving…" : "Save changes"}
+                    </button>
+                  )}
+                  {current && update.isSuccess && current.query === text && (
+                    <span className="muted small" role="status">
+                      Saved
+                    </span>
+                  )}
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={!text.trim()}
+                    onClick={() => setSaving(true)}
+                  >
+                    {current ? "Save as new…" : "Save…"}
+                  </button>
+                </>
+              )}
+            </div>
+          </div>
+          {run === null && (
+            <Empty title="Write a query and run it">
+              <p>Or start from one of these:</p>
+              <ul className="tql-examples">
+                {EXAMPLE_QUERIES.map((example) => (
+                  <li key={example.title}>
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => load(example.query)}
+                    >
+                      {example.title}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </Empty>
+          )}
+          {run?.status === "running" && <Loading label="Running the query…" />}
+          {run?.status === "cancelled" && (
+            <p className="notice" role="status">
+              Stopped waiting for the query. The server ends it at its time limit.
+            </p>
+          )}
+          {run?.status === "error" && (
+            <RunProblem
+              error={run.error}
+              stale={stale}
+              onShow={(position) => editor.current?.focusAt(position)}
+            />
+          )}
+          {run?.status === "done" && <ResultView result={run.result} />}
+        </div>
+        <aside className="card tql-side" aria-label="Saved queries, history and schema">
+          <Tabs
+            label="Side panel"
+            tabs={PANELS}
+            value={panel}
+            onChange={(key) => setParams({ panel: key === "saved" ? undefined : key })}
+          />
+          {panel === "saved" && (
+            <SavedPanel
+              projectId={projectId}
+              currentId={savedId}
+              writable={writable}
+              onLoad={(item: SavedQuery) => load(item.query, item.id)}
+              onDeleted={(item) => {
+                if (item.id === savedId) setParams({ saved: undefined });
+              }}
+            />
+          )}
+          {panel === "history" && (
+            <HistoryPanel entries={entries} onLoad={(query) => load(query)} onClear={clear} />
+          )}
+          {panel === "schema" && (
+            <SchemaPanel catalog={catalog} onInsert={(name) => editor.current?.insert(name)} />
+          )}
+        </aside>
+      </div>
+      {saving && (
+        <SaveDrawer
+          projectId={projectId}
+          query={text}
+          onClose={closeSave}
+          onSaved={(item) => {
+            setSaving(false);
+            setParams({ saved: item.id, panel: undefined });
+          }}
+        />
+      )}
+    </>
+  );
 }

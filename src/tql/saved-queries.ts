@@ -1,0 +1,155 @@
+import { z } from "zod";
+import type { Ctx } from "../context.js";
+import { nowIso } from "../context.js";
+import { ConflictError, NotFoundError } from "../lib/errors.js";
+import { parseInput } from "../lib/validation.js";
+import type { Repositories } from "../meta/meta-store.js";
+import type { SavedQueryRecord } from "../meta/repositories/saved-queries.js";
+import { requireProject } from "../projects/projects.js";
+import { TQL_MAX_QUERY_LENGTH } from "./service.js";
+
+const Name = z.string().trim().min(1).max(100);
+const Query = z
+  .string()
+  .max(TQL_MAX_QUERY_LENGTH)
+  .refine((text) => text.trim().length > 0, "must not be empty")
+  .describe("The TQL text, kept as written");
+const Description = z.string().trim().max(1000);
+
+export const CreateSavedQueryInput = z
+  .object({ name: Name, query: Query, description: Description.default("") })
+  .strict()
+  .meta({ id: "CreateSavedQueryInput" });
+export type CreateSavedQueryInput = z.input<typeof CreateSavedQueryInput>;
+
+export const UpdateSavedQueryInput = z
+  .object({ name: Name.optional(), query: Query.optional(), description: Description.optional() })
+  .strict()
+  .meta({ id: "UpdateSavedQueryInput" });
+export type UpdateSavedQueryInput = z.input<typeof UpdateSavedQueryInput>;
+
+export const SavedQueryView = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    query: z.string(),
+    createdBy: z.string().nullable().describe("The user who saved it; null once removed"),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "SavedQuery" });
+export type SavedQueryView = z.infer<typeof SavedQueryView>;
+
+type ProjectArgs = { ctx: Ctx; projectId: string };
+type SavedQueryArgs = ProjectArgs & { savedQueryId: string };
+
+const toView = (record: SavedQueryRecord): SavedQueryView => ({ ...record });
+
+/** The project's saved query; one of another project is reported as not found. */
+async function requireSavedQuery(
+  repos: Repositories,
+  projectId: string,
+  savedQueryId: string,
+): Promise<SavedQueryRecord> {
+  const saved = await repos.savedQueries.findById(savedQueryId);
+  if (!saved || saved.projectId !== projectId) throw new NotFoundError("Saved query", savedQueryId);
+  return saved;
+}
+
+async function requireFreeName(
+  repos: Repositories,
+  projectId: string,
+  name: string,
+  self?: string,
+): Promise<void> {
+  const clash = await repos.savedQueries.findByName(projectId, name);
+  if (clash && clash.id !== self) {
+    const message = `a saved query named '${name}' already exists in this project`;
+    throw new ConflictError(`A saved query named '${name}' already exists in this project`, [
+      { field: "name", message },
+    ]);
+  }
+}
+
+/** A project's saved queries by name (any member, viewers included). */
+export async function listSavedQueries({ ctx, projectId }: ProjectArgs): Promise<SavedQueryView[]> {
+  await requireProject(ctx, projectId, "read");
+  const saved = await ctx.deps.meta.repos.savedQueries.listByProject(projectId);
+  return saved
+    .sort(
+      (a, b) =>
+        a.name.localeCompare(b.name, "en", { sensitivity: "base" }) || a.id.localeCompare(b.id),
+    )
+    .map(toView);
+}
+
+export async function getSavedQuery({
+  ctx,
+  projectId,
+  savedQueryId,
+}: SavedQueryArgs): Promise<SavedQueryView> {
+  await requireProject(ctx, projectId, "read");
+  return toView(await requireSavedQuery(ctx.deps.meta.repos, projectId, savedQueryId));
+}
+
+/** Saves a query under a name unique in the project (members and above). */
+export async function createSavedQuery({
+  ctx,
+  projectId,
+  input,
+}: ProjectArgs & { input: CreateSavedQueryInput }): Promise<SavedQueryView> {
+  await requireProject(ctx, projectId, "write");
+  const { name, query, description } = parseInput(CreateSavedQueryInput, input);
+  await requireFreeName(ctx.deps.meta.repos, projectId, name);
+  const at = nowIso(ctx.deps);
+  const record = await ctx.deps.meta.run((repos) =>
+    repos.savedQueries.insert({
+      id: ctx.deps.newId("sqr"),
+      projectId,
+      name,
+      description,
+      query,
+      createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+  return toView(record);
+}
+
+/** Renames a saved query or replaces its text or description (members and above). */
+export async function updateSavedQuery({
+  ctx,
+  projectId,
+  savedQueryId,
+  input,
+}: SavedQueryArgs & { input: UpdateSavedQueryInput }): Promise<SavedQueryView> {
+  await requireProject(ctx, projectId, "write");
+  const change = parseInput(UpdateSavedQueryInput, input);
+  const { repos } = ctx.deps.meta;
+  const existing = await requireSavedQuery(repos, projectId, savedQueryId);
+  const name = change.name ?? existing.name;
+  if (name !== existing.name) await requireFreeName(repos, projectId, name, existing.id);
+  const next = {
+    name,
+    query: change.query ?? existing.query,
+    description: change.description ?? existing.description,
+    updatedAt: nowIso(ctx.deps),
+  };
+  await ctx.deps.meta.run((r) => r.savedQueries.update(existing.id, next));
+  return toView({ ...existing, ...next });
+}
+
+/** Deletes a saved query (members and above). */
+export async function deleteSavedQuery({
+  ctx,
+  projectId,
+  savedQueryId,
+}: SavedQueryArgs): Promise<void> {
+  await requireProject(ctx, projectId, "write");
+  const { repos } = ctx.deps.meta;
+  const saved = await requireSavedQuery(repos, projectId, savedQueryId);
+  await repos.savedQueries.delete(saved.id);
+}
