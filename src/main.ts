@@ -59,7 +59,8 @@ export async function main(
       const grpc = service.grpcUrl ? `, OTLP/gRPC on ${service.grpcUrl}` : "";
       output.result(
         { url: service.url, grpcUrl: service.grpcUrl, dataDir: config.dataDir },
-        `Vigil is listening on ${service.url}${grpc} (data in ${config.dataDir})`,
+        `Vigil is listening on ${service.url}${grpc} (data in ${config.dataDir}); ` +
+          `dashboard at ${service.url}/`,
       );
       try {
         exitCode = await stopped;

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
@@ -41,6 +42,23 @@ describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
     const api = await fetch(`${dash.baseUrl}/api/nothing`);
     expect(api.headers.get("content-type")).toContain("problem+json");
     await api.arrayBuffer();
+  });
+
+  it("keeps the JavaScript a first visit loads within 300 KB gzip (the screens load on demand)", async () => {
+    const html = await (await fetch(`${dash.baseUrl}/signin`)).text();
+    const initial = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(initial.length).toBeGreaterThan(0);
+    let gzipBytes = 0;
+    for (const path of initial) {
+      const response = await fetch(`${dash.baseUrl}${path}`, {
+        headers: { "accept-encoding": "gzip" },
+      });
+      // fetch decodes the body; the served gzip size is what the network carries.
+      const raw = await response.arrayBuffer();
+      gzipBytes += gzipSync(Buffer.from(raw), { level: 9 }).length;
+    }
+    process.stdout.write(`dashboard initial JS: ${(gzipBytes / 1024).toFixed(1)} KB gzip\n`);
+    expect(gzipBytes).toBeLessThan(300 * 1024);
   });
 
   it("the session-mounted read verbs need a session and a project of the user's organizations", async () => {
