@@ -36,7 +36,10 @@ const MAX_CHARS = 300;
 /** Values for required query parameters; a new required one fails the script until added here. */
 const REQUIRED_QUERY: Record<string, string> = { time_range: "24h" };
 
-/** Where a path parameter's value comes from: the first item of a list route, and its field. */
+/**
+ * Where a path parameter's value comes from: the first item of a list route, and its field; or,
+ * for a `list` naming earlier parameters (`{traceId}`), that route's body and a dotted path.
+ */
 const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   logId: { list: "/v1/logs", field: "id" },
   traceId: { list: "/v1/traces", field: "traceId" },
@@ -45,6 +48,7 @@ const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   incidentId: { list: "/v1/incidents", field: "id" },
   alertId: { list: "/v1/alerts", field: "id" },
   slug: { list: "/v1/status-pages", field: "slug" },
+  spanId: { list: "/v1/traces/{traceId}/spans", field: "spans.spanId.0" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -68,10 +72,11 @@ const isObject = (value: Json | undefined): value is JsonObject =>
  */
 const SERIES = new Set(["series", "occurrencesOverTime", "buckets", "counts"]);
 /**
- * Never cut: spans refer to a trace's resources by index, and the AI dashboard's `contexts`
- * says which areas ran (all four by default), which a shorter list would misstate.
+ * Never cut: spans refer to a trace's resources (and, in columns, to its names, kinds and
+ * statuses) by index, and the AI dashboard's `contexts` says which areas ran (all four by
+ * default), which a shorter list would misstate.
  */
-const UNCUT = new Set(["resources", "contexts"]);
+const UNCUT = new Set(["resources", "contexts", "names", "kinds", "statuses"]);
 
 /** Cuts long arrays and strings everywhere; a cut list page gets pagination that matches it. */
 function trim(value: Json, key = ""): Json {
@@ -214,13 +219,27 @@ async function main(): Promise<void> {
       const parameters = methods.get?.parameters;
       if (!template.startsWith("/v1/") || !methods.get) continue;
       let path = template;
+      const resolved: Record<string, string> = {};
       for (const { name } of (parameters ?? []).filter((p) => p.in === "path")) {
         const source = PATH_PARAMS[name];
         if (!source) throw new Error(`${template}: no source for path parameter ${name}`);
-        const list = await get(`${source.list}?limit=1`);
+        const nested = source.list.includes("{");
+        const list = nested
+          ? await get(source.list.replace(/\{(\w+)\}/g, (_, n: string) => resolved[n] ?? ""))
+          : await get(`${source.list}?limit=1`);
         const first = isObject(list) && Array.isArray(list.data) ? list.data[0] : undefined;
-        const id = isObject(first) ? first[source.field] : undefined;
+        const id = nested
+          ? source.field
+              .split(".")
+              .reduce<Json | undefined>(
+                (v, k) => (Array.isArray(v) ? v[Number(k)] : isObject(v) ? v[k] : undefined),
+                list,
+              )
+          : isObject(first)
+            ? first[source.field]
+            : undefined;
         if (typeof id !== "string") throw new Error(`${source.list} has no ${source.field}`);
+        resolved[name] = encodeURIComponent(id);
         path = path.replace(`{${name}}`, encodeURIComponent(id));
       }
       const query = new URLSearchParams();

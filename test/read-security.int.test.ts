@@ -34,7 +34,8 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
 const ORG_SCOPED = ["/v1/status-pages"];
 const MARKER = "VICTIM-MARKER";
 const VICTIM_SESSION = "sess-victim-0001";
-const LIMIT = 100;
+/** Above four failed authentications per route (one client address's shared budget). */
+const LIMIT = 200;
 const NOW = Date.now();
 const VICTIM_TRACE = hexId(0x7777, 32);
 
@@ -248,6 +249,7 @@ describe("shared security cases on every /v1 read route", () => {
     };
     return {
       traceId: VICTIM_TRACE,
+      spanId: hexId(1, 16),
       logId: await first("/v1/logs", "id"),
       errorId: await first("/v1/errors", "id"),
       sessionId: VICTIM_SESSION,
@@ -268,6 +270,8 @@ describe("shared security cases on every /v1 read route", () => {
       "/v1/logs/dashboard",
       "/v1/traces",
       "/v1/traces/{traceId}",
+      "/v1/traces/{traceId}/spans",
+      "/v1/traces/{traceId}/spans/{spanId}",
       "/v1/errors",
       "/v1/errors/{errorId}",
       "/v1/errors/dashboard",

@@ -315,6 +315,23 @@ describe("GET /v1/traces", () => {
     ]);
   });
 
+  it("names the error groups that occurred in the trace, by span", async () => {
+    const { body } = await get(`/v1/traces/${B}`);
+    const errors = await get("/v1/errors");
+    const group = errors.body.data.find((g) => g.type === "CardDeclined");
+    expect(group).toBeDefined();
+    expect(body.errorGroups).toEqual([
+      {
+        errorId: group?.id,
+        spanId: sid(0x12),
+        type: "CardDeclined",
+        message: "declined",
+        occurrences: 1,
+      },
+    ]);
+    expect((await get(`/v1/traces/${A}`)).body.errorGroups).toEqual([]);
+  });
+
   it("hangs spans whose parent is missing under the root, flagged", async () => {
     const { body } = await get(`/v1/traces/${C}`);
     expect(body).toMatchObject({ hasRoot: false, orphanCount: 1, spanCount: 2 });

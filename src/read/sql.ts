@@ -55,6 +55,11 @@ export class Sql {
   query<T>(sql: string): Promise<T[]> {
     return this.executor.query<T>(sql, { params: this.values });
   }
+
+  /** Rows as arrays in column order: one JSON document without keys per row, for large reads. */
+  async queryRows(sql: string): Promise<unknown[][]> {
+    return (await this.executor.queryCompact(sql, { params: this.values })).rows;
+  }
 }
 
 /** `WHERE a AND b …` over the project condition and the given ones. */

@@ -5,6 +5,7 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { hexIdParam, isoMs, listQuery, type Page, resolveWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
+import { type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
 
 export const TraceIdParam = hexIdParam(32);
@@ -163,6 +164,8 @@ export interface TraceDetail extends Omit<TraceSummary, "status"> {
   truncated: boolean;
   serviceBreakdown: { service: string; spanCount: number; errorCount: number }[];
   resources: Record<string, string>[];
+  /** The error groups that occurred in the trace, per span. */
+  errorGroups: TraceErrorGroup[];
   root: TreeNode<SpanView>;
 }
 
@@ -207,6 +210,55 @@ export async function readTraceSpans(
   return keys.map((k) => found.get(`${k.projectId}\u0000${k.traceId}`) ?? []);
 }
 
+/** Everything `toSpanView` reads of a span row. */
+export const SPAN_COLUMNS = `trace_id, span_id, parent_span_id, operation_name, span_kind, service_name,
+  toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
+  toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
+  status, status_message, http_method, http_route, http_target, http_status_code,
+  attributes, resource_attributes,
+  arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
+  events_name, events_attributes, links_trace_id, links_span_id, links_attributes`;
+
+/** A span row (SPAN_COLUMNS) as the API shows it, placed against the trace's start. */
+export function toSpanView(row: SpanRow, traceStartNs: bigint, resource: number): SpanView {
+  const startNs = BigInt(String(row.start_ns));
+  const endNs = BigInt(String(row.end_ns));
+  const statusCode = num(row.http_status_code);
+  return {
+    spanId: String(row.span_id),
+    parentSpanId: row.parent_span_id ? String(row.parent_span_id) : null,
+    name: String(row.operation_name),
+    service: String(row.service_name),
+    kind: String(row.span_kind),
+    startTime: isoMs(Number(startNs / 1_000_000n)),
+    startOffsetMs: nsToMs(Number(startNs - traceStartNs)),
+    durationMs: nsToMs(Number(endNs > startNs ? endNs - startNs : 0n)),
+    status: String(row.status),
+    statusMessage: String(row.status_message),
+    http:
+      row.http_method || statusCode > 0
+        ? {
+            method: String(row.http_method),
+            route: String(row.http_route),
+            target: String(row.http_target),
+            statusCode,
+          }
+        : null,
+    attributes: row.attributes as Record<string, string>,
+    resource,
+    events: (row.event_ms as unknown[]).map((ms, i) => ({
+      time: isoMs(num(ms)),
+      name: String((row.events_name as unknown[])[i]),
+      attributes: (row.events_attributes as Record<string, string>[])[i] ?? {},
+    })),
+    links: (row.links_trace_id as string[]).map((linkedTrace, i) => ({
+      traceId: linkedTrace,
+      spanId: String((row.links_span_id as unknown[])[i]),
+      attributes: (row.links_attributes as Record<string, string>[])[i] ?? {},
+    })),
+  };
+}
+
 function selectSpans(
   telemetry: TelemetryExecutor,
   projectId: string,
@@ -215,13 +267,7 @@ function selectSpans(
 ): Promise<SpanRow[]> {
   const sql = new Sql(telemetry, projectId);
   return sql.query<SpanRow>(
-    `SELECT trace_id, span_id, parent_span_id, operation_name, span_kind, service_name,
-            toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
-            toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
-            status, status_message, http_method, http_route, http_target, http_status_code,
-            attributes, resource_attributes,
-            arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
-            events_name, events_attributes, links_trace_id, links_span_id, links_attributes
+    `SELECT ${SPAN_COLUMNS}
      FROM ${sql.table("traces")}
      ${whereClause(sql, [`trace_id IN ${sql.bind(traceIds)}`])}
      ${order} LIMIT ${MAX_TRACE_SPANS + 1} BY trace_id`,
@@ -261,40 +307,7 @@ export async function getTrace(
       index = resources.push(resource) - 1;
       resourceIndex.set(resourceKey, index);
     }
-    const statusCode = num(row.http_status_code);
-    const view: SpanView = {
-      spanId: String(row.span_id),
-      parentSpanId: row.parent_span_id ? String(row.parent_span_id) : null,
-      name: String(row.operation_name),
-      service: String(row.service_name),
-      kind: String(row.span_kind),
-      startTime: isoMs(Number(startNs / 1_000_000n)),
-      startOffsetMs: nsToMs(Number(startNs - traceStartNs)),
-      durationMs: nsToMs(Number(endNs > startNs ? endNs - startNs : 0n)),
-      status: String(row.status),
-      statusMessage: String(row.status_message),
-      http:
-        row.http_method || statusCode > 0
-          ? {
-              method: String(row.http_method),
-              route: String(row.http_route),
-              target: String(row.http_target),
-              statusCode,
-            }
-          : null,
-      attributes: row.attributes as Record<string, string>,
-      resource: index,
-      events: (row.event_ms as unknown[]).map((ms, i) => ({
-        time: isoMs(num(ms)),
-        name: String((row.events_name as unknown[])[i]),
-        attributes: (row.events_attributes as Record<string, string>[])[i] ?? {},
-      })),
-      links: (row.links_trace_id as string[]).map((linkedTrace, i) => ({
-        traceId: linkedTrace,
-        spanId: String((row.links_span_id as unknown[])[i]),
-        attributes: (row.links_attributes as Record<string, string>[])[i] ?? {},
-      })),
-    };
+    const view = toSpanView(row, traceStartNs, index);
     return {
       spanId: view.spanId,
       parentSpanId: String(row.parent_span_id),
@@ -318,6 +331,10 @@ export async function getTrace(
     services.set(span.data.service, entry);
     if (span.endNs > endNs) endNs = span.endNs;
   }
+  const errorGroups = await traceErrorGroups(deps.telemetry, projectId, traceId, {
+    fromMs: Number(traceStartNs / 1_000_000n),
+    toMs: Number(endNs / 1_000_000n) + 1,
+  });
   return {
     traceId,
     rootService: tree.root.data.service,
@@ -336,6 +353,7 @@ export async function getTrace(
     orphanCount: tree.orphanCount,
     truncated,
     resources,
+    errorGroups,
     root: tree.root,
   };
 }

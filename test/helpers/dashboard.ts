@@ -33,6 +33,7 @@ export function builtDashboard(): string {
     hash.update(readFileSync(file));
   }
   hash.update(readFileSync(join(ROOT, "package-lock.json")));
+  hash.update("production build");
   const cache = join(ROOT, "node_modules", ".cache", "vigil-web");
   const target = join(cache, hash.digest("hex").slice(0, 16));
   if (existsSync(join(target, "index.html"))) return target;
@@ -51,7 +52,8 @@ export function builtDashboard(): string {
       "--logLevel",
       "error",
     ],
-    { cwd: ROOT, stdio: "inherit" },
+    // Vitest sets NODE_ENV=test, which Vite would keep: React's development build, slow and chatty.
+    { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
   );
   try {
     renameSync(temporary, target);

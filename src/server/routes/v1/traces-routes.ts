@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../deps.js";
+import { TraceErrorGroup } from "../../../read/trace-errors.js";
 import { traceDetailJson } from "../../../read/trace-json.js";
+import {
+  getSpan,
+  getTraceSpans,
+  SpanDetail,
+  SpanIdParam,
+  TraceSpans,
+} from "../../../read/trace-spans.js";
 import {
   getTrace,
   ListTracesQuery,
@@ -65,6 +73,11 @@ const TraceDetail = TraceSummary.extend({
     z.object({ service: z.string(), spanCount: z.number().int(), errorCount: z.number().int() }),
   ),
   resources: z.array(Attributes).describe("Distinct resource attribute sets, referenced by index"),
+  errorGroups: z
+    .array(TraceErrorGroup)
+    .describe(
+      "Error groups with an occurrence in this trace (exception events, error logs), per span, first occurred first",
+    ),
   root: SpanNode,
 }).meta({ id: "TraceDetail" });
 
@@ -106,5 +119,38 @@ export const tracesRoutes =
           .type("application/json; charset=utf-8")
           .send(traceDetailJson(detail) as unknown as z.infer<typeof TraceDetail>);
       },
+    );
+    app.get(
+      "/traces/:traceId/spans",
+      readRoute({
+        permission: "traces:read",
+        summary: "One trace's spans in columns, for large waterfalls",
+        description:
+          "The whole tree in depth-first order (children by start), one array per field, names, " +
+          "kinds and statuses as indexes into small tables: about 50 bytes a span, so a " +
+          "50,000-span trace stays a few megabytes. Each span's attributes, events and links " +
+          "come from `/v1/traces/{traceId}/spans/{spanId}`.",
+        params: z.object({ traceId: TraceIdParam }),
+        response: TraceSpans,
+      }),
+      async (request, reply) => {
+        const spans = await getTraceSpans(deps.read, project(request), request.params.traceId);
+        // Built to the schema by the verb: checking 450,000 array items again on the way out
+        // would cost more than serializing them.
+        return reply
+          .type("application/json; charset=utf-8")
+          .send(JSON.stringify(spans) as unknown as TraceSpans);
+      },
+    );
+    app.get(
+      "/traces/:traceId/spans/:spanId",
+      readRoute({
+        permission: "traces:read",
+        summary: "One span with its attributes, resource, events, links and error groups",
+        params: z.object({ traceId: TraceIdParam, spanId: SpanIdParam }),
+        response: SpanDetail,
+      }),
+      async (request) =>
+        getSpan(deps.read, project(request), request.params.traceId, request.params.spanId),
     );
   };

@@ -1,0 +1,250 @@
+import { z } from "zod";
+import { NotFoundError } from "../lib/errors.js";
+import { hexIdParam, isoMs } from "./params.js";
+import type { ReadDeps } from "./read-deps.js";
+import { Sql, whereClause } from "./sql.js";
+import { TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
+import { buildTraceTree, type TreeNode } from "./trace-tree.js";
+import {
+  MAX_TRACE_SPANS,
+  nsToMs,
+  SPAN_COLUMNS,
+  type SpanView,
+  TraceSummary,
+  toSpanView,
+} from "./traces.js";
+
+export const SpanIdParam = hexIdParam(16);
+
+const Attributes = z.record(z.string(), z.string());
+const Indexes = (what: string) => z.array(z.number().int()).describe(what);
+
+/**
+ * A trace's spans in columns, for drawing a waterfall of tens of thousands of spans: one array
+ * per field, spans in tree order (depth first, children by start), repeated text as indexes
+ * into small tables. About 50 bytes a span instead of the ~500 of GET /v1/traces/{traceId};
+ * attributes, events and links come per span from GET /v1/traces/{traceId}/spans/{spanId}.
+ */
+export const TraceSpans = TraceSummary.extend({
+  endTime: z.string(),
+  orphanCount: z.number().int(),
+  truncated: z
+    .boolean()
+    .describe(
+      `True when the trace has more than ${MAX_TRACE_SPANS} spans and only the earliest are shown`,
+    ),
+  serviceBreakdown: z.array(
+    z.object({ service: z.string(), spanCount: z.number().int(), errorCount: z.number().int() }),
+  ),
+  errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in the trace"),
+  names: z.array(z.string()).describe("Span names, referenced by `spans.name`"),
+  kinds: z.array(z.string()).describe("Span kinds, referenced by `spans.kind`"),
+  statuses: z.array(z.string()).describe("Statuses, referenced by `spans.status`"),
+  orphans: Indexes("Spans (indexes) whose parent is not in the trace, attached under the root"),
+  spans: z
+    .object({
+      spanId: z.array(z.string()),
+      parent: Indexes("Index of the parent span in these arrays; -1 for the root"),
+      name: Indexes("Index into `names`"),
+      service: Indexes("Index into `services`"),
+      kind: Indexes("Index into `kinds`"),
+      status: Indexes("Index into `statuses`"),
+      startOffsetMs: z.array(z.number()).describe("Milliseconds after the trace's start"),
+      durationMs: z.array(z.number()),
+      selfTimeMs: z.array(z.number()).describe("Duration not covered by any child span"),
+    })
+    .describe("One array per field, all of the same length, index 0 the root"),
+}).meta({ id: "TraceSpans" });
+export type TraceSpans = z.infer<typeof TraceSpans>;
+
+/** One span with everything it recorded. */
+export const SpanDetail = z
+  .object({
+    spanId: z.string(),
+    parentSpanId: z.string().nullable(),
+    name: z.string(),
+    service: z.string(),
+    kind: z.string(),
+    startTime: z.string(),
+    startOffsetMs: z.number().describe("Milliseconds after the trace's start"),
+    durationMs: z.number(),
+    status: z.string(),
+    statusMessage: z.string(),
+    http: z
+      .object({
+        method: z.string(),
+        route: z.string(),
+        target: z.string(),
+        statusCode: z.number().int(),
+      })
+      .nullable(),
+    attributes: Attributes,
+    resource: Attributes.describe("Attributes of the resource (service, host…) that sent it"),
+    events: z.array(z.object({ time: z.string(), name: z.string(), attributes: Attributes })),
+    links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: Attributes })),
+    errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in this span"),
+  })
+  .meta({ id: "SpanDetail" });
+export type SpanDetail = z.infer<typeof SpanDetail>;
+
+/** span_id, parent_span_id, operation_name, span_kind, service_name, status, start_ns, end_ns. */
+type OutlineRow = [string, string, string, string, string, string, string, string];
+
+/** Index of each distinct text in first-seen order. */
+class Table {
+  readonly values: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(value: string): number {
+    let at = this.index.get(value);
+    if (at === undefined) {
+      at = this.values.push(value) - 1;
+      this.index.set(value, at);
+    }
+    return at;
+  }
+}
+
+/** One trace's spans in tree order, in columns (see TraceSpans). */
+export async function getTraceSpans(
+  deps: ReadDeps,
+  projectId: string,
+  traceId: string,
+): Promise<TraceSpans> {
+  const sql = new Sql(deps.telemetry, projectId);
+  // In time order, so that a trace over the cap keeps its earliest spans (and the tree's sort
+  // finds them sorted); arrays rather than keyed rows: 50,000 of them parse in one go.
+  const read = sql.queryRows(
+    `SELECT span_id, parent_span_id, operation_name, span_kind, service_name, status,
+            toString(toUnixTimestamp64Nano(timestamp)), toString(toUnixTimestamp64Nano(end_timestamp))
+     FROM ${sql.table("traces")} ${whereClause(sql, [`trace_id = ${sql.bind(traceId)}`])}
+     ORDER BY timestamp, span_id LIMIT ${MAX_TRACE_SPANS + 1}`,
+  );
+  const errors = traceErrorGroups(deps.telemetry, projectId, traceId, undefined);
+  // Both run at once; a failed read must not leave the other's rejection unhandled.
+  const [all, errorGroups] = await Promise.all([read, errors]);
+  if (all.length === 0) throw new NotFoundError("Trace", traceId);
+  const truncated = all.length > MAX_TRACE_SPANS;
+  const rows = (truncated ? all.slice(0, MAX_TRACE_SPANS) : all) as OutlineRow[];
+  let startNs = BigInt(rows[0]?.[6] ?? 0);
+  let endNs = startNs;
+  const inputs = rows.map((row, i) => {
+    const start = BigInt(row[6]);
+    const end = BigInt(row[7]);
+    if (start < startNs) startNs = start;
+    if (end > endNs) endNs = end;
+    return { spanId: row[0], parentSpanId: row[1], startNs: start, endNs: end, data: i };
+  });
+  const tree = buildTraceTree(inputs);
+  if (!tree) throw new NotFoundError("Trace", traceId);
+
+  const serviceNames = [...new Set(rows.map((r) => r[4]))].sort();
+  const serviceIndex = new Map(serviceNames.map((s, i) => [s, i]));
+  const names = new Table();
+  const kinds = new Table();
+  const statuses = new Table();
+  const columns: TraceSpans["spans"] = {
+    spanId: [],
+    parent: [],
+    name: [],
+    service: [],
+    kind: [],
+    status: [],
+    startOffsetMs: [],
+    durationMs: [],
+    selfTimeMs: [],
+  };
+  const orphans: number[] = [];
+  const breakdown = serviceNames.map((service) => ({ service, spanCount: 0, errorCount: 0 }));
+  let errorCount = 0;
+  // Depth first with an explicit stack (chains can be 50,000 deep), children in start order.
+  const stack: [TreeNode<number>, number][] = [[tree.root, -1]];
+  while (stack.length > 0) {
+    const [node, parent] = stack.pop() as [TreeNode<number>, number];
+    const row = rows[node.data] as OutlineRow;
+    const at = columns.spanId.length;
+    const service = serviceIndex.get(row[4]) ?? 0;
+    columns.spanId.push(node.spanId);
+    columns.parent.push(parent);
+    columns.name.push(names.of(row[2]));
+    columns.service.push(service);
+    columns.kind.push(kinds.of(row[3]));
+    columns.status.push(statuses.of(row[5]));
+    columns.startOffsetMs.push(nsToMs(Number(node.startNs - startNs)));
+    columns.durationMs.push(
+      nsToMs(Number(node.endNs > node.startNs ? node.endNs - node.startNs : 0n)),
+    );
+    columns.selfTimeMs.push(nsToMs(Number(node.selfNs)));
+    if (node.orphan) orphans.push(at);
+    const counts = breakdown[service];
+    if (counts) counts.spanCount++;
+    if (row[5] === "error") {
+      errorCount++;
+      if (counts) counts.errorCount++;
+    }
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push([node.children[i] as TreeNode<number>, at]);
+  }
+  const root = rows[tree.root.data] as OutlineRow;
+  return {
+    traceId,
+    rootService: root[4],
+    rootOperation: root[2],
+    startTime: isoMs(Number(startNs / 1_000_000n)),
+    endTime: isoMs(Number(endNs / 1_000_000n)),
+    durationMs: nsToMs(Number(endNs - startNs)),
+    spanCount: tree.spanCount,
+    errorCount,
+    status: errorCount > 0 ? "error" : "ok",
+    services: serviceNames,
+    serviceBreakdown: breakdown.sort(
+      (a, b) => b.spanCount - a.spanCount || a.service.localeCompare(b.service),
+    ),
+    hasRoot: tree.hasRoot,
+    orphanCount: tree.orphanCount,
+    truncated,
+    errorGroups,
+    names: names.values,
+    kinds: kinds.values,
+    statuses: statuses.values,
+    orphans,
+    spans: columns,
+  };
+}
+
+/** One span of a trace with its attributes, resource, events, links and error groups. */
+export async function getSpan(
+  deps: ReadDeps,
+  projectId: string,
+  traceId: string,
+  spanId: string,
+): Promise<SpanDetail> {
+  const sql = new Sql(deps.telemetry, projectId);
+  const traces = sql.table("traces");
+  const ofTrace = `trace_id = ${sql.bind(traceId)}`;
+  const [row] = await sql.query<Record<string, unknown>>(
+    `SELECT ${SPAN_COLUMNS},
+            (SELECT toString(toUnixTimestamp64Nano(min(timestamp))) FROM ${traces}
+             ${whereClause(sql, [ofTrace])}) AS trace_start_ns
+     FROM ${traces} ${whereClause(sql, [ofTrace, `span_id = ${sql.bind(spanId)}`])}
+     ORDER BY timestamp LIMIT 1`,
+  );
+  if (!row) throw new NotFoundError("Span", spanId);
+  const { resource: _index, ...view }: SpanView = toSpanView(
+    row,
+    BigInt(String(row.trace_start_ns)),
+    0,
+  );
+  const fromMs = Date.parse(view.startTime);
+  const errorGroups = await traceErrorGroups(
+    deps.telemetry,
+    projectId,
+    traceId,
+    { fromMs, toMs: fromMs + Math.ceil(view.durationMs) + 1 },
+    spanId,
+  );
+  return {
+    ...view,
+    resource: row.resource_attributes as Record<string, string>,
+    errorGroups,
+  };
+}
