@@ -2,9 +2,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { ApiError, SIGNED_OUT_EVENT } from "./api/client";
-import { ME_KEY, useMe } from "./api/session";
+import { ME_KEY, projectsQuery, useMe } from "./api/session";
 import { Loading, ProblemMessage } from "./components/feedback";
 import { ProjectsScreen } from "./screens/projects";
+import { AREAS } from "./screens/registry";
 import { Home, ProjectShell } from "./screens/shell";
 import { SignIn } from "./screens/sign-in";
 
@@ -19,6 +20,20 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+/**
+ * Starts, while the session is being checked, what the first screen will need next: the project
+ * list and the code of the area the URL names. Without this they load one after the other.
+ */
+export function warmUp(pathname: string): void {
+  if (pathname.startsWith("/signin")) return;
+  void queryClient.prefetchQuery(projectsQuery);
+  const area = /^\/projects\/[^/]+\/([^/]+)/.exec(pathname)?.[1];
+  // A failed load shows when the screen asks for it again (its error boundary), not here.
+  AREAS.find((a) => a.key === area)
+    ?.load()
+    .catch(() => undefined);
+}
 
 /** Screens past this point need a session; without one the user goes to sign in, and back. */
 function RequireSession({ children }: { children: ReactNode }) {

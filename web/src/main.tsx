@@ -1,8 +1,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app";
+import { App, warmUp } from "./app";
 import "./styles.css";
 
+warmUp(window.location.pathname);
 const root = document.getElementById("root");
 if (root)
   createRoot(root).render(

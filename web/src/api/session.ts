@@ -39,12 +39,14 @@ export function useMe() {
   });
 }
 
+/** The projects query, shared by the hook and the start-up prefetch. */
+export const projectsQuery = {
+  queryKey: PROJECTS_KEY,
+  queryFn: () => api<ListPage<Project>>("/api/projects", { query: { limit: 1000 } }),
+};
+
 export function useProjects() {
-  return useQuery({
-    queryKey: PROJECTS_KEY,
-    queryFn: () => api<ListPage<Project>>("/api/projects", { query: { limit: 1000 } }),
-    select: (page) => page.data,
-  });
+  return useQuery({ ...projectsQuery, select: (page) => page.data });
 }
 
 export function useSignIn() {

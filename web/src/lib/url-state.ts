@@ -14,7 +14,7 @@ export function useUrlParams(): [
   ) => void,
 ] {
   const search = useSearch();
-  const [location, navigate] = useLocation();
+  const [, navigate] = useLocation();
   const params = new URLSearchParams(search);
   const set = useCallback(
     (changes: Record<string, string | number | undefined | null>, options?: { push?: boolean }) => {
@@ -24,9 +24,12 @@ export function useUrlParams(): [
         else next.set(key, String(value));
       }
       const query = next.toString();
-      navigate(query ? `${location}?${query}` : location, { replace: !options?.push });
+      // The absolute path (`~`): inside a nested area wouter would turn its root "/" into a
+      // trailing slash (`/traces/?range=1h`).
+      const path = window.location.pathname;
+      navigate(`~${path}${query ? `?${query}` : ""}`, { replace: !options?.push });
     },
-    [location, navigate],
+    [navigate],
   );
   return [params, set];
 }
