@@ -4,7 +4,7 @@
  * cache calls under them, a few failures with exceptions. Seeded: the same seed sends the same
  * tree, ids included.
  */
-import { createRandom } from "../src/demo/generator.js";
+import { attrs, createRandom, toSpan } from "../src/demo/generator.js";
 
 export const MAX_DEPTH = 20;
 
@@ -51,14 +51,6 @@ const ERRORS = [
       'ConstraintViolation: duplicate key value violates unique constraint "order_lines_pkey"\n    at Pool.query (/srv/app/node_modules/pg-pool/index.js:45:11)\n    at async OrdersService.create (/srv/app/src/orders/service.ts:102:5)',
   },
 ];
-
-type Attr = { key: string; value: Record<string, unknown> };
-const attrs = (values: Record<string, string | number>): Attr[] =>
-  Object.entries(values).map(([key, v]) => ({
-    key,
-    value: typeof v === "number" ? { intValue: v } : { stringValue: v },
-  }));
-const ns = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
 
 interface GenSpan {
   spanId: Buffer;
@@ -171,30 +163,19 @@ export function bigTrace(
     const byService = new Map<Service, unknown[]>();
     for (const s of spans.slice(i, i + options.batch)) {
       const list = byService.get(s.service) ?? [];
-      list.push({
-        traceId,
-        spanId: s.spanId,
-        ...(s.parent ? { parentSpanId: s.parent.spanId } : {}),
-        name: s.name,
-        kind: s.kind,
-        startTimeUnixNano: ns(s.startMs),
-        endTimeUnixNano: ns(s.startMs + s.durationMs),
-        attributes: attrs(s.attributes),
-        status: s.error ? { code: 2, message: s.error.message } : { code: 0 },
-        events: s.error
-          ? [
-              {
-                name: "exception",
-                timeUnixNano: ns(s.startMs + s.durationMs),
-                attributes: attrs({
-                  "exception.type": s.error.type,
-                  "exception.message": s.error.message,
-                  "exception.stacktrace": s.error.stack,
-                }),
-              },
-            ]
-          : [],
-      });
+      list.push(
+        toSpan({
+          traceId,
+          spanId: s.spanId,
+          ...(s.parent ? { parentSpanId: s.parent.spanId } : {}),
+          name: s.name,
+          kind: s.kind,
+          startMs: s.startMs,
+          durationMs: s.durationMs,
+          attributes: s.attributes,
+          ...(s.error ? { error: s.error } : {}),
+        }),
+      );
       byService.set(s.service, list);
     }
     requests.push({

@@ -14,27 +14,8 @@ import {
   type NoDataMode,
 } from "./catalog.js";
 
-export {
-  ALERT_EVENT_KINDS,
-  ALERT_INTERVAL_NAMES,
-  ALERT_INTERVALS,
-  ALERT_RULE_STATES,
-  ALERT_SEVERITIES,
-  type AlertEventKind,
-  type AlertInterval,
-  type AlertRuleState,
-  type AlertSeverity,
-  CONDITION_OPS,
-  type ConditionOp,
-  DEFAULT_MESSAGE_TEMPLATE,
-  MAX_FOR_SECONDS,
-  MAX_QUERY_CHARS,
-  MAX_RENOTIFY_MINUTES,
-  NO_DATA_MODES,
-  type NoDataMode,
-  SERIES_STATES,
-  type SeriesState,
-} from "./catalog.js";
+// The settings and limits are plain data the dashboard bundles too; importers find them here.
+export * from "./catalog.js";
 
 export const intervalMs = (interval: AlertInterval): number => ALERT_INTERVALS[interval] * 1000;
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
 import { resolveSourceIncident } from "../incidents/incidents.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import { findInProject, requireFreeName } from "../projects/project-records.js";
 import { requireProject } from "../projects/projects.js";
 import { type Page, PageQuery, pageInfo } from "../read/params.js";
 import type { TqlService } from "../tql/service.js";
@@ -77,9 +78,7 @@ async function findRule(
   access: "read" | "write",
 ): Promise<AlertRuleRecord> {
   await requireProject(ctx, projectId, access);
-  const rule = await ctx.deps.meta.repos.alertRules.findById(ruleId);
-  if (!rule || rule.projectId !== projectId) throw new NotFoundError("Alert rule", ruleId);
-  return rule;
+  return findInProject(ctx.deps.meta.repos.alertRules, projectId, "Alert rule", ruleId);
 }
 
 const viewOf = async (ctx: Ctx, rule: AlertRuleRecord): Promise<AlertRuleView> =>
@@ -100,13 +99,8 @@ async function requireChannels(meta: MetaAccess, projectId: string, channelIds: 
 }
 
 /** Names are unique per project: a 409 naming `name` rather than the store's generic one. */
-async function requireFreeName(meta: MetaAccess, projectId: string, name: string, self?: string) {
-  const other = await meta.repos.alertRules.findByName(projectId, name);
-  if (other && other.id !== self)
-    throw new ConflictError(`A rule named '${name}' already exists in this project`, [
-      { field: "name", message: `a rule named '${name}' already exists in this project` },
-    ]);
-}
+const requireNameFree = (meta: MetaAccess, projectId: string, name: string, self?: string) =>
+  requireFreeName(meta.repos.alertRules, projectId, "a rule", name, self);
 
 /** A rule ready to store: definition, the query evaluated and its label columns. */
 interface CheckedRule {
@@ -166,7 +160,7 @@ export async function createRule(
   });
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, projectId, record.channelIds);
-    await requireFreeName(tx, projectId, record.name);
+    await requireNameFree(tx, projectId, record.name);
     await tx.repos.alertRules.insert(record);
   });
   deps.scheduler?.schedule(
@@ -249,7 +243,7 @@ export async function updateRule(
   };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, existing.projectId, change.channelIds);
-    await requireFreeName(tx, existing.projectId, change.name, existing.id);
+    await requireNameFree(tx, existing.projectId, change.name, existing.id);
     await tx.repos.alertRules.updateDefinition(existing.id, change);
   });
   deps.scheduler?.schedule({ id: existing.id, periodMs: intervalMs(definition.interval) });

@@ -33,7 +33,8 @@ export function createRandom(seed: number) {
 }
 export type Random = ReturnType<typeof createRandom>;
 
-const attrs = (values: Obj): Attr[] =>
+/** OTLP JSON attributes of plain values. */
+export const attrs = (values: Obj): Attr[] =>
   Object.entries(values).map(([key, v]) => ({
     key,
     value:
@@ -96,7 +97,8 @@ const STACK_REGRESSION = `RangeError: Invalid currency code: XBT
     at formatMoney (/srv/orders/src/money/format.ts:12:9)
     at OrdersService.render (/srv/orders/src/orders/service.ts:140:20)`;
 
-interface SpanSpec {
+/** One span to send, in milliseconds and plain attributes. */
+export interface SpanSpec {
   traceId: Buffer;
   spanId: Buffer;
   parentSpanId?: Buffer;
@@ -108,7 +110,8 @@ interface SpanSpec {
   error?: { type: string; message: string; stack: string };
 }
 
-const toSpan = (s: SpanSpec) => ({
+/** A span as OTLP JSON; an error becomes its status and an exception event. */
+export const toSpan = (s: SpanSpec) => ({
   traceId: s.traceId,
   spanId: s.spanId,
   ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { ConflictError, InvalidInputError } from "../lib/errors.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
@@ -10,6 +10,7 @@ import {
   DELIVERY_STATUSES,
   type NotificationDelivery,
 } from "../meta/repositories/notification-deliveries.js";
+import { findInProject, requireFreeName } from "../projects/project-records.js";
 import { requireProject } from "../projects/projects.js";
 import type { ChannelDeps, ChannelTypeSpec } from "./channels/channel-type.js";
 import {
@@ -204,27 +205,8 @@ function toView(service: ChannelService, channel: NotificationChannelRecord): Ch
 }
 
 /** The project's channel; one of another project is reported as not found. */
-async function requireChannel(
-  repos: Repositories,
-  projectId: string,
-  channelId: string,
-): Promise<NotificationChannelRecord> {
-  const channel = await repos.notificationChannels.findById(channelId);
-  if (!channel || channel.projectId !== projectId)
-    throw new NotFoundError("Notification channel", channelId);
-  return channel;
-}
-
-async function requireFreeName(
-  repos: Repositories,
-  projectId: string,
-  name: string,
-  self?: string,
-): Promise<void> {
-  const clash = await repos.notificationChannels.findByName(projectId, name);
-  if (clash && clash.id !== self)
-    throw new ConflictError(`A channel named '${name}' already exists in this project`);
-}
+const requireChannel = (repos: Repositories, projectId: string, channelId: string) =>
+  findInProject(repos.notificationChannels, projectId, "Notification channel", channelId);
 
 /**
  * Every channel type of the registry with the JSON Schema of its settings, so a client can build
@@ -260,7 +242,7 @@ export async function createChannel(
   if (unavailable) throw InvalidInputError.forField("type", unavailable);
   const split = parseChannelSettings(spec, settings);
   requirePublicUrls(spec, split, service.channelDeps);
-  await requireFreeName(ctx.deps.meta.repos, projectId, name);
+  await requireFreeName(ctx.deps.meta.repos.notificationChannels, projectId, "a channel", name);
   const at = nowIso(ctx.deps);
   const record = await ctx.deps.meta.run((repos) =>
     repos.notificationChannels.insert({
@@ -324,7 +306,13 @@ export async function updateChannel(
   }
   const name = change.name ?? existing.name;
   if (name !== existing.name)
-    await requireFreeName(ctx.deps.meta.repos, projectId, name, existing.id);
+    await requireFreeName(
+      ctx.deps.meta.repos.notificationChannels,
+      projectId,
+      "a channel",
+      name,
+      existing.id,
+    );
   const updatedAt = nowIso(ctx.deps);
   await ctx.deps.meta.run((repos) =>
     repos.notificationChannels.update(existing.id, { name, config, secret, updatedAt }),

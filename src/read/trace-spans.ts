@@ -16,16 +16,11 @@ import {
 
 export const SpanIdParam = hexIdParam(16);
 
-const Attributes = z.record(z.string(), z.string());
+export const Attributes = z.record(z.string(), z.string());
 const Indexes = (what: string) => z.array(z.number().int()).describe(what);
 
-/**
- * A trace's spans in columns, for drawing a waterfall of tens of thousands of spans: one array
- * per field, spans in tree order (depth first, children by start), repeated text as indexes
- * into small tables. About 50 bytes a span instead of the ~500 of GET /v1/traces/{traceId};
- * attributes, events and links come per span from GET /v1/traces/{traceId}/spans/{spanId}.
- */
-export const TraceSpans = TraceSummary.extend({
+/** What a whole trace shows besides its summary: its end, orphans, cut and spans per service. */
+export const TraceFields = TraceSummary.extend({
   endTime: z.string(),
   orphanCount: z.number().int(),
   truncated: z
@@ -36,6 +31,44 @@ export const TraceSpans = TraceSummary.extend({
   serviceBreakdown: z.array(
     z.object({ service: z.string(), spanCount: z.number().int(), errorCount: z.number().int() }),
   ),
+});
+
+/**
+ * What every span shows, in the tree of GET /v1/traces/{traceId} (where `resource` is an index
+ * into the trace's resources) and alone from GET /v1/traces/{traceId}/spans/{spanId}.
+ */
+export const SpanFields = z.object({
+  spanId: z.string(),
+  parentSpanId: z.string().nullable(),
+  name: z.string(),
+  service: z.string(),
+  kind: z.string(),
+  startTime: z.string(),
+  startOffsetMs: z.number().describe("Milliseconds after the trace's start"),
+  durationMs: z.number(),
+  status: z.string(),
+  statusMessage: z.string(),
+  http: z
+    .object({
+      method: z.string(),
+      route: z.string(),
+      target: z.string(),
+      statusCode: z.number().int(),
+    })
+    .nullable(),
+  attributes: Attributes,
+  resource: Attributes.describe("Attributes of the resource (service, host…) that sent it"),
+  events: z.array(z.object({ time: z.string(), name: z.string(), attributes: Attributes })),
+  links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: Attributes })),
+});
+
+/**
+ * A trace's spans in columns, for drawing a waterfall of tens of thousands of spans: one array
+ * per field, spans in tree order (depth first, children by start), repeated text as indexes
+ * into small tables. About 50 bytes a span instead of the ~500 of GET /v1/traces/{traceId};
+ * attributes, events and links come per span from GET /v1/traces/{traceId}/spans/{spanId}.
+ */
+export const TraceSpans = TraceFields.extend({
   errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in the trace"),
   names: z.array(z.string()).describe("Span names, referenced by `spans.name`"),
   kinds: z.array(z.string()).describe("Span kinds, referenced by `spans.kind`"),
@@ -58,33 +91,9 @@ export const TraceSpans = TraceSummary.extend({
 export type TraceSpans = z.infer<typeof TraceSpans>;
 
 /** One span with everything it recorded. */
-export const SpanDetail = z
-  .object({
-    spanId: z.string(),
-    parentSpanId: z.string().nullable(),
-    name: z.string(),
-    service: z.string(),
-    kind: z.string(),
-    startTime: z.string(),
-    startOffsetMs: z.number().describe("Milliseconds after the trace's start"),
-    durationMs: z.number(),
-    status: z.string(),
-    statusMessage: z.string(),
-    http: z
-      .object({
-        method: z.string(),
-        route: z.string(),
-        target: z.string(),
-        statusCode: z.number().int(),
-      })
-      .nullable(),
-    attributes: Attributes,
-    resource: Attributes.describe("Attributes of the resource (service, host…) that sent it"),
-    events: z.array(z.object({ time: z.string(), name: z.string(), attributes: Attributes })),
-    links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: Attributes })),
-    errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in this span"),
-  })
-  .meta({ id: "SpanDetail" });
+export const SpanDetail = SpanFields.extend({
+  errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in this span"),
+}).meta({ id: "SpanDetail" });
 export type SpanDetail = z.infer<typeof SpanDetail>;
 
 /** span_id, parent_span_id, operation_name, span_kind, service_name, status, start_ns, end_ns. */

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
-import { ConflictError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
 import type { SavedQueryRecord } from "../meta/repositories/saved-queries.js";
+import { findInProject, requireFreeName } from "../projects/project-records.js";
 import { requireProject } from "../projects/projects.js";
 import { TQL_MAX_QUERY_LENGTH } from "./service.js";
 
@@ -48,30 +48,8 @@ type SavedQueryArgs = ProjectArgs & { savedQueryId: string };
 const toView = (record: SavedQueryRecord): SavedQueryView => ({ ...record });
 
 /** The project's saved query; one of another project is reported as not found. */
-async function requireSavedQuery(
-  repos: Repositories,
-  projectId: string,
-  savedQueryId: string,
-): Promise<SavedQueryRecord> {
-  const saved = await repos.savedQueries.findById(savedQueryId);
-  if (!saved || saved.projectId !== projectId) throw new NotFoundError("Saved query", savedQueryId);
-  return saved;
-}
-
-async function requireFreeName(
-  repos: Repositories,
-  projectId: string,
-  name: string,
-  self?: string,
-): Promise<void> {
-  const clash = await repos.savedQueries.findByName(projectId, name);
-  if (clash && clash.id !== self) {
-    const message = `a saved query named '${name}' already exists in this project`;
-    throw new ConflictError(`A saved query named '${name}' already exists in this project`, [
-      { field: "name", message },
-    ]);
-  }
-}
+const requireSavedQuery = (repos: Repositories, projectId: string, savedQueryId: string) =>
+  findInProject(repos.savedQueries, projectId, "Saved query", savedQueryId);
 
 /** A project's saved queries by name (any member, viewers included). */
 export async function listSavedQueries({ ctx, projectId }: ProjectArgs): Promise<SavedQueryView[]> {
@@ -102,7 +80,7 @@ export async function createSavedQuery({
 }: ProjectArgs & { input: CreateSavedQueryInput }): Promise<SavedQueryView> {
   await requireProject(ctx, projectId, "write");
   const { name, query, description } = parseInput(CreateSavedQueryInput, input);
-  await requireFreeName(ctx.deps.meta.repos, projectId, name);
+  await requireFreeName(ctx.deps.meta.repos.savedQueries, projectId, "a saved query", name);
   const at = nowIso(ctx.deps);
   const record = await ctx.deps.meta.run((repos) =>
     repos.savedQueries.insert({
@@ -131,7 +109,8 @@ export async function updateSavedQuery({
   const { repos } = ctx.deps.meta;
   const existing = await requireSavedQuery(repos, projectId, savedQueryId);
   const name = change.name ?? existing.name;
-  if (name !== existing.name) await requireFreeName(repos, projectId, name, existing.id);
+  if (name !== existing.name)
+    await requireFreeName(repos.savedQueries, projectId, "a saved query", name, existing.id);
   const next = {
     name,
     query: change.query ?? existing.query,

@@ -55,6 +55,9 @@ const TYPES: Readonly<Record<string, TypeRule>> = {
   Tuple: { args: "tuple" },
 };
 
+/** The data types a CAST may name, in ClickHouse's spelling (the dashboard completes them). */
+export const CAST_TYPE_NAMES: readonly string[] = Object.keys(TYPES);
+
 /** SQL spellings ClickHouse also accepts, by upper-case name. */
 const ALIASES: Readonly<Record<string, string>> = {
   BOOLEAN: "Bool",

@@ -24,6 +24,17 @@ export function ProblemMessage({ error, title }: { error: unknown; title?: strin
   );
 }
 
+/**
+ * The error of a form's submission that no field shows: a field's own message is beside it
+ * (`Field` with `name`); anything else (403, 409 without a field, a network failure) is here.
+ */
+export function FormProblem({ error, fields }: { error: unknown; fields: readonly string[] }) {
+  if (!error) return null;
+  if (error instanceof ApiError && fields.some((f) => error.fieldError(f) !== undefined))
+    return null;
+  return <ProblemMessage error={error} />;
+}
+
 export function Loading({ label = "Loading…" }: { label?: string }) {
   return (
     <div className="loading" role="status" aria-live="polite">

@@ -68,3 +68,6 @@ export const formatBytes = (bytes: number): string =>
     : bytes < 1024 ** 2
       ? `${(bytes / 1024).toFixed(1)} KB`
       : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+/** The text with its first letter in capitals ("critical" → "Critical"). */
+export const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

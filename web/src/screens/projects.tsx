@@ -4,6 +4,7 @@ import { Link, useLocation } from "wouter";
 import { api } from "../api/client";
 import { canManage, type Me, PROJECTS_KEY, type Project, useMe, useProjects } from "../api/session";
 import { Empty, ProblemMessage, QueryView } from "../components/feedback";
+import { TextField } from "../components/text-field";
 import { Field, PageHeader } from "../components/ui";
 import { projectPath } from "./registry";
 
@@ -60,17 +61,15 @@ export function CreateProject({ orgs }: { orgs: { id: string; name: string }[] }
   return (
     <form className="card form" onSubmit={submit} aria-label="Create a project">
       <h2>Create a project</h2>
-      <Field label="Name" name="name" error={create.error}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={100}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        name="name"
+        error={create.error}
+        value={name}
+        onChange={setName}
+        required
+        maxLength={100}
+      />
       {orgs.length > 1 && (
         <Field label="Organization" name="orgId" error={create.error}>
           {(props) => (

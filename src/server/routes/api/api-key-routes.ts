@@ -11,7 +11,7 @@ import type { DomainDeps } from "../../../context.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
-import { ProjectParams } from "./project-routes.js";
+import { IdParam, ProjectParams } from "./project-routes.js";
 
 const CreatedApiKey = ApiKeyView.extend({
   key: z.string().describe("The secret; shown in this response only"),
@@ -65,7 +65,7 @@ export const apiKeyRoutes =
         schema: {
           tags: ["api-keys"],
           summary: "Revoke an API key; it answers 401 from then on",
-          params: ProjectParams.extend({ keyId: z.string().min(1).max(64) }),
+          params: ProjectParams.extend({ keyId: IdParam }),
           response: { 200: ApiKeyView, 401: Problem, 403: Problem, 404: Problem },
         },
       },

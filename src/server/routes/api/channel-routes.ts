@@ -22,7 +22,7 @@ import {
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
-import { ProjectParams } from "./project-routes.js";
+import { IdParam, ProjectParams } from "./project-routes.js";
 
 /** What the channel routes run on. */
 export interface ChannelRouteDeps {
@@ -30,7 +30,7 @@ export interface ChannelRouteDeps {
   channels: ChannelService;
 }
 
-const ChannelParams = ProjectParams.extend({ channelId: z.string().min(1).max(64) });
+const ChannelParams = ProjectParams.extend({ channelId: IdParam });
 const tags = ["channels"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppDeps } from "../../../deps.js";
 import { ErrorIdParam, ErrorSummary, UpdateErrorInput, updateError } from "../../../read/errors.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
+import { ProjectParams } from "./project-routes.js";
 
 /** PATCH /api/projects/:projectId/errors/:errorId: triage from the dashboard (session auth). */
 export const errorRoutes =
@@ -15,7 +15,7 @@ export const errorRoutes =
         schema: {
           tags: ["errors"],
           summary: "Resolve, reopen or change the severity of an error group (members and above)",
-          params: z.object({ projectId: z.string().min(1).max(64), errorId: ErrorIdParam }),
+          params: ProjectParams.extend({ errorId: ErrorIdParam }),
           body: UpdateErrorInput,
           response: { 200: ErrorSummary, 400: Problem, 401: Problem, 403: Problem, 404: Problem },
         },

@@ -11,9 +11,9 @@ import type { DomainDeps } from "../../../context.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
+import { IdParam, OrgParams } from "./project-routes.js";
 
-const OrgParams = z.object({ orgId: z.string().min(1).max(64) });
-const MemberParams = OrgParams.extend({ userId: z.string().min(1).max(64) });
+const MemberParams = OrgParams.extend({ userId: IdParam });
 const tags = ["members"];
 
 /** /api/orgs/:orgId/members…: who belongs to an organization, and (owners) their roles. */

@@ -22,7 +22,7 @@ import { CheckResultView, MonitorIncidentView, MonitorView } from "../../../moni
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
-import { ProjectParams } from "./project-routes.js";
+import { IdParam, ProjectParams } from "./project-routes.js";
 
 const MonitorParams = ProjectParams.extend({ monitorId: MonitorIdParam });
 const tags = ["monitors"];
@@ -181,7 +181,7 @@ export const monitorRoutes =
         schema: {
           tags,
           summary: "One check result",
-          params: MonitorParams.extend({ resultId: z.string().min(1).max(64) }),
+          params: MonitorParams.extend({ resultId: IdParam }),
           response: { 200: CheckResultView, ...read },
         },
       },

@@ -14,7 +14,10 @@ import { userCtx } from "../../request-context.js";
 export const ProjectView = z
   .object({ id: z.string(), orgId: z.string(), name: z.string(), createdAt: z.string() })
   .meta({ id: "Project" });
-export const ProjectParams = z.object({ projectId: z.string().min(1).max(64) });
+/** An id in a session route's path (projects, organizations, keys, channels…). */
+export const IdParam = z.string().min(1).max(64);
+export const ProjectParams = z.object({ projectId: IdParam });
+export const OrgParams = z.object({ orgId: IdParam });
 
 export const projectRoutes =
   (deps: DomainDeps): FastifyPluginAsyncZod =>

@@ -14,9 +14,9 @@ import {
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
-import { ProjectParams } from "./project-routes.js";
+import { IdParam, ProjectParams } from "./project-routes.js";
 
-const SavedQueryParams = ProjectParams.extend({ savedQueryId: z.string().min(1).max(64) });
+const SavedQueryParams = ProjectParams.extend({ savedQueryId: IdParam });
 const tags = ["saved queries"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };

@@ -4,17 +4,19 @@ import type { AppDeps } from "../../../deps.js";
 import { TraceErrorGroup } from "../../../read/trace-errors.js";
 import { traceDetailJson } from "../../../read/trace-json.js";
 import {
+  Attributes,
   getSpan,
   getTraceSpans,
   SpanDetail,
+  SpanFields,
   SpanIdParam,
+  TraceFields,
   TraceSpans,
 } from "../../../read/trace-spans.js";
 import {
   getTrace,
   ListTracesQuery,
   listTraces,
-  MAX_TRACE_SPANS,
   TraceIdParam,
   TraceSummary,
 } from "../../../read/traces.js";
@@ -22,56 +24,21 @@ import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";
 
-const Attributes = z.record(z.string(), z.string());
-
 interface SpanNodeShape {
   children: SpanNodeShape[];
 }
 /** A span in the tree, its children nested in start order (documentation of the hand-written JSON). */
-const SpanNode: z.ZodType<SpanNodeShape> = z
-  .object({
-    spanId: z.string(),
-    parentSpanId: z.string().nullable(),
-    name: z.string(),
-    service: z.string(),
-    kind: z.string(),
-    startTime: z.string(),
-    startOffsetMs: z.number().describe("Milliseconds after the trace's start"),
-    durationMs: z.number(),
-    status: z.string(),
-    statusMessage: z.string(),
-    http: z
-      .object({
-        method: z.string(),
-        route: z.string(),
-        target: z.string(),
-        statusCode: z.number().int(),
-      })
-      .nullable(),
-    attributes: Attributes,
-    resource: z.number().int().describe("Index into the trace's `resources`"),
-    events: z.array(z.object({ time: z.string(), name: z.string(), attributes: Attributes })),
-    links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: Attributes })),
-    depth: z.number().int().describe("0 for the root"),
-    selfTimeMs: z.number().describe("Duration not covered by any child span"),
-    orphan: z.boolean().describe("Attached under the root because its parent is not in the trace"),
-    get children() {
-      return z.array(SpanNode);
-    },
-  })
-  .meta({ id: "SpanNode" });
+const SpanNode: z.ZodType<SpanNodeShape> = SpanFields.extend({
+  resource: z.number().int().describe("Index into the trace's `resources`"),
+  depth: z.number().int().describe("0 for the root"),
+  selfTimeMs: z.number().describe("Duration not covered by any child span"),
+  orphan: z.boolean().describe("Attached under the root because its parent is not in the trace"),
+  get children() {
+    return z.array(SpanNode);
+  },
+}).meta({ id: "SpanNode" });
 
-const TraceDetail = TraceSummary.extend({
-  endTime: z.string(),
-  orphanCount: z.number().int(),
-  truncated: z
-    .boolean()
-    .describe(
-      `True when the trace has more than ${MAX_TRACE_SPANS} spans and only the earliest are shown`,
-    ),
-  serviceBreakdown: z.array(
-    z.object({ service: z.string(), spanCount: z.number().int(), errorCount: z.number().int() }),
-  ),
+const TraceDetail = TraceFields.extend({
   resources: z.array(Attributes).describe("Distinct resource attribute sets, referenced by index"),
   errorGroups: z
     .array(TraceErrorGroup)

@@ -23,7 +23,7 @@ import {
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
-import { ProjectParams } from "../api/project-routes.js";
+import { IdParam, ProjectParams } from "../api/project-routes.js";
 
 export interface WebhookRouteDeps {
   domain: DomainDeps;
@@ -32,7 +32,7 @@ export interface WebhookRouteDeps {
   writesPerMinute: number;
 }
 
-const EndpointParams = ProjectParams.extend({ endpointId: z.string().min(1).max(64) });
+const EndpointParams = ProjectParams.extend({ endpointId: IdParam });
 const tags = ["webhooks"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 429: Problem };

@@ -2,6 +2,7 @@ import { Link } from "wouter";
 import { Empty } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import {
+  capitalize,
   formatDuration,
   formatNumber,
   formatPercent,
@@ -27,7 +28,7 @@ const words = (key: string) => {
     .replace(/\b(Usd|Ms)$/, "")
     .toLowerCase()
     .trim();
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return capitalize(text);
 };
 
 /**

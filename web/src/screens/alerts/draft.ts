@@ -5,6 +5,7 @@ import {
   DEFAULT_MESSAGE_TEMPLATE,
   type NoDataMode,
 } from "../../../../src/alerts/catalog";
+import { capitalize } from "../../lib/format";
 import type { AlertPreset, AlertRule, AlertRuleInput, ParamSchema } from "./api";
 
 /** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
@@ -113,10 +114,8 @@ export function toRuleInput(draft: RuleDraft, presets: readonly AlertPreset[]): 
 }
 
 /** "groupBy" → "Group by", "errorId" → "Error id". */
-export const paramLabel = (name: string): string => {
-  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
+export const paramLabel = (name: string): string =>
+  capitalize(name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase());
 
 /** `{service: "api"}` → `service=api`; the one series of a query without labels → `value`. */
 export const seriesLabel = (labels: Record<string, string>): string => {

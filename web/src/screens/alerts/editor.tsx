@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { Link, useLocation } from "wouter";
 import { canWrite } from "../../api/session";
+import { ConfirmButton } from "../../components/confirm-button";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { PageHeader } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
-import { ConfirmButton } from "../monitors/confirm-button";
 import { useProject } from "../project-context";
 import { type AlertRule, useRule, useRuleAction } from "./api";
 import { emptyRuleDraft, fromRule } from "./draft";
@@ -63,6 +63,7 @@ function Loaded({ rule, projectId }: { rule: AlertRule; projectId: string }) {
               <MuteControl rule={rule} projectId={projectId} />
               <ConfirmButton
                 label="Delete"
+                size="normal"
                 question={`Delete “${rule.name}” with its series and events?`}
                 pending={remove.isPending}
                 onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate("/") })}

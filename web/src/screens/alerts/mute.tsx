@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../../api/client";
 import { ProblemMessage } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import type { AlertRule } from "./api";
@@ -88,16 +89,14 @@ export function MuteControl({ rule, projectId }: { rule: AlertRule; projectId: s
         )}
       </Field>
       {duration === "until" && (
-        <Field label="Muted until" name="until" error={mute.error}>
-          {(props) => (
-            <input
-              {...props}
-              type="datetime-local"
-              value={until}
-              onChange={(e) => setUntil(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Muted until"
+          name="until"
+          error={mute.error}
+          type="datetime-local"
+          value={until}
+          onChange={setUntil}
+        />
       )}
       <p className="muted small">Still evaluated and recorded; no notifications are sent.</p>
       <div className="alr-actions">

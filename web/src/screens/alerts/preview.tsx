@@ -1,5 +1,6 @@
 import { useMemo } from "react";
 import { type ChartSeries, TimeSeriesChart } from "../../components/chart";
+import { DataTable } from "../../components/data-table";
 import { ProblemMessage } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import { formatDuration, formatNumber, formatTime } from "../../lib/format";
@@ -75,38 +76,22 @@ export function PreviewResult({
       )}
       <PreviewChart preview={preview} threshold={threshold} />
       {preview.series.length > 0 && (
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Series</th>
-                <th scope="col" className="num">
-                  Value
-                </th>
-                <th scope="col">Breaching</th>
-                <th scope="col">Would be</th>
-              </tr>
-            </thead>
-            <tbody>
-              {preview.series.map((s) => (
-                <tr key={s.seriesKey}>
-                  <td className="mono">{seriesLabel(s.labels)}</td>
-                  <td className="num">{s.value === null ? "no data" : formatNumber(s.value)}</td>
-                  <td>
-                    {s.breaching === "no_data_keep" ? "kept (no data)" : s.breaching ? "yes" : "no"}
-                  </td>
-                  <td>
-                    <StateBadge state={s.nextState} />
-                    {s.transition !== "none" && (
-                      <span className="muted small"> ({s.transition})</span>
-                    )}
-                    <div className="small muted">{s.message}</div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["Series", { label: "Value", num: true }, "Breaching", "Would be"]}>
+          {preview.series.map((s) => (
+            <tr key={s.seriesKey}>
+              <td className="mono">{seriesLabel(s.labels)}</td>
+              <td className="num">{s.value === null ? "no data" : formatNumber(s.value)}</td>
+              <td>
+                {s.breaching === "no_data_keep" ? "kept (no data)" : s.breaching ? "yes" : "no"}
+              </td>
+              <td>
+                <StateBadge state={s.nextState} />
+                {s.transition !== "none" && <span className="muted small"> ({s.transition})</span>}
+                <div className="small muted">{s.message}</div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <details>
         <summary className="small">TQL evaluated</summary>

@@ -10,6 +10,7 @@ import {
   type NoDataMode,
 } from "../../../../src/alerts/catalog";
 import { ProblemMessage, QueryView } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { type AlertRule, usePresets, usePreview, useSaveRule } from "./api";
 import { type RuleDraft, toRuleInput } from "./draft";
@@ -83,24 +84,20 @@ export function RuleForm({
         <fieldset disabled={!writer} className="alr-fieldset">
           <section className="card">
             <h2>Rule</h2>
-            <Field label="Name" name="name" error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={draft.name}
-                  onChange={(e) => set({ name: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label="Description" name="description" error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={draft.description}
-                  onChange={(e) => set({ description: e.target.value })}
-                />
-              )}
-            </Field>
+            <TextField
+              label="Name"
+              name="name"
+              error={error}
+              value={draft.name}
+              onChange={(v) => set({ name: v })}
+            />
+            <TextField
+              label="Description"
+              name="description"
+              error={error}
+              value={draft.description}
+              onChange={(v) => set({ description: v })}
+            />
             <Field label="Severity" name="severity" error={error}>
               {(props) => (
                 <select
@@ -205,34 +202,26 @@ export function RuleForm({
                   </select>
                 )}
               </Field>
-              <Field label="Threshold" name="condition.threshold" error={error}>
-                {(props) => (
-                  <input
-                    {...props}
-                    type="number"
-                    step="any"
-                    value={draft.threshold}
-                    onChange={(e) => set({ threshold: e.target.value })}
-                  />
-                )}
-              </Field>
-              <Field
+              <TextField
+                label="Threshold"
+                name="condition.threshold"
+                error={error}
+                type="number"
+                step="any"
+                value={draft.threshold}
+                onChange={(v) => set({ threshold: v })}
+              />
+              <TextField
                 label="For (seconds)"
                 name="forSeconds"
                 error={error}
                 hint={`How long a series must breach before it fires; 0 = at once (max ${MAX_FOR_SECONDS})`}
-              >
-                {(props) => (
-                  <input
-                    {...props}
-                    type="number"
-                    min={0}
-                    max={MAX_FOR_SECONDS}
-                    value={draft.forSeconds}
-                    onChange={(e) => set({ forSeconds: e.target.value })}
-                  />
-                )}
-              </Field>
+                type="number"
+                min={0}
+                max={MAX_FOR_SECONDS}
+                value={draft.forSeconds}
+                onChange={(v) => set({ forSeconds: v })}
+              />
               <Field label="Evaluate every" name="interval" error={error}>
                 {(props) => (
                   <select
@@ -285,7 +274,7 @@ export function RuleForm({
             >
               {preview.isPending ? "Previewing…" : "Preview"}
             </button>
-            <Link href={rule ? "/" : "/"} className="button">
+            <Link href="/" className="button">
               {rule ? "Back to rules" : "Cancel"}
             </Link>
             <span role="status" className="muted small">

@@ -1,9 +1,14 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { Sparkline } from "../../components/chart";
+import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
-import { Field, PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
-import { formatCompact, formatNumber, formatRelative, formatTime } from "../../lib/format";
+import { FilterSelect } from "../../components/list-filters";
+import { Pager, usePageParam } from "../../components/pager";
+import { RelativeTime } from "../../components/relative-time";
+import { TextField } from "../../components/text-field";
+import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
+import { formatCompact, formatNumber } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
@@ -17,6 +22,7 @@ import {
 } from "./errors-api";
 
 const PAGE_SIZE = 50;
+const ERROR_SOURCES = ["backend", "frontend"] as const;
 const STATUS_FILTERS = [
   { key: "active", label: "Open" },
   { key: "resolved", label: "Resolved" },
@@ -33,7 +39,7 @@ export function ErrorList() {
   const source = params.get("source") ?? "";
   const q = params.get("q") ?? "";
   const sort = params.get("sort") ?? "last_seen";
-  const page = Math.max(1, Number(params.get("page")) || 1);
+  const page = usePageParam();
   const within = { from: range.from, to: range.to };
   const list = useErrorList(projectId, {
     ...(status === "all" ? {} : { status }),
@@ -74,42 +80,33 @@ export function ErrorList() {
           ))}
         </fieldset>
         <SearchBox value={q} error={list.error} onSearch={(text) => filter({ q: text })} />
-        <Field label="Severity" name="severity" error={list.error}>
-          {(props) => (
-            <select
-              {...props}
-              value={severity}
-              onChange={(e) => filter({ severity: e.target.value })}
-            >
-              <option value="">Any severity</option>
-              {ERROR_SEVERITIES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Source" name="source" error={list.error}>
-          {(props) => (
-            <select {...props} value={source} onChange={(e) => filter({ source: e.target.value })}>
-              <option value="">All sources</option>
-              <option value="backend">backend</option>
-              <option value="frontend">frontend</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Sort by" name="sort_by" error={list.error}>
-          {(props) => (
-            <select {...props} value={sort} onChange={(e) => filter({ sort: e.target.value })}>
-              {ERROR_SORTS.map((s) => (
-                <option key={s.key} value={s.key}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <FilterSelect
+          label="Severity"
+          name="severity"
+          error={list.error}
+          value={severity}
+          any="Any severity"
+          options={ERROR_SEVERITIES}
+          onChange={(v) => filter({ severity: v })}
+        />
+        <FilterSelect
+          label="Source"
+          name="source"
+          error={list.error}
+          value={source}
+          any="All sources"
+          options={ERROR_SOURCES}
+          onChange={(v) => filter({ source: v })}
+        />
+        <FilterSelect
+          label="Sort by"
+          name="sort_by"
+          error={list.error}
+          value={sort}
+          any={false}
+          options={ERROR_SORTS}
+          onChange={(v) => filter({ sort: v })}
+        />
       </div>
       <QueryView
         query={list}
@@ -126,12 +123,7 @@ export function ErrorList() {
         {(data) => (
           <>
             <ErrorTable rows={data.data} trends={trends.data} />
-            <Pager
-              page={data.pagination.page}
-              totalPages={data.pagination.totalPages}
-              total={data.pagination.total}
-              onPage={(p) => set({ page: p === 1 ? undefined : p }, { push: true })}
-            />
+            <Pager pagination={data.pagination} noun={["group", "groups"]} />
           </>
         )}
       </QueryView>
@@ -156,17 +148,15 @@ function SearchBox({
   };
   return (
     <form aria-label="Search errors" className="errors-search" onSubmit={submit}>
-      <Field label="Search" name="search" error={error}>
-        {(props) => (
-          <input
-            {...props}
-            type="search"
-            value={text}
-            placeholder="Type or message"
-            onChange={(e) => setText(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Search"
+        name="search"
+        error={error}
+        type="search"
+        value={text}
+        placeholder="Type or message"
+        onChange={setText}
+      />
       <button type="submit" className="button">
         Search
       </button>
@@ -177,106 +167,60 @@ function SearchBox({
 function ErrorTable({ rows, trends }: { rows: ErrorSummary[]; trends: ErrorTrends | undefined }) {
   const byId = new Map(trends?.trends.map((t) => [t.errorId, t]));
   return (
-    <div className="table-scroll">
-      <table className="data errors-table">
-        <thead>
-          <tr>
-            <th scope="col">Error</th>
-            <th scope="col">Trend</th>
-            <th scope="col" className="num">
-              In range
-            </th>
-            <th scope="col" className="num">
-              Total
-            </th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Severity</th>
-            <th scope="col">Status</th>
+    <DataTable
+      columns={[
+        "Error",
+        "Trend",
+        { label: "In range", num: true },
+        { label: "Total", num: true },
+        "Last seen",
+        "Severity",
+        "Status",
+      ]}
+      className="errors-table"
+    >
+      {rows.map((e) => {
+        const trend = byId.get(e.id);
+        return (
+          <tr key={e.id}>
+            <td>
+              <div className="errors-title">
+                <Link href={`/${e.id}`}>
+                  <strong>{e.type}</strong>
+                </Link>
+                <span className="errors-message">{e.message}</span>
+                <span className="muted small mono">
+                  {e.culprit || "no in-app frame"} · {e.services.join(", ")}
+                </span>
+              </div>
+            </td>
+            <td>
+              {trend ? (
+                <Sparkline
+                  values={trend.counts}
+                  label={`${formatNumber(trend.total)} occurrences in range`}
+                />
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
+            <td className="num">{trend ? formatCompact(trend.total) : "—"}</td>
+            <td className="num">{formatCompact(e.occurrences)}</td>
+            <td className="nowrap">
+              <RelativeTime at={e.lastSeen} />
+            </td>
+            <td>
+              <StateBadge state={e.severity} />
+            </td>
+            <td>
+              <StateBadge
+                state={e.status === "active" ? "open" : "resolved"}
+                tone={e.status === "active" ? "bad" : "ok"}
+              />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((e) => {
-            const trend = byId.get(e.id);
-            return (
-              <tr key={e.id}>
-                <td>
-                  <div className="errors-title">
-                    <Link href={`/${e.id}`}>
-                      <strong>{e.type}</strong>
-                    </Link>
-                    <span className="errors-message">{e.message}</span>
-                    <span className="muted small mono">
-                      {e.culprit || "no in-app frame"} · {e.services.join(", ")}
-                    </span>
-                  </div>
-                </td>
-                <td>
-                  {trend ? (
-                    <Sparkline
-                      values={trend.counts}
-                      label={`${formatNumber(trend.total)} occurrences in range`}
-                    />
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td className="num">{trend ? formatCompact(trend.total) : "—"}</td>
-                <td className="num">{formatCompact(e.occurrences)}</td>
-                <td className="nowrap">
-                  <time dateTime={e.lastSeen} title={formatTime(e.lastSeen)}>
-                    {formatRelative(e.lastSeen)}
-                  </time>
-                </td>
-                <td>
-                  <StateBadge state={e.severity} />
-                </td>
-                <td>
-                  <StateBadge
-                    state={e.status === "active" ? "open" : "resolved"}
-                    tone={e.status === "active" ? "bad" : "ok"}
-                  />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function Pager({
-  page,
-  totalPages,
-  total,
-  onPage,
-}: {
-  page: number;
-  totalPages: number;
-  total: number;
-  onPage: (page: number) => void;
-}) {
-  return (
-    <nav className="errors-pager" aria-label="Pages">
-      <span className="muted small">
-        {formatNumber(total)} group{total === 1 ? "" : "s"} · page {page} of {totalPages}
-      </span>
-      <button
-        type="button"
-        className="button small"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
-        Previous
-      </button>
-      <button
-        type="button"
-        className="button small"
-        disabled={page >= totalPages}
-        onClick={() => onPage(page + 1)}
-      >
-        Next
-      </button>
-    </nav>
+        );
+      })}
+    </DataTable>
   );
 }

@@ -1,14 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  INCIDENT_PHASES,
+  INCIDENT_SOURCES,
+  INCIDENT_STATUSES,
+  type IncidentActor,
+} from "../../../../src/incidents/model";
+import { SEVERITIES, type Severity } from "../../../../src/lib/severity";
 import { api, type ListPage, projectApi, v1 } from "../../api/client";
 
-// The shapes of /api/projects/:projectId/incidents… (src/incidents/views.ts, model.ts).
+// The shapes of /api/projects/:projectId/incidents… (src/incidents/views.ts); the closed sets
+// are the server's own (src/incidents/model.ts).
 
-export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
-export const STATUSES = ["active", "resolved"] as const;
-export const SOURCES = ["manual", "monitor", "alert"] as const;
-export const PHASES = ["investigating", "identified", "monitoring", "resolved"] as const;
+export { SEVERITIES, type Severity };
+export const STATUSES = INCIDENT_STATUSES;
+export const SOURCES = INCIDENT_SOURCES;
+export const PHASES = INCIDENT_PHASES;
 
-export type Severity = (typeof SEVERITIES)[number];
 export type IncidentStatus = (typeof STATUSES)[number];
 export type IncidentSource = (typeof SOURCES)[number];
 export type Phase = (typeof PHASES)[number];
@@ -35,7 +42,7 @@ export interface IncidentEvent {
   id: string;
   type: string;
   at: string;
-  actor: { kind: "user" | "system" | "monitor" | "alert"; id: string | null };
+  actor: IncidentActor;
   message: string | null;
   phase: Phase | null;
   public: boolean;

@@ -1,5 +1,5 @@
-import { ApiError } from "../../api/client";
 import { Loading, ProblemMessage } from "../../components/feedback";
+import { FieldGroup, toggled } from "../../components/field-group";
 import { StateBadge } from "../../components/ui";
 import { useOrgComponents } from "../status-pages/api";
 
@@ -19,12 +19,8 @@ export function ComponentPicker({
   error: unknown;
 }) {
   const components = useOrgComponents(orgId);
-  const message = error instanceof ApiError ? error.fieldError("componentIds") : undefined;
-  const toggle = (id: string, on: boolean) =>
-    onChange(on ? [...selected, id] : selected.filter((s) => s !== id));
   return (
-    <fieldset className={`inc-components${message ? " invalid" : ""}`}>
-      <legend>Affected status page components</legend>
+    <FieldGroup legend="Affected status page components" name="componentIds" error={error}>
       {components.isPending && <Loading label="Loading status pages…" />}
       {components.isError && <ProblemMessage error={components.error} />}
       {components.data?.length === 0 && (
@@ -41,7 +37,7 @@ export function ComponentPicker({
                   <input
                     type="checkbox"
                     checked={selected.includes(c.id)}
-                    onChange={(e) => toggle(c.id, e.target.checked)}
+                    onChange={(e) => onChange(toggled(selected, c.id, e.target.checked))}
                   />
                   <span>{c.name}</span> <StateBadge state={c.status} />
                 </label>
@@ -49,11 +45,6 @@ export function ComponentPicker({
             </div>
           );
         })}
-      {message && (
-        <small className="field-error" role="alert">
-          {message}
-        </small>
-      )}
-    </fieldset>
+    </FieldGroup>
   );
 }

@@ -1,11 +1,13 @@
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { canManage } from "../../api/session";
+import { FormProblem } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { useProject } from "../project-context";
-import { FormProblem } from "../status-pages/form-problem";
-import { type DeclareInput, SEVERITIES, type Severity, useDeclareIncident } from "./api";
+import { type DeclareInput, type Severity, useDeclareIncident } from "./api";
 import { ComponentPicker } from "./component-picker";
+import { SeverityField } from "./severity-field";
 
 const FIELDS = ["title", "severity", "message", "componentIds"] as const;
 
@@ -31,33 +33,18 @@ export function DeclareForm() {
   };
   return (
     <form className="form" onSubmit={submit} aria-label="Declare an incident">
-      <Field label="Title" name="title" error={declare.error} hint="What is wrong, as users see it">
-        {(props) => (
-          <input
-            {...props}
-            value={title}
-            required
-            maxLength={200}
-            placeholder="Checkout payments failing"
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Severity" name="severity" error={declare.error}>
-        {(props) => (
-          <select
-            {...props}
-            value={severity}
-            onChange={(e) => setSeverity(e.target.value as Severity)}
-          >
-            {SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s[0]?.toUpperCase() + s.slice(1)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <TextField
+        label="Title"
+        name="title"
+        error={declare.error}
+        hint="What is wrong, as users see it"
+        value={title}
+        required
+        maxLength={200}
+        placeholder="Checkout payments failing"
+        onChange={setTitle}
+      />
+      <SeverityField value={severity} onChange={setSeverity} error={declare.error} />
       <Field
         label="First update"
         name="message"

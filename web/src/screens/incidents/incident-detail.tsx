@@ -2,24 +2,24 @@ import { type FormEvent, useState } from "react";
 import { Link, useParams } from "wouter";
 import { api } from "../../api/client";
 import { canManage, canWrite } from "../../api/session";
-import { ProblemMessage, QueryView } from "../../components/feedback";
-import { Field, PageHeader } from "../../components/ui";
+import { FormProblem, ProblemMessage, QueryView } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
+import { PageHeader } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
 import { useOrgComponents } from "../status-pages/api";
-import { FormProblem } from "../status-pages/form-problem";
 import {
   currentPhase,
   type IncidentDetail,
   incidentDuration,
-  SEVERITIES,
   type Severity,
   useIncident,
   useIncidentWrite,
 } from "./api";
 import { SeverityBadge, SourceLink, StatusBadge } from "./badges";
 import { ComponentPicker } from "./component-picker";
+import { SeverityField } from "./severity-field";
 import { Timeline } from "./timeline";
 import { UpdateForm } from "./update-form";
 
@@ -175,32 +175,16 @@ function EditDetails({ incident }: { incident: IncidentDetail }) {
   return (
     <form className="card" onSubmit={submit} aria-label="Edit title and severity">
       <h2>Title and severity</h2>
-      <Field label="Title" name="title" error={save.error}>
-        {(props) => (
-          <input
-            {...props}
-            value={title}
-            required
-            maxLength={200}
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Severity" name="severity" error={save.error}>
-        {(props) => (
-          <select
-            {...props}
-            value={severity}
-            onChange={(e) => setSeverity(e.target.value as Severity)}
-          >
-            {SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s[0]?.toUpperCase() + s.slice(1)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <TextField
+        label="Title"
+        name="title"
+        error={save.error}
+        value={title}
+        required
+        maxLength={200}
+        onChange={setTitle}
+      />
+      <SeverityField value={severity} onChange={setSeverity} error={save.error} />
       <FormProblem error={save.error} fields={["title", "severity"]} />
       <button type="submit" className="button small" disabled={!changed || save.isPending}>
         Save

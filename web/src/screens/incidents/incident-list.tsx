@@ -1,9 +1,18 @@
-import { useCallback, useId } from "react";
+import { useCallback } from "react";
 import { Link } from "wouter";
 import { canWrite } from "../../api/session";
+import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
+import {
+  FilterSelect,
+  FilterToolbar,
+  NoMatches,
+  useListFilters,
+} from "../../components/list-filters";
+import { Pager, usePageParam } from "../../components/pager";
+import { RelativeTime } from "../../components/relative-time";
 import { Drawer, PageHeader } from "../../components/ui";
-import { formatDuration, formatRelative, formatTime } from "../../lib/format";
+import { capitalize, formatDuration } from "../../lib/format";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import {
@@ -30,11 +39,10 @@ const SORTS = [
 export function IncidentList() {
   const { projectId, role } = useProject();
   const [params, set] = useUrlParams();
-  const status = params.get("status") ?? "";
-  const severity = params.get("severity") ?? "";
-  const source = params.get("source") ?? "";
+  const filters = useListFilters(["status", "severity", "source"] as const);
+  const { status, severity, source } = filters.values;
   const sort = params.get("sort") ?? "started_at";
-  const page = Math.max(1, Number(params.get("page") ?? 1) || 1);
+  const page = usePageParam();
   const incidents = useIncidents(projectId, {
     status: status || undefined,
     severity: severity || undefined,
@@ -46,8 +54,6 @@ export function IncidentList() {
   });
   const declaring = params.get("declare") === "1";
   const closeDeclare = useCallback(() => set({ declare: undefined }), [set]);
-  const filter = (change: Record<string, string>) => set({ ...change, page: undefined });
-  const filtered = Boolean(status || severity || source);
   return (
     <>
       <PageHeader
@@ -65,80 +71,43 @@ export function IncidentList() {
         </p>
       </PageHeader>
       <Summary projectId={projectId} />
-      <search className="toolbar" aria-label="Filter incidents">
-        <Select
-          label="Status"
-          value={status}
-          onChange={(v) => filter({ status: v })}
-          options={STATUSES}
-        />
-        <Select
-          label="Severity"
-          value={severity}
-          onChange={(v) => filter({ severity: v })}
-          options={SEVERITIES}
-        />
-        <Select
-          label="Source"
-          value={source}
-          onChange={(v) => filter({ source: v })}
-          options={SOURCES}
-          labels={SOURCE_LABEL}
-        />
-        <Select
+      <FilterToolbar
+        filters={filters}
+        label="Filter incidents"
+        selects={[
+          { key: "status", label: "Status", any: "All", options: capitalized(STATUSES) },
+          { key: "severity", label: "Severity", any: "All", options: capitalized(SEVERITIES) },
+          { key: "source", label: "Source", any: "All", options: SOURCE_OPTIONS },
+        ]}
+      >
+        <FilterSelect
           label="Sort"
           value={sort}
-          onChange={(v) => filter({ sort: v })}
-          options={SORTS.map((s) => s.key)}
-          labels={Object.fromEntries(SORTS.map((s) => [s.key, s.label]))}
-          all={false}
+          any={false}
+          options={SORTS}
+          onChange={(v) => set({ sort: v, page: undefined })}
         />
-        {filtered && (
-          <button
-            type="button"
-            className="button small"
-            onClick={() => filter({ status: "", severity: "", source: "" })}
-          >
-            Clear filters
-          </button>
-        )}
-      </search>
+      </FilterToolbar>
       <QueryView
         query={incidents}
         isEmpty={(list) => list.data.length === 0}
         empty={
-          <Empty title={filtered ? "No incidents match these filters" : "No incidents"}>
-            {filtered
-              ? "Clear the filters to see every incident."
-              : "Monitor outages and alert rules that open incidents will show here; you can also declare one."}
-          </Empty>
+          filters.active ? (
+            <NoMatches title="No incidents match these filters">
+              Clear the filters to see every incident.
+            </NoMatches>
+          ) : (
+            <Empty title="No incidents">
+              Monitor outages and alert rules that open incidents will show here; you can also
+              declare one.
+            </Empty>
+          )
         }
       >
         {(list) => (
           <>
             <IncidentTable incidents={list.data} />
-            <nav className="inc-pager" aria-label="Pages">
-              <span className="muted">
-                {list.pagination.total} incident{list.pagination.total === 1 ? "" : "s"} · page{" "}
-                {list.pagination.page} of {Math.max(1, list.pagination.totalPages)}
-              </span>
-              <button
-                type="button"
-                className="button small"
-                disabled={page <= 1}
-                onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}
-              >
-                Previous
-              </button>
-              <button
-                type="button"
-                className="button small"
-                disabled={!list.pagination.hasMore}
-                onClick={() => set({ page: page + 1 })}
-              >
-                Next
-              </button>
-            </nav>
+            <Pager pagination={list.pagination} noun={["incident", "incidents"]} />
           </>
         )}
       </QueryView>
@@ -151,37 +120,9 @@ export function IncidentList() {
   );
 }
 
-function Select<T extends string>({
-  label,
-  value,
-  options,
-  labels,
-  all = true,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  options: readonly T[];
-  labels?: Partial<Record<T, string>>;
-  /** Offer "All" (no filter) first. */
-  all?: boolean;
-  onChange: (value: string) => void;
-}) {
-  const id = useId();
-  return (
-    <span className="inline-field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {all && <option value="">All</option>}
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {labels?.[o] ?? o[0]?.toUpperCase() + o.slice(1)}
-          </option>
-        ))}
-      </select>
-    </span>
-  );
-}
+const capitalized = (values: readonly string[]) =>
+  values.map((key) => ({ key, label: capitalize(key) }));
+const SOURCE_OPTIONS = SOURCES.map((key) => ({ key, label: SOURCE_LABEL[key] }));
 
 function Summary({ projectId }: { projectId: string }) {
   const dashboard = useIncidentsDashboard(projectId, "30d");
@@ -212,43 +153,40 @@ function Summary({ projectId }: { projectId: string }) {
 function IncidentTable({ incidents }: { incidents: Incident[] }) {
   const { projectId } = useProject();
   return (
-    <div className="table-scroll">
-      <table className="data">
-        <thead>
-          <tr>
-            <th>Incident</th>
-            <th>Status</th>
-            <th>Severity</th>
-            <th>Source</th>
-            <th>Started</th>
-            <th className="num">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {incidents.map((incident) => (
-            <tr key={incident.id}>
-              <td>
-                <Link href={`/${incident.id}`}>{incident.title}</Link>
-                {incident.cause && <div className="muted small inc-clamp">{incident.cause}</div>}
-              </td>
-              <td>
-                <StatusBadge status={incident.status} />
-              </td>
-              <td>
-                <SeverityBadge severity={incident.severity} />
-              </td>
-              <td>
-                <SourceLink projectId={projectId} incident={incident} />
-              </td>
-              <td title={formatTime(incident.startedAt)}>{formatRelative(incident.startedAt)}</td>
-              <td className="num">
-                {formatDuration(incidentDuration(incident))}
-                {incident.status === "active" && <span className="muted small"> so far</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={[
+        "Incident",
+        "Status",
+        "Severity",
+        "Source",
+        "Started",
+        { label: "Duration", num: true },
+      ]}
+    >
+      {incidents.map((incident) => (
+        <tr key={incident.id}>
+          <td>
+            <Link href={`/${incident.id}`}>{incident.title}</Link>
+            {incident.cause && <div className="muted small inc-clamp">{incident.cause}</div>}
+          </td>
+          <td>
+            <StatusBadge status={incident.status} />
+          </td>
+          <td>
+            <SeverityBadge severity={incident.severity} />
+          </td>
+          <td>
+            <SourceLink projectId={projectId} incident={incident} />
+          </td>
+          <td>
+            <RelativeTime at={incident.startedAt} />
+          </td>
+          <td className="num">
+            {formatDuration(incidentDuration(incident))}
+            {incident.status === "active" && <span className="muted small"> so far</span>}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,7 +1,7 @@
 import { Link } from "wouter";
 import { useMe } from "../../api/session";
+import { RelativeTime } from "../../components/relative-time";
 import { StateBadge } from "../../components/ui";
-import { formatRelative, formatTime } from "../../lib/format";
 import { projectPath } from "../registry";
 import type { IncidentEvent } from "./api";
 
@@ -80,9 +80,7 @@ export function Timeline({ events, projectId }: { events: IncidentEvent[]; proje
             )}
             <span className="muted small">
               by <Actor actor={event.actor} projectId={projectId} /> ·{" "}
-              <time dateTime={event.at} title={formatTime(event.at)}>
-                {formatRelative(event.at)}
-              </time>
+              <RelativeTime at={event.at} />
             </span>
           </div>
           {event.message && event.type !== "severity_changed" && (

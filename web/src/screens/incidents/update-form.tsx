@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../../api/client";
+import { FormProblem } from "../../components/feedback";
+import { FieldGroup } from "../../components/field-group";
 import { Field } from "../../components/ui";
-import { FormProblem } from "../status-pages/form-problem";
+import { capitalize } from "../../lib/format";
 import { currentPhase, type IncidentDetail, PHASES, type Phase, useIncidentWrite } from "./api";
 
 type Visibility = "public" | "private";
@@ -10,6 +12,11 @@ interface UpdateInput {
   message: string;
   phase: Phase;
 }
+
+const VISIBILITIES: readonly { value: Visibility; label: string; note: string }[] = [
+  { value: "public", label: "Public update", note: "shown on status pages" },
+  { value: "private", label: "Private note", note: "your team only" },
+];
 
 const PHASE_HINT: Record<Phase, string> = {
   investigating: "Looking into it",
@@ -51,33 +58,22 @@ export function UpdateForm({
     <form className="card form inc-update" onSubmit={submit} aria-label="Post an update">
       <h2>Post to the timeline</h2>
       {active ? (
-        <fieldset className="inc-visibility">
-          <legend>Visibility</legend>
-          <label className="inc-check">
-            <input
-              type="radio"
-              name="visibility"
-              value="public"
-              checked={visibility === "public"}
-              onChange={() => setVisibility("public")}
-            />
-            <span>
-              Public update <span className="muted small">(shown on status pages)</span>
-            </span>
-          </label>
-          <label className="inc-check">
-            <input
-              type="radio"
-              name="visibility"
-              value="private"
-              checked={visibility === "private"}
-              onChange={() => setVisibility("private")}
-            />
-            <span>
-              Private note <span className="muted small">(your team only)</span>
-            </span>
-          </label>
-        </fieldset>
+        <FieldGroup legend="Visibility">
+          {VISIBILITIES.map((v) => (
+            <label key={v.value} className="inc-check">
+              <input
+                type="radio"
+                name="visibility"
+                value={v.value}
+                checked={visibility === v.value}
+                onChange={() => setVisibility(v.value)}
+              />
+              <span>
+                {v.label} <span className="muted small">({v.note})</span>
+              </span>
+            </label>
+          ))}
+        </FieldGroup>
       ) : (
         <p className="muted small">
           The incident is resolved: add a private note, or reopen it to post a public update.
@@ -89,7 +85,7 @@ export function UpdateForm({
             <select {...props} value={phase} onChange={(e) => setPhase(e.target.value as Phase)}>
               {PHASES.map((p) => (
                 <option key={p} value={p}>
-                  {p[0]?.toUpperCase() + p.slice(1)}
+                  {capitalize(p)}
                 </option>
               ))}
             </select>

@@ -19,6 +19,8 @@ import {
   useLogServices,
 } from "./logs-api";
 import "./logs.css";
+import { FilterSelect } from "../../components/list-filters";
+import { TextField } from "../../components/text-field";
 
 /**
  * Log explorer: full-text search (words and "quoted phrases"), level/source/service/trace filters
@@ -152,50 +154,35 @@ function SearchForm({
   return (
     <form aria-label="Filter logs" className="toolbar logs-toolbar" onSubmit={submit}>
       <div className="logs-search">
-        <Field label="Search" name="search" error={error} hint='Words and "quoted phrases"'>
-          {(props) => (
-            <input
-              {...props}
-              type="search"
-              value={q}
-              placeholder='timeout "payment failed"'
-              onChange={(e) => setQ(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Search"
+          name="search"
+          error={error}
+          hint='Words and "quoted phrases"'
+          type="search"
+          value={q}
+          placeholder='timeout "payment failed"'
+          onChange={setQ}
+        />
       </div>
-      <Field label="Level" name="level" error={error}>
-        {(props) => (
-          <select
-            {...props}
-            value={filters.level}
-            onChange={(e) => onApply({ level: e.target.value })}
-          >
-            <option value="">All levels</option>
-            {LOG_LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Source" name="source" error={error}>
-        {(props) => (
-          <select
-            {...props}
-            value={filters.source}
-            onChange={(e) => onApply({ source: e.target.value })}
-          >
-            <option value="">All sources</option>
-            {LOG_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <FilterSelect
+        label="Level"
+        name="level"
+        error={error}
+        value={filters.level}
+        any="All levels"
+        options={LOG_LEVELS}
+        onChange={(v) => onApply({ level: v })}
+      />
+      <FilterSelect
+        label="Source"
+        name="source"
+        error={error}
+        value={filters.source}
+        any="All sources"
+        options={LOG_SOURCES}
+        onChange={(v) => onApply({ source: v })}
+      />
       <Field label="Service" name="service" error={error}>
         {(props) => (
           <>

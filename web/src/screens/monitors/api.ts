@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AssertionType, Operator } from "../../../../src/monitors/assertions/registry";
 import type { Frequency, MonitorType } from "../../../../src/monitors/catalog";
+import type { CheckResult as RunResult } from "../../../../src/monitors/model";
 import { api, type ListPage, projectApi } from "../../api/client";
 
 /** One assertion as the API takes and returns it (src/monitors/definition.ts `Assertion`). */
@@ -48,40 +49,13 @@ export interface Monitor {
   updatedAt: string;
 }
 
-export interface AssertionResult {
-  type: AssertionType;
-  operator: Operator;
-  target?: string;
-  expected: string;
-  actual: string | null;
-  passed: boolean;
-  message: string;
-}
+export type { AssertionResult, StepResult } from "../../../../src/monitors/model";
 
-export interface StepResult {
-  name: string;
-  status: "passed" | "failed" | "skipped";
-  method: string;
-  url: string;
-  statusCode: number | null;
-  durationMs: number | null;
-  transportError: { code: string; message: string } | null;
-  assertions: AssertionResult[];
-  extracted: Record<string, string>;
-  responseBody: string | null;
-  responseBodyTruncated: boolean;
-}
-
-/** One check (src/monitors/views.ts `CheckResultView`). */
-export interface CheckResult {
+/** One check (src/monitors/views.ts `CheckResultView`): the runner's result with its ids. */
+export interface CheckResult extends RunResult {
   id: string;
   monitorId: string;
   trigger: "scheduled" | "manual";
-  startedAt: string;
-  durationMs: number;
-  passed: boolean;
-  traceId: string;
-  steps: StepResult[];
 }
 
 export interface MonitorIncident {

@@ -6,10 +6,12 @@ import {
   type Operator,
 } from "../../../../src/monitors/assertions/registry";
 import { MAX_ASSERTIONS } from "../../../../src/monitors/catalog";
+import { FieldGroup } from "../../components/field-group";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
+import { capitalize } from "../../lib/format";
 import { type DraftAssertion, newAssertion, targetField, withType } from "./draft";
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+import { RemoveRowButton } from "./pair-rows";
 
 /** "not_equals" → "not equals": the operators read as the spec writes them. */
 export const operatorLabel = (operator: string): string => operator.replaceAll("_", " ");
@@ -43,8 +45,7 @@ export function AssertionBuilder({
     onChange(assertions.map((a, i) => (i === index ? change(a) : a)));
   const base = `steps.${stepIndex}.assertions`;
   return (
-    <fieldset className="mon-rows">
-      <legend>Assertions</legend>
+    <FieldGroup legend="Assertions">
       {assertions.length === 0 && (
         <p className="muted small">
           None: the check uses the defaults (status code equals 200, response time less than 3000
@@ -78,17 +79,15 @@ export function AssertionBuilder({
               )}
             </Field>
             {target && field ? (
-              <Field label={capitalize(target.label)} name={`${where}.${field}`} error={error}>
-                {(props) => (
-                  <input
-                    {...props}
-                    className="mono"
-                    value={assertion.target}
-                    placeholder={field === "path" ? "$.data.id" : "content-type"}
-                    onChange={(e) => update(index, (a) => ({ ...a, target: e.target.value }))}
-                  />
-                )}
-              </Field>
+              <TextField
+                label={capitalize(target.label)}
+                name={`${where}.${field}`}
+                error={error}
+                className="mono"
+                value={assertion.target}
+                placeholder={field === "path" ? "$.data.id" : "content-type"}
+                onChange={(v) => update(index, (a) => ({ ...a, target: v }))}
+              />
             ) : (
               // Keeps the columns of every row aligned when this type reads no path or header.
               <span aria-hidden="true" />
@@ -110,30 +109,24 @@ export function AssertionBuilder({
                 </select>
               )}
             </Field>
-            <Field label="Value" name={`${where}.value`} error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  className="mono"
-                  value={assertion.value}
-                  placeholder={VALUE_HINTS[assertion.type] ?? ""}
-                  inputMode={
-                    assertion.type === "status_code" || assertion.type === "response_time"
-                      ? "numeric"
-                      : undefined
-                  }
-                  onChange={(e) => update(index, (a) => ({ ...a, value: e.target.value }))}
-                />
-              )}
-            </Field>
-            <button
-              type="button"
-              className="button small mon-remove"
-              aria-label={`Remove assertion ${n}`}
+            <TextField
+              label="Value"
+              name={`${where}.value`}
+              error={error}
+              className="mono"
+              value={assertion.value}
+              placeholder={VALUE_HINTS[assertion.type] ?? ""}
+              inputMode={
+                assertion.type === "status_code" || assertion.type === "response_time"
+                  ? "numeric"
+                  : undefined
+              }
+              onChange={(v) => update(index, (a) => ({ ...a, value: v }))}
+            />
+            <RemoveRowButton
+              what={`assertion ${n}`}
               onClick={() => onChange(assertions.filter((_, i) => i !== index))}
-            >
-              Remove
-            </button>
+            />
           </fieldset>
         );
       })}
@@ -148,6 +141,6 @@ export function AssertionBuilder({
       {total >= MAX_ASSERTIONS && (
         <span className="muted small"> A monitor has at most {MAX_ASSERTIONS} assertions.</span>
       )}
-    </fieldset>
+    </FieldGroup>
   );
 }

@@ -1,5 +1,7 @@
 import { Link, useLocation } from "wouter";
 import { canWrite } from "../../api/session";
+import { ConfirmButton } from "../../components/confirm-button";
+import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { PageHeader, StateBadge, Tabs } from "../../components/ui";
 import { formatDuration, formatRelative, formatTime } from "../../lib/format";
@@ -13,7 +15,6 @@ import {
   useMonitorAction,
   useMonitorIncidents,
 } from "./api";
-import { ConfirmButton } from "./confirm-button";
 import { ResultDetail } from "./result-detail";
 import { ResultsTimeline } from "./results";
 import { frequencyLabel, MonitorStateBadge, OutcomeBadge, TYPE_LABELS } from "./state";
@@ -77,6 +78,7 @@ function Loaded({ monitor, projectId }: { monitor: Monitor; projectId: string })
               </Link>
               <ConfirmButton
                 label="Delete"
+                size="normal"
                 question={`Delete “${monitor.name}” with its results and incidents?`}
                 pending={remove.isPending}
                 onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate("/") })}
@@ -165,45 +167,38 @@ function MonitorIncidents({ projectId, monitorId }: { projectId: string; monitor
       }
     >
       {(p) => (
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-                <th scope="col">Ended</th>
-                <th scope="col" className="num">
-                  Duration
-                </th>
-                <th scope="col">Cause</th>
-                <th scope="col">Notifications</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.data.map((incident) => (
-                <tr key={incident.id}>
-                  <td>
-                    <Link href={`~${projectPath(projectId, "incidents", incident.id)}`}>
-                      <StateBadge
-                        state={incident.status === "active" ? "down" : "resolved"}
-                        tone={incident.status === "active" ? "bad" : "ok"}
-                      />
-                    </Link>
-                  </td>
-                  <td>{formatTime(incident.startedAt)}</td>
-                  <td>{incident.endedAt ? formatTime(incident.endedAt) : "Ongoing"}</td>
-                  <td className="num">{formatDuration(incident.durationMs)}</td>
-                  <td className="mon-reason-cell">{incident.cause}</td>
-                  <td>
-                    {incident.notifications.length === 0
-                      ? "—"
-                      : incident.notifications.map((n) => `${n.event} (${n.status})`).join(", ")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            "Status",
+            "Started",
+            "Ended",
+            { label: "Duration", num: true },
+            "Cause",
+            "Notifications",
+          ]}
+        >
+          {p.data.map((incident) => (
+            <tr key={incident.id}>
+              <td>
+                <Link href={`~${projectPath(projectId, "incidents", incident.id)}`}>
+                  <StateBadge
+                    state={incident.status === "active" ? "down" : "resolved"}
+                    tone={incident.status === "active" ? "bad" : "ok"}
+                  />
+                </Link>
+              </td>
+              <td>{formatTime(incident.startedAt)}</td>
+              <td>{incident.endedAt ? formatTime(incident.endedAt) : "Ongoing"}</td>
+              <td className="num">{formatDuration(incident.durationMs)}</td>
+              <td className="mon-reason-cell">{incident.cause}</td>
+              <td>
+                {incident.notifications.length === 0
+                  ? "—"
+                  : incident.notifications.map((n) => `${n.event} (${n.status})`).join(", ")}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </QueryView>
   );

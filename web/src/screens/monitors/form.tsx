@@ -11,10 +11,11 @@ import {
 import { ApiError } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
 import { Field, PageHeader } from "../../components/ui";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
-import { type Monitor, useChannels, useMonitor, useSaveMonitor } from "./api";
+import { type Monitor, useMonitor, useSaveMonitor } from "./api";
+import { ChannelPicker } from "./channel-picker";
 import {
   type Draft,
   emptyDraft,
@@ -49,7 +50,6 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState(initial);
   const save = useSaveMonitor(projectId, monitor?.id);
-  const channels = useChannels(projectId);
   const flow = draft.type === "flow";
   const totalAssertions = draft.steps.reduce((n, s) => n + s.assertions.length, 0);
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
@@ -79,16 +79,15 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }
       <section className="card">
         <h2>Settings</h2>
         <div className="mon-settings">
-          <Field label="Name" name="name" error={error} hint="Appears in alerts">
-            {(props) => (
-              <input
-                {...props}
-                value={draft.name}
-                required
-                onChange={(e) => set({ name: e.target.value })}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Name"
+            name="name"
+            error={error}
+            hint="Appears in alerts"
+            value={draft.name}
+            required
+            onChange={(v) => set({ name: v })}
+          />
           <Field label="Type" name="type" error={error}>
             {(props) => (
               <select
@@ -124,40 +123,28 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }
               </select>
             )}
           </Field>
-          <Field
+          <TextField
             label="Timeout (seconds)"
             name="timeoutSeconds"
             error={error}
             hint={`${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}; per request`}
-          >
-            {(props) => (
-              <input
-                {...props}
-                type="number"
-                min={TIMEOUT_SECONDS.min}
-                max={TIMEOUT_SECONDS.max}
-                value={draft.timeoutSeconds}
-                onChange={(e) => set({ timeoutSeconds: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field
+            type="number"
+            min={TIMEOUT_SECONDS.min}
+            max={TIMEOUT_SECONDS.max}
+            value={draft.timeoutSeconds}
+            onChange={(v) => set({ timeoutSeconds: v })}
+          />
+          <TextField
             label="Alert after (consecutive failures)"
             name="alertAfter"
             error={error}
             hint="2 or more rides out a single failure"
-          >
-            {(props) => (
-              <input
-                {...props}
-                type="number"
-                min={ALERT_AFTER.min}
-                max={ALERT_AFTER.max}
-                value={draft.alertAfter}
-                onChange={(e) => set({ alertAfter: e.target.value })}
-              />
-            )}
-          </Field>
+            type="number"
+            min={ALERT_AFTER.min}
+            max={ALERT_AFTER.max}
+            value={draft.alertAfter}
+            onChange={(v) => set({ alertAfter: v })}
+          />
           <Field label="Location" name="locations" error={error} hint="The only region there is">
             {(props) => (
               <select {...props} value="default" disabled>
@@ -166,44 +153,13 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }
             )}
           </Field>
         </div>
-        <fieldset className="mon-channels">
-          <legend>Notify via</legend>
-          <QueryView
-            query={channels}
-            isEmpty={(list) => list.length === 0}
-            empty={
-              <p className="muted small">
-                No notification channels yet.{" "}
-                <Link href={`~${projectPath(projectId, "settings")}`}>Create one in Settings</Link>
-              </p>
-            }
-          >
-            {(list) =>
-              list.map((channel, i) => (
-                <label key={channel.id} className="inline-field">
-                  <input
-                    type="checkbox"
-                    checked={draft.channelIds.includes(channel.id)}
-                    onChange={(e) =>
-                      set({
-                        channelIds: e.target.checked
-                          ? [...draft.channelIds, channel.id]
-                          : draft.channelIds.filter((id) => id !== channel.id),
-                      })
-                    }
-                    aria-invalid={
-                      error ? Boolean(fieldMessage(error, `channelIds.${i}`)) : undefined
-                    }
-                  />
-                  {channel.name} <span className="muted small">({channel.type})</span>
-                </label>
-              ))
-            }
-          </QueryView>
-          {fieldMessage(error, "channelIds") && (
-            <small className="field-error">{fieldMessage(error, "channelIds")}</small>
-          )}
-        </fieldset>
+        <ChannelPicker
+          projectId={projectId}
+          legend="Notify via"
+          selected={draft.channelIds}
+          onChange={(channelIds) => set({ channelIds })}
+          error={error}
+        />
       </section>
       <h2 className="mon-steps-title">
         {flow ? `Steps (${draft.steps.length} of ${MAX_STEPS})` : "Request"}

@@ -1,9 +1,17 @@
 import { Link } from "wouter";
+import { MONITOR_TYPES } from "../../../../src/monitors/catalog";
 import { canWrite } from "../../api/session";
-import { Empty, QueryView } from "../../components/feedback";
+import { DataTable } from "../../components/data-table";
+import { QueryView } from "../../components/feedback";
+import {
+  FilterToolbar,
+  NoMatches,
+  NothingYet,
+  useListFilters,
+} from "../../components/list-filters";
+import { RelativeTime } from "../../components/relative-time";
 import { PageHeader } from "../../components/ui";
-import { formatDuration, formatRelative, formatTime } from "../../lib/format";
-import { useUrlParams } from "../../lib/url-state";
+import { formatDuration } from "../../lib/format";
 import { useProject } from "../project-context";
 import { type Monitor, useMonitors } from "./api";
 import {
@@ -15,21 +23,20 @@ import {
   TYPE_LABELS,
 } from "./state";
 
+const TYPE_OPTIONS = MONITOR_TYPES.map((key) => ({ key, label: TYPE_LABELS[key] }));
+
 /** `/monitors`: every monitor with its state and last check; filters live in the URL. */
 export function MonitorList() {
   const { projectId, role } = useProject();
   const monitors = useMonitors(projectId);
-  const [params, setParams] = useUrlParams();
-  const q = params.get("q") ?? "";
-  const state = params.get("state") ?? "";
-  const type = params.get("type") ?? "";
+  const filters = useListFilters(["q", "state", "type"] as const);
+  const { q, state, type } = filters.values;
   const matches = (m: Monitor) =>
     (!q ||
       m.name.toLowerCase().includes(q.toLowerCase()) ||
       m.steps.some((s) => s.url.toLowerCase().includes(q.toLowerCase()))) &&
     (!state || monitorState(m).key === state) &&
     (!type || m.type === type);
-  const filtered = Boolean(q || state || type);
   return (
     <>
       <PageHeader
@@ -44,117 +51,73 @@ export function MonitorList() {
       >
         <p className="muted small">HTTP checks of your endpoints and multi-step API flows.</p>
       </PageHeader>
-      <search className="toolbar">
-        <label className="field">
-          <span>Search</span>
-          <input
-            type="search"
-            value={q}
-            placeholder="Name or URL"
-            onChange={(e) => setParams({ q: e.target.value })}
-          />
-        </label>
-        <label className="field">
-          <span>State</span>
-          <select value={state} onChange={(e) => setParams({ state: e.target.value })}>
-            <option value="">Any state</option>
-            {MONITOR_STATES.map((s) => (
-              <option key={s.key} value={s.key}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Type</span>
-          <select value={type} onChange={(e) => setParams({ type: e.target.value })}>
-            <option value="">Any type</option>
-            <option value="api">API</option>
-            <option value="flow">Multi-step</option>
-          </select>
-        </label>
-        {filtered && (
-          <button
-            type="button"
-            className="button small"
-            onClick={() => setParams({ q: undefined, state: undefined, type: undefined })}
-          >
-            Clear filters
-          </button>
-        )}
-      </search>
+      <FilterToolbar
+        filters={filters}
+        search={{ key: "q", placeholder: "Name or URL" }}
+        selects={[
+          { key: "state", label: "State", any: "Any state", options: MONITOR_STATES },
+          { key: "type", label: "Type", any: "Any type", options: TYPE_OPTIONS },
+        ]}
+      />
       <QueryView
         query={monitors}
         isEmpty={(page) => page.data.length === 0}
         empty={
-          <Empty title="No monitors yet">
-            {canWrite(role) ? (
-              <Link href="/new">Create a monitor</Link>
-            ) : (
-              "A member of the organization can create one."
-            )}
-          </Empty>
+          <NothingYet title="No monitors yet" canCreate={canWrite(role)}>
+            <Link href="/new">Create a monitor</Link>
+          </NothingYet>
         }
       >
         {(page) => {
           const rows = page.data.filter(matches);
-          if (rows.length === 0) return <Empty title="No monitor matches these filters" />;
+          if (rows.length === 0) return <NoMatches title="No monitor matches these filters" />;
           return (
-            <div className="table-scroll">
-              <table className="data mon-table">
-                <caption className="visually-hidden">
+            <DataTable
+              columns={[
+                "Name",
+                "Type",
+                "State",
+                "Last check",
+                { label: "Duration", num: true },
+                "Frequency",
+              ]}
+              caption={
+                <>
                   {rows.length} of {page.data.length} monitors
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Last check</th>
-                    <th scope="col" className="num">
-                      Duration
-                    </th>
-                    <th scope="col">Frequency</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((m) => (
-                    <tr key={m.id}>
-                      <td>
-                        <Link href={`/${m.id}`}>{m.name}</Link>
-                        <div className="muted small mono mon-url">{m.steps[0]?.url}</div>
-                      </td>
-                      <td>
-                        {TYPE_LABELS[m.type]}
-                        {m.type === "flow" && (
-                          <span className="muted small"> · {m.steps.length} steps</span>
-                        )}
-                      </td>
-                      <td>
-                        <MonitorStateBadge monitor={m} />
-                      </td>
-                      <td>
-                        {m.lastResult ? (
-                          <>
-                            <OutcomeBadge passed={m.lastResult.passed} />{" "}
-                            <time
-                              dateTime={m.lastResult.startedAt}
-                              title={formatTime(m.lastResult.startedAt)}
-                            >
-                              {formatRelative(m.lastResult.startedAt)}
-                            </time>
-                          </>
-                        ) : (
-                          <span className="muted">Never</span>
-                        )}
-                      </td>
-                      <td className="num">{formatDuration(m.lastResult?.durationMs)}</td>
-                      <td>Every {frequencyLabel(m.frequency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                </>
+              }
+              className="mon-table"
+            >
+              {rows.map((m) => (
+                <tr key={m.id}>
+                  <td>
+                    <Link href={`/${m.id}`}>{m.name}</Link>
+                    <div className="muted small mono mon-url">{m.steps[0]?.url}</div>
+                  </td>
+                  <td>
+                    {TYPE_LABELS[m.type]}
+                    {m.type === "flow" && (
+                      <span className="muted small"> · {m.steps.length} steps</span>
+                    )}
+                  </td>
+                  <td>
+                    <MonitorStateBadge monitor={m} />
+                  </td>
+                  <td>
+                    {m.lastResult ? (
+                      <>
+                        <OutcomeBadge passed={m.lastResult.passed} />{" "}
+                        <RelativeTime at={m.lastResult.startedAt} />
+                      </>
+                    ) : (
+                      <span className="muted">Never</span>
+                    )}
+                  </td>
+                  <td className="num">{formatDuration(m.lastResult?.durationMs)}</td>
+                  <td>Every {frequencyLabel(m.frequency)}</td>
+                </tr>
+              ))}
+            </DataTable>
           );
         }}
       </QueryView>

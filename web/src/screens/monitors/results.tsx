@@ -1,5 +1,8 @@
 import { useCallback, useId, useMemo } from "react";
+import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
+import { FilterSelect } from "../../components/list-filters";
+import { Pager, usePageParam } from "../../components/pager";
 import { Drawer, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatPercent, formatTime } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
@@ -7,6 +10,11 @@ import { useUrlParams } from "../../lib/url-state";
 import { type CheckResult, useResult, useResults } from "./api";
 import { failureReason, ResultDetail } from "./result-detail";
 import { OutcomeBadge } from "./state";
+
+const OUTCOMES = [
+  { key: "passed", label: "Passed" },
+  { key: "failed", label: "Failed" },
+];
 
 /**
  * The checks as a strip of bars, oldest on the left: the height is the duration, the colour the
@@ -83,7 +91,7 @@ export function ResultsTimeline({
   const [range, setRange] = useTimeRange("24h");
   const [params, setParams] = useUrlParams();
   const outcome = params.get("outcome");
-  const page = Math.max(1, Number(params.get("page") ?? "1") || 1);
+  const page = usePageParam();
   const selected = params.get("result");
   const results = useResults(projectId, monitorId, {
     from: range.from,
@@ -102,17 +110,13 @@ export function ResultsTimeline({
             setParams({ page: undefined });
           }}
         />
-        <label className="inline-field">
-          <span>Outcome</span>
-          <select
-            value={outcome ?? ""}
-            onChange={(e) => setParams({ outcome: e.target.value, page: undefined })}
-          >
-            <option value="">All checks</option>
-            <option value="passed">Passed</option>
-            <option value="failed">Failed</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Outcome"
+          value={outcome ?? ""}
+          any="All checks"
+          options={OUTCOMES}
+          onChange={(v) => setParams({ outcome: v, page: undefined })}
+        />
       </div>
       <QueryView
         query={results}
@@ -136,79 +140,51 @@ export function ResultsTimeline({
                 </p>
                 <ResultsStrip results={p.data} />
               </div>
-              <div className="table-scroll">
-                <table className="data mon-results">
-                  <caption className="visually-hidden">Checks, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Time</th>
-                      <th scope="col">Outcome</th>
-                      <th scope="col" className="num">
-                        Duration
-                      </th>
-                      <th scope="col">Steps</th>
-                      <th scope="col">Failure reason</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Details</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.data.map((r) => (
-                      <tr key={r.id} aria-selected={r.id === selected}>
-                        <td>
-                          <time dateTime={r.startedAt}>{formatTime(r.startedAt)}</time>
-                          {r.trigger === "manual" && (
-                            <span className="muted small"> · by hand</span>
-                          )}
-                        </td>
-                        <td>
-                          <OutcomeBadge passed={r.passed} />
-                        </td>
-                        <td className="num">{formatDuration(r.durationMs)}</td>
-                        <td>
-                          {r.steps.filter((s) => s.status === "passed").length}/{r.steps.length}{" "}
-                          passed
-                        </td>
-                        <td className="mon-reason-cell">{failureReason(r) ?? ""}</td>
-                        <td>
-                          <button
-                            type="button"
-                            className="button small"
-                            onClick={() => setParams({ result: r.id }, { push: true })}
-                            aria-label={`Details of the check at ${formatTime(r.startedAt)}`}
-                          >
-                            Details
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {(page > 1 || p.pagination.hasMore) && (
-                <nav className="toolbar" aria-label="Pages of results">
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={page <= 1}
-                    onClick={() => setParams({ page: page - 1 })}
-                  >
-                    Newer
-                  </button>
-                  <span className="muted small">
-                    Page {page} of {p.pagination.totalPages}
-                  </span>
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={!p.pagination.hasMore}
-                    onClick={() => setParams({ page: page + 1 })}
-                  >
-                    Older
-                  </button>
-                </nav>
-              )}
+              <DataTable
+                columns={[
+                  "Time",
+                  "Outcome",
+                  { label: "Duration", num: true },
+                  "Steps",
+                  "Failure reason",
+                  { label: "Details", hidden: true },
+                ]}
+                caption="Checks, newest first"
+                className="mon-results"
+              >
+                {p.data.map((r) => (
+                  <tr key={r.id} aria-selected={r.id === selected}>
+                    <td>
+                      <time dateTime={r.startedAt}>{formatTime(r.startedAt)}</time>
+                      {r.trigger === "manual" && <span className="muted small"> · by hand</span>}
+                    </td>
+                    <td>
+                      <OutcomeBadge passed={r.passed} />
+                    </td>
+                    <td className="num">{formatDuration(r.durationMs)}</td>
+                    <td>
+                      {r.steps.filter((s) => s.status === "passed").length}/{r.steps.length} passed
+                    </td>
+                    <td className="mon-reason-cell">{failureReason(r) ?? ""}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => setParams({ result: r.id }, { push: true })}
+                        aria-label={`Details of the check at ${formatTime(r.startedAt)}`}
+                      >
+                        Details
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+              <Pager
+                pagination={p.pagination}
+                noun={["check", "checks"]}
+                order="newest-first"
+                label="Pages of results"
+              />
             </>
           );
         }}

@@ -4,10 +4,12 @@ import {
   MAX_EXTRACTIONS,
   MAX_HEADERS,
 } from "../../../../src/monitors/catalog";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { AssertionBuilder } from "./assertion-builder";
 import type { DraftStep } from "./draft";
 import { newKey } from "./draft";
+import { PairRows } from "./pair-rows";
 
 interface StepEditorProps {
   step: DraftStep;
@@ -80,16 +82,15 @@ export function StepEditor({
         )}
       </header>
       {flow && (
-        <Field label="Step name" name={`${at}.name`} error={error} hint="Shown in results">
-          {(props) => (
-            <input
-              {...props}
-              value={step.name}
-              placeholder={`Step ${n}`}
-              onChange={(e) => set({ name: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Step name"
+          name={`${at}.name`}
+          error={error}
+          hint="Shown in results"
+          value={step.name}
+          placeholder={`Step ${n}`}
+          onChange={(v) => set({ name: v })}
+        />
       )}
       <div className="mon-request">
         <Field label="Method" name={`${at}.method`} error={error}>
@@ -141,66 +142,26 @@ export function StepEditor({
           extracted by an earlier step: the text is sent as written.
         </p>
       )}
-      <fieldset className="mon-rows">
-        <legend>Headers</legend>
-        {step.headers.map((header, h) => (
-          <fieldset key={header.key} className="mon-row mon-header">
-            <legend className="visually-hidden">Header {h + 1}</legend>
-            <Field label="Name" name={`${at}.headers.${h}.name`} error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  className="mono"
-                  value={header.name}
-                  placeholder="authorization"
-                  onChange={(e) =>
-                    set({
-                      headers: step.headers.map((x, i) =>
-                        i === h ? { ...x, name: e.target.value } : x,
-                      ),
-                    })
-                  }
-                />
-              )}
-            </Field>
-            <Field label="Value" name={`${at}.headers.${h}.value`} error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  className="mono"
-                  value={header.value}
-                  placeholder={variables[0] ? `Bearer {{${variables[0]}}}` : ""}
-                  onChange={(e) =>
-                    set({
-                      headers: step.headers.map((x, i) =>
-                        i === h ? { ...x, value: e.target.value } : x,
-                      ),
-                    })
-                  }
-                />
-              )}
-            </Field>
-            <button
-              type="button"
-              className="button small mon-remove"
-              aria-label={`Remove header ${h + 1}`}
-              onClick={() => set({ headers: step.headers.filter((_, i) => i !== h) })}
-            >
-              Remove
-            </button>
-          </fieldset>
-        ))}
-        <button
-          type="button"
-          className="button small"
-          disabled={step.headers.length >= MAX_HEADERS}
-          onClick={() =>
-            set({ headers: [...step.headers, { key: newKey(), name: "", value: "" }] })
-          }
-        >
-          Add header
-        </button>
-      </fieldset>
+      <PairRows
+        legend="Headers"
+        item="Header"
+        rows={step.headers}
+        fields={[
+          { key: "name", label: "Name", placeholder: "authorization" },
+          {
+            key: "value",
+            label: "Value",
+            placeholder: variables[0] ? `Bearer {{${variables[0]}}}` : "",
+          },
+        ]}
+        path={`${at}.headers`}
+        className="mon-header"
+        max={MAX_HEADERS}
+        addLabel="Add header"
+        blank={() => ({ key: newKey(), name: "", value: "" })}
+        onChange={(headers) => set({ headers })}
+        error={error}
+      />
       {hasBody && (
         <Field
           label="Body"
@@ -228,70 +189,27 @@ export function StepEditor({
         total={totalAssertions}
       />
       {flow && (
-        <fieldset className="mon-rows">
-          <legend>Extract variables</legend>
+        <PairRows
+          legend="Extract variables"
+          item="Variable"
+          rows={step.extract}
+          fields={[
+            { key: "name", label: "Name", placeholder: "token" },
+            { key: "path", label: "JSON path", placeholder: "$.token" },
+          ]}
+          path={`${at}.extract`}
+          className="mon-extract"
+          max={MAX_EXTRACTIONS}
+          addLabel="Add variable"
+          blank={() => ({ key: newKey(), name: "", path: "" })}
+          onChange={(extract) => set({ extract })}
+          error={error}
+        >
           <p className="muted small">
             From this step's JSON response, when the step passes; later steps use them as{" "}
             <code>{"{{name}}"}</code> in the URL, headers or body.
           </p>
-          {step.extract.map((rule, e) => (
-            <fieldset key={rule.key} className="mon-row mon-extract">
-              <legend className="visually-hidden">Variable {e + 1}</legend>
-              <Field label="Name" name={`${at}.extract.${e}.name`} error={error}>
-                {(props) => (
-                  <input
-                    {...props}
-                    className="mono"
-                    value={rule.name}
-                    placeholder="token"
-                    onChange={(ev) =>
-                      set({
-                        extract: step.extract.map((x, i) =>
-                          i === e ? { ...x, name: ev.target.value } : x,
-                        ),
-                      })
-                    }
-                  />
-                )}
-              </Field>
-              <Field label="JSON path" name={`${at}.extract.${e}.path`} error={error}>
-                {(props) => (
-                  <input
-                    {...props}
-                    className="mono"
-                    value={rule.path}
-                    placeholder="$.token"
-                    onChange={(ev) =>
-                      set({
-                        extract: step.extract.map((x, i) =>
-                          i === e ? { ...x, path: ev.target.value } : x,
-                        ),
-                      })
-                    }
-                  />
-                )}
-              </Field>
-              <button
-                type="button"
-                className="button small mon-remove"
-                aria-label={`Remove variable ${e + 1}`}
-                onClick={() => set({ extract: step.extract.filter((_, i) => i !== e) })}
-              >
-                Remove
-              </button>
-            </fieldset>
-          ))}
-          <button
-            type="button"
-            className="button small"
-            disabled={step.extract.length >= MAX_EXTRACTIONS}
-            onClick={() =>
-              set({ extract: [...step.extract, { key: newKey(), name: "", path: "" }] })
-            }
-          >
-            Add variable
-          </button>
-        </fieldset>
+        </PairRows>
       )}
     </section>
   );

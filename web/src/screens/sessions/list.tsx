@@ -3,8 +3,11 @@ import { type FormEvent, useState } from "react";
 import { Link, useSearch } from "wouter";
 import { api, type ListPage, v1 } from "../../api/client";
 import { Empty, QueryView } from "../../components/feedback";
+import { NoMatches, useListFilters } from "../../components/list-filters";
+import { Pager, usePageParam } from "../../components/pager";
+import { RelativeTime } from "../../components/relative-time";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
-import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
+import { formatDuration, formatNumber, formatTime } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
@@ -21,10 +24,10 @@ export function SessionList() {
   const [range, setRange] = useTimeRange("24h");
   const [params, set] = useUrlParams();
   const search = useSearch();
-  const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ""]));
+  const { values: filters, active: filtered, set: applyFilters } = useListFilters(FILTER_KEYS);
   const sortBy = params.get("sort_by") ?? "started_at";
   const sortOrder = params.get("sort_order") ?? "desc";
-  const page = Math.max(1, Number(params.get("page") ?? "1") || 1);
+  const page = usePageParam();
   const sessions = useQuery({
     queryKey: ["sessions", projectId, range.from, range.to, filters, sortBy, sortOrder, page],
     queryFn: ({ signal }) =>
@@ -49,7 +52,6 @@ export function SessionList() {
       sort_order: sortBy === key && sortOrder === "desc" ? "asc" : "desc",
       page: undefined,
     });
-  const filtered = FILTER_KEYS.some((k) => filters[k]);
   return (
     <>
       <PageHeader
@@ -61,21 +63,19 @@ export function SessionList() {
           calls, logs and errors.
         </p>
       </PageHeader>
-      <Filters
-        key={search}
-        values={filters}
-        onApply={(next) => set({ ...next, page: undefined })}
-      />
+      <Filters key={search} values={filters} onApply={applyFilters} />
       <QueryView
         query={sessions}
         loadingLabel="Loading sessions…"
         isEmpty={(p) => p.data.length === 0}
         empty={
-          <Empty title="No sessions in this time range">
-            {filtered
-              ? "No session matches these filters."
-              : "Sessions appear when browser SDKs send spans or logs with a session.id attribute."}
-          </Empty>
+          filtered ? (
+            <NoMatches title="No session matches these filters" />
+          ) : (
+            <Empty title="No sessions in this time range">
+              Sessions appear when browser SDKs send spans or logs with a session.id attribute.
+            </Empty>
+          )
         }
       >
         {(result) => (
@@ -86,28 +86,11 @@ export function SessionList() {
               sortOrder={sortOrder}
               onSort={sort}
             />
-            <nav className="sessions-pager" aria-label="Pages">
-              <button
-                type="button"
-                className="button small"
-                disabled={page <= 1}
-                onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}
-              >
-                ← Newer
-              </button>
-              <span className="muted">
-                Page {result.pagination.page} of {Math.max(1, result.pagination.totalPages)} ·{" "}
-                {formatNumber(result.pagination.total)} sessions
-              </span>
-              <button
-                type="button"
-                className="button small"
-                disabled={!result.pagination.hasMore}
-                onClick={() => set({ page: page + 1 })}
-              >
-                Older →
-              </button>
-            </nav>
+            <Pager
+              pagination={result.pagination}
+              noun={["session", "sessions"]}
+              order="newest-first"
+            />
           </>
         )}
       </QueryView>
@@ -275,7 +258,9 @@ function SessionTable({
               </td>
               <td>{s.device ?? "—"}</td>
               <td>{s.country ?? "—"}</td>
-              <td title={formatTime(s.lastSeen)}>{formatRelative(s.lastSeen)}</td>
+              <td>
+                <RelativeTime at={s.lastSeen} />
+              </td>
             </tr>
           ))}
         </tbody>

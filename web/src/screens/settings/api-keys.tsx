@@ -1,13 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { api, projectApi } from "../../api/client";
 import { canManage } from "../../api/session";
-import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
+import { ConfirmButton } from "../../components/confirm-button";
+import { DataTable } from "../../components/data-table";
+import { Empty, FormProblem, ProblemMessage, QueryView } from "../../components/feedback";
+import { RelativeTime } from "../../components/relative-time";
+import { TextField } from "../../components/text-field";
 import { Field, StateBadge } from "../../components/ui";
-import { formatRelative, formatTime } from "../../lib/format";
+import { formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
 import { type ApiKey, type CreatedApiKey, fetchApiKeys, keys } from "./api";
-import { ConfirmAction, FormError, SecretOnce } from "./confirm";
+import { submitWith, useListWrite } from "./list-write";
+import { SecretOnce } from "./secret-once";
+import { SettingsSection } from "./section";
 
 /** The roles a key can be created with (DESIGN §4), with what each is for. */
 const ROLES = [
@@ -36,16 +42,17 @@ export function ApiKeysTab() {
   });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   return (
-    <section aria-labelledby="api-keys-title">
-      <div className="settings-section-header">
-        <div>
-          <h2 id="api-keys-title">API keys</h2>
-          <p className="muted">
-            Keys authenticate SDKs, collectors and scripts against this project (header{" "}
-            <code>X-API-Key</code>). A key's secret is shown once, when it is created.
-          </p>
-        </div>
-      </div>
+    <SettingsSection
+      id="api-keys-title"
+      title="API keys"
+      intro={
+        <>
+          Keys authenticate SDKs, collectors and scripts against this project (header{" "}
+          <code>X-API-Key</code>). A key's secret is shown once, when it is created.
+        </>
+      }
+      readOnly={!manage && "Only owners and admins can create or revoke API keys."}
+    >
       {created && (
         <SecretOnce
           title={`API key “${created.name}” created`}
@@ -58,11 +65,7 @@ export function ApiKeysTab() {
           </p>
         </SecretOnce>
       )}
-      {manage ? (
-        <CreateKeyForm onCreated={setCreated} />
-      ) : (
-        <p className="notice">Only owners and admins can create or revoke API keys.</p>
-      )}
+      {manage && <CreateKeyForm onCreated={setCreated} />}
       <QueryView
         query={list}
         isEmpty={(page) => page.data.length === 0}
@@ -74,51 +77,45 @@ export function ApiKeysTab() {
       >
         {(page) => <KeyTable keys={page.data} manage={manage} />}
       </QueryView>
-    </section>
+    </SettingsSection>
   );
 }
 
 function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const { projectId } = useProject();
-  const client = useQueryClient();
   const [name, setName] = useState("");
   const [role, setRole] = useState<string>("read_only");
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useListWrite(
+    () =>
       api<CreatedApiKey>(projectApi(projectId, "/api-keys"), {
         method: "POST",
         body: { name, role },
       }),
-    onSuccess: async (key) => {
+    keys.apiKeys(projectId),
+    (key) => {
       onCreated(key);
       setName("");
-      await client.invalidateQueries({ queryKey: keys.apiKeys(projectId) });
     },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  );
   const hint = ROLES.find((r) => r.value === role)?.hint;
   return (
     <form
       className="card form settings-inline-form"
-      onSubmit={submit}
+      onSubmit={submitWith(create)}
       aria-label="Create an API key"
     >
       <h3>Create an API key</h3>
       <div className="settings-form-row">
-        <Field label="Key name" name="name" error={create.error} hint="What uses it, e.g. “CI”">
-          {(props) => (
-            <input
-              {...props}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              required
-              maxLength={100}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Key name"
+          name="name"
+          error={create.error}
+          hint="What uses it, e.g. “CI”"
+          value={name}
+          onChange={setName}
+          required
+          maxLength={100}
+        />
         <Field label="Role" name="role" error={create.error} {...(hint ? { hint } : {})}>
           {(props) => (
             <select {...props} value={role} onChange={(e) => setRole(e.target.value)}>
@@ -131,7 +128,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
           )}
         </Field>
       </div>
-      <FormError error={create.error} fields={["name", "role", "permissions"]} />
+      <FormProblem error={create.error} fields={["name", "role", "permissions"]} />
       <button type="submit" className="button primary" disabled={create.isPending}>
         {create.isPending ? "Creating…" : "Create key"}
       </button>
@@ -147,44 +144,34 @@ function KeyTable({ keys: list, manage }: { keys: ApiKey[]; manage: boolean }) {
       b.createdAt.localeCompare(a.createdAt),
   );
   return (
-    <div className="table-scroll">
-      <table className="data">
-        <caption className="visually-hidden">API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            {manage && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((key) => (
-            <KeyRow key={key.id} apiKey={key} manage={manage} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={[
+        "Name",
+        "Role",
+        "Key",
+        "Created",
+        "Last used",
+        "Status",
+        manage && { label: "Actions", hidden: true },
+      ]}
+      caption="API keys"
+    >
+      {sorted.map((key) => (
+        <KeyRow key={key.id} apiKey={key} manage={manage} />
+      ))}
+    </DataTable>
   );
 }
 
 function KeyRow({ apiKey, manage }: { apiKey: ApiKey; manage: boolean }) {
   const { projectId } = useProject();
-  const client = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: () =>
+  const revoke = useListWrite(
+    () =>
       api<ApiKey>(projectApi(projectId, `/api-keys/${encodeURIComponent(apiKey.id)}`), {
         method: "DELETE",
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.apiKeys(projectId) }),
-  });
+    keys.apiKeys(projectId),
+  );
   const revoked = apiKey.revokedAt !== null;
   return (
     <tr className={revoked ? "settings-row-muted" : ""} data-key-id={apiKey.id}>
@@ -207,10 +194,12 @@ function KeyRow({ apiKey, manage }: { apiKey: ApiKey; manage: boolean }) {
       <td>
         <code>{apiKey.prefix}…</code>
       </td>
-      <td title={formatTime(apiKey.createdAt)}>{formatRelative(apiKey.createdAt)}</td>
-      <td title={apiKey.lastUsedAt ? formatTime(apiKey.lastUsedAt) : undefined}>
+      <td>
+        <RelativeTime at={apiKey.createdAt} />
+      </td>
+      <td>
         {apiKey.lastUsedAt ? (
-          formatRelative(apiKey.lastUsedAt)
+          <RelativeTime at={apiKey.lastUsedAt} />
         ) : (
           <span className="muted">Never</span>
         )}
@@ -227,7 +216,7 @@ function KeyRow({ apiKey, manage }: { apiKey: ApiKey; manage: boolean }) {
       {manage && (
         <td className="settings-actions">
           {!revoked && (
-            <ConfirmAction
+            <ConfirmButton
               label="Revoke"
               question="It stops working at once."
               confirmLabel="Revoke key"

@@ -1,17 +1,21 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "wouter";
 import { api, projectApi } from "../../api/client";
 import { canWrite } from "../../api/session";
-import { Empty, Loading, ProblemMessage, QueryView } from "../../components/feedback";
-import { Field, KeyValues, StateBadge } from "../../components/ui";
-import { formatRelative, formatTime } from "../../lib/format";
+import { DataTable } from "../../components/data-table";
+import { Empty, FormProblem, Loading, ProblemMessage, QueryView } from "../../components/feedback";
+import { RelativeTime } from "../../components/relative-time";
+import { TextField } from "../../components/text-field";
+import { KeyValues, StateBadge } from "../../components/ui";
+import { formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
 import { type Channel, type ChannelType, fetchChannelDeliveries, keys } from "./api";
 import { ChannelActions } from "./channel-actions";
 import { initialValues, SettingsFields, settingsOf, settingsSummary } from "./channel-form";
 import { useChannelTypes } from "./channels";
-import { FormError } from "./confirm";
+import { submitWith, useListWrite } from "./list-write";
+import { SectionHeader } from "./section";
 
 /** One channel: its settings (editable by members and above), actions and delivery log. */
 export function ChannelDetail({ channelId }: { channelId: string }) {
@@ -33,13 +37,12 @@ export function ChannelDetail({ channelId }: { channelId: string }) {
           const type = types.data?.find((t) => t.type === c.type);
           return (
             <>
-              <div className="settings-section-header">
-                <div>
-                  <h2 id="channel-title">{c.name}</h2>
-                  <span className="muted">{type?.label ?? c.type} channel</span>
-                </div>
-                {write && <ChannelActions channel={c} afterDelete="/channels" />}
-              </div>
+              <SectionHeader
+                id="channel-title"
+                title={c.name}
+                intro={<span className="muted">{type?.label ?? c.type} channel</span>}
+                actions={write && <ChannelActions channel={c} afterDelete="/channels" />}
+              />
               <div className="card">
                 <KeyValues
                   entries={[
@@ -69,41 +72,34 @@ export function ChannelDetail({ channelId }: { channelId: string }) {
 
 function EditChannelForm({ channel, type }: { channel: Channel; type: ChannelType }) {
   const { projectId } = useProject();
-  const client = useQueryClient();
   const [name, setName] = useState(channel.name);
   const [values, setValues] = useState(() => initialValues(type, channel));
-  const save = useMutation({
-    mutationFn: () =>
+  const save = useListWrite(
+    () =>
       api<Channel>(projectApi(projectId, `/channels/${encodeURIComponent(channel.id)}`), {
         method: "PATCH",
         body: { name, settings: settingsOf(type, values, true) },
       }),
-    onSuccess: async (saved) => {
+    keys.channels(projectId),
+    (saved) => {
       // A secret just sent is not kept in the form: it shows masked, like any stored one.
       setName(saved.name);
       setValues(initialValues(type, saved));
-      await client.invalidateQueries({ queryKey: keys.channels(projectId) });
     },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  );
   const settingFields = Object.keys(type.settings.properties ?? {}).map((k) => `settings.${k}`);
   return (
-    <form className="card form" onSubmit={submit} aria-label="Edit the channel">
+    <form className="card form" onSubmit={submitWith(save)} aria-label="Edit the channel">
       <h3>Edit</h3>
-      <Field label="Channel name" name="name" error={save.error}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={100}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Channel name"
+        name="name"
+        error={save.error}
+        value={name}
+        onChange={setName}
+        required
+        maxLength={100}
+      />
       <SettingsFields
         type={type}
         values={values}
@@ -111,7 +107,7 @@ function EditChannelForm({ channel, type }: { channel: Channel; type: ChannelTyp
         error={save.error}
         channel={channel}
       />
-      <FormError error={save.error} fields={["name", ...settingFields]} />
+      <FormProblem error={save.error} fields={["name", ...settingFields]} />
       <div className="settings-buttons">
         <button type="submit" className="button primary" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save changes"}
@@ -143,39 +139,34 @@ function ChannelDeliveries({ channelId }: { channelId: string }) {
         empty={<Empty title="Nothing sent yet">Send a test notification to see one here.</Empty>}
       >
         {(page) => (
-          <div className="table-scroll">
-            <table className="data">
-              <caption className="visually-hidden">Channel deliveries</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Attempts
-                  </th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Last error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((d) => (
-                  <tr key={d.id}>
-                    <td title={formatTime(d.createdAt)}>{formatRelative(d.createdAt)}</td>
-                    <td>
-                      <code>{d.event}</code>
-                    </td>
-                    <td>
-                      <StateBadge state={d.status} tone={d.status === "sent" ? "ok" : undefined} />
-                    </td>
-                    <td className="num">{d.attempts}</td>
-                    <td>{d.sentAt ? formatTime(d.sentAt) : "—"}</td>
-                    <td className="settings-summary">{d.lastError ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={[
+              "Created",
+              "Event",
+              "Status",
+              { label: "Attempts", num: true },
+              "Sent",
+              "Last error",
+            ]}
+            caption="Channel deliveries"
+          >
+            {page.data.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <RelativeTime at={d.createdAt} />
+                </td>
+                <td>
+                  <code>{d.event}</code>
+                </td>
+                <td>
+                  <StateBadge state={d.status} tone={d.status === "sent" ? "ok" : undefined} />
+                </td>
+                <td className="num">{d.attempts}</td>
+                <td>{d.sentAt ? formatTime(d.sentAt) : "—"}</td>
+                <td className="settings-summary">{d.lastError ?? "—"}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </QueryView>
     </section>

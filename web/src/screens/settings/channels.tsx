@@ -1,16 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "wouter";
 import { api, projectApi } from "../../api/client";
 import { canWrite } from "../../api/session";
-import { Empty, Loading, ProblemMessage, QueryView } from "../../components/feedback";
+import { DataTable } from "../../components/data-table";
+import { Empty, FormProblem, Loading, ProblemMessage, QueryView } from "../../components/feedback";
+import { RelativeTime } from "../../components/relative-time";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
-import { formatRelative, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
 import { type Channel, type ChannelType, fetchChannels, fetchChannelTypes, keys } from "./api";
 import { ChannelActions } from "./channel-actions";
 import { initialValues, SettingsFields, settingsOf, settingsSummary } from "./channel-form";
-import { FormError } from "./confirm";
+import { submitWith, useListWrite } from "./list-write";
+import { AddButton, SettingsSection } from "./section";
 
 export const useChannelTypes = () =>
   useQuery({ queryKey: keys.channelTypes, queryFn: fetchChannelTypes, staleTime: 600_000 });
@@ -26,21 +29,15 @@ export function ChannelsTab() {
   const types = useChannelTypes();
   const [adding, setAdding] = useState(false);
   return (
-    <section aria-labelledby="channels-title">
-      <div className="settings-section-header">
-        <div>
-          <h2 id="channels-title">Notification channels</h2>
-          <p className="muted">
-            Monitors and alert rules notify these channels when something goes down, fires or
-            recovers.
-          </p>
-        </div>
-        {write && !adding && (
-          <button type="button" className="button primary" onClick={() => setAdding(true)}>
-            Add channel
-          </button>
-        )}
-      </div>
+    <SettingsSection
+      id="channels-title"
+      title="Notification channels"
+      intro="Monitors and alert rules notify these channels when something goes down, fires or recovers."
+      actions={
+        write && !adding && <AddButton label="Add channel" onClick={() => setAdding(true)} />
+      }
+      readOnly={!write && "Viewers can see channels, not change them."}
+    >
       {write &&
         adding &&
         (types.isPending ? (
@@ -50,7 +47,6 @@ export function ChannelsTab() {
         ) : (
           <CreateChannelForm types={types.data} onDone={() => setAdding(false)} />
         ))}
-      {!write && <p className="notice">Viewers can see channels, not change them.</p>}
       <QueryView
         query={channels}
         isEmpty={(page) => page.data.length === 0}
@@ -62,7 +58,7 @@ export function ChannelsTab() {
       >
         {(page) => <ChannelTable channels={page.data} types={types.data ?? []} write={write} />}
       </QueryView>
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -77,87 +73,71 @@ function ChannelTable({
 }) {
   const label = (type: string) => types.find((t) => t.type === type)?.label ?? type;
   return (
-    <div className="table-scroll">
-      <table className="data">
-        <caption className="visually-hidden">Notification channels</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Settings</th>
-            <th scope="col">Updated</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {channels.map((channel) => (
-            <tr key={channel.id} data-channel-id={channel.id}>
-              <td>
-                <Link href={`/channels/${encodeURIComponent(channel.id)}`}>{channel.name}</Link>
-              </td>
-              <td>{label(channel.type)}</td>
-              <td className="settings-summary">
-                {settingsSummary(channel) || <span className="muted">—</span>}
-              </td>
-              <td title={formatTime(channel.updatedAt)}>{formatRelative(channel.updatedAt)}</td>
-              <td className="settings-actions">
-                <Link
-                  className="button small"
-                  href={`/channels/${encodeURIComponent(channel.id)}`}
-                  aria-label={`${write ? "Edit" : "Open"} ${channel.name}`}
-                >
-                  {write ? "Edit" : "Open"}
-                </Link>
-                {write && <ChannelActions channel={channel} />}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={["Name", "Type", "Settings", "Updated", { label: "Actions", hidden: true }]}
+      caption="Notification channels"
+    >
+      {channels.map((channel) => (
+        <tr key={channel.id} data-channel-id={channel.id}>
+          <td>
+            <Link href={`/channels/${encodeURIComponent(channel.id)}`}>{channel.name}</Link>
+          </td>
+          <td>{label(channel.type)}</td>
+          <td className="settings-summary">
+            {settingsSummary(channel) || <span className="muted">—</span>}
+          </td>
+          <td>
+            <RelativeTime at={channel.updatedAt} />
+          </td>
+          <td className="settings-actions">
+            <Link
+              className="button small"
+              href={`/channels/${encodeURIComponent(channel.id)}`}
+              aria-label={`${write ? "Edit" : "Open"} ${channel.name}`}
+            >
+              {write ? "Edit" : "Open"}
+            </Link>
+            {write && <ChannelActions channel={channel} />}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
 function CreateChannelForm({ types, onDone }: { types: ChannelType[]; onDone: () => void }) {
   const { projectId } = useProject();
-  const client = useQueryClient();
   const first = types.find((t) => t.available) ?? types[0];
   const [name, setName] = useState("");
   const [typeName, setTypeName] = useState(first?.type ?? "");
   const type = types.find((t) => t.type === typeName);
   const [values, setValues] = useState(() => (first ? initialValues(first) : {}));
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useListWrite(
+    () =>
       api<Channel>(projectApi(projectId, "/channels"), {
         method: "POST",
         body: { name, type: typeName, settings: type ? settingsOf(type, values, false) : {} },
       }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: keys.channels(projectId) });
-      onDone();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+    keys.channels(projectId),
+    onDone,
+  );
   const settingFields = Object.keys(type?.settings.properties ?? {}).map((k) => `settings.${k}`);
   return (
-    <form className="card form" onSubmit={submit} aria-label="Add a notification channel">
+    <form
+      className="card form"
+      onSubmit={submitWith(create)}
+      aria-label="Add a notification channel"
+    >
       <h3>Add a notification channel</h3>
-      <Field label="Channel name" name="name" error={create.error}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={100}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Channel name"
+        name="name"
+        error={create.error}
+        value={name}
+        onChange={setName}
+        required
+        maxLength={100}
+      />
       <Field
         label="Type"
         name="type"
@@ -187,7 +167,7 @@ function CreateChannelForm({ types, onDone }: { types: ChannelType[]; onDone: ()
       {type && (
         <SettingsFields type={type} values={values} onChange={setValues} error={create.error} />
       )}
-      <FormError error={create.error} fields={["name", "type", ...settingFields]} />
+      <FormProblem error={create.error} fields={["name", "type", ...settingFields]} />
       <div className="settings-buttons">
         <button
           type="submit"

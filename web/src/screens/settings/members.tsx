@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, orgApi } from "../../api/client";
 import { ME_KEY, useMe } from "../../api/session";
+import { ConfirmButton } from "../../components/confirm-button";
+import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
-import { formatRelative, formatTime } from "../../lib/format";
+import { RelativeTime } from "../../components/relative-time";
 import { useProject } from "../project-context";
 import { fetchMembers, keys, MEMBER_ROLES, type Member } from "./api";
-import { ConfirmAction } from "./confirm";
+import { SettingsSection } from "./section";
 
 const ROLE_HELP: Record<Member["role"], string> = {
   owner: "everything, including members and their roles",
@@ -21,16 +23,16 @@ export function MembersTab() {
   const members = useQuery({ queryKey: keys.members(orgId), queryFn: () => fetchMembers(orgId) });
   const owner = role === "owner";
   return (
-    <section aria-labelledby="members-title">
-      <div className="settings-section-header">
-        <div>
-          <h2 id="members-title">Members</h2>
-          <p className="muted">
-            Everyone in this project's organization, with their role. People are added on the server
-            with <code>vigil users create --org {orgId}</code>.
-          </p>
-        </div>
-      </div>
+    <SettingsSection
+      id="members-title"
+      title="Members"
+      intro={
+        <>
+          Everyone in this project's organization, with their role. People are added on the server
+          with <code>vigil users create --org {orgId}</code>.
+        </>
+      }
+    >
       <dl className="settings-roles">
         {MEMBER_ROLES.map((r) => (
           <div key={r}>
@@ -46,37 +48,28 @@ export function MembersTab() {
         empty={<Empty title="No members" />}
       >
         {(page) => (
-          <div className="table-scroll">
-            <table className="data">
-              <caption className="visually-hidden">Members</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  {owner && (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((member) => (
-                  <MemberRow
-                    key={member.userId}
-                    member={member}
-                    self={member.userId === me.data?.user.id}
-                    owner={owner}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={[
+              "Name",
+              "Email",
+              "Role",
+              "Joined",
+              owner && { label: "Actions", hidden: true },
+            ]}
+            caption="Members"
+          >
+            {page.data.map((member) => (
+              <MemberRow
+                key={member.userId}
+                member={member}
+                self={member.userId === me.data?.user.id}
+                owner={owner}
+              />
+            ))}
+          </DataTable>
         )}
       </QueryView>
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -128,10 +121,12 @@ function MemberRow({ member, self, owner }: { member: Member; self: boolean; own
         )}
         {error && <ProblemMessage error={error} />}
       </td>
-      <td title={formatTime(member.joinedAt)}>{formatRelative(member.joinedAt)}</td>
+      <td>
+        <RelativeTime at={member.joinedAt} />
+      </td>
       {owner && (
         <td className="settings-actions">
-          <ConfirmAction
+          <ConfirmButton
             label="Remove"
             question={self ? "You lose access to this organization." : "Their account stays."}
             confirmLabel="Remove member"

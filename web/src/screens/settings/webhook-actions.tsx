@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useLocation } from "wouter";
 import { api } from "../../api/client";
-import { ProblemMessage } from "../../components/feedback";
 import { formatDuration } from "../../lib/format";
 import { useProject } from "../project-context";
 import { type DeliveryRecord, keys, type WebhookEndpoint, webhookPath } from "./api";
-import { ConfirmAction } from "./confirm";
+import { ItemActions } from "./item-actions";
+import { useDeleteItem } from "./list-write";
 
 /** Enable/disable, send a test event and delete: the write actions of one endpoint. */
 export function EndpointActions({
@@ -18,7 +17,6 @@ export function EndpointActions({
 }) {
   const { projectId } = useProject();
   const client = useQueryClient();
-  const [, navigate] = useLocation();
   const path = webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`);
   const refresh = () =>
     Promise.all([
@@ -34,57 +32,46 @@ export function EndpointActions({
     mutationFn: () => api<DeliveryRecord>(`${path}/test`, { method: "POST" }),
     onSuccess: refresh,
   });
-  const remove = useMutation({
-    mutationFn: () => api<void>(path, { method: "DELETE" }),
-    onSuccess: async () => {
-      if (afterDelete) navigate(afterDelete);
-      await client.invalidateQueries({ queryKey: keys.endpoints(projectId) });
-    },
-  });
-  const error = toggle.error ?? test.error ?? remove.error;
+  const remove = useDeleteItem(path, keys.endpoints(projectId), afterDelete);
   return (
-    <div className="settings-action-group">
-      <div className="settings-buttons">
-        <button
-          type="button"
-          className="button small"
-          disabled={toggle.isPending}
-          onClick={() => {
-            test.reset();
-            toggle.mutate();
-          }}
-          aria-label={`${endpoint.isActive ? "Disable" : "Enable"} ${endpoint.url}`}
-        >
-          {endpoint.isActive ? "Disable" : "Enable"}
-        </button>
-        <button
-          type="button"
-          className="button small"
-          disabled={test.isPending || !endpoint.isActive}
-          title={endpoint.isActive ? undefined : "Enable the endpoint to test it"}
-          onClick={() => test.mutate()}
-          aria-label={`Send a test event to ${endpoint.url}`}
-        >
-          {test.isPending ? "Sending…" : "Send test"}
-        </button>
-        <ConfirmAction
-          label="Delete"
-          question="Deletes it with its delivery log."
-          confirmLabel="Delete endpoint"
-          accessibleName={`Delete endpoint ${endpoint.url}`}
-          pending={remove.isPending}
-          onConfirm={() => remove.mutate()}
-        />
-      </div>
-      {test.data && (
-        <p className="small" role="status">
-          {test.data.success ? "✓ test.ping delivered" : "✗ test.ping failed"}:{" "}
-          {test.data.status === 0 ? "no answer" : `HTTP ${test.data.status}`} in{" "}
-          {formatDuration(test.data.durationMs)}
-          {test.data.retryAt ? "; retried once in 60 s" : ""}
-        </p>
-      )}
-      {error && <ProblemMessage error={error} />}
-    </div>
+    <ItemActions
+      what="endpoint"
+      name={endpoint.url}
+      remove={remove}
+      error={toggle.error ?? test.error ?? remove.error}
+      result={
+        test.data && (
+          <p className="small" role="status">
+            {test.data.success ? "✓ test.ping delivered" : "✗ test.ping failed"}:{" "}
+            {test.data.status === 0 ? "no answer" : `HTTP ${test.data.status}`} in{" "}
+            {formatDuration(test.data.durationMs)}
+            {test.data.retryAt ? "; retried once in 60 s" : ""}
+          </p>
+        )
+      }
+    >
+      <button
+        type="button"
+        className="button small"
+        disabled={toggle.isPending}
+        onClick={() => {
+          test.reset();
+          toggle.mutate();
+        }}
+        aria-label={`${endpoint.isActive ? "Disable" : "Enable"} ${endpoint.url}`}
+      >
+        {endpoint.isActive ? "Disable" : "Enable"}
+      </button>
+      <button
+        type="button"
+        className="button small"
+        disabled={test.isPending || !endpoint.isActive}
+        title={endpoint.isActive ? undefined : "Enable the endpoint to test it"}
+        onClick={() => test.mutate()}
+        aria-label={`Send a test event to ${endpoint.url}`}
+      >
+        {test.isPending ? "Sending…" : "Send test"}
+      </button>
+    </ItemActions>
   );
 }

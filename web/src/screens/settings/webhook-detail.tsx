@@ -1,9 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, Fragment, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Fragment, useState } from "react";
 import { Link } from "wouter";
 import { api } from "../../api/client";
 import { canWrite } from "../../api/session";
-import { Empty, Loading, ProblemMessage, QueryView } from "../../components/feedback";
+import { DataTable } from "../../components/data-table";
+import { Empty, FormProblem, Loading, ProblemMessage, QueryView } from "../../components/feedback";
+import { RelativeTime } from "../../components/relative-time";
 import { KeyValues, StateBadge } from "../../components/ui";
 import { formatDuration, formatRelative, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
@@ -15,7 +17,8 @@ import {
   type WebhookEndpoint,
   webhookPath,
 } from "./api";
-import { FormError } from "./confirm";
+import { submitWith, useListWrite } from "./list-write";
+import { SectionHeader } from "./section";
 import { EndpointActions } from "./webhook-actions";
 import { EventChips, EventPicker } from "./webhooks";
 
@@ -47,15 +50,13 @@ function EndpointView({ endpoint, write }: { endpoint: WebhookEndpoint; write: b
   const [editing, setEditing] = useState(false);
   return (
     <>
-      <div className="settings-section-header">
-        <div>
-          <h2 id="endpoint-title" className="settings-url">
-            {endpoint.url}
-          </h2>
-          <StateBadge state={endpoint.status} />
-        </div>
-        {write && <EndpointActions endpoint={endpoint} afterDelete="/webhooks" />}
-      </div>
+      <SectionHeader
+        id="endpoint-title"
+        title={endpoint.url}
+        titleClassName="settings-url"
+        intro={<StateBadge state={endpoint.status} />}
+        actions={write && <EndpointActions endpoint={endpoint} afterDelete="/webhooks" />}
+      />
       <div className="card">
         <KeyValues
           entries={[
@@ -85,27 +86,20 @@ function EndpointView({ endpoint, write }: { endpoint: WebhookEndpoint; write: b
 
 function EditEvents({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
   const { projectId } = useProject();
-  const client = useQueryClient();
   const [events, setEvents] = useState(endpoint.events);
-  const save = useMutation({
-    mutationFn: () =>
+  const save = useListWrite(
+    () =>
       api<WebhookEndpoint>(webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`), {
         method: "PATCH",
         body: { events },
       }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: keys.endpoints(projectId) });
-      onDone();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+    keys.endpoints(projectId),
+    onDone,
+  );
   return (
-    <form onSubmit={submit} aria-label="Change the endpoint's events">
+    <form onSubmit={submitWith(save)} aria-label="Change the endpoint's events">
       <EventPicker value={events} onChange={setEvents} error={save.error} />
-      <FormError error={save.error} fields={["events"]} />
+      <FormProblem error={save.error} fields={["events"]} />
       <div className="settings-buttons">
         <button type="submit" className="button primary" disabled={save.isPending}>
           Save events
@@ -164,78 +158,66 @@ function DeliveryTable({ records }: { records: DeliveryRecord[] }) {
       return next;
     });
   return (
-    <div className="table-scroll">
-      <table className="data settings-deliveries">
-        <caption className="visually-hidden">Delivery attempts</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Event</th>
-            <th scope="col" className="num">
-              Attempt
-            </th>
-            <th scope="col">Result</th>
-            <th scope="col" className="num">
-              Response
-            </th>
-            <th scope="col" className="num">
-              Duration
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Details</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.map((record) => {
-            const expanded = open.has(record.id);
-            const detailsId = `delivery-${record.id}`;
-            return (
-              <Fragment key={record.id}>
-                <tr data-delivery-id={record.id}>
-                  <td title={formatTime(record.attemptedAt)}>
-                    {formatRelative(record.attemptedAt)}
-                  </td>
-                  <td>
-                    <code>{record.event}</code>
-                  </td>
-                  <td className="num">{record.attempt}</td>
-                  <td>
-                    <StateBadge
-                      state={record.success ? "delivered" : "failed"}
-                      tone={record.success ? "ok" : "bad"}
-                    />
-                    {record.retryAt && (
-                      <small className="muted"> retry {formatRelative(record.retryAt)}</small>
-                    )}
-                  </td>
-                  <td className="num">{record.status === 0 ? "—" : record.status}</td>
-                  <td className="num">{formatDuration(record.durationMs)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small"
-                      aria-expanded={expanded}
-                      aria-controls={detailsId}
-                      onClick={() => toggle(record.id)}
-                    >
-                      {expanded ? "Hide bodies" : "Show bodies"}
-                    </button>
-                  </td>
-                </tr>
-                {expanded && (
-                  <tr id={detailsId} className="settings-delivery-details">
-                    <td colSpan={7}>
-                      <DeliveryBodies record={record} />
-                    </td>
-                  </tr>
+    <DataTable
+      columns={[
+        "Time",
+        "Event",
+        { label: "Attempt", num: true },
+        "Result",
+        { label: "Response", num: true },
+        { label: "Duration", num: true },
+        { label: "Details", hidden: true },
+      ]}
+      caption="Delivery attempts"
+      className="settings-deliveries"
+    >
+      {records.map((record) => {
+        const expanded = open.has(record.id);
+        const detailsId = `delivery-${record.id}`;
+        return (
+          <Fragment key={record.id}>
+            <tr data-delivery-id={record.id}>
+              <td>
+                <RelativeTime at={record.attemptedAt} />
+              </td>
+              <td>
+                <code>{record.event}</code>
+              </td>
+              <td className="num">{record.attempt}</td>
+              <td>
+                <StateBadge
+                  state={record.success ? "delivered" : "failed"}
+                  tone={record.success ? "ok" : "bad"}
+                />
+                {record.retryAt && (
+                  <small className="muted"> retry {formatRelative(record.retryAt)}</small>
                 )}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+              </td>
+              <td className="num">{record.status === 0 ? "—" : record.status}</td>
+              <td className="num">{formatDuration(record.durationMs)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button small"
+                  aria-expanded={expanded}
+                  aria-controls={detailsId}
+                  onClick={() => toggle(record.id)}
+                >
+                  {expanded ? "Hide bodies" : "Show bodies"}
+                </button>
+              </td>
+            </tr>
+            {expanded && (
+              <tr id={detailsId} className="settings-delivery-details">
+                <td colSpan={7}>
+                  <DeliveryBodies record={record} />
+                </td>
+              </tr>
+            )}
+          </Fragment>
+        );
+      })}
+    </DataTable>
   );
 }
 

@@ -1,11 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "wouter";
-import { ApiError, api } from "../../api/client";
+import { api } from "../../api/client";
 import { canWrite } from "../../api/session";
-import { Empty, QueryView } from "../../components/feedback";
+import { DataTable } from "../../components/data-table";
+import { Empty, FormProblem, QueryView } from "../../components/feedback";
+import { FieldGroup, toggled } from "../../components/field-group";
+import { RelativeTime } from "../../components/relative-time";
 import { Field, StateBadge } from "../../components/ui";
-import { formatRelative, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
 import {
   type CreatedWebhookEndpoint,
@@ -16,7 +18,9 @@ import {
   type WebhookEventType,
   webhookPath,
 } from "./api";
-import { FormError, SecretOnce } from "./confirm";
+import { submitWith, useListWrite } from "./list-write";
+import { SecretOnce } from "./secret-once";
+import { AddButton, SettingsSection } from "./section";
 import { EndpointActions } from "./webhook-actions";
 
 /** The project's webhook endpoints: list, create (the signing secret shown once), actions. */
@@ -30,21 +34,15 @@ export function WebhooksTab() {
   const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
   const [adding, setAdding] = useState(false);
   return (
-    <section aria-labelledby="webhooks-title">
-      <div className="settings-section-header">
-        <div>
-          <h2 id="webhooks-title">Webhook endpoints</h2>
-          <p className="muted">
-            Vigil POSTs signed JSON (Standard Webhooks) to these HTTPS URLs when the events they
-            subscribe to happen. Each attempt is logged; a failed one is retried once after 60 s.
-          </p>
-        </div>
-        {write && !adding && (
-          <button type="button" className="button primary" onClick={() => setAdding(true)}>
-            Add endpoint
-          </button>
-        )}
-      </div>
+    <SettingsSection
+      id="webhooks-title"
+      title="Webhook endpoints"
+      intro="Vigil POSTs signed JSON (Standard Webhooks) to these HTTPS URLs when the events they subscribe to happen. Each attempt is logged; a failed one is retried once after 60 s."
+      actions={
+        write && !adding && <AddButton label="Add endpoint" onClick={() => setAdding(true)} />
+      }
+      readOnly={!write && "Viewers can see endpoints and their logs, not change them."}
+    >
       {created && (
         <SecretOnce
           title={`Endpoint ${created.url} added`}
@@ -66,9 +64,6 @@ export function WebhooksTab() {
           }}
         />
       )}
-      {!write && (
-        <p className="notice">Viewers can see endpoints and their logs, not change them.</p>
-      )}
       <QueryView
         query={list}
         isEmpty={(page) => page.data.length === 0}
@@ -80,54 +75,43 @@ export function WebhooksTab() {
       >
         {(page) => <EndpointTable endpoints={page.data} write={write} />}
       </QueryView>
-    </section>
+    </SettingsSection>
   );
 }
 
 function EndpointTable({ endpoints, write }: { endpoints: WebhookEndpoint[]; write: boolean }) {
   return (
-    <div className="table-scroll">
-      <table className="data">
-        <caption className="visually-hidden">Webhook endpoints</caption>
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {endpoints.map((endpoint) => (
-            <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
-              <td className="settings-url">
-                <Link href={`/webhooks/${encodeURIComponent(endpoint.id)}`}>{endpoint.url}</Link>
-              </td>
-              <td>
-                <EventChips events={endpoint.events} />
-              </td>
-              <td>
-                <StateBadge state={endpoint.status} />
-              </td>
-              <td title={formatTime(endpoint.createdAt)}>{formatRelative(endpoint.createdAt)}</td>
-              <td className="settings-actions">
-                <Link
-                  className="button small"
-                  href={`/webhooks/${encodeURIComponent(endpoint.id)}`}
-                  aria-label={`Delivery log of ${endpoint.url}`}
-                >
-                  Delivery log
-                </Link>
-                {write && <EndpointActions endpoint={endpoint} />}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={["URL", "Events", "Status", "Created", { label: "Actions", hidden: true }]}
+      caption="Webhook endpoints"
+    >
+      {endpoints.map((endpoint) => (
+        <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
+          <td className="settings-url">
+            <Link href={`/webhooks/${encodeURIComponent(endpoint.id)}`}>{endpoint.url}</Link>
+          </td>
+          <td>
+            <EventChips events={endpoint.events} />
+          </td>
+          <td>
+            <StateBadge state={endpoint.status} />
+          </td>
+          <td>
+            <RelativeTime at={endpoint.createdAt} />
+          </td>
+          <td className="settings-actions">
+            <Link
+              className="button small"
+              href={`/webhooks/${encodeURIComponent(endpoint.id)}`}
+              aria-label={`Delivery log of ${endpoint.url}`}
+            >
+              Delivery log
+            </Link>
+            {write && <EndpointActions endpoint={endpoint} />}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -151,26 +135,19 @@ function CreateEndpointForm({
   onCancel: () => void;
 }) {
   const { projectId } = useProject();
-  const client = useQueryClient();
   const [url, setUrl] = useState("https://");
   const [events, setEvents] = useState<string[]>([]);
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useListWrite(
+    () =>
       api<CreatedWebhookEndpoint>(webhookPath(projectId), {
         method: "POST",
         body: { url, events },
       }),
-    onSuccess: async (endpoint) => {
-      onCreated(endpoint);
-      await client.invalidateQueries({ queryKey: keys.endpoints(projectId) });
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+    keys.endpoints(projectId),
+    onCreated,
+  );
   return (
-    <form className="card form" onSubmit={submit} aria-label="Add a webhook endpoint">
+    <form className="card form" onSubmit={submitWith(create)} aria-label="Add a webhook endpoint">
       <h3>Add a webhook endpoint</h3>
       <Field
         label="Endpoint URL"
@@ -191,7 +168,7 @@ function CreateEndpointForm({
         )}
       </Field>
       <EventPicker value={events} onChange={setEvents} error={create.error} />
-      <FormError error={create.error} fields={["url", "events"]} />
+      <FormProblem error={create.error} fields={["url", "events"]} />
       <div className="settings-buttons">
         <button type="submit" className="button primary" disabled={create.isPending}>
           {create.isPending ? "Verifying the endpoint…" : "Add endpoint"}
@@ -219,16 +196,8 @@ export function EventPicker({
     queryFn: fetchEventTypes,
     staleTime: 600_000,
   });
-  const errorId = useId();
-  const message = error instanceof ApiError ? error.fieldError("events") : undefined;
-  const toggle = (type: string, on: boolean) =>
-    onChange(on ? [...value, type] : value.filter((t) => t !== type));
   return (
-    <fieldset
-      className={`settings-events${message ? " invalid" : ""}`}
-      aria-describedby={message ? errorId : undefined}
-    >
-      <legend>Events</legend>
+    <FieldGroup legend="Events" name="events" error={error} className="settings-events">
       <QueryView query={types} loadingLabel="Loading event types…">
         {(list: WebhookEventType[]) => (
           <>
@@ -251,7 +220,7 @@ export function EventPicker({
                     <input
                       type="checkbox"
                       checked={value.includes(t.type)}
-                      onChange={(e) => toggle(t.type, e.target.checked)}
+                      onChange={(e) => onChange(toggled(value, t.type, e.target.checked))}
                     />{" "}
                     <code>{t.type}</code>
                   </label>
@@ -262,11 +231,6 @@ export function EventPicker({
           </>
         )}
       </QueryView>
-      {message && (
-        <small id={errorId} className="field-error">
-          {message}
-        </small>
-      )}
-    </fieldset>
+    </FieldGroup>
   );
 }

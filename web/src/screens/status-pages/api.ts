@@ -1,12 +1,15 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+// The shapes of /api/orgs/:orgId/status-pages… (src/status-pages/views.ts, definition.ts); the
+// states are the server's own (src/status-pages/model.ts).
+import type {
+  ComponentState,
+  MaintenancePhase,
+  PageState,
+} from "../../../../src/status-pages/model";
 import { api, type ListPage, orgApi, projectApi, v1 } from "../../api/client";
 import { useProjects } from "../../api/session";
 
-// The shapes of /api/orgs/:orgId/status-pages… (src/status-pages/views.ts, definition.ts).
-
-export type PageState = "operational" | "degraded" | "down";
-export type ComponentState = PageState | "maintenance";
-export type MaintenancePhase = "scheduled" | "in_progress" | "completed";
+export type { ComponentState, MaintenancePhase, PageState };
 
 export interface StatusLink {
   label: string;

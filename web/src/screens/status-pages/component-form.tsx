@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
-import { ApiError } from "../../api/client";
-import { Loading, ProblemMessage } from "../../components/feedback";
+import { FormProblem, Loading, ProblemMessage } from "../../components/feedback";
+import { FieldGroup, toggled } from "../../components/field-group";
+import { TextField } from "../../components/text-field";
 import { Field, StateBadge } from "../../components/ui";
 import {
   type ComponentInput,
@@ -9,7 +10,6 @@ import {
   type StatusGroup,
   useOrgSources,
 } from "./api";
-import { FormProblem } from "./form-problem";
 
 const MAX_SOURCES = 20;
 const FIELDS = ["name", "description", "groupId", "monitorIds", "alertRuleIds"] as const;
@@ -54,17 +54,16 @@ export function ComponentForm({
       onSubmit={submit}
       aria-label={component ? `Edit component ${component.name}` : "Add a component"}
     >
-      <Field label="Name" name="name" error={error} hint="What your users call it: Checkout, API">
-        {(props) => (
-          <input
-            {...props}
-            value={input.name}
-            required
-            maxLength={100}
-            onChange={(e) => set({ name: e.target.value })}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        name="name"
+        error={error}
+        hint="What your users call it: Checkout, API"
+        value={input.name}
+        required
+        maxLength={100}
+        onChange={(v) => set({ name: v })}
+      />
       <Field label="Description" name="description" error={error}>
         {(props) => (
           <textarea
@@ -145,19 +144,16 @@ function SourcePicker({
   onChange: (ids: string[]) => void;
 }) {
   const [filter, setFilter] = useState("");
-  const message = error instanceof ApiError ? error.fieldError(name) : undefined;
   const needle = filter.trim().toLowerCase();
   const shown = options.filter(
     (o) => !needle || o.name.toLowerCase().includes(needle) || selected.includes(o.id),
   );
   const projects = [...new Set(shown.map((o) => o.projectName))];
-  const toggle = (id: string, on: boolean) =>
-    onChange(on ? [...selected, id] : selected.filter((s) => s !== id));
+  const toggle = (id: string, on: boolean) => onChange(toggled(selected, id, on));
   // Sources bound before but no longer listed (deleted, or in a project one cannot see).
   const unknown = selected.filter((id) => !options.some((o) => o.id === id));
   return (
-    <fieldset className={`sp-sources${message ? " invalid" : ""}`}>
-      <legend>{legend}</legend>
+    <FieldGroup legend={legend} name={name} error={error}>
       {options.length === 0 ? (
         <p className="muted small">None in this organization's projects.</p>
       ) : (
@@ -198,11 +194,6 @@ function SourcePicker({
           <code>{id}</code>
         </label>
       ))}
-      {message && (
-        <small className="field-error" role="alert">
-          {message}
-        </small>
-      )}
-    </fieldset>
+    </FieldGroup>
   );
 }

@@ -1,32 +1,20 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../../api/client";
-import { ProblemMessage } from "../../components/feedback";
-import { Field } from "../../components/ui";
-import { type StatusGroup, type StatusPageConfig, usePageWrite } from "./api";
-import { ConfirmButton } from "./confirm-button";
-import { FormProblem } from "./form-problem";
-import { moveChanges, writePositions } from "./order";
+import { ConfirmButton } from "../../components/confirm-button";
+import { FormProblem, ProblemMessage } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
+import { type StatusGroup, usePageWrite } from "./api";
+import { MoveButtons, type TabProps, useMoveItems, useRemoveItem } from "./collection";
+import { moveChanges } from "./order";
 
 /** The page's groups: add, rename, order, delete (their components stay, ungrouped). */
-export function GroupsSection({
-  orgId,
-  config,
-  manager,
-}: {
-  orgId: string;
-  config: StatusPageConfig;
-  manager: boolean;
-}) {
+export function GroupsSection({ orgId, config, manager }: TabProps) {
   const pageId = config.page.id;
   const groups = [...config.groups].sort(
     (a, b) => a.position - b.position || (a.id < b.id ? -1 : 1),
   );
-  const move = usePageWrite<{ id: string; position: number }[]>(orgId, pageId, (base, changes) =>
-    writePositions(base, "groups", changes),
-  );
-  const remove = usePageWrite<string>(orgId, pageId, (base, id) =>
-    api(`${base}/groups/${id}`, { method: "DELETE" }),
-  );
+  const move = useMoveItems(orgId, pageId, "groups");
+  const remove = useRemoveItem(orgId, pageId, "groups");
   const members = (groupId: string) => config.components.filter((c) => c.groupId === groupId);
   return (
     <section className="card" aria-labelledby="sp-groups-title">
@@ -48,24 +36,13 @@ export function GroupsSection({
               />
               {manager && (
                 <span className="sp-row-actions">
-                  <button
-                    type="button"
-                    className="button small"
-                    aria-label={`Move group ${group.name} up`}
-                    disabled={index === 0 || move.isPending}
-                    onClick={() => move.mutate(moveChanges(groups, index, -1))}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="button small"
-                    aria-label={`Move group ${group.name} down`}
-                    disabled={index === groups.length - 1 || move.isPending}
-                    onClick={() => move.mutate(moveChanges(groups, index, 1))}
-                  >
-                    ↓
-                  </button>
+                  <MoveButtons
+                    name={`group ${group.name}`}
+                    index={index}
+                    count={groups.length}
+                    pending={move.isPending}
+                    onMove={(step) => move.mutate(moveChanges(groups, index, step))}
+                  />
                   <ConfirmButton
                     label="Delete"
                     confirmLabel="Delete group"
@@ -132,17 +109,15 @@ function GroupRow({
   };
   return (
     <form className="sp-inline-form" onSubmit={submit} aria-label={`Rename group ${group.name}`}>
-      <Field label="Group name" name="name" error={rename.error}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            required
-            maxLength={100}
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Group name"
+        name="name"
+        error={rename.error}
+        value={name}
+        required
+        maxLength={100}
+        onChange={setName}
+      />
       <button type="submit" className="button small primary" disabled={rename.isPending}>
         Save
       </button>
@@ -165,18 +140,16 @@ function AddGroup({ orgId, pageId }: { orgId: string; pageId: string }) {
   };
   return (
     <form className="sp-inline-form" onSubmit={submit} aria-label="Add a group">
-      <Field label="New group" name="name" error={add.error}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            required
-            maxLength={100}
-            placeholder="Core services"
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="New group"
+        name="name"
+        error={add.error}
+        value={name}
+        required
+        maxLength={100}
+        placeholder="Core services"
+        onChange={setName}
+      />
       <button type="submit" className="button small" disabled={add.isPending}>
         Add group
       </button>

@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { ApiError } from "../../api/client";
+import { FormProblem } from "../../components/feedback";
+import { FieldGroup, toggled } from "../../components/field-group";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import type { Maintenance, MaintenanceInput, StatusComponent } from "./api";
-import { FormProblem } from "./form-problem";
 
 const FIELDS = ["title", "message", "startsAt", "endsAt", "componentIds"] as const;
 const HOUR = 3_600_000;
@@ -57,25 +58,22 @@ export function MaintenanceForm({
       componentIds,
     });
   };
-  const componentsError = error instanceof ApiError ? error.fieldError("componentIds") : undefined;
   return (
     <form
       className="form"
       onSubmit={submit}
       aria-label={maintenance ? `Edit maintenance ${maintenance.title}` : "Schedule maintenance"}
     >
-      <Field label="Title" name="title" error={error}>
-        {(props) => (
-          <input
-            {...props}
-            value={title}
-            required
-            maxLength={200}
-            placeholder="Database upgrade"
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Title"
+        name="title"
+        error={error}
+        value={title}
+        required
+        maxLength={200}
+        placeholder="Database upgrade"
+        onChange={setTitle}
+      />
       <Field label="Message" name="message" error={error} hint="Shown on the public page">
         {(props) => (
           <textarea
@@ -87,31 +85,28 @@ export function MaintenanceForm({
         )}
       </Field>
       <div className="sp-two">
-        <Field label="Starts" name="startsAt" error={error} hint={`Your time (${browserZone})`}>
-          {(props) => (
-            <input
-              {...props}
-              type="datetime-local"
-              value={startsAt}
-              required
-              onChange={(e) => setStartsAt(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Ends" name="endsAt" error={error} hint="At most 7 days after the start">
-          {(props) => (
-            <input
-              {...props}
-              type="datetime-local"
-              value={endsAt}
-              required
-              onChange={(e) => setEndsAt(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Starts"
+          name="startsAt"
+          error={error}
+          hint={`Your time (${browserZone})`}
+          type="datetime-local"
+          value={startsAt}
+          required
+          onChange={setStartsAt}
+        />
+        <TextField
+          label="Ends"
+          name="endsAt"
+          error={error}
+          hint="At most 7 days after the start"
+          type="datetime-local"
+          value={endsAt}
+          required
+          onChange={setEndsAt}
+        />
       </div>
-      <fieldset className={`sp-sources${componentsError ? " invalid" : ""}`}>
-        <legend>Components under maintenance</legend>
+      <FieldGroup legend="Components under maintenance" name="componentIds" error={error}>
         {components.length === 0 && (
           <p className="muted small">Add a component first: a window covers at least one.</p>
         )}
@@ -120,21 +115,12 @@ export function MaintenanceForm({
             <input
               type="checkbox"
               checked={componentIds.includes(c.id)}
-              onChange={(e) =>
-                setComponentIds((ids) =>
-                  e.target.checked ? [...ids, c.id] : ids.filter((id) => id !== c.id),
-                )
-              }
+              onChange={(e) => setComponentIds((ids) => toggled(ids, c.id, e.target.checked))}
             />
             <span>{c.name}</span>
           </label>
         ))}
-        {componentsError && (
-          <small className="field-error" role="alert">
-            {componentsError}
-          </small>
-        )}
-      </fieldset>
+      </FieldGroup>
       <FormProblem error={error} fields={FIELDS} />
       <button type="submit" className="button primary" disabled={pending}>
         {pending ? "Saving…" : maintenance ? "Save window" : "Schedule maintenance"}

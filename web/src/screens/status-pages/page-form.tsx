@@ -1,7 +1,9 @@
 import { type FormEvent, useId, useMemo, useState } from "react";
+import { FormProblem } from "../../components/feedback";
+import { FieldGroup } from "../../components/field-group";
+import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import type { PageFieldsInput, StatusLink } from "./api";
-import { FormProblem } from "./form-problem";
 
 const PAGE_FIELDS = ["title", "slug", "description", "logoUrl", "timezone", "links"] as const;
 
@@ -120,16 +122,15 @@ export function PageFieldsForm({
           />
         )}
       </Field>
-      <Field label="Logo URL" name="logoUrl" error={error} hint="Optional, http or https">
-        {(props) => (
-          <input
-            {...props}
-            type="url"
-            value={fields.logoUrl ?? ""}
-            onChange={(e) => set({ logoUrl: e.target.value })}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Logo URL"
+        name="logoUrl"
+        error={error}
+        hint="Optional, http or https"
+        type="url"
+        value={fields.logoUrl ?? ""}
+        onChange={(v) => set({ logoUrl: v })}
+      />
       <Field
         label="Time zone"
         name="timezone"
@@ -153,33 +154,28 @@ export function PageFieldsForm({
           </>
         )}
       </Field>
-      <fieldset className="sp-links">
-        <legend>Links</legend>
+      <FieldGroup legend="Links">
         {fields.links.length === 0 && <p className="muted small">No links.</p>}
         {fields.links.map((link, index) => (
           // Links have no id of their own; their place in the list is what the API names.
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
           <div className="sp-link-row" key={index}>
-            <Field label={`Link ${index + 1} label`} name={`links.${index}.label`} error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={link.label}
-                  maxLength={50}
-                  onChange={(e) => setLink(index, { label: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label={`Link ${index + 1} URL`} name={`links.${index}.url`} error={error}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="url"
-                  value={link.url}
-                  onChange={(e) => setLink(index, { url: e.target.value })}
-                />
-              )}
-            </Field>
+            <TextField
+              label={`Link ${index + 1} label`}
+              name={`links.${index}.label`}
+              error={error}
+              value={link.label}
+              maxLength={50}
+              onChange={(v) => setLink(index, { label: v })}
+            />
+            <TextField
+              label={`Link ${index + 1} URL`}
+              name={`links.${index}.url`}
+              error={error}
+              type="url"
+              value={link.url}
+              onChange={(v) => setLink(index, { url: v })}
+            />
             <button
               type="button"
               className="button small"
@@ -199,7 +195,7 @@ export function PageFieldsForm({
             Add link
           </button>
         )}
-      </fieldset>
+      </FieldGroup>
       <FormProblem error={error} fields={PAGE_FIELDS} />
       <button type="submit" className="button primary" disabled={pending}>
         {pending ? "Saving…" : submitLabel}

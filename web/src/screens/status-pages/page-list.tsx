@@ -3,9 +3,10 @@ import { useCallback, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api, orgApi } from "../../api/client";
 import { canManage, useMe } from "../../api/session";
+import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
+import { RelativeTime } from "../../components/relative-time";
 import { Drawer, PageHeader, StateBadge } from "../../components/ui";
-import { formatRelative, formatTime } from "../../lib/format";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import {
@@ -58,51 +59,48 @@ export function StatusPageList() {
         }
       >
         {(list) => (
-          <div className="table-scroll">
-            <table className="data">
-              <thead>
-                <tr>
-                  <th>Page</th>
-                  <th>State</th>
-                  <th className="num">Components</th>
-                  <th className="num">Active incidents</th>
-                  <th>Updated</th>
-                  <th>Public page</th>
+          <DataTable
+            columns={[
+              "Page",
+              "State",
+              { label: "Components", num: true },
+              { label: "Active incidents", num: true },
+              "Updated",
+              "Public page",
+            ]}
+          >
+            {list.data.map((page) => {
+              const summary = summaries.data?.get(page.id);
+              return (
+                <tr key={page.id}>
+                  <td>
+                    <Link href={`/${page.id}`}>{page.title}</Link>
+                    {page.description && (
+                      <div className="muted small sp-clamp">{page.description}</div>
+                    )}
+                  </td>
+                  <td>
+                    <StateBadge state={page.status} />
+                  </td>
+                  <td className="num">{summary?.components ?? "—"}</td>
+                  <td className="num">{summary?.activeIncidents ?? "—"}</td>
+                  <td>
+                    <RelativeTime at={page.updatedAt} />
+                  </td>
+                  <td>
+                    <a
+                      href={publicPath(page.slug)}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={`Open the public page of ${page.title} (new tab)`}
+                    >
+                      {summary?.url ?? publicPath(page.slug)} ↗
+                    </a>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.data.map((page) => {
-                  const summary = summaries.data?.get(page.id);
-                  return (
-                    <tr key={page.id}>
-                      <td>
-                        <Link href={`/${page.id}`}>{page.title}</Link>
-                        {page.description && (
-                          <div className="muted small sp-clamp">{page.description}</div>
-                        )}
-                      </td>
-                      <td>
-                        <StateBadge state={page.status} />
-                      </td>
-                      <td className="num">{summary?.components ?? "—"}</td>
-                      <td className="num">{summary?.activeIncidents ?? "—"}</td>
-                      <td title={formatTime(page.updatedAt)}>{formatRelative(page.updatedAt)}</td>
-                      <td>
-                        <a
-                          href={publicPath(page.slug)}
-                          target="_blank"
-                          rel="noopener noreferrer"
-                          aria-label={`Open the public page of ${page.title} (new tab)`}
-                        >
-                          {summary?.url ?? publicPath(page.slug)} ↗
-                        </a>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </QueryView>
       {manager && creating && <CreatePage orgId={orgId} onClose={close} />}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { api, orgApi } from "../../api/client";
+import { ConfirmButton } from "../../components/confirm-button";
 import { ProblemMessage } from "../../components/feedback";
 import { KeyValues } from "../../components/ui";
 import { formatTime } from "../../lib/format";
@@ -13,19 +14,11 @@ import {
   type StatusPageConfig,
   usePageWrite,
 } from "./api";
-import { ConfirmButton } from "./confirm-button";
+import type { TabProps } from "./collection";
 import { PageFieldsForm } from "./page-form";
 
 /** The page's own fields (PATCH) and its deletion; members see them read-only. */
-export function SettingsTab({
-  orgId,
-  config,
-  manager,
-}: {
-  orgId: string;
-  config: StatusPageConfig;
-  manager: boolean;
-}) {
+export function SettingsTab({ orgId, config, manager }: TabProps) {
   const { page } = config;
   const save = usePageWrite<PageFieldsInput>(orgId, page.id, (base, input) =>
     api(base, { method: "PATCH", body: input }),

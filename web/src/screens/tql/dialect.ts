@@ -1,4 +1,5 @@
 import { SQLDialect } from "@codemirror/lang-sql";
+import { CAST_TYPE_NAMES } from "../../../../src/tql/types";
 import type { TqlCatalog } from "./tql-api";
 
 /**
@@ -12,61 +13,13 @@ const CLAUSE_WORDS =
   "anti asof except fill step totals rollup cube ties";
 
 /**
- * Units of `INTERVAL n UNIT`: offered as completions but not highlighted as keywords, since
- * `minute` or `day` is as often a column alias.
+ * Units of `INTERVAL n UNIT` (the analyzer's own list): offered as completions but not
+ * highlighted as keywords, since `minute` or `day` is as often a column alias.
  */
-export const INTERVAL_UNITS = [
-  "NANOSECOND",
-  "MICROSECOND",
-  "MILLISECOND",
-  "SECOND",
-  "MINUTE",
-  "HOUR",
-  "DAY",
-  "WEEK",
-  "MONTH",
-  "QUARTER",
-  "YEAR",
-] as const;
+export { INTERVAL_UNITS } from "../../../../src/tql/ast";
 
-/** ClickHouse type names, for CAST and `::`. */
-export const CLICKHOUSE_TYPES = [
-  "String",
-  "FixedString",
-  "UInt8",
-  "UInt16",
-  "UInt32",
-  "UInt64",
-  "UInt128",
-  "UInt256",
-  "Int8",
-  "Int16",
-  "Int32",
-  "Int64",
-  "Int128",
-  "Int256",
-  "Float32",
-  "Float64",
-  "Decimal",
-  "Decimal32",
-  "Decimal64",
-  "Decimal128",
-  "Bool",
-  "Date",
-  "Date32",
-  "DateTime",
-  "DateTime64",
-  "UUID",
-  "IPv4",
-  "IPv6",
-  "Array",
-  "Map",
-  "Tuple",
-  "Nullable",
-  "LowCardinality",
-  "Enum8",
-  "Enum16",
-] as const;
+/** ClickHouse type names, for CAST and `::`: the ones the analyzer accepts. */
+export const CLICKHOUSE_TYPES = CAST_TYPE_NAMES;
 
 /** The keywords the editor highlights and completes: the clause words and the server's reserved words. */
 export function tqlKeywords(catalog: TqlCatalog | undefined): string[] {

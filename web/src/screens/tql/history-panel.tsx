@@ -1,5 +1,6 @@
 import { Empty } from "../../components/feedback";
-import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
+import { RelativeTime } from "../../components/relative-time";
+import { formatDuration, formatNumber } from "../../lib/format";
 import type { HistoryEntry } from "./history";
 
 /** The project's last runs on this browser; a click loads the query into the editor. */
@@ -26,9 +27,7 @@ export function HistoryPanel({
             <button type="button" className="tql-load" onClick={() => onLoad(entry.query)}>
               <code className="tql-snippet">{entry.query}</code>
               <span className={`small ${entry.ok ? "muted" : "tql-failed"}`}>
-                <time dateTime={entry.at} title={formatTime(entry.at)}>
-                  {formatRelative(entry.at)}
-                </time>
+                <RelativeTime at={entry.at} />
                 {" · "}
                 {entry.ok
                   ? `${formatNumber(entry.rowCount ?? 0)} rows in ${formatDuration(entry.durationMs ?? 0)}`

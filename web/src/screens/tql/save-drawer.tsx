@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { ProblemMessage } from "../../components/feedback";
+import { TextField } from "../../components/text-field";
 import { Drawer, Field } from "../../components/ui";
 import { namesField } from "./saved-panel";
 import { type SavedQuery, useSaveQuery } from "./tql-api";
@@ -28,17 +29,16 @@ export function SaveDrawer({
   return (
     <Drawer title="Save query" onClose={onClose}>
       <form className="form" onSubmit={submit}>
-        <Field label="Name" name="name" error={save.error} hint="Unique in this project">
-          {(props) => (
-            <input
-              {...props}
-              value={name}
-              maxLength={100}
-              required
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          name="name"
+          error={save.error}
+          hint="Unique in this project"
+          value={name}
+          maxLength={100}
+          required
+          onChange={setName}
+        />
         <Field label="Description" name="description" error={save.error} hint="Optional">
           {(props) => (
             <textarea

@@ -1,39 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+// GET /v1/tql/schema: the catalog the server builds from the analyzer's own definitions.
+import type { TqlCatalog } from "../../../../src/tql/catalog";
 import { ApiError, api, type ListPage, type Problem, projectApi, v1 } from "../../api/client";
 
-/** One column a query may read (GET /v1/tql/schema). */
-export interface CatalogColumn {
-  name: string;
-  type: string;
-  description: string;
-}
-
-export interface CatalogTable {
-  name: string;
-  description: string;
-  columns: CatalogColumn[];
-}
-
-export interface CatalogFunction {
-  name: string;
-  category: string;
-  aggregate: boolean;
-  /** `2`, `1–3`, `1+`, `(0–1)(1)`. */
-  arguments: string;
-  minArgs: number;
-  maxArgs: number | null;
-  params: { min: number; max: number | null } | null;
-  lambda: boolean;
-  caseInsensitive: boolean;
-  description: string;
-}
-
-export interface TqlCatalog {
-  tables: CatalogTable[];
-  functions: CatalogFunction[];
-  combinators: { suffix: string; extraArgs: number; example: string; description: string }[];
-  keywords: string[];
-}
+export type {
+  CatalogColumn,
+  CatalogFunction,
+  CatalogTable,
+  TqlCatalog,
+} from "../../../../src/tql/catalog";
 
 export interface TqlColumn {
   name: string;

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, v1 } from "../../api/client";
-import { Field } from "../../components/ui";
+import { FilterSelect } from "../../components/list-filters";
+import { TextField } from "../../components/text-field";
 import type { TimeRange } from "../../lib/time-range";
 
 interface TqlResult {
@@ -29,6 +30,11 @@ function useTraceServices(projectId: string, range: TimeRange) {
     staleTime: 60_000,
   });
 }
+
+const TRACE_STATUSES = [
+  { key: "error", label: "With errors" },
+  { key: "ok", label: "Without errors" },
+];
 
 /** How long to wait after the last keystroke before a typed filter goes to the URL. */
 const TYPING_MS = 400;
@@ -64,8 +70,6 @@ export function TraceFilters({
     );
     return () => clearTimeout(timer);
   }, [typed]);
-  const options = services.data ?? [];
-  const known = service === "" || options.includes(service);
   const filtered = Boolean(service || status || minDuration);
 
   return (
@@ -74,59 +78,41 @@ export function TraceFilters({
       aria-label="Filters"
       onSubmit={(e) => e.preventDefault()}
     >
-      <Field
+      <FilterSelect
         label="Service"
         name="service"
         error={error}
         {...(services.isError ? { hint: "The service list is unavailable" } : {})}
-      >
-        {(props) => (
-          <select
-            {...props}
-            value={service}
-            onChange={(e) => onChange({ service: e.target.value || undefined })}
-          >
-            <option value="">All services</option>
-            {!known && <option value={service}>{service}</option>}
-            {options.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Status" name="status" error={error}>
-        {(props) => (
-          <select
-            {...props}
-            value={status}
-            onChange={(e) => onChange({ status: e.target.value || undefined })}
-          >
-            <option value="">Any status</option>
-            <option value="error">With errors</option>
-            <option value="ok">Without errors</option>
-          </select>
-        )}
-      </Field>
-      <Field label="Min duration (ms)" name="min_duration" error={error}>
-        {(props) => (
-          <input
-            {...props}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            className="trace-min-duration"
-            placeholder="e.g. 500"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") onChange({ min_duration: typed.trim() || undefined });
-            }}
-          />
-        )}
-      </Field>
+        value={service}
+        any="All services"
+        options={services.data ?? []}
+        onChange={(v) => onChange({ service: v || undefined })}
+      />
+      <FilterSelect
+        label="Status"
+        name="status"
+        error={error}
+        value={status}
+        any="Any status"
+        options={TRACE_STATUSES}
+        onChange={(v) => onChange({ status: v || undefined })}
+      />
+      <TextField
+        label="Min duration (ms)"
+        name="min_duration"
+        error={error}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        className="trace-min-duration"
+        placeholder="e.g. 500"
+        value={typed}
+        onChange={setTyped}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") onChange({ min_duration: typed.trim() || undefined });
+        }}
+      />
       {filtered && (
         <button
           type="button"

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api, type ListPage, v1 } from "../../api/client";
 import { QueryView } from "../../components/feedback";
+import { Pager, usePageParam } from "../../components/pager";
 import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
@@ -30,7 +31,7 @@ export function TraceList() {
     ? (sortParam as SortKey)
     : "start_time";
   const order = params.get("order") === "asc" ? "asc" : "desc";
-  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const page = usePageParam();
 
   useEffect(() => {
     listReturn.search = window.location.search;
@@ -152,13 +153,7 @@ export function TraceList() {
                   </tbody>
                 </table>
               </div>
-              <Pager
-                page={data.pagination.page}
-                totalPages={data.pagination.totalPages}
-                total={data.pagination.total}
-                hasMore={data.pagination.hasMore}
-                onPage={(next) => setParams({ page: next === 1 ? undefined : next })}
-              />
+              <Pager pagination={data.pagination} noun={["trace", "traces"]} />
             </>
           );
         }}
@@ -217,45 +212,6 @@ function TraceRow({ trace, longest }: { trace: TraceSummary; longest: number }) 
         </span>
       </td>
     </tr>
-  );
-}
-
-function Pager({
-  page,
-  totalPages,
-  total,
-  hasMore,
-  onPage,
-}: {
-  page: number;
-  totalPages: number;
-  total: number;
-  hasMore: boolean;
-  onPage: (page: number) => void;
-}) {
-  return (
-    <nav className="trace-pager" aria-label="Pages">
-      <button
-        type="button"
-        className="button small"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
-        ← Previous
-      </button>
-      <span className="muted">
-        Page {formatNumber(page)} of {formatNumber(Math.max(1, totalPages))} · {formatNumber(total)}{" "}
-        trace{total === 1 ? "" : "s"}
-      </span>
-      <button
-        type="button"
-        className="button small"
-        disabled={!hasMore}
-        onClick={() => onPage(page + 1)}
-      >
-        Next →
-      </button>
-    </nav>
   );
 }
 
