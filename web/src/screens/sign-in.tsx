@@ -3,9 +3,15 @@ import { useLocation, useSearch } from "wouter";
 import { useSignIn } from "../api/session";
 import { ProblemMessage } from "../components/feedback";
 
-/** Only paths inside the dashboard are followed after signing in (no open redirect). */
-export const safeNext = (next: string | null): string =>
-  next?.startsWith("/") && !next.startsWith("//") ? next : "/";
+/**
+ * Only paths inside the dashboard are followed after signing in (no open redirect). Resolved as
+ * the browser would: `/\host` and `/<tab>/host` are other origins too.
+ */
+export function safeNext(next: string | null): string {
+  if (!next?.startsWith("/")) return "/";
+  const url = new URL(next, window.location.origin);
+  return url.origin === window.location.origin ? url.pathname + url.search + url.hash : "/";
+}
 
 export function SignIn() {
   const signIn = useSignIn();
