@@ -270,7 +270,7 @@ describe.skipIf(!chromiumAvailable)("dashboard review", () => {
     const { page, console } = await dash.newPage();
     await page.goto("/signin");
     await page.getByLabel("Email").waitFor();
-    await page.keyboard.press("Tab");
+    // The email field has the focus when the page opens.
     expect(await page.evaluate("document.activeElement?.id")).toBe("email");
     await page.keyboard.type("owner@example.com");
     await page.keyboard.press("Tab");

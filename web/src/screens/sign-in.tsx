@@ -32,6 +32,9 @@ export function SignIn() {
           id="email"
           type="email"
           autoComplete="username"
+          // The page's only task: the cursor starts where the user types first.
+          // biome-ignore lint/a11y/noAutofocus: a sign-in page with one form
+          autoFocus
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
