@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { errorOccurrence } from "../ingest/derive/errors.js";
+import { PAGE_ATTRIBUTES, pageOf } from "../ingest/derive/sessions.js";
 import type { Source } from "../ingest/model.js";
-import { pathOf } from "../ingest/resource.js";
 import { isoMs, type TimeWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
@@ -94,17 +94,20 @@ type Row = Record<string, unknown>;
 const orNull = (value: unknown) => (value ? String(value) : null);
 const str = (value: unknown) => String(value ?? "");
 
-/** The page attributes ingestion reads for a session's pages (derive/sessions.ts), item first. */
-const PAGE_COLUMNS = `attributes['page.path'] AS page_a, resource_attributes['page.path'] AS page_r,
-  attributes['page.url'] AS page_url_a, resource_attributes['page.url'] AS page_url_r`;
-/** A browser's documentLoad span carries the page's URL instead. */
-const LOAD_URL = `if(source = 'frontend' AND operation_name = 'documentLoad',
-  if(attributes['url.full'] != '', attributes['url.full'], attributes['http.url']), '') AS load_url`;
-const pageOf = (row: Row): string | null =>
+/** Only the attributes the page rule reads (derive/sessions.ts `pageOf`), not whole maps. */
+const PAGE_KEYS = PAGE_ATTRIBUTES.map((k) => `'${k}'`).join(", ");
+const PAGE_COLUMNS = `mapFilter((k, v) -> k IN (${PAGE_KEYS}), attributes) AS page_attributes,
+  mapFilter((k, v) -> k IN (${PAGE_KEYS}), resource_attributes) AS page_resource`;
+/** Spans also say whether they are a browser's documentLoad span. */
+const SPAN_PAGE_COLUMNS = `${PAGE_COLUMNS},
+  source = 'frontend' AND operation_name = 'documentLoad' AS document_load`;
+const pageFromRow = (row: Row): string | null =>
   orNull(
-    pathOf(str(row.page_a) || str(row.page_r)) ||
-      pathOf(str(row.page_url_a) || str(row.page_url_r)) ||
-      pathOf(str(row.load_url)),
+    pageOf(
+      row.page_attributes as Record<string, string>,
+      row.page_resource as Record<string, string>,
+      Boolean(row.document_load),
+    ),
   );
 
 /**
@@ -130,7 +133,7 @@ export async function readTimeline(
     // AI spans are shown once, as `ai` entries: the same attribute test ingestion uses.
     sql.query<Row>(
       `SELECT ${ns("timestamp")}, trace_id, span_id, parent_span_id, operation_name, service_name,
-              duration_ms, status, ${PAGE_COLUMNS}, ${LOAD_URL}
+              duration_ms, status, ${SPAN_PAGE_COLUMNS}
        FROM ${traces} ${where} AND NOT arrayExists(k -> startsWith(k, 'gen_ai.'), mapKeys(attributes))
        ORDER BY timestamp, span_id ${cap}`,
     ),
@@ -173,7 +176,7 @@ export async function readTimeline(
     service: str(row.service_name),
     durationMs: num(row.duration_ms),
     status: str(row.status),
-    page: pageOf(row),
+    page: pageFromRow(row),
   });
 
   for (const row of spans)
@@ -212,7 +215,7 @@ export async function readTimeline(
       level,
       message: message.slice(0, TIMELINE_MESSAGE_CHARS),
       ...link,
-      page: pageOf(row),
+      page: pageFromRow(row),
     });
     if (level !== "error" && level !== "fatal") continue;
     // Grouped exactly as ingestion groups it, so errorId is the error group's id.

@@ -30,15 +30,33 @@ function headerValue(value: string): string {
   }
 }
 
+/** The attributes `pageOf` reads, for readers that select them rather than whole maps. */
+export const PAGE_ATTRIBUTES = ["page.path", "page.url", "url.full", "http.url"] as const;
+
+/**
+ * The page a span or log was on, as a session counts it: `page.path`, else the path of
+ * `page.url` (the item's attributes first, then its resource's); a browser's `documentLoad`
+ * span, which has neither, carries the page's URL itself.
+ */
+export function pageOf(
+  attributes: Record<string, string>,
+  resource: Record<string, string>,
+  documentLoad: boolean,
+): string {
+  const both = (name: string) => firstOf(attributes, name) || firstOf(resource, name);
+  return (
+    pathOf(both("page.path")) ||
+    pathOf(both("page.url")) ||
+    (documentLoad ? pathOf(firstOf(attributes, "url.full", "http.url")) : "")
+  );
+}
+
 /** What one span or log tells about its session: user agent, referrer, country and page. */
 export function sessionTouch(input: TouchInput): SessionTouch {
   const a = input.attributes;
   const r = input.resource.attributes;
   const both = (...names: string[]) => firstOf(a, ...names) || firstOf(r, ...names);
-  let page = pathOf(both("page.path")) || pathOf(both("page.url"));
-  if (!page && input.source === "frontend" && input.spanName === "documentLoad") {
-    page = pathOf(firstOf(a, "url.full", "http.url"));
-  }
+  const page = pageOf(a, r, input.source === "frontend" && input.spanName === "documentLoad");
   return {
     projectId: input.projectId,
     sessionId: input.sessionId,
