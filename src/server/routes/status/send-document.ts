@@ -1,7 +1,7 @@
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
-import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type CachedStatusPage, STATUS_PAGE_MAX_AGE_MS } from "../../../status-pages/reader.js";
+import { type Encoding, sendRepresentation } from "../../representation.js";
 
 // Nothing on a public page runs script or loads from elsewhere but the page's own logo.
 const CSP =
@@ -17,23 +17,10 @@ export interface Delivery {
 }
 
 const MIN_COMPRESS_BYTES = 1024;
-const ENCODERS = {
-  br: (body: Buffer) =>
-    brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
-  gzip: (body: Buffer) => gzipSync(body),
-} as const;
-
-/** br, else gzip, as the client's Accept-Encoding allows (q=0 refuses); null for identity. */
-const encodings = new Negotiator<keyof typeof ENCODERS>({ supportedValues: ["br", "gzip"] });
-
-/** Whether an If-None-Match names this tag (a list, weak tags, or `*`). */
-export function matches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header
-    .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, ""))
-    .some((tag) => tag === etag || tag === "*");
-}
+const ENCODERS: Record<Encoding, (body: Buffer) => Buffer> = {
+  br: (body) => brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (body) => gzipSync(body),
+};
 
 /**
  * Sends a document drawn from a cached page build, with validators (a matching If-None-Match
@@ -52,27 +39,22 @@ export function sendDocument(
   const memo = (name: string, make: () => Buffer): Buffer =>
     key === undefined ? make() : entry.memo(`${key}|${name}`, make);
   const body = memo("", () => Buffer.from(render()));
-  const accepted = request.headers["accept-encoding"];
-  // A 50-component page is ~1.4 MB of HTML and ~25 KB gzipped.
-  const encoding =
-    accepted && body.length >= MIN_COMPRESS_BYTES ? encodings.negotiate(accepted) : null;
-  // Each encoding is its own representation, with its own validator.
-  const etag = encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag;
   const maxAge = Math.round(STATUS_PAGE_MAX_AGE_MS / 1000);
   reply
     .header(
       "cache-control",
       `${delivery.private ? "private" : "public"}, max-age=${maxAge}, stale-while-revalidate=${maxAge}`,
     )
-    .header("etag", etag)
     .header("x-content-type-options", "nosniff")
     .header("content-security-policy", CSP)
-    .header("referrer-policy", "no-referrer")
-    .header("vary", "accept-encoding");
+    .header("referrer-policy", "no-referrer");
   if (delivery.cors) reply.header("access-control-allow-origin", "*");
-  if (matches(request.headers["if-none-match"], etag)) return reply.code(304).send();
-  reply.type(delivery.contentType);
-  if (encoding === null) return reply.send(body);
-  reply.header("content-encoding", encoding);
-  return reply.send(memo(encoding, () => ENCODERS[encoding](body)));
+  // A 50-component page is ~1.4 MB of HTML and ~25 KB gzipped.
+  return sendRepresentation(request, reply, {
+    etag: entry.etag,
+    contentType: delivery.contentType,
+    body,
+    encode: (encoding) => memo(encoding, () => ENCODERS[encoding](body)),
+    minCompressBytes: MIN_COMPRESS_BYTES,
+  });
 }

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
-import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { buildTqlCatalog } from "../../../tql/catalog.js";
-import { matches } from "../status/send-document.js";
+import { sendRepresentation } from "../../representation.js";
 
 const Column = z.object({
   name: z.string(),
@@ -74,23 +73,16 @@ function catalogBytes(): Encoded {
   return encoded;
 }
 
-const encodings = new Negotiator<"br" | "gzip">({ supportedValues: ["br", "gzip"] });
 const CACHE_SECONDS = 3600;
 
 /** Sends the TQL catalog compressed as accepted, with an ETag (304 when it matches). */
 export function sendCatalog(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const bytes = catalogBytes();
-  const accepted = request.headers["accept-encoding"];
-  const encoding = accepted ? encodings.negotiate(accepted) : null;
-  // Each encoding is its own representation, with its own validator.
-  const etag = encoding ? `${bytes.etag.slice(0, -1)}-${encoding}"` : bytes.etag;
-  reply
-    .header("cache-control", `private, max-age=${CACHE_SECONDS}`)
-    .header("etag", etag)
-    .header("vary", "accept-encoding");
-  if (matches(request.headers["if-none-match"], etag)) return reply.code(304).send();
-  reply.type("application/json; charset=utf-8");
-  if (encoding === null) return reply.send(bytes.identity);
-  reply.header("content-encoding", encoding);
-  return reply.send(bytes[encoding]);
+  reply.header("cache-control", `private, max-age=${CACHE_SECONDS}`);
+  return sendRepresentation(request, reply, {
+    etag: bytes.etag,
+    contentType: "application/json; charset=utf-8",
+    body: bytes.identity,
+    encode: (encoding) => bytes[encoding],
+  });
 }
