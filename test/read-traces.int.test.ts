@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialize } from "../src/setup/initialize.js";
-import { hexId, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { hexId, oversizedTraceRows, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
@@ -429,18 +429,7 @@ describe("GET /v1/traces", () => {
   it("cuts a trace of more than 50,000 spans to its earliest 50,000, flagged", async () => {
     const huge = tid(0x50000);
     const base = NOW - 7 * MIN;
-    const at = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
-    const rows = Array.from({ length: 50_005 }, (_, i) => ({
-      project_id: projectId,
-      trace_id: huge,
-      span_id: sid(0x100000 + i),
-      // Inserted latest first, so the cut must come from time order, not insertion order.
-      parent_span_id: i === 50_004 ? "" : sid(0x100000 + 50_004),
-      operation_name: i === 50_004 ? "root" : "child",
-      service_name: "bulk",
-      timestamp: at(base + (50_004 - i)),
-      end_timestamp: at(base + (50_004 - i) + 1),
-    }));
+    const rows = oversizedTraceRows(projectId, huge, base);
     await service.deps.telemetry.insert("traces", rows);
     const { status, body } = await get(`/v1/traces/${huge}`);
     expect(status).toBe(200);

@@ -137,3 +137,25 @@ export async function sendOtlp(
 
 /** Hex ids from small numbers, so fixtures read well: hexId(3, 32) = 000…003. */
 export const hexId = (n: number, chars: number) => n.toString(16).padStart(chars, "0");
+
+/** ClickHouse's DateTime64 text of a time in ms. */
+const engineTime = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
+
+/**
+ * Rows of one trace with 50,005 spans (one more than the 50,000 a trace read returns): a root
+ * at `baseMs + 50,004` ms with every other span its child, one ms apart, inserted latest first
+ * so a cut must come from time order, not insertion order. For the engine's `insert`.
+ */
+export function oversizedTraceRows(projectId: string, traceId: string, baseMs: number) {
+  const root = hexId(0x100000 + 50_004, 16);
+  return Array.from({ length: 50_005 }, (_, i) => ({
+    project_id: projectId,
+    trace_id: traceId,
+    span_id: hexId(0x100000 + i, 16),
+    parent_span_id: i === 50_004 ? "" : root,
+    operation_name: i === 50_004 ? "root" : "child",
+    service_name: "bulk",
+    timestamp: engineTime(baseMs + (50_004 - i)),
+    end_timestamp: engineTime(baseMs + (50_004 - i) + 1),
+  }));
+}
