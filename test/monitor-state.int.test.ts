@@ -7,6 +7,7 @@ import type { Ctx, DomainDeps } from "../src/context.js";
 import { createEventBus } from "../src/events/event-bus.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import { createIdGenerator } from "../src/lib/ids.js";
+import { LeaseLostError } from "../src/lib/leased-scheduler.js";
 import { createSecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
@@ -323,5 +324,33 @@ describe("monitor state machine", () => {
       incidents.data[0]?.id ?? "",
     ]);
     expect(JSON.stringify(delivery?.payload)).not.toContain("hunter2");
+  });
+
+  it("records a scheduled check only under its worker's lease, once per slot", async () => {
+    const m = await newMonitor(1);
+    const leases = store.repos.workLeases;
+    await leases.reconcile("monitor", [m.id]);
+    const [held] = await leases.claim("monitor", "w1", clock.now().toISOString(), "9999", 1);
+    if (!held) throw new Error("no lease claimed");
+    const fence = {
+      kind: "monitor" as const,
+      entityId: m.id,
+      owner: "w1",
+      token: held.token,
+      slot: 60_000,
+    };
+    targetStatus = 500;
+    // A stale token (the lease was taken over) records nothing: no result, no state, no outage.
+    await expect(
+      engine.check(m.id, "scheduled", { ...fence, token: held.token - 1 }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await store.repos.monitorResults.count({ monitorId: m.id })).toBe(0);
+    const untouched = await getMonitor({ ctx, projectId, monitorId: m.id });
+    expect([untouched.failureStreak, untouched.openIncidentId]).toEqual([0, null]);
+    // Under the lease it is recorded, and the same slot again is refused.
+    expect((await engine.check(m.id, "scheduled", fence))?.transition).toBe("outage_started");
+    await expect(engine.check(m.id, "scheduled", fence)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await store.repos.monitorResults.count({ monitorId: m.id })).toBe(1);
+    expect((await store.repos.notificationDeliveries.listByChannel(channelId, 10)).length).toBe(1);
   });
 });

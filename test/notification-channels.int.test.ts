@@ -783,6 +783,7 @@ describe("notification channels over HTTP", () => {
         error: "previous run",
         attempts: 1,
         nextAttemptAt: clock.now().toISOString(),
+        heldUntil: claimed[0]?.nextAttemptAt ?? "",
       });
       nowMs += 61_000;
 

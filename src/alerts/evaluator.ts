@@ -2,10 +2,12 @@ import type { Logger } from "pino";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
+import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { AlertEventRecord } from "../meta/repositories/alert-events.js";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
+import type { LeaseFence } from "../meta/repositories/work-leases.js";
 import type { AlertEvent, AlertNotification } from "../notifications/model.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { ResultColumn } from "../telemetry/executor.js";
@@ -52,8 +54,11 @@ export interface AlertEvaluation {
 
 /** Evaluates alert rules one at a time per rule and records each in one transaction. */
 export interface AlertEngine {
-  /** Evaluates the rule now; undefined when it no longer exists. */
-  evaluate(ruleId: string): Promise<AlertEvaluation | undefined>;
+  /**
+   * Evaluates the rule now; undefined when it no longer exists. With a fence (a scheduled slot
+   * under a worker's lease) it records only while the lease holds, else rejects LeaseLostError.
+   */
+  evaluate(ruleId: string, fence?: LeaseFence): Promise<AlertEvaluation | undefined>;
   isRunning(ruleId: string): boolean;
   idle(): Promise<void>;
 }
@@ -80,7 +85,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     }
   }
 
-  async function execute(ruleId: string): Promise<AlertEvaluation | undefined> {
+  async function execute(ruleId: string, fence?: LeaseFence): Promise<AlertEvaluation | undefined> {
     const rule = await deps.meta.repos.alertRules.findById(ruleId);
     if (!rule) return undefined;
     const now = deps.clock.now();
@@ -88,7 +93,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     const outcome = await runQuery(rule);
     const durationMs = Math.round(performance.now() - started);
     const recorded = await deps.meta.transaction((tx) =>
-      record(tx, ruleId, outcome, now, durationMs),
+      record(tx, ruleId, outcome, now, durationMs, fence),
     );
     const seconds = (performance.now() - started) / 1000;
     if (!recorded) {
@@ -124,9 +129,12 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     outcome: QueryOutcome,
     now: Date,
     durationMs: number,
+    fence: LeaseFence | undefined,
   ): Promise<AlertEvaluation | undefined> {
     // Locked and re-read: an edit, a mute or another node's evaluation may have moved it.
     if (!(await tx.repos.alertRules.lock(ruleId))) return undefined;
+    // Fenced: a worker whose lease moved on records nothing (the new holder evaluates the slot).
+    if (fence && !(await tx.repos.workLeases.advance(fence))) throw new LeaseLostError(fence);
     const rule = await tx.repos.alertRules.findById(ruleId);
     if (!rule) return undefined;
     const known = await tx.repos.alertSeries.list(ruleId);
@@ -313,11 +321,11 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   }
 
   return {
-    evaluate(ruleId) {
+    evaluate(ruleId, fence) {
       const previous = running.get(ruleId);
       const run = (previous ?? Promise.resolve())
         .catch(() => undefined)
-        .then(() => execute(ruleId));
+        .then(() => execute(ruleId, fence));
       running.set(ruleId, run);
       const forget = () => {
         if (running.get(ruleId) === run) running.delete(ruleId);

@@ -58,8 +58,8 @@ describe("createAlertScheduler", () => {
       engine,
       rules: {
         listSchedulable: async () => [
-          { id: "alr_a", intervalMs: MINUTE },
-          { id: "alr_b", intervalMs: 5 * MINUTE },
+          { id: "alr_a", intervalMs: MINUTE, lastEvaluatedAt: null },
+          { id: "alr_b", intervalMs: 5 * MINUTE, lastEvaluatedAt: null },
         ],
       },
       clock: systemClock,
@@ -86,7 +86,11 @@ describe("createAlertScheduler", () => {
     const { engine, runs } = recordingEngine(new Set(["alr_gone"]));
     const scheduler = createAlertScheduler({
       engine,
-      rules: { listSchedulable: async () => [{ id: "alr_gone", intervalMs: MINUTE }] },
+      rules: {
+        listSchedulable: async () => [
+          { id: "alr_gone", intervalMs: MINUTE, lastEvaluatedAt: null },
+        ],
+      },
       clock: systemClock,
       concurrency: 1,
       syncIntervalMs: 24 * 60 * MINUTE,

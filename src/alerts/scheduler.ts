@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
+import { createLeasedScheduler, type WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import { createPeriodicScheduler, type PeriodicScheduler } from "../lib/periodic-scheduler.js";
 import type { AlertRuleRepository } from "../meta/repositories/alert-rules.js";
@@ -15,6 +16,8 @@ export interface AlertSchedulerDeps {
   syncIntervalMs?: number;
   logger: Logger;
   metrics?: Metrics;
+  /** Share the rules with other workers through leases (every slot evaluated once). */
+  lease?: WorkerLeases;
 }
 
 /**
@@ -23,22 +26,38 @@ export interface AlertSchedulerDeps {
  */
 export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicScheduler {
   const { engine, metrics } = deps;
-  return createPeriodicScheduler({
+  const common = {
     what: "alert rule",
+    clock: deps.clock,
+    concurrency: deps.concurrency,
+    logger: deps.logger,
+    onLag: (seconds: number) => metrics?.alertEvaluationLag.observe(seconds),
+  };
+  const listActive = async () =>
+    (await deps.rules.listSchedulable()).map((r) => ({
+      id: r.id,
+      periodMs: r.intervalMs,
+      fresh: r.lastEvaluatedAt === null,
+    }));
+  if (deps.lease)
+    return createLeasedScheduler({
+      ...common,
+      ...deps.lease,
+      kind: "alert_rule",
+      listActive,
+      run: (id, fence) => engine.evaluate(id, fence),
+      isRunning: (id) => engine.isRunning(id),
+      idle: () => engine.idle(),
+      ...(deps.syncIntervalMs === undefined ? {} : { syncMs: deps.syncIntervalMs }),
+    });
+  return createPeriodicScheduler({
+    ...common,
     runner: {
       run: (id) => engine.evaluate(id),
       isRunning: (id) => engine.isRunning(id),
       idle: () => engine.idle(),
     },
-    listActive: async () =>
-      (await deps.rules.listSchedulable()).map((r) => ({
-        id: r.id,
-        periodMs: r.intervalMs,
-      })),
+    listActive,
     ...(deps.syncIntervalMs === undefined ? {} : { syncIntervalMs: deps.syncIntervalMs }),
-    clock: deps.clock,
-    concurrency: deps.concurrency,
-    logger: deps.logger,
-    onLag: (seconds) => metrics?.alertEvaluationLag.observe(seconds),
   });
 }

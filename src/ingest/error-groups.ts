@@ -1,3 +1,4 @@
+import type { KeyLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { quoteIdentifier } from "../telemetry/executor.js";
 import {
@@ -46,13 +47,30 @@ const severityRank = (s: ErrorSeverity) => ERROR_SEVERITIES.indexOf(s);
  * sample, regression of resolved groups) and applies status and severity changes. Every change
  * runs one at a time through one queue, so a count is never lost between a read and a write; the
  * latest state of recent groups stays cached, and the table is the truth after a restart.
+ *
+ * With several ingesting nodes (a shared lock), each change also holds its groups' locks from
+ * the read to the write, and reads the table instead of the cache: another node may have
+ * written the group since.
  */
 export class ErrorGroupStore {
   private readonly cache = new Map<string, ErrorGroup>();
   private tail: Promise<unknown> = Promise.resolve();
   private lastVersion = 0;
 
-  constructor(private readonly executor: TelemetryExecutor) {}
+  constructor(
+    private readonly executor: TelemetryExecutor,
+    private readonly lock: KeyLock = { shared: false, withKeys: (_keys, work) => work() },
+  ) {}
+
+  /** Runs a change holding its groups' locks (across nodes when the lock is shared). */
+  private guarded<T>(
+    groups: readonly { projectId: string; fingerprint: string }[],
+    work: () => Promise<T>,
+  ): Promise<T> {
+    // Text without NUL (PostgreSQL rejects it): project ids never contain ':'.
+    const keys = groups.map((g) => `error-group:${g.projectId}:${g.fingerprint}`);
+    return this.serialize(() => this.lock.withKeys(keys, work));
+  }
 
   /** Runs changes one after another. */
   private serialize<T>(work: () => Promise<T>): Promise<T> {
@@ -64,7 +82,7 @@ export class ErrorGroupStore {
   /** Folds occurrences into their groups and writes the new versions; resolves with what changed. */
   record(occurrences: readonly ErrorOccurrence[]): Promise<ErrorTransition[]> {
     if (occurrences.length === 0) return Promise.resolve([]);
-    return this.serialize(async () => {
+    return this.guarded(occurrences, async () => {
       const byKey = new Map<string, ErrorOccurrence[]>();
       for (const o of occurrences) {
         const key = cacheKey(o.projectId, o.fingerprint);
@@ -95,7 +113,7 @@ export class ErrorGroupStore {
     change: { status?: ErrorStatus; severity?: ErrorSeverity },
     nowMs: number,
   ): Promise<ErrorGroup | undefined> {
-    return this.serialize(async () => {
+    return this.guarded([{ projectId, fingerprint }], async () => {
       const key = cacheKey(projectId, fingerprint);
       const before = (await this.load([{ projectId, fingerprint }])).get(key);
       if (!before) return undefined;
@@ -114,7 +132,7 @@ export class ErrorGroupStore {
     const missing = new Map<string, Set<string>>();
     for (const { projectId, fingerprint } of groups) {
       const key = cacheKey(projectId, fingerprint);
-      const cached = this.cache.get(key);
+      const cached = this.lock.shared ? undefined : this.cache.get(key);
       if (cached) found.set(key, cached);
       else missing.set(projectId, (missing.get(projectId) ?? new Set()).add(fingerprint));
     }

@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { ApiKeyActor } from "../context.js";
 import { ForbiddenError } from "../lib/errors.js";
 import type { Metrics } from "../lib/metrics.js";
+import type { KeyLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { BatchWriter } from "./batch-writer.js";
 import { PriceTable } from "./derive/ai-prices.js";
@@ -48,13 +49,15 @@ export interface IngestDeps {
   logger: Logger;
   metrics: Metrics;
   telemetry: TelemetryExecutor;
+  /** Guards each error group's read-modify-write across ingesting nodes (metadata store locks). */
+  errorGroupLock?: KeyLock;
   onErrorTransitions?: (transitions: readonly ErrorTransition[]) => void;
 }
 
 export function createIngestService(deps: IngestDeps): IngestService {
   const { config } = deps;
   const prices = new PriceTable(config.ai.prices);
-  const errorGroups = new ErrorGroupStore(deps.telemetry);
+  const errorGroups = new ErrorGroupStore(deps.telemetry, deps.errorGroupLock);
   const writer = new BatchWriter(deps.telemetry, errorGroups, {
     maxQueuedRows: config.ingest.queueMaxRows,
     maxBatchRows: 50_000,

@@ -5,12 +5,20 @@ import type { Clock } from "./clock.js";
 export interface ScheduleEntry {
   id: string;
   periodMs: number;
+  /**
+   * The last slot (epoch ms) whose run was recorded, when known (a lease taken over): a slot
+   * missed since is run at once, late, instead of waiting for the next one. 0 = never run.
+   */
+  lastSlot?: number;
 }
 
 /** What runs an entry: one run at a time per id; the scheduler never overlaps an entry with itself. */
 export interface PeriodicRunner {
-  /** Runs the entry now; resolves false (or undefined) when it no longer exists, so it is dropped. */
-  run(id: string): Promise<unknown>;
+  /**
+   * Runs the entry now for `slot` (the epoch ms of the grid slot the run stands for); resolves
+   * false (or undefined) when it no longer exists or is no longer this process's, so it is dropped.
+   */
+  run(id: string, slot: number): Promise<unknown>;
   isRunning(id: string): boolean;
   idle(): Promise<void>;
 }
@@ -61,7 +69,25 @@ export function nextSlot(id: string, periodMs: number, t: number): number {
 interface Slot {
   id: string;
   periodMs: number;
+  /** When to run; before now for a missed slot being caught up. */
   dueAt: number;
+  /** The grid slot the run stands for: dueAt, except a run at once stands for the slot before. */
+  slot: number;
+}
+
+/** The last slot of this entry at or before `t`. */
+export function slotAtOrBefore(id: string, periodMs: number, t: number): number {
+  return nextSlot(id, periodMs, t) - periodMs;
+}
+
+/**
+ * The slot a run at `t` stands for: the nearest one. A run at once (a new entry) less than half
+ * a period before a slot takes that slot's place (the next run comes a period after it); a run
+ * caught up late, less than half a period after its slot, is that slot's.
+ */
+export function nearestSlot(id: string, periodMs: number, t: number): number {
+  const before = slotAtOrBefore(id, periodMs, t);
+  return t - before < periodMs / 2 ? before : before + periodMs;
 }
 
 /** A binary min-heap on dueAt; replaced entries are skipped when popped (lazy deletion). */
@@ -114,7 +140,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicScheduler {
   const heap = new SlotHeap();
   const current = new Map<string, Slot>();
-  const queue: { id: string; slot: number }[] = [];
+  const queue: { id: string; slot: number; dueAt: number }[] = [];
   const queued = new Set<string>();
   let running = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -149,7 +175,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
           `${deps.what} run skipped: the previous run is still going`,
         );
       } else {
-        queue.push({ id: top.id, slot: top.dueAt });
+        queue.push({ id: top.id, slot: top.slot, dueAt: top.dueAt });
         queued.add(top.id);
       }
       // The next slot of the entry's own grid at least half a period on (a first run
@@ -159,7 +185,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
         deps.onSkipped?.();
         dueAt = nextSlot(top.id, top.periodMs, t);
       }
-      const next = { id: top.id, periodMs: top.periodMs, dueAt };
+      const next = { id: top.id, periodMs: top.periodMs, dueAt, slot: dueAt };
       current.set(top.id, next);
       heap.push(next);
     }
@@ -169,13 +195,13 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
 
   function pump(): void {
     while (!stopped && running < deps.concurrency && queue.length > 0) {
-      const job = queue.shift() as { id: string; slot: number };
+      const job = queue.shift() as { id: string; slot: number; dueAt: number };
       queued.delete(job.id);
       if (!current.has(job.id)) continue;
       running++;
-      deps.onLag?.(Math.max(0, now() - job.slot) / 1000);
+      deps.onLag?.(Math.max(0, now() - job.dueAt) / 1000);
       deps.runner
-        .run(job.id)
+        .run(job.id, job.slot)
         .then((recorded) => {
           // Deleted or paused meanwhile (perhaps on another node): no more slots for it.
           if (!recorded) current.delete(job.id);
@@ -193,10 +219,22 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     }
   }
 
+  /** When an entry runs first: now, its next slot, or a missed slot since its last run. */
+  function firstSlot(entry: ScheduleEntry, soon: boolean, t: number): Slot {
+    const { id, periodMs } = entry;
+    if (soon) return { id, periodMs, dueAt: t, slot: nearestSlot(id, periodMs, t) };
+    const next = nextSlot(id, periodMs, entry.lastSlot || t);
+    if (next > t) return { id, periodMs, dueAt: next, slot: next };
+    // Missed (its worker died or handed it over): the latest slot runs now, older ones are lost.
+    const latest = slotAtOrBefore(id, periodMs, t);
+    if (latest > next) deps.onSkipped?.();
+    return { id, periodMs, dueAt: latest, slot: latest };
+  }
+
   function schedule(entry: ScheduleEntry, options: { soon?: boolean } = {}): void {
     const t = now();
-    const dueAt = options.soon ? t : nextSlot(entry.id, entry.periodMs, t);
-    const slot = { id: entry.id, periodMs: entry.periodMs, dueAt };
+    const slot = firstSlot(entry, options.soon === true, t);
+    const { dueAt } = slot;
     current.set(entry.id, slot);
     heap.push(slot);
     if (!stopped) {

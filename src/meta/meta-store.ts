@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import { ConflictError } from "../lib/errors.js";
 import { type MetaDatabase, migrateMetaDatabase } from "./database.js";
+import { createKeyLock, type KeyLock } from "./key-lock.js";
 import { createAlertEventRepository } from "./repositories/alert-events.js";
 import { createAlertRuleRepository } from "./repositories/alert-rules.js";
 import { createAlertSeriesRepository } from "./repositories/alert-series.js";
@@ -22,6 +23,7 @@ import { createStatusPageRepository } from "./repositories/status-pages.js";
 import { createUserRepository } from "./repositories/users.js";
 import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveries.js";
 import { createWebhookEndpointRepository } from "./repositories/webhook-endpoints.js";
+import { createWorkLeaseRepository } from "./repositories/work-leases.js";
 import type { MetaSchema } from "./schema.js";
 
 function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine"]) {
@@ -46,6 +48,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPageState: createStatusPageStateRepository(db),
     statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
     savedQueries: createSavedQueryRepository(db),
+    workLeases: createWorkLeaseRepository(db),
   };
 }
 /** Every repository, bound to the database or to one transaction. */
@@ -66,6 +69,8 @@ export interface MetaAccess {
 /** The metadata store port: data access plus lifecycle, on SQLite or PostgreSQL. */
 export interface MetaStore extends MetaAccess {
   readonly engine: MetaDatabase["engine"];
+  /** Per-key mutual exclusion across every process on this store. */
+  readonly keyLock: KeyLock;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -90,6 +95,7 @@ export function createMetaStore(database: MetaDatabase): MetaStore {
   const repos = createRepositories(db, database.engine);
   return {
     engine: database.engine,
+    keyLock: createKeyLock(database),
     repos,
     transaction: (fn) =>
       db

@@ -393,6 +393,23 @@ export interface SavedQueriesTable {
   updated_at: string;
 }
 
+export interface WorkLeasesTable {
+  kind: string;
+  entity_id: string;
+  owner: string | null;
+  /** bigint: PostgreSQL returns it as text. */
+  token: ColumnType<number | string, number | undefined, number>;
+  expires_at: string;
+  last_slot: ColumnType<number | string, number | undefined, number>;
+}
+
+export interface WorkersTable {
+  id: string;
+  kind: string;
+  started_at: string;
+  expires_at: string;
+}
+
 /** The metadata database as Kysely sees it. */
 export interface MetaSchema {
   organizations: OrganizationsTable;
@@ -425,6 +442,8 @@ export interface MetaSchema {
   status_page_incident_components: StatusPageIncidentComponentsTable;
   status_page_days: StatusPageDaysTable;
   saved_queries: SavedQueriesTable;
+  work_leases: WorkLeasesTable;
+  workers: WorkersTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

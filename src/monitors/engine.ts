@@ -8,11 +8,13 @@ import {
 import type { Clock } from "../lib/clock.js";
 import { redactUrl } from "../lib/http/redact-url.js";
 import type { IdGenerator } from "../lib/ids.js";
+import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import type { LeaseFence } from "../meta/repositories/work-leases.js";
 import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/service.js";
@@ -56,9 +58,15 @@ export interface MonitorEngineDeps {
 export interface MonitorEngine {
   /**
    * Runs one check of the monitor now and records it, after any run of the same monitor still in
-   * flight (a monitor never overlaps itself). Undefined when the monitor no longer exists.
+   * flight (a monitor never overlaps itself). Undefined when the monitor no longer exists. With a
+   * fence (a scheduled slot under a worker's lease) the record is written only while the lease
+   * holds and the slot was not recorded yet; otherwise it rejects with LeaseLostError.
    */
-  check(monitorId: string, trigger: CheckTrigger): Promise<RecordedCheck | undefined>;
+  check(
+    monitorId: string,
+    trigger: CheckTrigger,
+    fence?: LeaseFence,
+  ): Promise<RecordedCheck | undefined>;
   isRunning(monitorId: string): boolean;
   /** Resolves when every check in flight has been recorded. */
   idle(): Promise<void>;
@@ -93,12 +101,15 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     monitorId: string,
     result: CheckResult,
     trigger: CheckTrigger,
+    fence: LeaseFence | undefined,
   ): Promise<RecordedCheck | undefined> {
     const id = deps.newId("run");
     return deps.meta.transaction(async (tx) => {
       // The row is locked (PostgreSQL) and re-read: a run on another node, a resume or an edit
       // may have moved the state since the check started; a deleted monitor records nothing.
       if (!(await tx.repos.monitors.lock(monitorId))) return undefined;
+      // Fenced: a worker whose lease moved on records nothing (the new holder runs the slot).
+      if (fence && !(await tx.repos.workLeases.advance(fence))) throw new LeaseLostError(fence);
       const current = await tx.repos.monitors.findById(monitorId);
       if (!current) return undefined;
       // The definition as it is now: an edit during the check (alertAfter, name) applies.
@@ -229,14 +240,14 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     return { incident: closed, openIncidentId: null, events: [] };
   }
 
-  async function execute(monitorId: string, trigger: CheckTrigger) {
+  async function execute(monitorId: string, trigger: CheckTrigger, fence?: LeaseFence) {
     const monitor = await deps.meta.repos.monitors.findCheckable(monitorId);
     // A paused monitor is checked only on request (spec: pause stops checks).
     if (!monitor || (trigger === "scheduled" && monitor.status !== "active")) return undefined;
     const { signal } = shutdown;
     const result = await deps.run(monitor.definition as MonitorDefinition, signal);
     if (signal.aborted) return undefined;
-    const recorded = await record(monitorId, result, trigger);
+    const recorded = await record(monitorId, result, trigger, fence);
     if (!recorded) return undefined;
     deps.metrics?.monitorChecks.inc({ trigger, outcome: result.passed ? "passed" : "failed" });
     if (recorded.transition !== "none") {
@@ -252,11 +263,11 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   }
 
   return {
-    check(monitorId, trigger) {
+    check(monitorId, trigger, fence) {
       const previous = running.get(monitorId);
       const run = (previous ?? Promise.resolve())
         .catch(() => undefined)
-        .then(() => execute(monitorId, trigger));
+        .then(() => execute(monitorId, trigger, fence));
       running.set(monitorId, run);
       const forget = () => {
         if (running.get(monitorId) === run) running.delete(monitorId);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
 import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { privateTargetMessage, privateUrlHost } from "../lib/http/address-policy.js";
+import type { LeasableEntry } from "../lib/leased-scheduler.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
@@ -16,7 +17,7 @@ import {
   type UpdateMonitorInput,
 } from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
-import type { MonitorScheduler, ScheduleEntry } from "./scheduler.js";
+import type { MonitorScheduler } from "./scheduler.js";
 import {
   type CheckResultView,
   type MonitorIncidentView,
@@ -57,10 +58,12 @@ interface MonitorRef {
 const periodMs = (definition: MonitorDefinition) => FREQUENCIES[definition.frequency] * 1000;
 
 /** Every active monitor with its period: what the scheduler loads at start. */
-export async function listScheduleEntries(meta: MetaAccess): Promise<ScheduleEntry[]> {
+export async function listScheduleEntries(meta: MetaAccess): Promise<LeasableEntry[]> {
   return (await meta.repos.monitors.listActive()).map((m) => ({
     id: m.id,
     periodMs: periodMs(m.definition as MonitorDefinition),
+    // Never checked: its first check comes at once, wherever it was created.
+    fresh: m.lastCheckedAt === null,
   }));
 }
 

@@ -1,11 +1,12 @@
 import type { Logger } from "pino";
 import type { Clock } from "../lib/clock.js";
-import type { Metrics } from "../lib/metrics.js";
 import {
-  createPeriodicScheduler,
-  type PeriodicScheduler,
-  type ScheduleEntry,
-} from "../lib/periodic-scheduler.js";
+  createLeasedScheduler,
+  type LeasableEntry,
+  type WorkerLeases,
+} from "../lib/leased-scheduler.js";
+import type { Metrics } from "../lib/metrics.js";
+import { createPeriodicScheduler, type PeriodicScheduler } from "../lib/periodic-scheduler.js";
 import type { MonitorEngine } from "./engine.js";
 
 export { nextSlot, type ScheduleEntry } from "../lib/periodic-scheduler.js";
@@ -13,13 +14,15 @@ export { nextSlot, type ScheduleEntry } from "../lib/periodic-scheduler.js";
 export interface SchedulerDeps {
   engine: Pick<MonitorEngine, "check" | "isRunning" | "idle">;
   /** Every active monitor: read at start, then every `syncIntervalMs` to pick up other nodes' edits. */
-  listActive(): Promise<ScheduleEntry[]>;
+  listActive(): Promise<LeasableEntry[]>;
   syncIntervalMs?: number;
   clock: Clock;
   /** Checks in flight at once; due checks beyond it wait in a FIFO queue. */
   concurrency: number;
   logger: Logger;
   metrics?: Metrics;
+  /** Share the monitors with other workers through leases (every slot checked once). */
+  lease?: WorkerLeases;
 }
 
 /** Keeps every active monitor on its period (the generic periodic scheduler running checks). */
@@ -27,8 +30,27 @@ export type MonitorScheduler = PeriodicScheduler;
 
 export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
   const { engine, metrics } = deps;
-  return createPeriodicScheduler({
+  const common = {
     what: "monitor",
+    clock: deps.clock,
+    concurrency: deps.concurrency,
+    logger: deps.logger,
+    onSkipped: () => metrics?.monitorChecksSkipped.inc(),
+    onLag: (seconds: number) => metrics?.monitorScheduleLag.observe(seconds),
+  };
+  if (deps.lease)
+    return createLeasedScheduler({
+      ...common,
+      ...deps.lease,
+      kind: "monitor",
+      listActive: deps.listActive,
+      run: (id, fence) => engine.check(id, "scheduled", fence),
+      isRunning: (id) => engine.isRunning(id),
+      idle: () => engine.idle(),
+      ...(deps.syncIntervalMs === undefined ? {} : { syncMs: deps.syncIntervalMs }),
+    });
+  return createPeriodicScheduler({
+    ...common,
     runner: {
       run: (id) => engine.check(id, "scheduled"),
       isRunning: (id) => engine.isRunning(id),
@@ -36,10 +58,5 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
     },
     listActive: deps.listActive,
     ...(deps.syncIntervalMs === undefined ? {} : { syncIntervalMs: deps.syncIntervalMs }),
-    clock: deps.clock,
-    concurrency: deps.concurrency,
-    logger: deps.logger,
-    onSkipped: () => metrics?.monitorChecksSkipped.inc(),
-    onLag: (seconds) => metrics?.monitorScheduleLag.observe(seconds),
   });
 }

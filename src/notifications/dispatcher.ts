@@ -19,6 +19,9 @@ const INTERVAL_MS = 5_000;
 const BATCH_SIZE = 20;
 /** Longer than the slowest send (Slack 10 s, SMTP ≤ 50 s), so a lease never ends mid-send. */
 const LEASE_MS = 120_000;
+/** Logged when an outcome came too late: the lease ran out and another worker owns the delivery. */
+const LEASE_LOST =
+  "notification delivery outcome not recorded: its lease ran out and it was claimed again";
 
 export interface NotificationDispatcherOptions {
   meta: MetaAccess;
@@ -70,6 +73,8 @@ export function createNotificationDispatcher(
 
   async function attempt(delivery: NotificationDelivery): Promise<void> {
     const attempts = delivery.attempts + 1;
+    // The lease it was claimed with: its outcome is recorded only while that still holds.
+    const heldUntil = delivery.nextAttemptAt ?? "";
     try {
       await send(delivery);
     } catch (error) {
@@ -94,15 +99,22 @@ export function createNotificationDispatcher(
           : "notification delivery failed; will retry",
       );
       options.metrics?.notificationDeliveries.inc({ outcome: final ? "failed" : "retry" });
-      await meta.repos.notificationDeliveries.markFailed(delivery.id, {
+      const recorded = await meta.repos.notificationDeliveries.markFailed(delivery.id, {
         error: message,
         attempts,
         nextAttemptAt,
+        heldUntil,
       });
+      if (!recorded) log.warn({ deliveryId: delivery.id }, LEASE_LOST);
       return;
     }
     options.metrics?.notificationDeliveries.inc({ outcome: "sent" });
-    await meta.repos.notificationDeliveries.markSent(delivery.id, clock.now().toISOString());
+    const recorded = await meta.repos.notificationDeliveries.markSent(
+      delivery.id,
+      clock.now().toISOString(),
+      heldUntil,
+    );
+    if (!recorded) log.warn({ deliveryId: delivery.id }, LEASE_LOST);
     log.info(
       {
         deliveryId: delivery.id,

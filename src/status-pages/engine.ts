@@ -219,14 +219,20 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       const at = now.toISOString();
       let windowsMoved = 0;
       for (const window of await meta.repos.statusPageMaintenances.behindClock(at)) {
-        await meta.transaction(async (tx) => {
+        const moved = await meta.transaction(async (tx) => {
           // The page first, as every writer of it does.
           await tx.repos.statusPages.lock(window.pageId);
-          await tx.repos.statusPageMaintenances.setPhase(window.id, phaseAt(window, now), at);
-          if (window.componentIds.length > 0) await recompute(tx, window.componentIds, "always");
+          // Re-read under the lock: another worker's tick may have moved it already.
+          const current = await tx.repos.statusPageMaintenances.findById(window.id);
+          if (!current) return false;
+          const phase = phaseAt(current, now);
+          if (phase === current.phase) return false;
+          await tx.repos.statusPageMaintenances.setPhase(window.id, phase, at);
+          if (current.componentIds.length > 0) await recompute(tx, current.componentIds, "always");
           else await tx.repos.statusPages.bumpVersion(window.pageId, at);
+          return true;
         });
-        windowsMoved++;
+        if (moved) windowsMoved++;
       }
       // Reconciliation reads without locks and writes only the components that are off.
       let componentsChanged = 0;

@@ -81,6 +81,7 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     expect(await repos.alertRules.listSchedulable()).toContainEqual({
       id: rule.id,
       intervalMs: 300_000,
+      lastEvaluatedAt: null,
     });
 
     await repos.alertRules.recordEvaluation(rule.id, {

@@ -22,6 +22,7 @@ import { initialize } from "../../src/setup/initialize.js";
 import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
+import { workLeaseContract } from "./work-lease-contract.js";
 
 /**
  * The behaviour every metadata engine must show: migrations, the auth repositories through the
@@ -147,6 +148,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   webhookContract(getStore);
   alertStoreContract(getStore);
   savedQueryStoreContract(getStore);
+  workLeaseContract(getStore);
 }
 
 /** Notification channels and the delivery outbox: storage, claiming, retries and cascades. */
@@ -270,12 +272,26 @@ function notificationContract(getStore: () => MetaStore): void {
     expect((await outbox.claimDue(at(200), 1)).map((d) => d.id)).toEqual(["ntf_later"]);
   });
 
-  it("records retries, final failures and sends", async () => {
+  it("records retries, final failures and sends, each under the lease it was claimed with", async () => {
     const { notificationDeliveries: outbox } = getStore().repos;
+    const held = async (id: string) => (await outbox.findById(id))?.nextAttemptAt ?? "";
+    const leaseOfA = await held("ntf_a");
+    // An outcome under a lease that ran out (claimed again since) writes nothing.
+    expect(
+      await outbox.markFailed("ntf_a", {
+        error: "stale",
+        attempts: 1,
+        nextAttemptAt: at(300),
+        heldUntil: at(80),
+      }),
+    ).toBe(false);
+    expect(await outbox.markSent("ntf_a", at(300), at(80))).toBe(false);
+    expect(await outbox.findById("ntf_a")).toMatchObject({ status: "pending", attempts: 0 });
     await outbox.markFailed("ntf_a", {
       error: "Slack answered 500",
       attempts: 1,
       nextAttemptAt: at(300),
+      heldUntil: leaseOfA,
     });
     expect(await outbox.findById("ntf_a")).toMatchObject({
       status: "pending",
@@ -287,6 +303,7 @@ function notificationContract(getStore: () => MetaStore): void {
       error: "Slack answered 502",
       attempts: 3,
       nextAttemptAt: null,
+      heldUntil: at(300),
     });
     expect(await outbox.findById("ntf_a")).toMatchObject({
       status: "failed",
@@ -294,7 +311,7 @@ function notificationContract(getStore: () => MetaStore): void {
       lastError: "Slack answered 502",
       nextAttemptAt: null,
     });
-    await outbox.markSent("ntf_b", at(400));
+    await outbox.markSent("ntf_b", at(400), await held("ntf_b"));
     expect(await outbox.findById("ntf_b")).toMatchObject({
       status: "sent",
       attempts: 1,

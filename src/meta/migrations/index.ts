@@ -6,6 +6,7 @@ import * as incidents from "./0004-incidents.js";
 import * as alerts from "./0005-alerts.js";
 import * as statusPages from "./0006-status-pages.js";
 import * as savedQueries from "./0007-saved-queries.js";
+import * as workLeases from "./0008-work-leases.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005-alerts": alerts,
   "0006-status-pages": statusPages,
   "0007-saved-queries": savedQueries,
+  "0008-work-leases": workLeases,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -238,11 +238,17 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
       return Number(row.n);
     },
     /** Every rule with its evaluation period, for the scheduler (muted rules are evaluated too). */
-    async listSchedulable(): Promise<{ id: string; intervalMs: number }[]> {
-      const rows = await db.selectFrom("alert_rules").select(["id", "definition"]).execute();
+    async listSchedulable(): Promise<
+      { id: string; intervalMs: number; lastEvaluatedAt: string | null }[]
+    > {
+      const rows = await db
+        .selectFrom("alert_rules")
+        .select(["id", "definition", "last_evaluated_at"])
+        .execute();
       return rows.map((r) => ({
         id: r.id,
         intervalMs: intervalMs(StoredDefinition.parse(JSON.parse(r.definition)).interval),
+        lastEvaluatedAt: r.last_evaluated_at,
       }));
     },
     /** The rule's channel ids. */

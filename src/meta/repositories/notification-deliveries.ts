@@ -133,9 +133,13 @@ export function createNotificationDeliveryRepository(db: Kysely<MetaSchema>) {
       const rows = await claimDueRows(db, "notification_deliveries", now, limit, leaseUntil);
       return rows.map(toDelivery).sort(byCreation);
     },
-    /** Records a successful attempt (counted), making the delivery final. */
-    async markSent(id: string, at: string): Promise<void> {
-      await db
+    /**
+     * Records a successful attempt (counted), making the delivery final. Fenced by the lease it
+     * was claimed with (`heldUntil`, its next_attempt_at then): false, and nothing written, when
+     * the lease ran out and another worker claimed it since.
+     */
+    async markSent(id: string, at: string, heldUntil: string): Promise<boolean> {
+      const result = await db
         .updateTable("notification_deliveries")
         .set({
           status: "sent",
@@ -144,17 +148,25 @@ export function createNotificationDeliveryRepository(db: Kysely<MetaSchema>) {
           next_attempt_at: null,
         })
         .where("id", "=", id)
-        .execute();
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "=", heldUntil)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     /**
      * Records a failed attempt. With a next attempt time the delivery stays pending until then;
-     * with null it is failed for good.
+     * with null it is failed for good. Fenced like markSent.
      */
     async markFailed(
       id: string,
-      failure: { error: string; attempts: number; nextAttemptAt: string | null },
-    ): Promise<void> {
-      await db
+      failure: {
+        error: string;
+        attempts: number;
+        nextAttemptAt: string | null;
+        heldUntil: string;
+      },
+    ): Promise<boolean> {
+      const result = await db
         .updateTable("notification_deliveries")
         .set({
           status: failure.nextAttemptAt === null ? "failed" : "pending",
@@ -163,7 +175,10 @@ export function createNotificationDeliveryRepository(db: Kysely<MetaSchema>) {
           next_attempt_at: failure.nextAttemptAt,
         })
         .where("id", "=", id)
-        .execute();
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "=", failure.heldUntil)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     /** A channel's most recent deliveries, newest first. */
     async listByChannel(channelId: string, limit: number): Promise<NotificationDelivery[]> {

@@ -1,0 +1,269 @@
+import type { Logger } from "pino";
+import type {
+  HeldLease,
+  LeaseFence,
+  LeaseKind,
+  WorkLeaseRepository,
+} from "../meta/repositories/work-leases.js";
+import type { Clock } from "./clock.js";
+import {
+  createPeriodicScheduler,
+  type PeriodicScheduler,
+  type PeriodicSchedulerDeps,
+  type ScheduleEntry,
+} from "./periodic-scheduler.js";
+
+/** A write under a lease found the lease taken over (or the slot already recorded): nothing was written. */
+export class LeaseLostError extends Error {
+  constructor(readonly fence: LeaseFence) {
+    super(
+      `The ${fence.kind} lease of ${fence.entityId} is no longer held under token ${fence.token}`,
+    );
+    this.name = "LeaseLostError";
+  }
+}
+
+/** An entity to schedule; `fresh` when it never ran, so its first run comes at once. */
+export type LeasableEntry = ScheduleEntry & { fresh?: boolean };
+
+/** How a worker takes part in leasing: who it is, where leases live, how long they last. */
+export interface WorkerLeases {
+  /** This process, unique per start (a restarted worker is a new worker). */
+  workerId: string;
+  leases: Pick<
+    WorkLeaseRepository,
+    "heartbeat" | "leave" | "reconcile" | "renew" | "claim" | "release"
+  >;
+  /** How long a lease lasts unrenewed: a dead worker's share moves on within it. */
+  leaseMs: number;
+}
+
+export interface LeasedSchedulerDeps
+  extends Pick<
+      PeriodicSchedulerDeps,
+      "what" | "clock" | "concurrency" | "logger" | "onSkipped" | "onLag"
+    >,
+    WorkerLeases {
+  kind: LeaseKind;
+  /** Every entity that should run, on every node's edits: read at start and every `syncMs`. */
+  listActive(): Promise<LeasableEntry[]>;
+  /** Runs one slot under its fence; throws LeaseLostError when the fenced write was refused. */
+  run(id: string, fence: LeaseFence): Promise<unknown>;
+  isRunning(id: string): boolean;
+  idle(): Promise<void>;
+  /** How often the entity list is re-read for other nodes' edits (default 10 s). */
+  syncMs?: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The periodic scheduler for several workers: each worker runs only the entities whose lease it
+ * holds, taking an even share (entities ÷ live workers), renewing its leases every third of the
+ * lease, and handing extra ones back when workers join. Every run's record is fenced by the
+ * lease's token and slot (see LeaseFence), so a slot is recorded once however leases move; a
+ * lease taken over after its holder died resumes at the slot the holder missed.
+ */
+export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicScheduler {
+  const { kind, workerId, leases, clock, logger } = deps;
+  const held = new Map<string, HeldLease>();
+  let entries = new Map<string, LeasableEntry>();
+  /** Asked to run at once (created or resumed here) but not held yet. */
+  const soon = new Set<string>();
+  const syncMs = deps.syncMs ?? 10_000;
+  let lastSync = Number.NEGATIVE_INFINITY;
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  /** Until when the last successful renewal holds this worker's leases (epoch ms). */
+  let heldUntil = 0;
+
+  const inner = createPeriodicScheduler({
+    what: deps.what,
+    runner: {
+      run: (id, slot) => runFenced(id, slot),
+      isRunning: deps.isRunning,
+      idle: deps.idle,
+    },
+    // The inner scheduler's own sync sees only what this worker holds.
+    listActive: async () =>
+      [...held.keys()].flatMap((id) => {
+        const entry = entries.get(id);
+        return entry ? [{ id, periodMs: entry.periodMs }] : [];
+      }),
+    clock,
+    concurrency: deps.concurrency,
+    logger,
+    ...(deps.onSkipped ? { onSkipped: deps.onSkipped } : {}),
+    ...(deps.onLag ? { onLag: deps.onLag } : {}),
+  });
+
+  async function runFenced(id: string, slot: number): Promise<unknown> {
+    const lease = held.get(id);
+    if (!lease) return false;
+    if (clock.now().getTime() >= heldUntil) {
+      // Renewals failed for a whole lease (store unreachable): another worker may hold it now.
+      drop(id);
+      return false;
+    }
+    try {
+      const recorded = await deps.run(id, {
+        kind,
+        entityId: id,
+        owner: workerId,
+        token: lease.token,
+        slot,
+      });
+      if (held.get(id) === lease) lease.lastSlot = slot;
+      return recorded;
+    } catch (error) {
+      if (!(error instanceof LeaseLostError)) throw error;
+      logger.info({ id, slot }, `${deps.what} lease lost; its run was not recorded`);
+      if (held.get(id) === lease) {
+        held.delete(id);
+        // Handed back so it is claimed afresh, with the slot another worker recorded.
+        await leases.release(kind, workerId, [lease]);
+      }
+      return false;
+    }
+  }
+
+  function take(lease: HeldLease): void {
+    held.set(lease.entityId, lease);
+    const entry = entries.get(lease.entityId);
+    if (!entry) return; // Unknown yet (created since the last sync): scheduled after the next one.
+    const first = lease.lastSlot === 0 && (entry.fresh === true || soon.has(entry.id));
+    soon.delete(entry.id);
+    inner.schedule(
+      { id: entry.id, periodMs: entry.periodMs, lastSlot: lease.lastSlot },
+      { soon: first },
+    );
+  }
+
+  function drop(id: string): void {
+    held.delete(id);
+    inner.unschedule(id);
+  }
+
+  async function round(): Promise<void> {
+    const now = clock.now().getTime();
+    const until = iso(now + deps.leaseMs);
+    const workers = await leases.heartbeat(kind, workerId, iso(now), until);
+    if (now - lastSync >= syncMs) {
+      const list = await deps.listActive();
+      const before = entries;
+      entries = new Map(list.map((e) => [e.id, e]));
+      lastSync = now;
+      await leases.reconcile(kind, [...entries.keys()]);
+      // Held entries that became known, or whose period changed, get (re)scheduled.
+      for (const [id, entry] of entries) {
+        const lease = held.get(id);
+        if (lease && before.get(id)?.periodMs !== entry.periodMs) take(lease);
+      }
+    }
+    const renewed = new Map(
+      (await leases.renew(kind, workerId, until)).map((l) => [l.entityId, l]),
+    );
+    heldUntil = now + deps.leaseMs;
+    for (const [id, lease] of held) {
+      if (renewed.get(id)?.token !== lease.token) drop(id);
+    }
+    for (const [id, lease] of renewed) if (!held.has(id)) take(lease);
+    const target = Math.ceil(entries.size / workers);
+    if (held.size < target) {
+      const claimed = await leases.claim(kind, workerId, iso(now), until, target - held.size);
+      if (!stopped) for (const lease of claimed) take(lease);
+      else await leases.release(kind, workerId, claimed);
+    } else if (held.size > target) {
+      // Workers joined: hand back the extra leases that are not running now.
+      const extra: HeldLease[] = [];
+      for (const [id, lease] of held) {
+        if (extra.length >= held.size - target) break;
+        if (!deps.isRunning(id)) extra.push(lease);
+      }
+      for (const lease of extra) drop(lease.entityId);
+      await leases.release(kind, workerId, extra);
+    }
+  }
+
+  /** Runs a round now, or right after the one running; never two at once. */
+  function kick(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await round();
+        } catch (error) {
+          logger.warn({ err: (error as Error).message }, `${deps.what} lease round failed`);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function arm(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void kick().finally(arm);
+    }, deps.leaseMs / 3);
+    timer.unref();
+  }
+
+  return {
+    async start() {
+      if (!stopped) return;
+      stopped = false;
+      await inner.start();
+      await kick();
+      arm();
+      logger.info(
+        { workerId, held: held.size, entries: entries.size },
+        `${deps.what} scheduler started (leased)`,
+      );
+    },
+    schedule(entry, options = {}) {
+      entries.set(entry.id, { ...entries.get(entry.id), ...entry });
+      if (held.has(entry.id)) {
+        inner.schedule(entry, options);
+        return;
+      }
+      if (options.soon) soon.add(entry.id);
+      lastSync = Number.NEGATIVE_INFINITY; // Its lease row is made at the next round: now.
+      void kick();
+    },
+    unschedule(id) {
+      entries.delete(id);
+      soon.delete(id);
+      const lease = held.get(id);
+      drop(id);
+      if (lease)
+        leases
+          .release(kind, workerId, [lease])
+          .catch((error: unknown) =>
+            logger.warn({ id, err: (error as Error).message }, `${deps.what} lease release failed`),
+          );
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      await inner.stop();
+      held.clear();
+      // Leaving frees this worker's leases at once: the others take them over without waiting.
+      await leases
+        .leave(kind, workerId)
+        .catch((error: unknown) =>
+          logger.warn({ err: (error as Error).message }, `${deps.what} leases not handed back`),
+        );
+    },
+    stats: () => inner.stats(),
+  };
+}

@@ -1,0 +1,198 @@
+import { type Kysely, SqliteAdapter, sql } from "kysely";
+import type { MetaSchema } from "../schema.js";
+
+/** What a lease divides: one row per monitor or alert rule. */
+export type LeaseKind = "monitor" | "alert_rule";
+
+/** A lease this worker holds: the fencing token its writes must show, and the last slot run. */
+export interface HeldLease {
+  entityId: string;
+  token: number;
+  /** Epoch ms of the last slot whose run was recorded (0 = never run). */
+  lastSlot: number;
+}
+
+/** What a write made under a lease carries, checked in the write's own transaction. */
+export interface LeaseFence {
+  kind: LeaseKind;
+  entityId: string;
+  owner: string;
+  token: number;
+  /** The slot the run stands for; recorded as the lease's last slot. */
+  slot: number;
+}
+
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+const toHeld = (row: {
+  entity_id: string;
+  token: number | string;
+  last_slot: number | string;
+}) => ({
+  entityId: row.entity_id,
+  token: Number(row.token),
+  lastSlot: Number(row.last_slot),
+});
+
+/**
+ * Work leases (migration 0008). Times are ISO strings from the workers' clocks; correctness does
+ * not depend on them agreeing, because every write under a lease is fenced by its token: a worker
+ * whose lease was taken over can no longer record anything. Clocks only decide how soon a silent
+ * worker's share is taken over.
+ */
+export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
+  const sqlite = () => db.getExecutor().adapter instanceof SqliteAdapter;
+  return {
+    /**
+     * Records that this worker is alive until `expiresAt`, drops workers that stopped renewing,
+     * and resolves with how many workers of this kind are alive (this one included).
+     */
+    async heartbeat(kind: LeaseKind, workerId: string, now: string, expiresAt: string) {
+      await db
+        .insertInto("workers")
+        .values({ id: workerId, kind, started_at: now, expires_at: expiresAt })
+        .onConflict((oc) => oc.columns(["id", "kind"]).doUpdateSet({ expires_at: expiresAt }))
+        .execute();
+      await db
+        .deleteFrom("workers")
+        .where("kind", "=", kind)
+        .where("expires_at", "<=", now)
+        .execute();
+      const row = await db
+        .selectFrom("workers")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("kind", "=", kind)
+        .executeTakeFirstOrThrow();
+      return Math.max(1, Number(row.n));
+    },
+    /** Leaves: frees this worker's leases at once (a clean shutdown hands work over without waiting). */
+    async leave(kind: LeaseKind, workerId: string): Promise<void> {
+      await db
+        .updateTable("work_leases")
+        .set({ owner: null, expires_at: "" })
+        .where("kind", "=", kind)
+        .where("owner", "=", workerId)
+        .execute();
+      await db.deleteFrom("workers").where("id", "=", workerId).where("kind", "=", kind).execute();
+    },
+    /**
+     * Makes the lease rows match the entities that exist: new ones get a free lease, leases of
+     * entities gone (deleted, paused) are dropped. Resolves with the number of leases.
+     */
+    async reconcile(kind: LeaseKind, entityIds: readonly string[]): Promise<number> {
+      const rows = await db
+        .selectFrom("work_leases")
+        .select("entity_id")
+        .where("kind", "=", kind)
+        .execute();
+      const existing = new Set(rows.map((r) => r.entity_id));
+      const wanted = new Set(entityIds);
+      const missing = entityIds.filter((id) => !existing.has(id));
+      const gone = [...existing].filter((id) => !wanted.has(id));
+      for (const part of chunks(missing)) {
+        await db
+          .insertInto("work_leases")
+          .values(part.map((entity_id) => ({ kind, entity_id, owner: null, expires_at: "" })))
+          .onConflict((oc) => oc.columns(["kind", "entity_id"]).doNothing())
+          .execute();
+      }
+      for (const part of chunks(gone)) {
+        await db
+          .deleteFrom("work_leases")
+          .where("kind", "=", kind)
+          .where("entity_id", "in", part)
+          .execute();
+      }
+      return wanted.size;
+    },
+    /** Extends every lease this worker holds; resolves with those it still holds. */
+    async renew(kind: LeaseKind, workerId: string, expiresAt: string): Promise<HeldLease[]> {
+      const rows = await db
+        .updateTable("work_leases")
+        .set({ expires_at: expiresAt })
+        .where("kind", "=", kind)
+        .where("owner", "=", workerId)
+        .returning(["entity_id", "token", "last_slot"])
+        .execute();
+      return rows.map(toHeld);
+    },
+    /**
+     * Claims up to `limit` free or expired leases, raising each one's token. Two claimers never
+     * get the same lease: SQLite has one writer; PostgreSQL locks the chosen rows and skips rows
+     * another claimer holds (FOR UPDATE SKIP LOCKED), re-checking each row's latest version.
+     */
+    async claim(
+      kind: LeaseKind,
+      workerId: string,
+      now: string,
+      expiresAt: string,
+      limit: number,
+    ): Promise<HeldLease[]> {
+      if (limit <= 0) return [];
+      const free = sql`kind = ${kind} AND (owner IS NULL OR expires_at <= ${now})`;
+      const set = sql`owner = ${workerId}, token = token + 1, expires_at = ${expiresAt}`;
+      const query = sqlite()
+        ? sql<{ entity_id: string; token: number; last_slot: number }>`
+          UPDATE work_leases SET ${set} WHERE kind = ${kind} AND entity_id IN (
+            SELECT entity_id FROM work_leases WHERE ${free} ORDER BY entity_id LIMIT ${limit}
+          ) RETURNING entity_id, token, last_slot`
+        : sql<{ entity_id: string; token: string; last_slot: string }>`
+          WITH chosen AS (
+            SELECT kind, entity_id FROM work_leases WHERE ${free}
+            ORDER BY entity_id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          )
+          UPDATE work_leases AS l SET ${set} FROM chosen
+          WHERE l.kind = chosen.kind AND l.entity_id = chosen.entity_id
+          RETURNING l.entity_id, l.token, l.last_slot`;
+      const result = await query.execute(db);
+      return result.rows.map(toHeld);
+    },
+    /** Gives leases back (only those this worker still holds under these tokens). */
+    async release(kind: LeaseKind, workerId: string, leases: readonly HeldLease[]): Promise<void> {
+      for (const lease of leases) {
+        await db
+          .updateTable("work_leases")
+          .set({ owner: null, expires_at: "" })
+          .where("kind", "=", kind)
+          .where("entity_id", "=", lease.entityId)
+          .where("owner", "=", workerId)
+          .where("token", "=", lease.token)
+          .execute();
+      }
+    },
+    /**
+     * The fenced write: records `slot` as run, only while the lease is still this worker's under
+     * the same token and the slot was not recorded before. Meant to run inside the transaction
+     * that records the run, so the run and the lease move together or not at all.
+     */
+    async advance(fence: LeaseFence): Promise<boolean> {
+      const result = await db
+        .updateTable("work_leases")
+        .set({ last_slot: fence.slot })
+        .where("kind", "=", fence.kind)
+        .where("entity_id", "=", fence.entityId)
+        .where("owner", "=", fence.owner)
+        .where("token", "=", fence.token)
+        .where("last_slot", "<", fence.slot)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Every lease of a kind (diagnostics and tests). */
+    async list(kind: LeaseKind) {
+      const rows = await db
+        .selectFrom("work_leases")
+        .selectAll()
+        .where("kind", "=", kind)
+        .orderBy("entity_id")
+        .execute();
+      return rows.map((r) => ({ ...toHeld(r), owner: r.owner, expiresAt: r.expires_at }));
+    },
+  };
+}
+export type WorkLeaseRepository = ReturnType<typeof createWorkLeaseRepository>;
