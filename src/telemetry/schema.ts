@@ -1,7 +1,47 @@
-import { quoteIdentifier, type TelemetryExecutor } from "./executor.js";
-import { INTERNAL_TABLES, type TableDef, TELEMETRY_TABLES } from "./tables.js";
+import { type QuerySettings, quoteIdentifier, type TelemetryExecutor } from "./executor.js";
+import { clusterLayout } from "./schema-cluster.js";
+import { INTERNAL_TABLES, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
 
 const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES];
+
+export interface SchemaOptions {
+  retentionDays: number;
+  /**
+   * A ClickHouse cluster name: every table becomes a Replicated `<name>_local` table on each node
+   * behind a Distributed `<name>` table, all created ON CLUSTER. Unset: plain MergeTree tables.
+   */
+  cluster?: string | undefined;
+}
+
+/** One DDL statement and the settings it runs with. */
+export interface SchemaStatement {
+  sql: string;
+  settings?: QuerySettings;
+}
+
+/** A physical table behind a table definition: one that stores rows, or a Distributed one. */
+export interface TableTarget {
+  name: string;
+  /** True for the MergeTree table holding the rows (skip indexes, TTL); false for Distributed. */
+  stores: boolean;
+}
+
+/** How the table definitions map onto one server or a cluster. */
+export interface SchemaLayout {
+  createDatabase(database: string): string;
+  createTables(database: string, table: TableDef, retentionDays: number): string[];
+  /** Where the table's columns live, rows-storing table first (ALTERs go in this order). */
+  targets(table: TableDef): TableTarget[];
+  /** ` ON CLUSTER …` for every ALTER, or nothing. */
+  onCluster: string;
+}
+
+/** What the server already has, read from its system tables. */
+export interface SchemaState {
+  columns: readonly { table: string; name: string }[];
+  tables: readonly { name: string; engine_full: string }[];
+  indexes: readonly { table: string; name: string }[];
+}
 
 /** The CREATE TABLE statement of one telemetry table. */
 export function createTableSql(database: string, table: TableDef, retentionDays: number): string {
@@ -16,24 +56,73 @@ export function createTableSql(database: string, table: TableDef, retentionDays:
   ].join("\n");
 }
 
-function ttlClause(table: TableDef, retentionDays: number): string {
-  return `${table.ttlExpression} + toIntervalDay(${retentionDays})`;
+/** One server: each definition is one MergeTree table of its own name. */
+const singleServerLayout: SchemaLayout = {
+  createDatabase: (database) => `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(database)}`,
+  createTables: (database, table, retentionDays) => [
+    createTableSql(database, table, retentionDays),
+  ],
+  targets: (table) => [{ name: table.name, stores: true }],
+  onCluster: "",
+};
+
+function layoutOf(options: SchemaOptions): SchemaLayout {
+  return options.cluster === undefined ? singleServerLayout : clusterLayout(options.cluster);
+}
+
+/** The statements creating the database and every table when missing, in order. */
+export function createSchemaStatements(database: string, options: SchemaOptions): string[] {
+  const layout = layoutOf(options);
+  return [
+    layout.createDatabase(database),
+    ...ALL_TABLES.flatMap((table) => layout.createTables(database, table, options.retentionDays)),
+  ];
 }
 
 /**
- * Creates the database and the tables (six for TQL, internal ones) when missing, adds columns and
- * skip indexes a newer release defines,
- * and applies the configured retention. Safe to run at every start.
+ * The ALTERs that bring existing tables up to the definitions: columns and skip indexes a newer
+ * release defines, and a changed retention. Nothing when the tables are current.
  */
-export async function ensureTelemetrySchema(
-  executor: TelemetryExecutor,
-  options: { retentionDays: number },
-): Promise<void> {
-  const db = executor.database;
-  await executor.command(`CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(db)}`);
+export function migrationStatements(
+  database: string,
+  options: SchemaOptions,
+  state: SchemaState,
+): SchemaStatement[] {
+  const layout = layoutOf(options);
+  const indexed = new Set(state.indexes.map((i) => `${i.table}.${i.name}`));
+  const present = new Set(state.columns.map((c) => `${c.table}.${c.name}`));
+  const engines = new Map(state.tables.map((t) => [t.name, t.engine_full]));
+  const statements: SchemaStatement[] = [];
   for (const table of ALL_TABLES) {
-    await executor.command(createTableSql(db, table, options.retentionDays));
+    for (const target of layout.targets(table)) {
+      const alter = `ALTER TABLE ${quoteIdentifier(database)}.${quoteIdentifier(target.name)}${layout.onCluster}`;
+      for (const column of table.columns.filter((c) => !present.has(`${target.name}.${c.name}`)))
+        statements.push({
+          sql: `${alter} ADD COLUMN IF NOT EXISTS ${quoteIdentifier(column.name)} ${column.type}`,
+        });
+      // A Distributed table holds no rows: no skip indexes, no TTL.
+      if (!target.stores) continue;
+      for (const index of table.indexes) {
+        // "INDEX name expr TYPE …": older data dirs get the index for new parts; old parts merge into it.
+        const definition = index.replace(/^INDEX /, "");
+        if (indexed.has(`${target.name}.${definition.split(" ")[0]}`)) continue;
+        statements.push({ sql: `${alter} ADD INDEX IF NOT EXISTS ${definition}` });
+      }
+      if (!engines.get(target.name)?.includes(`toIntervalDay(${options.retentionDays})`)) {
+        // Old parts pick up the new TTL at their next merge instead of a full rewrite now.
+        statements.push({
+          sql: `${alter} MODIFY TTL ${ttlClause(table, options.retentionDays)}`,
+          settings: { materialize_ttl_after_modify: 0 },
+        });
+      }
+    }
   }
+  return statements;
+}
+
+/** The columns, tables and skip indexes the database has now. */
+async function readSchemaState(executor: TelemetryExecutor): Promise<SchemaState> {
+  const db = executor.database;
   const [columns, tables, indexes] = await Promise.all([
     executor.query<{ table: string; name: string }>(
       "SELECT table, name FROM system.columns WHERE database = {db:String}",
@@ -48,28 +137,25 @@ export async function ensureTelemetrySchema(
       { params: { db } },
     ),
   ]);
-  const indexed = new Set(indexes.map((i) => `${i.table}.${i.name}`));
-  const present = new Set(columns.map((c) => `${c.table}.${c.name}`));
-  const engines = new Map(tables.map((t) => [t.name, t.engine_full]));
-  for (const table of ALL_TABLES) {
-    const target = `${quoteIdentifier(db)}.${quoteIdentifier(table.name)}`;
-    for (const column of table.columns.filter((c) => !present.has(`${table.name}.${c.name}`))) {
-      await executor.command(
-        `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${quoteIdentifier(column.name)} ${column.type}`,
-      );
-    }
-    for (const index of table.indexes) {
-      // "INDEX name expr TYPE …": older data dirs get the index for new parts; old parts merge into it.
-      const definition = index.replace(/^INDEX /, "");
-      if (indexed.has(`${table.name}.${definition.split(" ")[0]}`)) continue;
-      await executor.command(`ALTER TABLE ${target} ADD INDEX IF NOT EXISTS ${definition}`);
-    }
-    if (!engines.get(table.name)?.includes(`toIntervalDay(${options.retentionDays})`)) {
-      // Old parts pick up the new TTL at their next merge instead of a full rewrite now.
-      await executor.command(
-        `ALTER TABLE ${target} MODIFY TTL ${ttlClause(table, options.retentionDays)}`,
-        { settings: { materialize_ttl_after_modify: 0 } },
-      );
-    }
+  return { columns, tables, indexes };
+}
+
+/**
+ * Creates the database and the tables (six for TQL, internal ones) when missing, adds columns and
+ * skip indexes a newer release defines, and applies the configured retention. Safe to run at
+ * every start; on a cluster every statement runs ON CLUSTER (see schema-cluster.ts).
+ */
+export async function ensureTelemetrySchema(
+  executor: TelemetryExecutor,
+  options: SchemaOptions,
+): Promise<void> {
+  const db = executor.database;
+  for (const sql of createSchemaStatements(db, options)) await executor.command(sql);
+  const state = await readSchemaState(executor);
+  for (const statement of migrationStatements(db, options, state)) {
+    await executor.command(
+      statement.sql,
+      statement.settings ? { settings: statement.settings } : undefined,
+    );
   }
 }

@@ -16,6 +16,11 @@ export interface TableDef {
   /** Expression giving each row's age for TTL retention. */
   ttlExpression: string;
   indexes: readonly string[];
+  /**
+   * On a ClickHouse cluster, the Distributed table's sharding key: which shard a row goes to.
+   * Rows a reader combines (a trace, an error group's versions) share a shard.
+   */
+  shardingKey: string;
   /** True when rows are versions of one record and readers should use FINAL. */
   readFinal?: boolean;
 }
@@ -114,6 +119,8 @@ const traces: TableDef = {
     "INDEX idx_service service_name TYPE set(256) GRANULARITY 4",
     "INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1",
   ],
+  // A trace's spans on one shard: a waterfall or per-trace aggregate reads one shard's rows.
+  shardingKey: "cityHash64(trace_id)",
 };
 
 const logs: TableDef = {
@@ -148,6 +155,8 @@ const logs: TableDef = {
     "INDEX idx_message lower(message) TYPE ngrambf_v1(3, 65536, 2, 0) GRANULARITY 1",
     "INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1",
   ],
+  // Beside their trace's spans; records outside any trace spread evenly.
+  shardingKey: "if(trace_id = '', rand(), cityHash64(trace_id))",
 };
 
 const metrics: TableDef = {
@@ -197,6 +206,9 @@ const metrics: TableDef = {
   orderBy: "(project_id, metric_name, timestamp)",
   ttlExpression: "toDateTime(timestamp)",
   indexes: [],
+  // One metric of one service stays together (rates and deltas need a series' points in order)
+  // while different metrics and services spread over the shards.
+  shardingKey: "cityHash64(project_id, metric_name, service_name)",
 };
 
 const aiSpans: TableDef = {
@@ -236,6 +248,8 @@ const aiSpans: TableDef = {
     "INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1",
     "INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1",
   ],
+  // With the trace's other spans, like traces.
+  shardingKey: "cityHash64(trace_id)",
 };
 
 const httpRequests: TableDef = {
@@ -265,6 +279,9 @@ const httpRequests: TableDef = {
   orderBy: "(project_id, timestamp, service_name, route, method, status_code)",
   ttlExpression: "timestamp",
   indexes: [],
+  // One endpoint's per-minute partial rows together, so its merges and percentiles stay on
+  // one shard; endpoints spread over the shards.
+  shardingKey: "cityHash64(project_id, service_name, route)",
 };
 
 const errorGroups: TableDef = {
@@ -297,6 +314,8 @@ const errorGroups: TableDef = {
   ttlExpression: "toDateTime(last_seen)",
   indexes: [],
   readFinal: true,
+  // Every version of a group on one shard: ReplacingMergeTree and FINAL only merge within one.
+  shardingKey: "cityHash64(project_id, fingerprint)",
 };
 
 const sessions: TableDef = {
@@ -329,6 +348,8 @@ const sessions: TableDef = {
   orderBy: "(project_id, first_seen)",
   ttlExpression: "toDateTime(last_seen)",
   indexes: ["INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1"],
+  // A session's partial rows together, so merging them (min/max/sum) stays on one shard.
+  shardingKey: "cityHash64(project_id, session_id)",
 };
 
 const errorOccurrences: TableDef = {
@@ -350,7 +371,14 @@ const errorOccurrences: TableDef = {
   orderBy: "(project_id, fingerprint, timestamp)",
   ttlExpression: "toDateTime(timestamp)",
   indexes: [],
+  // With their group's rows, so a group's history reads from the same shard.
+  shardingKey: "cityHash64(project_id, fingerprint)",
 };
+
+/** The TTL of a table keeping rows `retentionDays` days. */
+export function ttlClause(table: TableDef, retentionDays: number): string {
+  return `${table.ttlExpression} + toIntervalDay(${retentionDays})`;
+}
 
 /** Tables outside TQL, created and retained like the others. */
 export const INTERNAL_TABLES: readonly TableDef[] = [sessions, errorOccurrences];

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { encodeRows } from "./insert-formats.js";
+
+const rows = [
+  {
+    s: "it's a\ttab\\ and\nnewline",
+    n: 12.5,
+    b: true,
+    m: { "k'1": "v\t1" },
+    a: ["x", "y'z"],
+    am: [{ k: "v" }],
+    nothing: null,
+  },
+];
+
+describe("insert encodings", () => {
+  it("names the columns once, from the first row", () => {
+    expect(encodeRows("JSONCompactEachRow", rows).columns).toEqual([
+      "s",
+      "n",
+      "b",
+      "m",
+      "a",
+      "am",
+      "nothing",
+    ]);
+  });
+
+  it("writes JSON lines, compact or keyed", () => {
+    expect(encodeRows("JSONCompactEachRow", rows).body.toString()).toBe(
+      `${JSON.stringify(["it's a\ttab\\ and\nnewline", 12.5, true, { "k'1": "v\t1" }, ["x", "y'z"], [{ k: "v" }], null])}\n`,
+    );
+    expect(encodeRows("JSONEachRow", rows).body.toString()).toBe(`${JSON.stringify(rows[0])}\n`);
+  });
+
+  it("writes TabSeparated with escaped strings and quoted elements, never a raw tab inside a field", () => {
+    expect(encodeRows("TabSeparated", rows).body.toString()).toBe(
+      `${[
+        "it's a\\ttab\\\\ and\\nnewline",
+        "12.5",
+        "true",
+        "{'k\\'1':'v\\t1'}",
+        "['x','y\\'z']",
+        "[{'k':'v'}]",
+        "\\N",
+      ].join("\t")}\n`,
+    );
+  });
+});

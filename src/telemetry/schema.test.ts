@@ -1,0 +1,128 @@
+/**
+ * Golden tests of the telemetry DDL: the statements are compared with files under test/fixtures/.
+ * After an intended change to the schema, regenerate them and review the diff:
+ *
+ *   VIGIL_UPDATE_GOLDEN=1 npx vitest run src/telemetry/schema.test.ts
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { renderSettings } from "./executor.js";
+import {
+  createSchemaStatements,
+  migrationStatements,
+  type SchemaState,
+  type SchemaStatement,
+} from "./schema.js";
+import { replicatedEngine } from "./schema-cluster.js";
+import { INTERNAL_TABLES, TELEMETRY_TABLES } from "./tables.js";
+
+const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES];
+const UPDATE = process.env.VIGIL_UPDATE_GOLDEN === "1";
+
+function matchesGolden(name: string, text: string): void {
+  const url = new URL(`../../test/fixtures/${name}`, import.meta.url);
+  if (UPDATE) writeFileSync(url, text);
+  expect(text, `${name} (VIGIL_UPDATE_GOLDEN=1 regenerates it)`).toBe(readFileSync(url, "utf8"));
+}
+
+/** Statements as the engine runs them, one per paragraph. */
+const render = (statements: readonly (string | SchemaStatement)[]) =>
+  `${statements
+    .map((s) => (typeof s === "string" ? s : `${s.sql}${renderSettings(s.settings)}`))
+    .map((sql) => `${sql};`)
+    .join("\n\n")}\n`;
+
+/**
+ * Every table and column present under `names(table)`, except: traces lacks `scope_version`
+ * and its `idx_session_id` index, and logs still has a 7-day retention.
+ */
+function stateMissingSome(names: (table: string) => { name: string; stores: boolean }[]) {
+  const state: SchemaState = { columns: [], tables: [], indexes: [] };
+  const columns: { table: string; name: string }[] = [];
+  const tables: { name: string; engine_full: string }[] = [];
+  const indexes: { table: string; name: string }[] = [];
+  for (const table of ALL_TABLES) {
+    for (const target of names(table.name)) {
+      for (const column of table.columns)
+        if (!(table.name === "traces" && column.name === "scope_version"))
+          columns.push({ table: target.name, name: column.name });
+      const days = table.name === "logs" ? 7 : 30;
+      tables.push({
+        name: target.name,
+        engine_full: target.stores ? `MergeTree TTL x + toIntervalDay(${days})` : "Distributed",
+      });
+      if (!target.stores) continue;
+      for (const index of table.indexes) {
+        const name = index.split(" ")[1] ?? "";
+        if (!(table.name === "traces" && name === "idx_session_id"))
+          indexes.push({ table: target.name, name });
+      }
+    }
+  }
+  return { ...state, columns, tables, indexes };
+}
+
+describe("telemetry DDL on one server", () => {
+  it("stays byte for byte what existing data directories were created with", () => {
+    matchesGolden(
+      "telemetry-single-server-ddl.sql",
+      render(createSchemaStatements("vigil", { retentionDays: 30 })),
+    );
+  });
+
+  it("migrates a table missing a column, an index and the retention", () => {
+    const state = stateMissingSome((name) => [{ name, stores: true }]);
+    const statements = migrationStatements("vigil", { retentionDays: 30 }, state);
+    matchesGolden("telemetry-single-server-migration.sql", render(statements));
+  });
+
+  it("has nothing to migrate on current tables", () => {
+    const statements = createSchemaStatements("vigil", { retentionDays: 30 });
+    expect(statements.length).toBe(ALL_TABLES.length + 1);
+    const state: SchemaState = {
+      columns: ALL_TABLES.flatMap((t) => t.columns.map((c) => ({ table: t.name, name: c.name }))),
+      tables: ALL_TABLES.map((t) => ({ name: t.name, engine_full: "TTL x + toIntervalDay(30)" })),
+      indexes: ALL_TABLES.flatMap((t) =>
+        t.indexes.map((i) => ({ table: t.name, name: i.split(" ")[1] ?? "" })),
+      ),
+    };
+    expect(migrationStatements("vigil", { retentionDays: 30 }, state)).toEqual([]);
+  });
+});
+
+describe("telemetry DDL on a cluster", () => {
+  const options = { retentionDays: 30, cluster: "vigil_cluster" };
+
+  it("creates Replicated local tables and Distributed tables of the same names, ON CLUSTER", () => {
+    const statements = createSchemaStatements("vigil", options);
+    matchesGolden("clickhouse-cluster-ddl.sql", render(statements));
+    expect(statements.length).toBe(2 * ALL_TABLES.length + 1);
+    for (const sql of statements) expect(sql).toContain(" ON CLUSTER `vigil_cluster`");
+    for (const sql of statements) expect(sql).toMatch(/^CREATE \w+ IF NOT EXISTS /);
+  });
+
+  it("adds a missing column to the local and the Distributed table, indexes and TTL to the local one", () => {
+    const state = stateMissingSome((name) => [
+      { name: `${name}_local`, stores: true },
+      { name, stores: false },
+    ]);
+    const statements = migrationStatements("vigil", options, state);
+    matchesGolden("clickhouse-cluster-migration.sql", render(statements));
+    expect(statements.map((s) => s.sql.split(" ADD ")[0]?.split(" MODIFY ")[0])).toEqual([
+      "ALTER TABLE `vigil`.`traces_local` ON CLUSTER `vigil_cluster`",
+      "ALTER TABLE `vigil`.`traces_local` ON CLUSTER `vigil_cluster`",
+      "ALTER TABLE `vigil`.`traces` ON CLUSTER `vigil_cluster`",
+      "ALTER TABLE `vigil`.`logs_local` ON CLUSTER `vigil_cluster`",
+    ]);
+  });
+
+  it("names the Replicated engines with a Keeper path per shard, database and table", () => {
+    expect(replicatedEngine("MergeTree", "traces_local")).toBe(
+      "ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/traces_local', '{replica}')",
+    );
+    expect(replicatedEngine("ReplacingMergeTree(version)", "error_groups_local")).toBe(
+      "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/error_groups_local', '{replica}', version)",
+    );
+    expect(() => replicatedEngine("Log", "x")).toThrow(/No replicated form/);
+  });
+});
