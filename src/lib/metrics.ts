@@ -40,6 +40,10 @@ export interface Metrics {
   ingestInflightBytes: Gauge;
   /** Connections closed at accept because their address had too many open. */
   connectionsRefused: Counter;
+  /** Failed or timed-out Redis rate-limit calls (`command`) and Redis connection errors. */
+  rateLimitStoreErrors: Counter<"kind">;
+  /** Rate-limit hits counted in this node's memory because Redis was unavailable (fail open). */
+  rateLimitLocalCounts: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -158,8 +162,21 @@ export function createMetrics(): Metrics {
     help: "Connections closed at accept because their address had too many open",
     registers: [registry],
   });
+  const rateLimitStoreErrors = new Counter({
+    name: "vigil_rate_limit_store_errors_total",
+    help: "Redis rate-limit failures: calls that failed or timed out (command), connection errors (connection)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const rateLimitLocalCounts = new Counter({
+    name: "vigil_rate_limit_local_counts_total",
+    help: "Rate-limit hits counted in this node's memory because Redis was unavailable; limits then hold per node",
+    registers: [registry],
+  });
   return {
     registry,
+    rateLimitStoreErrors,
+    rateLimitLocalCounts,
     ingestInflightBytes,
     connectionsRefused,
     webhookDeliveries,

@@ -101,7 +101,7 @@ export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGr
       failure = error;
     }
     // As over HTTP: counted before failing, so floods of bad keys are limited by address.
-    limiter.take(limitBucket("ingest", actor?.keyId, peerAddress(peer)));
+    await limiter.take(limitBucket("ingest", actor?.keyId, peerAddress(peer)));
     if (!actor) throw failure;
     return actor;
   }

@@ -7,8 +7,10 @@ import { assessWriteHealth } from "../../ingest/write-health.js";
 import type { Metrics } from "../../lib/metrics.js";
 import type { MetaStore } from "../../meta/meta-store.js";
 import type { TelemetryExecutor } from "../../telemetry/executor.js";
+import type { RateLimitCounter } from "../rate-limit-counter.js";
 
 const READY_TIMEOUT_MS = 2_000;
+const REDIS_DOWN = "Redis does not answer: rate limits count per node until it does";
 
 const Check = z.object({
   ok: z.boolean(),
@@ -24,10 +26,13 @@ const Readiness = z.object({
   checks: z.record(z.string(), Check),
 });
 
-/** Runs one probe; the failure's text goes to the log only (it may name hosts or paths). */
+/**
+ * Runs one probe; the failure's text goes to the log only (it may name hosts or paths). Without
+ * a log the failure is left to its owner's own (rate-limited) logging.
+ */
 async function check(
   name: string,
-  log: FastifyBaseLogger,
+  log: FastifyBaseLogger | undefined,
   work: () => Promise<void>,
 ): Promise<{ ok: boolean }> {
   let timer: NodeJS.Timeout | undefined;
@@ -41,7 +46,7 @@ async function check(
     await Promise.race([work(), timeout]);
     return { ok: true };
   } catch (error) {
-    log.warn({ err: error, store: name }, "readiness check failed");
+    log?.warn({ err: error, store: name }, "readiness check failed");
     return { ok: false };
   } finally {
     clearTimeout(timer);
@@ -55,6 +60,8 @@ export const healthRoutes =
     ingest: Pick<IngestService, "queue">;
     config: Pick<Config, "telemetry">;
     metrics: Metrics;
+    /** The rate-limit counter; with a shared store (Redis) its state is reported, not required. */
+    rateLimits?: Pick<RateLimitCounter, "ping">;
   }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
@@ -76,7 +83,7 @@ export const healthRoutes =
           tags: ["operations"],
           summary: "Readiness: both stores answer and ingestion is acknowledged in time",
           description:
-            "503 when a store does not answer, or when telemetry writes wait longer than `telemetry.maxWriteWaitMs` (`checks.telemetry.degraded`, with the waits and the reason): a load balancer then sends ingestion elsewhere. /healthz stays 200.",
+            "503 when a store does not answer, or when telemetry writes wait longer than `telemetry.maxWriteWaitMs` (`checks.telemetry.degraded`, with the waits and the reason): a load balancer then sends ingestion elsewhere. /healthz stays 200. With Redis for rate limits (`VIGIL_REDIS_URL`), `checks.redis` reports it; Redis not answering is `degraded` but keeps the node ready (200): limits then count per node (fail open), and taking every node out of the pool over a shared Redis would stop the whole service.",
           response: { 200: Readiness, 503: Readiness },
         },
       },
@@ -87,16 +94,22 @@ export const healthRoutes =
           ingest: stores.ingest.queue(),
           maxWriteWaitMs: stores.config.telemetry.maxWriteWaitMs,
         });
-        const [meta, engine] = await Promise.all([
+        const ping = stores.rateLimits?.ping?.bind(stores.rateLimits);
+        const [meta, engine, redis] = await Promise.all([
           check("meta", request.log, () => stores.meta.ping()),
           check("telemetry", request.log, () => stores.telemetry.ping()),
+          // The counter logs Redis outages itself, at most every 30 s, not once per probe.
+          ping ? check("redis", undefined, ping) : undefined,
         ]);
         if (writes.degraded) request.log.warn({ writes }, "telemetry writes degraded");
         const telemetryCheck = { ...writes, ok: engine.ok && writes.ok };
+        // Not part of `ready`: rate limits fail open to per-node counting while Redis is away.
+        const redisCheck =
+          redis && (redis.ok ? redis : { ...redis, degraded: true, reason: REDIS_DOWN });
         const ready = meta.ok && telemetryCheck.ok;
         return reply.code(ready ? 200 : 503).send({
           status: ready ? "ready" : "unavailable",
-          checks: { meta, telemetry: telemetryCheck },
+          checks: { meta, telemetry: telemetryCheck, ...(redisCheck ? { redis: redisCheck } : {}) },
         });
       },
     );
