@@ -48,6 +48,7 @@ import { createCheckRunner } from "../src/monitors/runner.js";
 import { createMonitorScheduler, nextSlot } from "../src/monitors/scheduler.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { startTarget, type TargetStats } from "./monitor-target.js";
 import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
@@ -96,64 +97,6 @@ const cpuMicros = (since?: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return used.user + used.system;
 };
-
-// ---------------------------------------------------------------------------------------------
-// The target: a keep-alive JSON API in a child process; it exits when our end of stdin closes.
-
-const TARGET_SCRIPT = `
-const http = require("node:http");
-const body = JSON.stringify({ ok: true });
-let requests = 0;
-const server = http.createServer((req, res) => {
-  req.resume();
-  if (req.url === "/__stats") {
-    const cpu = process.cpuUsage();
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ requests, cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss }));
-    return;
-  }
-  requests++;
-  setTimeout(() => {
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-    res.end(body);
-  }, Math.random() * 20);
-});
-server.keepAliveTimeout = 30000;
-server.headersTimeout = 31000;
-server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.address().port }) + "\\n"));
-process.stdin.on("end", () => process.exit(0));
-process.stdin.resume();
-`;
-
-interface TargetStats {
-  requests: number;
-  cpuMicros: number;
-  rss: number;
-}
-
-async function startTarget() {
-  const child = spawn(process.execPath, ["-e", TARGET_SCRIPT], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the target exited early (${code})`)));
-    lines.once("line", (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    origin,
-    async stats(): Promise<TargetStats> {
-      const res = await request(`${origin}/__stats`);
-      return (await res.body.json()) as TargetStats;
-    },
-    stop() {
-      child.stdin.end();
-      child.kill();
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The baseline: the same request rate from a bare undici loop.
@@ -384,15 +327,15 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
   // The scheduler, as createDeps builds it, with the engine's check wrapped to note start times.
   const checks: Started[] = [];
   const tracked: MonitorEngine = {
-    check(monitorId, trigger) {
+    check(monitorId, trigger, fence) {
       const startedAt = Date.now();
       const entry: Started = {
         id: monitorId,
-        slot: nextSlot(monitorId, PERIOD_MS, startedAt - PERIOD_MS),
+        slot: fence?.slot ?? nextSlot(monitorId, PERIOD_MS, startedAt - PERIOD_MS),
         startedAt,
       };
       checks.push(entry);
-      const running = engine.check(monitorId, trigger);
+      const running = engine.check(monitorId, trigger, fence);
       running.then(
         (recorded) => {
           entry.endedAt = Date.now();
@@ -429,6 +372,12 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     logger,
     metrics,
     listActive: () => listScheduleEntries(meta),
+    // Leased, as every worker runs (one worker holds every lease).
+    lease: {
+      workerId: "bench",
+      leases: meta.repos.workLeases,
+      leaseMs: config.leaseSeconds * 1000,
+    },
   });
   cleanups.push(() => scheduler.stop());
   const skipped = async () => (await metrics.monitorChecksSkipped.get()).values[0]?.value ?? 0;

@@ -71,7 +71,23 @@ const DEFAULT_TELEMETRY = {
   retentionDays: 30,
   sessions: DEFAULT_TELEMETRY_SESSIONS,
   maxWriteWaitMs: 5000,
+  user: "default",
+  asyncInsert: false,
+  maxConnections: 16,
 };
+
+/** A ClickHouse server's HTTP URL; credentials go in their own settings so they are never logged. */
+const telemetryUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .refine((text) => {
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    return url === undefined || (url.username === "" && url.password === "");
+  }, "must not hold credentials: set VIGIL_TELEMETRY_USER and VIGIL_TELEMETRY_PASSWORD")
+  .refine((text) => {
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    // The client reads a path as the database name and a query string as its own options.
+    return url === undefined || (url.pathname === "/" && url.search === "" && url.hash === "");
+  }, "must be the server's address only (scheme, host, port), without a path or query");
 
 const flag = z.preprocess(
   (value) => {
@@ -141,6 +157,17 @@ export const Config = z
     publicUrl: z.url({ protocol: /^https?$/ }).optional(),
     trustProxy: trustProxy.default(false),
     shutdownTimeoutSeconds: integer(1, 600).default(30),
+    /**
+     * What this process runs: `api` (HTTP API, OTLP ingestion, dashboard), `worker` (monitors,
+     * alert rules, notifications, webhook delivery, sweeps; HTTP only for health and metrics),
+     * or `all` of it (one machine). See docs/deploy.md.
+     */
+    role: z.enum(["all", "api", "worker"], { error: "must be all, api or worker" }).default("all"),
+    /**
+     * How long a worker's lease on a monitor or alert rule lasts unrenewed: a stopped worker's
+     * share moves to the others within it. Renewed every third of it.
+     */
+    leaseSeconds: integer(3, 600).default(20),
     http: z
       .object({
         /** Time to receive a whole request, headers and body; a slower one gets 408. */
@@ -184,6 +211,18 @@ export const Config = z
       })
       .strict()
       .default({}),
+    redis: z
+      .object({
+        /**
+         * `redis://[:password@]host:6379[/db]` or `rediss://…` (TLS): rate-limit counters shared
+         * by every API node. Unset: counted in this process (one node). Never logged whole.
+         */
+        url: z
+          .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
+          .optional(),
+      })
+      .strict()
+      .default({}),
     telemetry: z
       .object({
         database: z
@@ -195,6 +234,29 @@ export const Config = z
         sessions: integer(1, 256).default(DEFAULT_TELEMETRY.sessions),
         /** A write waiting longer than this makes /readyz answer 503 degraded. */
         maxWriteWaitMs: integer(100, 600_000).default(DEFAULT_TELEMETRY.maxWriteWaitMs),
+        /**
+         * `http(s)://host:8123` of a ClickHouse server (its HTTP interface): telemetry goes there
+         * instead of the embedded chDB. No credentials, path or query in it: see user/password.
+         */
+        url: telemetryUrl.optional(),
+        /** The ClickHouse user Vigil connects as. */
+        user: z.string().min(1).max(256).default(DEFAULT_TELEMETRY.user),
+        /** That user's password; sent in the Authorization header only, never logged. */
+        password: z.string().max(1024).optional(),
+        /**
+         * A cluster of the server's `remote_servers`: tables become Replicated `<name>_local`
+         * tables on every node behind a Distributed `<name>` (created ON CLUSTER).
+         */
+        cluster: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/, "must be a cluster name from remote_servers")
+          .optional(),
+        /** A PEM file of CA certificates to trust for an https:// server (an internal CA). */
+        caFile: z.string().min(1).optional(),
+        /** Server-side batching of inserts (async_insert, waiting for the flush); see ADR 0012. */
+        asyncInsert: flag.default(DEFAULT_TELEMETRY.asyncInsert),
+        /** HTTP connections to the server at once, writes and reads together. */
+        maxConnections: integer(2, 1024).default(DEFAULT_TELEMETRY.maxConnections),
       })
       .strict()
       .default(DEFAULT_TELEMETRY),
@@ -333,6 +395,8 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_PUBLIC_URL: ["publicUrl"],
   VIGIL_TRUST_PROXY: ["trustProxy"],
   VIGIL_SHUTDOWN_TIMEOUT_SECONDS: ["shutdownTimeoutSeconds"],
+  VIGIL_ROLE: ["role"],
+  VIGIL_LEASE_SECONDS: ["leaseSeconds"],
   VIGIL_HTTP_REQUEST_TIMEOUT_SECONDS: ["http", "requestTimeoutSeconds"],
   VIGIL_HTTP_HEADERS_TIMEOUT_SECONDS: ["http", "headersTimeoutSeconds"],
   VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: ["http", "keepAliveTimeoutSeconds"],
@@ -343,10 +407,18 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_GRPC_HOST: ["grpc", "host"],
   VIGIL_GRPC_PORT: ["grpc", "port"],
   VIGIL_META_URL: ["meta", "url"],
+  VIGIL_REDIS_URL: ["redis", "url"],
   VIGIL_TELEMETRY_DATABASE: ["telemetry", "database"],
   VIGIL_RETENTION_DAYS: ["telemetry", "retentionDays"],
   VIGIL_TELEMETRY_SESSIONS: ["telemetry", "sessions"],
   VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: ["telemetry", "maxWriteWaitMs"],
+  VIGIL_TELEMETRY_URL: ["telemetry", "url"],
+  VIGIL_TELEMETRY_USER: ["telemetry", "user"],
+  VIGIL_TELEMETRY_PASSWORD: ["telemetry", "password"],
+  VIGIL_TELEMETRY_CLUSTER: ["telemetry", "cluster"],
+  VIGIL_TELEMETRY_CA_FILE: ["telemetry", "caFile"],
+  VIGIL_TELEMETRY_ASYNC_INSERT: ["telemetry", "asyncInsert"],
+  VIGIL_TELEMETRY_MAX_CONNECTIONS: ["telemetry", "maxConnections"],
   VIGIL_SESSION_TTL_HOURS: ["auth", "sessionTtlHours"],
   VIGIL_ADMIN_EMAIL: ["auth", "adminEmail"],
   VIGIL_ADMIN_PASSWORD: ["auth", "adminPassword"],
@@ -438,6 +510,7 @@ export interface ConfigSources {
     host?: string | undefined;
     port?: number | undefined;
     grpcPort?: number | undefined;
+    role?: string | undefined;
   }>;
 }
 
@@ -460,6 +533,26 @@ function crossFieldProblems(
     problems.push(
       `${describe(["ingest", "maxInflightBytes"])}: must be at least twice ${describe(["ingest", "maxBodyBytes"])} (${2 * ingest.maxBodyBytes})`,
     );
+  problems.push(...telemetryProblems(config.telemetry, describe));
+  return problems;
+}
+
+/** Settings of the ClickHouse server adapter that mean nothing without its URL, or with http://. */
+function telemetryProblems(
+  telemetry: Config["telemetry"],
+  describe: (path: readonly PropertyKey[]) => string,
+): string[] {
+  const name = (field: string) => describe(["telemetry", field]);
+  const url = name("url");
+  const problems: string[] = [];
+  if (telemetry.url === undefined) {
+    for (const field of ["cluster", "password", "caFile"] as const)
+      if (telemetry[field] !== undefined)
+        problems.push(
+          `${name(field)}: applies to a ClickHouse server only; set ${url} too, or leave it unset for the embedded engine`,
+        );
+  } else if (telemetry.caFile !== undefined && !telemetry.url.startsWith("https:"))
+    problems.push(`${name("caFile")}: needs an https:// ${url} (it is ${telemetry.url})`);
   return problems;
 }
 
@@ -469,6 +562,7 @@ const OVERRIDES: Record<string, { path: readonly string[]; flag: string }> = {
   host: { path: ["host"], flag: "--host" },
   port: { path: ["port"], flag: "--port" },
   grpcPort: { path: ["grpc", "port"], flag: "--grpc-port" },
+  role: { path: ["role"], flag: "--role" },
 };
 
 /**

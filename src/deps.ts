@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { hostname } from "node:os";
 import type { Logger } from "pino";
 import { type AlertEngine, createAlertEngine } from "./alerts/evaluator.js";
 import { incidentVerbs } from "./alerts/incidents-port.js";
@@ -12,6 +13,7 @@ import { ByteBudget } from "./lib/byte-budget.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createOutboundAgent } from "./lib/http/outbound-agent.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
+import type { WorkerLeases } from "./lib/leased-scheduler.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
 import type { PeriodicScheduler } from "./lib/periodic-scheduler.js";
 import { createRetentionSweep, type RetentionSweep } from "./lib/retention-sweep.js";
@@ -34,7 +36,7 @@ import { createTraceSpanLoader } from "./read/traces.js";
 import { createStatusPageEngine } from "./status-pages/engine.js";
 import { createStatusPageReader, type StatusPageReader } from "./status-pages/reader.js";
 import { createStatusPageTicker, type StatusPageTicker } from "./status-pages/ticker.js";
-import { createChdbExecutor } from "./telemetry/chdb/chdb-executor.js";
+import { createTelemetryExecutor } from "./telemetry/adapters.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
 import { ensureTelemetrySchema } from "./telemetry/schema.js";
@@ -118,18 +120,17 @@ export async function openTelemetryStore(
   config: Config,
   metrics?: Metrics,
 ): Promise<TelemetryExecutor> {
-  const raw = createChdbExecutor({
-    path: join(config.dataDir, "telemetry"),
-    database: config.telemetry.database,
-    sessions: config.telemetry.sessions,
-  });
+  const raw = await createTelemetryExecutor(config);
   const executor = metrics
     ? instrumentExecutor(raw, (operation, seconds, failed) =>
         metrics.observeStore({ store: "telemetry", operation, failed }, seconds),
       )
     : raw;
   try {
-    await ensureTelemetrySchema(executor, { retentionDays: config.telemetry.retentionDays });
+    await ensureTelemetrySchema(executor, {
+      retentionDays: config.telemetry.retentionDays,
+      cluster: config.telemetry.cluster,
+    });
   } catch (error) {
     await executor.close();
     throw error;
@@ -197,6 +198,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     logger,
     metrics,
     telemetry,
+    errorGroupLock: meta.keyLock,
     // New and regressed error groups become error.created / error.regressed webhooks.
     onErrorTransitions: (transitions) => {
       for (const t of transitions) {
@@ -255,16 +257,19 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     statusPages: domain.statusPages,
     run: createCheckRunner({ dispatcher: outbound, clock: domain.clock, ...config.monitors }),
   });
-  const scheduler = config.monitors.enabled
-    ? createMonitorScheduler({
-        engine,
-        clock: domain.clock,
-        concurrency: config.monitors.concurrency,
-        logger,
-        metrics,
-        listActive: () => listScheduleEntries(meta),
-      })
-    : undefined;
+  const lease = workerLeases(config, meta);
+  const scheduler =
+    lease && config.monitors.enabled
+      ? createMonitorScheduler({
+          engine,
+          clock: domain.clock,
+          concurrency: config.monitors.concurrency,
+          logger,
+          metrics,
+          listActive: () => listScheduleEntries(meta),
+          lease,
+        })
+      : undefined;
   const tql = createTqlService({ executor: telemetry, limits: config.tql });
   const alertEngine = createAlertEngine({
     meta,
@@ -278,16 +283,18 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     logger,
     metrics,
   });
-  const alertScheduler = config.alerts.enabled
-    ? createAlertScheduler({
-        engine: alertEngine,
-        rules: meta.repos.alertRules,
-        clock: domain.clock,
-        concurrency: config.alerts.concurrency,
-        logger,
-        metrics,
-      })
-    : undefined;
+  const alertScheduler =
+    lease && config.alerts.enabled
+      ? createAlertScheduler({
+          engine: alertEngine,
+          rules: meta.repos.alertRules,
+          clock: domain.clock,
+          concurrency: config.alerts.concurrency,
+          logger,
+          metrics,
+          lease,
+        })
+      : undefined;
   const retention = createResultRetention({
     meta,
     clock: domain.clock,
@@ -338,6 +345,8 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
  * the retention sweeps.
  */
 export async function startBackgroundWork(deps: AppDeps): Promise<void> {
+  // API nodes serve requests only; workers (or one process doing it all) run the rest.
+  if (deps.config.role === "api") return;
   deps.notifier.start();
   deps.monitors.retention.start();
   deps.statusPages.ticker.start();
@@ -370,6 +379,20 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   } finally {
     await deps.telemetry.close();
   }
+}
+
+/**
+ * A worker's part in the work leases, or undefined on an API node. Every worker, one or many,
+ * takes its monitors and alert rules through leases, so one process and a cluster run the same
+ * code; a worker id is new at every start.
+ */
+function workerLeases(config: Config, meta: MetaStore): WorkerLeases | undefined {
+  if (config.role === "api") return undefined;
+  return {
+    workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+    leases: meta.repos.workLeases,
+    leaseMs: config.leaseSeconds * 1000,
+  };
 }
 
 /** The extra CA certificates for webhook endpoints, read once at start. */

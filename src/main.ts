@@ -43,7 +43,11 @@ export async function main(
     .option("--port <port>", "port to listen on (default 4318)", port)
     .option("--host <host>", "address to bind (default 127.0.0.1)")
     .option("--grpc-port <port>", "OTLP/gRPC port (default 4317)", port)
-    .action(async (opts: { port?: number; host?: string; grpcPort?: number }) => {
+    .option(
+      "--role <role>",
+      "what this process runs: all (default), api (HTTP API and ingestion) or worker (monitors, alerts, deliveries)",
+    )
+    .action(async (opts: { port?: number; host?: string; grpcPort?: number; role?: string }) => {
       const config = configFrom(program.opts<GlobalOptions>(), env, opts);
       // With --json, stdout carries only the ready object; logs go to stderr.
       const logger = createLogger(config.logLevel, json ? process.stderr : undefined);

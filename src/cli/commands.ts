@@ -47,6 +47,7 @@ export function configFrom(
     host?: string | undefined;
     port?: number | undefined;
     grpcPort?: number | undefined;
+    role?: string | undefined;
   } = {},
 ): Config {
   return loadConfig({

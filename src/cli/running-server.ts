@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { type CreateApiKeyInput, createApiKey, revokeApiKey } from "../auth/api-keys.js";
@@ -24,6 +24,8 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
 
 /** Writes the file atomically (temp file, then rename): a reader never sees half of it. */
 export function writeServerFile(dataDir: string, info: ServerInfo): void {
+  // With every store external (PostgreSQL, a ClickHouse server) nothing else creates the dir.
+  mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, SERVER_FILE);
   const temp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
   writeFileSync(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o644 });

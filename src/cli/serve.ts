@@ -12,6 +12,8 @@ import {
 import { createLogger } from "../lib/logger.js";
 import { createOtlpGrpcServer, type OtlpGrpcServer } from "../server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../server/key-limiter.js";
+import { type RateLimitStore, rateLimitCounterFor } from "../server/plugins/rate-limit.js";
+import { closeRateLimitRedis, connectRateLimitRedis } from "../server/rate-limit-redis.js";
 import { buildServer, type ServerOptions } from "../server/server.js";
 import { initialize, needsInitialization } from "../setup/initialize.js";
 
@@ -66,16 +68,30 @@ export async function startService(
   depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
 ): Promise<RunningService> {
   const deps = await createDeps(config, { ...depsOptions, logger });
+  // Several API nodes share their rate-limit counters through Redis (closed last, on stop);
+  // a worker serves no limited routes, so it does not connect.
+  const redisUrl =
+    serverOptions.rateLimitStore || config.role === "worker" ? undefined : config.redis.url;
+  const redis = redisUrl ? await connectRateLimitRedis(redisUrl, deps) : undefined;
+  const rateLimitStore: RateLimitStore = redis
+    ? { kind: "redis", client: redis }
+    : (serverOptions.rateLimitStore ?? { kind: "memory" });
   // One per-key OTLP budget for both transports.
-  const ingestLimiter = serverOptions.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
-  const grpc = config.grpc.enabled ? createOtlpGrpcServer(deps, ingestLimiter) : undefined;
+  const ingestLimiter =
+    serverOptions.ingestLimiter ??
+    new KeyLimiter(config.ingest.perMinute, rateLimitCounterFor(rateLimitStore, deps));
+  // OTLP/gRPC is ingestion: an API node's (or a one-process install's) job, not a worker's.
+  const grpc =
+    config.grpc.enabled && config.role !== "worker"
+      ? createOtlpGrpcServer(deps, ingestLimiter)
+      : undefined;
   // In-flight exports get half the shutdown time; the rest is left for the stores to flush.
   const grpcDrainMs = (config.shutdownTimeoutSeconds * 1000) / 2;
   let app: FastifyInstance | undefined;
   let grpcUrl: string | undefined;
   try {
     await bootstrap(deps, logger);
-    app = await buildServer(deps, { ...serverOptions, ingestLimiter });
+    app = await buildServer(deps, { ...serverOptions, rateLimitStore, ingestLimiter });
     await app.listen({ host: config.host, port: config.port });
     if (grpc) {
       const grpcHost = config.grpc.host ?? config.host;
@@ -88,6 +104,7 @@ export async function startService(
     await app?.close();
     await grpc?.close(0);
     await closeDeps(deps);
+    if (redis) await closeRateLimitRedis(redis);
     throw error;
   }
   const server = app;
@@ -108,7 +125,11 @@ export async function startService(
           const closed = await Promise.allSettled([server.close(), grpc?.close(grpcDrainMs)]);
           for (const result of closed) if (result.status === "rejected") throw result.reason;
         } finally {
-          await closeDeps(deps);
+          try {
+            await closeDeps(deps);
+          } finally {
+            if (redis) await closeRateLimitRedis(redis);
+          }
         }
       })();
       return stopping;

@@ -15,7 +15,12 @@ import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/a
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { sessionRateLimiter, useProjectSession } from "./plugins/project-session.js";
-import { keyRateLimiter, type RateLimitStore, useRateLimits } from "./plugins/rate-limit.js";
+import {
+  keyRateLimiter,
+  type RateLimitStore,
+  rateLimitCounterFor,
+  useRateLimits,
+} from "./plugins/rate-limit.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
 import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
@@ -86,8 +91,9 @@ export const API_ROUTES: readonly RouteModule[] = [
 export interface ServerOptions {
   v1Routes?: readonly RouteModule[];
   apiRoutes?: readonly RouteModule[];
+  /** Where every rate limit counts: this process (default) or Redis, shared by the API nodes. */
   rateLimitStore?: RateLimitStore;
-  /** The per-key OTLP budget, shared with the gRPC receiver; a fresh one when not given. */
+  /** The per-key OTLP budget, shared with the gRPC receiver; a fresh one over rateLimitStore when not given. */
   ingestLimiter?: KeyLimiter;
   /** The built dashboard (index.html and assets/); `dist/web` of this package when not given. */
   webDir?: string;
@@ -180,18 +186,20 @@ export async function buildServer(
     );
   });
 
+  const rateLimits = rateLimitCounterFor(options.rateLimitStore ?? { kind: "memory" }, deps);
   await app.register(cookie);
   await useOpenApi(app, VERSION);
-  await app.register(healthRoutes(deps));
+  await app.register(healthRoutes({ ...deps, rateLimits }));
+  // A worker node serves health and metrics only; the API, ingestion and pages are API nodes'.
+  if (config.role === "worker") return app;
   // Public status pages: no authentication, cached per data version.
   await app.register(publicStatusRoutes(deps));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
-  const rateLimitStore = options.rateLimitStore ?? { kind: "memory" };
   await app.register(
     async (api) => {
       useSessionAuth(api, deps.domain, { publicOrigin, ...sessionCookieOptions(config.publicUrl) });
-      await useRateLimits(api, rateLimitStore);
+      await useRateLimits(api, rateLimits);
       useStrictQueries(api);
       for (const module of options.apiRoutes ?? API_ROUTES) await api.register(module(deps));
     },
@@ -204,7 +212,7 @@ export async function buildServer(
         publicOrigin,
         ...sessionCookieOptions(config.publicUrl),
       });
-      await useRateLimits(scope, rateLimitStore);
+      await useRateLimits(scope, rateLimits);
       useProjectSession(scope, deps.domain, sessionRateLimiter(scope));
       registerNotFound(scope);
       useStrictQueries(scope);
@@ -223,7 +231,7 @@ export async function buildServer(
         publicOrigin,
         ...sessionCookieOptions(config.publicUrl),
       });
-      await useRateLimits(scope, rateLimitStore);
+      await useRateLimits(scope, rateLimits);
       useStrictQueries(scope);
       await scope.register(
         webhookRoutes({
@@ -237,7 +245,7 @@ export async function buildServer(
   );
   await app.register(
     async (v1) => {
-      await useRateLimits(v1, rateLimitStore);
+      await useRateLimits(v1, rateLimits);
       useApiKeyAuth(v1, deps.domain, keyRateLimiter(v1, config.rateLimit.perMinute, "api"));
       // Scoped so unknown /v1 paths are authenticated and limited like known ones.
       registerNotFound(v1);
@@ -247,10 +255,11 @@ export async function buildServer(
     { prefix: "/v1" },
   );
   // OTLP ingestion: same keys, its own (higher) per-key budget, bodies read as bytes.
-  const ingestLimiter = options.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
+  const ingestLimiter =
+    options.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute, rateLimits);
   await app.register(
     async (otlp) => {
-      await useRateLimits(otlp, rateLimitStore, ingestLimiter);
+      await useRateLimits(otlp, ingestLimiter.counter);
       useApiKeyAuth(otlp, deps.domain, keyRateLimiter(otlp, ingestLimiter.perMinute, "ingest"));
       await otlp.register(otlpRoutes(deps));
     },

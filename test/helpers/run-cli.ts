@@ -91,8 +91,10 @@ export async function startServeProcess(
   const ready = await new Promise<{ url: string }>((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
-      if (stdout.includes("\n"))
-        resolve(JSON.parse(stdout.split("\n")[0] ?? "") as { url: string });
+      if (!stdout.includes("\n")) return;
+      const line = JSON.parse(stdout.split("\n")[0] ?? "") as { url?: string };
+      if (line.url) resolve(line as { url: string });
+      else reject(new Error(`serve did not start: ${stdout.trim()} ${stderr}`));
     });
     void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
   });

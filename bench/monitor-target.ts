@@ -1,0 +1,62 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { request } from "undici";
+
+// ---------------------------------------------------------------------------------------------
+// The target: a keep-alive JSON API in a child process; it exits when our end of stdin closes.
+
+const TARGET_SCRIPT = `
+const http = require("node:http");
+const body = JSON.stringify({ ok: true });
+let requests = 0;
+const server = http.createServer((req, res) => {
+  req.resume();
+  if (req.url === "/__stats") {
+    const cpu = process.cpuUsage();
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ requests, cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss }));
+    return;
+  }
+  requests++;
+  setTimeout(() => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  }, Math.random() * 20);
+});
+server.keepAliveTimeout = 30000;
+server.headersTimeout = 31000;
+server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.address().port }) + "\\n"));
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();
+`;
+
+export interface TargetStats {
+  requests: number;
+  cpuMicros: number;
+  rss: number;
+}
+
+/** The monitors' target: a keep-alive JSON API in a child process (its own event loop). */
+export async function startTarget() {
+  const child = spawn(process.execPath, ["-e", TARGET_SCRIPT], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the target exited early (${code})`)));
+    lines.once("line", (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    async stats(): Promise<TargetStats> {
+      const res = await request(`${origin}/__stats`);
+      return (await res.body.json()) as TargetStats;
+    },
+    stop() {
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}
