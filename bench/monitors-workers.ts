@@ -24,7 +24,6 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { SingleBar } from "cli-progress";
 import pg from "pg";
-import { loadConfig } from "../src/config.js";
 import type { DomainDeps } from "../src/context.js";
 import { systemClock } from "../src/lib/clock.js";
 import { newId } from "../src/lib/ids.js";
@@ -96,7 +95,6 @@ async function main() {
   const dir = makeTempDir("vigil-bench-workers-");
   const postgres = await startThrowawayPostgres(binDir);
   const target = await startTarget();
-  const config = loadConfig({ env: { VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: "true" } });
   const meta = createMetaStore(openMetaDatabase({ url: postgres.url, dataDir: dir.path }));
   const sql = new pg.Client({ connectionString: postgres.url });
   try {

@@ -1,33 +1,7 @@
-/**
- * npm run bench:monitors — N API monitors at a 1-minute frequency against a local target.
- *
- * 1. A small node:http keep-alive API in a child process (its own event loop) on 127.0.0.1:0,
- *    answering 200 `{"ok":true}` after 0–20 ms.
- * 2. In this process: a temporary data dir, the real SQLite metadata store (migrated), one
- *    org/project from initialize(), then --monitors N (10,000) monitors of type api, frequency
- *    1m, with the default assertions plus `$.ok equals true`, created by the createMonitor verb.
- * 3. Baseline, in the same run and process, before the scheduler starts: a bare undici request
- *    loop sending the same N/60 requests per second to the same target (no scheduling,
- *    assertions or recording) for --baseline-seconds (60); its CPU time per request and latency.
- * 4. The monitor engine and scheduler built as src/deps.ts builds them (real runCheck through
- *    createOutboundAgent, real recording in the store, concurrency from the config, 200 by
- *    default), started, then --warmup-seconds (60) of warm-up and --seconds (180) measured:
- *    checks/s, per-minute coverage (distinct monitors whose slot in that minute was checked),
- *    schedule lag (start minus slot), skipped slots, failed checks, event-loop delay and
- *    utilization, RSS, CPU time per check, monitor_results rows and bytes.
- *
- * src/deps.ts itself is not imported: it loads the chDB engine (~160 MB RSS), which the monitor
- * path does not use; the few lines it runs for monitors are repeated here.
- *
- * Target (issue): all N monitors checked every minute, schedule lag p99 < 2 s. The last line
- * is one JSON object.
- */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import SQLite from "better-sqlite3";
 import { SingleBar } from "cli-progress";
@@ -48,7 +22,7 @@ import { createCheckRunner } from "../src/monitors/runner.js";
 import { createMonitorScheduler, nextSlot } from "../src/monitors/scheduler.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
-import { startTarget, type TargetStats } from "./monitor-target.js";
+import { startTarget } from "./monitor-target.js";
 import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({

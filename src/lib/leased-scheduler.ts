@@ -1,11 +1,9 @@
-import type { Logger } from "pino";
 import type {
   HeldLease,
   LeaseFence,
   LeaseKind,
   WorkLeaseRepository,
 } from "../meta/repositories/work-leases.js";
-import type { Clock } from "./clock.js";
 import {
   createPeriodicScheduler,
   type PeriodicScheduler,
