@@ -185,7 +185,9 @@ async function main() {
       const windowTo = to - PERIOD_MS / 2;
       const { rows } = await sql.query<{ monitor_id: string; started_at: string; passed: number }>(
         "select monitor_id, started_at, passed from monitor_results where trigger = 'scheduled' and started_at >= $1",
-        [new Date(from - PERIOD_MS).toISOString()],
+        // The measured window only: the warm-up's first runs (at once, for never-checked monitors)
+        // stand for the nearest slot, which their start time need not be.
+        [new Date(from).toISOString()],
       );
       const lags: number[] = [];
       const seen = new Map<string, number>();
