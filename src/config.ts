@@ -463,6 +463,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** A PEM file a setting names (extra CA certificates), read once at start; undefined when unset. */
+export function readPemSetting(variable: string, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError([`${variable}: cannot read ${path} (${(error as Error).message})`]);
+  }
+}
+
 type Raw = Record<string, unknown>;
 
 function setPath(target: Raw, path: readonly string[], value: unknown): void {

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
 import { type AlertEngine, createAlertEngine } from "./alerts/evaluator.js";
 import { incidentVerbs } from "./alerts/incidents-port.js";
 import { createAlertScheduler } from "./alerts/scheduler.js";
-import { type Config, ConfigError } from "./config.js";
+import { type Config, readPemSetting } from "./config.js";
 import type { DomainDeps } from "./context.js";
 import { createEventBus } from "./events/event-bus.js";
 import { createIngestService, type IngestService } from "./ingest/ingest.js";
@@ -174,7 +173,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     logger,
     metrics,
     secretBox,
-    ca: readCaFile(config.webhooks.caFile),
+    ca: readPemSetting("VIGIL_WEBHOOKS_CA_FILE", config.webhooks.caFile),
   });
   const { publish } = service;
   const publishing = new Set<Promise<unknown>>();
@@ -393,16 +392,4 @@ function workerLeases(config: Config, meta: MetaStore): WorkerLeases | undefined
     leases: meta.repos.workLeases,
     leaseMs: config.leaseSeconds * 1000,
   };
-}
-
-/** The extra CA certificates for webhook endpoints, read once at start. */
-function readCaFile(path: string | undefined): string | undefined {
-  if (path === undefined) return undefined;
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError([
-      `VIGIL_WEBHOOKS_CA_FILE: cannot read ${path} (${(error as Error).message})`,
-    ]);
-  }
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { Client, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialize } from "../src/setup/initialize.js";
+import { freePort } from "./helpers/free-port.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,
@@ -23,20 +23,6 @@ if (!postgresBin && process.env.CI && !SKIP_REDIS) {
   describe("rate limits across API nodes", () => {
     it("needs initdb and postgres (apt-get install postgresql)", () => {
       throw new Error("PostgreSQL binaries not found on PATH or under /usr/lib/postgresql");
-    });
-  });
-}
-
-/** A free TCP port on loopback, for the second node's gRPC listener. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(),
-      );
     });
   });
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Config, ConfigError } from "../config.js";
+import { type Config, readPemSetting } from "../config.js";
 import type { TelemetryExecutor } from "./executor.js";
 
 /**
@@ -32,7 +31,7 @@ export const TELEMETRY_ADAPTERS = {
       database: telemetry.database,
       user: telemetry.user,
       password: telemetry.password,
-      ca: readCaFile(telemetry.caFile),
+      ca: readPemSetting("VIGIL_TELEMETRY_CA_FILE", telemetry.caFile),
       maxConnections: telemetry.maxConnections,
       asyncInsert: telemetry.asyncInsert,
       cluster: telemetry.cluster,
@@ -52,15 +51,4 @@ export function telemetryEngineOf(config: Config): TelemetryEngineName {
 /** Opens the configured engine's executor (the schema is not touched). */
 export function createTelemetryExecutor(config: Config): Promise<TelemetryExecutor> {
   return TELEMETRY_ADAPTERS[telemetryEngineOf(config)](config);
-}
-
-function readCaFile(path: string | undefined): string | undefined {
-  if (path === undefined) return undefined;
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError([
-      `VIGIL_TELEMETRY_CA_FILE: cannot read ${path} (${(error as Error).message})`,
-    ]);
-  }
 }

@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "./free-port.js";
 import { makeTempDir } from "./temp-dir.js";
 
 /** Directory holding initdb/postgres: on PATH, or Debian's /usr/lib/postgresql/<version>/bin. */
@@ -14,21 +14,6 @@ export function findPostgresBin(): string | undefined {
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => join(root, v, "bin")).find((dir) => existsSync(join(dir, "initdb")));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 export interface ThrowawayPostgres {

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 import { makeTempDir } from "./temp-dir.js";
 
 /**
@@ -17,21 +18,6 @@ export function findRedisServer(): string | undefined {
     if (dir && existsSync(join(dir, "redis-server"))) return join(dir, "redis-server");
   }
   return undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 /** Sends PING over a raw socket: true once the server answers +PONG. */

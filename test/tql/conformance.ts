@@ -17,7 +17,7 @@ interface ExpectedResult {
   rows: unknown[][];
 }
 
-const EXPECTED = JSON.parse(
+export const EXPECTED = JSON.parse(
   readFileSync(new URL("./corpus-expected.json", import.meta.url), "utf8"),
 ) as Record<string, ExpectedResult>;
 
@@ -36,6 +36,7 @@ export function tqlConformanceCases(getTql: () => TqlService): void {
         const total = Number(expected.rows[0]?.[0]);
         expect(result.rowCount).toBe(Math.min(total, TQL_MAX_RESULT_ROWS));
         expect(result.truncated).toBe(total > TQL_MAX_RESULT_ROWS);
+        expect(entry.truncated ?? false).toBe(total > TQL_MAX_RESULT_ROWS);
         return;
       }
 

@@ -1,15 +1,5 @@
+import { escapedText } from "../escaped-text.js";
 import type { QueryParams } from "../executor.js";
-
-/** Backslash escapes of ClickHouse's Escaped (TSV) format, which parameter values are read in. */
-const ESCAPED: Record<string, string> = {
-  "\\": "\\\\",
-  "\t": "\\t",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\0": "\\0",
-  "\b": "\\b",
-  "\f": "\\f",
-};
 
 /** A single-quoted SQL string literal: only `\` and `'` can end it, both escaped. */
 export function stringLiteral(text: string): string {
@@ -48,7 +38,7 @@ function elementLiteral(value: unknown): string | undefined {
 
 /** A value as the text the engine parses as the placeholder's type; undefined if unsupported. */
 function parameterText(value: unknown): string | undefined {
-  if (typeof value === "string") return value.replace(/[\\\t\n\r\0\b\f]/g, (c) => ESCAPED[c] ?? c);
+  if (typeof value === "string") return escapedText(value);
   if (Array.isArray(value)) {
     const items = value.map(elementLiteral);
     return items.every((item) => item !== undefined) ? `[${items.join(",")}]` : undefined;

@@ -1,3 +1,4 @@
+import { ESCAPES, escapedText } from "../escaped-text.js";
 /**
  * Insert encodings the ClickHouse adapter can send. Each turns rows (objects keyed by column name,
  * every row with the same keys) into one request body in a text format the server parses, with
@@ -37,18 +38,8 @@ export function encodeRows(format: InsertFormat, rows: readonly Row[]): EncodedR
   return { columns, body: Buffer.from(`${lines.join("\n")}\n`) };
 }
 
-/** Backslash escapes of the Escaped (TabSeparated) format and of quoted strings. */
-const ESCAPES: Record<string, string> = {
-  "\\": "\\\\",
-  "\t": "\\t",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\0": "\\0",
-  "\b": "\\b",
-  "\f": "\\f",
-  "'": "\\'",
-};
-const ESCAPED_CHARS = /[\\\t\n\r\0\b\f]/g;
+/** Escapes inside a quoted string: the Escaped format's, and the quote. */
+const QUOTED_ESCAPES: Readonly<Record<string, string>> = { ...ESCAPES, "'": "\\'" };
 const QUOTED_CHARS = /[\\\t\n\r\0\b\f']/g;
 
 function number(value: number): string {
@@ -61,13 +52,14 @@ function number(value: number): string {
  * (`['a','b']`, `{'k':'v'}`) with quoted elements, which never hold a raw tab or newline.
  */
 function escapedField(value: unknown): string {
-  if (typeof value === "string") return value.replace(ESCAPED_CHARS, (c) => ESCAPES[c] ?? c);
+  if (typeof value === "string") return escapedText(value);
   if (value === null || value === undefined) return "\\N";
   return quoted(value);
 }
 
 function quoted(value: unknown): string {
-  if (typeof value === "string") return `'${value.replace(QUOTED_CHARS, (c) => ESCAPES[c] ?? c)}'`;
+  if (typeof value === "string")
+    return `'${value.replace(QUOTED_CHARS, (c) => QUOTED_ESCAPES[c] ?? c)}'`;
   if (typeof value === "number") return number(value);
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "bigint") return String(value);
