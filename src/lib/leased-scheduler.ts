@@ -229,8 +229,9 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     },
     schedule(entry, options = {}) {
       entries.set(entry.id, { ...entries.get(entry.id), ...entry });
-      if (held.has(entry.id)) {
-        inner.schedule(entry, options);
+      const lease = held.get(entry.id);
+      if (lease) {
+        inner.schedule({ ...entry, lastSlot: lease.lastSlot }, options);
         return;
       }
       if (options.soon) soon.add(entry.id);

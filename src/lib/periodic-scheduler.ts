@@ -222,7 +222,11 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
   /** When an entry runs first: now, its next slot, or a missed slot since its last run. */
   function firstSlot(entry: ScheduleEntry, soon: boolean, t: number): Slot {
     const { id, periodMs } = entry;
-    if (soon) return { id, periodMs, dueAt: t, slot: nearestSlot(id, periodMs, t) };
+    if (soon) {
+      // At once, unless the slot it would stand for was already run (resumed within a period).
+      const slot = nearestSlot(id, periodMs, t);
+      if (!entry.lastSlot || slot > entry.lastSlot) return { id, periodMs, dueAt: t, slot };
+    }
     const next = nextSlot(id, periodMs, entry.lastSlot || t);
     if (next > t) return { id, periodMs, dueAt: next, slot: next };
     // Missed (its worker died or handed it over): the latest slot runs now, older ones are lost.

@@ -1,6 +1,7 @@
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../lib/clock.js";
+import { nearestSlot, slotAtOrBefore } from "../lib/periodic-scheduler.js";
 import type { CheckTrigger, RecordedCheck } from "./engine.js";
 import {
   createMonitorScheduler,
@@ -186,6 +187,26 @@ describe("createMonitorScheduler", () => {
     expect(later.length).toBeGreaterThanOrEqual(2);
     expect((later[0] ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(MINUTE / 2);
     for (const at of later) expect(nextSlot("mon_grid", MINUTE, at - 1)).toBe(at);
+    await scheduler.stop();
+  });
+
+  it("from its last recorded slot: a missed slot runs at once, late; a slot already run is not run again", async () => {
+    const { engine, starts } = fakeEngine();
+    const scheduler = await startScheduler({ engine });
+    const now = Date.now();
+    const missed = slotAtOrBefore("mon_late", MINUTE, now);
+    // Taken over: its last run was two slots ago, so the latest slot is due (late) now.
+    scheduler.schedule({ id: "mon_late", periodMs: MINUTE, lastSlot: missed - MINUTE });
+    // Resumed at once, but the slot it would stand for was already run: it waits for the next.
+    const ran = nearestSlot("mon_done", MINUTE, now);
+    scheduler.schedule({ id: "mon_done", periodMs: MINUTE, lastSlot: ran }, { soon: true });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(starts.map((s) => s.id)).toEqual(["mon_late"]);
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    const done = starts.filter((s) => s.id === "mon_done").map((s) => s.at);
+    expect(done[0]).toBe(nextSlot("mon_done", MINUTE, ran));
+    const late = starts.filter((s) => s.id === "mon_late").map((s) => s.at);
+    expect(late.slice(1)).toEqual([missed + MINUTE, missed + 2 * MINUTE]);
     await scheduler.stop();
   });
 
