@@ -1,7 +1,9 @@
 /**
  * npm run bench:monitors:workers — N monitors at 1m shared by worker processes through leases.
  *
- * 1. A throwaway PostgreSQL (Debian's binaries, as the tests start it) as the metadata store,
+ * 1. A throwaway PostgreSQL (Debian's binaries, as the tests start it) as the metadata store, the
+ *    test ClickHouse endpoint as the telemetry store (split roles need shared stores; monitors
+ *    write no telemetry),
  *    one org/project, then --monitors N (20,000) api monitors at 1m created by the domain verb
  *    against the local target of bench:monitors (a keep-alive JSON API in a child process).
  * 2. Baseline, same run: ONE worker process (`vigil serve --role worker`, built bin) runs every
@@ -36,6 +38,7 @@ import { createMonitorEngine } from "../src/monitors/engine.js";
 import { createMonitor } from "../src/monitors/monitors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { startShimProcess } from "../test/helpers/cluster.js";
 import { findPostgresBin, startThrowawayPostgres } from "../test/helpers/postgres.js";
 import { type ServeProcess, startServeProcess } from "../test/helpers/run-cli.js";
 import { makeTempDir } from "../test/helpers/temp-dir.js";
@@ -95,6 +98,8 @@ async function main() {
   const dir = makeTempDir("vigil-bench-workers-");
   const postgres = await startThrowawayPostgres(binDir);
   const target = await startTarget();
+  // Split roles share a telemetry store: the test ClickHouse endpoint (chDB behind HTTP).
+  const shim = await startShimProcess(`${dir.path}/clickhouse`);
   const meta = createMetaStore(openMetaDatabase({ url: postgres.url, dataDir: dir.path }));
   const sql = new pg.Client({ connectionString: postgres.url });
   try {
@@ -166,6 +171,7 @@ async function main() {
             {
               VIGIL_DATA_DIR: `${dir.path}/w${workers}-${w}`,
               VIGIL_META_URL: postgres.url,
+              VIGIL_TELEMETRY_URL: shim.url,
               VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: "true",
               VIGIL_SECRET_KEY: secretKey,
               VIGIL_LOG_LEVEL: "warn",
@@ -284,6 +290,7 @@ async function main() {
     await sql.end().catch(() => undefined);
     await meta.close();
     target.stop();
+    shim.child.kill("SIGTERM");
     await postgres.stop();
     dir.remove();
   }

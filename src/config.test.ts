@@ -297,4 +297,29 @@ describe("loadConfig: the telemetry server", () => {
       problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_CLUSTER: "bad name; DROP" } }))[0],
     ).toMatch(/^VIGIL_TELEMETRY_CLUSTER: must be a cluster name/);
   });
+
+  it("takes --role and VIGIL_ROLE; split roles need the shared stores", () => {
+    const shared = {
+      VIGIL_META_URL: "postgres://vigil@db/vigil",
+      VIGIL_TELEMETRY_URL: "http://clickhouse:8123",
+    };
+    expect(loadConfig({ env: {} }).role).toBe("all");
+    expect(loadConfig({ env: { ...shared, VIGIL_ROLE: "api" } }).role).toBe("api");
+    expect(loadConfig({ env: shared, overrides: { role: "worker" } }).role).toBe("worker");
+    expect(loadConfig({ env: { VIGIL_LEASE_SECONDS: "6" } }).leaseSeconds).toBe(6);
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_ROLE: "web" } }))[0]).toBe(
+      "VIGIL_ROLE: must be all, api or worker",
+    );
+    expect(problemsOf(() => loadConfig({ env: { VIGIL_ROLE: "api" } }))[0]).toMatch(
+      /^VIGIL_ROLE: api nodes share .*VIGIL_META_URL .*PostgreSQL.* and VIGIL_TELEMETRY_URL .*ClickHouse server/,
+    );
+    expect(
+      problemsOf(() =>
+        loadConfig({
+          env: { VIGIL_TELEMETRY_URL: "http://c:8123" },
+          overrides: { role: "worker" },
+        }),
+      )[0],
+    ).toMatch(/^--role: worker nodes .* set VIGIL_META_URL/);
+  });
 });

@@ -544,6 +544,18 @@ function crossFieldProblems(
       `${describe(["ingest", "maxInflightBytes"])}: must be at least twice ${describe(["ingest", "maxBodyBytes"])} (${2 * ingest.maxBodyBytes})`,
     );
   problems.push(...telemetryProblems(config.telemetry, describe));
+  if (config.role !== "all") {
+    // Split roles share their work through the stores: per-process ones would divide nothing.
+    const meta = config.meta.url?.startsWith("postgres") === true;
+    const missing = [
+      ...(meta ? [] : [`${describe(["meta", "url"])} (PostgreSQL)`]),
+      ...(config.telemetry.url ? [] : [`${describe(["telemetry", "url"])} (a ClickHouse server)`]),
+    ];
+    if (missing.length > 0)
+      problems.push(
+        `${describe(["role"])}: ${config.role} nodes share metadata and telemetry with the other nodes: set ${missing.join(" and ")}, or run one process with role all`,
+      );
+  }
   return problems;
 }
 

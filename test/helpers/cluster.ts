@@ -27,7 +27,9 @@ export interface ClusterStores {
 }
 
 /** Starts the test ClickHouse endpoint (chDB behind the HTTP shim) as a process of its own. */
-async function startShimProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startShimProcess(
+  dataDir: string,
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ["--import", "tsx", SHIM_MAIN, dataDir], {
     stdio: ["ignore", "pipe", "pipe"],
   });
