@@ -37,6 +37,19 @@ export interface ResultColumn {
   type: string;
 }
 
+/** ClickHouse's JSONCompact output, which both adapters read a CompactResult from. */
+export interface JsonCompactResponse {
+  meta: { name: string; type: string }[];
+  data: unknown[][];
+  statistics?: { elapsed?: number; rows_read?: number };
+}
+
+/** A statement as diagnostics show it (load, logs): whitespace folded, cut short. */
+export function describeStatement(sql: string): string {
+  const text = sql.replace(/\s+/g, " ").trim();
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 /** A result in column order, as ClickHouse's JSONCompact format gives it. */
 export interface CompactResult {
   columns: ResultColumn[];

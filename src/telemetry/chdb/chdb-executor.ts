@@ -3,6 +3,8 @@ import { drainPending, Session } from "chdb";
 import { UnavailableError } from "../../lib/errors.js";
 import {
   type CompactResult,
+  describeStatement,
+  type JsonCompactResponse,
   type QueryOptions,
   renderSettings,
   type TelemetryExecutor,
@@ -36,18 +38,6 @@ function prioritySetting(queryOptions: QueryOptions | undefined): string {
       ? PRIORITY.write
       : PRIORITY.read;
   return `SET priority = ${priority}; `;
-}
-
-/** A statement as diagnostics show it: its first line of SQL, whitespace folded, cut short. */
-function describe(sql: string): string {
-  const text = sql.replace(/\s+/g, " ").trim();
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
-interface JsonCompactResponse {
-  meta: { name: string; type: string }[];
-  data: unknown[][];
-  statistics?: { elapsed?: number; rows_read?: number };
 }
 
 /**
@@ -151,7 +141,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
         queuedReads.delete(key);
         return run(session, sql, queryOptions, format);
       },
-      describe(sql),
+      describeStatement(sql),
       queryOptions?.adHoc === true,
     );
     queuedReads.set(key, started);
@@ -168,7 +158,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     engine: "chdb",
     database: options.database,
     async command(sql, queryOptions) {
-      await write(describe(sql), (session) => run(session, sql, queryOptions, "CSV"));
+      await write(describeStatement(sql), (session) => run(session, sql, queryOptions, "CSV"));
     },
     async query<T>(sql: string, queryOptions?: QueryOptions) {
       const text = (await read(sql, queryOptions, "JSONEachRow")).text();

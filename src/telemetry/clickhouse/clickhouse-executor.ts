@@ -3,6 +3,8 @@ import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickh
 import { UnavailableError } from "../../lib/errors.js";
 import {
   type CompactResult,
+  describeStatement,
+  type JsonCompactResponse,
   type QueryOptions,
   type QuerySettings,
   quoteIdentifier,
@@ -55,21 +57,9 @@ const OUTPUT_SETTINGS = {
 
 const SETTING_NAME = /^[a-z_][a-z0-9_]*$/;
 
-/** A statement as diagnostics show it: whitespace folded, cut short. */
-function describe(sql: string): string {
-  const text = sql.replace(/\s+/g, " ").trim();
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
 /** `sql` ending in a FORMAT clause, as @clickhouse/client's query() would send it. */
 function withFormat(sql: string, format: string): string {
   return `${sql.trim().replace(/;+$/, "")} \nFORMAT ${format}`;
-}
-
-interface JsonCompactResponse {
-  meta: { name: string; type: string }[];
-  data: unknown[][];
-  statistics?: { elapsed?: number; rows_read?: number };
 }
 
 interface Statement {
@@ -190,13 +180,13 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
     const settings = { ...settingsFor(queryOptions, priority), wait_end_of_query: 1 };
     const run = () =>
       exec(writePath ? writer : reader, withFormat(sql, format), settings, queryOptions?.params);
-    if (!adHoc) return track(describe(sql), false, run);
+    if (!adHoc) return track(describeStatement(sql), false, run);
     const gated = (start: () => void) =>
       adHocGate.run(() => {
         start();
         return run();
       });
-    return track(describe(sql), false, gated, true);
+    return track(describeStatement(sql), false, gated, true);
   }
 
   return {
@@ -204,7 +194,9 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
     database: options.database,
     async command(sql, queryOptions) {
       const settings = { ...settingsFor(queryOptions, PRIORITY.write), wait_end_of_query: 1 };
-      await track(describe(sql), true, () => exec(writer, sql, settings, queryOptions?.params));
+      await track(describeStatement(sql), true, () =>
+        exec(writer, sql, settings, queryOptions?.params),
+      );
     },
     async query<T>(sql: string, queryOptions?: QueryOptions) {
       const { text } = await read(sql, queryOptions, "JSONEachRow");
