@@ -20,6 +20,7 @@
  * Target (issue 18): lag p99 and coverage with two workers reported beside one. The last line is
  * one JSON object.
  */
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -71,6 +72,16 @@ function percentile(sorted: Float64Array, p: number): number {
   );
 }
 
+/** CPU seconds of every PostgreSQL process (the bench's own server is the only one running). */
+function postgresCpuSeconds(): number {
+  const out = execFileSync("ps", ["-C", "postgres", "-o", "times="], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .map((line) => Number(line.trim()))
+    .filter((n) => Number.isFinite(n))
+    .reduce((a, b) => a + b, 0);
+}
+
 /** CPU seconds (user + system) and RSS of a process, from /proc. */
 function procStats(pid: number): { cpuSeconds: number; rssMiB: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -90,6 +101,8 @@ interface PhaseResult {
   failedChecks: number;
   cpuSecondsPerWorker: number[];
   rssMiBPerWorker: number[];
+  postgresCpuSeconds: number;
+  targetCpuSeconds: number;
 }
 
 async function main() {
@@ -182,9 +195,13 @@ async function main() {
       await sleep(WARMUP_SECONDS * 1000);
       const from = Date.now();
       const cpuBefore = nodes.map((n) => procStats(n.pid).cpuSeconds);
+      const postgresBefore = postgresCpuSeconds();
+      const targetBefore = await target.stats();
       await sleep(SECONDS * 1000);
       const to = Date.now();
       const after = nodes.map((n) => procStats(n.pid));
+      const postgresSeconds = postgresCpuSeconds() - postgresBefore;
+      const targetSeconds = ((await target.stats()).cpuMicros - targetBefore.cpuMicros) / 1e6;
       for (const node of nodes) await node.stop();
       // Slots whose checks may start up to half a period late or early are fully inside.
       const windowFrom = from + PERIOD_MS / 2;
@@ -243,6 +260,8 @@ async function main() {
         failedChecks: failed,
         cpuSecondsPerWorker: after.map((a, i) => round(a.cpuSeconds - (cpuBefore[i] ?? 0), 1)),
         rssMiBPerWorker: after.map((a) => a.rssMiB),
+        postgresCpuSeconds: round(postgresSeconds, 1),
+        targetCpuSeconds: round(targetSeconds, 1),
       };
       log(JSON.stringify(result));
       return result;
@@ -268,6 +287,8 @@ async function main() {
             one.cpuSecondsPerWorker.join(" / "),
             shared.cpuSecondsPerWorker.join(" / "),
           ],
+          ["PostgreSQL CPU s", one.postgresCpuSeconds, shared.postgresCpuSeconds],
+          ["target CPU s", one.targetCpuSeconds, shared.targetCpuSeconds],
           [
             "RSS MiB per worker",
             one.rssMiBPerWorker.join(" / "),

@@ -330,7 +330,8 @@ describe("monitor state machine", () => {
     const m = await newMonitor(1);
     const leases = store.repos.workLeases;
     await leases.reconcile("monitor", [m.id]);
-    const [held] = await leases.claim("monitor", "w1", clock.now().toISOString(), "9999", 1);
+    await leases.heartbeat("monitor", "w1", clock.now().toISOString(), "9999");
+    const [held] = await leases.claim("monitor", "w1", clock.now().toISOString(), 1);
     if (!held) throw new Error("no lease claimed");
     const fence = {
       kind: "monitor" as const,

@@ -91,7 +91,7 @@ describe("leased scheduling across workers", () => {
     const w1Leases: WorkLeaseRepository = {
       ...real,
       heartbeat: (...args) => failing(() => real.heartbeat(...args)),
-      renew: (...args) => failing(() => real.renew(...args)),
+      held: (...args) => failing(() => real.held(...args)),
       claim: (...args) => failing(() => real.claim(...args)),
       release: (...args) => failing(() => real.release(...args)),
       leave: (...args) => failing(() => real.leave(...args)),

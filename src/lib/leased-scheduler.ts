@@ -30,7 +30,7 @@ export interface WorkerLeases {
   workerId: string;
   leases: Pick<
     WorkLeaseRepository,
-    "heartbeat" | "leave" | "reconcile" | "renew" | "claim" | "release"
+    "heartbeat" | "leave" | "reconcile" | "held" | "claim" | "release"
   >;
   /** How long a lease lasts unrenewed: a dead worker's share moves on within it. */
   leaseMs: number;
@@ -57,8 +57,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The periodic scheduler for several workers: each worker runs only the entities whose lease it
- * holds, taking an even share (entities ÷ live workers), renewing its leases every third of the
- * lease, and handing extra ones back when workers join. Every run's record is fenced by the
+ * holds, taking an even share (entities ÷ live workers), renewing its heartbeat (which keeps all
+ * of its leases) every third of the lease, and handing extra ones back when workers join. Every run's record is fenced by the
  * lease's token and slot (see LeaseFence), so a slot is recorded once however leases move; a
  * lease taken over after its holder died resumes at the slot the holder missed.
  */
@@ -148,6 +148,8 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     const now = clock.now().getTime();
     const until = iso(now + deps.leaseMs);
     const workers = await leases.heartbeat(kind, workerId, iso(now), until);
+    // The heartbeat is what keeps every lease of this worker.
+    heldUntil = now + deps.leaseMs;
     if (now - lastSync >= syncMs) {
       const list = await deps.listActive();
       const before = entries;
@@ -160,17 +162,15 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
         if (lease && before.get(id)?.periodMs !== entry.periodMs) take(lease);
       }
     }
-    const renewed = new Map(
-      (await leases.renew(kind, workerId, until)).map((l) => [l.entityId, l]),
-    );
-    heldUntil = now + deps.leaseMs;
+    // Leases taken over while this worker's heartbeat had lapsed are dropped.
+    const current = new Map((await leases.held(kind, workerId)).map((l) => [l.entityId, l]));
     for (const [id, lease] of held) {
-      if (renewed.get(id)?.token !== lease.token) drop(id);
+      if (current.get(id)?.token !== lease.token) drop(id);
     }
-    for (const [id, lease] of renewed) if (!held.has(id)) take(lease);
+    for (const [id, lease] of current) if (!held.has(id)) take(lease);
     const target = Math.ceil(entries.size / workers);
     if (held.size < target) {
-      const claimed = await leases.claim(kind, workerId, iso(now), until, target - held.size);
+      const claimed = await leases.claim(kind, workerId, iso(now), target - held.size);
       if (!stopped) for (const lease of claimed) take(lease);
       else await leases.release(kind, workerId, claimed);
     } else if (held.size > target) {

@@ -399,7 +399,6 @@ export interface WorkLeasesTable {
   owner: string | null;
   /** bigint: PostgreSQL returns it as text. */
   token: ColumnType<number | string, number | undefined, number>;
-  expires_at: string;
   last_slot: ColumnType<number | string, number | undefined, number>;
 }
 

@@ -41,9 +41,11 @@ const toHeld = (row: {
 });
 
 /**
- * Work leases (migration 0008). Times are ISO strings from the workers' clocks; correctness does
- * not depend on them agreeing, because every write under a lease is fenced by its token: a worker
- * whose lease was taken over can no longer record anything. Clocks only decide how soon a silent
+ * Work leases (migration 0008). A lease holds while its owner's heartbeat does: a worker renews
+ * its whole share by renewing one `workers` row, and a dead worker's leases are free once its
+ * heartbeat runs out. Times are ISO strings from the workers' clocks; correctness does not depend
+ * on them agreeing, because every write under a lease is fenced by its token: a worker whose
+ * lease was taken over can no longer record anything. Clocks only decide how soon a silent
  * worker's share is taken over.
  */
 export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
@@ -75,7 +77,7 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
     async leave(kind: LeaseKind, workerId: string): Promise<void> {
       await db
         .updateTable("work_leases")
-        .set({ owner: null, expires_at: "" })
+        .set({ owner: null })
         .where("kind", "=", kind)
         .where("owner", "=", workerId)
         .execute();
@@ -98,7 +100,7 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
       for (const part of chunks(missing)) {
         await db
           .insertInto("work_leases")
-          .values(part.map((entity_id) => ({ kind, entity_id, owner: null, expires_at: "" })))
+          .values(part.map((entity_id) => ({ kind, entity_id, owner: null })))
           .onConflict((oc) => oc.columns(["kind", "entity_id"]).doNothing())
           .execute();
       }
@@ -111,32 +113,33 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
       }
       return wanted.size;
     },
-    /** Extends every lease this worker holds; resolves with those it still holds. */
-    async renew(kind: LeaseKind, workerId: string, expiresAt: string): Promise<HeldLease[]> {
+    /** The leases this worker holds (a read: the heartbeat is what keeps them). */
+    async held(kind: LeaseKind, workerId: string): Promise<HeldLease[]> {
       const rows = await db
-        .updateTable("work_leases")
-        .set({ expires_at: expiresAt })
+        .selectFrom("work_leases")
+        .select(["entity_id", "token", "last_slot"])
         .where("kind", "=", kind)
         .where("owner", "=", workerId)
-        .returning(["entity_id", "token", "last_slot"])
         .execute();
       return rows.map(toHeld);
     },
     /**
-     * Claims up to `limit` free or expired leases, raising each one's token. Two claimers never
-     * get the same lease: SQLite has one writer; PostgreSQL locks the chosen rows and skips rows
-     * another claimer holds (FOR UPDATE SKIP LOCKED), re-checking each row's latest version.
+     * Claims up to `limit` leases that are free or whose owner's heartbeat ran out, raising each
+     * one's token. Two claimers never get the same lease: SQLite has one writer; PostgreSQL locks
+     * the chosen rows and skips rows another claimer holds (FOR UPDATE SKIP LOCKED), re-checking
+     * each row's latest version.
      */
     async claim(
       kind: LeaseKind,
       workerId: string,
       now: string,
-      expiresAt: string,
       limit: number,
     ): Promise<HeldLease[]> {
       if (limit <= 0) return [];
-      const free = sql`kind = ${kind} AND (owner IS NULL OR expires_at <= ${now})`;
-      const set = sql`owner = ${workerId}, token = token + 1, expires_at = ${expiresAt}`;
+      const free = sql`kind = ${kind} AND (owner IS NULL OR NOT EXISTS (
+        SELECT 1 FROM workers w WHERE w.id = work_leases.owner AND w.kind = ${kind} AND w.expires_at > ${now}
+      ))`;
+      const set = sql`owner = ${workerId}, token = token + 1`;
       const query = sqlite()
         ? sql<{ entity_id: string; token: number; last_slot: number }>`
           UPDATE work_leases SET ${set} WHERE kind = ${kind} AND entity_id IN (
@@ -158,7 +161,7 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
       for (const lease of leases) {
         await db
           .updateTable("work_leases")
-          .set({ owner: null, expires_at: "" })
+          .set({ owner: null })
           .where("kind", "=", kind)
           .where("entity_id", "=", lease.entityId)
           .where("owner", "=", workerId)
@@ -191,7 +194,7 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
         .where("kind", "=", kind)
         .orderBy("entity_id")
         .execute();
-      return rows.map((r) => ({ ...toHeld(r), owner: r.owner, expiresAt: r.expires_at }));
+      return rows.map((r) => ({ ...toHeld(r), owner: r.owner }));
     },
   };
 }
