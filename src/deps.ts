@@ -266,6 +266,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
           logger,
           metrics,
           listActive: () => listScheduleEntries(meta),
+          version: () => meta.repos.monitors.activeVersion(),
           lease,
         })
       : undefined;

@@ -134,4 +134,40 @@ describe("leased scheduling across workers", () => {
     expect(afterCrash.length).toBeGreaterThan(0);
     expect(afterCrash.every((r) => r.worker === "w2")).toBe(true);
   }, 30_000);
+
+  it("re-reads the entities only when their fingerprint changes", async () => {
+    let version = "v1";
+    let listed = 0;
+    const scheduler = createLeasedScheduler({
+      what: "fingerprinted entity",
+      kind: "alert_rule",
+      workerId: "w-version",
+      leases: store.repos.workLeases,
+      leaseMs: 300,
+      syncMs: 0,
+      clock: systemClock,
+      concurrency: 1,
+      logger: createLogger("silent"),
+      listActive: async () => {
+        listed++;
+        return [{ id: "alr_one", periodMs: 60_000 }];
+      },
+      version: async () => version,
+      run: async () => true,
+      isRunning: () => false,
+      idle: async () => {},
+    });
+    schedulers.push(scheduler);
+    await scheduler.start();
+    await sleep(1_000); // about ten rounds
+    expect(listed).toBe(1);
+    version = "v2";
+    await sleep(300);
+    expect(listed).toBe(2);
+    // A local create or resume reads the list at once, whatever the fingerprint says.
+    scheduler.schedule({ id: "alr_two", periodMs: 60_000 }, { soon: true });
+    await sleep(50);
+    expect(listed).toBe(3);
+    await scheduler.stop();
+  });
 });

@@ -9,7 +9,8 @@ import type { AlertEngine } from "./evaluator.js";
 export interface AlertSchedulerDeps {
   engine: Pick<AlertEngine, "evaluate" | "isRunning" | "idle">;
   /** Where the rules are read from at start and at each sync (every rule, muted ones too). */
-  rules: Pick<AlertRuleRepository, "listSchedulable">;
+  rules: Pick<AlertRuleRepository, "listSchedulable"> &
+    Partial<Pick<AlertRuleRepository, "schedulableVersion">>;
   clock: Clock;
   /** Evaluations in flight at once (VIGIL_ALERTS_CONCURRENCY); due ones beyond wait in FIFO order. */
   concurrency: number;
@@ -45,6 +46,7 @@ export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicSchedule
       ...deps.lease,
       kind: "alert_rule",
       listActive,
+      ...(deps.rules.schedulableVersion ? { version: deps.rules.schedulableVersion } : {}),
       run: (id, fence) => engine.evaluate(id, fence),
       isRunning: (id) => engine.isRunning(id),
       idle: () => engine.idle(),

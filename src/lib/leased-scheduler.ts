@@ -45,6 +45,11 @@ export interface LeasedSchedulerDeps
   kind: LeaseKind;
   /** Every entity that should run, on every node's edits: read at start and every `syncMs`. */
   listActive(): Promise<LeasableEntry[]>;
+  /**
+   * A cheap fingerprint of what listActive would return; while it stays the same the full list
+   * is not read again (it is still read every 30 syncs, in case an edit kept it).
+   */
+  version?(): Promise<string>;
   /** Runs one slot under its fence; throws LeaseLostError when the fenced write was refused. */
   run(id: string, fence: LeaseFence): Promise<unknown>;
   isRunning(id: string): boolean;
@@ -70,6 +75,8 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
   const soon = new Set<string>();
   const syncMs = deps.syncMs ?? 10_000;
   let lastSync = Number.NEGATIVE_INFINITY;
+  let lastVersion: string | undefined;
+  let syncsSkipped = 0;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -144,13 +151,27 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     inner.unschedule(id);
   }
 
+  /** Whether the entity set is known unchanged since the last full read (then it is skipped). */
+  async function unchanged(now: number): Promise<boolean> {
+    if (!deps.version) return false;
+    const version = await deps.version();
+    if (version === lastVersion && entries.size > 0 && syncsSkipped < 30) {
+      syncsSkipped++;
+      lastSync = now;
+      return true;
+    }
+    lastVersion = version;
+    syncsSkipped = 0;
+    return false;
+  }
+
   async function round(): Promise<void> {
     const now = clock.now().getTime();
     const until = iso(now + deps.leaseMs);
     const workers = await leases.heartbeat(kind, workerId, iso(now), until);
     // The heartbeat is what keeps every lease of this worker.
     heldUntil = now + deps.leaseMs;
-    if (now - lastSync >= syncMs) {
+    if (now - lastSync >= syncMs && !(await unchanged(now))) {
       const list = await deps.listActive();
       const before = entries;
       entries = new Map(list.map((e) => [e.id, e]));
@@ -235,7 +256,9 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
         return;
       }
       if (options.soon) soon.add(entry.id);
-      lastSync = Number.NEGATIVE_INFINITY; // Its lease row is made at the next round: now.
+      // Its lease row is made at the next round, now, by a full read.
+      lastSync = Number.NEGATIVE_INFINITY;
+      lastVersion = undefined;
       void kick();
     },
     unschedule(id) {

@@ -15,6 +15,8 @@ export interface SchedulerDeps {
   engine: Pick<MonitorEngine, "check" | "isRunning" | "idle">;
   /** Every active monitor: read at start, then every `syncIntervalMs` to pick up other nodes' edits. */
   listActive(): Promise<LeasableEntry[]>;
+  /** A cheap fingerprint of the active monitors (leased: skips re-reading them while unchanged). */
+  version?: () => Promise<string>;
   syncIntervalMs?: number;
   clock: Clock;
   /** Checks in flight at once; due checks beyond it wait in a FIFO queue. */
@@ -44,6 +46,7 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
       ...deps.lease,
       kind: "monitor",
       listActive: deps.listActive,
+      ...(deps.version ? { version: deps.version } : {}),
       run: (id, fence) => engine.check(id, "scheduled", fence),
       isRunning: (id) => engine.isRunning(id),
       idle: () => engine.idle(),

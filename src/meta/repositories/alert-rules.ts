@@ -238,6 +238,17 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
       return Number(row.n);
     },
     /** Every rule with its evaluation period, for the scheduler (muted rules are evaluated too). */
+    /** A cheap fingerprint of the rules (count and latest edit): see monitors' activeVersion. */
+    async schedulableVersion(): Promise<string> {
+      const row = await db
+        .selectFrom("alert_rules")
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as("n"),
+          eb.fn.max("updated_at").as("latest"),
+        ])
+        .executeTakeFirst();
+      return `${Number(row?.n ?? 0)}@${row?.latest ?? ""}`;
+    },
     async listSchedulable(): Promise<
       { id: string; intervalMs: number; lastEvaluatedAt: string | null }[]
     > {

@@ -120,6 +120,22 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
       return withChannels(rows);
     },
     /** Every active monitor, for the scheduler's start-up. */
+    /**
+     * A cheap fingerprint of the active monitors: it changes whenever one is created, edited,
+     * paused, resumed or deleted (each sets updated_at or changes the count), so a scheduler can
+     * skip re-reading every definition while it stays the same.
+     */
+    async activeVersion(): Promise<string> {
+      const row = await db
+        .selectFrom("monitors")
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as("n"),
+          eb.fn.max("updated_at").as("latest"),
+        ])
+        .where("status", "=", "active")
+        .executeTakeFirst();
+      return `${Number(row?.n ?? 0)}@${row?.latest ?? ""}`;
+    },
     async listActive(): Promise<ScheduledMonitor[]> {
       const rows = await db
         .selectFrom("monitors")
