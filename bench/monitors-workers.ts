@@ -248,6 +248,12 @@ async function main() {
         }
       }
       const duplicateSlots = [...seen.values()].filter((n) => n > 1).length;
+      // Two checks standing for one slot would be a fencing bug: show a few, with their times.
+      for (const [key] of [...seen].filter(([, n]) => n > 1).slice(0, 3)) {
+        const id = key.split("@")[0];
+        const times = rows.filter((r) => r.monitor_id === id).map((r) => r.started_at);
+        log(`  ${key}: ${times.join(", ")}`);
+      }
       // Coverage per whole minute of the window: every monitor has exactly one slot in it.
       const ids = (await sql.query<{ id: string }>("select id from monitors")).rows.map(
         (r) => r.id,

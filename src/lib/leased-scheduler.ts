@@ -79,6 +79,9 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
   let syncsSkipped = 0;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  let beatTimer: NodeJS.Timeout | undefined;
+  /** Live workers of this kind, this one included, as the last heartbeat counted them. */
+  let workers = 1;
   let running: Promise<void> | undefined;
   let again = false;
   /** Until when the last successful renewal holds this worker's leases (epoch ms). */
@@ -167,10 +170,6 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
 
   async function round(): Promise<void> {
     const now = clock.now().getTime();
-    const until = iso(now + deps.leaseMs);
-    const workers = await leases.heartbeat(kind, workerId, iso(now), until);
-    // The heartbeat is what keeps every lease of this worker.
-    heldUntil = now + deps.leaseMs;
     if (now - lastSync >= syncMs && !(await unchanged(now))) {
       const list = await deps.listActive();
       const before = entries;
@@ -236,13 +235,38 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     timer.unref();
   }
 
+  /**
+   * Renews the heartbeat, which keeps every lease of this worker. On a timer of its own: a round
+   * slowed by a busy store must not let this worker's share lapse to the others.
+   */
+  async function beat(): Promise<void> {
+    const now = clock.now().getTime();
+    try {
+      workers = await leases.heartbeat(kind, workerId, iso(now), iso(now + deps.leaseMs));
+      heldUntil = now + deps.leaseMs;
+    } catch (error) {
+      logger.warn({ err: (error as Error).message }, `${deps.what} heartbeat failed`);
+    }
+  }
+
+  let beating: Promise<void> | undefined;
+  function armBeat(): void {
+    if (stopped) return;
+    beatTimer = setTimeout(() => {
+      beating = beat().finally(armBeat);
+    }, deps.leaseMs / 3);
+    beatTimer.unref();
+  }
+
   return {
     async start() {
       if (!stopped) return;
       stopped = false;
       await inner.start();
+      await beat();
       await kick();
       arm();
+      armBeat();
       logger.info(
         { workerId, held: held.size, entries: entries.size },
         `${deps.what} scheduler started (leased)`,
@@ -276,6 +300,9 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (beatTimer) clearTimeout(beatTimer);
+      // A heartbeat landing after leave() would count this worker alive for one more lease.
+      await beating;
       await running;
       await inner.stop();
       held.clear();

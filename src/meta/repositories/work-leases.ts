@@ -158,14 +158,20 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
     },
     /** Gives leases back (only those this worker still holds under these tokens). */
     async release(kind: LeaseKind, workerId: string, leases: readonly HeldLease[]): Promise<void> {
-      for (const lease of leases) {
+      // A statement per 500: handing back half of 20,000 leases must not take a round's time.
+      for (const part of chunks(leases)) {
         await db
           .updateTable("work_leases")
           .set({ owner: null })
           .where("kind", "=", kind)
-          .where("entity_id", "=", lease.entityId)
           .where("owner", "=", workerId)
-          .where("token", "=", lease.token)
+          .where((eb) =>
+            eb.or(
+              part.map((lease) =>
+                eb.and([eb("entity_id", "=", lease.entityId), eb("token", "=", lease.token)]),
+              ),
+            ),
+          )
           .execute();
       }
     },
