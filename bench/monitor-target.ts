@@ -1,6 +1,11 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { SingleBar } from "cli-progress";
 import { request } from "undici";
+import type { DomainDeps } from "../src/context.js";
+import { DEFAULT_ASSERTIONS } from "../src/monitors/definition.js";
+import type { MonitorEngine } from "../src/monitors/engine.js";
+import { createMonitor } from "../src/monitors/monitors.js";
 
 // ---------------------------------------------------------------------------------------------
 // The target: a keep-alive JSON API in a child process; it exits when our end of stdin closes.
@@ -59,4 +64,52 @@ export async function startTarget() {
       child.kill();
     },
   };
+}
+
+/**
+ * Creates `count` api monitors at 1m against the target through the domain verb, 500 per
+ * transaction, with a progress bar: the default assertions plus `$.ok equals true`.
+ */
+export async function createBenchMonitors(
+  domain: DomainDeps,
+  engine: MonitorEngine,
+  projectId: string,
+  targetUrl: string,
+  count: number,
+): Promise<void> {
+  const bar = new SingleBar({
+    format: "Creating monitors [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left",
+    stream: process.stderr,
+    hideCursor: true,
+  });
+  bar.start(count, 0);
+  for (let from = 0; from < count; from += 500) {
+    await domain.meta.transaction(async (tx) => {
+      const ctx = { deps: { ...domain, meta: tx }, actor: { kind: "system" as const } };
+      for (let i = from; i < Math.min(count, from + 500); i++)
+        await createMonitor(
+          { engine, allowPrivateTargets: true },
+          {
+            ctx,
+            projectId,
+            input: {
+              name: `bench api ${i}`,
+              type: "api",
+              frequency: "1m",
+              steps: [
+                {
+                  url: `${targetUrl}?monitor=${i}`,
+                  assertions: [
+                    ...DEFAULT_ASSERTIONS,
+                    { type: "json_path", path: "$.ok", operator: "equals", value: "true" },
+                  ],
+                },
+              ],
+            },
+          },
+        );
+    });
+    bar.update(Math.min(count, from + 500));
+  }
+  bar.stop();
 }

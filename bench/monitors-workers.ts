@@ -26,7 +26,6 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { SingleBar } from "cli-progress";
 import pg from "pg";
 import type { DomainDeps } from "../src/context.js";
 import { systemClock } from "../src/lib/clock.js";
@@ -35,16 +34,14 @@ import { createLogger } from "../src/lib/logger.js";
 import { nearestSlot, slotAtOrBefore } from "../src/lib/periodic-scheduler.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore } from "../src/meta/meta-store.js";
-import { DEFAULT_ASSERTIONS } from "../src/monitors/definition.js";
 import { createMonitorEngine } from "../src/monitors/engine.js";
-import { createMonitor } from "../src/monitors/monitors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { startShimProcess } from "../test/helpers/cluster.js";
 import { findPostgresBin, startThrowawayPostgres } from "../test/helpers/postgres.js";
 import { type ServeProcess, startServeProcess } from "../test/helpers/run-cli.js";
 import { makeTempDir } from "../test/helpers/temp-dir.js";
-import { startTarget } from "./monitor-target.js";
+import { createBenchMonitors, startTarget } from "./monitor-target.js";
 import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
@@ -141,40 +138,7 @@ async function main() {
       logger: createLogger("silent"),
       run: () => Promise.reject(new Error("not in the bench process")),
     });
-    const bar = new SingleBar({
-      format: "Creating monitors [{bar}] {percentage}% | {value}/{total}",
-      stream: process.stderr,
-    });
-    bar.start(MONITORS, 0);
-    for (let from = 0; from < MONITORS; from += 500) {
-      await meta.transaction(async (tx) => {
-        const ctx = { deps: { ...domain, meta: tx }, actor: { kind: "system" as const } };
-        for (let i = from; i < Math.min(MONITORS, from + 500); i++)
-          await createMonitor(
-            { engine, allowPrivateTargets: true },
-            {
-              ctx,
-              projectId: setup.projectId,
-              input: {
-                name: `bench api ${i}`,
-                type: "api",
-                frequency: "1m",
-                steps: [
-                  {
-                    url: `${target.origin}/?monitor=${i}`,
-                    assertions: [
-                      ...DEFAULT_ASSERTIONS,
-                      { type: "json_path", path: "$.ok", operator: "equals", value: "true" },
-                    ],
-                  },
-                ],
-              },
-            },
-          );
-      });
-      bar.update(Math.min(MONITORS, from + 500));
-    }
-    bar.stop();
+    await createBenchMonitors(domain, engine, setup.projectId, `${target.origin}/`, MONITORS);
 
     const secretKey = randomBytes(32).toString("base64");
     const phase = async (workers: number): Promise<PhaseResult> => {

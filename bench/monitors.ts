@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import SQLite from "better-sqlite3";
-import { SingleBar } from "cli-progress";
 import { Agent, request } from "undici";
 import { loadConfig } from "../src/config.js";
 import type { DomainDeps } from "../src/context.js";
@@ -15,14 +14,13 @@ import { createLogger } from "../src/lib/logger.js";
 import { createMetrics } from "../src/lib/metrics.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore } from "../src/meta/meta-store.js";
-import { type CreateMonitorInput, DEFAULT_ASSERTIONS } from "../src/monitors/definition.js";
 import { createMonitorEngine, type MonitorEngine } from "../src/monitors/engine.js";
-import { createMonitor, listScheduleEntries } from "../src/monitors/monitors.js";
+import { listScheduleEntries } from "../src/monitors/monitors.js";
 import { createCheckRunner } from "../src/monitors/runner.js";
 import { createMonitorScheduler, nextSlot } from "../src/monitors/scheduler.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
-import { startTarget } from "./monitor-target.js";
+import { createBenchMonitors, startTarget } from "./monitor-target.js";
 import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
@@ -254,39 +252,8 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     password: "bench password 1",
     withApiKey: false,
   });
-  const input = (i: number): CreateMonitorInput => ({
-    name: `bench api ${i}`,
-    type: "api",
-    frequency: "1m",
-    steps: [
-      {
-        url: `${url}?monitor=${i}`,
-        assertions: [
-          ...DEFAULT_ASSERTIONS,
-          { type: "json_path", path: "$.ok", operator: "equals", value: "true" },
-        ],
-      },
-    ],
-  });
   const createStarted = performance.now();
-  const bar = new SingleBar({
-    format: "Creating monitors [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left",
-    stream: process.stderr,
-    hideCursor: true,
-  });
-  bar.start(MONITORS, 0);
-  for (let from = 0; from < MONITORS; from += 500) {
-    await meta.transaction(async (tx) => {
-      const ctx = { deps: { ...domain, meta: tx }, actor: { kind: "system" as const } };
-      for (let i = from; i < Math.min(MONITORS, from + 500); i++)
-        await createMonitor(
-          { engine, allowPrivateTargets: true },
-          { ctx, projectId: setup.projectId, input: input(i) },
-        );
-    });
-    bar.update(Math.min(MONITORS, from + 500));
-  }
-  bar.stop();
+  await createBenchMonitors(domain, engine, setup.projectId, url, MONITORS);
   const createSeconds = (performance.now() - createStarted) / 1000;
   log(`Created ${fmt(MONITORS)} monitors in ${createSeconds.toFixed(1)} s`);
 
