@@ -37,7 +37,7 @@ import { createMetaStore } from "../src/meta/meta-store.js";
 import { createMonitorEngine } from "../src/monitors/engine.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
-import { startShimProcess } from "../test/helpers/cluster.js";
+import { startShimProcess } from "../test/helpers/clickhouse-shim-process.js";
 import { findPostgresBin, startThrowawayPostgres } from "../test/helpers/postgres.js";
 import { type ServeProcess, startServeProcess } from "../test/helpers/run-cli.js";
 import { makeTempDir } from "../test/helpers/temp-dir.js";
@@ -303,7 +303,7 @@ async function main() {
     await sql.end().catch(() => undefined);
     await meta.close();
     target.stop();
-    shim.child.kill("SIGTERM");
+    await shim.stop();
     await postgres.stop();
     dir.remove();
   }

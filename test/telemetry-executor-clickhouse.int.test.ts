@@ -1,13 +1,4 @@
-/**
- * The TelemetryExecutor contract against the ClickHouse HTTP adapter: through the chDB-backed
- * shim (test/helpers/clickhouse-shim.ts) always, and against a real server when
- * VIGIL_TEST_CLICKHOUSE_URL (with optional VIGIL_TEST_CLICKHOUSE_USER/PASSWORD) names one.
- * Beside the contract: what only the HTTP adapter does (credentials, TLS, transport failures,
- * settings on the wire, compression, async and distributed inserts).
- */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UnavailableError } from "../src/lib/errors.js";
 import { createClickHouseExecutor } from "../src/telemetry/clickhouse/clickhouse-executor.js";
@@ -15,6 +6,7 @@ import { INSERT_FORMATS } from "../src/telemetry/clickhouse/insert-formats.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { INTERNAL_TABLES, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { type ClickHouseShim, startClickHouseShim } from "./helpers/clickhouse-shim.js";
+import { startShimProcess } from "./helpers/clickhouse-shim-process.js";
 import { sampleRow, telemetryExecutorContract } from "./helpers/telemetry-executor-contract.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -299,21 +291,11 @@ describe("the shim as a process of its own", () => {
   afterAll(() => dir.remove());
 
   it("prints its URL as one JSON line, serves, and exits 0 on SIGTERM", async () => {
-    const main = fileURLToPath(new URL("./helpers/clickhouse-shim-main.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", main, dir.path], {
-      env: { ...process.env, VIGIL_SHIM_USER: "node", VIGIL_SHIM_PASSWORD: "pw" },
-      stdio: ["ignore", "pipe", "pipe"],
+    const shim = await startShimProcess(dir.path, {
+      VIGIL_SHIM_USER: "node",
+      VIGIL_SHIM_PASSWORD: "pw",
     });
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
-      });
-      child.once("exit", (code) => reject(new Error(`the shim exited early (${code})`)));
-    });
-    const { url } = JSON.parse(line) as { url: string };
+    const { url } = shim;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const executor = createClickHouseExecutor({ url, database: "p", user: "node", password: "pw" });
     try {
@@ -321,8 +303,7 @@ describe("the shim as a process of its own", () => {
     } finally {
       await executor.close();
     }
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await shim.stop()).toBe(0);
   });
 });
 

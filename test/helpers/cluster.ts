@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
+import { startShimProcess } from "./clickhouse-shim-process.js";
 import { findPostgresBin, startThrowawayPostgres, type ThrowawayPostgres } from "./postgres.js";
 import { startThrowawayRedis, type ThrowawayRedis } from "./redis.js";
 import { runCli, type ServeProcess, startServeProcess } from "./run-cli.js";
 import { makeTempDir } from "./temp-dir.js";
-
-const SHIM_MAIN = fileURLToPath(new URL("./clickhouse-shim-main.ts", import.meta.url));
 
 /** The shared stores of a several-node install: PostgreSQL, Redis and a ClickHouse endpoint. */
 export interface ClusterStores {
@@ -26,29 +23,6 @@ export interface ClusterStores {
   stop(): Promise<void>;
 }
 
-/** Starts the test ClickHouse endpoint (chDB behind the HTTP shim) as a process of its own. */
-export async function startShimProcess(
-  dataDir: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", SHIM_MAIN, dataDir], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      stdout += d.toString();
-      const line = stdout.split("\n")[0];
-      if (stdout.includes("\n") && line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once("exit", (code) => reject(new Error(`ClickHouse shim exited (${code}): ${stderr}`)));
-  });
-  return { url, child };
-}
-
 export const postgresAvailable = () => findPostgresBin() !== undefined;
 
 /**
@@ -61,20 +35,19 @@ export async function startClusterStores(): Promise<ClusterStores> {
   const dir = makeTempDir("vigil-cluster-");
   const started: { stop(): Promise<unknown> }[] = [];
   const nodes: ServeProcess[] = [];
+  /** Nodes first, then the stores in reverse order of start, then their files. */
+  const cleanup = async () => {
+    await Promise.allSettled(nodes.map((node) => node.stop()));
+    for (const store of started.reverse()) await store.stop().catch(() => undefined);
+    dir.remove();
+  };
   try {
     const postgres = await startThrowawayPostgres(binDir);
     started.push(postgres);
     const redis = await startThrowawayRedis();
     started.push(redis);
     const shim = await startShimProcess(`${dir.path}/clickhouse`);
-    started.push({
-      stop: () =>
-        new Promise((resolve) => {
-          if (shim.child.exitCode !== null) return resolve(undefined);
-          shim.child.once("exit", resolve);
-          shim.child.kill("SIGTERM");
-        }),
-    });
+    started.push(shim);
     const secretKey = randomBytes(32).toString("base64");
     const env = (node: string, extra: Record<string, string> = {}) => ({
       VIGIL_DATA_DIR: `${dir.path}/${node}`,
@@ -103,16 +76,10 @@ export async function startClusterStores(): Promise<ClusterStores> {
         if (result.code !== 0) throw new Error(`vigil init failed: ${result.stderr}`);
         return JSON.parse(result.stdout) as { projectId: string; apiKey: string };
       },
-      async stop() {
-        await Promise.allSettled(nodes.map((node) => node.stop()));
-        for (const store of started.reverse()) await store.stop().catch(() => undefined);
-        dir.remove();
-      },
+      stop: cleanup,
     };
   } catch (error) {
-    await Promise.allSettled(nodes.map((node) => node.stop()));
-    for (const store of started.reverse()) await store.stop().catch(() => undefined);
-    dir.remove();
+    await cleanup();
     throw error;
   }
 }
