@@ -10,6 +10,7 @@ import {
   type PeriodicSchedulerDeps,
   type ScheduleEntry,
 } from "./periodic-scheduler.js";
+import { createPeriodicTask } from "./periodic-task.js";
 
 /** A write under a lease found the lease taken over (or the slot already recorded): nothing was written. */
 export class LeaseLostError extends Error {
@@ -78,8 +79,6 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
   let lastVersion: string | undefined;
   let syncsSkipped = 0;
   let stopped = true;
-  let timer: NodeJS.Timeout | undefined;
-  let beatTimer: NodeJS.Timeout | undefined;
   /** Live workers of this kind, this one included, as the last heartbeat counted them. */
   let workers = 1;
   let running: Promise<void> | undefined;
@@ -227,46 +226,36 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     return running;
   }
 
-  function arm(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void kick().finally(arm);
-    }, deps.leaseMs / 3);
-    timer.unref();
-  }
-
   /**
    * Renews the heartbeat, which keeps every lease of this worker. On a timer of its own: a round
    * slowed by a busy store must not let this worker's share lapse to the others.
    */
-  async function beat(): Promise<void> {
-    const now = clock.now().getTime();
-    try {
+  const heartbeat = createPeriodicTask({
+    async run() {
+      if (stopped) return;
+      const now = clock.now().getTime();
       workers = await leases.heartbeat(kind, workerId, iso(now), iso(now + deps.leaseMs));
       heldUntil = now + deps.leaseMs;
-    } catch (error) {
-      logger.warn({ err: (error as Error).message }, `${deps.what} heartbeat failed`);
-    }
-  }
-
-  let beating: Promise<void> | undefined;
-  function armBeat(): void {
-    if (stopped) return;
-    beatTimer = setTimeout(() => {
-      beating = beat().finally(armBeat);
-    }, deps.leaseMs / 3);
-    beatTimer.unref();
-  }
+    },
+    intervalMs: deps.leaseMs / 3,
+    onError: (error) => logger.warn({ err: error.message }, `${deps.what} heartbeat failed`),
+  });
+  /** Rounds: kick() logs its own failures. */
+  const rounds = createPeriodicTask({
+    run: kick,
+    intervalMs: deps.leaseMs / 3,
+    onError: () => undefined,
+  });
 
   return {
     async start() {
       if (!stopped) return;
       stopped = false;
       await inner.start();
-      await beat();
-      await kick();
-      arm();
-      armBeat();
+      heartbeat.start();
+      await heartbeat.runOnce();
+      rounds.start();
+      await rounds.runOnce();
       logger.info(
         { workerId, held: held.size, entries: entries.size },
         `${deps.what} scheduler started (leased)`,
@@ -299,10 +288,9 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     },
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      if (beatTimer) clearTimeout(beatTimer);
       // A heartbeat landing after leave() would count this worker alive for one more lease.
-      await beating;
+      await heartbeat.stop();
+      await rounds.stop();
       await running;
       await inner.stop();
       held.clear();
