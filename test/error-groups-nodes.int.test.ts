@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorGroupStore } from "../src/ingest/error-groups.js";
 import type { ErrorOccurrence } from "../src/ingest/model.js";
 import { openMetaDatabase } from "../src/meta/database.js";
+import { processLocalLock } from "../src/meta/key-lock.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
@@ -59,12 +60,7 @@ describe.skipIf(!binDir)("error groups with several ingesting nodes", () => {
 
   async function countAfterConcurrentNodes(projectId: string, shared: boolean): Promise<number> {
     // Unshared: each node trusts its own queue and cache, as one process alone may.
-    const lock = shared
-      ? meta.keyLock
-      : {
-          shared: false,
-          withKeys: <T>(_keys: readonly string[], work: () => Promise<T>) => work(),
-        };
+    const lock = shared ? meta.keyLock : processLocalLock;
     const nodes = [new ErrorGroupStore(executor, lock), new ErrorGroupStore(executor, lock)];
     const rounds = 15;
     const base = Date.now() - 60_000;

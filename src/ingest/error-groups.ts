@@ -1,4 +1,4 @@
-import type { KeyLock } from "../meta/key-lock.js";
+import { type KeyLock, processLocalLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { quoteIdentifier } from "../telemetry/executor.js";
 import {
@@ -59,7 +59,7 @@ export class ErrorGroupStore {
 
   constructor(
     private readonly executor: TelemetryExecutor,
-    private readonly lock: KeyLock = { shared: false, withKeys: (_keys, work) => work() },
+    private readonly lock: KeyLock = processLocalLock,
   ) {}
 
   /** Runs a change holding its groups' locks (across nodes when the lock is shared). */

@@ -13,7 +13,7 @@ export interface KeyLock {
 }
 
 /** One process owns its data (SQLite is one machine's store): callers serialize in-process. */
-const processLocal: KeyLock = { shared: false, withKeys: (_keys, work) => work() };
+export const processLocalLock: KeyLock = { shared: false, withKeys: (_keys, work) => work() };
 
 /**
  * PostgreSQL transaction-scoped advisory locks on a 64-bit hash of each key, held while the work
@@ -33,7 +33,7 @@ function postgresAdvisory(database: MetaDatabase): KeyLock {
 }
 
 const KEY_LOCKS: Record<MetaDatabase["engine"], (database: MetaDatabase) => KeyLock> = {
-  sqlite: () => processLocal,
+  sqlite: () => processLocalLock,
   postgres: postgresAdvisory,
 };
 
