@@ -71,12 +71,12 @@ export async function startService(
   // Several API nodes share their rate-limit counters through Redis (closed last, on stop);
   // a worker serves no limited routes, so it does not connect.
   const redisUrl =
-    serverOptions.rateLimitStore || config.role === "worker" ? undefined : config.redis.url;
+    serverOptions.ingestLimiter || config.role === "worker" ? undefined : config.redis.url;
   const redis = redisUrl ? await connectRateLimitRedis(redisUrl, deps) : undefined;
   const rateLimitStore: RateLimitStore = redis
     ? { kind: "redis", client: redis }
-    : (serverOptions.rateLimitStore ?? { kind: "memory" });
-  // One per-key OTLP budget for both transports.
+    : { kind: "memory" };
+  // One per-key OTLP budget for both transports, over the one counter every limit counts in.
   const ingestLimiter =
     serverOptions.ingestLimiter ??
     new KeyLimiter(config.ingest.perMinute, rateLimitCounterFor(rateLimitStore, deps));
@@ -91,7 +91,7 @@ export async function startService(
   let grpcUrl: string | undefined;
   try {
     await bootstrap(deps, logger);
-    app = await buildServer(deps, { ...serverOptions, rateLimitStore, ingestLimiter });
+    app = await buildServer(deps, { ...serverOptions, ingestLimiter });
     await app.listen({ host: config.host, port: config.port });
     if (grpc) {
       const grpcHost = config.grpc.host ?? config.host;

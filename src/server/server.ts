@@ -15,12 +15,7 @@ import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/a
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { sessionRateLimiter, useProjectSession } from "./plugins/project-session.js";
-import {
-  keyRateLimiter,
-  type RateLimitStore,
-  rateLimitCounterFor,
-  useRateLimits,
-} from "./plugins/rate-limit.js";
+import { keyRateLimiter, useRateLimits } from "./plugins/rate-limit.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
 import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
@@ -91,9 +86,10 @@ export const API_ROUTES: readonly RouteModule[] = [
 export interface ServerOptions {
   v1Routes?: readonly RouteModule[];
   apiRoutes?: readonly RouteModule[];
-  /** Where every rate limit counts: this process (default) or Redis, shared by the API nodes. */
-  rateLimitStore?: RateLimitStore;
-  /** The per-key OTLP budget, shared with the gRPC receiver; a fresh one over rateLimitStore when not given. */
+  /**
+   * The per-key OTLP budget, shared with the gRPC receiver; its counter is where every rate limit
+   * counts (in memory, or Redis shared by the API nodes). A fresh in-memory one when not given.
+   */
   ingestLimiter?: KeyLimiter;
   /** The built dashboard (index.html and assets/); `dist/web` of this package when not given. */
   webDir?: string;
@@ -186,7 +182,9 @@ export async function buildServer(
     );
   });
 
-  const rateLimits = rateLimitCounterFor(options.rateLimitStore ?? { kind: "memory" }, deps);
+  // One counter for every limit of this node (one failure policy and key space with Redis).
+  const ingestLimiter = options.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
+  const rateLimits = ingestLimiter.counter;
   await app.register(cookie);
   await useOpenApi(app, VERSION);
   await app.register(healthRoutes({ ...deps, rateLimits }));
@@ -255,8 +253,6 @@ export async function buildServer(
     { prefix: "/v1" },
   );
   // OTLP ingestion: same keys, its own (higher) per-key budget, bodies read as bytes.
-  const ingestLimiter =
-    options.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute, rateLimits);
   await app.register(
     async (otlp) => {
       await useRateLimits(otlp, ingestLimiter.counter);
