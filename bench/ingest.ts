@@ -38,7 +38,20 @@ function vigil(args: string[], env: NodeJS.ProcessEnv) {
 async function startServer(dataDir: string, env: NodeJS.ProcessEnv) {
   const child = spawn(
     process.execPath,
-    [CLI, "serve", "--port", "0", "--grpc-port", "0", "--json", "--data-dir", dataDir],
+    [
+      ...(process.env.BENCH_PROFILE_DIR
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : []),
+      CLI,
+      "serve",
+      "--port",
+      "0",
+      "--grpc-port",
+      "0",
+      "--json",
+      "--data-dir",
+      dataDir,
+    ],
     { env },
   );
   let stderr = "";

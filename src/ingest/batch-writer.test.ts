@@ -135,12 +135,12 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     trace_id: "0af7651916cd43dd8448eb211c80319c",
     span_id: id,
   });
-  const log = (project: string, id: string, message: string) => ({
+  const log = (project: string, id: string, severity: number) => ({
     project_id: project,
     id,
     timestamp: `${now}.000000000`,
     observed_timestamp: `${now}.000000000`,
-    message,
+    severity_number: severity,
   });
   const count = async (table: string, project: string) =>
     Number(
@@ -160,17 +160,17 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
       logger: pino({ level: "silent" }),
     });
     // The guilty request's spans are fine and go in with the others' in one insert; its log
-    // holds a lone surrogate the engine refuses, which fails the coalesced logs insert.
+    // holds a severity beyond its UInt8 column, which fails the coalesced logs insert.
     const guilty = w.submit({
       ...emptyBatch(),
       traces: [span("attacker", "a1")],
-      logs: [log("attacker", "l1", "bad \ud800 text")],
+      logs: [log("attacker", "l1", 300)],
     });
     const innocent = ["v1", "v2", "v3"].map((id) =>
       w.submit({
         ...emptyBatch(),
         traces: [span("victim", id)],
-        logs: [log("victim", `l-${id}`, "fine")],
+        logs: [log("victim", `l-${id}`, 9)],
       }),
     );
     const outcomes = await Promise.allSettled([guilty, ...innocent]);
@@ -182,7 +182,7 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     ]);
     const error = (outcomes[0] as PromiseRejectedResult).reason;
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect((error as Error).message).toContain("CANNOT_PARSE_ESCAPE_SEQUENCE");
+    expect((error as Error).message).toContain("VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE");
     expect(await count("traces", "victim")).toBe(3);
     expect(await count("logs", "victim")).toBe(3);
     // The spans table went in once, before the logs failed: not written again.

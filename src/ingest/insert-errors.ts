@@ -1,3 +1,5 @@
+import { RefusedValueError } from "../telemetry/executor.js";
+
 /**
  * ClickHouse error codes an insert gets for data the engine cannot store (a value it cannot
  * parse or that overflows its column type), by number: chDB cuts long messages, and the code's
@@ -30,6 +32,7 @@ const CODE = /Code:\s*(\d+)\./;
 
 /** The ClickHouse code name when an insert failed because of the rows it carried, else undefined. */
 export function refusedDataCode(error: unknown): string | undefined {
+  if (error instanceof RefusedValueError) return error.code;
   const message = error instanceof Error ? error.message : String(error);
   const number = CODE.exec(message)?.[1];
   return number === undefined ? undefined : DATA_ERROR_CODES[number];

@@ -44,6 +44,21 @@ export interface JsonCompactResponse {
   statistics?: { elapsed?: number; rows_read?: number };
 }
 
+/**
+ * The engine cannot store a row's value in its column (what ClickHouse's CANNOT_PARSE_* and
+ * VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE errors say): the rows' fault, found before they were sent.
+ */
+export class RefusedValueError extends Error {
+  constructor(
+    /** The ClickHouse error code name the engine would have answered with. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RefusedValueError";
+  }
+}
+
 /** A statement as diagnostics show it (load, logs): whitespace folded, cut short. */
 export function describeStatement(sql: string): string {
   const text = sql.replace(/\s+/g, " ").trim();

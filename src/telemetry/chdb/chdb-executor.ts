@@ -10,6 +10,7 @@ import {
   type TelemetryExecutor,
   type TelemetryLoad,
 } from "../executor.js";
+import { NativeInserts } from "./native-insert.js";
 import { SessionLane } from "./session-lane.js";
 import { sessionParams } from "./session-params.js";
 
@@ -23,6 +24,12 @@ export interface ChdbExecutorOptions {
    * read sessions but one; with one session, everything shares it in order, as a single lane.
    */
   sessions?: number;
+  /**
+   * How inserts reach the engine: Native blocks (the default, ADR 0014) or JSONCompactEachRow
+   * text, the earlier path, kept for tables with types the Native encoder does not write and
+   * for the ingest benchmark's second baseline.
+   */
+  insertFormat?: "Native" | "JSONCompactEachRow";
 }
 
 /**
@@ -38,6 +45,14 @@ function prioritySetting(queryOptions: QueryOptions | undefined): string {
       ? PRIORITY.write
       : PRIORITY.read;
   return `SET priority = ${priority}; `;
+}
+
+/** Rows of a JSONEachRow result. */
+function parseJsonEachRow<T>(text: string): T[] {
+  return text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 }
 
 /**
@@ -154,20 +169,41 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     return started;
   }
 
+  const native = new NativeInserts(options.path, options.database, (table) =>
+    read(
+      "SELECT name, type FROM system.columns WHERE database = {database:String} AND table = {table:String}",
+      { params: { database: options.database, table }, writePath: true },
+      "JSONEachRow",
+    ).then((result) => parseJsonEachRow(result.text())),
+  );
+
+  /** Rows with a column type the Native encoder does not write, as JSONCompactEachRow. */
+  function insertText(table: string, rows: readonly Record<string, unknown>[]) {
+    return write(`INSERT INTO ${table} (${rows.length} rows)`, async (session) => {
+      // The column list named once: the engine parses it natively, rows never round-trip as SQL.
+      const columns = Object.keys(rows[0] as Record<string, unknown>);
+      const lines = rows.map((row) => JSON.stringify(columns.map((column) => row[column])));
+      // chDB validates and quotes the plain `db.table` identifier and the column names itself.
+      const summary = await session.insert({
+        table: `${options.database}.${table}`,
+        values: Buffer.from(lines.join("\n")),
+        format: "JSONCompactEachRow",
+        columns,
+        settings: { priority: PRIORITY.write },
+      });
+      return { rowsWritten: summary.rowsWritten };
+    });
+  }
+
   return {
     engine: "chdb",
     database: options.database,
     async command(sql, queryOptions) {
+      native.invalidate();
       await write(describeStatement(sql), (session) => run(session, sql, queryOptions, "CSV"));
     },
     async query<T>(sql: string, queryOptions?: QueryOptions) {
-      const text = (await read(sql, queryOptions, "JSONEachRow")).text();
-      return text.length === 0
-        ? []
-        : text
-            .split("\n")
-            .filter((line) => line.length > 0)
-            .map((line) => JSON.parse(line) as T);
+      return parseJsonEachRow<T>((await read(sql, queryOptions, "JSONEachRow")).text());
     },
     async queryCompact(sql, queryOptions): Promise<CompactResult> {
       const result = await read(sql, queryOptions, "JSONCompact");
@@ -179,23 +215,23 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
         elapsedSeconds: body.statistics?.elapsed ?? result.elapsed,
       };
     },
-    insert(table, rows) {
-      if (rows.length === 0) return Promise.resolve({ rowsWritten: 0 });
-      return write(`INSERT INTO ${table} (${rows.length} rows)`, async (session) => {
-        // JSONCompactEachRow as one buffer with the column list named once: the engine parses it
-        // natively (about a third faster than keyed JSON), rows never round-trip as SQL text.
-        const columns = Object.keys(rows[0] as Record<string, unknown>);
-        const lines = rows.map((row) => JSON.stringify(columns.map((column) => row[column])));
-        // chDB validates and quotes the plain `db.table` identifier and the column names itself.
-        const summary = await session.insert({
-          table: `${options.database}.${table}`,
-          values: Buffer.from(lines.join("\n")),
-          format: "JSONCompactEachRow",
-          columns,
-          settings: { priority: PRIORITY.write },
-        });
-        return { rowsWritten: summary.rowsWritten };
-      });
+    async insert(table, rows) {
+      if (rows.length === 0) return { rowsWritten: 0 };
+      const spooled =
+        options.insertFormat === "JSONCompactEachRow"
+          ? undefined
+          : await native.prepare(table, rows);
+      if (!spooled) return insertText(table, rows);
+      try {
+        await write(`INSERT INTO ${table} (${rows.length} rows)`, (session) =>
+          session.queryAsync(`${prioritySetting({ writePath: true })}${spooled.sql}`, {
+            format: "CSV",
+          }),
+        );
+      } finally {
+        await spooled.done();
+      }
+      return { rowsWritten: rows.length };
     },
     async ping() {
       // On a write lane: "ready" means a write would be taken up now, not just that reads answer.
