@@ -229,7 +229,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
           }),
         );
       } finally {
-        await spooled.done();
+        spooled.done();
       }
       return { rowsWritten: rows.length };
     },

@@ -12,6 +12,8 @@ export interface ColumnCodec {
   /** The type named in the block's header; the engine converts it to the column's type. */
   readonly type: string;
   write(out: NativeWriter, values: readonly unknown[]): void;
+  /** Writes one value, for types whose values are written one by one (not Array or Map). */
+  readonly one?: (out: NativeWriter, value: unknown) => void;
 }
 
 const TWO_32 = 2 ** 32;
@@ -77,17 +79,27 @@ function writeUInt64(out: NativeWriter, value: unknown): void {
 }
 
 const TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z?$/;
-const UNIX_TEXT = /^(\d+)(?:\.(\d+))?$/;
+
+function digitsOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 /** Whole seconds and the fraction's digits of `seconds[.fraction]` or calendar UTC text. */
 function textTime(text: string): [number, string] | undefined {
-  const unix = UNIX_TEXT.exec(text);
-  if (unix) return [Number(unix[1]), unix[2] ?? ""];
+  const dot = text.indexOf(".");
+  const whole = dot < 0 ? text : text.slice(0, dot);
+  const fraction = dot < 0 ? "" : text.slice(dot + 1);
+  if (whole.length > 0 && whole.length <= 12 && digitsOnly(whole) && digitsOnly(fraction))
+    return [Number(whole), fraction];
   const calendar = TIME_TEXT.exec(text);
   if (!calendar) return undefined;
-  const [, y, mo, d, h, mi, s, fraction = ""] = calendar;
+  const [, y, mo, d, h, mi, s, digits = ""] = calendar;
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  return [ms / 1000, fraction];
+  return [ms / 1000, digits];
 }
 
 function numberTime(value: number, precision: number): [number, string] | undefined {
@@ -135,10 +147,11 @@ function writeTicks(out: NativeWriter, seconds: number, ticks: number, precision
 }
 
 /** A codec that writes each value on its own. */
-const scalar = (type: string, write: (out: NativeWriter, value: unknown) => void): ColumnCodec => ({
+const scalar = (type: string, one: (out: NativeWriter, value: unknown) => void): ColumnCodec => ({
   type,
+  one,
   write(out, values) {
-    for (let i = 0; i < values.length; i++) write(out, values[i]);
+    for (let i = 0; i < values.length; i++) one(out, values[i]);
   },
 });
 
@@ -148,62 +161,65 @@ const uint = (type: string, bits: 8 | 16 | 32): ColumnCodec => {
   return scalar(type, (out, v) => out[put](integer(v, type, 0, max)));
 };
 
-/** Writes the cumulative UInt64 end offsets of arrays (Array and Map columns both use them). */
-function writeOffsets(out: NativeWriter, lengths: readonly number[]): void {
+/** Writes cumulative UInt64 end offsets, one per value, from each value's length. */
+function writeOffsets(
+  out: NativeWriter,
+  values: readonly unknown[],
+  lengthOf: (value: unknown) => number,
+): void {
   let end = 0;
-  for (const length of lengths) {
-    end += length;
+  for (let i = 0; i < values.length; i++) {
+    end += lengthOf(values[i]);
     out.words64(end % TWO_32, Math.floor(end / TWO_32));
   }
 }
 
 function arrayCodec(element: ColumnCodec): ColumnCodec {
+  const type = `Array(${element.type})`;
+  const lengthOf = (value: unknown): number => {
+    if (value === null || value === undefined) return 0;
+    if (!Array.isArray(value)) throw refuse("TYPE_MISMATCH", type, value);
+    return value.length;
+  };
   return {
-    type: `Array(${element.type})`,
+    type,
     write(out, values) {
-      const lengths: number[] = new Array(values.length);
-      const flat: unknown[] = [];
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        if (value === null || value === undefined) {
-          lengths[i] = 0;
-          continue;
-        }
-        if (!Array.isArray(value)) throw refuse("TYPE_MISMATCH", this.type, value);
-        lengths[i] = value.length;
-        for (const item of value) flat.push(item);
-      }
-      writeOffsets(out, lengths);
-      element.write(out, flat);
+      writeOffsets(out, values, lengthOf);
+      const items: unknown[] = [];
+      for (const value of values)
+        if (value) for (const item of value as unknown[]) items.push(item);
+      element.write(out, items);
     },
   };
 }
 
-function mapCodec(key: ColumnCodec, value: ColumnCodec): ColumnCodec {
+/**
+ * Map(K, V) is Array(Tuple(K, V)) on the wire: offsets, then every key, then every value. Keys
+ * and values are written straight from each map, in its own key order, with no arrays between.
+ */
+function mapCodec(key: ColumnCodec, value: ColumnCodec): ColumnCodec | undefined {
+  const { one: writeKey } = key;
+  const { one: writeValue } = value;
+  if (!writeKey || !writeValue) return undefined;
+  const type = `Map(${key.type}, ${value.type})`;
+  const lengthOf = (map: unknown): number => {
+    if (map === null || map === undefined) return 0;
+    if (typeof map !== "object" || Array.isArray(map)) throw refuse("TYPE_MISMATCH", type, map);
+    let n = 0;
+    for (const name in map) if (Object.hasOwn(map, name)) n++;
+    return n;
+  };
   return {
-    type: `Map(${key.type}, ${value.type})`,
+    type,
     write(out, values) {
-      const lengths: number[] = new Array(values.length);
-      const keys: string[] = [];
-      const items: unknown[] = [];
-      for (let i = 0; i < values.length; i++) {
-        const map = values[i];
-        if (map === null || map === undefined) {
-          lengths[i] = 0;
-          continue;
-        }
-        if (typeof map !== "object" || Array.isArray(map))
-          throw refuse("TYPE_MISMATCH", this.type, map);
-        const names = Object.keys(map);
-        lengths[i] = names.length;
-        for (const name of names) {
-          keys.push(name);
-          items.push((map as Record<string, unknown>)[name]);
-        }
+      writeOffsets(out, values, lengthOf);
+      for (const map of values)
+        if (map) for (const name in map) if (Object.hasOwn(map, name)) writeKey(out, name);
+      for (const map of values) {
+        if (!map) continue;
+        const record = map as Record<string, unknown>;
+        for (const name in record) if (Object.hasOwn(record, name)) writeValue(out, record[name]);
       }
-      writeOffsets(out, lengths);
-      key.write(out, keys);
-      value.write(out, items);
     },
   };
 }
