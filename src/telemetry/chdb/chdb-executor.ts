@@ -25,7 +25,7 @@ export interface ChdbExecutorOptions {
    */
   sessions?: number;
   /**
-   * How inserts reach the engine: Native blocks (the default, ADR 0014) or JSONCompactEachRow
+   * How inserts reach the engine: Native blocks (the default, ADR 0015) or JSONCompactEachRow
    * text, the earlier path, kept for tables with types the Native encoder does not write and
    * for the ingest benchmark's second baseline.
    */

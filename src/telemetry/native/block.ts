@@ -29,7 +29,7 @@ export function nativePlan(
 /**
  * Rows (objects keyed by column name) as one block of ClickHouse's Native format: the column and
  * row counts, then each column whole (name, type, data). Columnar and binary, it is what the
- * engine parses cheapest (ADR 0014).
+ * engine parses cheapest (ADR 0015).
  */
 export function encodeNativeBlock(
   plan: readonly NativeColumn[],
