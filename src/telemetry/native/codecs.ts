@@ -59,19 +59,19 @@ function float(value: unknown): number {
   return n;
 }
 
+function uint64Of(value: unknown): bigint | undefined {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : undefined;
+  if (typeof value === "string") return /^\d{1,20}$/.test(value) ? BigInt(value) : undefined;
+  return value === null || value === undefined ? 0n : undefined;
+}
+
 function writeUInt64(out: NativeWriter, value: unknown): void {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) {
     out.words64(value % TWO_32, Math.floor(value / TWO_32));
     return;
   }
-  const big =
-    typeof value === "bigint"
-      ? value
-      : typeof value === "string" && /^\d{1,20}$/.test(value)
-        ? BigInt(value)
-        : value === null || value === undefined
-          ? 0n
-          : undefined;
+  const big = uint64Of(value);
   if (big === undefined) throw refuse("CANNOT_PARSE_NUMBER", "UInt64", value);
   if (big < 0n || big >= 1n << 64n)
     throw refuse("VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE", "UInt64", value);
