@@ -28,14 +28,16 @@ import { stringLiteral } from "../src/telemetry/chdb/session-params.js";
 import { encodeRows } from "../src/telemetry/clickhouse/insert-formats.js";
 import { encodeNativeBlock, nativePlan } from "../src/telemetry/native/block.js";
 import { createTableSql } from "../src/telemetry/schema.js";
-import { TELEMETRY_TABLES } from "../src/telemetry/tables.js";
+import { type TableDef, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { printTable } from "./table.js";
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 5000);
 const INSERTS = Number(process.env.BENCH_INSERTS ?? 20);
 
-const traces = TELEMETRY_TABLES.find((t) => t.name === "traces");
-if (!traces) throw new Error("no traces table");
+const traces = ((table) => {
+  if (!table) throw new Error("no traces table");
+  return table;
+})(TELEMETRY_TABLES.find((t) => t.name === "traces"));
 const rows: Row[] = [];
 const options = {
   projectId: "bench",
@@ -96,7 +98,7 @@ const viaFile = (file: string, format: string) => (table: string) =>
 async function main() {
   session.query("CREATE DATABASE bench");
   const create = (name: string) => {
-    session.query(createTableSql("bench", { ...traces, name } as typeof traces, 30));
+    session.query(createTableSql("bench", { ...traces, name } as TableDef, 30));
     session.query(`SYSTEM STOP MERGES bench.${name}`);
   };
   create("traces");
@@ -104,7 +106,7 @@ async function main() {
   await viaApi("JSONCompactEachRow", json.body)("traces");
   const nativeFile = join(dir, "rows.native");
   writeFileSync(nativeFile, encodeNativeBlock(plan as NonNullable<typeof plan>, rows));
-  const structure = traces?.columns.map((c) => `${c.name} ${c.type}`).join(", ") ?? "";
+  const structure = traces.columns.map((c) => `${c.name} ${c.type}`).join(", ");
   const rowBinaryFile = join(dir, "rows.rowbinary");
   session.query(
     `INSERT INTO FUNCTION file(${stringLiteral(rowBinaryFile)}, 'RowBinary', ${stringLiteral(structure)}) SELECT ${columns.join(", ")} FROM bench.traces`,
