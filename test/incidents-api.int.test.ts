@@ -52,7 +52,12 @@ describe("incident management API", () => {
   const deliveredEventIds = async (count: number): Promise<string[]> => {
     await receiver.waitFor(count);
     const { webhookDeliveries } = service.deps.meta.repos;
-    const attempts = await webhookDeliveries.listAttempts(endpointId, 50);
+    // The receiver has answered; the attempts are recorded just after (the recorder batches).
+    let attempts = await webhookDeliveries.listAttempts(endpointId, 50);
+    for (let i = 0; attempts.length < count && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      attempts = await webhookDeliveries.listAttempts(endpointId, 50);
+    }
     const deliveries = await Promise.all(
       attempts.map((a) => webhookDeliveries.findById(a.deliveryId)),
     );

@@ -15,11 +15,10 @@ import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import type { WebhookEndpointRecord } from "../src/meta/repositories/webhook-endpoints.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { ATTEMPT_TIMEOUT_MS, RETRY_DELAY_MS } from "../src/webhooks/attempt.js";
 import {
-  ATTEMPT_TIMEOUT_MS,
   createWebhookDeliverer,
   LEASE_MS,
-  RETRY_DELAY_MS,
   type WebhookDeliverer,
 } from "../src/webhooks/deliverer.js";
 import { createEventPublisher } from "../src/webhooks/service.js";

@@ -339,6 +339,27 @@ describe("webhook transport against a local receiver", () => {
     expect(Buffer.from(answer.body, "utf8").toString("utf8")).toBe(answer.body);
   });
 
+  it("sends the envelope's headers and asks for an answer it need not decode", async () => {
+    receiver.respond(() => ({
+      status: 200,
+      body: "\u001f\u008b not text",
+      headers: { "content-encoding": "gzip" },
+    }));
+    const before = receiver.requests.length;
+    const answer = answered(
+      await postWebhook(open, ping(`https://localhost:${receiver.port}/hook`)),
+    );
+    // A receiver that encodes anyway is described, not logged as bytes.
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toMatch(/^\(a gzip-encoded answer of \d+ bytes, not decoded\)$/);
+    expect(receiver.requests[before]?.headers).toMatchObject({
+      "accept-encoding": "identity",
+      "content-type": "application/json",
+      "user-agent": "Vigil-Webhooks/1.0",
+      "x-service-event": "test.ping",
+    });
+  });
+
   it("times out on a receiver that never answers", async () => {
     receiver.respond(() => ({ status: 200, delayMs: 10_000 }));
     const started = Date.now();

@@ -1,20 +1,15 @@
 import type { Logger } from "pino";
-import type { Clock } from "../lib/clock.js";
-import type { IdGenerator } from "../lib/ids.js";
-import type { Metrics } from "../lib/metrics.js";
-import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { AttemptOutcome, WebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
+import {
+  ATTEMPT_TIMEOUT_MS,
+  type AttemptDeps,
+  createAttemptMaker,
+  type DeliveryJob,
+} from "./attempt.js";
 import { createAttemptRecorder } from "./recorder.js";
-import { deliveryBody, openSecret, signatureHeaders, signingKey } from "./signing.js";
-import { isSuccess, type WebhookAnswer, type WebhookPost } from "./transport.js";
 
-/** Spec: each attempt times out after 10 seconds. */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** Spec: attempt 2 fires 60 seconds after a failed attempt 1, and there is no attempt 3. */
-export const RETRY_DELAY_MS = 60_000;
-export const MAX_ATTEMPTS = 2;
 /**
  * How long a claimed delivery stays this process's: longer than an attempt and its recording,
  * so a live process never loses one; a killed one's come due again this long after the claim.
@@ -27,30 +22,27 @@ const CLAIM_BATCH = 500;
 /** The longest the deliverer sleeps, so other processes' work and expired leases are noticed. */
 const POLL_MS = 5_000;
 
-export interface WebhookDelivererOptions {
+export interface WebhookDelivererOptions extends Omit<AttemptDeps, "log"> {
   meta: MetaAccess;
-  clock: Clock;
-  newId: IdGenerator;
   logger: Logger;
-  secretBox: SecretBox;
-  /** Sends one POST (the transport over the guarded agent). */
-  send(post: WebhookPost): Promise<WebhookAnswer>;
   /** Attempts in flight at once. */
   concurrency: number;
-  metrics?: Pick<Metrics, "webhookDeliveries" | "webhookAttemptSeconds" | "webhookQueueSeconds">;
   /** The idle wake-up interval (default 5 s). */
   pollMs?: number;
 }
 
-/** A delivery claimed for an attempt, with the endpoint it goes to. */
-interface Job {
-  delivery: WebhookDelivery;
-  endpoint: WebhookEndpointRecord;
+/** Room held for deliveries a publisher is enqueuing already leased to a deliverer. */
+export interface Reservation {
+  /** How many of them to lease (at most as many as were asked for). */
+  count: number;
+  /** Their lease: the next_attempt_at to enqueue them with. */
+  leaseUntil: string;
 }
 
 /**
- * Drains the durable webhook queue: claims due deliveries with a lease, signs and POSTs each,
- * and records every attempt with its delivery's next state (retry in 60 s, succeeded, failed).
+ * Drains the durable webhook queue: claims due deliveries with a lease (or adopts those a
+ * publisher enqueued already leased to it), signs and POSTs each, and records every attempt
+ * with its delivery's next state (retry in 60 s, succeeded, failed).
  */
 export interface WebhookDeliverer {
   /** Starts delivering, beginning with whatever an earlier process left due. */
@@ -77,137 +69,65 @@ export interface WebhookDeliverer {
    * action) now, records it, and resolves with its outcome.
    */
   attemptNow(delivery: WebhookDelivery, endpoint: WebhookEndpointRecord): Promise<AttemptOutcome>;
+  /**
+   * Holds room for up to `wanted` deliveries about to be enqueued already leased to this process
+   * (until `leaseUntil`), so they go out without a claim; undefined while it is not delivering
+   * or has no room. Settle each reservation with `adopt` once the insert committed or failed.
+   */
+  reserve(wanted: number): Reservation | undefined;
+  /**
+   * Takes on the deliveries stored under a reservation (none if the insert failed). Their
+   * endpoints are read now, as a claim reads them, and they are attempted like claimed ones.
+   */
+  adopt(reservation: Reservation, deliveries: readonly WebhookDelivery[]): void;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function createWebhookDeliverer(options: WebhookDelivererOptions): WebhookDeliverer {
-  const { meta, clock, logger, metrics } = options;
-  const log = logger.child({ component: "webhooks" });
+  const { meta, clock } = options;
+  const log = options.logger.child({ component: "webhooks" });
   const pollMs = options.pollMs ?? POLL_MS;
-  const keys = new Map<string, { sealed: string; key: Buffer }>();
-
-  function keyOf(endpoint: WebhookEndpointRecord): Buffer {
-    const cached = keys.get(endpoint.id);
-    if (cached?.sealed === endpoint.secret) return cached.key;
-    const key = signingKey(openSecret(options.secretBox, endpoint.secret));
-    keys.set(endpoint.id, { sealed: endpoint.secret, key });
-    return key;
-  }
-
+  const attempt = createAttemptMaker({ ...options, log });
   const recorder = createAttemptRecorder(meta, log);
 
-  // ---- one attempt ----
-
-  /** Signs and sends the delivery's next attempt; never rejects. */
-  async function attempt(job: Job): Promise<AttemptOutcome> {
-    const { delivery, endpoint } = job;
-    const number = delivery.attempts + 1;
-    const startedAt = clock.now();
-    const body = deliveryBody(delivery.event, delivery.data, number);
-    if (number === 1)
-      metrics?.webhookQueueSeconds.observe(
-        Math.max(0, startedAt.getTime() - Date.parse(delivery.createdAt)) / 1000,
-      );
-    let key: Buffer | undefined;
+  /**
+   * Attempts a job, calls `answered` once the attempt is over, and records the outcome; never
+   * rejects (logged where it failed; the lease brings the delivery back).
+   */
+  async function run(job: DeliveryJob, answered: () => void = () => {}): Promise<void> {
+    let outcome: AttemptOutcome;
     try {
-      key = keyOf(endpoint);
-    } catch (error) {
-      log.error(
-        { endpointId: endpoint.id, err: (error as Error).message },
-        "unreadable signing secret",
-      );
-    }
-    const answer: WebhookAnswer = key
-      ? await options.send({
-          url: endpoint.url,
-          event: delivery.event,
-          body,
-          signature: signatureHeaders(key, delivery.messageId, startedAt, body),
-          timeoutMs: ATTEMPT_TIMEOUT_MS,
-        })
-      : {
-          statusCode: 0,
-          durationMs: 0,
-          body: "the endpoint's signing secret cannot be read with this server's key; create the endpoint again",
-        };
-    // Only a cancelled request is aborted, and attempts are never cancelled.
-    if (answer.aborted) throw new Error("a webhook attempt was aborted");
-    const success = isSuccess(answer.statusCode);
-    const finishedMs = clock.now().getTime();
-    const retry = !success && number < MAX_ATTEMPTS;
-    const outcome: AttemptOutcome = {
-      leaseUntil: delivery.nextAttemptAt ?? "",
-      attempt: {
-        id: options.newId("att"),
-        deliveryId: delivery.id,
-        endpointId: endpoint.id,
-        messageId: delivery.messageId,
-        event: delivery.event,
-        attempt: number,
-        statusCode: answer.statusCode,
-        durationMs: answer.durationMs,
-        success,
-        body: answer.body,
-        createdAt: startedAt.toISOString(),
-      },
-      status: success ? "succeeded" : retry ? "pending" : "failed",
-      nextAttemptAt: retry ? iso(finishedMs + RETRY_DELAY_MS) : null,
-      finishedAt: retry ? null : iso(finishedMs),
-    };
-    const result = success ? "succeeded" : retry ? "retry" : "failed";
-    metrics?.webhookDeliveries.inc({ outcome: result });
-    metrics?.webhookAttemptSeconds.observe(answer.durationMs / 1000);
-    const fields = {
-      deliveryId: delivery.id,
-      endpointId: endpoint.id,
-      messageId: delivery.messageId,
-      event: delivery.event,
-      attempt: number,
-      status: answer.statusCode,
-      ...(answer.error ? { error: answer.error.code, detail: answer.error.message } : {}),
-    };
-    if (success) log.debug(fields, "webhook delivered");
-    else if (retry)
-      log.warn(
-        { ...fields, nextAttemptAt: outcome.nextAttemptAt },
-        "webhook attempt failed; will retry",
-      );
-    else log.warn(fields, "webhook delivery failed for good");
-    return outcome;
-  }
-
-  /** Attempts a job and records the outcome; never rejects (a lost record is retried by lease). */
-  async function run(job: Job): Promise<void> {
-    try {
-      const outcome = await attempt(job);
-      await recorder.record(outcome);
-      if (outcome.nextAttemptAt !== null) wakeBy(Date.parse(outcome.nextAttemptAt));
+      outcome = await attempt(job);
     } catch {
-      // Logged where it failed; the lease brings the delivery back.
+      return;
+    } finally {
+      answered();
     }
+    try {
+      await recorder.record(outcome);
+    } catch {
+      return;
+    }
+    if (outcome.nextAttemptAt !== null) wakeBy(Date.parse(outcome.nextAttemptAt));
   }
 
-  // ---- claiming ----
+  // ---- claiming and adopting ----
 
-  /** Claims up to `limit` due deliveries; those of disabled endpoints end without an attempt. */
-  async function claim(limit: number): Promise<{ jobs: Job[]; claimed: number; at: number }> {
-    const now = clock.now().getTime();
-    const deliveries = await meta.repos.webhookDeliveries.claimDue(
-      iso(now),
-      limit,
-      iso(now + LEASE_MS),
-    );
-    if (deliveries.length === 0) return { jobs: [], claimed: 0, at: now };
+  /**
+   * The jobs of deliveries leased to this process, with their endpoints as they are now; those
+   * of disabled endpoints end without an attempt, those of deleted ones went with them.
+   */
+  async function jobsOf(deliveries: readonly WebhookDelivery[]): Promise<DeliveryJob[]> {
+    if (deliveries.length === 0) return [];
     const endpointIds = [...new Set(deliveries.map((d) => d.endpointId))];
     const endpoints = new Map(
       (await meta.repos.webhookEndpoints.findByIds(endpointIds)).map((e) => [e.id, e]),
     );
-    const jobs: Job[] = [];
+    const jobs: DeliveryJob[] = [];
     const disabled: string[] = [];
     for (const delivery of deliveries) {
       const endpoint = endpoints.get(delivery.endpointId);
-      // A deleted endpoint's deliveries are deleted with it.
       if (!endpoint) continue;
       if (endpoint.isActive) jobs.push({ delivery, endpoint });
       else disabled.push(delivery.id);
@@ -216,7 +136,20 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       await meta.repos.webhookDeliveries.cancel(disabled, iso(clock.now().getTime()));
       log.info({ count: disabled.length }, "dropped webhook deliveries of disabled endpoints");
     }
-    return { jobs, claimed: deliveries.length, at: now };
+    return jobs;
+  }
+
+  /** Claims up to `limit` due deliveries. */
+  async function claim(
+    limit: number,
+  ): Promise<{ jobs: DeliveryJob[]; claimed: number; at: number }> {
+    const now = clock.now().getTime();
+    const deliveries = await meta.repos.webhookDeliveries.claimDue(
+      iso(now),
+      limit,
+      iso(now + LEASE_MS),
+    );
+    return { jobs: await jobsOf(deliveries), claimed: deliveries.length, at: now };
   }
 
   // ---- the pump: keeps up to `concurrency` attempts in flight while work is due ----
@@ -224,7 +157,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   let started = false;
   let inFlight = 0;
   const running = new Set<Promise<void>>();
-  let ready: Job[] = [];
+  let ready: DeliveryJob[] = [];
   let claiming: Promise<void> | undefined;
   /** Whether more may be due now: set by kicks, wake-ups and full claims, cleared by a short one. */
   let maybeMore = false;
@@ -235,11 +168,25 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   let timer: NodeJS.Timeout | undefined;
   let wakeAt = Number.POSITIVE_INFINITY;
   let arming: Promise<void> | undefined;
+  /** Reserved for, or being adopted from, publishers: counted as claimed. */
+  let held = 0;
+  const adopting = new Set<Promise<void>>();
 
-  function launch(job: Job): void {
+  /**
+   * How many more jobs to take on now: up to twice the concurrency claimed, in flight or not
+   * yet recorded (`running`), so a slow store slows claiming too.
+   */
+  const room = () =>
+    Math.min(CLAIM_BATCH, 2 * options.concurrency - ready.length - running.size - held);
+
+  /** Starts a job: its slot is free once it is answered, before its outcome is recorded. */
+  function launch(job: DeliveryJob): void {
     inFlight++;
-    const task = run(job).finally(() => {
+    const answered = () => {
       inFlight--;
+      pump();
+    };
+    const task = run(job, answered).finally(() => {
       running.delete(task);
       pump();
     });
@@ -247,7 +194,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   }
 
   /** Whether a claimed job still has time for its attempt and recording under its lease. */
-  const leaseLeft = (job: Job) =>
+  const leaseLeft = (job: DeliveryJob) =>
     Date.parse(job.delivery.nextAttemptAt ?? "") - clock.now().getTime() >=
     ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS;
 
@@ -259,15 +206,15 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       if (job && leaseLeft(job)) launch(job);
     }
     if (claiming) return;
-    const room = Math.min(CLAIM_BATCH, 2 * options.concurrency - ready.length - inFlight);
-    if (maybeMore && ready.length < options.concurrency && room > 0) {
+    const limit = room();
+    if (maybeMore && ready.length < options.concurrency && limit > 0) {
       const kicksBefore = kicks;
-      claiming = claim(room)
+      claiming = claim(limit)
         .then(
           ({ jobs, claimed, at }) => {
             ready.push(...jobs);
             if (claimed === 0) emptyClaimAt = at;
-            maybeMore = claimed >= room || kicks !== kicksBefore;
+            maybeMore = claimed >= limit || kicks !== kicksBefore;
           },
           (error: unknown) => {
             log.error({ err: (error as Error).message }, "could not claim webhook deliveries");
@@ -334,8 +281,8 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   }
 
   /** Hands claimed, unstarted jobs back, due now (each only while still under its lease). */
-  async function handBack(jobs: readonly Job[]): Promise<void> {
-    const byLease = new Map<string, Job[]>();
+  async function handBack(jobs: readonly DeliveryJob[]): Promise<void> {
+    const byLease = new Map<string, DeliveryJob[]>();
     for (const job of jobs) {
       const lease = job.delivery.nextAttemptAt ?? "";
       byLease.set(lease, [...(byLease.get(lease) ?? []), job]);
@@ -356,6 +303,29 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     }
   }
 
+  /** Takes on deliveries enqueued under a reservation; see `WebhookDeliverer.adopt`. */
+  function adopt(reservation: Reservation, deliveries: readonly WebhookDelivery[]): void {
+    const task = jobsOf(deliveries)
+      .then(
+        async (jobs) => {
+          if (started) ready.push(...jobs);
+          // Stopped meanwhile: back to the queue, due now, like other unstarted jobs.
+          else await handBack(jobs);
+        },
+        (error: unknown) =>
+          log.error(
+            { err: (error as Error).message },
+            "could not take on webhook deliveries; they come due when their lease ends",
+          ),
+      )
+      .finally(() => {
+        held -= reservation.count;
+        adopting.delete(task);
+        pump();
+      });
+    adopting.add(task);
+  }
+
   return {
     start() {
       if (started) return;
@@ -368,8 +338,8 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       timer = undefined;
       wakeAt = Number.POSITIVE_INFINITY;
       // Attempts in flight end within their 10 s and are recorded; unstarted ones go back.
-      while (claiming || arming || running.size > 0)
-        await Promise.allSettled([claiming, arming, ...running]);
+      while (claiming || arming || running.size > 0 || adopting.size > 0)
+        await Promise.allSettled([claiming, arming, ...running, ...adopting]);
       await recorder.idle();
       const unstarted = ready;
       ready = [];
@@ -382,11 +352,18 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       return handBack(dropped).then(kick);
     },
     kick,
+    reserve(wanted) {
+      const count = started ? Math.min(wanted, room()) : 0;
+      if (count <= 0) return undefined;
+      held += count;
+      return { count, leaseUntil: iso(clock.now().getTime() + LEASE_MS) };
+    },
+    adopt,
     async deliverDue() {
       let total = 0;
       for (;;) {
         const { jobs, claimed } = await claim(options.concurrency);
-        await Promise.all(jobs.map(run));
+        await Promise.all(jobs.map((job) => run(job)));
         total += jobs.length;
         if (claimed === 0) return total;
       }

@@ -224,6 +224,12 @@ export async function testEndpoint(
     );
   const now = ctx.deps.clock.now();
   const messageId = ctx.deps.newId("msg");
+  const data = {
+    type: "test.ping",
+    message: "This is a test delivery from Vigil",
+    timestamp: now.toISOString(),
+    projectId,
+  } satisfies z.infer<(typeof WEBHOOK_EVENT_TYPES)["test.ping"]["payload"]>;
   const delivery = {
     id: ctx.deps.newId("dlv"),
     projectId,
@@ -231,12 +237,7 @@ export async function testEndpoint(
     messageId,
     eventId: messageId,
     event: "test.ping",
-    data: {
-      type: "test.ping",
-      message: "This is a test delivery from Vigil",
-      timestamp: now.toISOString(),
-      projectId,
-    } satisfies z.infer<(typeof WEBHOOK_EVENT_TYPES)["test.ping"]["payload"]>,
+    payload: JSON.stringify(data),
     createdAt: now.toISOString(),
     // Leased to this request, so the deliverer leaves attempt 1 to it.
     nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString(),
@@ -248,7 +249,7 @@ export async function testEndpoint(
   );
   return toDeliveryRecordView(
     { ...outcome.attempt, retryAt: outcome.nextAttemptAt },
-    delivery.data,
+    delivery.payload,
   );
 }
 
@@ -266,7 +267,7 @@ export async function listDeliveries(
   const payloads = await ctx.deps.meta.repos.webhookDeliveries.payloadsOf(
     attempts.map((a) => a.deliveryId),
   );
-  return attempts.map((a) => toDeliveryRecordView(a, payloads.get(a.deliveryId) ?? null));
+  return attempts.map((a) => toDeliveryRecordView(a, payloads.get(a.deliveryId) ?? "null"));
 }
 
 let eventTypes: EventTypeView[] | undefined;

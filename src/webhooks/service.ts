@@ -7,8 +7,11 @@ import type { IdGenerator } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaAccess, Repositories } from "../meta/meta-store.js";
-import type { NewWebhookDelivery } from "../meta/repositories/webhook-deliveries.js";
-import { createWebhookDeliverer, type WebhookDeliverer } from "./deliverer.js";
+import type {
+  NewWebhookDelivery,
+  WebhookDelivery,
+} from "../meta/repositories/webhook-deliveries.js";
+import { createWebhookDeliverer, type Reservation, type WebhookDeliverer } from "./deliverer.js";
 import { isWebhookEvent } from "./event-types.js";
 import { postWebhook, type WebhookAnswer, type WebhookPost } from "./transport.js";
 
@@ -79,13 +82,15 @@ export interface PublisherDeps {
   clock: Clock;
   newId: IdGenerator;
   logger: Logger;
-  deliverer: Pick<WebhookDeliverer, "kick">;
+  /**
+   * Woken for deliveries to claim. One that can `reserve` and `adopt` is handed what it has
+   * room for at once, enqueued already leased to it, which spares a claim per delivery.
+   */
+  deliverer: Pick<WebhookDeliverer, "kick"> & Partial<Pick<WebhookDeliverer, "reserve" | "adopt">>;
 }
 
 /** Events enqueued per transaction at most. */
 const PUBLISH_BATCH = 500;
-/** Delivery rows per INSERT (12 bound values each, well inside both engines' limits). */
-const INSERT_CHUNK = 500;
 
 interface Waiting {
   event: DomainEvent;
@@ -93,12 +98,29 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
+/** What one enqueue leased to the deliverer, handed over once it is committed. */
+interface Handover {
+  reservation?: Reservation | undefined;
+  /** The stored deliveries leased under the reservation. */
+  leased: WebhookDelivery[];
+  /** Whether it stored deliveries that wait to be claimed. */
+  due: boolean;
+}
+
+const pending = (row: NewWebhookDelivery): WebhookDelivery => ({
+  ...row,
+  status: "pending",
+  attempts: 0,
+  finishedAt: null,
+});
+
 /**
  * Publishing an event enqueues one durable delivery per subscribed endpoint (all sharing one
  * message id) and wakes the deliverer; it resolves, with how many endpoints get it, once they
  * are stored. Events published in the same synchronous run share one transaction (a burst of
- * error events costs one commit). An event id already enqueued for an endpoint is not enqueued again, so a
- * re-published event is delivered once.
+ * error events costs one commit). An event id already enqueued for an endpoint is not enqueued
+ * again, so a re-published event is delivered once. As many deliveries as the deliverer has
+ * room for are stored leased to it and handed over after the commit: no claim, no second write.
  */
 export function createEventPublisher(deps: PublisherDeps): {
   publish: (event: DomainEvent) => Promise<number>;
@@ -110,7 +132,7 @@ export function createEventPublisher(deps: PublisherDeps): {
 
   /** The deliveries of these events, one per subscribed endpoint, and how many each got. */
   async function deliveriesOf(repos: Repositories, events: readonly DomainEvent[]) {
-    const subscribers = new Map<string, Promise<{ id: string }[]>>();
+    const subscribers = new Map<string, Promise<string[]>>();
     const now = deps.clock.now().toISOString();
     const rows: NewWebhookDelivery[] = [];
     const counts: number[] = [];
@@ -121,18 +143,21 @@ export function createEventPublisher(deps: PublisherDeps): {
         endpoints = repos.webhookEndpoints.listSubscribers(event.projectId, event.type);
         subscribers.set(key, endpoints);
       }
-      const messageId = deps.newId("msg");
       const targets = await endpoints;
       counts.push(targets.length);
-      for (const endpoint of targets)
+      if (targets.length === 0) continue;
+      const messageId = deps.newId("msg");
+      // Serialized once per event; every attempt's body splices this text in.
+      const payload = JSON.stringify(event.data);
+      for (const endpointId of targets)
         rows.push({
           id: deps.newId("dlv"),
           projectId: event.projectId,
-          endpointId: endpoint.id,
+          endpointId,
           messageId,
           eventId: event.id,
           event: event.type,
-          data: event.data,
+          payload,
           createdAt: now,
           nextAttemptAt: now,
         });
@@ -140,20 +165,46 @@ export function createEventPublisher(deps: PublisherDeps): {
     return { rows, counts };
   }
 
-  async function store(repos: Repositories, events: readonly DomainEvent[]): Promise<number[]> {
+  /** Stores the events' deliveries; with `handover`, leases what the deliverer has room for. */
+  async function store(
+    repos: Repositories,
+    events: readonly DomainEvent[],
+    handover?: Handover,
+  ): Promise<number[]> {
     const subscribable = events.filter(isSubscribable);
     const { rows, counts } = await deliveriesOf(repos, subscribable);
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-      await repos.webhookDeliveries.enqueue(rows.slice(i, i + INSERT_CHUNK));
+    const reservation =
+      handover && rows.length > 0 ? deps.deliverer.reserve?.(rows.length) : undefined;
+    if (handover) handover.reservation = reservation;
+    const leased = rows.slice(0, reservation?.count ?? 0);
+    if (reservation) for (const row of leased) row.nextAttemptAt = reservation.leaseUntil;
+    const inserted = new Set(await repos.webhookDeliveries.enqueue(rows));
+    if (handover) {
+      handover.leased = leased.filter((row) => inserted.has(row.id)).map(pending);
+      handover.due = rows.slice(leased.length).some((row) => inserted.has(row.id));
+    }
     let next = 0;
     return events.map((event) => (isSubscribable(event) ? (counts[next++] ?? 0) : 0));
   }
 
-  async function enqueue(events: readonly DomainEvent[]): Promise<number[]> {
-    // One event is one INSERT, atomic on its own; several share a transaction (one commit).
-    return events.length === 1
-      ? store(deps.meta.repos, events)
-      : deps.meta.transaction(({ repos }) => store(repos, events));
+  /** Stores events and hands the deliverer its share; resolves whether any wait to be claimed. */
+  async function enqueue(
+    events: readonly DomainEvent[],
+  ): Promise<{ counts: number[]; due: boolean }> {
+    const handover: Handover = { leased: [], due: false };
+    let committed = false;
+    try {
+      // One event is one INSERT, atomic on its own; several share a transaction (one commit).
+      const counts =
+        events.length === 1
+          ? await store(deps.meta.repos, events, handover)
+          : await deps.meta.transaction(({ repos }) => store(repos, events, handover));
+      committed = true;
+      return { counts, due: handover.due };
+    } finally {
+      if (handover.reservation)
+        deps.deliverer.adopt?.(handover.reservation, committed ? handover.leased : []);
+    }
   }
 
   async function flush(): Promise<void> {
@@ -161,25 +212,26 @@ export function createEventPublisher(deps: PublisherDeps): {
     const batch = waiting.slice(0, PUBLISH_BATCH);
     waiting = waiting.slice(batch.length);
     if (waiting.length > 0) schedule();
+    let due = false;
     try {
-      const counts = await enqueue(batch.map((w) => w.event));
-      for (const [i, w] of batch.entries()) w.resolve(counts[i] ?? 0);
+      const stored = await enqueue(batch.map((w) => w.event));
+      due = stored.due;
+      for (const [i, w] of batch.entries()) w.resolve(stored.counts[i] ?? 0);
     } catch {
       // One event at a time, so each fails on its own. A subscriber deleted between the
       // listing and the insert fails the insert (its foreign key): the retry lists again.
+      due = true;
       for (const w of batch) {
         try {
-          w.resolve(
-            await enqueue([w.event])
-              .catch(() => enqueue([w.event]))
-              .then((c) => c[0] ?? 0),
-          );
+          const stored = await enqueue([w.event]).catch(() => enqueue([w.event]));
+          w.resolve(stored.counts[0] ?? 0);
         } catch (error) {
           w.reject(error);
         }
       }
     }
-    deps.deliverer.kick();
+    // What was handed over needs no claim; the rest is due now.
+    if (due) deps.deliverer.kick();
   }
 
   function schedule(): void {

@@ -3,6 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createSecretBox } from "../lib/secret-box.js";
 import {
+  deliveryBody,
   generateSecret,
   openSecret,
   SECRET_PREFIX,
@@ -34,6 +35,20 @@ describe("generateSecret", () => {
     const secret = generateSecret();
     const bare = secret.slice(SECRET_PREFIX.length);
     expect(signingKey(bare).equals(signingKey(secret))).toBe(true);
+  });
+});
+
+describe("deliveryBody", () => {
+  it.each([
+    ["monitor.down", { monitorId: "mon_1", nested: { n: 1, list: [1, "two", null] } }],
+    ["error.created", { message: 'ünïcødé ✓ 日本語 😀 \u2028 "quoted" \\ </script>' }],
+    ['odd"type\\', null],
+    ["test.ping", {}],
+  ])("splices the stored payload into the same bytes JSON.stringify makes: %s", (event, data) => {
+    for (const attempt of [1, 2])
+      expect(deliveryBody(event, JSON.stringify(data), attempt)).toBe(
+        JSON.stringify({ event, data, attempt }),
+      );
   });
 });
 

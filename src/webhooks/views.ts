@@ -146,10 +146,13 @@ export const toView = (e: WebhookEndpointRecord): EndpointView => ({
   updatedAt: e.updatedAt,
 });
 
-/** A log row; `data` is its delivery's payload, from which the sent body is rebuilt exactly. */
+/**
+ * A log row; `payload` is its delivery's data as stored JSON text, from which the sent body is
+ * rebuilt exactly.
+ */
 export const toDeliveryRecordView = (
   a: WebhookAttemptWithRetry,
-  data: unknown,
+  payload: string,
 ): DeliveryRecordView => ({
   id: a.id,
   messageId: a.messageId,
@@ -159,7 +162,7 @@ export const toDeliveryRecordView = (
   durationMs: a.durationMs,
   success: a.success,
   body: a.body,
-  request: deliveryBody(a.event, data, a.attempt),
+  request: deliveryBody(a.event, payload, a.attempt),
   attemptedAt: a.createdAt,
   retryAt: a.retryAt,
 });

@@ -654,7 +654,7 @@ function webhookContract(getStore: () => MetaStore): void {
     messageId: `msg_${eventId}`,
     eventId,
     event: "monitor.down",
-    data: { eventId, nested: { n: 1 } },
+    payload: JSON.stringify({ eventId, nested: { n: 1 } }),
     createdAt,
     nextAttemptAt,
   });
@@ -737,7 +737,7 @@ function webhookContract(getStore: () => MetaStore): void {
     expect(await repos.webhookEndpoints.countByProject("prj_hook2")).toBe(1);
     // Enabled and subscribed to the type, in this project only.
     const subscribers = async (event: string) =>
-      (await repos.webhookEndpoints.listSubscribers(projectId, event)).map((e) => e.id).sort();
+      (await repos.webhookEndpoints.listSubscribers(projectId, event)).sort();
     expect(await subscribers("monitor.down")).toEqual(["whe_1", "whe_gone"]);
     expect(await subscribers("error.created")).toEqual(["whe_1", "whe_3"]);
     expect(await subscribers("monitor")).toEqual([]);
@@ -773,22 +773,30 @@ function webhookContract(getStore: () => MetaStore): void {
     const store = getStore();
     const queue = store.repos.webhookDeliveries;
     expect(await queue.nextDueAt()).toBeUndefined();
-    await queue.enqueue([
-      delivery("dlv_1", "whe_1", "evt_1", at(10)),
-      delivery("dlv_2", "whe_1", "evt_2", at(5)),
-      delivery("dlv_3", "whe_3", "evt_1", at(10)),
-      delivery("dlv_later", "whe_1", "evt_3", at(10), at(100)),
-    ]);
-    await queue.enqueue([]);
+    // Resolves with the ids it inserted.
+    expect(
+      await queue.enqueue([
+        delivery("dlv_1", "whe_1", "evt_1", at(10)),
+        delivery("dlv_2", "whe_1", "evt_2", at(5)),
+        delivery("dlv_3", "whe_3", "evt_1", at(10)),
+        delivery("dlv_later", "whe_1", "evt_3", at(10), at(100)),
+      ]),
+    ).toEqual(expect.arrayContaining(["dlv_1", "dlv_2", "dlv_3", "dlv_later"]));
+    expect(await queue.enqueue([])).toEqual([]);
     // The same event for the same endpoint again (alone, and beside a new one): left as it is.
-    await queue.enqueue([{ ...delivery("dlv_dup", "whe_1", "evt_1", at(11)), data: { x: 2 } }]);
-    await store.transaction(({ repos }) =>
+    expect(
+      await queue.enqueue([
+        { ...delivery("dlv_dup", "whe_1", "evt_1", at(11)), payload: '{"x":2}' },
+      ]),
+    ).toEqual([]);
+    const inserted = await store.transaction(({ repos }) =>
       repos.webhookDeliveries.enqueue([
         delivery("dlv_dup2", "whe_3", "evt_1", at(12)),
         delivery("dlv_4", "whe_3", "evt_4", at(500), at(500)),
         delivery("dlv_4dup", "whe_3", "evt_4", at(501), at(501)),
       ]),
     );
+    expect(inserted).toEqual(["dlv_4"]);
     expect(await queue.findById("dlv_dup")).toBeUndefined();
     expect(await queue.findById("dlv_dup2")).toBeUndefined();
     expect(await queue.findById("dlv_4dup")).toBeUndefined();
@@ -799,7 +807,8 @@ function webhookContract(getStore: () => MetaStore): void {
       messageId: "msg_evt_1",
       eventId: "evt_1",
       event: "monitor.down",
-      data: { eventId: "evt_1", nested: { n: 1 } },
+      // The JSON text as it was stored, byte for byte.
+      payload: '{"eventId":"evt_1","nested":{"n":1}}',
       status: "pending",
       attempts: 0,
       nextAttemptAt: at(10),
@@ -1026,6 +1035,40 @@ function webhookContract(getStore: () => MetaStore): void {
     const ids = (await queue.listAttempts("whe_3", 50)).map((a) => a.id);
     // Every attempt made is in the log (spec), even those that could not move the delivery.
     expect(ids).toEqual(expect.arrayContaining(["att_live", "att_stale", "att_again"]));
+  });
+
+  it("records a batch in which one delivery has two outcomes in the order they came", async () => {
+    const store = getStore();
+    const queue = store.repos.webhookDeliveries;
+    await queue.enqueue([
+      delivery("dlv_twice", "whe_3", "evt_twice", at(400), at(430)),
+      delivery("dlv_once", "whe_3", "evt_once", at(400), at(430)),
+    ]);
+    const made = (id: string, deliveryId: string, statusCode: number) => ({
+      ...outcome(id, deliveryId, "whe_3", 1, statusCode, at(401), {
+        status: statusCode === 200 ? "succeeded" : "pending",
+        nextAttemptAt: statusCode === 200 ? null : at(461),
+        finishedAt: statusCode === 200 ? at(401) : null,
+      }),
+      leaseUntil: at(430),
+    });
+    // The first outcome of dlv_twice moves it; the second finds it moved on and is only logged.
+    const moved = await store.transaction(({ repos }) =>
+      repos.webhookDeliveries.recordOutcomes([
+        made("att_twice_1", "dlv_twice", 500),
+        made("att_once", "dlv_once", 200),
+        made("att_twice_2", "dlv_twice", 200),
+      ]),
+    );
+    expect(moved).toBe(2);
+    expect(await queue.findById("dlv_twice")).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      nextAttemptAt: at(461),
+    });
+    expect(await queue.findById("dlv_once")).toMatchObject({ status: "succeeded", attempts: 1 });
+    const ids = (await queue.listAttempts("whe_3", 50)).map((a) => a.id);
+    expect(ids).toEqual(expect.arrayContaining(["att_twice_1", "att_twice_2", "att_once"]));
   });
 
   it("deletes an endpoint with its deliveries and attempts", async () => {

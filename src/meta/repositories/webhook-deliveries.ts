@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, WebhookAttemptRow, WebhookDeliveryRow } from "../schema.js";
 import { claimDueRows, deleteBatchBefore } from "./batches.js";
+import { distinctRounds, isSqlite, parametersFor, runStatement, slices } from "./webhook-sql.js";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -15,7 +16,8 @@ export interface WebhookDelivery {
   /** The id of the event that caused it (unique per endpoint). */
   eventId: string;
   event: string;
-  data: unknown;
+  /** The event's data as JSON text, as stored: spliced into each attempt's body unparsed. */
+  payload: string;
   status: WebhookDeliveryStatus;
   /** Attempts made and recorded so far. */
   attempts: number;
@@ -76,7 +78,7 @@ const toDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
   messageId: row.message_id,
   eventId: row.event_id,
   event: row.event,
-  data: JSON.parse(row.payload) as unknown,
+  payload: row.payload,
   status: toStatus(row.status),
   attempts: Number(row.attempts),
   nextAttemptAt: row.next_attempt_at,
@@ -101,35 +103,140 @@ const toAttempt = (row: WebhookAttemptRow): WebhookAttempt => ({
 const byCreation = (a: WebhookDelivery, b: WebhookDelivery) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
+/** Rows per multi-row statement (at most 12 values each, inside both engines' limits). */
+const INSERT_ROWS = 500;
+
+/**
+ * Which of the outcomes' deliveries still exist. On PostgreSQL it also locks them in id order,
+ * so recorders that overlap (a lease ran out) take their row locks in one order.
+ */
+async function lockExisting(
+  db: Kysely<MetaSchema>,
+  outcomes: readonly AttemptOutcome[],
+): Promise<Set<string>> {
+  const existing = new Set<string>();
+  const ids = [...new Set(outcomes.map((o) => o.attempt.deliveryId))].sort();
+  for (const slice of slices(ids, INSERT_ROWS)) {
+    const p = parametersFor(db);
+    const list = slice.map((id) => p(id)).join(", ");
+    const lock = p.sqlite ? "" : " ORDER BY id FOR UPDATE";
+    const { rows } = await runStatement<{ id: string }>(
+      db,
+      `SELECT id FROM webhook_deliveries WHERE id IN (${list})${lock}`,
+      p,
+    );
+    for (const { id } of rows) existing.add(id);
+  }
+  return existing;
+}
+
+/**
+ * Moves each outcome's delivery to its next state, only while it is pending at the attempt count
+ * and under the lease the attempt was made with, in the order the outcomes came (a second
+ * outcome for a delivery meets the state the first left); resolves with how many moved.
+ * SQLite runs one cached statement per row: it is in process, and a multi-row UPDATE … FROM
+ * measured 25 µs a row against 8. PostgreSQL runs one statement per round trip instead.
+ */
+async function moveDeliveries(
+  db: Kysely<MetaSchema>,
+  outcomes: readonly AttemptOutcome[],
+): Promise<number> {
+  let moved = 0;
+  if (isSqlite(db)) for (const o of outcomes) moved += await moveDelivery(db, o);
+  else
+    for (const round of distinctRounds(outcomes, (o) => o.attempt.deliveryId))
+      moved += await moveDeliveriesAtOnce(db, round);
+  return moved;
+}
+
+async function moveDelivery(db: Kysely<MetaSchema>, o: AttemptOutcome): Promise<number> {
+  const p = parametersFor(db);
+  const { changed } = await runStatement(
+    db,
+    `UPDATE webhook_deliveries
+     SET status = ${p(o.status)}, attempts = ${p(o.attempt.attempt)},
+       next_attempt_at = ${p(o.nextAttemptAt)}, finished_at = ${p(o.finishedAt)}
+     WHERE id = ${p(o.attempt.deliveryId)} AND status = 'pending'
+       AND attempts = ${p(o.attempt.attempt - 1)} AND next_attempt_at = ${p(o.leaseUntil)}`,
+    p,
+  );
+  return changed;
+}
+
+/** One UPDATE moving these outcomes' deliveries, each at most once among them (PostgreSQL). */
+async function moveDeliveriesAtOnce(
+  db: Kysely<MetaSchema>,
+  outcomes: readonly AttemptOutcome[],
+): Promise<number> {
+  const p = parametersFor(db);
+  const text = (value: unknown) => `CAST(${p(value)} AS text)`;
+  const tuples = outcomes.map(
+    (o) =>
+      `(${text(o.attempt.deliveryId)}, ${text(o.status)}, CAST(${p(o.attempt.attempt)} AS integer), ` +
+      `${text(o.nextAttemptAt)}, ${text(o.finishedAt)}, ${text(o.leaseUntil)})`,
+  );
+  const { changed } = await runStatement(
+    db,
+    `UPDATE webhook_deliveries AS d SET status = v.status, attempts = v.attempts,
+       next_attempt_at = v.next_attempt_at, finished_at = v.finished_at
+     FROM (VALUES ${tuples.join(", ")}) AS v (id, status, attempts, next_attempt_at, finished_at, lease)
+     WHERE d.id = v.id AND d.status = 'pending'
+       AND d.attempts = v.attempts - 1 AND d.next_attempt_at = v.lease`,
+    p,
+  );
+  return changed;
+}
+
+/** Appends the outcomes' attempts to the log. */
+async function insertAttempts(
+  db: Kysely<MetaSchema>,
+  outcomes: readonly AttemptOutcome[],
+): Promise<void> {
+  for (const slice of slices(outcomes, INSERT_ROWS)) {
+    const p = parametersFor(db);
+    const tuples = slice.map(
+      ({ attempt: a }) =>
+        `(${p(a.id)}, ${p(a.deliveryId)}, ${p(a.endpointId)}, ${p(a.messageId)}, ${p(a.event)}, ` +
+        `${p(a.attempt)}, ${p(a.statusCode)}, ${p(a.durationMs)}, ${a.success ? 1 : 0}, ${p(a.body)}, ${p(a.createdAt)})`,
+    );
+    await runStatement(
+      db,
+      `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, message_id, event, attempt,
+         status_code, duration_ms, success, body, created_at)
+       VALUES ${tuples.join(", ")}`,
+      p,
+    );
+  }
+}
+
 /** The webhook delivery queue and its attempt log. */
 export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
   return {
     /**
-     * Enqueues deliveries. One already queued for the same endpoint and event id is left as it
-     * is, so an event published twice (a retried notification) is delivered once.
+     * Enqueues deliveries; resolves with the ids of those inserted. One already queued for the
+     * same endpoint and event id is left as it is, so an event published twice (a retried
+     * notification) is delivered once.
      */
-    async enqueue(rows: readonly NewWebhookDelivery[]): Promise<void> {
-      if (rows.length === 0) return;
-      await db
-        .insertInto("webhook_deliveries")
-        .values(
-          rows.map((d) => ({
-            id: d.id,
-            project_id: d.projectId,
-            endpoint_id: d.endpointId,
-            message_id: d.messageId,
-            event_id: d.eventId,
-            event: d.event,
-            payload: JSON.stringify(d.data),
-            status: "pending",
-            attempts: 0,
-            next_attempt_at: d.nextAttemptAt,
-            created_at: d.createdAt,
-            finished_at: null,
-          })),
-        )
-        .onConflict((oc) => oc.columns(["endpoint_id", "event_id"]).doNothing())
-        .execute();
+    async enqueue(rows: readonly NewWebhookDelivery[]): Promise<string[]> {
+      const inserted: string[] = [];
+      for (const slice of slices(rows, INSERT_ROWS)) {
+        const p = parametersFor(db);
+        const tuples = slice.map(
+          (d) =>
+            `(${p(d.id)}, ${p(d.projectId)}, ${p(d.endpointId)}, ${p(d.messageId)}, ${p(d.eventId)}, ` +
+            `${p(d.event)}, ${p(d.payload)}, 'pending', 0, ${p(d.nextAttemptAt)}, ${p(d.createdAt)}, NULL)`,
+        );
+        const { rows: ids } = await runStatement<{ id: string }>(
+          db,
+          `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, message_id, event_id, event,
+             payload, status, attempts, next_attempt_at, created_at, finished_at)
+           VALUES ${tuples.join(", ")}
+           ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
+          p,
+        );
+        for (const { id } of ids) inserted.push(id);
+      }
+      return inserted;
     },
     async findById(id: string): Promise<WebhookDelivery | undefined> {
       const row = await db
@@ -167,61 +274,15 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
      * Resolves with how many deliveries moved on.
      */
     async recordOutcomes(outcomes: readonly AttemptOutcome[]): Promise<number> {
-      // One order for the row locks (PostgreSQL), whatever order attempts finished in.
-      const sorted = [...outcomes].sort((a, b) =>
-        a.attempt.deliveryId.localeCompare(b.attempt.deliveryId),
-      );
+      if (outcomes.length === 0) return 0;
+      const existing = await lockExisting(db, outcomes);
       let moved = 0;
-      for (const outcome of sorted) {
-        const { attempt } = outcome;
-        const updated = await db
-          .updateTable("webhook_deliveries")
-          .set({
-            status: outcome.status,
-            attempts: attempt.attempt,
-            next_attempt_at: outcome.nextAttemptAt,
-            finished_at: outcome.finishedAt,
-          })
-          .where("id", "=", attempt.deliveryId)
-          .where("status", "=", "pending")
-          .where("attempts", "=", attempt.attempt - 1)
-          .where("next_attempt_at", "=", outcome.leaseUntil)
-          .executeTakeFirst();
-        moved += Number(updated.numUpdatedRows);
-      }
-      const ids = [...new Set(sorted.map((o) => o.attempt.deliveryId))];
-      const existing =
-        ids.length === 0
-          ? new Set<string>()
-          : new Set(
-              (
-                await db
-                  .selectFrom("webhook_deliveries")
-                  .select("id")
-                  .where("id", "in", ids)
-                  .execute()
-              ).map((row) => row.id),
-            );
-      const logged = sorted.filter((o) => existing.has(o.attempt.deliveryId));
-      if (logged.length > 0)
-        await db
-          .insertInto("webhook_attempts")
-          .values(
-            logged.map(({ attempt }) => ({
-              id: attempt.id,
-              delivery_id: attempt.deliveryId,
-              endpoint_id: attempt.endpointId,
-              message_id: attempt.messageId,
-              event: attempt.event,
-              attempt: attempt.attempt,
-              status_code: attempt.statusCode,
-              duration_ms: attempt.durationMs,
-              success: attempt.success ? 1 : 0,
-              body: attempt.body,
-              created_at: attempt.createdAt,
-            })),
-          )
-          .execute();
+      for (const round of distinctRounds(outcomes, (o) => o.attempt.deliveryId))
+        moved += await moveDeliveries(db, round);
+      await insertAttempts(
+        db,
+        outcomes.filter((o) => existing.has(o.attempt.deliveryId)),
+      );
       return moved;
     },
     /** Ends an endpoint's pending deliveries without an attempt (it was disabled). */
@@ -278,15 +339,15 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
             : null,
       }));
     },
-    /** The payloads (`data`) of deliveries by id, for showing what their attempts sent. */
-    async payloadsOf(ids: readonly string[]): Promise<Map<string, unknown>> {
+    /** The payloads (JSON text of `data`) of deliveries by id, for showing what their attempts sent. */
+    async payloadsOf(ids: readonly string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
       const rows = await db
         .selectFrom("webhook_deliveries")
         .select(["id", "payload"])
         .where("id", "in", [...new Set(ids)])
         .execute();
-      return new Map(rows.map((row) => [row.id, JSON.parse(row.payload) as unknown]));
+      return new Map(rows.map((row) => [row.id, row.payload]));
     },
     /** Deletes up to `limit` attempts made before `cutoff`; returns how many. */
     deleteAttemptsBefore: (cutoff: string, limit: number) =>
