@@ -13,6 +13,7 @@ import {
 import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
 import type { MetaSchema } from "./schema.js";
+import { startCheckpointer } from "./sqlite-checkpointer.js";
 
 /** Which engine backs the metadata store; chosen once from the configured URL. */
 export type MetaEngine = "sqlite" | "postgres";
@@ -48,8 +49,18 @@ function openSqlite(path: string): Dialect {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
-  return new SqliteDialect({ database: withStatementCache(database, STATEMENT_CACHE_SIZE) });
+  // Checkpoints run on a worker thread; the event loop's own only past ~40 MB of log.
+  database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+  const checkpointer = startCheckpointer(path);
+  return new SqliteDialect({
+    database: withStatementCache(database, STATEMENT_CACHE_SIZE, () => {
+      void checkpointer.stop();
+    }),
+  });
 }
+
+/** Pages of write-ahead log after which a commit checkpoints by itself (SQLite's default: 1,000). */
+const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
 /** Prepared statements kept per SQLite connection (queries repeat; preparing costs ~30 µs). */
 const STATEMENT_CACHE_SIZE = 500;
@@ -64,10 +75,17 @@ const CACHED_SQL_MAX_LENGTH = 2_000;
  * least recently used beyond `size` are dropped). A statement still iterating is never handed
  * out twice: a fresh one is prepared instead.
  */
-function withStatementCache(database: SQLite.Database, size: number): SqliteDatabase {
+function withStatementCache(
+  database: SQLite.Database,
+  size: number,
+  onClose: () => void,
+): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => database.close(),
+    close: () => {
+      onClose();
+      database.close();
+    },
     prepare(text) {
       if (text.length > CACHED_SQL_MAX_LENGTH) return database.prepare(text);
       const cached = cache.get(text);
