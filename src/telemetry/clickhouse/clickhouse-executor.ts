@@ -147,7 +147,7 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
     settings: QuerySettings,
     params: QueryOptions["params"],
     values?: Buffer,
-  ): Promise<{ text: string; writtenRows: number | undefined }> {
+  ): Promise<{ text: string }> {
     let text: string;
     let result: Awaited<ReturnType<ClickHouseClient["exec"]>>;
     try {
@@ -168,8 +168,7 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
     const code = result.response_headers["x-clickhouse-exception-code"];
     if (status === undefined || status < 200 || status >= 300 || code !== undefined)
       throw responseError(shownUrl, status, text, typeof code === "string" ? code : undefined);
-    const written = result.summary?.written_rows;
-    return { text, writtenRows: written === undefined ? undefined : Number(written) };
+    return { text };
   }
 
   /** A SELECT: on the write connections for write-path reads, behind the gate for ad-hoc ones. */
@@ -229,9 +228,10 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
       // the background: a read right after it could miss the rows (ADR 0012).
       if (options.cluster !== undefined) settings.insert_distributed_sync = 1;
       return track(`INSERT INTO ${table} (${rows.length} rows)`, true, async () => {
-        const { writtenRows } = await exec(writer, sql, settings, undefined, body);
-        // An async insert's summary counts nothing written by this request: the flush did it.
-        return { rowsWritten: options.asyncInsert ? rows.length : (writtenRows ?? rows.length) };
+        await exec(writer, sql, settings, undefined, body);
+        // The rows this insert sent, all acknowledged. The server's summary is no count of them:
+        // it adds what materialized views wrote, and counts nothing for an async insert.
+        return { rowsWritten: rows.length };
       });
     },
     async ping() {
