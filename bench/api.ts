@@ -22,28 +22,45 @@
  *    BENCH_API_MIXED_READ_RATE (50/s), open loop, for BENCH_API_MIXED_SECONDS (20; no TQL query
  *    starts after that); reports how soon ingestion is acknowledged and read latency, beside
  *    the same ingestion and reads with no TQL query running (the baseline).
- *    BENCH_API_MIXED_TQL_QUERIES changes the 4; BENCH_API_MIXED_ONLY=1 skips runs 2-3;
- *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane.
+ *    BENCH_API_MIXED_TQL_QUERIES changes the 4; BENCH_API_MIXED_ONLY=1 skips runs 2-3 and 5;
+ *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane (bench/api-mixed.ts).
+ * 5. Distinct (issue 19), before run 4: BENCH_API_DISTINCT_RATE (200) requests/s for
+ *    BENCH_API_DISTINCT_SECONDS (20), half `GET /v1/logs`, half `GET /v1/traces/:traceId`, every
+ *    request a different query (trace id; log window, filter and page), while OTLP ingestion
+ *    runs at BENCH_API_DISTINCT_INGEST_SPANS (10,000) spans/s (bench/api-distinct.ts); beside it,
+ *    the engine time of one trace lookup: the statements getTrace runs, one after the other,
+ *    for each of the trace ids of run 2. BENCH_API_DISTINCT_ONLY=1 skips runs 2-4.
  *
  * Targets: p99 < 50 ms at 200 requests/s (issue 5); ingest acknowledged p99 < 1 s while the 4
- * long TQL queries run (issue 14). The last line is one JSON object.
+ * long TQL queries run (issue 14); p99 < 50 ms for logs and traces at 200 distinct requests/s
+ * with ingestion at 10,000 spans/s, and a trace lookup under 5 ms of engine time on 1,000,000
+ * spans (issue 19). The last line is one JSON object.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunningService } from "../src/cli/serve.js";
-import type { QueryOptions, TelemetryExecutor } from "../src/telemetry/executor.js";
+import { type Captured, load, recordingExecutor, settle } from "./api-data.js";
+import { reportDistinct, runDistinct } from "./api-distinct.js";
+import {
+  MIXED_TQL_QUERIES,
+  MIXED_TQL_SECONDS,
+  type MixedSetup,
+  reportMixed,
+  runMixed,
+} from "./api-mixed.js";
+import { type Mode, type ModeFigures, printEndpointTables } from "./api-report.js";
 import {
   type ClosedLoopResult,
   closedLoop,
   type HttpClient,
+  latencies,
   type OpenLoopResult,
   openLoop,
   round,
   type Send,
   startClient,
 } from "./http-load.js";
-import { printTable } from "./table.js";
 
 const SPANS = Number(process.env.BENCH_API_SPANS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_API_RATE ?? 200);
@@ -55,16 +72,12 @@ const SERIAL_SECONDS = Number(process.env.BENCH_API_SERIAL_SECONDS ?? 3);
 const TRACES = Number(process.env.BENCH_API_TRACES ?? 300);
 const TARGET_P99_MS = 50;
 const MIXED_ONLY = process.env.BENCH_API_MIXED_ONLY === "1";
-const MIXED_SECONDS = Number(process.env.BENCH_API_MIXED_SECONDS ?? 20);
-const MIXED_READ_RATE = Number(process.env.BENCH_API_MIXED_READ_RATE ?? 50);
-const MIXED_INGEST_RATE = Number(process.env.BENCH_API_MIXED_INGEST_RATE ?? 20);
-const MIXED_TQL_SECONDS = Number(process.env.BENCH_API_MIXED_TQL_SECONDS ?? 10);
-const MIXED_TQL_QUERIES = Number(process.env.BENCH_API_MIXED_TQL_QUERIES ?? 4);
-const TARGET_INGEST_P99_MS = 1000;
-/** Allowed TQL that never finishes by itself: it runs until the time limit stops it. */
-const ENDLESS_TQL =
-  "SELECT count() AS n FROM traces a CROSS JOIN traces b CROSS JOIN traces c " +
-  "WHERE cityHash64(a.span_id, b.span_id, c.span_id) % 1000 = 7";
+const DISTINCT_ONLY = process.env.BENCH_API_DISTINCT_ONLY === "1";
+const DISTINCT_RATE = Number(process.env.BENCH_API_DISTINCT_RATE ?? 200);
+const DISTINCT_SECONDS = Number(process.env.BENCH_API_DISTINCT_SECONDS ?? 20);
+const DISTINCT_INGEST_SPANS = Number(process.env.BENCH_API_DISTINCT_INGEST_SPANS ?? 10_000);
+const DISTINCT_LEAD_SECONDS = Number(process.env.BENCH_API_DISTINCT_LEAD_SECONDS ?? 5);
+const TARGET_TRACE_ENGINE_MS = 5;
 const LOGS_PATH = "/v1/logs?limit=50";
 
 // ---------------------------------------------------------------------------------------------
@@ -72,165 +85,6 @@ const LOGS_PATH = "/v1/logs?limit=50";
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const fmt = (n: number) => n.toLocaleString("en");
-
-interface Captured {
-  sql: string;
-  options: QueryOptions | undefined;
-}
-
-/** An executor passing everything through and noting each query's SQL and parameters. */
-function recordingExecutor(inner: TelemetryExecutor, into: Captured[]): TelemetryExecutor {
-  return {
-    engine: inner.engine,
-    database: inner.database,
-    command: (sql, options) => inner.command(sql, options),
-    query<T>(sql: string, options?: QueryOptions) {
-      into.push({ sql, options });
-      return inner.query<T>(sql, options);
-    },
-    queryCompact: (sql, options) => inner.queryCompact(sql, options),
-    insert: (table, rows) => inner.insert(table, rows),
-    ping: () => inner.ping(),
-    close: () => inner.close(),
-  };
-}
-
-/** Sends the demo dataset through the service's OTLP endpoint, with progress on stderr. */
-async function load(url: string, key: string, spans: number, seed: number, label: string) {
-  const { demoRequests } = await import("../src/demo/generator.js");
-  const { sendAll } = await import("../src/demo/sender.js");
-  const started = performance.now();
-  let sent = 0;
-  let shown = 0;
-  const summary = await sendAll(
-    demoRequests({ spans, batchSpans: 1000, windowMs: 24 * 3600_000, nowMs: Date.now(), seed }),
-    {
-      url,
-      key,
-      concurrency: 4,
-      onSent: (r) => {
-        if (r.signal !== "traces") return;
-        sent += r.items;
-        if (sent - shown >= spans / 20 || sent >= spans) {
-          shown = sent;
-          const s = (performance.now() - started) / 1000;
-          log(
-            `  ${label}: ${fmt(sent)} / ${fmt(spans)} spans, ${s.toFixed(1)} s (${fmt(Math.round(sent / s))} spans/s)`,
-          );
-        }
-      },
-    },
-  );
-  return { ...summary, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Waits until the engine's background merges settle (the active part count stops changing). */
-async function settle(telemetry: TelemetryExecutor) {
-  const partsSql = `SELECT table, count() AS parts, sum(rows) AS rows FROM system.parts
-    WHERE database = {db:String} AND active AND table IN ('traces', 'logs') GROUP BY table ORDER BY table`;
-  const read = () =>
-    telemetry.query<{ table: string; parts: string; rows: string }>(partsSql, {
-      params: { db: telemetry.database },
-    });
-  let previous = "";
-  let stable = 0;
-  for (let waited = 0; waited < 120; waited += 2) {
-    const parts = await read();
-    const text = JSON.stringify(parts);
-    stable = text === previous ? stable + 1 : 0;
-    previous = text;
-    if (stable >= 2) break;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-  return Object.fromEntries(
-    (await read()).map((p) => [p.table, { parts: Number(p.parts), rows: Number(p.rows) }]),
-  );
-}
-
-interface MixedSetup {
-  url: string;
-  /** One key per project, each allowed to run TQL; the second one also ingests. */
-  keys: [string, string];
-  readClient: HttpClient;
-  ingestClient: HttpClient;
-  readPaths: string[];
-  sessions: number;
-}
-
-/**
- * Reads and OTLP exports, open loop, while 4 TQL queries that only the time limit stops hold
- * engine sessions; each TQL query is sent again as soon as it is answered.
- */
-async function runMixed(setup: MixedSetup, tqlQueries: number) {
-  const { demoRequests } = await import("../src/demo/generator.js");
-  const { encodeRequest } = await import("../src/ingest/otlp/codec.js");
-  const bodies: Uint8Array[] = [];
-  for (const request of demoRequests({
-    spans: 4000,
-    batchSpans: 100,
-    windowMs: 60_000,
-    nowMs: Date.now(),
-    seed: 99,
-  }))
-    if (request.signal === "traces") bodies.push(encodeRequest("traces", request.body));
-
-  let running = true;
-  const tqlStatuses: Record<string, number> = {};
-  let tqlStarted = 0;
-  const tqlSeconds: number[] = [];
-  const tqlLoop = async (key: string) => {
-    while (running) {
-      tqlStarted++;
-      const started = performance.now();
-      const response = await fetch(`${setup.url}/v1/tql`, {
-        method: "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ query: ENDLESS_TQL }),
-      }).catch(() => undefined);
-      const body = (await response?.json().catch(() => undefined)) as { code?: string } | undefined;
-      const status = `${response?.status ?? "network"}${body?.code ? ` ${body.code}` : ""}`;
-      tqlStatuses[status] = (tqlStatuses[status] ?? 0) + 1;
-      tqlSeconds.push((performance.now() - started) / 1000);
-    }
-  };
-  log(
-    `Mixed: ${tqlQueries} long TQL queries, ingest ${MIXED_INGEST_RATE}/s and reads ${MIXED_READ_RATE}/s for ${MIXED_SECONDS} s`,
-  );
-  const loops = Array.from({ length: tqlQueries }, (_, i) => tqlLoop(setup.keys[i % 2] as string));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  // No new TQL query once the last request is sent: what is queued then drains (one lane: slowly).
-  const stop = setTimeout(() => {
-    running = false;
-  }, MIXED_SECONDS * 1000);
-  const [read, ingest] = await Promise.all([
-    setup.readClient.open(setup.readPaths, MIXED_READ_RATE, MIXED_SECONDS),
-    setup.ingestClient.open(["/v1/traces"], MIXED_INGEST_RATE, MIXED_SECONDS, bodies),
-  ]);
-  clearTimeout(stop);
-  running = false;
-  await Promise.all(loops);
-  const result = {
-    sessions: setup.sessions,
-    seconds: MIXED_SECONDS,
-    tql: {
-      queries: tqlQueries,
-      limitSeconds: MIXED_TQL_SECONDS,
-      started: tqlStarted,
-      meanSeconds: round(tqlSeconds.reduce((a, b) => a + b, 0) / Math.max(1, tqlSeconds.length), 1),
-      statuses: tqlStatuses,
-    },
-    ingest: ingest.result,
-    ingestStatuses: ingest.statuses,
-    ingestRate: MIXED_INGEST_RATE,
-    read: read.result,
-    readStatuses: read.statuses,
-    readRate: MIXED_READ_RATE,
-    targetIngestP99Ms: TARGET_INGEST_P99_MS,
-    targetMet: ingest.result.p99 < TARGET_INGEST_P99_MS && ingest.result.errors === 0,
-  };
-  log(`  ${JSON.stringify(result)}`);
-  return result;
-}
 
 async function main() {
   const { loadConfig } = await import("../src/config.js");
@@ -240,7 +94,8 @@ async function main() {
   const { createProject } = await import("../src/projects/projects.js");
   const { createApiKey } = await import("../src/auth/api-keys.js");
   const { listLogs, ListLogsQuery } = await import("../src/read/logs.js");
-  const { getTrace, createTraceSpanLoader } = await import("../src/read/traces.js");
+  const { getTrace } = await import("../src/read/traces.js");
+  const { createTraceLoader } = await import("../src/read/trace-lookup.js");
 
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-api-"));
   let service: RunningService | undefined;
@@ -255,6 +110,8 @@ async function main() {
         VIGIL_LOG_LEVEL: "warn",
         VIGIL_RATE_LIMIT_PER_MINUTE: "1000000",
         VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: "10000000",
+        // Every client is on loopback: an overloaded service must show as latency, not resets.
+        VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "8192",
         VIGIL_TQL_MAX_EXECUTION_SECONDS: String(MIXED_TQL_SECONDS),
         ...(process.env.VIGIL_TELEMETRY_SESSIONS
           ? { VIGIL_TELEMETRY_SESSIONS: process.env.VIGIL_TELEMETRY_SESSIONS }
@@ -358,7 +215,7 @@ async function main() {
     const recordingRead = {
       ...deps.read,
       telemetry: recording,
-      traceSpans: createTraceSpanLoader(recording),
+      traces: createTraceLoader(recording),
     };
     await listLogs(recordingRead, projectId, logsQuery);
     const logsSql = captured.splice(0);
@@ -375,16 +232,9 @@ async function main() {
     const { hostname, port } = new URL(service.url);
     client = startClient({ host: hostname, port: Number(port), headers: { "x-api-key": apiKey } });
 
-    type Mode = "http" | "verb" | "engine";
     interface Runner {
       open(seconds: number): Promise<OpenLoopResult>;
       closed(concurrency: number, seconds: number): Promise<ClosedLoopResult>;
-    }
-    interface ModeFigures {
-      /** One request at a time: the service time, without queueing. */
-      serial: ClosedLoopResult;
-      open: OpenLoopResult;
-      closed: ClosedLoopResult;
     }
     interface EndpointFigures {
       modes: Record<Mode, ModeFigures>;
@@ -429,7 +279,7 @@ async function main() {
     };
     const figures: Record<string, EndpointFigures> = {};
     const loadBefore = loadavg()[0] ?? 0;
-    for (const [name, endpoint] of MIXED_ONLY ? [] : Object.entries(endpoints)) {
+    for (const [name, endpoint] of MIXED_ONLY || DISTINCT_ONLY ? [] : Object.entries(endpoints)) {
       const httpStatuses: Record<string, number> = {};
       const runners: Record<Mode, Runner> = {
         engine: directRunner(endpoint.engine),
@@ -454,6 +304,41 @@ async function main() {
       figures[name] = { modes: { http: h, verb, engine }, httpStatuses };
     }
 
+    // The engine time of one trace lookup: its statements one after the other, three passes.
+    const lookupMs: number[] = [];
+    for (let pass = 0; pass < 3; pass++) {
+      for (const statements of traceSql) {
+        const started = performance.now();
+        await runCaptured(statements);
+        if (pass > 0) lookupMs.push(performance.now() - started);
+      }
+    }
+    const traceLookupEngine = {
+      statements: round(traceSql.reduce((n, s) => n + s.length, 0) / traceSql.length, 2),
+      ...latencies(Float64Array.from(lookupMs)),
+    };
+    log(`Trace lookup, engine time: ${JSON.stringify(traceLookupEngine)}`);
+
+    // 5. Distinct: every read a different query, while ingestion runs.
+    log(
+      `Distinct: ${DISTINCT_RATE} different reads/s for ${DISTINCT_SECONDS} s, ingest ${fmt(DISTINCT_INGEST_SPANS)} spans/s`,
+    );
+    const distinct = MIXED_ONLY
+      ? undefined
+      : await runDistinct({
+          host: hostname,
+          port: Number(port),
+          readKey: apiKey,
+          ingestKey: apiKey,
+          telemetry: deps.telemetry,
+          projectId,
+          rate: DISTINCT_RATE,
+          seconds: DISTINCT_SECONDS,
+          ingestSpansPerSecond: DISTINCT_INGEST_SPANS,
+          ingestLeadSeconds: DISTINCT_LEAD_SECONDS,
+        });
+    log(`  ${JSON.stringify(distinct)}`);
+
     // 4. Mixed: ingestion and reads while long TQL queries hold engine sessions, beside the
     // same ingestion and reads with no TQL query running (the baseline).
     const mixedSetup: MixedSetup = {
@@ -470,13 +355,12 @@ async function main() {
       readPaths: tracePaths,
       sessions: config.telemetry.sessions,
     };
-    const mixedBaseline = await runMixed(mixedSetup, 0);
-    const mixed = await runMixed(mixedSetup, MIXED_TQL_QUERIES);
+    const mixedBaseline = DISTINCT_ONLY ? undefined : await runMixed(mixedSetup, 0);
+    const mixed = DISTINCT_ONLY ? undefined : await runMixed(mixedSetup, MIXED_TQL_QUERIES);
     await mixedSetup.ingestClient.stop();
 
     // Report.
     const ms = (n: number) => n.toFixed(2);
-    const pair = (a: number, b: number) => `${ms(a)} / ${ms(b)}`;
     const entries = Object.entries(figures).map(
       ([name, f]) => [name, endpoints[name as keyof typeof endpoints].label, f.modes] as const,
     );
@@ -510,67 +394,7 @@ async function main() {
       `Read API over loopback HTTP: ${fmt(storedSpans)} spans, ${fmt(storedLogs)} logs (+ ${fmt(otherSpans)} spans in another project), ` +
         `loaded through OTLP in ${loadSeconds.toFixed(1)} s; traces: ${traceMix.traces} ids, ${traceMix.minSpans}-${traceMix.maxSpans} spans (median ${traceMix.medianSpans})`,
     );
-    console.log(
-      `\nOpen loop, ${RATE} requests/s for ${SECONDS} s, latency in ms from the scheduled send time (HTTP: keep-alive, client in a worker thread)`,
-    );
-    printTable(
-      [
-        "endpoint",
-        "HTTP p50 / p99",
-        "verb p50 / p99",
-        "engine SQL p50 / p99",
-        "overhead p99 (HTTP - engine)",
-        "HTTP achieved/s",
-        "HTTP errors",
-      ],
-      entries.map(([, label, m]) => [
-        label,
-        pair(m.http.open.p50, m.http.open.p99),
-        pair(m.verb.open.p50, m.verb.open.p99),
-        pair(m.engine.open.p50, m.engine.open.p99),
-        `${m.http.open.p99 >= m.engine.open.p99 ? "+" : ""}${ms(m.http.open.p99 - m.engine.open.p99)} ms (x${(m.http.open.p99 / m.engine.open.p99).toFixed(2)})`,
-        `${m.http.open.achievedRate} (engine ${m.engine.open.achievedRate})`,
-        `${m.http.open.errors}/${m.http.open.requests}`,
-      ]),
-    );
-    console.log(
-      "Service time, one request at a time (no queueing), ms; engine utilization = rate x engine mean",
-    );
-    printTable(
-      [
-        "endpoint",
-        "HTTP mean / p99",
-        "verb mean / p99",
-        "engine SQL mean / p99",
-        "HTTP / engine mean",
-        `engine utilization at ${RATE}/s`,
-      ],
-      entries.map(([, label, m]) => [
-        label,
-        pair(m.http.serial.mean, m.http.serial.p99),
-        pair(m.verb.serial.mean, m.verb.serial.p99),
-        pair(m.engine.serial.mean, m.engine.serial.p99),
-        `x${(m.http.serial.mean / m.engine.serial.mean).toFixed(2)}`,
-        ((RATE * m.engine.serial.mean) / 1000).toFixed(2),
-      ]),
-    );
-    console.log(`Sustained maximum, closed loop of ${CONCURRENCY} concurrent requests`);
-    printTable(
-      [
-        "endpoint",
-        "HTTP req/s (p99 ms)",
-        "verb req/s (p99 ms)",
-        "engine req/s (p99 ms)",
-        "HTTP / engine",
-      ],
-      entries.map(([, label, m]) => [
-        label,
-        `${m.http.closed.requestsPerSecond} (${ms(m.http.closed.p99)})`,
-        `${m.verb.closed.requestsPerSecond} (${ms(m.verb.closed.p99)})`,
-        `${m.engine.closed.requestsPerSecond} (${ms(m.engine.closed.p99)})`,
-        `x${(m.http.closed.requestsPerSecond / m.engine.closed.requestsPerSecond).toFixed(2)}`,
-      ]),
-    );
+    printEndpointTables(entries, { rate: RATE, seconds: SECONDS, concurrency: CONCURRENCY });
     console.log(
       `HTTP statuses: ${entries.map(([name]) => `${name} ${JSON.stringify(figures[name]?.httpStatuses)}`).join(", ")}`,
     );
@@ -578,51 +402,14 @@ async function main() {
       `Target p99 < ${TARGET_P99_MS} ms at ${RATE} requests/s over HTTP: ${met ? "met" : "NOT met"} ` +
         `(${entries.map(([name, , m]) => `${name} p99 ${ms(m.http.open.p99)} ms at ${m.http.open.achievedRate}/s`).join(", ")})`,
     );
-    console.log(
-      `\nMixed, ${MIXED_SECONDS} s with ${MIXED_TQL_QUERIES} long TQL queries running (2 per project, ${MIXED_TQL_SECONDS} s limit), engine sessions: ${mixed.sessions}`,
-    );
-    const mixedRow = (label: string, rate: number, r: typeof mixed.ingest, statuses: object) => [
-      label,
-      String(rate),
-      pair(r.p50, r.p99),
-      ms(r.max),
-      String(r.achievedRate),
-      `${r.errors}/${r.requests}`,
-      JSON.stringify(statuses),
-    ];
-    printTable(
-      ["load", "rate/s", "p50 / p99 ms", "max ms", "achieved/s", "errors", "statuses"],
-      [
-        mixedRow(
-          `OTLP POST /v1/traces (100 spans), until acknowledged, with ${MIXED_TQL_QUERIES} TQL`,
-          MIXED_INGEST_RATE,
-          mixed.ingest,
-          mixed.ingestStatuses,
-        ),
-        mixedRow(
-          "  baseline: the same with no TQL query running",
-          MIXED_INGEST_RATE,
-          mixedBaseline.ingest,
-          mixedBaseline.ingestStatuses,
-        ),
-        mixedRow(
-          `GET /v1/traces/:traceId (distinct ids), with ${MIXED_TQL_QUERIES} TQL`,
-          MIXED_READ_RATE,
-          mixed.read,
-          mixed.readStatuses,
-        ),
-        mixedRow(
-          "  baseline: the same with no TQL query running",
-          MIXED_READ_RATE,
-          mixedBaseline.read,
-          mixedBaseline.readStatuses,
-        ),
-      ],
-    );
-    console.log(
-      `TQL: ${mixed.tql.started} long queries started, answers ${JSON.stringify(mixed.tql.statuses)}; ` +
-        `ingest acknowledged p99 < ${TARGET_INGEST_P99_MS} ms while they run: ${mixed.targetMet ? "met" : "NOT met"} (p99 ${ms(mixed.ingest.p99)} ms)`,
-    );
+    if (mixed && mixedBaseline) reportMixed(mixed, mixedBaseline);
+    const distinctMet =
+      distinct !== undefined &&
+      distinct.logs.p99 < TARGET_P99_MS &&
+      distinct.traces.p99 < TARGET_P99_MS &&
+      distinct.logs.errors + distinct.traces.errors === 0;
+    if (distinct)
+      reportDistinct(distinct, traceLookupEngine, TARGET_P99_MS, TARGET_TRACE_ENGINE_MS);
     console.log(
       JSON.stringify({
         bench: "api",
@@ -647,6 +434,15 @@ async function main() {
         endpoints: summary,
         target: { p99Ms: TARGET_P99_MS, rate: RATE },
         targetMet: met,
+        distinct,
+        traceLookupEngineMs: traceLookupEngine,
+        distinctTarget: {
+          p99Ms: TARGET_P99_MS,
+          rate: DISTINCT_RATE,
+          ingestSpansPerSecond: DISTINCT_INGEST_SPANS,
+          traceLookupEngineMs: TARGET_TRACE_ENGINE_MS,
+        },
+        distinctTargetMet: distinctMet && traceLookupEngine.mean < TARGET_TRACE_ENGINE_MS,
       }),
     );
   } finally {

@@ -222,8 +222,9 @@ export function runClient(setup: ClientSetup = workerData as ClientSetup) {
           res.on("error", () => resolve(false));
         },
       );
-      req.on("error", () => {
-        statuses.network = (statuses.network ?? 0) + 1;
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        const status = `network ${error.code ?? error.message}`;
+        statuses[status] = (statuses[status] ?? 0) + 1;
         resolve(false);
       });
       req.end(body);

@@ -30,8 +30,7 @@ import {
   createNotificationDispatcher,
   type NotificationDispatcher,
 } from "./notifications/dispatcher.js";
-import type { ReadDeps } from "./read/read-deps.js";
-import { createTraceSpanLoader } from "./read/traces.js";
+import { createReadDeps, type ReadDeps } from "./read/read-deps.js";
 import { createStatusPageEngine } from "./status-pages/engine.js";
 import { createStatusPageReader, type StatusPageReader } from "./status-pages/reader.js";
 import { createStatusPageTicker, type StatusPageTicker } from "./status-pages/ticker.js";
@@ -312,12 +311,11 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       metrics.ingestInflightBytes.set(used),
     ),
     tql,
-    read: {
+    read: createReadDeps({
       telemetry,
       clock: options.clock ?? systemClock,
       errorGroups: ingest.errorGroups,
-      traceSpans: createTraceSpanLoader(telemetry),
-    },
+    }),
     domain,
     monitors: {
       engine,

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
-import { INTERNAL_TABLES, TELEMETRY_TABLE_NAMES } from "../src/telemetry/tables.js";
+import { DERIVED_TABLES, INTERNAL_TABLES } from "../src/telemetry/internal-tables.js";
+import { TELEMETRY_TABLE_NAMES } from "../src/telemetry/tables.js";
 import { startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -69,7 +70,11 @@ describe("restart on the same data directory", () => {
         "SELECT name FROM system.tables WHERE database = 'vigil' ORDER BY name",
       );
       expect(tables.map((t) => t.name)).toEqual(
-        [...TELEMETRY_TABLE_NAMES, ...INTERNAL_TABLES.map((t) => t.name)].sort(),
+        [
+          ...TELEMETRY_TABLE_NAMES,
+          ...[...INTERNAL_TABLES, ...DERIVED_TABLES].map((t) => t.name),
+          ...DERIVED_TABLES.map((t) => t.view.name),
+        ].sort(),
       );
       expect(await reopened.query("SELECT message FROM vigil.logs")).toEqual([{ message: "kept" }]);
     } finally {

@@ -12,17 +12,18 @@ import { join } from "node:path";
 import { Session } from "chdb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSettings } from "../src/telemetry/executor.js";
+import { DERIVED_TABLES, INTERNAL_TABLES } from "../src/telemetry/internal-tables.js";
 import {
   createSchemaStatements,
   migrationStatements,
   type SchemaState,
 } from "../src/telemetry/schema.js";
-import { INTERNAL_TABLES, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
+import { TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 const CLUSTER = "vigil_cluster";
 const OPTIONS = { retentionDays: 30, cluster: CLUSTER };
-const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES];
+const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES, ...DERIVED_TABLES];
 
 const CONFIG = `<clickhouse>
   <remote_servers>

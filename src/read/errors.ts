@@ -131,7 +131,7 @@ export async function listErrors(
       columns: GROUP_COLUMNS,
       from: groups,
       orderBy: `${SORT_COLUMNS[query.sort_by]} ${direction}, last_seen DESC, fingerprint`,
-      total: "subquery",
+      total: { kind: "count" },
     },
     toSummary,
   );

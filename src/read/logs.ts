@@ -3,6 +3,7 @@ import { NotFoundError } from "../lib/errors.js";
 import {
   bucketMs,
   bucketStarts,
+  CountParam,
   countsOf,
   dashboardWindow,
   hexIdParam,
@@ -14,7 +15,7 @@ import {
 } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
-import { num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
+import { countCap, num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
 export const SOURCES = ["frontend", "backend"] as const;
@@ -38,6 +39,7 @@ export const ListLogsQuery = listQuery(LOG_SORTS, {
     ),
   service: z.string().min(1).max(256).optional().describe("Only records of this service"),
   trace_id: hexIdParam(32).optional().describe("Only records logged inside this trace"),
+  count: CountParam,
 });
 export type ListLogsQuery = z.infer<typeof ListLogsQuery>;
 
@@ -94,7 +96,11 @@ function toSummary(row: LogRow): LogSummary {
   };
 }
 
-/** Log records, newest first unless sorted otherwise; one engine round trip for page and total. */
+/**
+ * Log records, newest first unless sorted otherwise; one engine round trip for page and total.
+ * Without filters the total is exact and free (the primary key counts the window); with them the
+ * count stops at COUNT_CAP matches unless `count=exact`, so it never scans the whole window.
+ */
 export async function listLogs(
   deps: ReadDeps,
   projectId: string,
@@ -102,15 +108,15 @@ export async function listLogs(
 ): Promise<Page<LogSummary>> {
   const sql = new Sql(deps.telemetry, projectId);
   const window = resolveWindow(query, deps.clock.now().getTime());
-  const conditions = [
-    ...sql.within("timestamp", window),
+  const filters = [
     ...(query.level ? [`level = ${sql.bind(query.level)}`] : []),
     ...(query.source ? [`source = ${sql.bind(query.source)}`] : []),
     ...(query.service ? [`service_name = ${sql.bind(query.service)}`] : []),
     ...(query.trace_id ? [`trace_id = ${sql.bind(query.trace_id)}`] : []),
     ...searchConditions(sql, "message", query.search ? searchTerms(query.search) : []),
   ];
-  const where = whereClause(sql, conditions);
+  const where = whereClause(sql, [...sql.within("timestamp", window), ...filters]);
+  const capped = query.count === "estimate" && filters.length > 0;
   const table = sql.table("logs");
   const direction = query.sort_order === "asc" ? "ASC" : "DESC";
   const order =
@@ -120,7 +126,12 @@ export async function listLogs(
   return selectPage(
     sql,
     query,
-    { columns: SUMMARY_COLUMNS, from: `${table} ${where}`, orderBy: order, total: "subquery" },
+    {
+      columns: SUMMARY_COLUMNS,
+      from: `${table} ${where}`,
+      orderBy: order,
+      total: { kind: "count", cap: capped ? countCap(query) : undefined },
+    },
     toSummary,
   );
 }

@@ -143,6 +143,17 @@ export const countsOf = <const N extends readonly string[]>(names: N) =>
 export const hexIdParam = (chars: number, what = `${chars} lowercase hex characters`) =>
   z.string().regex(new RegExp(`^[0-9a-f]{${chars}}$`), `must be ${what}`);
 
+/**
+ * `count` of the lists that count in the engine (logs, traces): how exact `total` has to be.
+ * The default spares the engine a count it would scan the whole window for.
+ */
+export const CountParam = z
+  .enum(["estimate", "exact"])
+  .default("estimate")
+  .describe(
+    "`estimate` (default): `total` may be a lower bound (`totalExact: false`) or counted for an earlier page of the same query; `exact`: counted now, whatever it costs",
+  );
+
 /** The list envelope's pagination block. */
 export interface PageInfo {
   page: number;
@@ -150,15 +161,22 @@ export interface PageInfo {
   total: number;
   totalPages: number;
   hasMore: boolean;
+  /** `false` when `total` is a lower bound (a count that stopped early); absent when exact. */
+  totalExact?: boolean;
 }
 
-export function pageInfo({ page, limit }: PageQuery, total: number): PageInfo {
+export function pageInfo(
+  { page, limit }: PageQuery,
+  total: number,
+  totalExact?: boolean,
+): PageInfo {
   return {
     page,
     limit,
     total,
     totalPages: Math.max(1, Math.ceil(total / limit)),
     hasMore: page * limit < total,
+    ...(totalExact === undefined ? {} : { totalExact }),
   };
 }
 

@@ -186,7 +186,7 @@ export async function listSessions(
       columns: "*",
       from: `(${sessions})`,
       orderBy: `${order.join(", ")}, session_id`,
-      total: "window",
+      total: { kind: "window" },
     },
     toSummary,
   );

@@ -1,5 +1,6 @@
 import { quoteIdentifier, type TelemetryExecutor } from "../telemetry/executor.js";
 import { type Page, type PageQuery, pageInfo, type TimeWindow } from "./params.js";
+import type { TotalCache } from "./total-cache.js";
 
 /**
  * Builds the read API's SQL: every value is a bound `{pN:Type}` parameter, never text in the
@@ -78,23 +79,57 @@ export const textOrNull = (value: unknown): string | null => (value ? String(val
 /** Numbers the engine sends as text (64-bit integers in JSON) back to numbers. */
 export const num = (value: unknown): number => Number(value ?? 0);
 
+/** A grouped list's total kept for a while (TotalCache); `reuse` lets this page take it. */
+export interface CachedTotal {
+  cache: TotalCache;
+  key: string;
+  reuse: boolean;
+}
+
+/**
+ * How a list counts everything that matches:
+ * - `count`: `from` is a table with its WHERE; a scalar `count()` subquery in the page's statement
+ *   (which keeps the engine's read-in-order LIMIT), stopping at `cap` matches when given;
+ * - `window`: `from` is a grouped subquery; `count() OVER ()`, which would otherwise group twice,
+ *   or a total counted for the same query a moment ago (`cached`).
+ */
+export type PageTotal =
+  | { kind: "count"; cap?: number | undefined }
+  | { kind: "window"; cached?: CachedTotal | undefined };
+
 /** A list query: what to select, from where (a table with its WHERE, or a parenthesized subquery), in which order. */
 export interface PageSelect {
   columns: string;
   from: string;
   orderBy: string;
-  /**
-   * How the page carries its total: a scalar `subquery` (plain table scans, which keeps the
-   * engine's read-in-order LIMIT) or `window` (`count() OVER ()`, for grouped subqueries that
-   * would otherwise be computed twice).
-   */
-  total: "subquery" | "window";
+  total: PageTotal;
+}
+
+/** A capped count stops at this many matches, or just past the page asked for when that is further. */
+export const COUNT_CAP = 10_000;
+
+/** The cap of a capped count for this page: far enough to tell the page past the end exactly. */
+export const countCap = ({ page, limit }: PageQuery): number =>
+  Math.max(COUNT_CAP, page * limit + 1);
+
+/** The total as a scalar subquery or window function; undefined when a cached total stands in. */
+function totalSql(select: PageSelect, cached: number | undefined): string | undefined {
+  if (select.total.kind === "window") return cached === undefined ? "count() OVER ()" : undefined;
+  return `(${countSql(select)})`;
+}
+
+/** `SELECT count() AS total …` of everything the list matches, up to the cap when there is one. */
+function countSql(select: PageSelect): string {
+  if (select.total.kind === "count" && select.total.cap !== undefined)
+    return `SELECT count() AS total FROM (SELECT 1 FROM ${select.from} LIMIT ${select.total.cap})`;
+  return `SELECT count() AS total FROM ${select.from}`;
 }
 
 /**
- * One page and the total in one engine round trip (chDB runs one statement at a time, so every
- * statement saved is latency saved for everyone). Only a page past the end, with no row to carry
- * the total, costs a second count.
+ * One page and its total in one engine round trip (every statement saved is latency saved for
+ * everyone). The page is read one row long, so `hasMore` is known, and a page that shows the end
+ * of the list has its exact total whatever was counted. Only a page past the end, with no row to
+ * carry the total, costs a second count.
  */
 export async function selectPage<T extends Record<string, unknown>, I>(
   sql: Sql,
@@ -102,17 +137,31 @@ export async function selectPage<T extends Record<string, unknown>, I>(
   select: PageSelect,
   toItem: (row: T) => I,
 ): Promise<Page<I>> {
-  const total =
-    select.total === "window" ? "count() OVER ()" : `(SELECT count() FROM ${select.from})`;
+  const { total: how } = select;
+  const cachedTotal =
+    how.kind === "window" && how.cached?.reuse ? how.cached.cache.get(how.cached.key) : undefined;
+  const total = totalSql(select, cachedTotal);
   const offset = (query.page - 1) * query.limit;
   const rows = await sql.query<T & { total?: unknown }>(
-    `SELECT ${select.columns}, ${total} AS total FROM ${select.from}
-     ORDER BY ${select.orderBy} LIMIT ${query.limit} OFFSET ${offset}`,
+    `SELECT ${select.columns}${total === undefined ? "" : `, ${total} AS total`} FROM ${select.from}
+     ORDER BY ${select.orderBy} LIMIT ${query.limit + 1} OFFSET ${offset}`,
   );
-  let count = rows[0] ? num(rows[0].total) : 0;
-  if (!rows[0] && offset > 0) {
-    const [row] = await sql.query<{ total: string }>(`SELECT count() AS total FROM ${select.from}`);
-    count = num(row?.total);
-  }
-  return { data: rows.map(toItem), pagination: pageInfo(query, count) };
+  const data = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  const pastEnd = !rows[0] && offset > 0;
+  const counted = pastEnd
+    ? num((await sql.query<{ total: string }>(countSql(select)))[0]?.total)
+    : rows[0] && total !== undefined
+      ? num(rows[0].total)
+      : (cachedTotal ?? 0);
+  // The page shows the end: its rows are the count, whatever the count said a moment earlier.
+  const count = pastEnd
+    ? counted
+    : hasMore
+      ? Math.max(counted, offset + data.length + 1)
+      : offset + data.length;
+  const capped = hasMore && how.kind === "count" && how.cap !== undefined && counted >= how.cap;
+  if (how.kind === "window" && how.cached && (total !== undefined || pastEnd))
+    how.cached.cache.set(how.cached.key, count);
+  return { data: data.map(toItem), pagination: pageInfo(query, count, capped ? false : undefined) };
 }

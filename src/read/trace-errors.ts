@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import type { TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
+import { anyOf } from "./trace-index.js";
 
 /** At most this many (group, span) pairs per trace: a trace failing in every span still answers fast. */
 export const MAX_TRACE_ERROR_GROUPS = 1000;
@@ -25,52 +27,69 @@ export const TraceErrorGroup = z
   .meta({ id: "TraceErrorGroup" });
 export type TraceErrorGroup = z.infer<typeof TraceErrorGroup>;
 
+/** A trace whose error groups are asked for, and when its spans ran (epoch ms). */
+export interface TraceErrorsOf {
+  traceId: string;
+  window: TimeWindow;
+}
+
 /**
- * The error groups with an occurrence in one trace (exception events and error logs), per span,
- * in the order they first occurred, so a span can link to its group; only one span's if named.
+ * The error groups with an occurrence in each of several traces of one project (exception events
+ * and error logs), per span, in the order they first occurred, so a span can link to its group;
+ * only one span's if named. One statement for all the traces; a second one names the groups'
+ * types when there are any (most traces have none).
  */
 export async function traceErrorGroups(
   telemetry: TelemetryExecutor,
   projectId: string,
-  traceId: string,
-  /** When the spans ran; unknown, it is read from the trace (so this can run beside that read). */
-  span: { fromMs: number; toMs: number } | undefined,
+  traces: readonly TraceErrorsOf[],
   spanId?: string,
-): Promise<TraceErrorGroup[]> {
+): Promise<Map<string, TraceErrorGroup[]>> {
+  const found = new Map<string, TraceErrorGroup[]>(traces.map((t) => [t.traceId, []]));
+  if (traces.length === 0) return found;
   const sql = new Sql(telemetry, projectId);
-  const occurrences = sql.table("error_occurrences");
-  const ofTrace = `trace_id = ${sql.bind(traceId)}`;
-  const margin = sql.bind(MARGIN_MS);
-  // Scalar subqueries are computed first, so the bounds still prune partitions.
-  const window = span
-    ? sql.within("timestamp", { fromMs: span.fromMs - MARGIN_MS, toMs: span.toMs + MARGIN_MS })
-    : [
-        `timestamp >= (SELECT min(timestamp) FROM ${sql.table("traces")} ${whereClause(sql, [ofTrace])}) - toIntervalMillisecond(${margin})`,
-        `timestamp < (SELECT max(end_timestamp) FROM ${sql.table("traces")} ${whereClause(sql, [ofTrace])}) + toIntervalMillisecond(${margin})`,
-      ];
+  const each = traces.map(({ traceId, window }) => {
+    const around = { fromMs: window.fromMs - MARGIN_MS, toMs: window.toMs + MARGIN_MS };
+    return `(trace_id = ${sql.bind(traceId)} AND ${sql.within("timestamp", around).join(" AND ")})`;
+  });
   const where = whereClause(sql, [
-    ofTrace,
+    anyOf(each),
     ...(spanId === undefined ? [] : [`span_id = ${sql.bind(spanId)}`]),
-    ...window,
   ]);
   const rows = await sql.query<Record<string, unknown>>(
-    `SELECT o.fingerprint AS fingerprint, o.span_id AS span_id, o.count AS count,
-            o.message AS message, g.exception_type AS exception_type
-     FROM (SELECT fingerprint, span_id, count() AS count, argMax(message, timestamp) AS message,
-                  min(timestamp) AS first
-           FROM ${occurrences} ${where}
-           GROUP BY fingerprint, span_id
-           ORDER BY first, fingerprint, span_id LIMIT ${MAX_TRACE_ERROR_GROUPS}) AS o
-     LEFT JOIN (SELECT fingerprint, exception_type FROM ${sql.table("error_groups")} FINAL
-                ${whereClause(sql, [`fingerprint IN (SELECT fingerprint FROM ${occurrences} ${where})`])}) AS g
-       USING fingerprint
-     ORDER BY o.first, o.fingerprint, o.span_id`,
+    `SELECT trace_id, fingerprint, span_id, count() AS count,
+            argMax(message, timestamp) AS message, min(timestamp) AS first
+     FROM ${sql.table("error_occurrences")} ${where}
+     GROUP BY trace_id, fingerprint, span_id
+     ORDER BY trace_id, first, fingerprint, span_id
+     LIMIT ${MAX_TRACE_ERROR_GROUPS} BY trace_id`,
   );
-  return rows.map((row) => ({
-    errorId: String(row.fingerprint),
-    spanId: row.span_id ? String(row.span_id) : null,
-    type: String(row.exception_type ?? ""),
-    message: String(row.message),
-    occurrences: num(row.count),
-  }));
+  const types = await groupTypes(telemetry, projectId, [
+    ...new Set(rows.map((r) => String(r.fingerprint))),
+  ]);
+  for (const row of rows) {
+    found.get(String(row.trace_id))?.push({
+      errorId: String(row.fingerprint),
+      spanId: row.span_id ? String(row.span_id) : null,
+      type: types.get(String(row.fingerprint)) ?? "",
+      message: String(row.message),
+      occurrences: num(row.count),
+    });
+  }
+  return found;
+}
+
+/** The exception type of each error group (its current version). */
+async function groupTypes(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  fingerprints: readonly string[],
+): Promise<Map<string, string>> {
+  if (fingerprints.length === 0) return new Map();
+  const sql = new Sql(telemetry, projectId);
+  const rows = await sql.query<{ fingerprint: string; exception_type: string }>(
+    `SELECT fingerprint, exception_type FROM ${sql.table("error_groups")} FINAL
+     ${whereClause(sql, [`fingerprint IN ${sql.bind(fingerprints)}`])}`,
+  );
+  return new Map(rows.map((r) => [r.fingerprint, r.exception_type]));
 }

@@ -1,5 +1,6 @@
+import { nsToMs, type SpanView } from "./trace-lookup.js";
 import type { TreeNode } from "./trace-tree.js";
-import { nsToMs, type SpanView, type TraceDetail } from "./traces.js";
+import type { TraceDetail } from "./traces.js";
 
 /**
  * A trace detail as JSON text. The tree is written with an explicit stack, because a chain of

@@ -2,17 +2,18 @@ import { z } from "zod";
 import { NotFoundError } from "../lib/errors.js";
 import { hexIdParam, isoMs } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
-import { Sql, whereClause } from "./sql.js";
+import { num, Sql, whereClause } from "./sql.js";
 import { TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
-import { buildTraceTree, type TreeNode } from "./trace-tree.js";
+import { indexed, spansOf, withTraceRange } from "./trace-index.js";
 import {
   MAX_TRACE_SPANS,
   nsToMs,
   SPAN_COLUMNS,
   type SpanView,
-  TraceSummary,
   toSpanView,
-} from "./traces.js";
+} from "./trace-lookup.js";
+import { buildTraceTree, type TreeNode } from "./trace-tree.js";
+import { TraceSummary } from "./traces.js";
 
 export const SpanIdParam = hexIdParam(16);
 
@@ -120,17 +121,16 @@ export async function getTraceSpans(
   traceId: string,
 ): Promise<TraceSpans> {
   const sql = new Sql(deps.telemetry, projectId);
+  const { trace, withClause } = withTraceRange(sql, traceId);
   // In time order, so that a trace over the cap keeps its earliest spans (and the tree's sort
   // finds them sorted); arrays rather than keyed rows: 50,000 of them parse in one go.
-  const read = sql.queryRows(
-    `SELECT span_id, parent_span_id, operation_name, span_kind, service_name, status,
+  const all = await sql.queryRows(
+    `${withClause}
+     SELECT span_id, parent_span_id, operation_name, span_kind, service_name, status,
             toString(toUnixTimestamp64Nano(timestamp)), toString(toUnixTimestamp64Nano(end_timestamp))
-     FROM ${sql.table("traces")} ${whereClause(sql, [`trace_id = ${sql.bind(traceId)}`])}
+     FROM ${sql.table("traces")} ${whereClause(sql, [spansOf(trace)])}
      ORDER BY timestamp, span_id LIMIT ${MAX_TRACE_SPANS + 1}`,
   );
-  const errors = traceErrorGroups(deps.telemetry, projectId, traceId, undefined);
-  // Both run at once; a failed read must not leave the other's rejection unhandled.
-  const [all, errorGroups] = await Promise.all([read, errors]);
   if (all.length === 0) throw new NotFoundError("Trace", traceId);
   const truncated = all.length > MAX_TRACE_SPANS;
   const rows = (truncated ? all.slice(0, MAX_TRACE_SPANS) : all) as OutlineRow[];
@@ -145,6 +145,9 @@ export async function getTraceSpans(
   });
   const tree = buildTraceTree(inputs);
   if (!tree) throw new NotFoundError("Trace", traceId);
+  // Around the spans' times, once they are known: no second read of the index.
+  const window = { fromMs: Number(startNs / 1_000_000n), toMs: Number(endNs / 1_000_000n) + 1 };
+  const errorGroups = await traceErrorGroups(deps.telemetry, projectId, [{ traceId, window }]);
 
   const serviceNames = [...new Set(rows.map((r) => r[4]))].sort();
   const serviceIndex = new Map(serviceNames.map((s, i) => [s, i]));
@@ -211,7 +214,7 @@ export async function getTraceSpans(
     hasRoot: tree.hasRoot,
     orphanCount: tree.orphanCount,
     truncated,
-    errorGroups,
+    errorGroups: errorGroups.get(traceId) ?? [],
     names: names.values,
     kinds: kinds.values,
     statuses: statuses.values,
@@ -229,31 +232,32 @@ export async function getSpan(
 ): Promise<SpanDetail> {
   const sql = new Sql(deps.telemetry, projectId);
   const traces = sql.table("traces");
-  const ofTrace = `trace_id = ${sql.bind(traceId)}`;
+  const { trace, withClause } = withTraceRange(sql, traceId);
   const [row] = await sql.query<Record<string, unknown>>(
-    `SELECT ${SPAN_COLUMNS},
-            (SELECT toString(toUnixTimestamp64Nano(min(timestamp))) FROM ${traces}
-             ${whereClause(sql, [ofTrace])}) AS trace_start_ns
-     FROM ${traces} ${whereClause(sql, [ofTrace, `span_id = ${sql.bind(spanId)}`])}
+    `${withClause}
+     SELECT ${SPAN_COLUMNS}, ${indexed(trace)} AS indexed,
+            toString(toUnixTimestamp64Nano(${trace.range}.2)) AS trace_start_ns
+     FROM ${traces} ${whereClause(sql, [spansOf(trace), `span_id = ${sql.bind(spanId)}`])}
      ORDER BY timestamp LIMIT 1`,
   );
   if (!row) throw new NotFoundError("Span", spanId);
-  const { resource: _index, ...view }: SpanView = toSpanView(
-    row,
-    BigInt(String(row.trace_start_ns)),
-    0,
-  );
+  // A trace the index does not know starts at its earliest span (found through the bloom filter).
+  const firstStart = async () => {
+    const [first] = await sql.query<{ ns: string }>(
+      `SELECT toString(toUnixTimestamp64Nano(min(timestamp))) AS ns
+       FROM ${traces} ${whereClause(sql, [`trace_id = ${trace.id}`])}`,
+    );
+    return first?.ns ?? "0";
+  };
+  // The trace's start from the index; for a trace it does not know, from its spans.
+  const traceStartNs = num(row.indexed) > 0 ? String(row.trace_start_ns) : await firstStart();
+  const { resource: _index, ...view }: SpanView = toSpanView(row, BigInt(traceStartNs), 0);
   const fromMs = Date.parse(view.startTime);
-  const errorGroups = await traceErrorGroups(
-    deps.telemetry,
-    projectId,
-    traceId,
-    { fromMs, toMs: fromMs + Math.ceil(view.durationMs) + 1 },
-    spanId,
-  );
+  const window = { fromMs, toMs: fromMs + Math.ceil(view.durationMs) + 1 };
+  const errors = await traceErrorGroups(deps.telemetry, projectId, [{ traceId, window }], spanId);
   return {
     ...view,
     resource: row.resource_attributes as Record<string, string>,
-    errorGroups,
+    errorGroups: errors.get(traceId) ?? [],
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { traceDetailJson } from "./trace-json.js";
+import type { SpanView } from "./trace-lookup.js";
 import { buildTraceTree, preOrder, type SpanInput, type TreeNode } from "./trace-tree.js";
-import type { SpanView, TraceDetail } from "./traces.js";
+import type { TraceDetail } from "./traces.js";
 
 const MS = 1_000_000n;
 const span = (spanId: string, parentSpanId: string, startMs: number, endMs: number) => ({

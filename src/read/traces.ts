@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { Batcher } from "../lib/batcher.js";
 import { NotFoundError } from "../lib/errors.js";
-import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { hexIdParam, isoMs, listQuery, type Page, resolveWindow } from "./params.js";
+import { CountParam, hexIdParam, isoMs, listQuery, type Page, resolveWindow } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
-import { type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
+import { totalKey } from "./total-cache.js";
+import type { TraceErrorGroup } from "./trace-errors.js";
+import { MAX_TRACE_SPANS, nsToMs, type SpanView, toSpanView } from "./trace-lookup.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
 
 export const TraceIdParam = hexIdParam(32);
@@ -40,6 +40,7 @@ export const ListTracesQuery = listQuery(TRACE_SORTS, {
     .enum(["ok", "error"])
     .optional()
     .describe("`error`: traces with at least one failed span; `ok`: traces without"),
+  count: CountParam,
 });
 export type ListTracesQuery = z.infer<typeof ListTracesQuery>;
 
@@ -90,9 +91,6 @@ function toSummary(row: SummaryRow): TraceSummary {
   };
 }
 
-/** Nanoseconds as milliseconds with microsecond precision. */
-export const nsToMs = (ns: number) => Math.round(ns / 1000) / 1000;
-
 /** Trace summaries, newest first by start time unless sorted otherwise. */
 export async function listTraces(
   deps: ReadDeps,
@@ -130,31 +128,18 @@ export async function listTraces(
       columns: "*",
       from: `(${grouped})`,
       orderBy: `${SORT_COLUMNS[query.sort_by]} ${direction}, start_ns DESC, trace_id`,
-      total: "window",
+      // The count doubles the grouping's cost: later pages reuse the one of an earlier page.
+      total: {
+        kind: "window",
+        cached: {
+          cache: deps.totals,
+          key: totalKey("traces", projectId, query),
+          reuse: query.count === "estimate" && query.page > 1,
+        },
+      },
     },
     toSummary,
   );
-}
-
-/** A span of a trace tree as the API shows it; its place in the tree (depth, self time, orphan, children) comes from the tree node. */
-export interface SpanView {
-  spanId: string;
-  parentSpanId: string | null;
-  name: string;
-  service: string;
-  kind: string;
-  startTime: string;
-  /** Milliseconds after the trace's start. */
-  startOffsetMs: number;
-  durationMs: number;
-  status: string;
-  statusMessage: string;
-  http: { method: string; route: string; target: string; statusCode: number } | null;
-  attributes: Record<string, string>;
-  /** Index into the trace's `resources`. */
-  resource: number;
-  events: { time: string; name: string; attributes: Record<string, string> }[];
-  links: { traceId: string; spanId: string; attributes: Record<string, string> }[];
 }
 
 export interface TraceDetail extends Omit<TraceSummary, "status"> {
@@ -169,122 +154,13 @@ export interface TraceDetail extends Omit<TraceSummary, "status"> {
   root: TreeNode<SpanView>;
 }
 
-/** Spans read for one trace at most; a larger trace is cut to its earliest spans and flagged. */
-export const MAX_TRACE_SPANS = 50_000;
-
-/** Which trace of which project. */
-export interface TraceKey {
-  projectId: string;
-  traceId: string;
-}
-
-type SpanRow = Record<string, unknown>;
-
-/**
- * The spans of several traces, at most MAX_TRACE_SPANS + 1 each (one more tells that the trace
- * was cut), in one statement per project. Unordered, which spares the engine a sort; only a
- * trace that hit the cap is read again in time order, so a cut keeps its earliest spans.
- */
-export async function readTraceSpans(
-  telemetry: TelemetryExecutor,
-  keys: readonly TraceKey[],
-): Promise<SpanRow[][]> {
-  const byProject = new Map<string, Set<string>>();
-  for (const { projectId, traceId } of keys)
-    byProject.set(projectId, (byProject.get(projectId) ?? new Set()).add(traceId));
-  const found = new Map<string, SpanRow[]>();
-  for (const [projectId, traceIds] of byProject) {
-    const rows = await selectSpans(telemetry, projectId, [...traceIds], "");
-    for (const row of rows) {
-      const key = `${projectId}\u0000${String(row.trace_id)}`;
-      const list = found.get(key);
-      if (list) list.push(row);
-      else found.set(key, [row]);
-    }
-    for (const traceId of traceIds) {
-      const key = `${projectId}\u0000${traceId}`;
-      if ((found.get(key)?.length ?? 0) > MAX_TRACE_SPANS)
-        found.set(key, await selectSpans(telemetry, projectId, [traceId], "ORDER BY timestamp"));
-    }
-  }
-  return keys.map((k) => found.get(`${k.projectId}\u0000${k.traceId}`) ?? []);
-}
-
-/** Everything `toSpanView` reads of a span row. */
-export const SPAN_COLUMNS = `trace_id, span_id, parent_span_id, operation_name, span_kind, service_name,
-  toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
-  toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
-  status, status_message, http_method, http_route, http_target, http_status_code,
-  attributes, resource_attributes,
-  arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
-  events_name, events_attributes, links_trace_id, links_span_id, links_attributes`;
-
-/** A span row (SPAN_COLUMNS) as the API shows it, placed against the trace's start. */
-export function toSpanView(row: SpanRow, traceStartNs: bigint, resource: number): SpanView {
-  const startNs = BigInt(String(row.start_ns));
-  const endNs = BigInt(String(row.end_ns));
-  const statusCode = num(row.http_status_code);
-  return {
-    spanId: String(row.span_id),
-    parentSpanId: row.parent_span_id ? String(row.parent_span_id) : null,
-    name: String(row.operation_name),
-    service: String(row.service_name),
-    kind: String(row.span_kind),
-    startTime: isoMs(Number(startNs / 1_000_000n)),
-    startOffsetMs: nsToMs(Number(startNs - traceStartNs)),
-    durationMs: nsToMs(Number(endNs > startNs ? endNs - startNs : 0n)),
-    status: String(row.status),
-    statusMessage: String(row.status_message),
-    http:
-      row.http_method || statusCode > 0
-        ? {
-            method: String(row.http_method),
-            route: String(row.http_route),
-            target: String(row.http_target),
-            statusCode,
-          }
-        : null,
-    attributes: row.attributes as Record<string, string>,
-    resource,
-    events: (row.event_ms as unknown[]).map((ms, i) => ({
-      time: isoMs(num(ms)),
-      name: String((row.events_name as unknown[])[i]),
-      attributes: (row.events_attributes as Record<string, string>[])[i] ?? {},
-    })),
-    links: (row.links_trace_id as string[]).map((linkedTrace, i) => ({
-      traceId: linkedTrace,
-      spanId: String((row.links_span_id as unknown[])[i]),
-      attributes: (row.links_attributes as Record<string, string>[])[i] ?? {},
-    })),
-  };
-}
-
-function selectSpans(
-  telemetry: TelemetryExecutor,
-  projectId: string,
-  traceIds: string[],
-  order: "" | "ORDER BY timestamp",
-): Promise<SpanRow[]> {
-  const sql = new Sql(telemetry, projectId);
-  return sql.query<SpanRow>(
-    `SELECT ${SPAN_COLUMNS}
-     FROM ${sql.table("traces")}
-     ${whereClause(sql, [`trace_id IN ${sql.bind(traceIds)}`])}
-     ${order} LIMIT ${MAX_TRACE_SPANS + 1} BY trace_id`,
-  );
-}
-
-/** Traces asked for while the engine is busy are read together in the next statement. */
-export const createTraceSpanLoader = (telemetry: TelemetryExecutor) =>
-  new Batcher<TraceKey, SpanRow[]>((keys) => readTraceSpans(telemetry, keys), 32);
-
 /** One trace with its whole tree. */
 export async function getTrace(
   deps: ReadDeps,
   projectId: string,
   traceId: string,
 ): Promise<TraceDetail> {
-  const rows = await deps.traceSpans.load({ projectId, traceId });
+  const { rows, errorGroups } = await deps.traces.load({ projectId, traceId });
   if (rows.length === 0) throw new NotFoundError("Trace", traceId);
   const truncated = rows.length > MAX_TRACE_SPANS;
   const resources: Record<string, string>[] = [];
@@ -331,10 +207,6 @@ export async function getTrace(
     services.set(span.data.service, entry);
     if (span.endNs > endNs) endNs = span.endNs;
   }
-  const errorGroups = await traceErrorGroups(deps.telemetry, projectId, traceId, {
-    fromMs: Number(traceStartNs / 1_000_000n),
-    toMs: Number(endNs / 1_000_000n) + 1,
-  });
   return {
     traceId,
     rootService: tree.root.data.service,

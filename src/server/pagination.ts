@@ -14,6 +14,12 @@ export const Pagination = z.object({
   total: z.number().int(),
   totalPages: z.number().int(),
   hasMore: z.boolean(),
+  totalExact: z
+    .boolean()
+    .optional()
+    .describe(
+      "Present (false) only when `total` is a lower bound: a count that stopped early (`count=exact` counts all)",
+    ),
 });
 
 /** The list envelope: `{ data, pagination }`. */

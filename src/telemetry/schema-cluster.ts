@@ -1,6 +1,7 @@
 import { quoteIdentifier } from "./executor.js";
+import { createViewSql, type DerivedTableDef } from "./internal-tables.js";
 import type { SchemaLayout } from "./schema.js";
-import { type TableDef, ttlClause } from "./tables.js";
+import { settingsLines, type TableDef, ttlClause } from "./tables.js";
 
 /** The suffix of the table on each node that holds the rows. */
 export const LOCAL_SUFFIX = "_local";
@@ -44,8 +45,18 @@ export function clusterLayout(cluster: string): SchemaLayout {
       `PARTITION BY ${table.partitionBy}`,
       `ORDER BY ${table.orderBy}`,
       `TTL ${ttlClause(table, retentionDays)}`,
+      ...settingsLines(table),
     ].join("\n");
   }
+
+  // On each node, over its shard: the view reads the local inserts and writes the local table.
+  const viewSql = (database: string, table: DerivedTableDef) =>
+    createViewSql(table, {
+      view: qualified(database, table.view.name),
+      target: qualified(database, `${table.name}${LOCAL_SUFFIX}`),
+      source: qualified(database, `${table.view.source}${LOCAL_SUFFIX}`),
+      onCluster,
+    });
 
   // Columns listed, not `AS <local>`: the statement stands alone and reads as the table it makes.
   function distributedTableSql(database: string, table: TableDef): string {
@@ -70,6 +81,7 @@ export function clusterLayout(cluster: string): SchemaLayout {
       localTableSql(database, table, retentionDays),
       distributedTableSql(database, table),
     ],
+    createView: viewSql,
     targets: (table) => [
       { name: `${table.name}${LOCAL_SUFFIX}`, stores: true },
       { name: table.name, stores: false },

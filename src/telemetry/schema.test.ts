@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderSettings } from "./executor.js";
+import { DERIVED_TABLES, INTERNAL_TABLES } from "./internal-tables.js";
 import {
   createSchemaStatements,
   migrationStatements,
@@ -14,9 +15,11 @@ import {
   type SchemaStatement,
 } from "./schema.js";
 import { replicatedEngine } from "./schema-cluster.js";
-import { INTERNAL_TABLES, TELEMETRY_TABLES } from "./tables.js";
+import { settingsLines, TELEMETRY_TABLES } from "./tables.js";
 
-const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES];
+const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES, ...DERIVED_TABLES];
+/** `CREATE TABLE IF NOT EXISTS`, `CREATE MATERIALIZED VIEW IF NOT EXISTS`… */
+const CREATE_IF_MISSING = /^CREATE (\w+ )+IF NOT EXISTS /;
 const UPDATE = process.env.VIGIL_UPDATE_GOLDEN === "1";
 
 function matchesGolden(name: string, text: string): void {
@@ -34,7 +37,8 @@ const render = (statements: readonly (string | SchemaStatement)[]) =>
 
 /**
  * Every table and column present under `names(table)`, except: traces lacks `scope_version`
- * and its `idx_session_id` index, and logs still has a 7-day retention.
+ * and its `idx_session_id` index, logs still has a 7-day retention, and metrics lacks its live
+ * settings.
  */
 function stateMissingSome(names: (table: string) => { name: string; stores: boolean }[]) {
   const state: SchemaState = { columns: [], tables: [], indexes: [] };
@@ -47,9 +51,12 @@ function stateMissingSome(names: (table: string) => { name: string; stores: bool
         if (!(table.name === "traces" && column.name === "scope_version"))
           columns.push({ table: target.name, name: column.name });
       const days = table.name === "logs" ? 7 : 30;
+      const settings = table.name === "metrics" ? "" : settingsLines(table).join("");
       tables.push({
         name: target.name,
-        engine_full: target.stores ? `MergeTree TTL x + toIntervalDay(${days})` : "Distributed",
+        engine_full: target.stores
+          ? `MergeTree TTL x + toIntervalDay(${days}) ${settings}`
+          : "Distributed",
       });
       if (!target.stores) continue;
       for (const index of table.indexes) {
@@ -78,10 +85,13 @@ describe("telemetry DDL on one server", () => {
 
   it("has nothing to migrate on current tables", () => {
     const statements = createSchemaStatements("vigil", { retentionDays: 30 });
-    expect(statements.length).toBe(ALL_TABLES.length + 1);
+    expect(statements.length).toBe(ALL_TABLES.length + DERIVED_TABLES.length + 1);
     const state: SchemaState = {
       columns: ALL_TABLES.flatMap((t) => t.columns.map((c) => ({ table: t.name, name: c.name }))),
-      tables: ALL_TABLES.map((t) => ({ name: t.name, engine_full: "TTL x + toIntervalDay(30)" })),
+      tables: ALL_TABLES.map((t) => ({
+        name: t.name,
+        engine_full: `TTL x + toIntervalDay(30) ${settingsLines(t).join("")}`,
+      })),
       indexes: ALL_TABLES.flatMap((t) =>
         t.indexes.map((i) => ({ table: t.name, name: i.split(" ")[1] ?? "" })),
       ),
@@ -96,12 +106,12 @@ describe("telemetry DDL on a cluster", () => {
   it("creates Replicated local tables and Distributed tables of the same names, ON CLUSTER", () => {
     const statements = createSchemaStatements("vigil", options);
     matchesGolden("clickhouse-cluster-ddl.sql", render(statements));
-    expect(statements.length).toBe(2 * ALL_TABLES.length + 1);
+    expect(statements.length).toBe(2 * ALL_TABLES.length + DERIVED_TABLES.length + 1);
     for (const sql of statements) expect(sql).toContain(" ON CLUSTER `vigil_cluster`");
-    for (const sql of statements) expect(sql).toMatch(/^CREATE \w+ IF NOT EXISTS /);
+    for (const sql of statements) expect(sql).toMatch(CREATE_IF_MISSING);
   });
 
-  it("adds a missing column to the local and the Distributed table, indexes and TTL to the local one", () => {
+  it("adds a missing column to the local and the Distributed table, indexes, TTL and settings to the local one", () => {
     const state = stateMissingSome((name) => [
       { name: `${name}_local`, stores: true },
       { name, stores: false },
@@ -113,6 +123,7 @@ describe("telemetry DDL on a cluster", () => {
       "ALTER TABLE `vigil`.`traces_local` ON CLUSTER `vigil_cluster`",
       "ALTER TABLE `vigil`.`traces` ON CLUSTER `vigil_cluster`",
       "ALTER TABLE `vigil`.`logs_local` ON CLUSTER `vigil_cluster`",
+      "ALTER TABLE `vigil`.`metrics_local` ON CLUSTER `vigil_cluster`",
     ]);
   });
 

@@ -1,8 +1,26 @@
 import { type QuerySettings, quoteIdentifier, type TelemetryExecutor } from "./executor.js";
+import {
+  createViewSql,
+  DERIVED_TABLES,
+  type DerivedTableDef,
+  derivedSelect,
+  INTERNAL_TABLES,
+} from "./internal-tables.js";
 import { clusterLayout } from "./schema-cluster.js";
-import { INTERNAL_TABLES, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
+import { settingsLines, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
 
-const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES];
+const ALL_TABLES: readonly TableDef[] = [
+  ...TELEMETRY_TABLES,
+  ...INTERNAL_TABLES,
+  ...DERIVED_TABLES,
+];
+
+/**
+ * How far back a derived table is filled when it is first created over existing data: traces in
+ * flight at the upgrade get their whole range indexed; older ones are found by the readers'
+ * fallback (a trace without an index row is looked up the old way).
+ */
+export const BACKFILL_DAYS = 1;
 
 export interface SchemaOptions {
   retentionDays: number;
@@ -30,6 +48,8 @@ export interface TableTarget {
 export interface SchemaLayout {
   createDatabase(database: string): string;
   createTables(database: string, table: TableDef, retentionDays: number): string[];
+  /** The materialized view filling a derived table from its source's inserts. */
+  createView(database: string, table: DerivedTableDef): string;
   /** Where the table's columns live, rows-storing table first (ALTERs go in this order). */
   targets(table: TableDef): TableTarget[];
   /** ` ON CLUSTER …` for every ALTER, or nothing. */
@@ -53,8 +73,12 @@ export function createTableSql(database: string, table: TableDef, retentionDays:
     `PARTITION BY ${table.partitionBy}`,
     `ORDER BY ${table.orderBy}`,
     `TTL ${ttlClause(table, retentionDays)}`,
+    ...settingsLines(table),
   ].join("\n");
 }
+
+const qualified = (database: string, name: string) =>
+  `${quoteIdentifier(database)}.${quoteIdentifier(name)}`;
 
 /** One server: each definition is one MergeTree table of its own name. */
 const singleServerLayout: SchemaLayout = {
@@ -62,6 +86,12 @@ const singleServerLayout: SchemaLayout = {
   createTables: (database, table, retentionDays) => [
     createTableSql(database, table, retentionDays),
   ],
+  createView: (database, table) =>
+    createViewSql(table, {
+      view: qualified(database, table.view.name),
+      target: qualified(database, table.name),
+      source: qualified(database, table.view.source),
+    }),
   targets: (table) => [{ name: table.name, stores: true }],
   onCluster: "",
 };
@@ -70,18 +100,39 @@ function layoutOf(options: SchemaOptions): SchemaLayout {
   return options.cluster === undefined ? singleServerLayout : clusterLayout(options.cluster);
 }
 
-/** The statements creating the database and every table when missing, in order. */
+/** The statements creating the database, every table and view when missing, in order. */
 export function createSchemaStatements(database: string, options: SchemaOptions): string[] {
   const layout = layoutOf(options);
   return [
     layout.createDatabase(database),
     ...ALL_TABLES.flatMap((table) => layout.createTables(database, table, options.retentionDays)),
+    ...DERIVED_TABLES.map((table) => layout.createView(database, table)),
   ];
 }
 
 /**
- * The ALTERs that bring existing tables up to the definitions: columns and skip indexes a newer
- * release defines, and a changed retention. Nothing when the tables are current.
+ * What fills a derived table whose view was missing (`existing`: the tables there were before the
+ * schema was created) over data its source already held: the last BACKFILL_DAYS. Through the
+ * tables' own names, so on a cluster the rows go through the Distributed tables to their shards.
+ * Rows the view also wrote are harmless: derived tables aggregate with min/max.
+ */
+export function backfillStatements(database: string, existing: ReadonlySet<string>): string[] {
+  return DERIVED_TABLES.filter(
+    (table) => !existing.has(table.view.name) && existing.has(table.view.source),
+  ).map(
+    (table) =>
+      `INSERT INTO ${qualified(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
+      derivedSelect(
+        table,
+        qualified(database, table.view.source),
+        `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
+      ),
+  );
+}
+
+/**
+ * The ALTERs that bring existing tables up to the definitions: columns, skip indexes and live
+ * settings a newer release defines, and a changed retention. Nothing when the tables are current.
  */
 export function migrationStatements(
   database: string,
@@ -108,7 +159,14 @@ export function migrationStatements(
         if (indexed.has(`${target.name}.${definition.split(" ")[0]}`)) continue;
         statements.push({ sql: `${alter} ADD INDEX IF NOT EXISTS ${definition}` });
       }
-      if (!engines.get(target.name)?.includes(`toIntervalDay(${options.retentionDays})`)) {
+      const engine = engines.get(target.name) ?? "";
+      const missing = (table.liveSettings ?? "")
+        .split(",")
+        .map((setting) => setting.trim())
+        .filter((setting) => setting && !engine.includes(setting));
+      if (missing.length > 0)
+        statements.push({ sql: `${alter} MODIFY SETTING ${missing.join(", ")}` });
+      if (!engine.includes(`toIntervalDay(${options.retentionDays})`)) {
         // Old parts pick up the new TTL at their next merge instead of a full rewrite now.
         statements.push({
           sql: `${alter} MODIFY TTL ${ttlClause(table, options.retentionDays)}`,
@@ -141,8 +199,9 @@ async function readSchemaState(executor: TelemetryExecutor): Promise<SchemaState
 }
 
 /**
- * Creates the database and the tables (six for TQL, internal ones) when missing, adds columns and
- * skip indexes a newer release defines, and applies the configured retention. Safe to run at
+ * Creates the database and the tables (six for TQL, internal and derived ones) when missing, fills
+ * a new derived table from recent data, adds columns and skip indexes a newer release defines, and
+ * applies the configured retention. Safe to run at
  * every start; on a cluster every statement runs ON CLUSTER (see schema-cluster.ts).
  */
 export async function ensureTelemetrySchema(
@@ -150,7 +209,13 @@ export async function ensureTelemetrySchema(
   options: SchemaOptions,
 ): Promise<void> {
   const db = executor.database;
+  const existing = await executor.query<{ name: string }>(
+    "SELECT name FROM system.tables WHERE database = {db:String}",
+    { params: { db } },
+  );
   for (const sql of createSchemaStatements(db, options)) await executor.command(sql);
+  for (const sql of backfillStatements(db, new Set(existing.map((t) => t.name))))
+    await executor.command(sql);
   const state = await readSchemaState(executor);
   for (const statement of migrationStatements(db, options, state)) {
     await executor.command(

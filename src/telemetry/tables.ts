@@ -23,6 +23,13 @@ export interface TableDef {
   shardingKey: string;
   /** True when rows are versions of one record and readers should use FINAL. */
   readFinal?: boolean;
+  /** MergeTree settings for a new table (`index_granularity = 1024`); existing tables keep theirs. */
+  settings?: string;
+  /**
+   * MergeTree settings a live table can change (`ALTER … MODIFY SETTING`): set on a new table,
+   * and brought to an existing one at start.
+   */
+  liveSettings?: string;
 }
 
 export const TELEMETRY_TABLE_NAMES = [
@@ -35,7 +42,7 @@ export const TELEMETRY_TABLE_NAMES = [
 ] as const;
 export type TelemetryTableName = (typeof TELEMETRY_TABLE_NAMES)[number];
 /** Tables Vigil keeps for its own read API; TQL cannot see them. */
-export type InternalTableName = "sessions" | "error_occurrences";
+export type InternalTableName = "sessions" | "error_occurrences" | "trace_index";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";
@@ -46,19 +53,29 @@ export const HTTP_DURATION_BOUNDS_MS = [
   30000, 60000,
 ] as const;
 
-const NS_TIME = "DateTime64(9, 'UTC')";
-const MS_TIME = "DateTime64(3, 'UTC')";
+export const NS_TIME = "DateTime64(9, 'UTC')";
+export const MS_TIME = "DateTime64(3, 'UTC')";
 const ATTRS = "Map(LowCardinality(String), String)";
-const LC = "LowCardinality(String)";
+export const LC = "LowCardinality(String)";
 
-const c = (name: string, type: string, description: string): ColumnDef => ({
+/**
+ * The raw telemetry tables take most of the writes, so background merges are most of their
+ * engine CPU. A merge selector base of 10 (ClickHouse's default is 5) merges more parts at once,
+ * fewer times: each row is rewritten less often, for somewhat more parts between merges. Expired
+ * data goes a whole part at a time (a part holds at most a day: the tables are partitioned by
+ * day) instead of rows being cut out of parts by TTL merges. ADR 0015 has the measurements.
+ */
+const HIGH_VOLUME = "merge_selector_base = 10, ttl_only_drop_parts = 1";
+
+/** A column definition. */
+export const c = (name: string, type: string, description: string): ColumnDef => ({
   name,
   type,
   description,
 });
 
-const project = c(PROJECT_COLUMN, LC, "Owning project (internal; never visible to TQL)");
-const serviceName = c("service_name", LC, "`service.name` of the emitting resource");
+export const project = c(PROJECT_COLUMN, LC, "Owning project (internal; never visible to TQL)");
+export const serviceName = c("service_name", LC, "`service.name` of the emitting resource");
 const resourceAttributes = c(
   "resource_attributes",
   ATTRS,
@@ -68,11 +85,15 @@ const scope = [
   c("scope_name", LC, "Instrumentation scope name"),
   c("scope_version", LC, "Instrumentation scope version"),
 ];
-const sessionUser = [
+export const sessionUser = [
   c("session_id", "String", "`session.id` attribute, '' when absent"),
   c("user_id", "String", "`user.id` (or `enduser.id`) attribute, '' when absent"),
 ];
-const source = c("source", LC, "`frontend` (browser SDKs or an explicit attribute) or `backend`");
+export const source = c(
+  "source",
+  LC,
+  "`frontend` (browser SDKs or an explicit attribute) or `backend`",
+);
 
 const traces: TableDef = {
   name: "traces",
@@ -121,6 +142,7 @@ const traces: TableDef = {
   ],
   // A trace's spans on one shard: a waterfall or per-trace aggregate reads one shard's rows.
   shardingKey: "cityHash64(trace_id)",
+  liveSettings: HIGH_VOLUME,
 };
 
 const logs: TableDef = {
@@ -157,6 +179,7 @@ const logs: TableDef = {
   ],
   // Beside their trace's spans; records outside any trace spread evenly.
   shardingKey: "if(trace_id = '', rand(), cityHash64(trace_id))",
+  liveSettings: HIGH_VOLUME,
 };
 
 const metrics: TableDef = {
@@ -209,6 +232,7 @@ const metrics: TableDef = {
   // One metric of one service stays together (rates and deltas need a series' points in order)
   // while different metrics and services spread over the shards.
   shardingKey: "cityHash64(project_id, metric_name, service_name)",
+  liveSettings: HIGH_VOLUME,
 };
 
 const aiSpans: TableDef = {
@@ -318,70 +342,16 @@ const errorGroups: TableDef = {
   shardingKey: "cityHash64(project_id, fingerprint)",
 };
 
-const sessions: TableDef = {
-  name: "sessions",
-  description:
-    "User sessions (`session.id`). Several partial rows per session: merge with min/max/sum and anyIf.",
-  columns: [
-    project,
-    c("session_id", "String", "`session.id`"),
-    c("first_seen", MS_TIME, "Earliest item of this partial row"),
-    c("last_seen", MS_TIME, "Latest item of this partial row"),
-    c("span_count", "UInt64", "Spans"),
-    c("log_count", "UInt64", "Log records"),
-    c("error_count", "UInt64", "Spans with status error or exceptions, and error or fatal logs"),
-    c("ai_span_count", "UInt64", "Spans with gen_ai.* attributes"),
-    c("user_id", "String", "`user.id`, '' when unknown"),
-    c("services", "Array(String)", "Services seen"),
-    c("user_agent", "String", "`user_agent.original`"),
-    c("browser", LC, "Browser name from the user agent"),
-    c("browser_version", LC, "Browser version"),
-    c("os", LC, "Operating system"),
-    c("device", LC, "`desktop`, `mobile`, `tablet`, `tv`, `bot` or ''"),
-    c("referrer", "String", "Referrer of the session's first page"),
-    c("country", LC, "ISO country code from `client.geo.country.iso_code`"),
-    c("entry_page", "String", "Earliest page of this partial row"),
-    c("pages", "Array(String)", "Pages visited"),
-  ],
-  engine: "MergeTree",
-  partitionBy: "toDate(first_seen)",
-  orderBy: "(project_id, first_seen)",
-  ttlExpression: "toDateTime(last_seen)",
-  indexes: ["INDEX idx_session_id session_id TYPE bloom_filter(0.001) GRANULARITY 1"],
-  // A session's partial rows together, so merging them (min/max/sum) stays on one shard.
-  shardingKey: "cityHash64(project_id, session_id)",
-};
-
-const errorOccurrences: TableDef = {
-  name: "error_occurrences",
-  description:
-    "One row per error occurrence (exception event or error/fatal log), keyed by its group's fingerprint: the history behind an error group.",
-  columns: [
-    project,
-    c("fingerprint", "String", "Error group (error_groups.fingerprint)"),
-    c("timestamp", MS_TIME, "When it occurred"),
-    serviceName,
-    c("trace_id", "String", "Trace of the occurrence, '' when none"),
-    c("span_id", "String", "Span of the occurrence, '' when none"),
-    source,
-    c("message", "String", "Message of this occurrence"),
-  ],
-  engine: "MergeTree",
-  partitionBy: "toDate(timestamp)",
-  orderBy: "(project_id, fingerprint, timestamp)",
-  ttlExpression: "toDateTime(timestamp)",
-  indexes: [],
-  // With their group's rows, so a group's history reads from the same shard.
-  shardingKey: "cityHash64(project_id, fingerprint)",
-};
-
 /** The TTL of a table keeping rows `retentionDays` days. */
+/** The SETTINGS line of a table's CREATE statement, or none. */
+export function settingsLines(table: TableDef): string[] {
+  const settings = [table.settings, table.liveSettings].filter(Boolean).join(", ");
+  return settings ? [`SETTINGS ${settings}`] : [];
+}
+
 export function ttlClause(table: TableDef, retentionDays: number): string {
   return `${table.ttlExpression} + toIntervalDay(${retentionDays})`;
 }
-
-/** Tables outside TQL, created and retained like the others. */
-export const INTERNAL_TABLES: readonly TableDef[] = [sessions, errorOccurrences];
 
 /** The six TQL tables, in documentation order. */
 export const TELEMETRY_TABLES: readonly TableDef[] = [

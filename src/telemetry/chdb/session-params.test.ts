@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sessionParams, stringLiteral } from "./session-params.js";
 
 describe("sessionParams", () => {
-  it("sets each value as a string literal holding its Escaped-format text", () => {
+  it("sets every value in one statement, as a string literal holding its Escaped-format text", () => {
     expect(
       sessionParams("SELECT {a:String}, {n:Int64}, {ids:Array(String)}", {
         a: "it's a \\ tab\there\nnext",
@@ -10,9 +10,9 @@ describe("sessionParams", () => {
         ids: ["x", "y'z"],
       }),
     ).toBe(
-      "SET param_a = 'it\\'s a \\\\\\\\ tab\\\\there\\\\nnext'; " +
-        "SET param_n = '42'; " +
-        "SET param_ids = '[\\'x\\',\\'y\\\\\\'z\\']'; ",
+      "SET param_a = 'it\\'s a \\\\\\\\ tab\\\\there\\\\nnext', " +
+        "param_n = '42', " +
+        "param_ids = '[\\'x\\',\\'y\\\\\\'z\\']'; ",
     );
   });
 

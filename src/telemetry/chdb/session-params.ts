@@ -47,7 +47,8 @@ function parameterText(value: unknown): string | undefined {
 }
 
 /**
- * `SET param_…` statements giving a statement its `{name:Type}` values in the session itself.
+ * The `SET param_…` statement giving a statement its `{name:Type}` values in the session itself,
+ * one statement for all of them (each statement costs the engine ~0.1 ms of parsing and setup).
  *
  * chDB serializes every bound (`queryBind*`) query process-wide, because its C API's parameter
  * state is not per connection, so one long parameterized TQL query would hold every other
@@ -61,12 +62,12 @@ export function sessionParams(sql: string, params: QueryParams): string | undefi
   for (const name of placeholderNames(sql))
     if (!Object.hasOwn(params, name))
       throw new Error(`The statement names the placeholder {${name}:…} without a value`);
-  const statements: string[] = [];
+  const assignments: string[] = [];
   for (const [name, value] of Object.entries(params)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return undefined;
     const text = parameterText(value);
     if (text === undefined) return undefined;
-    statements.push(`SET param_${name} = ${stringLiteral(text)}; `);
+    assignments.push(`param_${name} = ${stringLiteral(text)}`);
   }
-  return statements.join("");
+  return assignments.length > 0 ? `SET ${assignments.join(", ")}; ` : "";
 }

@@ -1,0 +1,234 @@
+/**
+ * The distinct run of `npm run bench:api` (issue 19): reads where every request is a different
+ * query, so neither a result cache nor the executor's sharing of identical queued reads can
+ * answer one request for another, while OTLP ingestion runs in the background.
+ *
+ * - `GET /v1/traces/:traceId`: a different trace id for each request (never asked before in the
+ *   run), of every trace size present;
+ * - `GET /v1/logs`: a different window for each (a random 15-minute to 6-hour stretch of the data,
+ *   to the millisecond), with no filter, a level, a service or a search term, on pages 1 to 5;
+ * - ingestion: OTLP trace exports of the second project at BENCH_API_DISTINCT_INGEST_SPANS spans/s
+ *   (10,000; 100 spans per export), open loop, from 20 s before the reads start (so merges of
+ *   what it writes are under way) until they end.
+ */
+import type { TelemetryExecutor } from "../src/telemetry/executor.js";
+import {
+  type HttpClient,
+  type Latencies,
+  type OpenLoopResult,
+  round,
+  startClient,
+} from "./http-load.js";
+import { printTable } from "./table.js";
+
+/** Spans per OTLP export of the background ingestion. */
+const SPANS_PER_EXPORT = 100;
+
+export interface DistinctSetup {
+  host: string;
+  port: number;
+  readKey: string;
+  ingestKey: string;
+  telemetry: TelemetryExecutor;
+  projectId: string;
+  /** Requests per second in all, half to each endpoint. */
+  rate: number;
+  seconds: number;
+  ingestSpansPerSecond: number;
+  /** Seconds of ingestion before the reads start. */
+  ingestLeadSeconds: number;
+}
+
+export interface DistinctFigures {
+  rate: number;
+  seconds: number;
+  logs: OpenLoopResult;
+  logsStatuses: Record<string, number>;
+  traces: OpenLoopResult;
+  tracesStatuses: Record<string, number>;
+  /** Every path asked once: distinct paths / requests, per endpoint. */
+  distinct: { logs: number; traces: number };
+  ingest: OpenLoopResult & { spansPerSecond: number };
+  ingestStatuses: Record<string, number>;
+}
+
+/** OTLP trace export bodies (protobuf) of the demo dataset, `spans` spans in all, recent. */
+export async function traceExportBodies(spans: number, batchSpans: number, seed: number) {
+  const { demoRequests } = await import("../src/demo/generator.js");
+  const { encodeRequest } = await import("../src/ingest/otlp/codec.js");
+  const bodies: Uint8Array[] = [];
+  for (const request of demoRequests({
+    spans,
+    batchSpans,
+    windowMs: 60_000,
+    nowMs: Date.now(),
+    seed,
+  }))
+    if (request.signal === "traces") bodies.push(encodeRequest("traces", request.body));
+  return bodies;
+}
+
+/** `count` trace ids of the project, spread over the whole dataset, each once. */
+async function traceIds(telemetry: TelemetryExecutor, projectId: string, count: number) {
+  const rows = await telemetry.query<{ trace_id: string }>(
+    `SELECT trace_id FROM ${telemetry.database}.traces WHERE project_id = {p:String}
+     GROUP BY trace_id ORDER BY cityHash64(trace_id, 19) LIMIT {n:UInt32}`,
+    { params: { p: projectId, n: count } },
+  );
+  return rows.map((r) => `/v1/traces/${r.trace_id}`);
+}
+
+/** `count` different log list requests over the project's data (see the file comment). */
+async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: number) {
+  const { createRandom } = await import("../src/demo/generator.js");
+  const db = telemetry.database;
+  const params = { p: projectId };
+  const [span] = await telemetry.query<{ from: string; to: string }>(
+    `SELECT toUnixTimestamp64Milli(min(timestamp)) AS from, toUnixTimestamp64Milli(max(timestamp)) AS to
+     FROM ${db}.logs WHERE project_id = {p:String}`,
+    { params },
+  );
+  const services = await telemetry.query<{ s: string }>(
+    `SELECT DISTINCT service_name AS s FROM ${db}.logs WHERE project_id = {p:String} ORDER BY s`,
+    { params },
+  );
+  const words = await telemetry.query<{ w: string }>(
+    `SELECT w FROM (SELECT arrayJoin(extractAll(lower(message), '[a-z]{5,}')) AS w
+       FROM ${db}.logs WHERE project_id = {p:String} LIMIT 20000)
+     GROUP BY w ORDER BY count() DESC LIMIT 30`,
+    { params },
+  );
+  const random = createRandom(23);
+  const first = Number(span?.from ?? 0);
+  const last = Number(span?.to ?? 0);
+  const widths = [15 * 60_000, 3_600_000, 6 * 3_600_000];
+  const paths = new Set<string>();
+  while (paths.size < count) {
+    const width = random.pick(widths);
+    const from = first + Math.floor(random.next() * Math.max(1, last - first - width));
+    const query = new URLSearchParams({
+      limit: "50",
+      from: String(from),
+      to: String(from + width),
+    });
+    const filter = random.next();
+    if (filter < 0.25) query.set("level", random.pick(["error", "warn", "info"]));
+    else if (filter < 0.45) query.set("service", random.pick(services).s);
+    else if (filter < 0.6) query.set("search", random.pick(words).w);
+    if (random.chance(0.4)) query.set("page", String(random.int(2, 5)));
+    paths.add(`/v1/logs?${query}`);
+  }
+  return [...paths];
+}
+
+/**
+ * Reads at `rate`/s (half logs, half trace lookups), every one a different query, for `seconds`,
+ * while ingestion runs at `ingestSpansPerSecond`; latency from each request's scheduled time.
+ */
+export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures> {
+  const perEndpoint = setup.rate / 2;
+  const requests = Math.ceil(perEndpoint * setup.seconds);
+  const [tracePaths, logsPaths] = await Promise.all([
+    traceIds(setup.telemetry, setup.projectId, requests),
+    logPaths(setup.telemetry, setup.projectId, requests),
+  ]);
+  const exportsPerSecond = setup.ingestSpansPerSecond / SPANS_PER_EXPORT;
+  const ingestSeconds = setup.ingestLeadSeconds + setup.seconds;
+  // Enough distinct exports for 10 s; older ones are sent again (same spans, same trace ids).
+  const bodies = await traceExportBodies(
+    Math.min(setup.ingestSpansPerSecond * ingestSeconds, setup.ingestSpansPerSecond * 10),
+    SPANS_PER_EXPORT,
+    31,
+  );
+  const reader = (): HttpClient =>
+    startClient({ host: setup.host, port: setup.port, headers: { "x-api-key": setup.readKey } });
+  const logs = reader();
+  const traces = reader();
+  const ingest = startClient({
+    host: setup.host,
+    port: setup.port,
+    headers: { "x-api-key": setup.ingestKey, "content-type": "application/x-protobuf" },
+    badIfIncludes: "rejected",
+  });
+  try {
+    const ingesting = ingest.open(["/v1/traces"], exportsPerSecond, ingestSeconds, bodies);
+    await new Promise((resolve) => setTimeout(resolve, setup.ingestLeadSeconds * 1000));
+    const [logsAnswer, tracesAnswer] = await Promise.all([
+      logs.open(logsPaths, perEndpoint, setup.seconds),
+      traces.open(tracePaths, perEndpoint, setup.seconds),
+    ]);
+    const ingested = await ingesting;
+    return {
+      rate: setup.rate,
+      seconds: setup.seconds,
+      logs: logsAnswer.result,
+      logsStatuses: logsAnswer.statuses,
+      traces: tracesAnswer.result,
+      tracesStatuses: tracesAnswer.statuses,
+      distinct: {
+        logs: round(
+          Math.min(logsPaths.length, logsAnswer.result.requests) / logsAnswer.result.requests,
+          3,
+        ),
+        traces: round(
+          Math.min(tracePaths.length, tracesAnswer.result.requests) / tracesAnswer.result.requests,
+          3,
+        ),
+      },
+      ingest: {
+        ...ingested.result,
+        spansPerSecond: Math.round(ingested.result.achievedRate * SPANS_PER_EXPORT),
+      },
+      ingestStatuses: ingested.statuses,
+    };
+  } finally {
+    await Promise.all([logs.stop(), traces.stop(), ingest.stop()]);
+  }
+}
+
+/** Prints the distinct run and the engine time of a trace lookup. */
+export function reportDistinct(
+  figures: DistinctFigures,
+  traceLookup: Latencies & { statements: number },
+  targetP99Ms: number,
+  targetEngineMs: number,
+) {
+  const ms = (n: number) => n.toFixed(2);
+  const row = (label: string, rate: number, r: OpenLoopResult, statuses: object) => [
+    label,
+    String(rate),
+    `${ms(r.p50)} / ${ms(r.p99)}`,
+    ms(r.max),
+    String(r.achievedRate),
+    `${r.errors}/${r.requests}`,
+    JSON.stringify(statuses),
+  ];
+  console.log(
+    `\nDistinct, ${figures.rate} requests/s for ${figures.seconds} s, every one a different query (share of distinct paths: logs ${figures.distinct.logs}, traces ${figures.distinct.traces}), while ingesting`,
+  );
+  printTable(
+    ["load", "rate/s", "p50 / p99 ms", "max ms", "achieved/s", "errors", "statuses"],
+    [
+      row(
+        "GET /v1/logs (window, filter, page)",
+        figures.rate / 2,
+        figures.logs,
+        figures.logsStatuses,
+      ),
+      row("GET /v1/traces/:traceId", figures.rate / 2, figures.traces, figures.tracesStatuses),
+      row(
+        `  OTLP POST /v1/traces (${figures.ingest.spansPerSecond} spans/s), until acknowledged`,
+        figures.ingest.achievedRate,
+        figures.ingest,
+        figures.ingestStatuses,
+      ),
+    ],
+  );
+  console.log(
+    `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms)`,
+  );
+  const met = figures.logs.p99 < targetP99Ms && figures.traces.p99 < targetP99Ms;
+  console.log(
+    `Target p99 < ${targetP99Ms} ms for logs and traces at ${figures.rate} distinct requests/s while ingesting: ${met ? "met" : "NOT met"}`,
+  );
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sql, whereClause } from "../src/read/sql.js";
+import { spansOf, withTraceRange } from "../src/read/trace-index.js";
+import { initialize } from "../src/setup/initialize.js";
+import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
+import { hexId, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { addProjectWithKey } from "./helpers/projects.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService, type TestService } from "./helpers/test-service.js";
+
+const NOW = Date.now();
+const MIN = 60_000;
+const T = hexId(0x7e1, 32);
+const sid = (n: number) => hexId(n, 16);
+const T0 = NOW - 40 * MIN;
+
+interface Node {
+  resource: unknown;
+  children: Node[];
+  [field: string]: unknown;
+}
+
+/** A trace tree with each span's resource inline: the order of `resources` follows the engine's row order. */
+function withResources(answer: { status: number; body: Record<string, unknown> }) {
+  const resources = answer.body.resources as unknown[] | undefined;
+  if (!resources) return answer;
+  const inline = (node: Node): Node => ({
+    ...node,
+    resource: resources[node.resource as number],
+    children: node.children.map(inline),
+  });
+  const { resources: _order, root, ...rest } = answer.body;
+  return { ...answer, body: { ...rest, root: inline(root as Node) } };
+}
+
+/** The trace index (`trace_index`, filled by a materialized view) and lookups through it. */
+describe("trace lookups through the trace index", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let key: string;
+  let otherKey: string;
+  let projectId: string;
+  let otherProject: string;
+  const paths = [`/v1/traces/${T}`, `/v1/traces/${T}/spans`, `/v1/traces/${T}/spans/${sid(2)}`];
+
+  const get = async (path: string, apiKey = key) => {
+    const response = await service.fetch(path, { headers: { "x-api-key": apiKey } });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const telemetry = () => service.deps.telemetry;
+  const indexRows = () =>
+    telemetry().query<{ project_id: string; start: string; last: string }>(
+      `SELECT project_id, toUnixTimestamp64Milli(min(start_min)) AS start,
+              toUnixTimestamp64Milli(max(start_max)) AS last
+       FROM ${telemetry().database}.trace_index WHERE trace_id = {t:String}
+       GROUP BY project_id ORDER BY project_id`,
+      { params: { t: T } },
+    );
+
+  beforeAll(async () => {
+    service = await startTestService(dir.path);
+    const setup = await initialize(service.deps.domain, {
+      email: "index@example.com",
+      password: "correct horse battery",
+    });
+    key = setup.apiKey ?? "";
+    projectId = setup.projectId;
+    const other = await addProjectWithKey(service, setup.orgId, "prj_other_index");
+    otherKey = other.key;
+    otherProject = other.projectId;
+    // One trace in two exports, its root last and 20 minutes after the first span; the same
+    // trace id in another project, ten minutes earlier.
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("worker", [
+        {
+          traceId: T,
+          spanId: sid(2),
+          parentSpanId: sid(1),
+          name: "charge",
+          startMs: T0 + 5,
+          durationMs: 30,
+          error: true,
+          events: [
+            {
+              name: "exception",
+              timeMs: T0 + 30,
+              attributes: { "exception.type": "CardDeclined", "exception.message": "declined" },
+            },
+          ],
+        },
+      ]),
+    );
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("api", [
+        { traceId: T, spanId: sid(1), name: "POST /pay", startMs: T0, durationMs: 50 },
+        {
+          traceId: T,
+          spanId: sid(3),
+          parentSpanId: sid(1),
+          name: "audit",
+          startMs: T0 + 20 * MIN,
+          durationMs: 7,
+        },
+      ]),
+    );
+    await sendOtlp(
+      service,
+      otherKey,
+      "traces",
+      tracesBody("elsewhere", [
+        { traceId: T, spanId: sid(9), name: "other", startMs: T0 - 10 * MIN, durationMs: 1 },
+      ]),
+    );
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  it("keeps each trace's range per project as its spans arrive", async () => {
+    expect(await indexRows()).toEqual(
+      [
+        { project_id: projectId, start: T0, last: T0 + 20 * MIN },
+        { project_id: otherProject, start: T0 - 10 * MIN, last: T0 - 10 * MIN },
+      ].sort((a, b) => a.project_id.localeCompare(b.project_id)),
+    );
+  });
+
+  it("narrows the span table's primary key to the trace's range", async () => {
+    const sql = new Sql(telemetry(), projectId);
+    const { trace, withClause } = withTraceRange(sql, T);
+    const plan = await sql.query<{ explain: string }>(
+      `EXPLAIN indexes = 1 ${withClause}
+       SELECT span_id FROM ${sql.table("traces")} ${whereClause(sql, [spansOf(trace)])}`,
+    );
+    const text = plan.map((line) => line.explain).join("\n");
+    const primaryKey = text.slice(text.indexOf("PrimaryKey"));
+    expect(primaryKey).toMatch(/Condition: .*timestamp in/);
+    const [spans] = await sql.query<{ n: string }>(
+      `${withClause} SELECT count() AS n FROM ${sql.table("traces")} ${whereClause(sql, [spansOf(trace)])}`,
+    );
+    expect(Number(spans?.n)).toBe(3);
+  });
+
+  it("answers the same for a trace the index does not know (stored before it existed)", async () => {
+    const indexed = await Promise.all(paths.map((path) => get(path)));
+    for (const answer of indexed) expect(answer.status).toBe(200);
+    expect(indexed[0]?.body).toMatchObject({
+      spanCount: 3,
+      errorGroups: [{ type: "CardDeclined" }],
+    });
+    expect(indexed[2]?.body).toMatchObject({ startOffsetMs: 5, errorGroups: [{ spanId: sid(2) }] });
+    await telemetry().command(`TRUNCATE TABLE ${telemetry().database}.trace_index`);
+    expect(await indexRows()).toEqual([]);
+    const fallback = await Promise.all(paths.map((path) => get(path)));
+    expect(fallback.map(withResources)).toEqual(indexed.map(withResources));
+    // The other project's trace of the same id stays its own.
+    const other = await get(`/v1/traces/${T}`, otherKey);
+    expect(other.body).toMatchObject({ spanCount: 1, rootService: "elsewhere", errorGroups: [] });
+  });
+
+  it("indexes the last day at once when the index is created over existing data", async () => {
+    const db = telemetry().database;
+    await telemetry().command(`DROP VIEW ${db}.trace_index_mv`);
+    await ensureTelemetrySchema(telemetry(), { retentionDays: 30 });
+    expect((await indexRows()).map((r) => r.project_id).sort()).toEqual(
+      [projectId, otherProject].sort(),
+    );
+    // The view is back: new spans are indexed as they arrive.
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody("api", [
+        { traceId: T, spanId: sid(4), name: "late", startMs: T0 + 30 * MIN, durationMs: 1 },
+      ]),
+    );
+    const [mine] = (await indexRows()).filter((r) => r.project_id === projectId);
+    expect(mine?.last).toBe(T0 + 30 * MIN);
+    expect((await get(`/v1/traces/${T}`)).body).toMatchObject({ spanCount: 4 });
+  });
+});
