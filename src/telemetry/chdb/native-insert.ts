@@ -16,7 +16,7 @@ export interface SpooledInsert {
  * Inserts into chDB in ClickHouse's Native format. chDB's insert API takes text formats only, so
  * each batch is written as one Native block to a spool file beside the data and inserted with
  * `INSERT … SELECT * FROM file(…, 'Native')`: the engine reads columns as they are instead of
- * parsing text, about half its CPU per row of JSONCompactEachRow (ADR 0015). Column types come
+ * parsing text, a third of its CPU per row of JSONCompactEachRow (ADR 0015). Column types come
  * from the engine, cached until the next DDL statement.
  */
 export class NativeInserts {
