@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { drainPending, Session } from "chdb";
 import { UnavailableError } from "../../lib/errors.js";
+import { encodeRows } from "../clickhouse/insert-formats.js";
 import {
   type CompactResult,
   describeStatement,
@@ -181,12 +182,11 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
   function insertText(table: string, rows: readonly Record<string, unknown>[]) {
     return write(`INSERT INTO ${table} (${rows.length} rows)`, async (session) => {
       // The column list named once: the engine parses it natively, rows never round-trip as SQL.
-      const columns = Object.keys(rows[0] as Record<string, unknown>);
-      const lines = rows.map((row) => JSON.stringify(columns.map((column) => row[column])));
+      const { columns, body } = encodeRows("JSONCompactEachRow", rows);
       // chDB validates and quotes the plain `db.table` identifier and the column names itself.
       const summary = await session.insert({
         table: `${options.database}.${table}`,
-        values: Buffer.from(lines.join("\n")),
+        values: body,
         format: "JSONCompactEachRow",
         columns,
         settings: { priority: PRIORITY.write },
