@@ -58,6 +58,7 @@ describe("Native blocks", () => {
     expect(int64(data("DateTime64(3, 'UTC')", "2024-02-29 12:00:00.123"))).toBe(1709208000123n);
     expect(int64(data("DateTime64(3, 'UTC')", "1709208000.1239"))).toBe(1709208000123n);
     expect(data("DateTime('UTC')", 1709208000).readUInt32LE(0)).toBe(1709208000);
+    expect(data("DateTime", 5).readUInt32LE(0)).toBe(5);
   });
 
   it("writes multi-byte text with its byte length, and long text with a varint length", () => {

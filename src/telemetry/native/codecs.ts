@@ -306,6 +306,5 @@ export function codecFor(type: string): ColumnCodec | undefined {
   const simple = SIMPLE.get(type.trim());
   if (simple) return simple;
   const { name, args } = parseType(type);
-  if (args.length === 0 && name === "DateTime") return PARAMETRIC.get("DateTime")?.([]);
   return PARAMETRIC.get(name)?.(args);
 }
