@@ -1,5 +1,6 @@
-import { type Kysely, type Selectable, SqliteAdapter, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { MetaSchema } from "../schema.js";
+import { isSqlite } from "./raw-sql.js";
 
 /** Tables used as durable queues: rows with an id, a status and when they are next due. */
 type QueueTable = "notification_deliveries" | "webhook_deliveries";
@@ -23,14 +24,13 @@ export async function claimDueRows<T extends QueueTable>(
 ): Promise<Selectable<MetaSchema[T]>[]> {
   const due = sql`status = 'pending' AND next_attempt_at <= ${now}`;
   const target = sql.table(table);
-  const query =
-    db.getExecutor().adapter instanceof SqliteAdapter
-      ? sql<Selectable<MetaSchema[T]>>`
+  const query = isSqlite(db)
+    ? sql<Selectable<MetaSchema[T]>>`
         UPDATE ${target} SET next_attempt_at = ${leaseUntil} WHERE id IN (
           SELECT id FROM ${target} WHERE ${due} ORDER BY next_attempt_at, id LIMIT ${limit}
         ) RETURNING *`
-      : // A locking CTE is evaluated once (an IN subquery may be re-run and overshoot LIMIT).
-        sql<Selectable<MetaSchema[T]>>`
+    : // A locking CTE is evaluated once (an IN subquery may be re-run and overshoot LIMIT).
+      sql<Selectable<MetaSchema[T]>>`
         WITH chosen AS (
           SELECT id FROM ${target} WHERE ${due} ORDER BY next_attempt_at, id LIMIT ${limit}
           FOR UPDATE SKIP LOCKED

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, WebhookAttemptRow, WebhookDeliveryRow } from "../schema.js";
 import { claimDueRows, deleteBatchBefore } from "./batches.js";
-import { distinctRounds, isSqlite, parametersFor, runStatement, slices } from "./webhook-sql.js";
+import { distinctRounds, isSqlite, parametersFor, runStatement, slices } from "./raw-sql.js";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

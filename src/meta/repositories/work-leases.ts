@@ -1,5 +1,6 @@
-import { type Kysely, SqliteAdapter, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { MetaSchema } from "../schema.js";
+import { isSqlite, slices } from "./raw-sql.js";
 
 /** What a lease divides: one row per monitor or alert rule. */
 export type LeaseKind = "monitor" | "alert_rule";
@@ -24,12 +25,6 @@ export interface LeaseFence {
 
 const CHUNK = 500;
 
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
 const toHeld = (row: {
   entity_id: string;
   token: number | string;
@@ -49,7 +44,7 @@ const toHeld = (row: {
  * worker's share is taken over.
  */
 export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
-  const sqlite = () => db.getExecutor().adapter instanceof SqliteAdapter;
+  const sqlite = () => isSqlite(db);
   return {
     /**
      * Records that this worker is alive until `expiresAt`, drops workers that stopped renewing,
@@ -97,14 +92,14 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
       const wanted = new Set(entityIds);
       const missing = entityIds.filter((id) => !existing.has(id));
       const gone = [...existing].filter((id) => !wanted.has(id));
-      for (const part of chunks(missing)) {
+      for (const part of slices(missing, CHUNK)) {
         await db
           .insertInto("work_leases")
           .values(part.map((entity_id) => ({ kind, entity_id, owner: null })))
           .onConflict((oc) => oc.columns(["kind", "entity_id"]).doNothing())
           .execute();
       }
-      for (const part of chunks(gone)) {
+      for (const part of slices(gone, CHUNK)) {
         await db
           .deleteFrom("work_leases")
           .where("kind", "=", kind)
@@ -159,7 +154,7 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
     /** Gives leases back (only those this worker still holds under these tokens). */
     async release(kind: LeaseKind, workerId: string, leases: readonly HeldLease[]): Promise<void> {
       // A statement per 500: handing back half of 20,000 leases must not take a round's time.
-      for (const part of chunks(leases)) {
+      for (const part of slices(leases, CHUNK)) {
         await db
           .updateTable("work_leases")
           .set({ owner: null })

@@ -2,8 +2,8 @@ import { CompiledQuery, type Kysely, SqliteAdapter } from "kysely";
 import type { MetaSchema } from "../schema.js";
 
 /**
- * The webhook queue's hot statements (several per delivery), written as SQL text with their
- * parameters. Measured: Kysely's builder adds 10–20 µs to a one-row statement and 2–3 µs per
+ * Hot statements as SQL text with their parameters (the webhook queue's, several per delivery),
+ * and what repositories share about the two engines. Measured: Kysely's builder adds 10–20 µs to a one-row statement and 2–3 µs per
  * row of a multi-row one, its `sql` fragments 5 µs per row, while SQLite writes a row in ~8 µs;
  * text costs ~0.5 µs per row. Placeholders are the engine's own (`?` on SQLite, `$1…` on
  * PostgreSQL), so SQLite reuses a prepared statement for each shape of text.
