@@ -137,10 +137,18 @@ class SlotHeap {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A due run waiting for a free place under the concurrency bound. */
+interface Job {
+  id: string;
+  periodMs: number;
+  slot: number;
+  dueAt: number;
+}
+
 export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicScheduler {
   const heap = new SlotHeap();
   const current = new Map<string, Slot>();
-  const queue: { id: string; slot: number; dueAt: number }[] = [];
+  const queue: Job[] = [];
   const queued = new Set<string>();
   let running = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -175,7 +183,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
           `${deps.what} run skipped: the previous run is still going`,
         );
       } else {
-        queue.push({ id: top.id, slot: top.slot, dueAt: top.dueAt });
+        queue.push({ id: top.id, periodMs: top.periodMs, slot: top.slot, dueAt: top.dueAt });
         queued.add(top.id);
       }
       // The next slot of the entry's own grid at least half a period on (a first run
@@ -195,13 +203,14 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
 
   function pump(): void {
     while (!stopped && running < deps.concurrency && queue.length > 0) {
-      const job = queue.shift() as { id: string; slot: number; dueAt: number };
+      const job = queue.shift() as Job;
       queued.delete(job.id);
       if (!current.has(job.id)) continue;
       running++;
-      deps.onLag?.(Math.max(0, now() - job.dueAt) / 1000);
+      const t = now();
+      deps.onLag?.(Math.max(0, t - job.dueAt) / 1000);
       deps.runner
-        .run(job.id, job.slot)
+        .run(job.id, slotStartingAt(job, t))
         .then((recorded) => {
           // Deleted or paused meanwhile (perhaps on another node): no more slots for it.
           if (!recorded) current.delete(job.id);
@@ -219,6 +228,27 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     }
   }
 
+  /**
+   * The slot a run starting at `t` stands for: its own, unless it starts half a period or more
+   * late (a busy queue, a stalled process, a lease taken over late). Then it stands for the slot
+   * nearest `t`, and the entry's next run moves a period past that one, so two runs never come
+   * moments apart and every run is within half a period of its slot.
+   */
+  function slotStartingAt(job: Job, t: number): number {
+    if (t - job.slot < job.periodMs / 2) return job.slot;
+    const slot = nearestSlot(job.id, job.periodMs, t);
+    deps.onSkipped?.();
+    const upcoming = current.get(job.id);
+    if (upcoming && upcoming.slot <= slot) {
+      const dueAt = nextSlot(job.id, job.periodMs, slot);
+      const next = { id: job.id, periodMs: job.periodMs, dueAt, slot: dueAt };
+      current.set(job.id, next);
+      heap.push(next);
+      arm();
+    }
+    return slot;
+  }
+
   /** When an entry runs first: now, its next slot, or a missed slot since its last run. */
   function firstSlot(entry: ScheduleEntry, soon: boolean, t: number): Slot {
     const { id, periodMs } = entry;
@@ -229,7 +259,8 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     }
     const next = nextSlot(id, periodMs, entry.lastSlot || t);
     if (next > t) return { id, periodMs, dueAt: next, slot: next };
-    // Missed (its worker died or handed it over): the latest slot runs now, older ones are lost.
+    // Missed (its worker died or handed it over): the latest slot runs now, older ones are lost
+    // (half a period or more late, the run stands for the next slot: see slotStartingAt).
     const latest = slotAtOrBefore(id, periodMs, t);
     if (latest > next) deps.onSkipped?.();
     return { id, periodMs, dueAt: latest, slot: latest };

@@ -210,6 +210,53 @@ describe("createMonitorScheduler", () => {
     await scheduler.stop();
   });
 
+  it("a missed slot half a period or more old: the run at once stands for the next slot", async () => {
+    const { engine, starts } = fakeEngine();
+    const scheduler = await startScheduler({ engine });
+    const now = Date.now();
+    const missed = slotAtOrBefore("mon_very_late", MINUTE, now);
+    expect(now - missed).toBeGreaterThanOrEqual(MINUTE / 2); // the id is chosen for it
+    scheduler.schedule({ id: "mon_very_late", periodMs: MINUTE, lastSlot: missed - MINUTE });
+    await vi.advanceTimersByTimeAsync(3 * MINUTE);
+    const at = starts.map((s) => s.at);
+    // Not again moments later, when the next slot comes: a period after it.
+    expect(at).toEqual([now, missed + 2 * MINUTE, missed + 3 * MINUTE]);
+    await scheduler.stop();
+  });
+
+  it("a run that waited half a period or more in the queue moves the next one a period on", async () => {
+    const starts: { id: string; at: number }[] = [];
+    const running = new Set<string>();
+    let hogged = false;
+    const engine = {
+      async check(id: string) {
+        starts.push({ id, at: Date.now() });
+        running.add(id);
+        // The first check of mon_hog holds the only place for 100 s.
+        const hold = id === "mon_hog" && !hogged ? 100_000 : 10;
+        if (id === "mon_hog") hogged = true;
+        await new Promise((resolve) => setTimeout(resolve, hold));
+        running.delete(id);
+        return recorded;
+      },
+      isRunning: (id: string) => running.has(id),
+      idle: async () => {},
+    };
+    const scheduler = await startScheduler({ engine, concurrency: 1 });
+    const now = Date.now();
+    scheduler.schedule({ id: "mon_hog", periodMs: MINUTE }, { soon: true });
+    scheduler.schedule({ id: "mon_waits", periodMs: MINUTE });
+    await vi.advanceTimersByTimeAsync(4 * MINUTE);
+    const waits = starts.filter((s) => s.id === "mon_waits").map((s) => s.at);
+    const due = nextSlot("mon_waits", MINUTE, now);
+    expect(waits[0]).toBe(now + 100_000);
+    expect((waits[0] ?? 0) - due).toBeGreaterThanOrEqual(MINUTE / 2);
+    // It stood for the slot nearest its start; the next run comes a period after that slot.
+    const stoodFor = nearestSlot("mon_waits", MINUTE, waits[0] ?? 0);
+    expect(waits.slice(1, 3)).toEqual([stoodFor + MINUTE, stoodFor + 2 * MINUTE]);
+    await scheduler.stop();
+  });
+
   it("drops a monitor the engine no longer checks, and syncs with the store", async () => {
     const { engine, starts } = fakeEngine();
     let active = [{ id: "mon_a", periodMs: MINUTE }];
