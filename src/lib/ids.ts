@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /** Prefixes of every id Vigil issues (DESIGN §3). */
 export type IdPrefix =
@@ -28,20 +28,48 @@ export type IdPrefix =
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
-function encodeBase32(value: bigint, length: number): string {
+/** Generates ids: a prefix, then 10 chars of millisecond time and 16 of randomness (ULID layout), so ids sort by creation time. */
+export type IdGenerator = (prefix: IdPrefix) => string;
+
+const TIME_DIGITS = 10;
+const RANDOM_DIGITS = 16;
+
+/** The 10 base-32 digits of a millisecond timestamp (50 bits: plain numbers suffice). */
+function timeDigits(ms: number): string {
   let out = "";
-  let rest = value;
-  for (let i = 0; i < length; i++) {
-    out = (CROCKFORD[Number(rest & 31n)] ?? "0") + out;
-    rest >>= 5n;
+  let rest = ms;
+  for (let i = 0; i < TIME_DIGITS; i++) {
+    out = CROCKFORD[rest % 32] + out;
+    rest = Math.floor(rest / 32);
   }
   return out;
 }
 
-/** Generates ids: a prefix, then 10 chars of millisecond time and 16 of randomness (ULID layout), so ids sort by creation time. */
-export type IdGenerator = (prefix: IdPrefix) => string;
+/** Random bytes drawn a pool at a time: one system call per 512 ids rather than one each. */
+const POOL = Buffer.alloc(RANDOM_DIGITS * 512);
+let pooled = POOL.length;
 
-const RANDOM_MAX = (1n << 80n) - 1n;
+/** 16 random base-32 digits (80 bits), as digit values 0–31. */
+function freshRandom(into: Uint8Array): void {
+  if (pooled + RANDOM_DIGITS > POOL.length) {
+    randomFillSync(POOL);
+    pooled = 0;
+  }
+  for (let i = 0; i < RANDOM_DIGITS; i++) into[i] = (POOL[pooled + i] as number) & 31;
+  pooled += RANDOM_DIGITS;
+}
+
+/** Adds one to the digits; false when they were all 31 (the 80-bit space of this millisecond ran out). */
+function increment(digits: Uint8Array): boolean {
+  for (let i = RANDOM_DIGITS - 1; i >= 0; i--) {
+    if ((digits[i] as number) < 31) {
+      digits[i] = (digits[i] as number) + 1;
+      return true;
+    }
+    digits[i] = 0;
+  }
+  return false;
+}
 
 /**
  * Monotonic like ULID's monotonic mode: within one millisecond (or if the clock steps back)
@@ -50,14 +78,18 @@ const RANDOM_MAX = (1n << 80n) - 1n;
  */
 export function createIdGenerator(now: () => number = Date.now): IdGenerator {
   let lastMs = -1;
-  let lastRandom = 0n;
+  let time = "";
+  const random = new Uint8Array(RANDOM_DIGITS);
   return (prefix) => {
     const ms = now();
-    if (ms > lastMs || lastRandom >= RANDOM_MAX) {
+    if (ms > lastMs || !increment(random)) {
       lastMs = Math.max(ms, lastMs);
-      lastRandom = BigInt(`0x${randomBytes(10).toString("hex")}`);
-    } else lastRandom += 1n;
-    return `${prefix}_${encodeBase32(BigInt(lastMs), 10)}${encodeBase32(lastRandom, 16)}`;
+      time = timeDigits(lastMs);
+      freshRandom(random);
+    }
+    let out = `${prefix}_${time}`;
+    for (let i = 0; i < RANDOM_DIGITS; i++) out += CROCKFORD[random[i] as number];
+    return out;
   };
 }
 
