@@ -186,6 +186,45 @@ describe("chDB executor session pool", () => {
     }
   });
 
+  it("puts a batch's small inserts on the other write session, not behind its big one", async () => {
+    // Six sessions: two of them take writes.
+    const executor = createChdbExecutor({ path: dir.path, database: "weight_test", sessions: 6 });
+    try {
+      await executor.command("CREATE DATABASE IF NOT EXISTS weight_test");
+      await executor.command(
+        "CREATE TABLE weight_test.big (n UInt64) ENGINE = MergeTree ORDER BY n",
+      );
+      await executor.command(
+        "CREATE TABLE weight_test.slept (n UInt64, z UInt8) ENGINE = MergeTree ORDER BY n",
+      );
+      // Writing `big` takes a while: its view sleeps 2 ms a row.
+      await executor.command(
+        "CREATE MATERIALIZED VIEW weight_test.slow TO weight_test.slept AS SELECT n, sleepEachRow(0.002) AS z FROM weight_test.big",
+      );
+      await executor.command(
+        "CREATE TABLE weight_test.small (n UInt64) ENGINE = MergeTree ORDER BY n",
+      );
+      const finished: string[] = [];
+      const big = executor
+        .insert(
+          "big",
+          Array.from({ length: 400 }, (_, n) => ({ n })),
+        )
+        .then(() => finished.push("big"));
+      while (!executor.stats?.().running?.some((r) => r.what.startsWith("INSERT INTO big")))
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      await Promise.all(
+        [1, 2, 3].map((n) =>
+          executor.insert("small", [{ n }]).then(() => finished.push(`small ${n}`)),
+        ),
+      );
+      await big;
+      expect(finished.at(-1)).toBe("big");
+    } finally {
+      await executor.close();
+    }
+  });
+
   it("with one session, a write waits for the read before it and stats say so", async () => {
     const executor = createChdbExecutor({ path: dir.path, database: "single_test", sessions: 1 });
     try {

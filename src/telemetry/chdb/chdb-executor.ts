@@ -70,7 +70,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
   mkdirSync(options.path, { recursive: true });
   const count = Math.max(1, Math.floor(options.sessions ?? 2));
   const lanes = Array.from({ length: count }, () => new SessionLane(new Session(options.path)));
-  // Two write sessions from 6 on: the batch writer's inserts into several tables run in pairs.
+  // Two write sessions from 6 on: a batch's big insert takes one, its small ones go to the other.
   const writeCount = count >= 6 ? 2 : 1;
   const writeLanes = lanes.slice(0, writeCount);
   const readLanes = lanes.length > 1 ? lanes.slice(writeCount) : lanes;
@@ -100,17 +100,29 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     work: (session: Session) => Promise<T>,
     what: string,
     adHoc = false,
+    weight = 1,
   ): Promise<T> {
     if (closing)
       return Promise.reject(new UnavailableError("The telemetry store is shutting down"));
-    return lane.run(work, adHoc, what);
+    return lane.run(work, adHoc, what, weight);
   }
 
-  async function write<T>(what: string, work: (session: Session) => Promise<T>): Promise<T> {
+  /**
+   * Runs a write on the write lane with the least queued weight: a batch's big traces insert
+   * takes one lane and its small derived inserts go side by side on the other, instead of every
+   * other one queueing behind it.
+   */
+  async function write<T>(
+    what: string,
+    work: (session: Session) => Promise<T>,
+    weight = 1,
+  ): Promise<T> {
     const entry = { since: performance.now() };
     writesWaiting.add(entry);
     try {
-      return await schedule(leastBusy(writeLanes), work, what);
+      let lane = writeLanes[0] as SessionLane;
+      for (const candidate of writeLanes) if (candidate.load < lane.load) lane = candidate;
+      return await schedule(lane, work, what, false, weight);
     } finally {
       writesWaiting.delete(entry);
     }
@@ -180,19 +192,23 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
 
   /** Rows with a column type the Native encoder does not write, as JSONCompactEachRow. */
   function insertText(table: string, rows: readonly Record<string, unknown>[]) {
-    return write(`INSERT INTO ${table} (${rows.length} rows)`, async (session) => {
-      // The column list named once: the engine parses it natively, rows never round-trip as SQL.
-      const { columns, body } = encodeRows("JSONCompactEachRow", rows);
-      // chDB validates and quotes the plain `db.table` identifier and the column names itself.
-      const summary = await session.insert({
-        table: `${options.database}.${table}`,
-        values: body,
-        format: "JSONCompactEachRow",
-        columns,
-        settings: { priority: PRIORITY.write },
-      });
-      return { rowsWritten: summary.rowsWritten };
-    });
+    return write(
+      `INSERT INTO ${table} (${rows.length} rows)`,
+      async (session) => {
+        // The column list named once: the engine parses it natively, rows never round-trip as SQL.
+        const { columns, body } = encodeRows("JSONCompactEachRow", rows);
+        // chDB validates and quotes the plain `db.table` identifier and the column names itself.
+        const summary = await session.insert({
+          table: `${options.database}.${table}`,
+          values: body,
+          format: "JSONCompactEachRow",
+          columns,
+          settings: { priority: PRIORITY.write },
+        });
+        return { rowsWritten: summary.rowsWritten };
+      },
+      rows.length,
+    );
   }
 
   return {
@@ -223,10 +239,13 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
           : await native.prepare(table, rows);
       if (!spooled) return insertText(table, rows);
       try {
-        await write(`INSERT INTO ${table} (${rows.length} rows)`, (session) =>
-          session.queryAsync(`${prioritySetting({ writePath: true })}${spooled.sql}`, {
-            format: "CSV",
-          }),
+        await write(
+          `INSERT INTO ${table} (${rows.length} rows)`,
+          (session) =>
+            session.queryAsync(`${prioritySetting({ writePath: true })}${spooled.sql}`, {
+              format: "CSV",
+            }),
+          rows.length,
         );
       } finally {
         spooled.done();

@@ -17,6 +17,8 @@ export class SessionLane {
   private tail: Promise<unknown> = Promise.resolve();
   /** Statements queued or running on this lane. */
   outstanding = 0;
+  /** Their weight (an insert weighs its rows, other statements one): how long the queue is. */
+  load = 0;
   /** Of those, ad-hoc queries (TQL), which may run until their time limit. */
   adHoc = 0;
   /** The statement running now, for diagnostics: what it is and since when (performance.now()). */
@@ -25,8 +27,14 @@ export class SessionLane {
   constructor(readonly session: Session) {}
 
   /** Runs `work` after every earlier statement on this lane (flushed, if it failed). */
-  run<T>(work: (session: Session) => Promise<T>, adHoc = false, what = "statement"): Promise<T> {
+  run<T>(
+    work: (session: Session) => Promise<T>,
+    adHoc = false,
+    what = "statement",
+    weight = 1,
+  ): Promise<T> {
     this.outstanding += 1;
+    this.load += weight;
     if (adHoc) this.adHoc += 1;
     const run = this.tail.then(async () => {
       this.current = { what, since: performance.now() };
@@ -38,6 +46,7 @@ export class SessionLane {
       } finally {
         this.current = undefined;
         this.outstanding -= 1;
+        this.load -= weight;
         if (adHoc) this.adHoc -= 1;
       }
     });
