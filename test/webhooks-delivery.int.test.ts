@@ -772,6 +772,42 @@ describe("webhook deliverer on the SQLite meta store", () => {
       await hooks.stop();
     });
 
+    it("holds up to 8 × concurrency of work while attempts are fast, 2 × while they are slow", async () => {
+      await addEndpoint(["monitor.down"]);
+      /** How many deliveries one deliverer holds leased once its attempts stall. */
+      const heldAtPace = async (answerMs: number) => {
+        let stall = false;
+        let release = () => {};
+        const stalled = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        // Attempts answered in `answerMs`, as the transport measures them, set the pace.
+        const paced = async () => {
+          if (stall) await stalled;
+          return { statusCode: 200, durationMs: answerMs, body: "" };
+        };
+        const hooks = deliverer({ concurrency: 4, send: paced });
+        const publish = publisher(hooks);
+        const batch = (from: number) =>
+          Array.from({ length: 100 }, (_, i) => publish(event(`evt_${answerMs}_${from + i}`)));
+        await Promise.all(batch(0));
+        await hooks.deliverDue();
+        // Then attempts stall: what the deliverer took on stays leased to it.
+        stall = true;
+        hooks.start();
+        await Promise.all(batch(100));
+        await sleep(300);
+        // The rest are due: claimable (claimed here under a lease that ends now, so still due).
+        const now = clock.now().toISOString();
+        const due = await store.repos.webhookDeliveries.claimDue(now, 1000, now);
+        release();
+        await hooks.stop();
+        return 100 - due.length;
+      };
+      expect(await heldAtPace(5)).toBe(32);
+      expect(await heldAtPace(5_000)).toBe(8);
+    });
+
     it("lets attempts in flight finish on stop and hands unstarted ones back, due at once", async () => {
       const endpoint = await addEndpoint(["monitor.down"]);
       receiver.respond(() => ({ status: 200, delayMs: 1_500 }));
