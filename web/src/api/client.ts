@@ -27,7 +27,15 @@ export class ApiError extends Error {
 /** Every list the API returns: `{ data, pagination }` (DESIGN §4). */
 export interface ListPage<T> {
   data: T[];
-  pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean };
+  pagination: {
+    page: number;
+    limit: number;
+    total: number;
+    totalPages: number;
+    hasMore: boolean;
+    /** False when `total` (and so `totalPages`) is a lower bound: a count that stopped early. */
+    totalExact?: boolean;
+  };
 }
 
 /** Fired when the session is gone (a 401): the app goes back to the sign-in screen. */

@@ -1,5 +1,5 @@
 import type { ListPage } from "../api/client";
-import { formatNumber } from "../lib/format";
+import { formatNumber, formatTotal } from "../lib/format";
 import { useUrlParams } from "../lib/url-state";
 
 /** The page of a list the URL names (`page`): 1 when absent or not a page number. */
@@ -32,7 +32,7 @@ export function Pager({
   const [, setParams] = useUrlParams();
   const go =
     onPage ?? ((next: number) => setParams({ page: next > 1 ? next : undefined }, { push: true }));
-  const { page, totalPages, total, hasMore } = pagination;
+  const { page, totalPages, total, hasMore, totalExact } = pagination;
   const [back, forward] = order === "pages" ? ["Previous", "Next"] : ["Newer", "Older"];
   return (
     <nav className="pager" aria-label={label}>
@@ -45,8 +45,8 @@ export function Pager({
         ← {back}
       </button>
       <span className="muted small">
-        Page {formatNumber(page)} of {formatNumber(Math.max(1, totalPages))}
-        {noun && ` · ${formatNumber(total)} ${total === 1 ? noun[0] : noun[1]}`}
+        Page {formatNumber(page)} of {formatTotal(Math.max(1, totalPages), totalExact)}
+        {noun && ` · ${formatTotal(total, totalExact)} ${total === 1 ? noun[0] : noun[1]}`}
       </span>
       <button
         type="button"

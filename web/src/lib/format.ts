@@ -18,6 +18,13 @@ const compactFormat = new Intl.NumberFormat(undefined, {
 export const formatNumber = (n: number | null | undefined): string =>
   n === null || n === undefined || Number.isNaN(n) ? "—" : numberFormat.format(n);
 
+/**
+ * A list's total as the API gave it: when it is a lower bound (`totalExact: false`, a filtered
+ * count that stopped early) it reads "10,000+".
+ */
+export const formatTotal = (total: number, exact: boolean | undefined = true): string =>
+  `${formatNumber(total)}${exact === false ? "+" : ""}`;
+
 export const formatCompact = (n: number | null | undefined): string =>
   n === null || n === undefined || Number.isNaN(n) ? "—" : compactFormat.format(n);
 

@@ -1,7 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { Empty, Loading, ProblemMessage } from "../../components/feedback";
-import { formatNumber } from "../../lib/format";
+import { formatNumber, formatTotal } from "../../lib/format";
 import { type LogSummary, levelTone, type useLogPages } from "./logs-api";
 
 const ROW_HEIGHT = 30;
@@ -77,7 +77,8 @@ export function LogList({
       </Empty>
     );
 
-  const total = (pages.data.pages[0]?.pagination.total ?? 0) + tail.length;
+  const first = pages.data.pages[0]?.pagination;
+  const total = (first?.total ?? 0) + tail.length;
   const focusRow = (index: number) => {
     const target = Math.max(0, Math.min(rows.length - 1, index));
     virtualizer.scrollToIndex(target, { align: "auto" });
@@ -106,7 +107,7 @@ export function LogList({
   return (
     <div className="logs-list">
       <p className="muted small logs-count" aria-live="polite">
-        {formatNumber(total)} record{total === 1 ? "" : "s"}
+        {formatTotal(total, first?.totalExact)} record{total === 1 ? "" : "s"}
         {tail.length > 0 && ` · ${formatNumber(tail.length)} from live tail`}
         {rows.length < total && ` · ${formatNumber(rows.length)} loaded`}
       </p>
