@@ -7,6 +7,7 @@ import {
   createInflateRaw,
 } from "node:zlib";
 import { type Dispatcher, request as undiciRequest } from "undici";
+import { startDeadline } from "../lib/http/deadline.js";
 import {
   classifyTransportError,
   type TransportError,
@@ -70,28 +71,22 @@ export async function executeRequest(
 ): Promise<ExecuteResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new RequestFailure("timeout", timeoutMessage(options.timeoutMs)));
-  }, options.timeoutMs);
-  const cancel = () => controller.abort(new RequestFailure("aborted", "the check was cancelled"));
-  if (options.signal?.aborted) cancel();
-  options.signal?.addEventListener("abort", cancel, { once: true });
+  const deadline = startDeadline(options.timeoutMs, options.signal, {
+    timeout: new RequestFailure("timeout", timeoutMessage(options.timeoutMs)),
+    cancel: new RequestFailure("aborted", "the check was cancelled"),
+  });
   try {
-    const response = await send(spec, options, controller.signal);
+    const response = await send(spec, options, deadline.signal);
     return { ok: true, response: { ...response, durationMs: elapsed() } };
   } catch (error) {
-    const transportError: TransportError = timedOut
+    const transportError: TransportError = deadline.timedOut
       ? { code: "timeout", message: timeoutMessage(options.timeoutMs) }
-      : controller.signal.aborted
+      : deadline.cancelled
         ? { code: "aborted", message: "the check was cancelled" }
         : describeTransportError(error);
     return { ok: false, error: transportError, durationMs: elapsed() };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", cancel);
+    deadline.dispose();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { type Dispatcher, request } from "undici";
+import { startDeadline } from "../lib/http/deadline.js";
 import { classifyTransportError, type TransportError } from "../lib/http/transport-error.js";
 import { utf8Prefix } from "../monitors/http-request.js";
 
@@ -62,22 +63,14 @@ export async function postWebhook(
 ): Promise<WebhookAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, post.timeoutMs);
-  const cancel = () => controller.abort();
-  if (post.signal?.aborted) cancel();
-  post.signal?.addEventListener("abort", cancel, { once: true });
+  const deadline = startDeadline(post.timeoutMs, post.signal);
   try {
     const response = await request(post.url, {
       method: "POST",
       dispatcher,
       headers: requestHeaders(post),
       body: post.body,
-      signal: controller.signal,
+      signal: deadline.signal,
     });
     const bytes = await readAtMost(response.body, MAX_RESPONSE_BYTES);
     const encoding = response.headers["content-encoding"];
@@ -87,8 +80,8 @@ export async function postWebhook(
         : `(a ${String(encoding)}-encoded answer of ${bytes.length} bytes, not decoded)`;
     return { statusCode: response.statusCode, durationMs: elapsed(), body };
   } catch (error) {
-    if (!timedOut && controller.signal.aborted) return { aborted: true };
-    const failure: TransportError = timedOut
+    if (deadline.cancelled) return { aborted: true };
+    const failure: TransportError = deadline.timedOut
       ? { code: "timeout", message: `no complete answer within ${post.timeoutMs} ms` }
       : classifyTransportError(error);
     return {
@@ -98,8 +91,7 @@ export async function postWebhook(
       error: failure,
     };
   } finally {
-    clearTimeout(timer);
-    post.signal?.removeEventListener("abort", cancel);
+    deadline.dispose();
   }
 }
 
