@@ -33,7 +33,7 @@ export interface Checkpointer {
  * checkpoint runs inside whichever commit crosses its threshold, on the event loop, and waits
  * for the disk: a webhook burst's commits stalled behind it for tens of milliseconds, and for
  * over a second under load (issue 19). The event loop's connection keeps automatic checkpoints
- * as a backstop at `backstopPages`, in case the worker stops.
+ * as a backstop (past BACKSTOP_CHECKPOINT_PAGES, in database.ts), in case the worker stops.
  */
 export function startCheckpointer(path: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");

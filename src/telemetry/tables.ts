@@ -342,13 +342,13 @@ const errorGroups: TableDef = {
   shardingKey: "cityHash64(project_id, fingerprint)",
 };
 
-/** The TTL of a table keeping rows `retentionDays` days. */
 /** The SETTINGS line of a table's CREATE statement, or none. */
 export function settingsLines(table: TableDef): string[] {
   const settings = [table.settings, table.liveSettings].filter(Boolean).join(", ");
   return settings ? [`SETTINGS ${settings}`] : [];
 }
 
+/** The TTL of a table keeping rows `retentionDays` days. */
 export function ttlClause(table: TableDef, retentionDays: number): string {
   return `${table.ttlExpression} + toIntervalDay(${retentionDays})`;
 }
