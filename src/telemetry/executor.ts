@@ -117,3 +117,7 @@ export function renderSettings(settings: QuerySettings | undefined): string {
 export function quoteIdentifier(name: string): string {
   return `\`${name.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``;
 }
+
+/** `database`.`name`, both quoted. */
+export const qualifiedName = (database: string, name: string): string =>
+  `${quoteIdentifier(database)}.${quoteIdentifier(name)}`;

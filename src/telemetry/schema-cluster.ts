@@ -1,4 +1,4 @@
-import { quoteIdentifier } from "./executor.js";
+import { qualifiedName, quoteIdentifier } from "./executor.js";
 import { createViewSql, type DerivedTableDef } from "./internal-tables.js";
 import type { SchemaLayout } from "./schema.js";
 import { settingsLines, type TableDef, ttlClause } from "./tables.js";
@@ -32,14 +32,12 @@ export function replicatedEngine(engine: string, localTable: string): string {
  */
 export function clusterLayout(cluster: string): SchemaLayout {
   const onCluster = ` ON CLUSTER ${quoteIdentifier(cluster)}`;
-  const qualified = (database: string, name: string) =>
-    `${quoteIdentifier(database)}.${quoteIdentifier(name)}`;
 
   function localTableSql(database: string, table: TableDef, retentionDays: number): string {
     const local = `${table.name}${LOCAL_SUFFIX}`;
     const columns = table.columns.map((col) => `${quoteIdentifier(col.name)} ${col.type}`);
     return [
-      `CREATE TABLE IF NOT EXISTS ${qualified(database, local)}${onCluster} (`,
+      `CREATE TABLE IF NOT EXISTS ${qualifiedName(database, local)}${onCluster} (`,
       [...columns, ...table.indexes].map((line) => `  ${line}`).join(",\n"),
       `) ENGINE = ${replicatedEngine(table.engine, local)}`,
       `PARTITION BY ${table.partitionBy}`,
@@ -52,9 +50,9 @@ export function clusterLayout(cluster: string): SchemaLayout {
   // On each node, over its shard: the view reads the local inserts and writes the local table.
   const viewSql = (database: string, table: DerivedTableDef) =>
     createViewSql(table, {
-      view: qualified(database, table.view.name),
-      target: qualified(database, `${table.name}${LOCAL_SUFFIX}`),
-      source: qualified(database, `${table.view.source}${LOCAL_SUFFIX}`),
+      view: qualifiedName(database, table.view.name),
+      target: qualifiedName(database, `${table.name}${LOCAL_SUFFIX}`),
+      source: qualifiedName(database, `${table.view.source}${LOCAL_SUFFIX}`),
       onCluster,
     });
 
@@ -68,7 +66,7 @@ export function clusterLayout(cluster: string): SchemaLayout {
       table.shardingKey,
     ];
     return [
-      `CREATE TABLE IF NOT EXISTS ${qualified(database, table.name)}${onCluster} (`,
+      `CREATE TABLE IF NOT EXISTS ${qualifiedName(database, table.name)}${onCluster} (`,
       columns.join(",\n"),
       `) ENGINE = Distributed(${engineArgs.join(", ")})`,
     ].join("\n");

@@ -1,4 +1,9 @@
-import { type QuerySettings, quoteIdentifier, type TelemetryExecutor } from "./executor.js";
+import {
+  type QuerySettings,
+  qualifiedName,
+  quoteIdentifier,
+  type TelemetryExecutor,
+} from "./executor.js";
 import {
   createViewSql,
   DERIVED_TABLES,
@@ -67,7 +72,7 @@ export interface SchemaState {
 export function createTableSql(database: string, table: TableDef, retentionDays: number): string {
   const columns = table.columns.map((col) => `${quoteIdentifier(col.name)} ${col.type}`);
   return [
-    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(database)}.${quoteIdentifier(table.name)} (`,
+    `CREATE TABLE IF NOT EXISTS ${qualifiedName(database, table.name)} (`,
     [...columns, ...table.indexes].map((line) => `  ${line}`).join(",\n"),
     `) ENGINE = ${table.engine}`,
     `PARTITION BY ${table.partitionBy}`,
@@ -77,9 +82,6 @@ export function createTableSql(database: string, table: TableDef, retentionDays:
   ].join("\n");
 }
 
-const qualified = (database: string, name: string) =>
-  `${quoteIdentifier(database)}.${quoteIdentifier(name)}`;
-
 /** One server: each definition is one MergeTree table of its own name. */
 const singleServerLayout: SchemaLayout = {
   createDatabase: (database) => `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(database)}`,
@@ -88,9 +90,9 @@ const singleServerLayout: SchemaLayout = {
   ],
   createView: (database, table) =>
     createViewSql(table, {
-      view: qualified(database, table.view.name),
-      target: qualified(database, table.name),
-      source: qualified(database, table.view.source),
+      view: qualifiedName(database, table.view.name),
+      target: qualifiedName(database, table.name),
+      source: qualifiedName(database, table.view.source),
     }),
   targets: (table) => [{ name: table.name, stores: true }],
   onCluster: "",
@@ -121,10 +123,10 @@ export function backfillStatements(database: string, existing: ReadonlySet<strin
     (table) => !existing.has(table.view.name) && existing.has(table.view.source),
   ).map(
     (table) =>
-      `INSERT INTO ${qualified(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
+      `INSERT INTO ${qualifiedName(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
       derivedSelect(
         table,
-        qualified(database, table.view.source),
+        qualifiedName(database, table.view.source),
         `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
       ),
   );
@@ -146,7 +148,7 @@ export function migrationStatements(
   const statements: SchemaStatement[] = [];
   for (const table of ALL_TABLES) {
     for (const target of layout.targets(table)) {
-      const alter = `ALTER TABLE ${quoteIdentifier(database)}.${quoteIdentifier(target.name)}${layout.onCluster}`;
+      const alter = `ALTER TABLE ${qualifiedName(database, target.name)}${layout.onCluster}`;
       for (const column of table.columns.filter((c) => !present.has(`${target.name}.${c.name}`)))
         statements.push({
           sql: `${alter} ADD COLUMN IF NOT EXISTS ${quoteIdentifier(column.name)} ${column.type}`,
