@@ -83,7 +83,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
 
   function leastBusy(candidates: readonly SessionLane[]): SessionLane {
     let best = candidates[0] as SessionLane;
-    for (const lane of candidates) if (lane.outstanding < best.outstanding) best = lane;
+    for (const lane of candidates) if (lane.load < best.load) best = lane;
     return best;
   }
 
@@ -120,9 +120,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     const entry = { since: performance.now() };
     writesWaiting.add(entry);
     try {
-      let lane = writeLanes[0] as SessionLane;
-      for (const candidate of writeLanes) if (candidate.load < lane.load) lane = candidate;
-      return await schedule(lane, work, what, false, weight);
+      return await schedule(leastBusy(writeLanes), work, what, false, weight);
     } finally {
       writesWaiting.delete(entry);
     }
@@ -265,7 +263,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
       const now = performance.now();
       return {
         sessions: lanes.length,
-        busySessions: lanes.filter((lane) => lane.outstanding > 0).length,
+        busySessions: lanes.filter((lane) => lane.load > 0).length,
         writeWaitMs: oldest ? Math.round(performance.now() - oldest.since) : 0,
         running: lanes
           .flatMap((lane, session) =>

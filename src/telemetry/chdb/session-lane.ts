@@ -15,9 +15,10 @@ const FLUSH_SQL = "SELECT 1";
  */
 export class SessionLane {
   private tail: Promise<unknown> = Promise.resolve();
-  /** Statements queued or running on this lane. */
-  outstanding = 0;
-  /** Their weight (an insert weighs its rows, other statements one): how long the queue is. */
+  /**
+   * How much is queued or running on this lane: each statement weighs one, an insert its rows.
+   * Zero when the lane is idle.
+   */
   load = 0;
   /** Of those, ad-hoc queries (TQL), which may run until their time limit. */
   adHoc = 0;
@@ -33,7 +34,6 @@ export class SessionLane {
     what = "statement",
     weight = 1,
   ): Promise<T> {
-    this.outstanding += 1;
     this.load += weight;
     if (adHoc) this.adHoc += 1;
     const run = this.tail.then(async () => {
@@ -45,7 +45,6 @@ export class SessionLane {
         throw error;
       } finally {
         this.current = undefined;
-        this.outstanding -= 1;
         this.load -= weight;
         if (adHoc) this.adHoc -= 1;
       }
