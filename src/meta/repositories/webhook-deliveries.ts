@@ -276,9 +276,7 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
     async recordOutcomes(outcomes: readonly AttemptOutcome[]): Promise<number> {
       if (outcomes.length === 0) return 0;
       const existing = await lockExisting(db, outcomes);
-      let moved = 0;
-      for (const round of distinctRounds(outcomes, (o) => o.attempt.deliveryId))
-        moved += await moveDeliveries(db, round);
+      const moved = await moveDeliveries(db, outcomes);
       await insertAttempts(
         db,
         outcomes.filter((o) => existing.has(o.attempt.deliveryId)),
