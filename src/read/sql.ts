@@ -149,18 +149,18 @@ export async function selectPage<T extends Record<string, unknown>, I>(
   const data = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const pastEnd = !rows[0] && offset > 0;
-  const counted = pastEnd
-    ? num((await sql.query<{ total: string }>(countSql(select)))[0]?.total)
-    : rows[0] && total !== undefined
-      ? num(rows[0].total)
-      : (cachedTotal ?? 0);
-  // The page shows the end: its rows are the count, whatever the count said a moment earlier.
-  const count = pastEnd
-    ? counted
-    : hasMore
-      ? Math.max(counted, offset + data.length + 1)
-      : offset + data.length;
-  const capped = hasMore && how.kind === "count" && how.cap !== undefined && counted >= how.cap;
+  let count: number;
+  let capped = false;
+  if (pastEnd) {
+    count = num((await sql.query<{ total: string }>(countSql(select)))[0]?.total);
+  } else if (!hasMore) {
+    // The page shows the end: its rows are the count, whatever the count said a moment earlier.
+    count = offset + data.length;
+  } else {
+    const counted = total === undefined ? (cachedTotal ?? 0) : num(rows[0]?.total);
+    count = Math.max(counted, offset + data.length + 1);
+    capped = how.kind === "count" && how.cap !== undefined && counted >= how.cap;
+  }
   if (how.kind === "window" && how.cached && (total !== undefined || pastEnd))
     how.cached.cache.set(how.cached.key, count);
   return { data: data.map(toItem), pagination: pageInfo(query, count, capped ? false : undefined) };
