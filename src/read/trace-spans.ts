@@ -241,7 +241,8 @@ export async function getSpan(
      ORDER BY timestamp LIMIT 1`,
   );
   if (!row) throw new NotFoundError("Span", spanId);
-  // A trace the index does not know starts at its earliest span (found through the bloom filter).
+  // The trace's start from the index; a trace it does not know starts at its earliest span
+  // (found through the bloom filter).
   const firstStart = async () => {
     const [first] = await sql.query<{ ns: string }>(
       `SELECT toString(toUnixTimestamp64Nano(min(timestamp))) AS ns
@@ -249,7 +250,6 @@ export async function getSpan(
     );
     return first?.ns ?? "0";
   };
-  // The trace's start from the index; for a trace it does not know, from its spans.
   const traceStartNs = num(row.indexed) > 0 ? String(row.trace_start_ns) : await firstStart();
   const { resource: _index, ...view }: SpanView = toSpanView(row, BigInt(traceStartNs), 0);
   const fromMs = Date.parse(view.startTime);
