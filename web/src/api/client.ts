@@ -1,3 +1,5 @@
+import type { PageInfo } from "../../../src/read/params";
+
 /** A problem+json body as every Vigil API answers errors (DESIGN §3). */
 export interface Problem {
   type?: string;
@@ -24,18 +26,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Every list the API returns: `{ data, pagination }` (DESIGN §4). */
+/** Every list the API returns: `{ data, pagination }` (DESIGN §4), paged as the server pages. */
 export interface ListPage<T> {
   data: T[];
-  pagination: {
-    page: number;
-    limit: number;
-    total: number;
-    totalPages: number;
-    hasMore: boolean;
-    /** False when `total` (and so `totalPages`) is a lower bound: a count that stopped early. */
-    totalExact?: boolean;
-  };
+  pagination: PageInfo;
 }
 
 /** Fired when the session is gone (a 401): the app goes back to the sign-in screen. */
