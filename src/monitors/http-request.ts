@@ -226,7 +226,7 @@ async function readResponse(
 }
 
 /** Reads at most `limit` bytes; stopping early ends the iteration, which aborts the download. */
-async function readBounded(
+export async function readBounded(
   source: AsyncIterable<Buffer>,
   limit: number,
 ): Promise<{ bytes: Buffer; truncated: boolean }> {

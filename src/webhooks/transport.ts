@@ -1,8 +1,7 @@
-import type { Readable } from "node:stream";
 import { type Dispatcher, request } from "undici";
 import { startDeadline } from "../lib/http/deadline.js";
 import { classifyTransportError, type TransportError } from "../lib/http/transport-error.js";
-import { utf8Prefix } from "../monitors/http-request.js";
+import { readBounded, utf8Prefix } from "../monitors/http-request.js";
 
 export const WEBHOOK_USER_AGENT = "Vigil-Webhooks/1.0";
 /** Characters of a response body the delivery log keeps (spec). */
@@ -72,7 +71,7 @@ export async function postWebhook(
       body: post.body,
       signal: deadline.signal,
     });
-    const bytes = await readAtMost(response.body, MAX_RESPONSE_BYTES);
+    const { bytes } = await readBounded(response.body, MAX_RESPONSE_BYTES);
     const encoding = response.headers["content-encoding"];
     const body =
       encoding === undefined || encoding === "identity"
@@ -104,23 +103,6 @@ function requestHeaders(post: WebhookPost): Record<string, string> {
     "accept-encoding": "identity",
     ...post.signature,
   };
-}
-
-/** Reads a body to its end or to `limit` bytes, then stops the download. */
-function readAtMost(body: Readable, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size < limit) return;
-      body.destroy();
-      resolve(Buffer.concat(chunks, size).subarray(0, limit));
-    });
-    body.on("end", () => resolve(Buffer.concat(chunks, size)));
-    body.on("error", reject);
-  });
 }
 
 /**
