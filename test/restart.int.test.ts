@@ -73,7 +73,7 @@ describe("restart on the same data directory", () => {
         [
           ...TELEMETRY_TABLE_NAMES,
           ...[...INTERNAL_TABLES, ...DERIVED_TABLES].map((t) => t.name),
-          ...DERIVED_TABLES.map((t) => t.view.name),
+          ...DERIVED_TABLES.flatMap((t) => t.views.map((v) => v.name)),
         ].sort(),
       );
       expect(await reopened.query("SELECT message FROM vigil.logs")).toEqual([{ message: "kept" }]);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import type { TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
+import type { ErrorItem } from "./trace-data.js";
 import { anyOf } from "./trace-index.js";
 
 /** At most this many (group, span) pairs per trace: a trace failing in every span still answers fast. */
@@ -78,6 +79,78 @@ export async function traceErrorGroups(
   }
   return found;
 }
+
+/**
+ * The error groups of several traces from their error items (`trace_data`), as traceErrorGroups
+ * tells them from `error_occurrences`: per group and span, in the order they first occurred, the
+ * latest message; the groups' types in one statement when there are any.
+ */
+export async function errorGroupsOfItems(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  itemsByTrace: ReadonlyMap<string, readonly ErrorItem[]>,
+): Promise<Map<string, TraceErrorGroup[]>> {
+  interface Group {
+    fingerprint: string;
+    spanId: string;
+    count: number;
+    first: number;
+    latest: number;
+    message: string;
+  }
+  const grouped = new Map<string, Group[]>();
+  const fingerprints = new Set<string>();
+  for (const [traceId, items] of itemsByTrace) {
+    const groups = new Map<string, Group>();
+    for (const item of items) {
+      const key = `${item.fingerprint}\u0000${item.spanId}`;
+      const group = groups.get(key);
+      if (!group) {
+        groups.set(key, {
+          fingerprint: item.fingerprint,
+          spanId: item.spanId,
+          count: 1,
+          first: item.timeMs,
+          latest: item.timeMs,
+          message: item.message,
+        });
+        continue;
+      }
+      group.count++;
+      if (item.timeMs < group.first) group.first = item.timeMs;
+      if (item.timeMs >= group.latest) {
+        group.latest = item.timeMs;
+        group.message = item.message;
+      }
+    }
+    const ordered = [...groups.values()]
+      .sort(
+        (a, b) =>
+          a.first - b.first ||
+          compareText(a.fingerprint, b.fingerprint) ||
+          compareText(a.spanId, b.spanId),
+      )
+      .slice(0, MAX_TRACE_ERROR_GROUPS);
+    for (const group of ordered) fingerprints.add(group.fingerprint);
+    grouped.set(traceId, ordered);
+  }
+  const types = await groupTypes(telemetry, projectId, [...fingerprints]);
+  return new Map(
+    [...grouped].map(([traceId, groups]) => [
+      traceId,
+      groups.map((g) => ({
+        errorId: g.fingerprint,
+        spanId: g.spanId || null,
+        type: types.get(g.fingerprint) ?? "",
+        message: g.message,
+        occurrences: g.count,
+      })),
+    ]),
+  );
+}
+
+/** Byte order, as the engine sorts text. */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The exception type of each error group (its current version). */
 async function groupTypes(

@@ -2,8 +2,8 @@ import { Batcher } from "../lib/batcher.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { isoMs, type TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
-import { type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
-import { anyOf, spansOf, withTraceRanges } from "./trace-index.js";
+import { type ErrorItem, readTraceData } from "./trace-data.js";
+import { errorGroupsOfItems, type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
 
 /** Spans read for one trace at most; a larger trace is cut to its earliest spans and flagged. */
 export const MAX_TRACE_SPANS = 50_000;
@@ -96,10 +96,10 @@ export function toSpanView(row: SpanRow, traceStartNs: bigint, resource: number)
 }
 
 /**
- * The spans of several traces of one project, at most MAX_TRACE_SPANS + 1 each (one more tells
- * that the trace was cut), only from the granules of their ranges in the trace index. Unordered,
- * which spares the engine a sort; only a trace that hit the cap is read again in time order, so a
- * cut keeps its earliest spans.
+ * The spans of traces `trace_data` does not hold (stored before it existed) from `traces`, found
+ * through the trace-id bloom filter: at most MAX_TRACE_SPANS + 1 each (one more tells that the
+ * trace was cut), unordered unless asked, so a cut trace read again in time order keeps its
+ * earliest spans.
  */
 function selectSpans(
   telemetry: TelemetryExecutor,
@@ -108,21 +108,73 @@ function selectSpans(
   order: "" | "ORDER BY timestamp",
 ): Promise<SpanRow[]> {
   const sql = new Sql(telemetry, projectId);
-  const { traces, withClause } = withTraceRanges(sql, traceIds);
   return sql.query<SpanRow>(
-    `${withClause}
-     SELECT ${SPAN_COLUMNS}
+    `SELECT ${SPAN_COLUMNS}
      FROM ${sql.table("traces")}
-     ${whereClause(sql, [anyOf(traces.map(spansOf))])}
+     ${whereClause(sql, [`trace_id IN ${sql.bind(traceIds)}`])}
      ${order} LIMIT ${MAX_TRACE_SPANS + 1} BY trace_id`,
   );
 }
 
 /**
- * Several traces with their error groups, in two statements per project however many traces:
- * their spans (each trace's range read from the trace index first, in the same statement), then
- * their error groups around the times the spans tell.
+ * Several traces of one project with their error groups. Usually one statement however many
+ * traces: their spans and error occurrences from `trace_data` (ADR 0016), plus one naming the
+ * groups' types when there are errors. A trace over MAX_TRACE_SPANS is read again earliest spans
+ * first; one with more error occurrences than that has its groups counted in
+ * `error_occurrences`; one `trace_data` does not hold is read the old way (spans, then errors).
  */
+async function readProjectTraces(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  traceIds: readonly string[],
+): Promise<Map<string, LoadedTrace>> {
+  const limit = MAX_TRACE_SPANS + 1;
+  const data = await readTraceData(telemetry, projectId, traceIds, { limit });
+  const spans = new Map<string, SpanRow[]>();
+  const items = new Map<string, ErrorItem[]>();
+  const uncounted: string[] = [];
+  const missing: string[] = [];
+  for (const id of traceIds) {
+    const trace = data.get(id);
+    if (!trace || trace.spans.length === 0) {
+      missing.push(id);
+      continue;
+    }
+    spans.set(
+      id,
+      trace.spans.length < limit
+        ? trace.spans
+        : ((await readTraceData(telemetry, projectId, [id], { limit, spansInTimeOrder: true })).get(
+            id,
+          )?.spans ?? []),
+    );
+    if (trace.errors.length < limit) items.set(id, trace.errors);
+    else uncounted.push(id);
+  }
+  if (missing.length > 0) {
+    for (const row of await selectSpans(telemetry, projectId, missing, "")) {
+      const id = String(row.trace_id);
+      spans.set(id, [...(spans.get(id) ?? []), row]);
+    }
+    for (const id of missing) {
+      if ((spans.get(id)?.length ?? 0) > MAX_TRACE_SPANS)
+        spans.set(id, await selectSpans(telemetry, projectId, [id], "ORDER BY timestamp"));
+    }
+  }
+  const errors = await errorGroupsOfItems(telemetry, projectId, items);
+  // Around the times the spans tell: partitions prune.
+  const windows = [...missing, ...uncounted].flatMap((traceId) => {
+    const window = windowOf(spans.get(traceId) ?? []);
+    return window ? [{ traceId, window }] : [];
+  });
+  for (const [id, groups] of await traceErrorGroups(telemetry, projectId, windows))
+    errors.set(id, groups);
+  return new Map(
+    traceIds.map((id) => [id, { rows: spans.get(id) ?? [], errorGroups: errors.get(id) ?? [] }]),
+  );
+}
+
+/** Several traces with their error groups, project by project (see readProjectTraces). */
 export async function readTraces(
   telemetry: TelemetryExecutor,
   keys: readonly TraceKey[],
@@ -132,26 +184,8 @@ export async function readTraces(
     byProject.set(projectId, (byProject.get(projectId) ?? new Set()).add(traceId));
   const found = new Map<string, LoadedTrace>();
   for (const [projectId, idSet] of byProject) {
-    const traceIds = [...idSet];
-    const rows = await selectSpans(telemetry, projectId, traceIds, "");
-    const spans = new Map<string, SpanRow[]>(traceIds.map((id) => [id, []]));
-    for (const row of rows) spans.get(String(row.trace_id))?.push(row);
-    for (const id of traceIds) {
-      if ((spans.get(id)?.length ?? 0) > MAX_TRACE_SPANS)
-        spans.set(id, await selectSpans(telemetry, projectId, [id], "ORDER BY timestamp"));
-    }
-    // After the spans rather than beside them: their times spare a second read of the index.
-    const windows = traceIds.flatMap((traceId) => {
-      const window = windowOf(spans.get(traceId) ?? []);
-      return window ? [{ traceId, window }] : [];
-    });
-    const errors = await traceErrorGroups(telemetry, projectId, windows);
-    for (const id of traceIds) {
-      found.set(`${projectId}\u0000${id}`, {
-        rows: spans.get(id) ?? [],
-        errorGroups: errors.get(id) ?? [],
-      });
-    }
+    for (const [id, trace] of await readProjectTraces(telemetry, projectId, [...idSet]))
+      found.set(`${projectId}\u0000${id}`, trace);
   }
   return keys.map(
     (k) => found.get(`${k.projectId}\u0000${k.traceId}`) ?? { rows: [], errorGroups: [] },

@@ -1,5 +1,6 @@
 import {
   c,
+  HIGH_VOLUME,
   LC,
   MS_TIME,
   NS_TIME,
@@ -11,11 +12,20 @@ import {
 } from "./tables.js";
 
 /**
- * A table the engine fills itself: a materialized view inserts `SELECT columns FROM source GROUP
- * BY groupBy` of every block inserted into `source` (it reads only that block: a cost per insert).
+ * A table the engine fills itself: each of its materialized views inserts `SELECT columns FROM
+ * source …` of every block inserted into `source` (it reads only that block: a cost per insert).
  */
 export interface DerivedTableDef extends TableDef {
-  view: { name: string; source: TelemetryTableName; columns: string; groupBy: string };
+  views: readonly DerivedView[];
+}
+
+/** One materialized view: `SELECT columns FROM source [WHERE where] [GROUP BY groupBy]`. */
+export interface DerivedView {
+  name: string;
+  source: TelemetryTableName | "error_occurrences";
+  columns: string;
+  where?: string;
+  groupBy?: string;
 }
 
 const sessions: TableDef = {
@@ -76,59 +86,137 @@ const errorOccurrences: TableDef = {
   shardingKey: "cityHash64(project_id, fingerprint)",
 };
 
-const range = (name: string, fn: "min" | "max", description: string) =>
-  c(name, `SimpleAggregateFunction(${fn}, ${NS_TIME})`, description);
+/** The span fields a trace lookup reads, in the order `trace_data.data` packs them (see below). */
+export const PACKED_SPAN_FIELDS = [
+  "parent_span_id",
+  "operation_name",
+  "span_kind",
+  "service_name",
+  "start_ns",
+  "end_ns",
+  "status",
+  "status_message",
+  "http_method",
+  "http_route",
+  "http_target",
+  "http_status_code",
+  "attributes",
+  "resource_attributes",
+  "event_ms",
+  "events_name",
+  "events_attributes",
+  "links_trace_id",
+  "links_span_id",
+  "links_attributes",
+] as const;
+
+/** The expression of each packed field over a `traces` row (`start_ns` and `end_ns` as text). */
+const PACKED_SPAN_EXPRESSIONS: Record<(typeof PACKED_SPAN_FIELDS)[number], string> = {
+  parent_span_id: "parent_span_id",
+  operation_name: "operation_name",
+  span_kind: "span_kind",
+  service_name: "service_name",
+  start_ns: "toString(toUnixTimestamp64Nano(timestamp))",
+  end_ns: "toString(toUnixTimestamp64Nano(end_timestamp))",
+  status: "status",
+  status_message: "status_message",
+  http_method: "http_method",
+  http_route: "http_route",
+  http_target: "http_target",
+  http_status_code: "http_status_code",
+  attributes: "attributes",
+  resource_attributes: "resource_attributes",
+  event_ms: "arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp)",
+  events_name: "events_name",
+  events_attributes: "events_attributes",
+  links_trace_id: "links_trace_id",
+  links_span_id: "links_span_id",
+  links_attributes: "links_attributes",
+};
+
+/** The fields of an error item, in the order `trace_data.data` packs them. */
+export const PACKED_ERROR_FIELDS = ["fingerprint", "message", "time_ms"] as const;
 
 /**
- * Where each trace's spans lie in time, keyed by trace id: a trace lookup reads its range here
- * (one granule per part), then only the granules of `traces` holding that range. Rows of one
- * trace from several inserts merge into one (min/max); readers still aggregate, as merges lag.
+ * Every trace's spans and error occurrences, keyed by trace id, each packed into one JSON array:
+ * a trace lookup reads one key range of one column instead of finding the trace's granules in
+ * `traces` and opening its 22 column streams there (ADR 0016). Two views fill it, one from the
+ * spans inserted into `traces`, one from the occurrences inserted into `error_occurrences` that
+ * belong to a trace, so the data is written once by ingestion and copied by the engine.
  */
-export const TRACE_INDEX: DerivedTableDef = {
-  name: "trace_index",
-  description: "The time range of every trace's spans, for lookups by trace id.",
+export const TRACE_DATA: DerivedTableDef = {
+  name: "trace_data",
+  description: "Every trace's spans and error occurrences, packed, for lookups by trace id.",
   columns: [
     project,
     c("trace_id", "String", "Trace id"),
-    range("start_min", "min", "Start of the earliest span"),
-    range("start_max", "max", "Start of the latest span"),
+    c("span_id", "String", "The span; for an error, its span ('' for an error log without one)"),
+    c("timestamp", NS_TIME, "Start of the span, or time of the error occurrence"),
+    c("item", LC, "`span` or `error`"),
+    c(
+      "data",
+      "String",
+      "The item's fields as a JSON array (PACKED_SPAN_FIELDS, PACKED_ERROR_FIELDS)",
+    ),
   ],
-  engine: "AggregatingMergeTree",
-  partitionBy: "toDate(start_min)",
+  engine: "MergeTree",
+  partitionBy: "toDate(timestamp)",
   orderBy: "(project_id, trace_id)",
-  ttlExpression: "toDateTime(start_min)",
+  ttlExpression: "toDateTime(timestamp)",
   indexes: [],
-  // A lookup reads one granule per part: small granules keep that to a few kilobytes.
+  // A lookup reads the granules of one key: small granules keep that to a few kilobytes.
   settings: "index_granularity = 1024",
+  liveSettings: HIGH_VOLUME,
   // On the shard of the trace's spans (traces shards by the same key).
   shardingKey: "cityHash64(trace_id)",
-  view: {
-    name: "trace_index_mv",
-    source: "traces",
-    columns: "project_id, trace_id, min(timestamp) AS start_min, max(timestamp) AS start_max",
-    groupBy: "project_id, trace_id",
-  },
+  views: [
+    {
+      name: "trace_data_spans_mv",
+      source: "traces",
+      columns: `project_id, trace_id, span_id, timestamp, 'span' AS item,
+  toJSONString((${PACKED_SPAN_FIELDS.map((f) => PACKED_SPAN_EXPRESSIONS[f]).join(", ")})) AS data`,
+    },
+    {
+      name: "trace_data_errors_mv",
+      source: "error_occurrences",
+      columns: `project_id, trace_id, span_id, toDateTime64(timestamp, 9) AS timestamp, 'error' AS item,
+  toJSONString((fingerprint, message, toUnixTimestamp64Milli(timestamp))) AS data`,
+      where: "trace_id != ''",
+    },
+  ],
 };
 
-/** `SELECT … FROM source … GROUP BY …` of a derived table's view, from the given tables. */
-export function derivedSelect(table: DerivedTableDef, source: string, where = ""): string {
-  const { columns, groupBy } = table.view;
-  return `SELECT ${columns}\nFROM ${source}${where ? ` WHERE ${where}` : ""}\nGROUP BY ${groupBy}`;
+/** `SELECT … FROM source …` of one of a derived table's views, from the given table. */
+export function derivedSelect(view: DerivedView, source: string, where?: string): string {
+  const conditions = [view.where, where].filter((c): c is string => Boolean(c));
+  return [
+    `SELECT ${view.columns}`,
+    `FROM ${source}`,
+    ...(conditions.length > 0 ? [`WHERE ${conditions.join(" AND ")}`] : []),
+    ...(view.groupBy ? [`GROUP BY ${view.groupBy}`] : []),
+  ].join("\n");
 }
 
 /** `CREATE MATERIALIZED VIEW` of a derived table: `view` fills `target` from `source`'s inserts. */
 export function createViewSql(
-  table: DerivedTableDef,
+  view: DerivedView,
   names: { view: string; target: string; source: string; onCluster?: string },
 ): string {
   return [
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${names.view}${names.onCluster ?? ""} TO ${names.target} AS`,
-    derivedSelect(table, names.source),
+    derivedSelect(view, names.source),
   ].join("\n");
 }
+
+/**
+ * Views and tables earlier releases created that nothing reads or writes any more, dropped at
+ * start: `trace_index` (ADR 0014), replaced by `trace_data` (ADR 0016). Views first, so nothing
+ * writes a table being dropped.
+ */
+export const OBSOLETE = { views: ["trace_index_mv"], tables: ["trace_index"] } as const;
 
 /** Tables outside TQL that ingestion writes, created and retained like the others. */
 export const INTERNAL_TABLES: readonly TableDef[] = [sessions, errorOccurrences];
 
 /** Tables outside TQL that the engine derives from others' inserts (see DerivedTableDef). */
-export const DERIVED_TABLES: readonly DerivedTableDef[] = [TRACE_INDEX];
+export const DERIVED_TABLES: readonly DerivedTableDef[] = [TRACE_DATA];

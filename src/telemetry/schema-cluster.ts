@@ -1,5 +1,10 @@
 import { qualifiedName, quoteIdentifier } from "./executor.js";
-import { createViewSql, type DerivedTableDef } from "./internal-tables.js";
+import {
+  createViewSql,
+  type DerivedTableDef,
+  type DerivedView,
+  OBSOLETE,
+} from "./internal-tables.js";
 import type { SchemaLayout } from "./schema.js";
 import { settingsLines, type TableDef, ttlClause } from "./tables.js";
 
@@ -48,11 +53,11 @@ export function clusterLayout(cluster: string): SchemaLayout {
   }
 
   // On each node, over its shard: the view reads the local inserts and writes the local table.
-  const viewSql = (database: string, table: DerivedTableDef) =>
-    createViewSql(table, {
-      view: qualifiedName(database, table.view.name),
+  const viewSql = (database: string, table: DerivedTableDef, view: DerivedView) =>
+    createViewSql(view, {
+      view: qualifiedName(database, view.name),
       target: qualifiedName(database, `${table.name}${LOCAL_SUFFIX}`),
-      source: qualifiedName(database, `${table.view.source}${LOCAL_SUFFIX}`),
+      source: qualifiedName(database, `${view.source}${LOCAL_SUFFIX}`),
       onCluster,
     });
 
@@ -80,6 +85,16 @@ export function clusterLayout(cluster: string): SchemaLayout {
       distributedTableSql(database, table),
     ],
     createView: viewSql,
+    dropObsolete: (database) => [
+      ...OBSOLETE.views.map(
+        (name) => `DROP VIEW IF EXISTS ${qualifiedName(database, name)}${onCluster}`,
+      ),
+      ...OBSOLETE.tables.flatMap((name) =>
+        [name, `${name}${LOCAL_SUFFIX}`].map(
+          (table) => `DROP TABLE IF EXISTS ${qualifiedName(database, table)}${onCluster}`,
+        ),
+      ),
+    ],
     targets: (table) => [
       { name: `${table.name}${LOCAL_SUFFIX}`, stores: true },
       { name: table.name, stores: false },

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderSettings } from "./executor.js";
-import { DERIVED_TABLES, INTERNAL_TABLES } from "./internal-tables.js";
+import { DERIVED_TABLES, INTERNAL_TABLES, OBSOLETE } from "./internal-tables.js";
 import {
   createSchemaStatements,
   migrationStatements,
@@ -18,8 +18,10 @@ import { replicatedEngine } from "./schema-cluster.js";
 import { settingsLines, TELEMETRY_TABLES } from "./tables.js";
 
 const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES, ...DERIVED_TABLES];
-/** `CREATE TABLE IF NOT EXISTS`, `CREATE MATERIALIZED VIEW IF NOT EXISTS`… */
-const CREATE_IF_MISSING = /^CREATE (\w+ )+IF NOT EXISTS /;
+const VIEWS = DERIVED_TABLES.flatMap((t) => t.views);
+const DROPS = OBSOLETE.views.length + OBSOLETE.tables.length;
+/** Safe to run again: creates only what is missing, drops only what is there. */
+const CREATE_IF_MISSING = /^(CREATE (\w+ )+IF NOT EXISTS|DROP \w+ IF EXISTS) /;
 const UPDATE = process.env.VIGIL_UPDATE_GOLDEN === "1";
 
 function matchesGolden(name: string, text: string): void {
@@ -85,7 +87,7 @@ describe("telemetry DDL on one server", () => {
 
   it("has nothing to migrate on current tables", () => {
     const statements = createSchemaStatements("vigil", { retentionDays: 30 });
-    expect(statements.length).toBe(ALL_TABLES.length + DERIVED_TABLES.length + 1);
+    expect(statements.length).toBe(1 + DROPS + ALL_TABLES.length + VIEWS.length);
     const state: SchemaState = {
       columns: ALL_TABLES.flatMap((t) => t.columns.map((c) => ({ table: t.name, name: c.name }))),
       tables: ALL_TABLES.map((t) => ({
@@ -106,7 +108,10 @@ describe("telemetry DDL on a cluster", () => {
   it("creates Replicated local tables and Distributed tables of the same names, ON CLUSTER", () => {
     const statements = createSchemaStatements("vigil", options);
     matchesGolden("clickhouse-cluster-ddl.sql", render(statements));
-    expect(statements.length).toBe(2 * ALL_TABLES.length + DERIVED_TABLES.length + 1);
+    // Obsolete tables are dropped twice: the Distributed table and the local one.
+    expect(statements.length).toBe(
+      1 + DROPS + OBSOLETE.tables.length + 2 * ALL_TABLES.length + VIEWS.length,
+    );
     for (const sql of statements) expect(sql).toContain(" ON CLUSTER `vigil_cluster`");
     for (const sql of statements) expect(sql).toMatch(CREATE_IF_MISSING);
   });

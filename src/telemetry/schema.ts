@@ -8,8 +8,10 @@ import {
   createViewSql,
   DERIVED_TABLES,
   type DerivedTableDef,
+  type DerivedView,
   derivedSelect,
   INTERNAL_TABLES,
+  OBSOLETE,
 } from "./internal-tables.js";
 import { clusterLayout } from "./schema-cluster.js";
 import { settingsLines, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
@@ -22,8 +24,8 @@ const ALL_TABLES: readonly TableDef[] = [
 
 /**
  * How far back a derived table is filled when it is first created over existing data: traces in
- * flight at the upgrade get their whole range indexed; older ones are found by the readers'
- * fallback (a trace without an index row is looked up the old way).
+ * flight at the upgrade get all their spans and errors copied; older ones are found by the
+ * readers' fallback (a trace `trace_data` does not hold is looked up the old way).
  */
 export const BACKFILL_DAYS = 1;
 
@@ -53,8 +55,10 @@ export interface TableTarget {
 export interface SchemaLayout {
   createDatabase(database: string): string;
   createTables(database: string, table: TableDef, retentionDays: number): string[];
-  /** The materialized view filling a derived table from its source's inserts. */
-  createView(database: string, table: DerivedTableDef): string;
+  /** A materialized view filling a derived table from its source's inserts. */
+  createView(database: string, table: DerivedTableDef, view: DerivedView): string;
+  /** Drops what OBSOLETE names, views first. */
+  dropObsolete(database: string): string[];
   /** Where the table's columns live, rows-storing table first (ALTERs go in this order). */
   targets(table: TableDef): TableTarget[];
   /** ` ON CLUSTER …` for every ALTER, or nothing. */
@@ -88,12 +92,16 @@ const singleServerLayout: SchemaLayout = {
   createTables: (database, table, retentionDays) => [
     createTableSql(database, table, retentionDays),
   ],
-  createView: (database, table) =>
-    createViewSql(table, {
-      view: qualifiedName(database, table.view.name),
+  createView: (database, table, view) =>
+    createViewSql(view, {
+      view: qualifiedName(database, view.name),
       target: qualifiedName(database, table.name),
-      source: qualifiedName(database, table.view.source),
+      source: qualifiedName(database, view.source),
     }),
+  dropObsolete: (database) => [
+    ...OBSOLETE.views.map((name) => `DROP VIEW IF EXISTS ${qualifiedName(database, name)}`),
+    ...OBSOLETE.tables.map((name) => `DROP TABLE IF EXISTS ${qualifiedName(database, name)}`),
+  ],
   targets: (table) => [{ name: table.name, stores: true }],
   onCluster: "",
 };
@@ -107,27 +115,33 @@ export function createSchemaStatements(database: string, options: SchemaOptions)
   const layout = layoutOf(options);
   return [
     layout.createDatabase(database),
+    ...layout.dropObsolete(database),
     ...ALL_TABLES.flatMap((table) => layout.createTables(database, table, options.retentionDays)),
-    ...DERIVED_TABLES.map((table) => layout.createView(database, table)),
+    ...DERIVED_TABLES.flatMap((table) =>
+      table.views.map((view) => layout.createView(database, table, view)),
+    ),
   ];
 }
 
 /**
- * What fills a derived table whose view was missing (`existing`: the tables there were before the
- * schema was created) over data its source already held: the last BACKFILL_DAYS. Through the
- * tables' own names, so on a cluster the rows go through the Distributed tables to their shards.
- * Rows the view also wrote are harmless: derived tables aggregate with min/max.
+ * What fills a derived table from a view that was missing (`existing`: the tables there were
+ * before the schema was created) over data its source already held: the last BACKFILL_DAYS.
+ * Through the tables' own names, so on a cluster the rows go through the Distributed tables to
+ * their shards. The view exists by then: a row inserted between its creation and this copy is
+ * copied twice, and readers show a span id once.
  */
 export function backfillStatements(database: string, existing: ReadonlySet<string>): string[] {
-  return DERIVED_TABLES.filter(
-    (table) => !existing.has(table.view.name) && existing.has(table.view.source),
-  ).map(
-    (table) =>
-      `INSERT INTO ${qualifiedName(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
-      derivedSelect(
-        table,
-        qualifiedName(database, table.view.source),
-        `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
+  return DERIVED_TABLES.flatMap((table) =>
+    table.views
+      .filter((view) => !existing.has(view.name) && existing.has(view.source))
+      .map(
+        (view) =>
+          `INSERT INTO ${qualifiedName(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
+          derivedSelect(
+            view,
+            qualifiedName(database, view.source),
+            `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
+          ),
       ),
   );
 }

@@ -42,7 +42,7 @@ export const TELEMETRY_TABLE_NAMES = [
 ] as const;
 export type TelemetryTableName = (typeof TELEMETRY_TABLE_NAMES)[number];
 /** Tables Vigil keeps for its own read API; TQL cannot see them. */
-export type InternalTableName = "sessions" | "error_occurrences" | "trace_index";
+export type InternalTableName = "sessions" | "error_occurrences" | "trace_data";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";
@@ -65,7 +65,7 @@ export const LC = "LowCardinality(String)";
  * data goes a whole part at a time (a part holds at most a day: the tables are partitioned by
  * day) instead of rows being cut out of parts by TTL merges. ADR 0015 has the measurements.
  */
-const HIGH_VOLUME = "merge_selector_base = 10, ttl_only_drop_parts = 1";
+export const HIGH_VOLUME = "merge_selector_base = 10, ttl_only_drop_parts = 1";
 
 /** A column definition. */
 export const c = (name: string, type: string, description: string): ColumnDef => ({

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sql, whereClause } from "../src/read/sql.js";
 import { spansOf, withTraceRange } from "../src/read/trace-index.js";
+import { readTraces } from "../src/read/trace-lookup.js";
 import { initialize } from "../src/setup/initialize.js";
+import { TRACE_DATA } from "../src/telemetry/internal-tables.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
-import { hexId, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
@@ -33,8 +35,8 @@ function withResources(answer: { status: number; body: Record<string, unknown> }
   return { ...answer, body: { ...rest, root: inline(root as Node) } };
 }
 
-/** The trace index (`trace_index`, filled by a materialized view) and lookups through it. */
-describe("trace lookups through the trace index", () => {
+/** `trace_data` (a trace's spans and errors, packed, filled by two views) and lookups through it. */
+describe("trace lookups through trace_data", () => {
   const dir = makeTempDir();
   let service: TestService;
   let key: string;
@@ -48,11 +50,19 @@ describe("trace lookups through the trace index", () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const telemetry = () => service.deps.telemetry;
-  const indexRows = () =>
-    telemetry().query<{ project_id: string; start: string; last: string }>(
-      `SELECT project_id, toUnixTimestamp64Milli(min(start_min)) AS start,
-              toUnixTimestamp64Milli(max(start_max)) AS last
-       FROM ${telemetry().database}.trace_index WHERE trace_id = {t:String}
+  /** Per project: the trace's spans and errors in trace_data, and the range of its spans. */
+  const dataRows = () =>
+    telemetry().query<{
+      project_id: string;
+      spans: number;
+      errors: number;
+      start: string;
+      last: string;
+    }>(
+      `SELECT project_id, countIf(item = 'span') AS spans, countIf(item = 'error') AS errors,
+              toUnixTimestamp64Milli(minIf(timestamp, item = 'span')) AS start,
+              toUnixTimestamp64Milli(maxIf(timestamp, item = 'span')) AS last
+       FROM ${telemetry().database}.trace_data WHERE trace_id = {t:String}
        GROUP BY project_id ORDER BY project_id`,
       { params: { t: T } },
     );
@@ -109,6 +119,21 @@ describe("trace lookups through the trace index", () => {
         },
       ]),
     );
+    // An error log of the trace without a span: an error item of its own.
+    await sendOtlp(
+      service,
+      key,
+      "logs",
+      logsBody("worker", [
+        {
+          timeMs: T0 + 40,
+          severityNumber: 17,
+          severityText: "ERROR",
+          body: "ledger unreachable",
+          traceId: T,
+        },
+      ]),
+    );
     await sendOtlp(
       service,
       otherKey,
@@ -123,13 +148,45 @@ describe("trace lookups through the trace index", () => {
     dir.remove();
   });
 
-  it("keeps each trace's range per project as its spans arrive", async () => {
-    expect(await indexRows()).toEqual(
+  it("keeps each trace's spans and errors per project as they arrive", async () => {
+    expect(await dataRows()).toEqual(
       [
-        { project_id: projectId, start: T0, last: T0 + 20 * MIN },
-        { project_id: otherProject, start: T0 - 10 * MIN, last: T0 - 10 * MIN },
+        { project_id: projectId, spans: 3, errors: 2, start: T0, last: T0 + 20 * MIN },
+        {
+          project_id: otherProject,
+          spans: 1,
+          errors: 0,
+          start: T0 - 10 * MIN,
+          last: T0 - 10 * MIN,
+        },
       ].sort((a, b) => a.project_id.localeCompare(b.project_id)),
     );
+  });
+
+  it("reads a trace in one statement when it has no errors, two when it has", async () => {
+    const statements: string[] = [];
+    const counting = {
+      ...telemetry(),
+      query: <T>(sql: string, options?: never) => {
+        statements.push(sql);
+        return telemetry().query<T>(sql, options);
+      },
+      queryCompact: (sql: string, options?: never) => {
+        statements.push(sql);
+        return telemetry().queryCompact(sql, options);
+      },
+    };
+    const [mine] = await readTraces(counting, [{ projectId, traceId: T }]);
+    expect(statements).toHaveLength(2);
+    expect(mine?.rows).toHaveLength(3);
+    expect(mine?.errorGroups.map((g) => [g.type, g.spanId, g.occurrences])).toEqual([
+      ["CardDeclined", sid(2), 1],
+      ["error", null, 1],
+    ]);
+    statements.length = 0;
+    const [other] = await readTraces(counting, [{ projectId: otherProject, traceId: T }]);
+    expect(statements).toHaveLength(1);
+    expect(other?.rows.map((r) => r.span_id)).toEqual([sid(9)]);
   });
 
   it("narrows the span table's primary key to the trace's range", async () => {
@@ -148,16 +205,16 @@ describe("trace lookups through the trace index", () => {
     expect(Number(spans?.n)).toBe(3);
   });
 
-  it("answers the same for a trace the index does not know (stored before it existed)", async () => {
+  it("answers the same for a trace trace_data does not hold (stored before it existed)", async () => {
     const indexed = await Promise.all(paths.map((path) => get(path)));
     for (const answer of indexed) expect(answer.status).toBe(200);
     expect(indexed[0]?.body).toMatchObject({
       spanCount: 3,
-      errorGroups: [{ type: "CardDeclined" }],
+      errorGroups: [{ type: "CardDeclined" }, { spanId: null, message: "ledger unreachable" }],
     });
     expect(indexed[2]?.body).toMatchObject({ startOffsetMs: 5, errorGroups: [{ spanId: sid(2) }] });
-    await telemetry().command(`TRUNCATE TABLE ${telemetry().database}.trace_index`);
-    expect(await indexRows()).toEqual([]);
+    await telemetry().command(`TRUNCATE TABLE ${telemetry().database}.trace_data`);
+    expect(await dataRows()).toEqual([]);
     const fallback = await Promise.all(paths.map((path) => get(path)));
     expect(fallback.map(withResources)).toEqual(indexed.map(withResources));
     // The other project's trace of the same id stays its own.
@@ -165,14 +222,18 @@ describe("trace lookups through the trace index", () => {
     expect(other.body).toMatchObject({ spanCount: 1, rootService: "elsewhere", errorGroups: [] });
   });
 
-  it("indexes the last day at once when the index is created over existing data", async () => {
+  it("copies the last day at once when its views are created over existing data", async () => {
     const db = telemetry().database;
-    await telemetry().command(`DROP VIEW ${db}.trace_index_mv`);
+    for (const view of TRACE_DATA.views) await telemetry().command(`DROP VIEW ${db}.${view.name}`);
+    await telemetry().command(`TRUNCATE TABLE ${db}.trace_data`);
     await ensureTelemetrySchema(telemetry(), { retentionDays: 30 });
-    expect((await indexRows()).map((r) => r.project_id).sort()).toEqual(
-      [projectId, otherProject].sort(),
+    expect((await dataRows()).map((r) => [r.project_id, r.spans, r.errors]).sort()).toEqual(
+      [
+        [projectId, 3, 2],
+        [otherProject, 1, 0],
+      ].sort(),
     );
-    // The view is back: new spans are indexed as they arrive.
+    // The views are back: new spans are copied as they arrive.
     await sendOtlp(
       service,
       key,
@@ -181,8 +242,24 @@ describe("trace lookups through the trace index", () => {
         { traceId: T, spanId: sid(4), name: "late", startMs: T0 + 30 * MIN, durationMs: 1 },
       ]),
     );
-    const [mine] = (await indexRows()).filter((r) => r.project_id === projectId);
+    const [mine] = (await dataRows()).filter((r) => r.project_id === projectId);
     expect(mine?.last).toBe(T0 + 30 * MIN);
     expect((await get(`/v1/traces/${T}`)).body).toMatchObject({ spanCount: 4 });
+  });
+
+  it("drops the trace index of earlier releases, view first", async () => {
+    const db = telemetry().database;
+    await telemetry().command(
+      `CREATE TABLE ${db}.trace_index (project_id String, trace_id String, start_min DateTime64(9)) ENGINE = MergeTree ORDER BY (project_id, trace_id)`,
+    );
+    await telemetry().command(
+      `CREATE MATERIALIZED VIEW ${db}.trace_index_mv TO ${db}.trace_index AS SELECT project_id, trace_id, timestamp AS start_min FROM ${db}.traces`,
+    );
+    await ensureTelemetrySchema(telemetry(), { retentionDays: 30 });
+    const left = await telemetry().query<{ name: string }>(
+      "SELECT name FROM system.tables WHERE database = {db:String} AND name LIKE 'trace_index%'",
+      { params: { db } },
+    );
+    expect(left).toEqual([]);
   });
 });
