@@ -8,6 +8,8 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
 const fmt = (n: number) => n.toLocaleString("en");
 
 export interface Captured {
+  /** The executor method that ran it (rows as objects, or as arrays). */
+  method: "query" | "queryCompact";
   sql: string;
   options: QueryOptions | undefined;
 }
@@ -19,10 +21,13 @@ export function recordingExecutor(inner: TelemetryExecutor, into: Captured[]): T
     database: inner.database,
     command: (sql, options) => inner.command(sql, options),
     query<T>(sql: string, options?: QueryOptions) {
-      into.push({ sql, options });
+      into.push({ method: "query", sql, options });
       return inner.query<T>(sql, options);
     },
-    queryCompact: (sql, options) => inner.queryCompact(sql, options),
+    queryCompact(sql, options) {
+      into.push({ method: "queryCompact", sql, options });
+      return inner.queryCompact(sql, options);
+    },
     insert: (table, rows) => inner.insert(table, rows),
     ping: () => inner.ping(),
     close: () => inner.close(),

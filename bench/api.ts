@@ -225,7 +225,7 @@ async function main() {
       traceSql.push(captured.splice(0));
     }
     const runCaptured = async (queries: Captured[] | undefined) => {
-      for (const q of queries ?? []) await deps.telemetry.query(q.sql, q.options);
+      for (const q of queries ?? []) await deps.telemetry[q.method](q.sql, q.options);
       return true;
     };
 

@@ -39,13 +39,14 @@ export interface ChdbExecutorOptions {
  */
 const PRIORITY = { write: 1, read: 5, adHoc: 10 } as const;
 
-function prioritySetting(queryOptions: QueryOptions | undefined): string {
+/** `priority = N` for the statement's kind: an assignment of the SET run before it. */
+function priorityAssignment(queryOptions: QueryOptions | undefined): string {
   const priority = queryOptions?.adHoc
     ? PRIORITY.adHoc
     : queryOptions?.writePath
       ? PRIORITY.write
       : PRIORITY.read;
-  return `SET priority = ${priority}; `;
+  return `priority = ${priority}`;
 }
 
 /** Rows of a JSONEachRow result. */
@@ -135,9 +136,8 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     const text = `${sql}${renderSettings(queryOptions?.settings)}`;
     const params = queryOptions?.params ?? {};
     // Parameters set in the session run in parallel with other sessions; bound ones do not.
-    const setParams = sessionParams(sql, params);
-    const set =
-      setParams === undefined ? undefined : `${prioritySetting(queryOptions)}${setParams}`;
+    // The priority rides in the same SET: one statement fewer to parse and run.
+    const set = sessionParams(sql, params, [priorityAssignment(queryOptions)]);
     return set === undefined
       ? session.queryBindAsync(text, params, { format })
       : session.queryAsync(`${set}${text}`, { format });
@@ -240,7 +240,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
         await write(
           `INSERT INTO ${table} (${rows.length} rows)`,
           (session) =>
-            session.queryAsync(`${prioritySetting({ writePath: true })}${spooled.sql}`, {
+            session.queryAsync(`SET ${priorityAssignment({ writePath: true })}; ${spooled.sql}`, {
               format: "CSV",
             }),
           rows.length,

@@ -16,6 +16,13 @@ describe("sessionParams", () => {
     );
   });
 
+  it("puts settings first in the same statement, and sets them alone when there are no values", () => {
+    expect(sessionParams("SELECT {a:String}", { a: "x" }, ["priority = 5"])).toBe(
+      "SET priority = 5, param_a = 'x'; ",
+    );
+    expect(sessionParams("SELECT 1", {}, ["priority = 1"])).toBe("SET priority = 1; ");
+  });
+
   it("refuses a placeholder without a value: the session may hold an earlier statement's", () => {
     expect(() => sessionParams("SELECT {a:String}, {b:String}", { a: "x" })).toThrow(
       /placeholder \{b:…\} without a value/,

@@ -56,13 +56,18 @@ function parameterText(value: unknown): string | undefined {
  * engine still substitutes them by type in the parsed query (values never become SQL text).
  * Session parameters outlive their statement, so a placeholder without a value is refused here
  * (the engine would take the one an earlier statement left). Undefined when a value is of a kind
- * not encoded here: the caller binds those instead.
+ * not encoded here: the caller binds those instead. `settings` (`name = value`, trusted text) join
+ * the same SET.
  */
-export function sessionParams(sql: string, params: QueryParams): string | undefined {
+export function sessionParams(
+  sql: string,
+  params: QueryParams,
+  settings: readonly string[] = [],
+): string | undefined {
   for (const name of placeholderNames(sql))
     if (!Object.hasOwn(params, name))
       throw new Error(`The statement names the placeholder {${name}:…} without a value`);
-  const assignments: string[] = [];
+  const assignments = [...settings];
   for (const [name, value] of Object.entries(params)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return undefined;
     const text = parameterText(value);
