@@ -164,8 +164,9 @@ export const TRACE_DATA: DerivedTableDef = {
   orderBy: "(project_id, trace_id)",
   ttlExpression: "toDateTime(timestamp)",
   indexes: [],
-  // A lookup reads the granules of one key: small granules keep that to a few kilobytes.
-  settings: "index_granularity = 1024",
+  // A lookup decompresses whole granules of every part holding the trace: 256 rows of ~800-byte
+  // packed spans measured ~10% faster than 1,024; 128 no faster (ADR 0016).
+  settings: "index_granularity = 256",
   liveSettings: HIGH_VOLUME,
   // On the shard of the trace's spans (traces shards by the same key).
   shardingKey: "cityHash64(trace_id)",

@@ -112,6 +112,8 @@ describe("TQL refusals", () => {
     ["SELECT 1 AS project_id", "project_id is not available in TQL"],
     ["SELECT * FROM spans", "Unknown table 'spans'"],
     ["SELECT * FROM sessions", "Unknown table 'sessions'"],
+    ["SELECT * FROM trace_data", "Unknown table 'trace_data'"],
+    ["SELECT * FROM vigil.trace_data", "cannot be qualified with a database"],
     [
       "SELECT durations_ms FROM traces",
       "Unknown column 'durations_ms'. Did you mean 'duration_ms'?",
