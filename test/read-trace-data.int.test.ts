@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sql, whereClause } from "../src/read/sql.js";
 import { spansOf, withTraceRange } from "../src/read/trace-index.js";
 import { readTraces } from "../src/read/trace-lookup.js";
+import { getSpan } from "../src/read/trace-spans.js";
 import { initialize } from "../src/setup/initialize.js";
 import { TRACE_DATA } from "../src/telemetry/internal-tables.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
@@ -187,6 +188,15 @@ describe("trace lookups through trace_data", () => {
     const [other] = await readTraces(counting, [{ projectId: otherProject, traceId: T }]);
     expect(statements).toHaveLength(1);
     expect(other?.rows.map((r) => r.span_id)).toEqual([sid(9)]);
+    // One span: the same, the trace's start in the same statement.
+    const read = { ...service.deps.read, telemetry: counting };
+    statements.length = 0;
+    const failing = await getSpan(read, projectId, T, sid(2));
+    expect(statements).toHaveLength(2);
+    expect(failing).toMatchObject({ startOffsetMs: 5, errorGroups: [{ type: "CardDeclined" }] });
+    statements.length = 0;
+    expect(await getSpan(read, otherProject, T, sid(9))).toMatchObject({ errorGroups: [] });
+    expect(statements).toHaveLength(1);
   });
 
   it("narrows the span table's primary key to the trace's range", async () => {

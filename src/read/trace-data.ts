@@ -28,6 +28,65 @@ function unpack<K extends string>(
   for (let i = 0; i < fields.length; i++) into[fields[i] as K] = values[i];
 }
 
+/** One span of a trace as `trace_data` holds it, with its error occurrences. */
+export interface SpanData {
+  span: SpanRow;
+  /** At most the limit read with; more means there may be others. */
+  errors: ErrorItem[];
+  /** Start of the trace's earliest span, nanoseconds as text. */
+  traceStartNs: string;
+}
+
+/**
+ * One span of a trace and its error occurrences from `trace_data`, with the trace's start, in one
+ * statement. Undefined when `trace_data` has no such span (the trace may predate it: the caller
+ * looks the old way, which also tells an unknown span).
+ */
+export async function readSpanData(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  traceId: string,
+  spanId: string,
+  limit: number,
+): Promise<SpanData | undefined> {
+  const sql = new Sql(telemetry, projectId);
+  const trace = `trace_id = ${sql.bind(traceId)}`;
+  const rows = await sql.queryRows(
+    `WITH (SELECT min(timestamp) FROM ${sql.table("trace_data")}
+           ${whereClause(sql, [trace, "item = 'span'"])}) AS trace_start
+     SELECT item, data, toString(toUnixTimestamp64Nano(trace_start))
+     FROM ${sql.table("trace_data")} ${whereClause(sql, [trace, `span_id = ${sql.bind(spanId)}`])}
+     LIMIT ${limit} BY item`,
+  );
+  let span: SpanRow | undefined;
+  const errors: ErrorItem[] = [];
+  for (const [item, data] of rows) {
+    if (item === "span") {
+      // A span sent twice (an exporter's retry) is the same span.
+      span ??= unpackSpan(traceId, spanId, data);
+    } else errors.push(unpackError(spanId, data));
+  }
+  const traceStartNs = String(rows[0]?.[2] ?? "");
+  return span ? { span, errors, traceStartNs } : undefined;
+}
+
+function unpackSpan(traceId: string, spanId: string, data: unknown): SpanRow {
+  const span: SpanRow = { trace_id: traceId, span_id: spanId };
+  unpack(PACKED_SPAN_FIELDS, data, span);
+  return span;
+}
+
+function unpackError(spanId: string, data: unknown): ErrorItem {
+  const error: Record<string, unknown> = {};
+  unpack(PACKED_ERROR_FIELDS, data, error);
+  return {
+    fingerprint: String(error.fingerprint),
+    spanId,
+    message: String(error.message),
+    timeMs: Number(error.time_ms),
+  };
+}
+
 /**
  * The spans and error occurrences of several traces of one project from `trace_data`, in one
  * statement: a key range per trace, one column of packed items (ADR 0016). At most `limit` items
@@ -59,20 +118,8 @@ export async function readTraceData(
       trace = { spans: [], errors: [] };
       found.set(id, trace);
     }
-    if (item === "span") {
-      const span: SpanRow = { trace_id: id, span_id: String(spanId) };
-      unpack(PACKED_SPAN_FIELDS, data, span);
-      trace.spans.push(span);
-    } else {
-      const error: Record<string, unknown> = {};
-      unpack(PACKED_ERROR_FIELDS, data, error);
-      trace.errors.push({
-        fingerprint: String(error.fingerprint),
-        spanId: String(spanId),
-        message: String(error.message),
-        timeMs: Number(error.time_ms),
-      });
-    }
+    if (item === "span") trace.spans.push(unpackSpan(id, String(spanId), data));
+    else trace.errors.push(unpackError(String(spanId), data));
   }
   return found;
 }
