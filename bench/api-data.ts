@@ -66,7 +66,7 @@ export async function load(url: string, key: string, spans: number, seed: number
 /** Waits until the engine's background merges settle (the active part count stops changing). */
 export async function settle(telemetry: TelemetryExecutor) {
   const partsSql = `SELECT table, count() AS parts, sum(rows) AS rows FROM system.parts
-    WHERE database = {db:String} AND active AND table IN ('traces', 'logs') GROUP BY table ORDER BY table`;
+    WHERE database = {db:String} AND active AND table IN ('traces', 'logs', 'trace_data') GROUP BY table ORDER BY table`;
   const read = () =>
     telemetry.query<{ table: string; parts: string; rows: string }>(partsSql, {
       params: { db: telemetry.database },

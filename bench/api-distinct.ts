@@ -189,7 +189,7 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
 /** Prints the distinct run and the engine time of a trace lookup. */
 export function reportDistinct(
   figures: DistinctFigures,
-  traceLookup: Latencies & { statements: number },
+  traceLookup: Latencies & { statements: number; selectOne: Latencies },
   targetP99Ms: number,
   targetEngineMs: number,
 ) {
@@ -225,7 +225,7 @@ export function reportDistinct(
     ],
   );
   console.log(
-    `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms)`,
+    `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms; any statement, SELECT 1: p50 ${ms(traceLookup.selectOne.p50)} ms)`,
   );
   const met = figures.logs.p99 < targetP99Ms && figures.traces.p99 < targetP99Ms;
   console.log(
