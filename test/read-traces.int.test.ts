@@ -436,5 +436,18 @@ describe("GET /v1/traces", () => {
     expect(body).toMatchObject({ truncated: true, spanCount: 50_000, hasRoot: true });
     expect(body.root.name).toBe("root");
     expect(body.root.children.at(-1)?.startOffsetMs).toBe(49_999);
+    // The same from the span table, for a trace stored before trace_data existed.
+    const { telemetry } = service.deps;
+    await telemetry.command(
+      `ALTER TABLE ${telemetry.database}.trace_data DELETE WHERE trace_id = '${huge}'`,
+      { settings: { mutations_sync: 2 } },
+    );
+    const [left] = await telemetry.query<{ n: number }>(
+      `SELECT count() AS n FROM ${telemetry.database}.trace_data WHERE trace_id = '${huge}'`,
+    );
+    expect(Number(left?.n)).toBe(0);
+    const fallback = await get(`/v1/traces/${huge}`);
+    expect(fallback.body).toMatchObject({ truncated: true, spanCount: 50_000, hasRoot: true });
+    expect(fallback.body.root.children.at(-1)?.startOffsetMs).toBe(49_999);
   }, 60_000);
 });

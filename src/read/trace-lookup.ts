@@ -116,6 +116,22 @@ function selectSpans(
   );
 }
 
+/** selectSpans by trace, a trace over the cap read again earliest spans first. */
+async function spansFromColumns(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  traceIds: readonly string[],
+): Promise<Map<string, SpanRow[]>> {
+  const spans = new Map<string, SpanRow[]>(traceIds.map((id) => [id, []]));
+  for (const row of await selectSpans(telemetry, projectId, traceIds, ""))
+    spans.get(String(row.trace_id))?.push(row);
+  for (const id of traceIds) {
+    if ((spans.get(id)?.length ?? 0) > MAX_TRACE_SPANS)
+      spans.set(id, await selectSpans(telemetry, projectId, [id], "ORDER BY timestamp"));
+  }
+  return spans;
+}
+
 /**
  * Several traces of one project with their error groups. Usually one statement however many
  * traces: their spans and error occurrences from `trace_data` (ADR 0016), plus one naming the
@@ -140,26 +156,21 @@ async function readProjectTraces(
       missing.push(id);
       continue;
     }
-    spans.set(
-      id,
-      trace.spans.length < limit
-        ? trace.spans
-        : ((await readTraceData(telemetry, projectId, [id], { limit, spansInTimeOrder: true })).get(
-            id,
-          )?.spans ?? []),
-    );
+    let read = trace.spans;
+    if (read.length >= limit) {
+      const ordered = await readTraceData(telemetry, projectId, [id], {
+        limit,
+        spansInTimeOrder: true,
+      });
+      read = ordered.get(id)?.spans ?? [];
+    }
+    spans.set(id, read);
     if (trace.errors.length < limit) items.set(id, trace.errors);
     else uncounted.push(id);
   }
   if (missing.length > 0) {
-    for (const row of await selectSpans(telemetry, projectId, missing, "")) {
-      const id = String(row.trace_id);
-      spans.set(id, [...(spans.get(id) ?? []), row]);
-    }
-    for (const id of missing) {
-      if ((spans.get(id)?.length ?? 0) > MAX_TRACE_SPANS)
-        spans.set(id, await selectSpans(telemetry, projectId, [id], "ORDER BY timestamp"));
-    }
+    for (const [id, rows] of await spansFromColumns(telemetry, projectId, missing))
+      spans.set(id, rows);
   }
   const errors = await errorGroupsOfItems(telemetry, projectId, items);
   // Around the times the spans tell: partitions prune.
