@@ -87,6 +87,21 @@ function unpackError(spanId: string, data: unknown): ErrorItem {
   };
 }
 
+/** A trace's error occurrences in `trace_data`, at most `limit`. */
+export async function readErrorItems(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  traceId: string,
+  limit: number,
+): Promise<ErrorItem[]> {
+  const sql = new Sql(telemetry, projectId);
+  const rows = await sql.queryRows(
+    `SELECT span_id, data FROM ${sql.table("trace_data")}
+     ${whereClause(sql, [`trace_id = ${sql.bind(traceId)}`, "item = 'error'"])} LIMIT ${limit}`,
+  );
+  return rows.map(([spanId, data]) => unpackError(String(spanId), data));
+}
+
 /**
  * The spans and error occurrences of several traces of one project from `trace_data`, in one
  * statement: a key range per trace, one column of packed items (ADR 0016). At most `limit` items

@@ -3,9 +3,9 @@ import { NotFoundError } from "../lib/errors.js";
 import { hexIdParam, isoMs } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { Sql, whereClause } from "./sql.js";
-import { readSpanData } from "./trace-data.js";
+import { readErrorItems, readSpanData } from "./trace-data.js";
 import { errorGroupsOfItems, TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
-import { spansOf, withTraceRange } from "./trace-index.js";
+import { indexed, spansOf, withTraceRange } from "./trace-index.js";
 import {
   MAX_TRACE_SPANS,
   nsToMs,
@@ -98,8 +98,8 @@ export const SpanDetail = SpanFields.extend({
 }).meta({ id: "SpanDetail" });
 export type SpanDetail = z.infer<typeof SpanDetail>;
 
-/** span_id, parent_span_id, operation_name, span_kind, service_name, status, start_ns, end_ns. */
-type OutlineRow = [string, string, string, string, string, string, string, string];
+/** span_id, parent_span_id, operation_name, span_kind, service_name, status, start_ns, end_ns, and whether trace_data holds the trace (1 or 0). */
+type OutlineRow = [string, string, string, string, string, string, string, string, number];
 
 /** Index of each distinct text in first-seen order. */
 class Table {
@@ -123,15 +123,21 @@ export async function getTraceSpans(
 ): Promise<TraceSpans> {
   const sql = new Sql(deps.telemetry, projectId);
   const { trace, withClause } = withTraceRange(sql, traceId);
+  const limit = MAX_TRACE_SPANS + 1;
   // In time order, so that a trace over the cap keeps its earliest spans (and the tree's sort
-  // finds them sorted); arrays rather than keyed rows: 50,000 of them parse in one go.
-  const all = await sql.queryRows(
-    `${withClause}
-     SELECT span_id, parent_span_id, operation_name, span_kind, service_name, status,
-            toString(toUnixTimestamp64Nano(timestamp)), toString(toUnixTimestamp64Nano(end_timestamp))
-     FROM ${sql.table("traces")} ${whereClause(sql, [spansOf(trace)])}
-     ORDER BY timestamp, span_id LIMIT ${MAX_TRACE_SPANS + 1}`,
-  );
+  // finds them sorted); arrays rather than keyed rows: 50,000 of them parse in one go. The
+  // trace's error items are read beside them: a key lookup in trace_data needs no time window.
+  const [all, errorItems] = await Promise.all([
+    sql.queryRows(
+      `${withClause}
+       SELECT span_id, parent_span_id, operation_name, span_kind, service_name, status,
+              toString(toUnixTimestamp64Nano(timestamp)), toString(toUnixTimestamp64Nano(end_timestamp)),
+              ${indexed(trace)}
+       FROM ${sql.table("traces")} ${whereClause(sql, [spansOf(trace)])}
+       ORDER BY timestamp, span_id LIMIT ${limit}`,
+    ),
+    readErrorItems(deps.telemetry, projectId, traceId, limit),
+  ]);
   if (all.length === 0) throw new NotFoundError("Trace", traceId);
   const truncated = all.length > MAX_TRACE_SPANS;
   const rows = (truncated ? all.slice(0, MAX_TRACE_SPANS) : all) as OutlineRow[];
@@ -146,9 +152,13 @@ export async function getTraceSpans(
   });
   const tree = buildTraceTree(inputs);
   if (!tree) throw new NotFoundError("Trace", traceId);
-  // Around the spans' times, once they are known: no second read of the index.
+  // A trace trace_data does not hold (or with more errors than read): error_occurrences, around
+  // the spans' times.
   const window = { fromMs: Number(startNs / 1_000_000n), toMs: Number(endNs / 1_000_000n) + 1 };
-  const errorGroups = await traceErrorGroups(deps.telemetry, projectId, [{ traceId, window }]);
+  const held = Number(rows[0]?.[8]) === 1 && errorItems.length < limit;
+  const errorGroups = held
+    ? await errorGroupsOfItems(deps.telemetry, projectId, new Map([[traceId, errorItems]]))
+    : await traceErrorGroups(deps.telemetry, projectId, [{ traceId, window }]);
 
   const serviceNames = [...new Set(rows.map((r) => r[4]))].sort();
   const serviceIndex = new Map(serviceNames.map((s, i) => [s, i]));
