@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sql, whereClause } from "../src/read/sql.js";
+import { readTraceData } from "../src/read/trace-data.js";
 import { spansOf, withTraceRange } from "../src/read/trace-index.js";
 import { readTraces } from "../src/read/trace-lookup.js";
 import { getSpan } from "../src/read/trace-spans.js";
@@ -197,6 +198,22 @@ describe("trace lookups through trace_data", () => {
     statements.length = 0;
     expect(await getSpan(read, otherProject, T, sid(9))).toMatchObject({ errorGroups: [] });
     expect(statements).toHaveLength(1);
+  });
+
+  it("reads at most the limit of each kind, however the items lie", async () => {
+    // 3 spans and 2 errors. One trace is read with a plain LIMIT of twice the limit, and again
+    // per kind when that cuts; several traces per trace and kind from the start.
+    const other = hexId(0x7e2, 32);
+    for (const limit of [1, 2, 3, 4]) {
+      const one = (await readTraceData(telemetry(), projectId, [T], { limit })).get(T);
+      const many = (await readTraceData(telemetry(), projectId, [T, other], { limit })).get(T);
+      for (const read of [one, many])
+        expect([limit, read?.spans.length, read?.errors.length]).toEqual([
+          limit,
+          Math.min(3, limit),
+          Math.min(2, limit),
+        ]);
+    }
   });
 
   it("narrows the span table's primary key to the trace's range", async () => {

@@ -115,12 +115,29 @@ export async function readTraceData(
   traceIds: readonly string[],
   options: { limit: number; spansInTimeOrder?: boolean },
 ): Promise<Map<string, TraceData>> {
+  const { limit } = options;
+  const perKind = `LIMIT ${limit} BY trace_id, item`;
+  if (options.spansInTimeOrder)
+    return selectItems(telemetry, projectId, traceIds, "span", `ORDER BY timestamp LIMIT ${limit}`);
+  if (traceIds.length > 1) return selectItems(telemetry, projectId, traceIds, undefined, perKind);
+  // One trace (the usual lookup): a plain LIMIT spares the engine the LIMIT BY. Only when it cuts
+  // (a kind may then be short of its share) is the trace read again per kind.
+  const found = await selectItems(telemetry, projectId, traceIds, undefined, `LIMIT ${2 * limit}`);
+  const [trace] = found.values();
+  if (!trace || trace.spans.length + trace.errors.length < 2 * limit) return found;
+  return selectItems(telemetry, projectId, traceIds, undefined, perKind);
+}
+
+/** The items of the traces (spans only, or both kinds), with the statement's ORDER BY/LIMIT. */
+async function selectItems(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  traceIds: readonly string[],
+  only: "span" | undefined,
+  tail: string,
+): Promise<Map<string, TraceData>> {
   const sql = new Sql(telemetry, projectId);
-  const conditions = [`trace_id IN ${sql.bind(traceIds)}`];
-  const tail = options.spansInTimeOrder
-    ? `ORDER BY timestamp LIMIT ${options.limit}`
-    : `LIMIT ${options.limit} BY trace_id, item`;
-  if (options.spansInTimeOrder) conditions.push("item = 'span'");
+  const conditions = [`trace_id IN ${sql.bind(traceIds)}`, ...(only ? [`item = '${only}'`] : [])];
   const rows = await sql.queryRows(
     `SELECT trace_id, item, span_id, data FROM ${sql.table("trace_data")}
      ${whereClause(sql, conditions)} ${tail}`,
