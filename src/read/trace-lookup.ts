@@ -1,5 +1,6 @@
 import { Batcher } from "../lib/batcher.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { PACKED_SPAN_EXPRESSIONS } from "../telemetry/internal-tables.js";
 import { isoMs, type TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
 import { type ErrorItem, readTraceData } from "./trace-data.js";
@@ -46,14 +47,14 @@ export interface SpanView {
   links: { traceId: string; spanId: string; attributes: Record<string, string> }[];
 }
 
-/** Everything `toSpanView` reads of a span row. */
-export const SPAN_COLUMNS = `trace_id, span_id, parent_span_id, operation_name, span_kind, service_name,
-  toString(toUnixTimestamp64Nano(timestamp)) AS start_ns,
-  toString(toUnixTimestamp64Nano(end_timestamp)) AS end_ns,
-  status, status_message, http_method, http_route, http_target, http_status_code,
-  attributes, resource_attributes,
-  arrayMap(t -> toUnixTimestamp64Milli(t), events_timestamp) AS event_ms,
-  events_name, events_attributes, links_trace_id, links_span_id, links_attributes`;
+/** Everything `toSpanView` reads of a span row: what `trace_data` packs, from the span table. */
+export const SPAN_COLUMNS = [
+  "trace_id",
+  "span_id",
+  ...Object.entries(PACKED_SPAN_EXPRESSIONS).map(([field, expression]) =>
+    field === expression ? field : `${expression} AS ${field}`,
+  ),
+].join(", ");
 
 /** A span row (SPAN_COLUMNS) as the API shows it, placed against the trace's start. */
 export function toSpanView(row: SpanRow, traceStartNs: bigint, resource: number): SpanView {

@@ -86,32 +86,12 @@ const errorOccurrences: TableDef = {
   shardingKey: "cityHash64(project_id, fingerprint)",
 };
 
-/** The span fields a trace lookup reads, in the order `trace_data.data` packs them (see below). */
-export const PACKED_SPAN_FIELDS = [
-  "parent_span_id",
-  "operation_name",
-  "span_kind",
-  "service_name",
-  "start_ns",
-  "end_ns",
-  "status",
-  "status_message",
-  "http_method",
-  "http_route",
-  "http_target",
-  "http_status_code",
-  "attributes",
-  "resource_attributes",
-  "event_ms",
-  "events_name",
-  "events_attributes",
-  "links_trace_id",
-  "links_span_id",
-  "links_attributes",
-] as const;
-
-/** The expression of each packed field over a `traces` row (`start_ns` and `end_ns` as text). */
-const PACKED_SPAN_EXPRESSIONS: Record<(typeof PACKED_SPAN_FIELDS)[number], string> = {
+/**
+ * Everything a trace lookup reads of a span (`start_ns`, `end_ns` as text), by name and its
+ * expression over a `traces` row, in the order `trace_data.data` packs them (see below). The
+ * span table's own read (SPAN_COLUMNS, for traces stored before `trace_data`) selects the same.
+ */
+export const PACKED_SPAN_EXPRESSIONS = {
   parent_span_id: "parent_span_id",
   operation_name: "operation_name",
   span_kind: "span_kind",
@@ -132,7 +112,12 @@ const PACKED_SPAN_EXPRESSIONS: Record<(typeof PACKED_SPAN_FIELDS)[number], strin
   links_trace_id: "links_trace_id",
   links_span_id: "links_span_id",
   links_attributes: "links_attributes",
-};
+} as const;
+
+/** The packed span fields, in order. */
+export const PACKED_SPAN_FIELDS = Object.keys(
+  PACKED_SPAN_EXPRESSIONS,
+) as readonly (keyof typeof PACKED_SPAN_EXPRESSIONS)[];
 
 /** The fields of an error item, in the order `trace_data.data` packs them. */
 export const PACKED_ERROR_FIELDS = ["fingerprint", "message", "time_ms"] as const;
@@ -175,7 +160,7 @@ export const TRACE_DATA: DerivedTableDef = {
       name: "trace_data_spans_mv",
       source: "traces",
       columns: `project_id, trace_id, span_id, timestamp, 'span' AS item,
-  toJSONString((${PACKED_SPAN_FIELDS.map((f) => PACKED_SPAN_EXPRESSIONS[f]).join(", ")})) AS data`,
+  toJSONString((${Object.values(PACKED_SPAN_EXPRESSIONS).join(", ")})) AS data`,
     },
     {
       name: "trace_data_errors_mv",
