@@ -1,10 +1,5 @@
 import { qualifiedName, quoteIdentifier } from "./executor.js";
-import {
-  createViewSql,
-  type DerivedTableDef,
-  type DerivedView,
-  OBSOLETE,
-} from "./internal-tables.js";
+import { createViewSql, type DerivedTableDef, type DerivedView } from "./internal-tables.js";
 import type { SchemaLayout } from "./schema.js";
 import { settingsLines, type TableDef, ttlClause } from "./tables.js";
 
@@ -85,16 +80,6 @@ export function clusterLayout(cluster: string): SchemaLayout {
       distributedTableSql(database, table),
     ],
     createView: viewSql,
-    dropObsolete: (database) => [
-      ...OBSOLETE.views.map(
-        (name) => `DROP VIEW IF EXISTS ${qualifiedName(database, name)}${onCluster}`,
-      ),
-      ...OBSOLETE.tables.flatMap((name) =>
-        [name, `${name}${LOCAL_SUFFIX}`].map(
-          (table) => `DROP TABLE IF EXISTS ${qualifiedName(database, table)}${onCluster}`,
-        ),
-      ),
-    ],
     targets: (table) => [
       { name: `${table.name}${LOCAL_SUFFIX}`, stores: true },
       { name: table.name, stores: false },

@@ -57,10 +57,8 @@ export interface SchemaLayout {
   createTables(database: string, table: TableDef, retentionDays: number): string[];
   /** A materialized view filling a derived table from its source's inserts. */
   createView(database: string, table: DerivedTableDef, view: DerivedView): string;
-  /** Drops what OBSOLETE names, views first. */
-  dropObsolete(database: string): string[];
   /** Where the table's columns live, rows-storing table first (ALTERs go in this order). */
-  targets(table: TableDef): TableTarget[];
+  targets(table: { name: string }): TableTarget[];
   /** ` ON CLUSTER …` for every ALTER, or nothing. */
   onCluster: string;
 }
@@ -98,10 +96,6 @@ const singleServerLayout: SchemaLayout = {
       target: qualifiedName(database, table.name),
       source: qualifiedName(database, view.source),
     }),
-  dropObsolete: (database) => [
-    ...OBSOLETE.views.map((name) => `DROP VIEW IF EXISTS ${qualifiedName(database, name)}`),
-    ...OBSOLETE.tables.map((name) => `DROP TABLE IF EXISTS ${qualifiedName(database, name)}`),
-  ],
   targets: (table) => [{ name: table.name, stores: true }],
   onCluster: "",
 };
@@ -110,12 +104,27 @@ function layoutOf(options: SchemaOptions): SchemaLayout {
   return options.cluster === undefined ? singleServerLayout : clusterLayout(options.cluster);
 }
 
+/** Drops what OBSOLETE names: the views first, then each table's physical tables, in the reverse of their creation. */
+function dropObsoleteStatements(database: string, layout: SchemaLayout): string[] {
+  const drop = (kind: string, name: string) =>
+    `DROP ${kind} IF EXISTS ${qualifiedName(database, name)}${layout.onCluster}`;
+  return [
+    ...OBSOLETE.views.map((name) => drop("VIEW", name)),
+    ...OBSOLETE.tables.flatMap((name) =>
+      layout
+        .targets({ name })
+        .reverse()
+        .map((target) => drop("TABLE", target.name)),
+    ),
+  ];
+}
+
 /** The statements creating the database, every table and view when missing, in order. */
 export function createSchemaStatements(database: string, options: SchemaOptions): string[] {
   const layout = layoutOf(options);
   return [
     layout.createDatabase(database),
-    ...layout.dropObsolete(database),
+    ...dropObsoleteStatements(database, layout),
     ...ALL_TABLES.flatMap((table) => layout.createTables(database, table, options.retentionDays)),
     ...DERIVED_TABLES.flatMap((table) =>
       table.views.map((view) => layout.createView(database, table, view)),
