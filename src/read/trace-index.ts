@@ -2,9 +2,9 @@ import { type Sql, whereClause } from "./sql.js";
 
 /**
  * A trace looked up through `trace_data`'s key: the bound trace id, and the name of a `WITH` alias
- * holding the trace's range there, `(trace id, earliest start, latest start)` of its spans. An
- * empty trace id means `trace_data` does not hold the trace (stored before it existed, or
- * unknown): the condition below then falls back to the trace-id bloom filter of `traces`.
+ * holding `(spans, earliest start, latest start)` of its spans there. No spans means `trace_data`
+ * does not hold the trace (stored before it existed, or unknown): the condition below then falls
+ * back to the trace-id bloom filter of `traces`.
  */
 export interface IndexedTrace {
   id: string;
@@ -20,18 +20,15 @@ export function withTraceRange(
   sql: Sql,
   traceId: string,
 ): { trace: IndexedTrace; withClause: string } {
-  const trace = { id: sql.bind(traceId), range: "range_0" };
-  const withClause = `WITH (SELECT groupArray((trace_id, first, last)) FROM (
-      SELECT trace_id, min(timestamp) AS first, max(timestamp) AS last
+  const trace = { id: sql.bind(traceId), range: "trace_range" };
+  const withClause = `WITH (SELECT (count(), min(timestamp), max(timestamp))
       FROM ${sql.table("trace_data")}
-      ${whereClause(sql, [`trace_id = ${trace.id}`, "item = 'span'"])}
-      GROUP BY trace_id)) AS trace_ranges,
-    arrayFirst(r -> r.1 = ${trace.id}, trace_ranges) AS ${trace.range}`;
+      ${whereClause(sql, [`trace_id = ${trace.id}`, "item = 'span'"])}) AS ${trace.range}`;
   return { trace, withClause };
 }
 
 /** Whether `trace_data` holds the trace (an SQL expression). */
-export const indexed = ({ range }: IndexedTrace): string => `${range}.1 != ''`;
+export const indexed = ({ range }: IndexedTrace): string => `${range}.1 > 0`;
 
 /** The trace's spans: only the granules of its range when `trace_data` holds it. */
 export const spansOf = (trace: IndexedTrace): string =>
