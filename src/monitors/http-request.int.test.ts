@@ -9,7 +9,6 @@ import {
   type ExecuteOptions,
   executeRequest,
   type HttpRequestSpec,
-  utf8Prefix,
 } from "./http-request.js";
 
 interface Received {
@@ -381,20 +380,5 @@ describe("describeTransportError", () => {
     );
     expect(describeTransportError(aggregate).code).toBe("refused");
     expect(describeTransportError("weird").code).toBe("network");
-  });
-});
-
-describe("utf8Prefix", () => {
-  it.each([
-    ["abc", 2, "ab"],
-    ["aé", 2, "a"],
-    ["aé", 3, "aé"],
-    ["a€", 3, "a"],
-    ["a😀", 4, "a"],
-    ["a😀", 5, "a😀"],
-    ["é", 0, ""],
-    ["", 3, ""],
-  ])("%j cut to %i bytes is %j", (text, max, expected) => {
-    expect(utf8Prefix(Buffer.from(text), max).toString()).toBe(expected);
   });
 });

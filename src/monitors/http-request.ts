@@ -7,6 +7,7 @@ import {
   createInflateRaw,
 } from "node:zlib";
 import { type Dispatcher, request as undiciRequest } from "undici";
+import { readBounded, utf8Prefix } from "../lib/http/bounded-body.js";
 import { startDeadline } from "../lib/http/deadline.js";
 import {
   classifyTransportError,
@@ -225,24 +226,6 @@ async function readResponse(
   }
 }
 
-/** Reads at most `limit` bytes; stopping early ends the iteration, which aborts the download. */
-export async function readBounded(
-  source: AsyncIterable<Buffer>,
-  limit: number,
-): Promise<{ bytes: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of source) {
-    if (chunk.length > limit - size) {
-      chunks.push(chunk.subarray(0, limit - size));
-      return { bytes: Buffer.concat(chunks), truncated: true };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { bytes: Buffer.concat(chunks), truncated: false };
-}
-
 // Sync flush accepts a body that ends early, as browsers do, instead of failing on it.
 const ZLIB = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
 const BROTLI = {
@@ -284,17 +267,6 @@ async function* decode(
     decoder,
     () => {},
   ) as AsyncIterable<Buffer>;
-}
-
-/** The longest prefix of at most `max` bytes that does not end inside a UTF-8 character. */
-export function utf8Prefix(bytes: Buffer, max: number): Buffer {
-  let end = Math.min(max, bytes.length);
-  let start = end - 1;
-  while (start > 0 && start > end - 4 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
-  const lead = bytes[start] ?? 0;
-  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  if (start >= 0 && start + length > end) end = start;
-  return bytes.subarray(0, end);
 }
 
 function timeoutMessage(ms: number): string {

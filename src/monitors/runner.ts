@@ -1,6 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../lib/clock.js";
+import { utf8Prefix } from "../lib/http/bounded-body.js";
 import { redactUrl } from "../lib/http/redact-url.js";
 import { evaluateAssertion } from "./assertions/evaluate.js";
 import {
@@ -12,7 +13,7 @@ import {
 import type { ReadCache } from "./assertions/registry.js";
 import { VARIABLE_PLACEHOLDER } from "./catalog.js";
 import { BODY_METHODS, type MonitorDefinition, type StepDefinition } from "./definition.js";
-import { DEFAULT_USER_AGENT, executeRequest, utf8Prefix } from "./http-request.js";
+import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
 import type { CheckResult, ResponseSnapshot, StepResult } from "./model.js";
 
 /** What running a check needs: the outbound agent, a clock, the body limits and a random source. */

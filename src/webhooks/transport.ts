@@ -1,7 +1,7 @@
 import { type Dispatcher, request } from "undici";
+import { readBounded, utf8Prefix } from "../lib/http/bounded-body.js";
 import { startDeadline } from "../lib/http/deadline.js";
 import { classifyTransportError, type TransportError } from "../lib/http/transport-error.js";
-import { readBounded, utf8Prefix } from "../monitors/http-request.js";
 
 export const WEBHOOK_USER_AGENT = "Vigil-Webhooks/1.0";
 /** Characters of a response body the delivery log keeps (spec). */
