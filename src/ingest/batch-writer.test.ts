@@ -118,6 +118,121 @@ describe("BatchWriter", () => {
   });
 });
 
+describe("BatchWriter's write interval", () => {
+  /** An engine that takes each insert at once and records when each write's traces came. */
+  function timedEngine() {
+    const writes: { at: number; rows: number }[] = [];
+    const executor = {
+      engine: "fake",
+      database: "vigil",
+      insert: async (table: string, rows: readonly unknown[]) => {
+        if (table === "traces") writes.push({ at: performance.now(), rows: rows.length });
+        return { rowsWritten: rows.length };
+      },
+      query: async () => [],
+    } as unknown as TelemetryExecutor;
+    return { executor, writes };
+  }
+  const spaced = (engine: ReturnType<typeof timedEngine>, writeIntervalMs: number) =>
+    new BatchWriter(engine.executor, new ErrorGroupStore(engine.executor), {
+      maxQueuedRows: 100_000,
+      maxBatchRows: 1_000,
+      lingerMs: 1,
+      writeIntervalMs,
+      logger: pino({ level: "silent" }),
+    });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const rowsOf = (engine: ReturnType<typeof timedEngine>) => engine.writes.map((w) => w.rows);
+
+  it("spaces writes by the interval while senders seen lately may still join", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 300);
+    const started = performance.now();
+    // After a quiet spell a write goes at once.
+    await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "b"), w.submit(spans(1), "c")]);
+    expect(performance.now() - started).toBeLessThan(150);
+    // b and c send again; a, seen lately, might too: the write waits out the interval.
+    const later = [w.submit(spans(2), "b")];
+    await sleep(20);
+    later.push(w.submit(spans(3), "c"));
+    await Promise.all(later);
+    expect(rowsOf(engine)).toEqual([3, 5]);
+    const [first, second] = engine.writes;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(290);
+  });
+
+  it("writes at once when every sender seen lately is already waiting on the write", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 10_000);
+    await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "b")]);
+    const started = performance.now();
+    const first = w.submit(spans(2), "a");
+    await sleep(20);
+    expect(rowsOf(engine)).toEqual([2]);
+    await Promise.all([first, w.submit(spans(3), "b")]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(rowsOf(engine)).toEqual([2, 5]);
+  });
+
+  it("holds a write back for a sender that sends several requests at once", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 300);
+    await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "a")]);
+    const later = [w.submit(spans(2), "a")];
+    await sleep(20);
+    later.push(w.submit(spans(3), "a"));
+    await Promise.all(later);
+    expect(rowsOf(engine)).toEqual([2, 5]);
+    const [first, second] = engine.writes;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(290);
+  });
+
+  it("never holds back a sender alone, nor requests whose sender is unknown", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 10_000);
+    const started = performance.now();
+    for (let i = 1; i <= 3; i++) await w.submit(spans(i), "a");
+    for (let i = 4; i <= 5; i++) await w.submit(spans(i));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(rowsOf(engine)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("without an interval writes as soon as the engine is free", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 0);
+    await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "b")]);
+    const later = w.submit(spans(2), "a");
+    await sleep(20);
+    expect(rowsOf(engine)).toEqual([2, 2]);
+    await later;
+  });
+
+  it("does not hold back a full batch", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 10_000);
+    await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "b")]);
+    const started = performance.now();
+    await w.submit(spans(1_000), "a");
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(rowsOf(engine)).toEqual([2, 1_000]);
+  });
+
+  it("writes what waits out the interval at once when closed", async () => {
+    const engine = timedEngine();
+    const w = spaced(engine, 10_000);
+    await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "b")]);
+    const waiting = w.submit(spans(4), "a");
+    await sleep(20);
+    expect(rowsOf(engine)).toEqual([2]);
+    const started = performance.now();
+    await w.close();
+    await waiting;
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(rowsOf(engine)).toEqual([2, 4]);
+  });
+});
+
 describe("BatchWriter over the real engine, one request's rows refused", () => {
   const dir = makeTempDir();
   const executor = createChdbExecutor({ path: dir.path, database: "vigil" });

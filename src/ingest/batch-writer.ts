@@ -29,17 +29,36 @@ export interface BatchWriterOptions {
   maxBatchRows: number;
   /** How long a write waits for more requests to join it, when the engine is idle. */
   lingerMs: number;
+  /**
+   * The shortest time between the starts of two writes while requests keep coming (0: write
+   * as soon as the engine is free). Requests arriving meanwhile join the next write, so writes
+   * are fewer and larger: less engine CPU per row, up to this much more acknowledgment latency.
+   * A write does not wait when it reaches maxBatchRows, at close, or when no one else can join
+   * it: every sender seen lately already has a request in it (see `submit`).
+   */
+  writeIntervalMs?: number;
   logger: Logger;
   onErrorTransitions?: (transitions: readonly ErrorTransition[]) => void;
 }
 
 interface Pending {
   batch: IngestBatch;
+  /** Who sent it, when known. */
+  sender: string | undefined;
   rows: number;
   /** performance.now() when the request was accepted. */
   since: number;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** What the write interval knows of one sender. */
+interface SenderActivity {
+  lastSeen: number;
+  /** Its requests not yet answered. */
+  inFlight: number;
+  /** When it last had two or more requests in flight at once. */
+  concurrentAt: number;
 }
 
 /** How one request's write ended: written, or the error its submit rejects with. */
@@ -60,8 +79,13 @@ export class BatchWriter {
   private writing = false;
   /** When the oldest request of the write in progress was accepted. */
   private writingSince: number | undefined;
-  private scheduled = false;
+  private scheduled: NodeJS.Timeout | undefined;
   private closed = false;
+  /** performance.now() when the last write started. */
+  private lastWriteStart = Number.NEGATIVE_INFINITY;
+  /** Senders seen lately (times are performance.now()), when there is a write interval. */
+  private readonly senders = new Map<string, SenderActivity>();
+  private sendersPruned = 0;
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => undefined;
   private readonly agents = new UserAgentParser();
@@ -83,8 +107,15 @@ export class BatchWriter {
     return since === undefined ? 0 : Math.round(performance.now() - since);
   }
 
-  /** Resolves once the batch's rows are in the engine; rejects if the write fails or the queue is full. */
-  submit(batch: IngestBatch): Promise<void> {
+  /**
+   * Resolves once the batch's rows are in the engine; rejects if the write fails or the queue is
+   * full. `sender` names who sent it (one SDK process). A sender that waits for each answer
+   * before it sends again (an SDK's batch span processor) cannot add to a write it already waits
+   * on, so a write waits out the interval only while another request may still join it: some
+   * sender seen lately has nothing queued, or sends several requests at once. Requests without a
+   * sender never wait for the interval.
+   */
+  submit(batch: IngestBatch, sender?: string): Promise<void> {
     if (this.closed) return Promise.reject(new IngestOverloadedError(5));
     const rows = Math.max(1, batchSize(batch));
     if (this.queuedRows > 0 && this.queuedRows + rows > this.options.maxQueuedRows) {
@@ -100,8 +131,28 @@ export class BatchWriter {
           this.markIdle = done;
         });
       }
-      this.queue.push({ batch, rows, since: performance.now(), resolve, reject });
+      const now = performance.now();
+      if (sender !== undefined && (this.options.writeIntervalMs ?? 0) > 0) this.seen(sender, now);
+      this.queue.push({
+        batch,
+        sender,
+        rows,
+        since: now,
+        resolve: () => {
+          this.answered(sender);
+          resolve();
+        },
+        reject: (error) => {
+          this.answered(sender);
+          reject(error);
+        },
+      });
       this.queuedRows += rows;
+      // The write this request completes (its sender was the last one awaited) goes now.
+      if (this.scheduled && this.intervalLeft() === 0) {
+        clearTimeout(this.scheduled);
+        this.scheduled = undefined;
+      }
       this.schedule();
     });
   }
@@ -109,20 +160,78 @@ export class BatchWriter {
   /** Stops accepting requests and waits until everything accepted is written. */
   async close(): Promise<void> {
     this.closed = true;
+    // A write waiting out the interval goes now.
+    if (this.scheduled) {
+      clearTimeout(this.scheduled);
+      this.scheduled = undefined;
+      void this.drain();
+    }
     await this.idle;
+  }
+
+  /** How long the next write must still wait for the write interval (0: it may start now). */
+  private intervalLeft(): number {
+    const interval = this.options.writeIntervalMs ?? 0;
+    if (interval === 0 || this.closed || this.queuedRows >= this.options.maxBatchRows) return 0;
+    const left = this.lastWriteStart + interval - performance.now();
+    return left > 0 && this.othersMayJoin() ? left : 0;
+  }
+
+  /** Senders quiet for a few intervals (at least a second) and not waiting are forgotten. */
+  private lately(): number {
+    return performance.now() - Math.max(1000, 4 * (this.options.writeIntervalMs ?? 0));
+  }
+
+  private seen(sender: string, now: number): void {
+    if (now - this.sendersPruned > 1000) {
+      this.sendersPruned = now;
+      const since = this.lately();
+      for (const [name, activity] of this.senders)
+        if (activity.lastSeen < since && activity.inFlight === 0) this.senders.delete(name);
+    }
+    let activity = this.senders.get(sender);
+    if (!activity) {
+      activity = { lastSeen: now, inFlight: 0, concurrentAt: Number.NEGATIVE_INFINITY };
+      this.senders.set(sender, activity);
+    }
+    activity.lastSeen = now;
+    activity.inFlight++;
+    if (activity.inFlight > 1) activity.concurrentAt = now;
+  }
+
+  private answered(sender: string | undefined): void {
+    const activity = sender === undefined ? undefined : this.senders.get(sender);
+    if (activity) activity.inFlight--;
+  }
+
+  /**
+   * Whether another request may still join the next write: a sender seen lately has nothing
+   * queued, or sends several at once.
+   */
+  private othersMayJoin(): boolean {
+    const queued = new Set<string>();
+    for (const pending of this.queue) {
+      if (pending.sender === undefined) return false;
+      queued.add(pending.sender);
+    }
+    const since = this.lately();
+    for (const [sender, activity] of this.senders) {
+      if (activity.lastSeen < since && activity.inFlight === 0) continue;
+      if (!queued.has(sender) || activity.concurrentAt >= since) return true;
+    }
+    return false;
   }
 
   private schedule(): void {
     if (this.writing || this.scheduled) return;
-    this.scheduled = true;
     const full = this.queuedRows >= this.options.maxBatchRows;
     // When idle, linger a moment so requests arriving together share one write.
-    setTimeout(
+    this.scheduled = setTimeout(
       () => {
-        this.scheduled = false;
+        this.scheduled = undefined;
         void this.drain();
       },
-      full ? 0 : this.options.lingerMs,
+      full ? 0 : Math.max(this.options.lingerMs, this.intervalLeft()),
     );
   }
 
@@ -131,6 +240,8 @@ export class BatchWriter {
     this.writing = true;
     try {
       while (this.queue.length > 0) {
+        if (this.intervalLeft() > 0) break;
+        this.lastWriteStart = performance.now();
         const taken: Pending[] = [];
         let rows = 0;
         while (
@@ -161,7 +272,9 @@ export class BatchWriter {
       }
     } finally {
       this.writing = false;
-      this.markIdle();
+      // Requests left waiting out the write interval get their write scheduled.
+      if (this.queue.length > 0) this.schedule();
+      else this.markIdle();
     }
   }
 

@@ -85,6 +85,8 @@ export interface MappedRequest {
   rejected: number;
   /** One line per distinct reason, for partial_success.error_message. */
   reasons: string[];
+  /** Who sent it, as its first resource tells (senderOf); '' when it has none. */
+  sender: string;
 }
 
 export interface MappingOptions {

@@ -68,6 +68,17 @@ function resourceContext(
   };
 }
 
+/**
+ * Who sent a request, from its first resource: one SDK process (its service and instance id,
+ * else its host and pid), else its service. Requests of one SDK process share it.
+ */
+export function senderOf(attributes: Record<string, string>): string {
+  const instance =
+    attributes["service.instance.id"] ||
+    [attributes["host.name"] ?? "", attributes["process.pid"] ?? ""].join("/");
+  return `${attributes["service.name"] ?? ""}|${instance}`;
+}
+
 /** An item's own `vigil.source` attribute overrides its resource's. */
 export function itemSource(attributes: Record<string, string>, resource: ResourceContext): Source {
   const explicit = attributes["vigil.source"];
@@ -176,6 +187,7 @@ export function mapEachItem<
 ): MappedRequest {
   const batch = emptyBatch();
   const rejections = new Rejections();
+  let sender = "";
   envelopeList<R>(resources, fields.resources).forEach((r, i) => {
     const rPath = `${fields.resources}[${i}]`;
     envelopeObject(r, rPath);
@@ -183,6 +195,7 @@ export function mapEachItem<
     const resource = envelopeField(`${rPath}.resource`, () =>
       resourceContext(envelopeObject(r.resource, `${rPath}.resource`), options),
     );
+    if (i === 0) sender = senderOf(resource.attributes);
     envelopeList<S>(scopesOf(r), `${rPath}.${fields.scopes}`).forEach((s, j) => {
       const sPath = `${rPath}.${fields.scopes}[${j}]`;
       envelopeObject(s, sPath);
@@ -203,5 +216,5 @@ export function mapEachItem<
       }
     });
   });
-  return { batch, rejected: rejections.count, reasons: rejections.messages() };
+  return { batch, rejected: rejections.count, reasons: rejections.messages(), sender };
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { PriceTable } from "./derive/ai-prices.js";
+import { mapTraces } from "./map-traces.js";
+import type { TracesRequest } from "./otlp/types.js";
+import { senderOf } from "./resource.js";
+
+const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+describe("senderOf", () => {
+  it("names one SDK process: its service and instance id, else its host and pid", () => {
+    expect(
+      senderOf({ "service.name": "api", "service.instance.id": "i-1", "host.name": "h" }),
+    ).toBe("api|i-1");
+    expect(senderOf({ "service.name": "api", "host.name": "h", "process.pid": "42" })).toBe(
+      "api|h/42",
+    );
+    expect(senderOf({})).toBe("|/");
+  });
+
+  it("is taken from a request's first resource when it is mapped", () => {
+    const span = {
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      spanId: "b7ad6b7169203331",
+      name: "GET /",
+      startTimeUnixNano: "1764236400000000000",
+      endTimeUnixNano: "1764236400100000000",
+    };
+    const resource = (pid: string) => ({
+      resource: { attributes: [attr("service.name", "api"), attr("process.pid", pid)] },
+      scopeSpans: [{ spans: [span] }],
+    });
+    const request = { resourceSpans: [resource("1"), resource("2")] } as TracesRequest;
+    const options = {
+      projectId: "prj_a",
+      limits: { maxValueLength: 100, maxAttributes: 10 },
+      receivedNanos: 0n,
+    };
+    expect(mapTraces(request, options, new PriceTable()).sender).toBe("api|/1");
+    expect(mapTraces({}, options, new PriceTable()).sender).toBe("");
+  });
+});
