@@ -42,6 +42,7 @@ const DEFAULT_INGEST = {
   queueMaxRows: 250_000,
   perMinute: 12_000,
   maxInflightBytes: 256 * 1024 * 1024,
+  writeIntervalMs: 250,
 };
 
 const DEFAULT_HTTP = {
@@ -291,6 +292,13 @@ export const Config = z
         maxInflightBytes: integer(1024 * 1024, 64 * 1024 ** 3).default(
           DEFAULT_INGEST.maxInflightBytes,
         ),
+        /**
+         * The shortest time between the starts of two engine writes while requests keep coming;
+         * 0 writes as soon as the engine is free. Larger writes cost the engine less per row, for
+         * up to this much more latency before a request is acknowledged; a write that no other
+         * sender can join goes at once (docs/ingestion.md, Write cadence).
+         */
+        writeIntervalMs: integer(0, 10_000).default(DEFAULT_INGEST.writeIntervalMs),
       })
       .strict()
       .default(DEFAULT_INGEST),
@@ -429,6 +437,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_INGEST_QUEUE_MAX_ROWS: ["ingest", "queueMaxRows"],
   VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: ["ingest", "perMinute"],
   VIGIL_INGEST_MAX_INFLIGHT_BYTES: ["ingest", "maxInflightBytes"],
+  VIGIL_INGEST_WRITE_INTERVAL_MS: ["ingest", "writeIntervalMs"],
   VIGIL_AI_PRICES: ["ai", "prices"],
   VIGIL_MONITORS_ENABLED: ["monitors", "enabled"],
   VIGIL_MONITORS_CONCURRENCY: ["monitors", "concurrency"],

@@ -62,6 +62,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
     maxQueuedRows: config.ingest.queueMaxRows,
     maxBatchRows: 50_000,
     lingerMs: 2,
+    writeIntervalMs: config.ingest.writeIntervalMs,
     logger: deps.logger,
     onErrorTransitions: (transitions) => {
       for (const t of transitions) {
@@ -97,7 +98,9 @@ export function createIngestService(deps: IngestDeps): IngestService {
       );
       // Each signal's own rows share its name; the rest of the batch is derived from them.
       const accepted = mapped.batch[signal].length;
-      if (accepted > 0) await writer.submit(mapped.batch);
+      // One SDK process of one key: requests of a sender that waits for each answer are not held
+      // back to share a write (BatchWriter.submit).
+      if (accepted > 0) await writer.submit(mapped.batch, `${actor.keyId} ${mapped.sender}`);
       deps.metrics.ingestedItems.inc({ signal, outcome: "accepted" }, accepted);
       if (mapped.rejected > 0)
         deps.metrics.ingestedItems.inc({ signal, outcome: "rejected" }, mapped.rejected);
