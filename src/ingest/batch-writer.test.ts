@@ -208,6 +208,25 @@ describe("BatchWriter's write interval", () => {
     await later;
   });
 
+  it("does not stretch the linger while requests keep arriving", async () => {
+    const engine = timedEngine();
+    const w = new BatchWriter(engine.executor, new ErrorGroupStore(engine.executor), {
+      maxQueuedRows: 100_000,
+      maxBatchRows: 1_000,
+      lingerMs: 50,
+      writeIntervalMs: 10_000,
+      logger: pino({ level: "silent" }),
+    });
+    const started = performance.now();
+    const requests = [];
+    for (let i = 0; i < 10; i++) {
+      requests.push(w.submit(spans(1)));
+      await sleep(15);
+    }
+    await Promise.all(requests);
+    expect((engine.writes[0]?.at ?? Number.POSITIVE_INFINITY) - started).toBeLessThan(100);
+  });
+
   it("does not hold back a full batch", async () => {
     const engine = timedEngine();
     const w = spaced(engine, 10_000);

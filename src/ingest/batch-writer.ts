@@ -80,6 +80,8 @@ export class BatchWriter {
   /** When the oldest request of the write in progress was accepted. */
   private writingSince: number | undefined;
   private scheduled: NodeJS.Timeout | undefined;
+  /** The scheduled write waits out the write interval (not only the linger). */
+  private waitingOutInterval = false;
   private closed = false;
   /** performance.now() when the last write started. */
   private lastWriteStart = Number.NEGATIVE_INFINITY;
@@ -149,9 +151,10 @@ export class BatchWriter {
       });
       this.queuedRows += rows;
       // The write this request completes (its sender was the last one awaited) goes now.
-      if (this.scheduled && this.intervalLeft() === 0) {
+      if (this.waitingOutInterval && this.intervalLeft() === 0) {
         clearTimeout(this.scheduled);
         this.scheduled = undefined;
+        this.waitingOutInterval = false;
       }
       this.schedule();
     });
@@ -164,6 +167,7 @@ export class BatchWriter {
     if (this.scheduled) {
       clearTimeout(this.scheduled);
       this.scheduled = undefined;
+      this.waitingOutInterval = false;
       void this.drain();
     }
     await this.idle;
@@ -226,12 +230,15 @@ export class BatchWriter {
     if (this.writing || this.scheduled) return;
     const full = this.queuedRows >= this.options.maxBatchRows;
     // When idle, linger a moment so requests arriving together share one write.
+    const interval = full ? 0 : this.intervalLeft();
+    this.waitingOutInterval = interval > this.options.lingerMs;
     this.scheduled = setTimeout(
       () => {
         this.scheduled = undefined;
+        this.waitingOutInterval = false;
         void this.drain();
       },
-      full ? 0 : Math.max(this.options.lingerMs, this.intervalLeft()),
+      full ? 0 : Math.max(this.options.lingerMs, interval),
     );
   }
 
