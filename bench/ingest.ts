@@ -11,11 +11,9 @@
  * JSONCompactEachRow. BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server. The last line
  * is one JSON object.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client, credentials, Metadata } from "@grpc/grpc-js";
 import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
@@ -24,75 +22,12 @@ import type { Row } from "../src/ingest/model.js";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/types.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
+import { benchEnv, cpuSeconds, startServer, vigil } from "./serve-process.js";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const TRANSPORT = process.env.BENCH_TRANSPORT === "grpc" ? "grpc" : "http";
 const DISTINCT = 50;
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "bin", "vigil.js");
-
-function vigil(args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`vigil ${args[0]} failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as Record<string, string>;
-}
-
-async function startServer(dataDir: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_PROFILE_DIR
-        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-        : []),
-      CLI,
-      "serve",
-      "--port",
-      "0",
-      "--grpc-port",
-      "0",
-      "--json",
-      "--data-dir",
-      dataDir,
-    ],
-    { env },
-  );
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const { url, grpcUrl } = await new Promise<{ url: string; grpcUrl: string }>(
-    (resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-        if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0] ?? ""));
-      });
-      child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-    },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return {
-    url,
-    grpcUrl,
-    pid: child.pid as number,
-    stop: () => {
-      child.kill("SIGTERM");
-      return exited;
-    },
-  };
-}
-
-/**
- * CPU seconds a process has used so far, all its threads (the engine's included): /proc/<pid>/stat;
- * with `thread`, only that thread's (the main thread's id is the pid: the event loop).
- */
-function cpuSeconds(pid: number, thread?: number): number {
-  const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
-  const fields = readFileSync(path, "utf8").split(") ")[1]?.split(" ") ?? [];
-  // utime and stime, fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** Runs `jobs` tasks, `CONCURRENCY` at a time; returns elapsed seconds. */
 async function timed(jobs: number, task: (i: number) => Promise<void>): Promise<number> {
@@ -108,11 +43,7 @@ async function timed(jobs: number, task: (i: number) => Promise<void>): Promise<
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-"));
-  const env = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VIGIL_"))),
-    VIGIL_LOG_LEVEL: "warn",
-    VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: "1000000",
-  };
+  const env = benchEnv();
   try {
     const { apiKey = "", projectId = "" } = vigil(
       [
@@ -143,7 +74,13 @@ async function main() {
     let totalSpans = 0;
     for (let i = 0; i < REQUESTS; i++) totalSpans += spansOf(i);
 
-    const server = await startServer(dataDir, env);
+    const server = await startServer(
+      dataDir,
+      env,
+      process.env.BENCH_PROFILE_DIR
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : [],
+    );
     const grpc = new Client(server.grpcUrl.replace("http://", ""), credentials.createInsecure());
     const metadata = new Metadata();
     metadata.set("x-api-key", apiKey);
