@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import { traceExportBodies } from "./api-distinct.js";
 import { latencies, openLoop, round } from "./http-load.js";
-import { benchEnv, cpuSeconds, startServer, vigil } from "./serve-process.js";
+import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./serve-process.js";
 import { printTable } from "./table.js";
 
 const INTERVALS = (process.env.BENCH_INTERVALS ?? "0,250,1000").split(",").map(Number);
@@ -77,30 +77,10 @@ async function withServer<T>(
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-cadence-"));
   const env = benchEnv({ VIGIL_INGEST_WRITE_INTERVAL_MS: String(intervalMs) });
   try {
-    const { apiKey = "" } = vigil(
-      [
-        "init",
-        "--json",
-        "--data-dir",
-        dataDir,
-        "--email",
-        "bench@example.com",
-        "--password",
-        "bench password 1",
-      ],
-      env,
-    );
+    const { apiKey } = initDataDir(dataDir, env);
     const server = await startServer(dataDir, env);
     try {
-      const post = async (body: Uint8Array) => {
-        const response = await fetch(`${server.url}/v1/traces`, {
-          method: "POST",
-          headers: { "content-type": "application/x-protobuf", "x-api-key": apiKey },
-          body,
-        });
-        await response.arrayBuffer();
-        return response.status === 200;
-      };
+      const post = async (body: Uint8Array) => (await postTraces(server.url, apiKey, body)) === 200;
       return await run(post, server.pid);
     } finally {
       await server.stop();

@@ -22,7 +22,7 @@ import type { Row } from "../src/ingest/model.js";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/types.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
-import { benchEnv, cpuSeconds, startServer, vigil } from "./serve-process.js";
+import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./serve-process.js";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -45,19 +45,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-"));
   const env = benchEnv();
   try {
-    const { apiKey = "", projectId = "" } = vigil(
-      [
-        "init",
-        "--json",
-        "--data-dir",
-        dataDir,
-        "--email",
-        "bench@example.com",
-        "--password",
-        "bench password 1",
-      ],
-      env,
-    );
+    const { apiKey, projectId } = initDataDir(dataDir, env);
 
     // Distinct payloads of ~1,000 spans each, encoded once, posted round-robin.
     const payloads: { body: Uint8Array; spans: number }[] = [];
@@ -98,13 +86,8 @@ async function main() {
     const post = async (i: number) => {
       const payload = payloads[i % payloads.length] as { body: Uint8Array };
       if (TRANSPORT === "grpc") return exportGrpc(payload.body);
-      const response = await fetch(`${server.url}/v1/traces`, {
-        method: "POST",
-        headers: { "content-type": "application/x-protobuf", "x-api-key": apiKey },
-        body: payload.body,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`ingest answered ${response.status}`);
+      const status = await postTraces(server.url, apiKey, payload.body);
+      if (status !== 200) throw new Error(`ingest answered ${status}`);
     };
     await timed(20, post); // warm-up
     const cpuBefore = cpuSeconds(server.pid);

@@ -21,10 +21,39 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a `vigil` command with --json output and returns what it printed. */
-export function vigil(args: string[], env: NodeJS.ProcessEnv) {
+function vigil(args: string[], env: NodeJS.ProcessEnv) {
   const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`vigil ${args[0]} failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, string>;
+}
+
+/** `vigil init` of a data dir for the benchmarks: its project and full-access API key. */
+export function initDataDir(dataDir: string, env: NodeJS.ProcessEnv) {
+  const { apiKey = "", projectId = "" } = vigil(
+    [
+      "init",
+      "--json",
+      "--data-dir",
+      dataDir,
+      "--email",
+      "bench@example.com",
+      "--password",
+      "bench password 1",
+    ],
+    env,
+  );
+  return { apiKey, projectId };
+}
+
+/** Posts one OTLP/HTTP protobuf trace export; resolves its status once the answer is read. */
+export async function postTraces(url: string, apiKey: string, body: Uint8Array): Promise<number> {
+  const response = await fetch(`${url}/v1/traces`, {
+    method: "POST",
+    headers: { "content-type": "application/x-protobuf", "x-api-key": apiKey },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
 }
 
 export async function startServer(
