@@ -133,17 +133,29 @@ describe("BatchWriter's write interval", () => {
     } as unknown as TelemetryExecutor;
     return { executor, writes };
   }
-  const spaced = (engine: ReturnType<typeof timedEngine>, writeIntervalMs: number) =>
+  const spaced = (engine: ReturnType<typeof timedEngine>, writeIntervalMs: number, lingerMs = 1) =>
     new BatchWriter(engine.executor, new ErrorGroupStore(engine.executor), {
       maxQueuedRows: 100_000,
       maxBatchRows: 1_000,
-      lingerMs: 1,
+      lingerMs,
       writeIntervalMs,
       logger: pino({ level: "silent" }),
     });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const rowsOf = (engine: ReturnType<typeof timedEngine>) => engine.writes.map((w) => w.rows);
+
+  /** Two and then three rows, 20 ms apart, from these senders; resolves once both are written. */
+  async function twoMore(w: BatchWriter, first: string, second: string) {
+    const later = [w.submit(spans(2), first)];
+    await sleep(20);
+    later.push(w.submit(spans(3), second));
+    await Promise.all(later);
+  }
+
+  /** Milliseconds between the starts of the first two writes. */
+  const gap = ({ writes: [first, second] }: ReturnType<typeof timedEngine>) =>
+    (second?.at ?? 0) - (first?.at ?? 0);
 
   it("spaces writes by the interval while senders seen lately may still join", async () => {
     const engine = timedEngine();
@@ -153,13 +165,9 @@ describe("BatchWriter's write interval", () => {
     await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "b"), w.submit(spans(1), "c")]);
     expect(performance.now() - started).toBeLessThan(150);
     // b and c send again; a, seen lately, might too: the write waits out the interval.
-    const later = [w.submit(spans(2), "b")];
-    await sleep(20);
-    later.push(w.submit(spans(3), "c"));
-    await Promise.all(later);
+    await twoMore(w, "b", "c");
     expect(rowsOf(engine)).toEqual([3, 5]);
-    const [first, second] = engine.writes;
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(290);
+    expect(gap(engine)).toBeGreaterThanOrEqual(290);
   });
 
   it("writes at once when every sender seen lately is already waiting on the write", async () => {
@@ -179,13 +187,9 @@ describe("BatchWriter's write interval", () => {
     const engine = timedEngine();
     const w = spaced(engine, 300);
     await Promise.all([w.submit(spans(1), "a"), w.submit(spans(1), "a")]);
-    const later = [w.submit(spans(2), "a")];
-    await sleep(20);
-    later.push(w.submit(spans(3), "a"));
-    await Promise.all(later);
+    await twoMore(w, "a", "a");
     expect(rowsOf(engine)).toEqual([2, 5]);
-    const [first, second] = engine.writes;
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(290);
+    expect(gap(engine)).toBeGreaterThanOrEqual(290);
   });
 
   it("never holds back a sender alone, nor requests whose sender is unknown", async () => {
@@ -210,13 +214,7 @@ describe("BatchWriter's write interval", () => {
 
   it("does not stretch the linger while requests keep arriving", async () => {
     const engine = timedEngine();
-    const w = new BatchWriter(engine.executor, new ErrorGroupStore(engine.executor), {
-      maxQueuedRows: 100_000,
-      maxBatchRows: 1_000,
-      lingerMs: 50,
-      writeIntervalMs: 10_000,
-      logger: pino({ level: "silent" }),
-    });
+    const w = spaced(engine, 10_000, 50);
     const started = performance.now();
     const requests = [];
     for (let i = 0; i < 10; i++) {
