@@ -12,6 +12,7 @@ import { createSecretBox, type SecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import type { MetaAccess } from "../src/meta/meta-store.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
+import type { WebhookDelivery } from "../src/meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../src/meta/repositories/webhook-endpoints.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
@@ -729,6 +730,49 @@ describe("webhook deliverer on the SQLite meta store", () => {
       const log = await store.repos.webhookDeliveries.listAttempts(endpoint.id, 50);
       expect(log.map((a) => a.statusCode)).toEqual([200]);
       await hooks.stop();
+    });
+
+    it("sends a delivery handed over for an endpoint changed meanwhile with its current URL", async () => {
+      const endpoint = await addEndpoint(["monitor.down"]);
+      const hooks = deliverer({ clock: realClock });
+      hooks.start();
+      // As the publisher does: room reserved, the delivery stored leased under it, and the
+      // endpoint as it read it handed over with it after the commit.
+      const reservation = hooks.reserve(1);
+      if (!reservation) throw new Error("the started deliverer had no room");
+      const at = new Date().toISOString();
+      const stored = {
+        id: newId("dlv"),
+        projectId,
+        endpointId: endpoint.id,
+        messageId: newId("msg"),
+        eventId: "evt_moved",
+        event: "monitor.down",
+        payload: JSON.stringify({ note: "moved" }),
+        nextAttemptAt: reservation.leaseUntil,
+        createdAt: at,
+      };
+      await store.repos.webhookDeliveries.enqueue([stored]);
+      const delivery: WebhookDelivery = {
+        ...stored,
+        status: "pending",
+        attempts: 0,
+        finishedAt: null,
+      };
+      // Meanwhile the endpoint moves, as updateEndpoint does it.
+      await store.repos.webhookEndpoints.update(endpoint.id, {
+        url: `${receiver.url}/moved`,
+        updatedAt: at,
+      });
+      await hooks.forget(endpoint.id);
+      hooks.adopt(reservation, [delivery], new Map([[endpoint.id, endpoint]]));
+      await receiver.waitFor(1, 3_000);
+      await sleep(200);
+      expect(receiver.requests.map((r) => r.path)).toEqual(["/moved"]);
+      await until("the attempt to be recorded", async () => {
+        const after = await store.repos.webhookDeliveries.findById(delivery.id);
+        return after?.status === "succeeded";
+      });
     });
 
     it("keeps at most `concurrency` attempts in flight", async () => {

@@ -89,10 +89,16 @@ export interface WebhookDeliverer {
    */
   reserve(wanted: number): Reservation | undefined;
   /**
-   * Takes on the deliveries stored under a reservation (none if the insert failed). Their
-   * endpoints are read now, as a claim reads them, and they are attempted like claimed ones.
+   * Takes on the deliveries stored under a reservation (none if the insert failed), attempted
+   * like claimed ones. `endpoints` are their endpoints as the publisher read them with the
+   * insert; any not among them is read now, as a claim reads them. Those of an endpoint that
+   * changed since the reservation (`forget`) are handed back, due now, like claimed ones.
    */
-  adopt(reservation: Reservation, deliveries: readonly WebhookDelivery[]): void;
+  adopt(
+    reservation: Reservation,
+    deliveries: readonly WebhookDelivery[],
+    endpoints?: ReadonlyMap<string, WebhookEndpointRecord>,
+  ): void;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -185,6 +191,8 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   /** Reserved for, or being adopted from, publishers: counted as claimed. */
   let held = 0;
   const adopting = new Set<Promise<void>>();
+  /** The endpoints forgotten since each open reservation was made, until its jobs are ready. */
+  const forgotten = new Map<Reservation, Set<string>>();
 
   /** The running average of attempt durations (ms). */
   let attemptMs = INITIAL_ATTEMPT_MS;
@@ -324,13 +332,34 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   }
 
   /** Takes on deliveries enqueued under a reservation; see `WebhookDeliverer.adopt`. */
-  function adopt(reservation: Reservation, deliveries: readonly WebhookDelivery[]): void {
-    const task = jobsOf(deliveries)
+  function adopt(
+    reservation: Reservation,
+    deliveries: readonly WebhookDelivery[],
+    endpoints?: ReadonlyMap<string, WebhookEndpointRecord>,
+  ): void {
+    const known: DeliveryJob[] = [];
+    const unread: WebhookDelivery[] = [];
+    for (const delivery of deliveries) {
+      const endpoint = endpoints?.get(delivery.endpointId);
+      if (endpoint) known.push({ delivery, endpoint });
+      else unread.push(delivery);
+    }
+    const task = jobsOf(unread)
       .then(
-        async (jobs) => {
-          if (started) ready.push(...jobs);
-          // Stopped meanwhile: back to the queue, due now, like other unstarted jobs.
-          else await handBack(jobs);
+        async (read) => {
+          const changed = forgotten.get(reservation);
+          forgotten.delete(reservation);
+          const jobs = known.concat(read);
+          const stale = changed?.size ? jobs.filter((job) => changed.has(job.endpoint.id)) : [];
+          // Stopped meanwhile: back to the queue, due now, like other unstarted jobs; so are
+          // those of an endpoint changed meanwhile, to be claimed with its current state.
+          if (!started) await handBack(jobs);
+          else if (stale.length === 0) ready.push(...jobs);
+          else {
+            ready.push(...jobs.filter((job) => !changed?.has(job.endpoint.id)));
+            await handBack(stale);
+            kick();
+          }
         },
         (error: unknown) =>
           log.error(
@@ -366,6 +395,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       await handBack(unstarted);
     },
     forget(endpointId) {
+      for (const changed of forgotten.values()) changed.add(endpointId);
       const dropped = ready.filter((job) => job.endpoint.id === endpointId);
       if (dropped.length === 0) return Promise.resolve();
       ready = ready.filter((job) => job.endpoint.id !== endpointId);
@@ -376,7 +406,9 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       const count = started ? Math.min(wanted, room()) : 0;
       if (count <= 0) return undefined;
       held += count;
-      return { count, leaseUntil: iso(clock.now().getTime() + LEASE_MS) };
+      const reservation = { count, leaseUntil: iso(clock.now().getTime() + LEASE_MS) };
+      forgotten.set(reservation, new Set());
+      return reservation;
     },
     adopt,
     async deliverDue() {

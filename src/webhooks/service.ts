@@ -11,6 +11,7 @@ import type {
   NewWebhookDelivery,
   WebhookDelivery,
 } from "../meta/repositories/webhook-deliveries.js";
+import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { createWebhookDeliverer, type Reservation, type WebhookDeliverer } from "./deliverer.js";
 import { isWebhookEvent } from "./event-types.js";
 import { postWebhook, type WebhookAnswer, type WebhookPost } from "./transport.js";
@@ -103,6 +104,8 @@ interface Handover {
   reservation?: Reservation | undefined;
   /** The stored deliveries leased under the reservation. */
   leased: WebhookDelivery[];
+  /** Their endpoints, as read to fan the events out. */
+  endpoints: Map<string, WebhookEndpointRecord>;
   /** Whether it stored deliveries that wait to be claimed. */
   due: boolean;
 }
@@ -120,7 +123,8 @@ const pending = (row: NewWebhookDelivery): WebhookDelivery => ({
  * are stored. Events published in the same synchronous run share one transaction (a burst of
  * error events costs one commit). An event id already enqueued for an endpoint is not enqueued
  * again, so a re-published event is delivered once. As many deliveries as the deliverer has
- * room for are stored leased to it and handed over after the commit: no claim, no second write.
+ * room for are stored leased to it and handed over after the commit with the endpoints read to
+ * fan the event out: no claim, no second write, no second read.
  */
 export function createEventPublisher(deps: PublisherDeps): {
   publish: (event: DomainEvent) => Promise<number>;
@@ -130,30 +134,38 @@ export function createEventPublisher(deps: PublisherDeps): {
   let waiting: Waiting[] = [];
   let scheduled = false;
 
-  /** The deliveries of these events, one per subscribed endpoint, and how many each got. */
-  async function deliveriesOf(repos: Repositories, events: readonly DomainEvent[]) {
-    const subscribers = new Map<string, Promise<string[]>>();
+  /**
+   * The deliveries of these events, one per subscribed endpoint, and how many each got; the
+   * subscribed endpoints go into `endpoints`.
+   */
+  async function deliveriesOf(
+    repos: Repositories,
+    events: readonly DomainEvent[],
+    endpoints: Map<string, WebhookEndpointRecord>,
+  ) {
+    const subscribers = new Map<string, Promise<WebhookEndpointRecord[]>>();
     const now = deps.clock.now().toISOString();
     const rows: NewWebhookDelivery[] = [];
     const counts: number[] = [];
     for (const event of events) {
       const key = `${event.projectId}\n${event.type}`;
-      let endpoints = subscribers.get(key);
-      if (!endpoints) {
-        endpoints = repos.webhookEndpoints.listSubscribers(event.projectId, event.type);
-        subscribers.set(key, endpoints);
+      let listing = subscribers.get(key);
+      if (!listing) {
+        listing = repos.webhookEndpoints.listSubscribers(event.projectId, event.type);
+        subscribers.set(key, listing);
       }
-      const targets = await endpoints;
+      const targets = await listing;
       counts.push(targets.length);
       if (targets.length === 0) continue;
       const messageId = deps.newId("msg");
       // Serialized once per event; every attempt's body splices this text in.
       const payload = JSON.stringify(event.data);
-      for (const endpointId of targets)
+      for (const endpoint of targets) {
+        endpoints.set(endpoint.id, endpoint);
         rows.push({
           id: deps.newId("dlv"),
           projectId: event.projectId,
-          endpointId,
+          endpointId: endpoint.id,
           messageId,
           eventId: event.id,
           event: event.type,
@@ -161,6 +173,7 @@ export function createEventPublisher(deps: PublisherDeps): {
           createdAt: now,
           nextAttemptAt: now,
         });
+      }
     }
     return { rows, counts };
   }
@@ -172,7 +185,11 @@ export function createEventPublisher(deps: PublisherDeps): {
     handover?: Handover,
   ): Promise<number[]> {
     const subscribable = events.filter(isSubscribable);
-    const { rows, counts } = await deliveriesOf(repos, subscribable);
+    const { rows, counts } = await deliveriesOf(
+      repos,
+      subscribable,
+      handover?.endpoints ?? new Map(),
+    );
     const reservation =
       handover && rows.length > 0 ? deps.deliverer.reserve?.(rows.length) : undefined;
     if (handover) handover.reservation = reservation;
@@ -191,7 +208,7 @@ export function createEventPublisher(deps: PublisherDeps): {
   async function enqueue(
     events: readonly DomainEvent[],
   ): Promise<{ counts: number[]; due: boolean }> {
-    const handover: Handover = { leased: [], due: false };
+    const handover: Handover = { leased: [], endpoints: new Map(), due: false };
     let committed = false;
     try {
       // One event is one INSERT, atomic on its own; several share a transaction (one commit).
@@ -203,7 +220,11 @@ export function createEventPublisher(deps: PublisherDeps): {
       return { counts, due: handover.due };
     } finally {
       if (handover.reservation)
-        deps.deliverer.adopt?.(handover.reservation, committed ? handover.leased : []);
+        deps.deliverer.adopt?.(
+          handover.reservation,
+          committed ? handover.leased : [],
+          handover.endpoints,
+        );
     }
   }
 

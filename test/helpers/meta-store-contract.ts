@@ -737,10 +737,14 @@ function webhookContract(getStore: () => MetaStore): void {
     expect(await repos.webhookEndpoints.countByProject("prj_hook2")).toBe(1);
     // Enabled and subscribed to the type, in this project only.
     const subscribers = async (event: string) =>
-      (await repos.webhookEndpoints.listSubscribers(projectId, event)).sort();
+      (await repos.webhookEndpoints.listSubscribers(projectId, event)).map((e) => e.id).sort();
     expect(await subscribers("monitor.down")).toEqual(["whe_1", "whe_gone"]);
     expect(await subscribers("error.created")).toEqual(["whe_1", "whe_3"]);
     expect(await subscribers("monitor")).toEqual([]);
+    // Whole records, as the deliverer sends with them.
+    expect(await repos.webhookEndpoints.listSubscribers(projectId, "error.created")).toContainEqual(
+      first,
+    );
 
     await repos.webhookEndpoints.update("whe_2", {
       url: "https://hooks.example.com/moved",
