@@ -44,6 +44,7 @@ describe("loadConfig", () => {
     expect(defaults.telemetry).toMatchObject({
       sessions: DEFAULT_TELEMETRY_SESSIONS,
       maxWriteWaitMs: 5000,
+      maxPendingReads: 128,
     });
     expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(6);
     expect(defaults.tql.maxConcurrentPerProject).toBe(2);
@@ -51,10 +52,14 @@ describe("loadConfig", () => {
       env: {
         VIGIL_TELEMETRY_SESSIONS: "1",
         VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: "2500",
+        VIGIL_TELEMETRY_MAX_PENDING_READS: "16",
         VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: "5",
       },
     });
-    expect(set.telemetry).toMatchObject({ sessions: 1, maxWriteWaitMs: 2500 });
+    expect(set.telemetry).toMatchObject({ sessions: 1, maxWriteWaitMs: 2500, maxPendingReads: 16 });
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_MAX_PENDING_READS: "0" } }))[0],
+    ).toMatch(/^VIGIL_TELEMETRY_MAX_PENDING_READS: must be a whole number from 1 to 100000/);
     expect(set.tql.maxConcurrentPerProject).toBe(5);
     expect(problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_SESSIONS: "0" } }))[0]).toMatch(
       /^VIGIL_TELEMETRY_SESSIONS: must be a whole number from 1 to 256/,

@@ -72,6 +72,7 @@ const DEFAULT_TELEMETRY = {
   retentionDays: 30,
   sessions: DEFAULT_TELEMETRY_SESSIONS,
   maxWriteWaitMs: 5000,
+  maxPendingReads: 128,
   user: "default",
   asyncInsert: false,
   maxConnections: 16,
@@ -235,6 +236,8 @@ export const Config = z
         sessions: integer(1, 256).default(DEFAULT_TELEMETRY.sessions),
         /** A write waiting longer than this makes /readyz answer 503 degraded. */
         maxWriteWaitMs: integer(100, 600_000).default(DEFAULT_TELEMETRY.maxWriteWaitMs),
+        /** Read API statements waiting or running at once; more get 503 + Retry-After at once. */
+        maxPendingReads: integer(1, 100_000).default(DEFAULT_TELEMETRY.maxPendingReads),
         /**
          * `http(s)://host:8123` of a ClickHouse server (its HTTP interface): telemetry goes there
          * instead of the embedded chDB. No credentials, path or query in it: see user/password.
@@ -420,6 +423,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_RETENTION_DAYS: ["telemetry", "retentionDays"],
   VIGIL_TELEMETRY_SESSIONS: ["telemetry", "sessions"],
   VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: ["telemetry", "maxWriteWaitMs"],
+  VIGIL_TELEMETRY_MAX_PENDING_READS: ["telemetry", "maxPendingReads"],
   VIGIL_TELEMETRY_URL: ["telemetry", "url"],
   VIGIL_TELEMETRY_USER: ["telemetry", "user"],
   VIGIL_TELEMETRY_PASSWORD: ["telemetry", "password"],

@@ -311,11 +311,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       metrics.ingestInflightBytes.set(used),
     ),
     tql,
-    read: createReadDeps({
-      telemetry,
-      clock: options.clock ?? systemClock,
-      errorGroups: ingest.errorGroups,
-    }),
+    read: createReadDeps(
+      { telemetry, clock: options.clock ?? systemClock, errorGroups: ingest.errorGroups },
+      {
+        maxPending: config.telemetry.maxPendingReads,
+        onRefused: () => metrics.telemetryReadsRefused.inc(),
+      },
+    ),
     domain,
     monitors: {
       engine,

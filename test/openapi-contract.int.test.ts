@@ -84,7 +84,7 @@ describe("the OpenAPI document's error contract", () => {
       const sessionRoute =
         path.startsWith("/webhooks/") || (path.startsWith("/api/") && !PUBLIC.has(path));
       if (op.security || sessionRoute) expectStatuses(method, path, op, [401, 403]);
-      if (path.startsWith("/v1/")) expectStatuses(method, path, op, [400, 429]);
+      if (path.startsWith("/v1/")) expectStatuses(method, path, op, [400, 429, 503]);
       if (path.startsWith("/api/") || path.startsWith("/webhooks/"))
         expectStatuses(method, path, op, [400, 500]);
     }

@@ -44,6 +44,8 @@ export interface Metrics {
   rateLimitStoreErrors: Counter<"kind">;
   /** Rate-limit hits counted in this node's memory because Redis was unavailable (fail open). */
   rateLimitLocalCounts: Counter;
+  /** Read API statements refused because `telemetry.maxPendingReads` were already pending. */
+  telemetryReadsRefused: Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -168,6 +170,11 @@ export function createMetrics(): Metrics {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const telemetryReadsRefused = new Counter({
+    name: "vigil_telemetry_reads_refused_total",
+    help: "Read API statements refused (503) because telemetry.maxPendingReads were already waiting or running",
+    registers: [registry],
+  });
   const rateLimitLocalCounts = new Counter({
     name: "vigil_rate_limit_local_counts_total",
     help: "Rate-limit hits counted in this node's memory because Redis was unavailable; limits then hold per node",
@@ -177,6 +184,7 @@ export function createMetrics(): Metrics {
     registry,
     rateLimitStoreErrors,
     rateLimitLocalCounts,
+    telemetryReadsRefused,
     ingestInflightBytes,
     connectionsRefused,
     webhookDeliveries,

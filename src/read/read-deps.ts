@@ -1,7 +1,7 @@
 import type { ErrorGroupStore } from "../ingest/error-groups.js";
-import type { Batcher } from "../lib/batcher.js";
 import type { Clock } from "../lib/clock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { admitReads, ReadAdmission, type ReadAdmissionOptions } from "./read-admission.js";
 import { TotalCache } from "./total-cache.js";
 import { createTraceLoader, type LoadedTrace, type TraceKey } from "./trace-lookup.js";
 
@@ -11,18 +11,34 @@ export interface ReadDeps {
   clock: Clock;
   errorGroups: ErrorGroupStore;
   /** Trace lookups, batched while the engine is busy (see createTraceLoader). */
-  traces: Batcher<TraceKey, LoadedTrace>;
+  traces: { load(key: TraceKey): Promise<LoadedTrace> };
   /** List totals of recent queries, so later pages need not count again (see TotalCache). */
   totals: TotalCache;
 }
 
-/** The read API's dependencies over these stores, with their own loaders and caches. */
+/** Reads handed to an engine that does not say how many it runs side by side. */
+const DEFAULT_READ_SLOTS = 4;
+
+/**
+ * The read API's dependencies over these stores, with their own loaders and caches. Both of its
+ * queues are bounded by `maxPending` (see ReadAdmission): the engine statements of its verbs, at
+ * most as many running as the engine has read slots, and the trace lookups waiting for their
+ * batch. A batch's statement is not counted among the first: waiting lookups must never keep
+ * their own batch out, and a bound of their own keeps batches full under load (32 lookups a
+ * statement).
+ */
 export function createReadDeps(
   stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups">,
+  admission: Omit<ReadAdmissionOptions, "slots">,
 ): ReadDeps {
+  const slots = stores.telemetry.readSlots ?? DEFAULT_READ_SLOTS;
+  const statements = new ReadAdmission({ ...admission, slots });
+  const waitingLookups = new ReadAdmission({ ...admission, slots: admission.maxPending });
+  const lookups = createTraceLoader(stores.telemetry);
   return {
     ...stores,
-    traces: createTraceLoader(stores.telemetry),
+    telemetry: admitReads(stores.telemetry, statements),
+    traces: { load: (key) => waitingLookups.admit(() => lookups.load(key)) },
     totals: new TotalCache(stores.clock),
   };
 }

@@ -82,6 +82,8 @@ export interface TelemetryExecutor {
   readonly engine: string;
   /** The ClickHouse database holding Vigil's tables. */
   readonly database: string;
+  /** Reads it runs side by side (its read sessions or connections); optional for test doubles. */
+  readonly readSlots?: number;
   /** Runs a statement that returns no rows (DDL). */
   command(sql: string, options?: QueryOptions): Promise<void>;
   /** Runs a SELECT and returns rows as objects keyed by column name. */

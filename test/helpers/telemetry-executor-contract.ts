@@ -94,6 +94,11 @@ export function telemetryExecutorContract(subject: ExecutorUnderTest): void {
     await ensureTelemetrySchema(recording(), { retentionDays: 30 });
   });
 
+  it("says how many reads it runs side by side (the read API's slots)", () => {
+    const { readSlots } = subject.executor();
+    expect(Number.isInteger(readSlots) && (readSlots ?? 0) >= 1).toBe(true);
+  });
+
   it("creates the schema once; a second run only checks, altering nothing", async () => {
     const first = commands.length;
     // Nothing to fill on an empty database: only the schema statements.

@@ -52,7 +52,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 /**
  * The error statuses any route of its kind can answer, whether or not its schema lists them:
  * every input can be invalid, a path id unknown or too long (maxParamLength), a body too large
- * or of the wrong type, a request unauthenticated, forbidden or (under /v1) rate limited.
+ * or of the wrong type, a request unauthenticated, forbidden or (under /v1) rate limited or
+ * refused while the telemetry store is busy.
  */
 function sharedErrors(schema: FastifySchema, url: string, route: RouteOptions): number[] {
   const pathIds = /\/:\w/.test(url);
@@ -64,6 +65,8 @@ function sharedErrors(schema: FastifySchema, url: string, route: RouteOptions): 
   if (url.startsWith("/v1/") || url.startsWith("/webhooks/") || (api && !route.config?.public))
     statuses.push(401, 403);
   if (url.startsWith("/v1/") || route.config?.rateLimit) statuses.push(429);
+  // The telemetry store refusing more reads (telemetry.maxPendingReads) or shutting down.
+  if (url.startsWith("/v1/")) statuses.push(503);
   return statuses;
 }
 

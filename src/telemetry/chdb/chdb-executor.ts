@@ -212,6 +212,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
   return {
     engine: "chdb",
     database: options.database,
+    readSlots: readLanes.length,
     async command(sql, queryOptions) {
       native.invalidate();
       await write(describeStatement(sql), (session) => run(session, sql, queryOptions, "CSV"));

@@ -191,6 +191,7 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
   return {
     engine: "clickhouse",
     database: options.database,
+    readSlots: readConnections,
     async command(sql, queryOptions) {
       const settings = { ...settingsFor(queryOptions, PRIORITY.write), wait_end_of_query: 1 };
       await track(describeStatement(sql), true, () =>

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initialize } from "../src/setup/initialize.js";
+import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+import { startTestService, type TestService } from "./helpers/test-service.js";
+
+const NOW = Date.now();
+
+/**
+ * More read API requests at once than `telemetry.maxPendingReads`: the excess is refused at once
+ * with 503 + Retry-After instead of queueing, the rest are answered, ingestion is not held, and
+ * once the flood is over reads are answered again.
+ */
+describe("read admission over HTTP", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    service = await startTestService(dir.path, { VIGIL_TELEMETRY_MAX_PENDING_READS: "2" });
+    const setup = await initialize(service.deps.domain, {
+      email: "admission@example.com",
+      password: "correct horse battery",
+    });
+    key = setup.apiKey ?? "";
+    await sendOtlp(
+      service,
+      key,
+      "logs",
+      logsBody(
+        "api",
+        Array.from({ length: 50 }, (_, i) => ({
+          timeMs: NOW - 60_000 + i,
+          severityNumber: 9,
+          body: `request id${i}z served`,
+        })),
+      ),
+    );
+    await sendOtlp(
+      service,
+      key,
+      "traces",
+      tracesBody(
+        "api",
+        Array.from({ length: 20 }, (_, i) => ({
+          traceId: hexId(i + 1, 32),
+          spanId: hexId(i + 1, 16),
+          name: "GET /",
+          startMs: NOW - 60_000 + i,
+          durationMs: 5,
+        })),
+      ),
+    );
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  const read = (path: string) => service.fetch(path, { headers: { "x-api-key": key } });
+
+  it("refuses reads beyond the bound with 503 + Retry-After and still takes writes", async () => {
+    // Each a different statement, so none shares another's run in the engine; trace lookups
+    // wait for their batch holding a place too.
+    const flood = Array.from({ length: 40 }, (_, i) =>
+      read(i % 2 === 0 ? `/v1/logs?search=id${i}z` : `/v1/traces/${hexId((i % 20) + 1, 32)}`),
+    );
+    const write = sendOtlp(
+      service,
+      key,
+      "logs",
+      logsBody("api", [{ timeMs: NOW, severityNumber: 17, body: "written during the flood" }]),
+    );
+    const answers = await Promise.all(flood);
+    await write;
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+    const refused = answers.filter((a) => a.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) {
+      expect(answer.headers.get("retry-after")).toBe("1");
+      expect(answer.headers.get("content-type")).toMatch(/application\/problem\+json/);
+      expect(await answer.json()).toMatchObject({
+        status: 503,
+        detail: expect.stringMatching(/telemetry store is busy.*retry in 1 s/),
+      });
+    }
+    expect(answers.filter((a, i) => i % 2 === 1 && a.status === 503).length).toBeGreaterThan(0);
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status !== 200) continue;
+      const body = (await answer.json()) as { data?: unknown[]; spanCount?: number };
+      if (i % 2 === 0) expect(body.data).toHaveLength(1);
+      else expect(body.spanCount).toBe(1);
+    }
+
+    const metrics = await (await service.fetch("/metrics")).text();
+    expect(metrics).toContain(`vigil_telemetry_reads_refused_total ${refused.length}`);
+
+    // The flood is over: reads are answered again, and the write made during it is there.
+    expect((await read(`/v1/traces/${hexId(20, 32)}`)).status).toBe(200);
+    const after = await read("/v1/logs?search=flood");
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { data: { message: string }[] }).data).toEqual([
+      expect.objectContaining({ message: "written during the flood" }),
+    ]);
+  });
+});
