@@ -732,48 +732,61 @@ describe("webhook deliverer on the SQLite meta store", () => {
       await hooks.stop();
     });
 
-    it("sends a delivery handed over for an endpoint changed meanwhile with its current URL", async () => {
-      const endpoint = await addEndpoint(["monitor.down"]);
-      const hooks = deliverer({ clock: realClock });
-      hooks.start();
-      // As the publisher does: room reserved, the delivery stored leased under it, and the
-      // endpoint as it read it handed over with it after the commit.
-      const reservation = hooks.reserve(1);
-      if (!reservation) throw new Error("the started deliverer had no room");
-      const at = new Date().toISOString();
-      const stored = {
-        id: newId("dlv"),
-        projectId,
-        endpointId: endpoint.id,
-        messageId: newId("msg"),
-        eventId: "evt_moved",
-        event: "monitor.down",
-        payload: JSON.stringify({ note: "moved" }),
-        nextAttemptAt: reservation.leaseUntil,
-        createdAt: at,
-      };
-      await store.repos.webhookDeliveries.enqueue([stored]);
-      const delivery: WebhookDelivery = {
-        ...stored,
-        status: "pending",
-        attempts: 0,
-        finishedAt: null,
-      };
-      // Meanwhile the endpoint moves, as updateEndpoint does it.
-      await store.repos.webhookEndpoints.update(endpoint.id, {
-        url: `${receiver.url}/moved`,
-        updatedAt: at,
-      });
-      await hooks.forget(endpoint.id);
-      hooks.adopt(reservation, [delivery], new Map([[endpoint.id, endpoint]]));
-      await receiver.waitFor(1, 3_000);
-      await sleep(200);
-      expect(receiver.requests.map((r) => r.path)).toEqual(["/moved"]);
-      await until("the attempt to be recorded", async () => {
-        const after = await store.repos.webhookDeliveries.findById(delivery.id);
-        return after?.status === "succeeded";
-      });
-    });
+    // The publisher reads the endpoints, reserves room, stores the delivery leased under the
+    // reservation and hands the endpoints over with it: the endpoint may move at any step.
+    it.each([
+      ["after the publisher read it", "read"],
+      ["after the reservation", "reserved"],
+      ["after the insert", "stored"],
+    ] as const)(
+      "sends a handed-over delivery whose endpoint moved %s to its current URL",
+      async (_, when) => {
+        const endpoint = await addEndpoint(["monitor.down"]);
+        const hooks = deliverer({ clock: realClock });
+        hooks.start();
+        const at = new Date().toISOString();
+        // As updateEndpoint does it.
+        const move = async () => {
+          await store.repos.webhookEndpoints.update(endpoint.id, {
+            url: `${receiver.url}/moved`,
+            updatedAt: at,
+          });
+          await hooks.forget(endpoint.id);
+        };
+        const read = { read: new Map([[endpoint.id, endpoint]]), at: hooks.endpointChanges() };
+        if (when === "read") await move();
+        const reservation = hooks.reserve(1);
+        if (!reservation) throw new Error("the started deliverer had no room");
+        if (when === "reserved") await move();
+        const stored = {
+          id: newId("dlv"),
+          projectId,
+          endpointId: endpoint.id,
+          messageId: newId("msg"),
+          eventId: "evt_moved",
+          event: "monitor.down",
+          payload: JSON.stringify({ note: "moved" }),
+          nextAttemptAt: reservation.leaseUntil,
+          createdAt: at,
+        };
+        await store.repos.webhookDeliveries.enqueue([stored]);
+        if (when === "stored") await move();
+        const delivery: WebhookDelivery = {
+          ...stored,
+          status: "pending",
+          attempts: 0,
+          finishedAt: null,
+        };
+        hooks.adopt(reservation, [delivery], read);
+        await receiver.waitFor(1, 3_000);
+        await sleep(200);
+        expect(receiver.requests.map((r) => r.path)).toEqual(["/moved"]);
+        await until("the attempt to be recorded", async () => {
+          const after = await store.repos.webhookDeliveries.findById(delivery.id);
+          return after?.status === "succeeded";
+        });
+      },
+    );
 
     it("keeps at most `concurrency` attempts in flight", async () => {
       const endpoint = await addEndpoint(["monitor.down"]);

@@ -90,15 +90,24 @@ export interface WebhookDeliverer {
   reserve(wanted: number): Reservation | undefined;
   /**
    * Takes on the deliveries stored under a reservation (none if the insert failed), attempted
-   * like claimed ones. `endpoints` are their endpoints as the publisher read them with the
-   * insert; any not among them is read now, as a claim reads them. Those of an endpoint that
-   * changed since the reservation (`forget`) are handed back, due now, like claimed ones.
+   * like claimed ones. `endpoints` are their endpoints as the publisher read them, after
+   * `endpointChanges()` was `at`; any not among them, or changed (`forget`) since, is read now,
+   * as a claim reads it. Those of an endpoint changed while they were being taken on are handed
+   * back, due now, like claimed ones.
    */
   adopt(
     reservation: Reservation,
     deliveries: readonly WebhookDelivery[],
-    endpoints?: ReadonlyMap<string, WebhookEndpointRecord>,
+    endpoints?: AdoptedEndpoints,
   ): void;
+  /** How many endpoint changes (`forget`) it has seen: read before reading endpoints to hand over. */
+  endpointChanges(): number;
+}
+
+/** Endpoints a publisher read for deliveries it hands over, and when (`endpointChanges()`). */
+export interface AdoptedEndpoints {
+  read: ReadonlyMap<string, WebhookEndpointRecord>;
+  at: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -191,8 +200,10 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   /** Reserved for, or being adopted from, publishers: counted as claimed. */
   let held = 0;
   const adopting = new Set<Promise<void>>();
-  /** The endpoints forgotten since each open reservation was made, until its jobs are ready. */
-  const forgotten = new Map<Reservation, Set<string>>();
+  /** Endpoint changes seen (`forget`), and the number of each endpoint's latest one. */
+  let changes = 0;
+  const changedAt = new Map<string, number>();
+  const changedSince = (endpointId: string, at: number) => (changedAt.get(endpointId) ?? 0) > at;
 
   /** The running average of attempt durations (ms). */
   let attemptMs = INITIAL_ATTEMPT_MS;
@@ -335,28 +346,28 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   function adopt(
     reservation: Reservation,
     deliveries: readonly WebhookDelivery[],
-    endpoints?: ReadonlyMap<string, WebhookEndpointRecord>,
+    endpoints?: AdoptedEndpoints,
   ): void {
+    const now = changes;
     const known: DeliveryJob[] = [];
     const unread: WebhookDelivery[] = [];
     for (const delivery of deliveries) {
-      const endpoint = endpoints?.get(delivery.endpointId);
-      if (endpoint) known.push({ delivery, endpoint });
+      const endpoint = endpoints?.read.get(delivery.endpointId);
+      if (endpoint && !changedSince(endpoint.id, endpoints?.at ?? 0))
+        known.push({ delivery, endpoint });
       else unread.push(delivery);
     }
     const task = jobsOf(unread)
       .then(
         async (read) => {
-          const changed = forgotten.get(reservation);
-          forgotten.delete(reservation);
           const jobs = known.concat(read);
-          const stale = changed?.size ? jobs.filter((job) => changed.has(job.endpoint.id)) : [];
+          const stale = jobs.filter((job) => changedSince(job.endpoint.id, now));
           // Stopped meanwhile: back to the queue, due now, like other unstarted jobs; so are
           // those of an endpoint changed meanwhile, to be claimed with its current state.
           if (!started) await handBack(jobs);
           else if (stale.length === 0) ready.push(...jobs);
           else {
-            ready.push(...jobs.filter((job) => !changed?.has(job.endpoint.id)));
+            ready.push(...jobs.filter((job) => !changedSince(job.endpoint.id, now)));
             await handBack(stale);
             kick();
           }
@@ -395,7 +406,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       await handBack(unstarted);
     },
     forget(endpointId) {
-      for (const changed of forgotten.values()) changed.add(endpointId);
+      changedAt.set(endpointId, ++changes);
       const dropped = ready.filter((job) => job.endpoint.id === endpointId);
       if (dropped.length === 0) return Promise.resolve();
       ready = ready.filter((job) => job.endpoint.id !== endpointId);
@@ -406,11 +417,10 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       const count = started ? Math.min(wanted, room()) : 0;
       if (count <= 0) return undefined;
       held += count;
-      const reservation = { count, leaseUntil: iso(clock.now().getTime() + LEASE_MS) };
-      forgotten.set(reservation, new Set());
-      return reservation;
+      return { count, leaseUntil: iso(clock.now().getTime() + LEASE_MS) };
     },
     adopt,
+    endpointChanges: () => changes,
     async deliverDue() {
       let total = 0;
       for (;;) {

@@ -87,7 +87,8 @@ export interface PublisherDeps {
    * Woken for deliveries to claim. One that can `reserve` and `adopt` is handed what it has
    * room for at once, enqueued already leased to it, which spares a claim per delivery.
    */
-  deliverer: Pick<WebhookDeliverer, "kick"> & Partial<Pick<WebhookDeliverer, "reserve" | "adopt">>;
+  deliverer: Pick<WebhookDeliverer, "kick"> &
+    Partial<Pick<WebhookDeliverer, "reserve" | "adopt" | "endpointChanges">>;
 }
 
 /** Events enqueued per transaction at most. */
@@ -104,8 +105,8 @@ interface Handover {
   reservation?: Reservation | undefined;
   /** The stored deliveries leased under the reservation. */
   leased: WebhookDelivery[];
-  /** Their endpoints, as read to fan the events out. */
-  endpoints: Map<string, WebhookEndpointRecord>;
+  /** Their endpoints, as read to fan the events out, after `endpointChanges()` was `at`. */
+  endpoints: { read: Map<string, WebhookEndpointRecord>; at: number };
   /** Whether it stored deliveries that wait to be claimed. */
   due: boolean;
 }
@@ -188,7 +189,7 @@ export function createEventPublisher(deps: PublisherDeps): {
     const { rows, counts } = await deliveriesOf(
       repos,
       subscribable,
-      handover?.endpoints ?? new Map(),
+      handover?.endpoints.read ?? new Map(),
     );
     const reservation =
       handover && rows.length > 0 ? deps.deliverer.reserve?.(rows.length) : undefined;
@@ -208,7 +209,8 @@ export function createEventPublisher(deps: PublisherDeps): {
   async function enqueue(
     events: readonly DomainEvent[],
   ): Promise<{ counts: number[]; due: boolean }> {
-    const handover: Handover = { leased: [], endpoints: new Map(), due: false };
+    const at = deps.deliverer.endpointChanges?.() ?? 0;
+    const handover: Handover = { leased: [], endpoints: { read: new Map(), at }, due: false };
     let committed = false;
     try {
       // One event is one INSERT, atomic on its own; several share a transaction (one commit).
