@@ -59,6 +59,13 @@ describe("read admission over HTTP", () => {
 
   const read = (path: string) => service.fetch(path, { headers: { "x-api-key": key } });
 
+  it("runs as many reads at once as the engine has read sessions", () => {
+    // Through every wrapper the composition root puts around the engine.
+    const { readSlots } = service.deps.telemetry;
+    expect(readSlots).toBeGreaterThanOrEqual(1);
+    expect(service.deps.read.telemetry.readSlots).toBe(readSlots);
+  });
+
   it("refuses reads beyond the bound with 503 + Retry-After and still takes writes", async () => {
     // Each a different statement, so none shares another's run in the engine; trace lookups
     // wait for their batch holding a place too.

@@ -19,6 +19,7 @@ export function instrumentExecutor(inner: TelemetryExecutor, observe: Observe): 
   return {
     engine: inner.engine,
     database: inner.database,
+    ...(inner.readSlots === undefined ? {} : { readSlots: inner.readSlots }),
     command: (sql, options) => timed("command", () => inner.command(sql, options)),
     query<T>(sql: string, options?: Parameters<TelemetryExecutor["query"]>[1]) {
       return timed("query", () => inner.query<T>(sql, options));
