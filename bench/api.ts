@@ -23,7 +23,8 @@
  *    starts after that); reports how soon ingestion is acknowledged and read latency, beside
  *    the same ingestion and reads with no TQL query running (the baseline).
  *    BENCH_API_MIXED_TQL_QUERIES changes the 4; BENCH_API_MIXED_ONLY=1 skips runs 2-3 and 5;
- *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane (bench/api-mixed.ts).
+ *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane (bench/api-mixed.ts);
+ *    VIGIL_TELEMETRY_MAX_PENDING_READS sets the read API's bound (ADR 0018) for every run.
  * 5. Distinct (issue 19), before run 4: BENCH_API_DISTINCT_RATE (200) requests/s for
  *    BENCH_API_DISTINCT_SECONDS (20), half `GET /v1/logs`, half `GET /v1/traces/:traceId`, every
  *    request a different query (trace id; log window, filter and page), while OTLP ingestion
@@ -113,9 +114,11 @@ async function main() {
         // Every client is on loopback: an overloaded service must show as latency, not resets.
         VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "8192",
         VIGIL_TQL_MAX_EXECUTION_SECONDS: String(MIXED_TQL_SECONDS),
-        ...(process.env.VIGIL_TELEMETRY_SESSIONS
-          ? { VIGIL_TELEMETRY_SESSIONS: process.env.VIGIL_TELEMETRY_SESSIONS }
-          : {}),
+        ...Object.fromEntries(
+          ["VIGIL_TELEMETRY_SESSIONS", "VIGIL_TELEMETRY_MAX_PENDING_READS"].flatMap((name) =>
+            process.env[name] ? [[name, process.env[name]]] : [],
+          ),
+        ),
       },
     });
     service = await startService(config, createLogger("warn", process.stderr));
