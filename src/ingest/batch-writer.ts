@@ -91,12 +91,16 @@ export class BatchWriter {
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => undefined;
   private readonly agents = new UserAgentParser();
+  /** options.writeIntervalMs; 0 when there is none. */
+  private readonly interval: number;
 
   constructor(
     private readonly executor: TelemetryExecutor,
     private readonly errorGroups: ErrorGroupStore,
     private readonly options: BatchWriterOptions,
-  ) {}
+  ) {
+    this.interval = options.writeIntervalMs ?? 0;
+  }
 
   /** Rows accepted but not yet written. */
   get pendingRows(): number {
@@ -134,7 +138,7 @@ export class BatchWriter {
         });
       }
       const now = performance.now();
-      if (sender !== undefined && (this.options.writeIntervalMs ?? 0) > 0) this.seen(sender, now);
+      if (sender !== undefined && this.interval > 0) this.seen(sender, now);
       this.queue.push({
         batch,
         sender,
@@ -151,11 +155,7 @@ export class BatchWriter {
       });
       this.queuedRows += rows;
       // The write this request completes (its sender was the last one awaited) goes now.
-      if (this.waitingOutInterval && this.intervalLeft() === 0) {
-        clearTimeout(this.scheduled);
-        this.scheduled = undefined;
-        this.waitingOutInterval = false;
-      }
+      if (this.waitingOutInterval && this.intervalLeft() === 0) this.unschedule();
       this.schedule();
     });
   }
@@ -165,9 +165,7 @@ export class BatchWriter {
     this.closed = true;
     // A write waiting out the interval goes now.
     if (this.scheduled) {
-      clearTimeout(this.scheduled);
-      this.scheduled = undefined;
-      this.waitingOutInterval = false;
+      this.unschedule();
       void this.drain();
     }
     await this.idle;
@@ -175,15 +173,15 @@ export class BatchWriter {
 
   /** How long the next write must still wait for the write interval (0: it may start now). */
   private intervalLeft(): number {
-    const interval = this.options.writeIntervalMs ?? 0;
-    if (interval === 0 || this.closed || this.queuedRows >= this.options.maxBatchRows) return 0;
-    const left = this.lastWriteStart + interval - performance.now();
+    if (this.interval === 0 || this.closed || this.queuedRows >= this.options.maxBatchRows)
+      return 0;
+    const left = this.lastWriteStart + this.interval - performance.now();
     return left > 0 && this.othersMayJoin() ? left : 0;
   }
 
   /** Senders quiet for a few intervals (at least a second) and not waiting are forgotten. */
   private lately(): number {
-    return performance.now() - Math.max(1000, 4 * (this.options.writeIntervalMs ?? 0));
+    return performance.now() - Math.max(1000, 4 * this.interval);
   }
 
   private seen(sender: string, now: number): void {
@@ -229,17 +227,24 @@ export class BatchWriter {
   private schedule(): void {
     if (this.writing || this.scheduled) return;
     const full = this.queuedRows >= this.options.maxBatchRows;
-    // When idle, linger a moment so requests arriving together share one write.
-    const interval = full ? 0 : this.intervalLeft();
+    // When idle, linger a moment so requests arriving together share one write (a full batch
+    // has no interval left either).
+    const interval = this.intervalLeft();
     this.waitingOutInterval = interval > this.options.lingerMs;
     this.scheduled = setTimeout(
       () => {
-        this.scheduled = undefined;
-        this.waitingOutInterval = false;
+        this.unschedule();
         void this.drain();
       },
       full ? 0 : Math.max(this.options.lingerMs, interval),
     );
+  }
+
+  /** Cancels the scheduled write (the caller starts it, or the timer has fired). */
+  private unschedule(): void {
+    clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    this.waitingOutInterval = false;
   }
 
   private async drain(): Promise<void> {
