@@ -84,18 +84,11 @@ export function admitReads(
   executor: TelemetryExecutor,
   admission: ReadAdmission,
 ): TelemetryExecutor {
-  const reads: TelemetryExecutor = {
-    engine: executor.engine,
-    database: executor.database,
-    ...(executor.readSlots === undefined ? {} : { readSlots: executor.readSlots }),
-    command: (sql, queryOptions) => executor.command(sql, queryOptions),
+  // The rest is the engine's own (see instrumentExecutor).
+  return {
+    ...executor,
     query: (sql, queryOptions) => admission.admit(() => executor.query(sql, queryOptions)),
     queryCompact: (sql, queryOptions) =>
       admission.admit(() => executor.queryCompact(sql, queryOptions)),
-    insert: (table, rows) => executor.insert(table, rows),
-    ping: () => executor.ping(),
-    close: () => executor.close(),
   };
-  if (executor.stats) reads.stats = executor.stats.bind(executor);
-  return reads;
 }

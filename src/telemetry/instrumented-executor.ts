@@ -16,10 +16,10 @@ export function instrumentExecutor(inner: TelemetryExecutor, observe: Observe): 
       observe(operation, (performance.now() - started) / 1000, failed);
     }
   };
+  // Engines are plain objects of closures: the rest (engine, database, readSlots, stats, close)
+  // is the inner engine's own, so a member added to the port is never dropped here.
   return {
-    engine: inner.engine,
-    database: inner.database,
-    ...(inner.readSlots === undefined ? {} : { readSlots: inner.readSlots }),
+    ...inner,
     command: (sql, options) => timed("command", () => inner.command(sql, options)),
     query<T>(sql: string, options?: Parameters<TelemetryExecutor["query"]>[1]) {
       return timed("query", () => inner.query<T>(sql, options));
@@ -27,7 +27,5 @@ export function instrumentExecutor(inner: TelemetryExecutor, observe: Observe): 
     queryCompact: (sql, options) => timed("query", () => inner.queryCompact(sql, options)),
     insert: (table, rows) => timed("insert", () => inner.insert(table, rows)),
     ping: () => timed("ping", () => inner.ping()),
-    ...(inner.stats ? { stats: inner.stats.bind(inner) } : {}),
-    close: () => inner.close(),
   };
 }
