@@ -236,7 +236,10 @@ export const Config = z
         sessions: integer(1, 256).default(DEFAULT_TELEMETRY.sessions),
         /** A write waiting longer than this makes /readyz answer 503 degraded. */
         maxWriteWaitMs: integer(100, 600_000).default(DEFAULT_TELEMETRY.maxWriteWaitMs),
-        /** Read API statements waiting or running at once; more get 503 + Retry-After at once. */
+        /**
+         * Read API statements admitted at once (running or waiting for the engine), and as many
+         * trace lookups waiting for their batch; more get 503 + Retry-After at once.
+         */
         maxPendingReads: integer(1, 100_000).default(DEFAULT_TELEMETRY.maxPendingReads),
         /**
          * `http(s)://host:8123` of a ClickHouse server (its HTTP interface): telemetry goes there

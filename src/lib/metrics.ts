@@ -44,7 +44,7 @@ export interface Metrics {
   rateLimitStoreErrors: Counter<"kind">;
   /** Rate-limit hits counted in this node's memory because Redis was unavailable (fail open). */
   rateLimitLocalCounts: Counter;
-  /** Read API statements refused because `telemetry.maxPendingReads` were already pending. */
+  /** Read API statements and trace lookups refused because `telemetry.maxPendingReads` were pending. */
   telemetryReadsRefused: Counter;
 }
 
@@ -172,7 +172,7 @@ export function createMetrics(): Metrics {
   });
   const telemetryReadsRefused = new Counter({
     name: "vigil_telemetry_reads_refused_total",
-    help: "Read API statements refused (503) because telemetry.maxPendingReads were already waiting or running",
+    help: "Read API statements and trace lookups refused (503) because telemetry.maxPendingReads of their kind were already pending",
     registers: [registry],
   });
   const rateLimitLocalCounts = new Counter({
