@@ -45,6 +45,7 @@ describe("loadConfig", () => {
       sessions: DEFAULT_TELEMETRY_SESSIONS,
       maxWriteWaitMs: 5000,
       maxPendingReads: 128,
+      maxReadWaitMs: 1000,
     });
     expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(6);
     expect(defaults.tql.maxConcurrentPerProject).toBe(2);
@@ -53,13 +54,22 @@ describe("loadConfig", () => {
         VIGIL_TELEMETRY_SESSIONS: "1",
         VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: "2500",
         VIGIL_TELEMETRY_MAX_PENDING_READS: "16",
+        VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "250",
         VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: "5",
       },
     });
-    expect(set.telemetry).toMatchObject({ sessions: 1, maxWriteWaitMs: 2500, maxPendingReads: 16 });
+    expect(set.telemetry).toMatchObject({
+      sessions: 1,
+      maxWriteWaitMs: 2500,
+      maxPendingReads: 16,
+      maxReadWaitMs: 250,
+    });
     expect(
       problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_MAX_PENDING_READS: "0" } }))[0],
     ).toMatch(/^VIGIL_TELEMETRY_MAX_PENDING_READS: must be a whole number from 1 to 100000/);
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "1.5" } }))[0],
+    ).toMatch(/^VIGIL_TELEMETRY_MAX_READ_WAIT_MS: must be a whole number from 1 to 600000/);
     expect(set.tql.maxConcurrentPerProject).toBe(5);
     expect(problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_SESSIONS: "0" } }))[0]).toMatch(
       /^VIGIL_TELEMETRY_SESSIONS: must be a whole number from 1 to 256/,

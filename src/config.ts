@@ -73,6 +73,7 @@ const DEFAULT_TELEMETRY = {
   sessions: DEFAULT_TELEMETRY_SESSIONS,
   maxWriteWaitMs: 5000,
   maxPendingReads: 128,
+  maxReadWaitMs: 1000,
   user: "default",
   asyncInsert: false,
   maxConnections: 16,
@@ -241,6 +242,11 @@ export const Config = z
          * trace lookups waiting for their batch; more get 503 + Retry-After at once.
          */
         maxPendingReads: integer(1, 100_000).default(DEFAULT_TELEMETRY.maxPendingReads),
+        /**
+         * Milliseconds an admitted read API statement may wait for the engine; one that waits
+         * longer gets 503 + Retry-After instead of a late answer.
+         */
+        maxReadWaitMs: integer(1, 600_000).default(DEFAULT_TELEMETRY.maxReadWaitMs),
         /**
          * `http(s)://host:8123` of a ClickHouse server (its HTTP interface): telemetry goes there
          * instead of the embedded chDB. No credentials, path or query in it: see user/password.
@@ -427,6 +433,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_TELEMETRY_SESSIONS: ["telemetry", "sessions"],
   VIGIL_TELEMETRY_MAX_WRITE_WAIT_MS: ["telemetry", "maxWriteWaitMs"],
   VIGIL_TELEMETRY_MAX_PENDING_READS: ["telemetry", "maxPendingReads"],
+  VIGIL_TELEMETRY_MAX_READ_WAIT_MS: ["telemetry", "maxReadWaitMs"],
   VIGIL_TELEMETRY_URL: ["telemetry", "url"],
   VIGIL_TELEMETRY_USER: ["telemetry", "user"],
   VIGIL_TELEMETRY_PASSWORD: ["telemetry", "password"],

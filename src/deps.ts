@@ -315,7 +315,8 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       { telemetry, clock: options.clock ?? systemClock, errorGroups: ingest.errorGroups },
       {
         maxPending: config.telemetry.maxPendingReads,
-        onRefused: () => metrics.telemetryReadsRefused.inc(),
+        maxWaitMs: config.telemetry.maxReadWaitMs,
+        onRefused: (reason) => metrics.telemetryReadsRefused.inc({ reason }),
       },
     ),
     domain,

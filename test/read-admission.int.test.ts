@@ -6,6 +6,52 @@ import { startTestService, type TestService } from "./helpers/test-service.js";
 
 const NOW = Date.now();
 
+/** A service with these settings, 50 log records and 20 one-span traces; its API key. */
+async function seededService(path: string, env: Record<string, string>) {
+  const service = await startTestService(path, env);
+  const setup = await initialize(service.deps.domain, {
+    email: "admission@example.com",
+    password: "correct horse battery",
+  });
+  const key = setup.apiKey ?? "";
+  await sendOtlp(
+    service,
+    key,
+    "logs",
+    logsBody(
+      "api",
+      Array.from({ length: 50 }, (_, i) => ({
+        timeMs: NOW - 60_000 + i,
+        severityNumber: 9,
+        body: `request id${i}z served`,
+      })),
+    ),
+  );
+  await sendOtlp(
+    service,
+    key,
+    "traces",
+    tracesBody(
+      "api",
+      Array.from({ length: 20 }, (_, i) => ({
+        traceId: hexId(i + 1, 32),
+        spanId: hexId(i + 1, 16),
+        name: "GET /",
+        startMs: NOW - 60_000 + i,
+        durationMs: 5,
+      })),
+    ),
+  );
+  return { service, key };
+}
+
+/** A problem+json 503 telling the reader to retry in a second. */
+async function expectBusy(answer: Response, detail: RegExp) {
+  expect(answer.headers.get("retry-after")).toBe("1");
+  expect(answer.headers.get("content-type")).toMatch(/application\/problem\+json/);
+  expect(await answer.json()).toMatchObject({ status: 503, detail: expect.stringMatching(detail) });
+}
+
 /**
  * More read API requests at once than `telemetry.maxPendingReads`: the excess is refused at once
  * with 503 + Retry-After instead of queueing, the rest are answered, ingestion is not held, and
@@ -17,40 +63,7 @@ describe("read admission over HTTP", () => {
   let key: string;
 
   beforeAll(async () => {
-    service = await startTestService(dir.path, { VIGIL_TELEMETRY_MAX_PENDING_READS: "2" });
-    const setup = await initialize(service.deps.domain, {
-      email: "admission@example.com",
-      password: "correct horse battery",
-    });
-    key = setup.apiKey ?? "";
-    await sendOtlp(
-      service,
-      key,
-      "logs",
-      logsBody(
-        "api",
-        Array.from({ length: 50 }, (_, i) => ({
-          timeMs: NOW - 60_000 + i,
-          severityNumber: 9,
-          body: `request id${i}z served`,
-        })),
-      ),
-    );
-    await sendOtlp(
-      service,
-      key,
-      "traces",
-      tracesBody(
-        "api",
-        Array.from({ length: 20 }, (_, i) => ({
-          traceId: hexId(i + 1, 32),
-          spanId: hexId(i + 1, 16),
-          name: "GET /",
-          startMs: NOW - 60_000 + i,
-          durationMs: 5,
-        })),
-      ),
-    );
+    ({ service, key } = await seededService(dir.path, { VIGIL_TELEMETRY_MAX_PENDING_READS: "2" }));
   });
   afterAll(async () => {
     await service?.stop();
@@ -85,14 +98,8 @@ describe("read admission over HTTP", () => {
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
     const refused = answers.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThan(0);
-    for (const answer of refused) {
-      expect(answer.headers.get("retry-after")).toBe("1");
-      expect(answer.headers.get("content-type")).toMatch(/application\/problem\+json/);
-      expect(await answer.json()).toMatchObject({
-        status: 503,
-        detail: expect.stringMatching(/telemetry store is busy.*retry in 1 s/),
-      });
-    }
+    for (const answer of refused)
+      await expectBusy(answer, /telemetry store is busy: \d+ reads are waiting.*retry in 1 s/);
     expect(answers.filter((a, i) => i % 2 === 1 && a.status === 503).length).toBeGreaterThan(0);
     for (const [i, answer] of answers.entries()) {
       if (answer.status !== 200) continue;
@@ -102,7 +109,9 @@ describe("read admission over HTTP", () => {
     }
 
     const metrics = await (await service.fetch("/metrics")).text();
-    expect(metrics).toContain(`vigil_telemetry_reads_refused_total ${refused.length}`);
+    expect(metrics).toContain(
+      `vigil_telemetry_reads_refused_total{reason="pending"} ${refused.length}`,
+    );
 
     // The flood is over: reads are answered again, and the write made during it is there.
     expect((await read(`/v1/traces/${hexId(20, 32)}`)).status).toBe(200);
@@ -111,5 +120,53 @@ describe("read admission over HTTP", () => {
     expect(((await after.json()) as { data: { message: string }[] }).data).toEqual([
       expect.objectContaining({ message: "written during the flood" }),
     ]);
+  });
+});
+
+/**
+ * Read API statements that wait, or would wait, longer than `telemetry.maxReadWaitMs` for the
+ * engine are refused (503 + Retry-After) instead of answered late; the others are answered.
+ */
+describe("read admission over HTTP: the wait bound", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    ({ service, key } = await seededService(dir.path, { VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "1" }));
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  it("refuses the reads that waited or would wait too long and answers the rest", async () => {
+    const slots = service.deps.telemetry.readSlots ?? 1;
+    // Far more different log reads than the engine runs at once: most wait, each over 1 ms.
+    const answers = await Promise.all(
+      Array.from({ length: slots * 10 }, (_, i) =>
+        service.fetch(`/v1/logs?search=id${i % 50}z`, { headers: { "x-api-key": key } }),
+      ),
+    );
+    const refused = answers.filter((a) => a.status === 503);
+    const answered = answers.filter((a) => a.status === 200);
+    expect(refused.length + answered.length).toBe(answers.length);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answered.length).toBeGreaterThanOrEqual(slots);
+    for (const answer of refused)
+      await expectBusy(
+        answer,
+        /telemetry store is busy: (this read waited 1 ms for it|the reads before this one take about \d+ ms, over 1 ms)/,
+      );
+    for (const answer of answered)
+      expect(((await answer.json()) as { data: unknown[] }).data).toHaveLength(1);
+
+    const metrics = await (await service.fetch("/metrics")).text();
+    expect(metrics).toContain(
+      `vigil_telemetry_reads_refused_total{reason="wait"} ${refused.length}`,
+    );
+    // Nothing is left waiting: a read now is answered.
+    const after = await service.fetch("/v1/logs?search=id7z", { headers: { "x-api-key": key } });
+    expect(after.status).toBe(200);
   });
 });

@@ -44,8 +44,11 @@ export interface Metrics {
   rateLimitStoreErrors: Counter<"kind">;
   /** Rate-limit hits counted in this node's memory because Redis was unavailable (fail open). */
   rateLimitLocalCounts: Counter;
-  /** Read API statements and trace lookups refused because `telemetry.maxPendingReads` were pending. */
-  telemetryReadsRefused: Counter;
+  /**
+   * Read API statements and trace lookups refused: `pending` when `telemetry.maxPendingReads`
+   * were pending, `wait` when a statement waited `telemetry.maxReadWaitMs` for the engine.
+   */
+  telemetryReadsRefused: Counter<"reason">;
 }
 
 export function createMetrics(): Metrics {
@@ -172,7 +175,8 @@ export function createMetrics(): Metrics {
   });
   const telemetryReadsRefused = new Counter({
     name: "vigil_telemetry_reads_refused_total",
-    help: "Read API statements and trace lookups refused (503) because telemetry.maxPendingReads of their kind were already pending",
+    help: "Read API statements and trace lookups refused (503): reason pending when telemetry.maxPendingReads of their kind were already pending, wait when a statement waited telemetry.maxReadWaitMs for the engine",
+    labelNames: ["reason"] as const,
     registers: [registry],
   });
   const rateLimitLocalCounts = new Counter({

@@ -22,10 +22,12 @@ const DEFAULT_READ_SLOTS = 4;
 /**
  * The read API's dependencies over these stores, with their own loaders and caches. Both of its
  * queues are bounded by `maxPending` (see ReadAdmission): the engine statements of its verbs, at
- * most as many running as the engine has read slots, and the trace lookups waiting for their
- * batch. A batch's statement is not counted among the first: waiting lookups must never keep
- * their own batch out, and a bound of their own keeps batches full under load (32 lookups a
- * statement).
+ * most as many running as the engine has read slots and the rest waiting at most `maxWaitMs`,
+ * and the trace lookups waiting for their batch. A batch's statement is not counted among the
+ * first: waiting lookups must never keep their own batch out, and a bound of their own keeps
+ * batches full under load (32 lookups a statement). Lookups do not wait in their admission (its
+ * slots are its bound), so `maxWaitMs` does not apply to them: a batch's statement, once
+ * started, answers all of its lookups.
  */
 export function createReadDeps(
   stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups">,

@@ -65,7 +65,8 @@ function sharedErrors(schema: FastifySchema, url: string, route: RouteOptions): 
   if (url.startsWith("/v1/") || url.startsWith("/webhooks/") || (api && !route.config?.public))
     statuses.push(401, 403);
   if (url.startsWith("/v1/") || route.config?.rateLimit) statuses.push(429);
-  // The telemetry store refusing more reads (telemetry.maxPendingReads) or shutting down.
+  // The telemetry store refusing more reads (telemetry.maxPendingReads, maxReadWaitMs) or
+  // shutting down.
   if (url.startsWith("/v1/")) statuses.push(503);
   return statuses;
 }
