@@ -173,6 +173,37 @@ describe.skipIf(!chromiumAvailable)("dashboard overview, logs and errors", () =>
     expect(console.errors).toEqual([]);
   });
 
+  it("logs: a list the busy telemetry store refused twice (503) fills in when it answers", async () => {
+    const { page, console } = await dash.newPage();
+    await dash.signIn(page);
+    // The first two asks for the list are refused as a saturated store refuses them; the
+    // dashboard asks again 1 and then 2 s later (its queries' retry), showing it as loading.
+    let asked = 0;
+    await page.route(
+      (url) => url.pathname.endsWith("/v1/logs"),
+      async (route) => {
+        if (++asked > 2) return route.continue();
+        await route.fulfill({
+          status: 503,
+          headers: { "retry-after": "1", "content-type": "application/problem+json" },
+          body: JSON.stringify({
+            status: 503,
+            title: "Service Unavailable",
+            detail: "The telemetry store is busy: this read waited 1000 ms for it; retry in 1 s",
+          }),
+        });
+      },
+    );
+    const started = Date.now();
+    await page.goto(`${base}/logs?range=6h`);
+    await logRows(page).first().waitFor({ timeout: 10_000 });
+    expect(asked).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(await page.getByText(/telemetry store is busy/).count()).toBe(0);
+    expect(console.failedRequests).toHaveLength(2);
+    expect(console.errors).toEqual([]);
+  });
+
   it("errors: groups with sparklines, stack trace with in-app frames, resolve and reopen", async () => {
     const { page, console } = await dash.newPage();
     await dash.signIn(page);

@@ -66,8 +66,9 @@ export function builtDashboard(): string {
 
 /**
  * What the browser reported as errors on a page: uncaught exceptions and console errors. A
- * response the test provoked on purpose (a 4xx) makes Chromium log "Failed to load resource";
- * those are kept apart, since they are the server's answers rather than the app's faults.
+ * response the test provoked on purpose (a 4xx, or a 503 from a busy store) makes Chromium log
+ * "Failed to load resource"; those are kept apart, since they are the server's answers rather
+ * than the app's faults.
  */
 export interface ConsoleWatch {
   errors: string[];
@@ -80,7 +81,7 @@ export function watchConsole(page: Page): ConsoleWatch {
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const text = message.text();
-    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(text))
+    if (/Failed to load resource: the server responded with a status of (4\d\d|503)/.test(text))
       watch.failedRequests.push(`${text} (${message.location().url})`);
     else watch.errors.push(text);
   });
