@@ -198,6 +198,7 @@ export function reportDistinct(
     label,
     String(rate),
     `${ms(r.p50)} / ${ms(r.p99)}`,
+    `${ms(r.answered.p50)} / ${ms(r.answered.p99)}`,
     ms(r.max),
     String(r.achievedRate),
     `${r.errors}/${r.requests}`,
@@ -207,7 +208,16 @@ export function reportDistinct(
     `\nDistinct, ${figures.rate} requests/s for ${figures.seconds} s, every one a different query (share of distinct paths: logs ${figures.distinct.logs}, traces ${figures.distinct.traces}), while ingesting`,
   );
   printTable(
-    ["load", "rate/s", "p50 / p99 ms", "max ms", "achieved/s", "errors", "statuses"],
+    [
+      "load",
+      "rate/s",
+      "p50 / p99 ms",
+      "answered (200): p50 / p99 ms",
+      "max ms",
+      "achieved/s",
+      "errors",
+      "statuses",
+    ],
     [
       row(
         "GET /v1/logs (window, filter, page)",
@@ -227,8 +237,9 @@ export function reportDistinct(
   console.log(
     `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms; any statement, SELECT 1: p50 ${ms(traceLookup.selectOne.p50)} ms)`,
   );
-  const met = figures.logs.p99 < targetP99Ms && figures.traces.p99 < targetP99Ms;
+  // Every read answered, and in time: a quick refusal is not an answer.
+  const met = [figures.logs, figures.traces].every((r) => r.errors === 0 && r.p99 < targetP99Ms);
   console.log(
-    `Target p99 < ${targetP99Ms} ms for logs and traces at ${figures.rate} distinct requests/s while ingesting: ${met ? "met" : "NOT met"}`,
+    `Target p99 < ${targetP99Ms} ms for logs and traces at ${figures.rate} distinct requests/s while ingesting, none refused: ${met ? "met" : "NOT met"}`,
   );
 }

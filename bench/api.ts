@@ -24,7 +24,8 @@
  *    the same ingestion and reads with no TQL query running (the baseline).
  *    BENCH_API_MIXED_TQL_QUERIES changes the 4; BENCH_API_MIXED_ONLY=1 skips runs 2-3 and 5;
  *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane (bench/api-mixed.ts);
- *    VIGIL_TELEMETRY_MAX_PENDING_READS sets the read API's bound (ADR 0018) for every run.
+ *    VIGIL_TELEMETRY_MAX_PENDING_READS and VIGIL_TELEMETRY_MAX_READ_WAIT_MS set the read API's
+ *    bounds (ADR 0018) for every run.
  * 5. Distinct (issue 19), before run 4: BENCH_API_DISTINCT_RATE (200) requests/s for
  *    BENCH_API_DISTINCT_SECONDS (20), half `GET /v1/logs`, half `GET /v1/traces/:traceId`, every
  *    request a different query (trace id; log window, filter and page), while OTLP ingestion
@@ -115,9 +116,11 @@ async function main() {
         VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "8192",
         VIGIL_TQL_MAX_EXECUTION_SECONDS: String(MIXED_TQL_SECONDS),
         ...Object.fromEntries(
-          ["VIGIL_TELEMETRY_SESSIONS", "VIGIL_TELEMETRY_MAX_PENDING_READS"].flatMap((name) =>
-            process.env[name] ? [[name, process.env[name]]] : [],
-          ),
+          [
+            "VIGIL_TELEMETRY_SESSIONS",
+            "VIGIL_TELEMETRY_MAX_PENDING_READS",
+            "VIGIL_TELEMETRY_MAX_READ_WAIT_MS",
+          ].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
         ),
       },
     });

@@ -26,6 +26,8 @@ export interface OpenLoopResult extends Latencies {
   achievedRate: number;
   /** Most requests in flight at once. */
   maxInFlight: number;
+  /** The latencies of the requests answered as asked (200), without the errors and refusals. */
+  answered: Latencies;
 }
 
 export interface ClosedLoopResult extends Latencies {
@@ -62,6 +64,7 @@ export function openLoop(rate: number, seconds: number, send: Send): Promise<Ope
   const total = Math.max(1, Math.round(rate * seconds));
   const interval = 1000 / rate;
   const taken = new Float64Array(total);
+  const answered = new Uint8Array(total);
   const start = performance.now() + 5;
   let next = 0;
   let done = 0;
@@ -83,7 +86,8 @@ export function openLoop(rate: number, seconds: number, send: Send): Promise<Ope
       lastAnswer = performance.now();
       taken[i] = lastAnswer - scheduled;
       inFlight--;
-      if (!ok) errors++;
+      if (ok) answered[i] = 1;
+      else errors++;
       if (++done === total) {
         resolve({
           requests: total,
@@ -91,6 +95,7 @@ export function openLoop(rate: number, seconds: number, send: Send): Promise<Ope
           achievedRate: round(total / ((lastAnswer - start) / 1000), 1),
           maxInFlight,
           ...latencies(taken),
+          answered: latencies(taken.filter((_, j) => answered[j] === 1)),
         });
       }
     };
