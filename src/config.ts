@@ -239,7 +239,8 @@ export const Config = z
         maxWriteWaitMs: integer(100, 600_000).default(DEFAULT_TELEMETRY.maxWriteWaitMs),
         /**
          * Read API statements admitted at once (running or waiting for the engine), and as many
-         * trace lookups waiting for their batch; more get 503 + Retry-After at once.
+         * trace lookups waiting for their batch, one project's half of either at most; more get
+         * 503 + Retry-After at once.
          */
         maxPendingReads: integer(1, 100_000).default(DEFAULT_TELEMETRY.maxPendingReads),
         /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -14,6 +15,7 @@ async function seededService(path: string, env: Record<string, string>) {
     password: "correct horse battery",
   });
   const key = setup.apiKey ?? "";
+  const { orgId } = setup;
   await sendOtlp(
     service,
     key,
@@ -42,7 +44,7 @@ async function seededService(path: string, env: Record<string, string>) {
       })),
     ),
   );
-  return { service, key };
+  return { service, key, orgId };
 }
 
 /** A problem+json 503 telling the reader to retry in a second. */
@@ -99,7 +101,10 @@ describe("read admission over HTTP", () => {
     const refused = answers.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused)
-      await expectBusy(answer, /telemetry store is busy: \d+ reads are waiting.*retry in 1 s/);
+      await expectBusy(
+        answer,
+        /telemetry store is busy: (\d+ reads are|1 read is|1 read of this project is) waiting.*retry in 1 s/,
+      );
     expect(answers.filter((a, i) => i % 2 === 1 && a.status === 503).length).toBeGreaterThan(0);
     for (const [i, answer] of answers.entries()) {
       if (answer.status !== 200) continue;
@@ -168,5 +173,53 @@ describe("read admission over HTTP: the wait bound", () => {
     // Nothing is left waiting: a read now is answered.
     const after = await service.fetch("/v1/logs?search=id7z", { headers: { "x-api-key": key } });
     expect(after.status).toBe(200);
+  });
+});
+
+/**
+ * Two projects on one server: one floods it with reads, the other's read is still answered. A
+ * project may hold half of `telemetry.maxPendingReads` at most, and a freed slot goes to the
+ * project with the fewest reads running.
+ */
+describe("read admission over HTTP: projects share it", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let floodKey: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    const seeded = await seededService(dir.path, { VIGIL_TELEMETRY_MAX_PENDING_READS: "8" });
+    service = seeded.service;
+    floodKey = seeded.key;
+    otherKey = (await addProjectWithKey(service, seeded.orgId, "prj_quiet")).key;
+    await sendOtlp(
+      service,
+      otherKey,
+      "logs",
+      logsBody("quiet", [{ timeMs: NOW - 1000, severityNumber: 9, body: "the quiet project" }]),
+    );
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  it("answers a quiet project's read while another floods the engine", async () => {
+    const flood = Array.from({ length: 40 }, (_, i) =>
+      service.fetch(`/v1/logs?search=id${i}z`, { headers: { "x-api-key": floodKey } }),
+    );
+    const quiet = service.fetch("/v1/logs?search=quiet", { headers: { "x-api-key": otherKey } });
+    const [answers, answer] = await Promise.all([Promise.all(flood), quiet]);
+
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { data: { message: string }[] }).data).toEqual([
+      expect.objectContaining({ message: "the quiet project" }),
+    ]);
+    // The flooding project got no more than its half of the bound at a time.
+    const refused = answers.filter((a) => a.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const refusal of refused)
+      await expectBusy(refusal, /busy: 4 reads of this project are waiting for it/);
+    expect(answers.filter((a) => a.status === 200).length).toBe(40 - refused.length);
   });
 });

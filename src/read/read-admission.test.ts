@@ -292,4 +292,109 @@ describe("admitReads", () => {
       expect(vi.getTimerCount()).toBe(0);
     });
   });
+
+  describe("tenants", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** An admission over an engine whose reads each wait until released; reads named by tenant. */
+    function tenants(options: { maxPending: number; slots: number; maxWaitMs?: number }) {
+      vi.useFakeTimers();
+      const started: string[] = [];
+      const releases = new Map<string, () => void>();
+      const refusals: ReadRefusal[] = [];
+      const admission = new ReadAdmission({
+        ...options,
+        now: () => Date.now(),
+        onRefused: (reason) => refusals.push(reason),
+      });
+      const read = (tenant: string, name: string) =>
+        admission.admit(
+          () =>
+            new Promise<string>((resolve) => {
+              started.push(name);
+              releases.set(name, () => resolve(name));
+            }),
+          tenant,
+        );
+      const release = async (name: string, read: Promise<string>) => {
+        releases.get(name)?.();
+        await read;
+      };
+      return { read, release, started, refusals };
+    }
+
+    it("gives a freed slot to the tenant with the fewest reads running, its oldest first", async () => {
+      const { read, release, started } = tenants({ maxPending: 100, slots: 2 });
+      const a1 = read("a", "a1");
+      const a2 = read("a", "a2");
+      const waitingA = ["a3", "a4", "a5"].map((name) => read("a", name));
+      const b1 = read("b", "b1");
+      const b2 = read("b", "b2");
+      expect(started).toEqual(["a1", "a2"]);
+      await release("a1", a1);
+      expect(started).toEqual(["a1", "a2", "b1"]); // b had none running
+      await release("a2", a2);
+      expect(started).toEqual(["a1", "a2", "b1", "a3"]); // a none, b one
+      await release("b1", b1);
+      expect(started).toEqual(["a1", "a2", "b1", "a3", "b2"]); // b none, a one
+      await release("b2", b2);
+      expect(started.slice(5)).toEqual(["a4"]);
+      await release("a3", waitingA[0] as Promise<string>);
+      await release("a4", waitingA[1] as Promise<string>);
+      await release("a5", waitingA[2] as Promise<string>);
+      expect(started.slice(5)).toEqual(["a4", "a5"]);
+    });
+
+    it("lets one tenant hold half the bound at most, so another still gets in", async () => {
+      const { read, release, refusals } = tenants({ maxPending: 4, slots: 1 });
+      const a1 = read("a", "a1");
+      const a2 = read("a", "a2");
+      await expect(read("a", "a3")).rejects.toMatchObject({
+        code: "unavailable",
+        message: expect.stringMatching(/busy: 2 reads of this project are waiting for it/),
+      });
+      const b1 = read("b", "b1");
+      expect(refusals).toEqual(["pending"]);
+      await release("a1", a1);
+      await release("a2", a2);
+      await expect(release("b1", b1)).resolves.toBeUndefined();
+    });
+
+    it("judges a read's wait by its tenant's turns, and keeps each tenant's next round", async () => {
+      const { read, release, started, refusals } = tenants({
+        maxPending: 100,
+        slots: 1,
+        maxWaitMs: 200,
+      });
+      const first = read("a", "a0");
+      vi.advanceTimersByTime(40);
+      await release("a0", first); // reads take 40 ms
+      const running = read("a", "a1");
+      const waitingA = ["a2", "a3", "a4", "a5", "a6"].map((name) => read("a", name));
+      for (const waiting of waitingA) waiting.catch(() => {});
+      const b1 = read("b", "b1");
+      // b's second goes after b1 and a turn of a's each: 4 reads of 40 ms, 160 ms, in time;
+      // by the queue's length alone it would wait (5 + 2) × 40 = 280 ms.
+      const b2 = read("b", "b2");
+      const b2Refused = expect(b2).rejects.toMatchObject({
+        message: expect.stringMatching(/waited 200 ms/),
+      });
+      // a's next waits behind its 5 and b's 2: 8 × 40 = 320 ms, refused at once.
+      await expect(read("a", "a7")).rejects.toMatchObject({
+        message: expect.stringMatching(/take about 320 ms, over 200 ms/),
+      });
+      expect(refusals).toEqual(["wait"]);
+      // Time runs out for all waiting reads but each tenant's next: a3-a6 and b2.
+      await vi.advanceTimersByTimeAsync(200);
+      expect(refusals).toEqual(["wait", "wait", "wait", "wait", "wait", "wait"]);
+      await b2Refused;
+      await release("a1", running);
+      expect(started).toEqual(["a0", "a1", "a2"]); // neither runs any: the older goes
+      await release("a2", waitingA[0] as Promise<string>);
+      expect(started).toEqual(["a0", "a1", "a2", "b1"]);
+      await release("b1", b1);
+    });
+  });
 });

@@ -40,7 +40,7 @@ export function createReadDeps(
   return {
     ...stores,
     telemetry: admitReads(stores.telemetry, statements),
-    traces: { load: (key) => waitingLookups.admit(() => lookups.load(key)) },
+    traces: { load: (key) => waitingLookups.admit(() => lookups.load(key), key.projectId) },
     totals: new TotalCache(stores.clock),
   };
 }

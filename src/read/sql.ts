@@ -13,7 +13,7 @@ export class Sql {
 
   constructor(
     private readonly executor: TelemetryExecutor,
-    projectId: string,
+    private readonly projectId: string,
   ) {
     this.project = this.bind(projectId);
   }
@@ -54,12 +54,13 @@ export class Sql {
   }
 
   query<T>(sql: string): Promise<T[]> {
-    return this.executor.query<T>(sql, { params: this.values });
+    return this.executor.query<T>(sql, { params: this.values, tenant: this.projectId });
   }
 
   /** Rows as arrays in column order: one JSON document without keys per row, for large reads. */
   async queryRows(sql: string): Promise<unknown[][]> {
-    return (await this.executor.queryCompact(sql, { params: this.values })).rows;
+    return (await this.executor.queryCompact(sql, { params: this.values, tenant: this.projectId }))
+      .rows;
   }
 }
 

@@ -17,6 +17,11 @@ export interface QueryOptions {
    * of its capacity so the API's bounded reads never wait behind them.
    */
   adHoc?: boolean;
+  /**
+   * Whose read this is (the project): the read API's admission shares the engine fairly between
+   * tenants (ADR 0018). The engines themselves ignore it.
+   */
+  tenant?: string;
 }
 
 /** How loaded the engine is, for readiness; an engine without queues of its own reports none. */
