@@ -337,6 +337,15 @@ async function main() {
     log(
       `Distinct: ${DISTINCT_RATE} different reads/s for ${DISTINCT_SECONDS} s, ingest ${fmt(DISTINCT_INGEST_SPANS)} spans/s`,
     );
+    /** The read API's refusals so far (vigil_telemetry_reads_refused_total), by reason. */
+    const refusals = async () =>
+      Object.fromEntries(
+        (await deps.metrics.telemetryReadsRefused.get()).values.map((v) => [
+          String(v.labels.reason),
+          v.value,
+        ]),
+      ) as Record<string, number>;
+    const refusedBefore = await refusals();
     const distinct = MIXED_ONLY
       ? undefined
       : await runDistinct({
@@ -352,6 +361,15 @@ async function main() {
           ingestLeadSeconds: DISTINCT_LEAD_SECONDS,
         });
     log(`  ${JSON.stringify(distinct)}`);
+    const distinctRefused = Object.fromEntries(
+      Object.entries(await refusals()).map(([reason, n]) => [
+        reason,
+        n - (refusedBefore[reason] ?? 0),
+      ]),
+    );
+    log(
+      `  refused by reason (pending: the count bound; wait: the wait bound): ${JSON.stringify(distinctRefused)}`,
+    );
 
     // 4. Mixed: ingestion and reads while long TQL queries hold engine sessions, beside the
     // same ingestion and reads with no TQL query running (the baseline).
@@ -452,6 +470,7 @@ async function main() {
         target: { p99Ms: TARGET_P99_MS, rate: RATE },
         targetMet: met,
         distinct,
+        distinctRefused,
         traceLookupEngineMs: traceLookupEngine,
         distinctTarget: {
           p99Ms: TARGET_P99_MS,
