@@ -46,7 +46,8 @@ export interface Metrics {
   rateLimitLocalCounts: Counter;
   /**
    * Read API statements and trace lookups refused: `pending` when `telemetry.maxPendingReads`
-   * were pending, `wait` when a statement waited `telemetry.maxReadWaitMs` for the engine.
+   * (or the project's half of it) were pending, `wait` when a statement waited or would wait
+   * `telemetry.maxReadWaitMs` for the engine.
    */
   telemetryReadsRefused: Counter<"reason">;
 }
@@ -175,7 +176,7 @@ export function createMetrics(): Metrics {
   });
   const telemetryReadsRefused = new Counter({
     name: "vigil_telemetry_reads_refused_total",
-    help: "Read API statements and trace lookups refused (503): reason pending when telemetry.maxPendingReads of their kind were already pending, wait when a statement waited telemetry.maxReadWaitMs for the engine",
+    help: "Read API statements and trace lookups refused (503): reason pending when telemetry.maxPendingReads of their kind (or their project's half of it) were already pending, wait when a statement waited or would wait telemetry.maxReadWaitMs for the engine",
     labelNames: ["reason"] as const,
     registers: [registry],
   });
