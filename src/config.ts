@@ -244,8 +244,9 @@ export const Config = z
          */
         maxPendingReads: integer(1, 100_000).default(DEFAULT_TELEMETRY.maxPendingReads),
         /**
-         * Milliseconds an admitted read API statement may wait for the engine; one that waits
-         * longer gets 503 + Retry-After instead of a late answer.
+         * Milliseconds a read API statement may wait for the engine, unless it is among its
+         * project's next to run; one that waits, or would wait, longer gets 503 + Retry-After
+         * instead of a late answer.
          */
         maxReadWaitMs: integer(1, 600_000).default(DEFAULT_TELEMETRY.maxReadWaitMs),
         /**
