@@ -117,6 +117,8 @@ describe("read admission over HTTP", () => {
     expect(metrics).toContain(
       `vigil_telemetry_reads_refused_total{reason="pending"} ${refused.length}`,
     );
+    // The other reason's series is there from the start, at 0.
+    expect(metrics).toContain('vigil_telemetry_reads_refused_total{reason="wait"} 0');
 
     // The flood is over: reads are answered again, and the write made during it is there.
     expect((await read(`/v1/traces/${hexId(20, 32)}`)).status).toBe(200);

@@ -180,6 +180,8 @@ export function createMetrics(): Metrics {
     labelNames: ["reason"] as const,
     registers: [registry],
   });
+  // Both series from the start, at 0, so a rate over them works before the first refusal.
+  for (const reason of ["pending", "wait"]) telemetryReadsRefused.inc({ reason }, 0);
   const rateLimitLocalCounts = new Counter({
     name: "vigil_rate_limit_local_counts_total",
     help: "Rate-limit hits counted in this node's memory because Redis was unavailable; limits then hold per node",
