@@ -7,9 +7,12 @@
  *   run), of every trace size present;
  * - `GET /v1/logs`: a different window for each (a random 15-minute to 6-hour stretch of the data,
  *   to the millisecond), with no filter, a level, a service or a search term, on pages 1 to 5;
- * - ingestion: OTLP trace exports of the second project at BENCH_API_DISTINCT_INGEST_SPANS spans/s
- *   (10,000; 100 spans per export), open loop, from 20 s before the reads start (so merges of
- *   what it writes are under way) until they end.
+ * - ingestion: OTLP trace exports into the same project at BENCH_API_DISTINCT_INGEST_SPANS
+ *   spans/s (10,000; 100 spans per export), open loop, from BENCH_API_DISTINCT_LEAD_SECONDS (5) s
+ *   before the reads start (so merges of what it writes are under way) until they end;
+ * - a quiet project beside them: `GET /v1/logs` of another project at a few requests a second
+ *   (BENCH_API_DISTINCT_QUIET_RATE, 5), each a different query too: how a tenant fares while
+ *   another saturates the engine (the read admission's turns, ADR 0018).
  */
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import {
@@ -37,6 +40,8 @@ export interface DistinctSetup {
   ingestSpansPerSecond: number;
   /** Seconds of ingestion before the reads start. */
   ingestLeadSeconds: number;
+  /** Another project's log reads beside the flood, `rate` a second. */
+  quiet: { key: string; projectId: string; rate: number };
 }
 
 export interface DistinctFigures {
@@ -50,6 +55,8 @@ export interface DistinctFigures {
   distinct: { logs: number; traces: number };
   ingest: OpenLoopResult & { spansPerSecond: number };
   ingestStatuses: Record<string, number>;
+  quiet: OpenLoopResult & { rate: number };
+  quietStatuses: Record<string, number>;
 }
 
 /** OTLP trace export bodies (protobuf) of the demo dataset, `spans` spans in all, recent. */
@@ -128,9 +135,10 @@ async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: 
 export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures> {
   const perEndpoint = setup.rate / 2;
   const requests = Math.ceil(perEndpoint * setup.seconds);
-  const [tracePaths, logsPaths] = await Promise.all([
+  const [tracePaths, logsPaths, quietPaths] = await Promise.all([
     traceIds(setup.telemetry, setup.projectId, requests),
     logPaths(setup.telemetry, setup.projectId, requests),
+    logPaths(setup.telemetry, setup.quiet.projectId, Math.ceil(setup.quiet.rate * setup.seconds)),
   ]);
   const exportsPerSecond = setup.ingestSpansPerSecond / SPANS_PER_EXPORT;
   const ingestSeconds = setup.ingestLeadSeconds + setup.seconds;
@@ -140,10 +148,11 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
     SPANS_PER_EXPORT,
     31,
   );
-  const reader = (): HttpClient =>
-    startClient({ host: setup.host, port: setup.port, headers: { "x-api-key": setup.readKey } });
+  const reader = (key = setup.readKey): HttpClient =>
+    startClient({ host: setup.host, port: setup.port, headers: { "x-api-key": key } });
   const logs = reader();
   const traces = reader();
+  const quiet = reader(setup.quiet.key);
   const ingest = startClient({
     host: setup.host,
     port: setup.port,
@@ -153,9 +162,10 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
   try {
     const ingesting = ingest.open(["/v1/traces"], exportsPerSecond, ingestSeconds, bodies);
     await new Promise((resolve) => setTimeout(resolve, setup.ingestLeadSeconds * 1000));
-    const [logsAnswer, tracesAnswer] = await Promise.all([
+    const [logsAnswer, tracesAnswer, quietAnswer] = await Promise.all([
       logs.open(logsPaths, perEndpoint, setup.seconds),
       traces.open(tracePaths, perEndpoint, setup.seconds),
+      quiet.open(quietPaths, setup.quiet.rate, setup.seconds),
     ]);
     const ingested = await ingesting;
     return {
@@ -180,9 +190,11 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
         spansPerSecond: Math.round(ingested.result.achievedRate * SPANS_PER_EXPORT),
       },
       ingestStatuses: ingested.statuses,
+      quiet: { ...quietAnswer.result, rate: setup.quiet.rate },
+      quietStatuses: quietAnswer.statuses,
     };
   } finally {
-    await Promise.all([logs.stop(), traces.stop(), ingest.stop()]);
+    await Promise.all([logs.stop(), traces.stop(), ingest.stop(), quiet.stop()]);
   }
 }
 
@@ -226,6 +238,12 @@ export function reportDistinct(
         figures.logsStatuses,
       ),
       row("GET /v1/traces/:traceId", figures.rate / 2, figures.traces, figures.tracesStatuses),
+      row(
+        "  GET /v1/logs of another project (quiet)",
+        figures.quiet.rate,
+        figures.quiet,
+        figures.quietStatuses,
+      ),
       row(
         `  OTLP POST /v1/traces (${figures.ingest.spansPerSecond} spans/s), until acknowledged`,
         figures.ingest.achievedRate,

@@ -29,7 +29,8 @@
  * 5. Distinct (issue 19), before run 4: BENCH_API_DISTINCT_RATE (200) requests/s for
  *    BENCH_API_DISTINCT_SECONDS (20), half `GET /v1/logs`, half `GET /v1/traces/:traceId`, every
  *    request a different query (trace id; log window, filter and page), while OTLP ingestion
- *    runs at BENCH_API_DISTINCT_INGEST_SPANS (10,000) spans/s (bench/api-distinct.ts); beside it,
+ *    runs at BENCH_API_DISTINCT_INGEST_SPANS (10,000) spans/s, and the second project reads its
+ *    logs at BENCH_API_DISTINCT_QUIET_RATE (5)/s (bench/api-distinct.ts); beside it,
  *    the engine time of one trace lookup: the statements getTrace runs, one after the other,
  *    for each of the trace ids of run 2. BENCH_API_DISTINCT_ONLY=1 skips runs 2-4.
  *
@@ -79,6 +80,7 @@ const DISTINCT_RATE = Number(process.env.BENCH_API_DISTINCT_RATE ?? 200);
 const DISTINCT_SECONDS = Number(process.env.BENCH_API_DISTINCT_SECONDS ?? 20);
 const DISTINCT_INGEST_SPANS = Number(process.env.BENCH_API_DISTINCT_INGEST_SPANS ?? 10_000);
 const DISTINCT_LEAD_SECONDS = Number(process.env.BENCH_API_DISTINCT_LEAD_SECONDS ?? 5);
+const DISTINCT_QUIET_RATE = Number(process.env.BENCH_API_DISTINCT_QUIET_RATE ?? 5);
 const TARGET_TRACE_ENGINE_MS = 5;
 const LOGS_PATH = "/v1/logs?limit=50";
 
@@ -359,6 +361,7 @@ async function main() {
           seconds: DISTINCT_SECONDS,
           ingestSpansPerSecond: DISTINCT_INGEST_SPANS,
           ingestLeadSeconds: DISTINCT_LEAD_SECONDS,
+          quiet: { key: otherKey.key, projectId: other.id, rate: DISTINCT_QUIET_RATE },
         });
     log(`  ${JSON.stringify(distinct)}`);
     const distinctRefused = Object.fromEntries(
