@@ -193,17 +193,13 @@ export class ReadAdmission {
     return best;
   }
 
-  private waitedTooLong(waiter: Waiter, now: number): boolean {
-    const { maxWaitMs } = this.options;
-    return maxWaitMs !== undefined && now - waiter.since >= maxWaitMs;
-  }
-
   /**
    * The waiting reads the wait bound applies to, oldest first: all but each tenant's next
    * `slots` (its oldest).
    */
   private *bounded(): Generator<Waiter> {
-    if (this.options.maxWaitMs === undefined) return;
+    // None unless some tenant has more than `slots` waiting: spares the common case the map.
+    if (this.options.maxWaitMs === undefined || this.waiting.length <= this.options.slots) return;
     const seen = new Map<string, number>();
     for (const waiter of this.waiting) {
       if (count(seen, waiter.tenant) >= this.options.slots) yield waiter;
@@ -213,19 +209,23 @@ export class ReadAdmission {
 
   /** Refuses the waiting reads past maxWaitMs that the wait bound applies to. */
   private refuseExpired(): void {
+    const { maxWaitMs } = this.options;
+    if (maxWaitMs === undefined) return;
     const now = this.now();
     const expired = new Set<Waiter>();
     for (const waiter of this.bounded()) {
       // The oldest come first: once one is in time, the rest are too.
-      if (!this.waitedTooLong(waiter, now)) break;
+      if (now - waiter.since < maxWaitMs) break;
       expired.add(waiter);
     }
     if (expired.size === 0) return;
     this.waiting = this.waiting.filter((waiter) => !expired.has(waiter));
     for (const waiter of expired) {
       add(this.waitingBy, waiter.tenant, -1);
-      waiter.refuse(this.refusal("wait", `this read waited ${this.options.maxWaitMs} ms for it`));
+      waiter.refuse(this.refusal("wait", `this read waited ${maxWaitMs} ms for it`));
     }
+    // The timer may have been for one of them.
+    this.scheduleExpiry();
   }
 
   /** One timer, for the deadline of the oldest read the wait bound applies to; none while none. */
