@@ -25,9 +25,9 @@ const DEFAULT_READ_SLOTS = 4;
  * most as many running as the engine has read slots and the rest waiting at most `maxWaitMs`,
  * and the trace lookups waiting for their batch. A batch's statement is not counted among the
  * first: waiting lookups must never keep their own batch out, and a bound of their own keeps
- * batches full under load (32 lookups a statement). Lookups do not wait in their admission (its
- * slots are its bound), so `maxWaitMs` does not apply to them: a batch's statement, once
- * started, answers all of its lookups.
+ * batches full under load (32 lookups a statement). Lookups never wait in their admission (its
+ * slots are its bound) and get no `maxWaitMs`: a batch's statement, once started, answers all
+ * of its lookups.
  */
 export function createReadDeps(
   stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups">,
@@ -35,7 +35,8 @@ export function createReadDeps(
 ): ReadDeps {
   const slots = stores.telemetry.readSlots ?? DEFAULT_READ_SLOTS;
   const statements = new ReadAdmission({ ...admission, slots });
-  const waitingLookups = new ReadAdmission({ ...admission, slots: admission.maxPending });
+  const { maxWaitMs: _notForLookups, ...countOnly } = admission;
+  const waitingLookups = new ReadAdmission({ ...countOnly, slots: admission.maxPending });
   const lookups = createTraceLoader(stores.telemetry);
   return {
     ...stores,
