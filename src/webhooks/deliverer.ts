@@ -361,13 +361,12 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       .then(
         async (read) => {
           const jobs = known.concat(read);
-          const stale = jobs.filter((job) => changedSince(job.endpoint.id, now));
           // Stopped meanwhile: back to the queue, due now, like other unstarted jobs; so are
           // those of an endpoint changed meanwhile, to be claimed with its current state.
-          if (!started) await handBack(jobs);
-          else if (stale.length === 0) ready.push(...jobs);
-          else {
-            ready.push(...jobs.filter((job) => !changedSince(job.endpoint.id, now)));
+          if (!started) return handBack(jobs);
+          const stale: DeliveryJob[] = [];
+          for (const job of jobs) (changedSince(job.endpoint.id, now) ? stale : ready).push(job);
+          if (stale.length > 0) {
             await handBack(stale);
             kick();
           }
