@@ -12,7 +12,12 @@ import type {
   WebhookDelivery,
 } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
-import { createWebhookDeliverer, type Reservation, type WebhookDeliverer } from "./deliverer.js";
+import {
+  type AdoptedEndpoints,
+  createWebhookDeliverer,
+  type Reservation,
+  type WebhookDeliverer,
+} from "./deliverer.js";
 import { isWebhookEvent } from "./event-types.js";
 import { postWebhook, type WebhookAnswer, type WebhookPost } from "./transport.js";
 
@@ -105,8 +110,8 @@ interface Handover {
   reservation?: Reservation | undefined;
   /** The stored deliveries leased under the reservation. */
   leased: WebhookDelivery[];
-  /** Their endpoints, as read to fan the events out, after `endpointChanges()` was `at`. */
-  endpoints: { read: Map<string, WebhookEndpointRecord>; at: number };
+  /** Their endpoints, as read to fan the events out (filled in as they are read). */
+  endpoints: AdoptedEndpoints & { read: Map<string, WebhookEndpointRecord> };
   /** Whether it stored deliveries that wait to be claimed. */
   due: boolean;
 }
