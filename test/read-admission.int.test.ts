@@ -3,7 +3,7 @@ import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import { startTestService, type TestService } from "./helpers/test-service.js";
+import { startTestService } from "./helpers/test-service.js";
 
 const NOW = Date.now();
 
@@ -47,6 +47,23 @@ async function seededService(path: string, env: Record<string, string>) {
   return { service, key, orgId };
 }
 
+/**
+ * A seeded service for the describe block it is called in: started before its tests, stopped
+ * after them. Its fields are set once the block's tests run.
+ */
+function seededSuite(env: Record<string, string>) {
+  const dir = makeTempDir();
+  const suite = {} as Awaited<ReturnType<typeof seededService>>;
+  beforeAll(async () => {
+    Object.assign(suite, await seededService(dir.path, env));
+  });
+  afterAll(async () => {
+    await suite.service?.stop();
+    dir.remove();
+  });
+  return suite;
+}
+
 /** A problem+json 503 telling the reader to retry in a second. */
 async function expectBusy(answer: Response, detail: RegExp) {
   expect(answer.headers.get("retry-after")).toBe("1");
@@ -60,21 +77,11 @@ async function expectBusy(answer: Response, detail: RegExp) {
  * once the flood is over reads are answered again.
  */
 describe("read admission over HTTP", () => {
-  const dir = makeTempDir();
-  let service: TestService;
-  let key: string;
-
-  beforeAll(async () => {
-    ({ service, key } = await seededService(dir.path, { VIGIL_TELEMETRY_MAX_PENDING_READS: "2" }));
-  });
-  afterAll(async () => {
-    await service?.stop();
-    dir.remove();
-  });
-
-  const read = (path: string) => service.fetch(path, { headers: { "x-api-key": key } });
+  const suite = seededSuite({ VIGIL_TELEMETRY_MAX_PENDING_READS: "2" });
+  const read = (path: string) => suite.service.fetch(path, { headers: { "x-api-key": suite.key } });
 
   it("runs as many reads at once as the engine has read sessions", () => {
+    const { service } = suite;
     // Through every wrapper the composition root puts around the engine.
     const { readSlots } = service.deps.telemetry;
     expect(readSlots).toBeGreaterThanOrEqual(1);
@@ -82,6 +89,7 @@ describe("read admission over HTTP", () => {
   });
 
   it("refuses reads beyond the bound with 503 + Retry-After and still takes writes", async () => {
+    const { service, key } = suite;
     // Each a different statement, so none shares another's run in the engine; trace lookups
     // wait for their batch holding a place too.
     const flood = Array.from({ length: 40 }, (_, i) =>
@@ -135,19 +143,10 @@ describe("read admission over HTTP", () => {
  * engine are refused (503 + Retry-After) instead of answered late; the others are answered.
  */
 describe("read admission over HTTP: the wait bound", () => {
-  const dir = makeTempDir();
-  let service: TestService;
-  let key: string;
-
-  beforeAll(async () => {
-    ({ service, key } = await seededService(dir.path, { VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "1" }));
-  });
-  afterAll(async () => {
-    await service?.stop();
-    dir.remove();
-  });
+  const suite = seededSuite({ VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "1" });
 
   it("refuses the reads that waited or would wait too long and answers the rest", async () => {
+    const { service, key } = suite;
     const slots = service.deps.telemetry.readSlots ?? 1;
     // Far more different log reads than the engine runs at once (most wait, each over 1 ms),
     // and fewer than the project's half of the bound (64), so none is refused for their number.
@@ -185,29 +184,21 @@ describe("read admission over HTTP: the wait bound", () => {
  * project with the fewest reads running.
  */
 describe("read admission over HTTP: projects share it", () => {
-  const dir = makeTempDir();
-  let service: TestService;
-  let floodKey: string;
+  const suite = seededSuite({ VIGIL_TELEMETRY_MAX_PENDING_READS: "8" });
   let otherKey: string;
 
   beforeAll(async () => {
-    const seeded = await seededService(dir.path, { VIGIL_TELEMETRY_MAX_PENDING_READS: "8" });
-    service = seeded.service;
-    floodKey = seeded.key;
-    otherKey = (await addProjectWithKey(service, seeded.orgId, "prj_quiet")).key;
+    otherKey = (await addProjectWithKey(suite.service, suite.orgId, "prj_quiet")).key;
     await sendOtlp(
-      service,
+      suite.service,
       otherKey,
       "logs",
       logsBody("quiet", [{ timeMs: NOW - 1000, severityNumber: 9, body: "the quiet project" }]),
     );
   });
-  afterAll(async () => {
-    await service?.stop();
-    dir.remove();
-  });
 
   it("answers a quiet project's read while another floods the engine", async () => {
+    const { service, key: floodKey } = suite;
     const flood = Array.from({ length: 40 }, (_, i) =>
       service.fetch(`/v1/logs?search=id${i}z`, { headers: { "x-api-key": floodKey } }),
     );
