@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { UnavailableError } from "../lib/errors.js";
 import type { CompactResult, TelemetryExecutor } from "../telemetry/executor.js";
-import { admitReads, ReadAdmission, type ReadRefusal } from "./read-admission.js";
+import {
+  admitReads,
+  ReadAdmission,
+  type ReadAdmissionOptions,
+  type ReadRefusal,
+} from "./read-admission.js";
 
 /** An engine whose reads wait until released, one by one in order. */
 function heldEngine() {
@@ -33,7 +38,23 @@ function heldEngine() {
   return { engine, waiting, calls };
 }
 
+/** An admission on fake timers (its clock is Date.now), recording why it refuses. */
+function onFakeTime(options: Omit<ReadAdmissionOptions, "now" | "onRefused">) {
+  vi.useFakeTimers();
+  const refusals: ReadRefusal[] = [];
+  const admission = new ReadAdmission({
+    ...options,
+    now: () => Date.now(),
+    onRefused: (reason) => refusals.push(reason),
+  });
+  return { admission, refusals };
+}
+
 describe("admitReads", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("refuses a read at once, 503 with Retry-After, while maxPending are waiting or running", async () => {
     const { engine, waiting } = heldEngine();
     let refused = 0;
@@ -139,22 +160,10 @@ describe("admitReads", () => {
   });
 
   describe("maxWaitMs", () => {
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-
     /** Reads over a held engine with `slots` (1) slots, a bound of 10 and waits of at most 100 ms. */
     function waitBounded(slots = 1) {
-      vi.useFakeTimers();
       const held = heldEngine();
-      const refusals: ReadRefusal[] = [];
-      const admission = new ReadAdmission({
-        maxPending: 10,
-        slots,
-        maxWaitMs: 100,
-        now: () => Date.now(),
-        onRefused: (reason) => refusals.push(reason),
-      });
+      const { admission, refusals } = onFakeTime({ maxPending: 10, slots, maxWaitMs: 100 });
       return { ...held, refusals, reads: admitReads(held.engine, admission) };
     }
 
@@ -294,21 +303,11 @@ describe("admitReads", () => {
   });
 
   describe("tenants", () => {
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-
     /** An admission over an engine whose reads each wait until released; reads named by tenant. */
     function tenants(options: { maxPending: number; slots: number; maxWaitMs?: number }) {
-      vi.useFakeTimers();
       const started: string[] = [];
       const releases = new Map<string, () => void>();
-      const refusals: ReadRefusal[] = [];
-      const admission = new ReadAdmission({
-        ...options,
-        now: () => Date.now(),
-        onRefused: (reason) => refusals.push(reason),
-      });
+      const { admission, refusals } = onFakeTime(options);
       const read = (tenant: string, name: string) =>
         admission.admit(
           () =>
