@@ -201,7 +201,7 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
 /** Prints the distinct run and the engine time of a trace lookup. */
 export function reportDistinct(
   figures: DistinctFigures,
-  traceLookup: Latencies & { statements: number; selectOne: Latencies },
+  traceLookup: Latencies & { statements: number; firstLookup: Latencies; selectOne: Latencies },
   targetP99Ms: number,
   targetEngineMs: number,
 ) {
@@ -253,7 +253,7 @@ export function reportDistinct(
     ],
   );
   console.log(
-    `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms; any statement, SELECT 1: p50 ${ms(traceLookup.selectOne.p50)} ms)`,
+    `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms; each trace's first lookup: p50 ${ms(traceLookup.firstLookup.p50)} ms, p99 ${ms(traceLookup.firstLookup.p99)}; any statement, SELECT 1: p50 ${ms(traceLookup.selectOne.p50)} ms)`,
   );
   // Every read answered, and in time: a quick refusal is not an answer.
   const met = [figures.logs, figures.traces].every((r) => r.errors === 0 && r.p99 < targetP99Ms);

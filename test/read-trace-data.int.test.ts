@@ -289,4 +289,79 @@ describe("trace lookups through trace_data", () => {
     );
     expect(left).toEqual([]);
   });
+
+  it("merges a day no part was written to for an hour into one part, on upgraded data dirs too", async () => {
+    const db = telemetry().database;
+    const FORCED = [
+      "min_age_to_force_merge_seconds = 3600",
+      "min_age_to_force_merge_on_partition_only = 1",
+    ];
+    const engine = async () => {
+      const [table] = await telemetry().query<{ engine_full: string }>(
+        "SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = 'trace_data'",
+        { params: { db } },
+      );
+      return table?.engine_full ?? "";
+    };
+    for (const setting of FORCED) expect(await engine()).toContain(setting);
+    // A data dir of an earlier release: the table without the settings gets them at start, and
+    // as the engine shows them, so the next start has nothing to change.
+    await telemetry().command(
+      `ALTER TABLE ${db}.trace_data RESET SETTING min_age_to_force_merge_seconds, min_age_to_force_merge_on_partition_only`,
+    );
+    expect(await engine()).not.toContain("min_age_to_force_merge");
+    await ensureTelemetrySchema(telemetry(), { retentionDays: 30 });
+    for (const setting of FORCED) expect(await engine()).toContain(setting);
+    const commands: string[] = [];
+    const command = telemetry().command.bind(telemetry());
+    await ensureTelemetrySchema(
+      {
+        ...telemetry(),
+        command: (sql, options) => {
+          commands.push(sql);
+          return command(sql, options);
+        },
+      },
+      { retentionDays: 30 },
+    );
+    expect(commands.filter((sql) => sql.includes("MODIFY"))).toEqual([]);
+
+    // The engine merges such a day: three writes to a day two days ago are three parts, then one
+    // once the (here shortened) age has passed.
+    const dayMs = NOW - 2 * 24 * 60 * MIN;
+    const day = new Date(dayMs).toISOString().slice(0, 10);
+    for (const n of [1, 2, 3])
+      await sendOtlp(
+        service,
+        key,
+        "traces",
+        tracesBody("batch", [
+          {
+            traceId: hexId(0x9a0 + n, 32),
+            spanId: sid(n),
+            name: "old",
+            startMs: dayMs,
+            durationMs: 1,
+          },
+        ]),
+      );
+    const parts = async () => {
+      const [row] = await telemetry().query<{ parts: string }>(
+        `SELECT count() AS parts FROM system.parts
+         WHERE database = {db:String} AND table = 'trace_data' AND active AND partition = {day:String}`,
+        { params: { db, day } },
+      );
+      return Number(row?.parts);
+    };
+    expect(await parts()).toBe(3);
+    await telemetry().command(
+      `ALTER TABLE ${db}.trace_data MODIFY SETTING min_age_to_force_merge_seconds = 1`,
+    );
+    try {
+      await expect.poll(parts, { timeout: 30_000, interval: 250 }).toBe(1);
+    } finally {
+      await telemetry().command(`ALTER TABLE ${db}.trace_data MODIFY SETTING ${FORCED[0]}`);
+    }
+    expect((await get(`/v1/traces/${hexId(0x9a2, 32)}`)).body).toMatchObject({ spanCount: 1 });
+  });
 });
