@@ -48,7 +48,7 @@ const DAY_MS = 24 * 3600_000;
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** The traces rows of `spans` demo spans of one day (an hour around its noon, UTC). */
+/** The traces rows of `spans` demo spans of one day (the hour before its noon, UTC), per insert. */
 function dayRows(day: number, spans: number, seed: number): Row[][] {
   const noon = Math.floor(Date.now() / DAY_MS) * DAY_MS - day * DAY_MS + DAY_MS / 2;
   const prices = new PriceTable();

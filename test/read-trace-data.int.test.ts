@@ -326,8 +326,8 @@ describe("trace lookups through trace_data", () => {
     );
     expect(commands.filter((sql) => sql.includes("MODIFY"))).toEqual([]);
 
-    // The engine merges such a day: three writes to a day two days ago are three parts, then one
-    // once the (here shortened) age has passed.
+    // The engine merges such a day: three writes to a day two days ago are several parts (three,
+    // unless a merge took two), then one once the (here shortened) age has passed.
     const dayMs = NOW - 2 * 24 * 60 * MIN;
     const day = new Date(dayMs).toISOString().slice(0, 10);
     for (const n of [1, 2, 3])
@@ -353,7 +353,7 @@ describe("trace lookups through trace_data", () => {
       );
       return Number(row?.parts);
     };
-    expect(await parts()).toBe(3);
+    expect(await parts()).toBeGreaterThan(1);
     await telemetry().command(
       `ALTER TABLE ${db}.trace_data MODIFY SETTING min_age_to_force_merge_seconds = 1`,
     );
