@@ -103,18 +103,17 @@ export class ReadAdmission {
         this.refusal("pending", `${readsAre(own, " of this project")} waiting for it`),
       );
     const { maxWaitMs, slots } = this.options;
-    const expectedWaitMs = this.expectedWaitMs(tenant);
-    if (
-      maxWaitMs !== undefined &&
-      count(this.waitingBy, tenant) >= slots &&
-      expectedWaitMs > maxWaitMs
-    )
-      return Promise.reject(
-        this.refusal(
-          "wait",
-          `the reads before this one take about ${Math.round(expectedWaitMs)} ms, over ${maxWaitMs} ms`,
-        ),
-      );
+    // Only a read beyond its tenant's next `slots` can be refused for its wait.
+    if (maxWaitMs !== undefined && count(this.waitingBy, tenant) >= slots) {
+      const expectedWaitMs = this.expectedWaitMs(tenant);
+      if (expectedWaitMs > maxWaitMs)
+        return Promise.reject(
+          this.refusal(
+            "wait",
+            `the reads before this one take about ${Math.round(expectedWaitMs)} ms, over ${maxWaitMs} ms`,
+          ),
+        );
+    }
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         this.runningCount++;
