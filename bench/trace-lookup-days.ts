@@ -30,13 +30,13 @@ import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
 import { mapTraces } from "../src/ingest/map-traces.js";
 import type { Row } from "../src/ingest/model.js";
-import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/types.js";
 import { readTraceData } from "../src/read/trace-data.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { latencies } from "./http-load.js";
+import { cpuSeconds } from "./serve-process.js";
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
 const PARTS_PER_DAY = Number(process.env.BENCH_PARTS_PER_DAY ?? 8);
@@ -61,13 +61,8 @@ function dayRows(day: number, spans: number, seed: number): Row[][] {
     seed,
   })) {
     if (request.signal !== "traces") continue;
-    const decoded = decodeRequest(
-      "traces",
-      "protobuf",
-      Buffer.from(encodeRequest("traces", request.body)),
-    );
     const mapped = mapTraces(
-      decoded as TracesRequest,
+      request.body as unknown as TracesRequest,
       {
         projectId: PROJECT,
         limits: { maxValueLength: 8192, maxAttributes: 128 },
@@ -119,12 +114,6 @@ async function lookups(telemetry: TelemetryExecutor, traceIds: readonly string[]
   return { firstLookup: figures(first), sameAgain: figures(again), selectOne: figures(floor) };
 }
 
-/** Process CPU seconds (all threads: the engine's merges run on its own). */
-const cpuSeconds = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-};
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "vigil-bench-lookup-days-"));
   const telemetry = createChdbExecutor({ path: join(dir, "telemetry"), database: "vigil" });
@@ -163,7 +152,7 @@ async function main() {
       `ALTER TABLE ${db}.trace_data MODIFY SETTING min_age_to_force_merge_seconds = 1`,
     );
     const mergeStarted = performance.now();
-    const cpuBefore = cpuSeconds();
+    const cpuBefore = cpuSeconds(process.pid);
     await telemetry.command(`SYSTEM START MERGES ${db}.trace_data`);
     let after = before;
     while (after.max > 1) {
@@ -174,7 +163,7 @@ async function main() {
     }
     const merge = {
       seconds: round((performance.now() - mergeStarted) / 1000, 1),
-      cpuSeconds: round(cpuSeconds() - cpuBefore, 1),
+      cpuSeconds: round(cpuSeconds(process.pid) - cpuBefore, 1),
     };
     await telemetry.command(`SYSTEM STOP MERGES ${db}.trace_data`);
     log(`  ${JSON.stringify({ ...merge, ...after })}`);
