@@ -19,12 +19,18 @@ const HEX = /^[0-9a-f]*$/;
  */
 export function idHex(value: IdBytes | null | undefined, bytes: 8 | 16): string | undefined {
   if (value == null) return "";
+  if (value instanceof Uint8Array) {
+    if (value.length === 0) return "";
+    if (value.length !== bytes) return undefined;
+    if (allZero(value)) return "";
+    return Buffer.isBuffer(value)
+      ? value.toString("hex")
+      : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
+  }
   let hex: string;
   if (typeof value === "string") {
     hex = value.toLowerCase();
     if (!HEX.test(hex)) return undefined;
-  } else if (value instanceof Uint8Array) {
-    hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
   } else if (Array.isArray(value)) {
     // protobufjs leaves an unset bytes field as its default, an empty array.
     hex = Buffer.from(value as number[]).toString("hex");
@@ -34,6 +40,11 @@ export function idHex(value: IdBytes | null | undefined, bytes: 8 | 16): string 
   if (hex.length === 0) return "";
   if (hex.length !== bytes * 2) return undefined;
   return /^0+$/.test(hex) ? "" : hex;
+}
+
+function allZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 /**
