@@ -12,6 +12,7 @@
  * Env: BENCH_BATCHES (per variant and round, default 40), BENCH_ROUNDS (3),
  * BENCH_CONCURRENCY (4). The last line is one JSON object.
  */
+
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +32,7 @@ import {
 } from "../src/telemetry/clickhouse/insert-formats.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
+import { UnixTime } from "../src/telemetry/unix-time.js";
 import { printTable } from "./table.js";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
@@ -63,7 +65,7 @@ function traceBatches(count: number): Row[][] {
     const options = {
       projectId: "prj_bench",
       limits: { maxValueLength: 8192, maxAttributes: 128 },
-      receivedNanos: BigInt(nowMs) * 1_000_000n,
+      received: UnixTime.fromMillis(nowMs),
     };
     batches.push(mapTraces(request.body, options, prices).batch.traces);
     if (batches.length === count) break;

@@ -15,6 +15,7 @@
  * the earlier path. Every variant stores the same rows (a checksum over every column).
  * The last line is one JSON object.
  */
+
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +30,7 @@ import { encodeRows } from "../src/telemetry/clickhouse/insert-formats.js";
 import { encodeNativeBlock, nativePlan } from "../src/telemetry/native/block.js";
 import { createTableSql } from "../src/telemetry/schema.js";
 import { type TableDef, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
+import { UnixTime } from "../src/telemetry/unix-time.js";
 import { printTable } from "./table.js";
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 5000);
@@ -42,7 +44,7 @@ const rows: Row[] = [];
 const options = {
   projectId: "bench",
   limits: { maxValueLength: 8192, maxAttributes: 128 },
-  receivedNanos: BigInt(Date.now()) * 1_000_000n,
+  received: UnixTime.fromMillis(Date.now()),
 };
 for (const request of demoRequests({
   spans: BATCH,

@@ -7,6 +7,7 @@
  * the garbage collector took of it (PerformanceObserver "gc" entries). The last line is one JSON
  * object.
  */
+
 import { PerformanceObserver } from "node:perf_hooks";
 import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
@@ -16,6 +17,7 @@ import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/types.js";
 import { encodeNativeBlock, nativePlan } from "../src/telemetry/native/block.js";
 import { TELEMETRY_TABLES } from "../src/telemetry/tables.js";
+import { UnixTime } from "../src/telemetry/unix-time.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const DISTINCT = 20;
@@ -37,7 +39,7 @@ for (const request of demoRequests({
 const options: MappingOptions = {
   projectId: "prj_bench",
   limits: { maxValueLength: 8192, maxAttributes: 128 },
-  receivedNanos: BigInt(Date.now()) * 1_000_000n,
+  received: UnixTime.fromMillis(Date.now()),
 };
 const prices = new PriceTable();
 const decode = (body: Buffer) => decodeRequest("traces", "protobuf", body) as TracesRequest;

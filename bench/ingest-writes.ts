@@ -10,6 +10,7 @@
  * whole write. The traces insert includes its materialized views (trace_data). The last line is
  * one JSON object.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/types.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
+import { UnixTime } from "../src/telemetry/unix-time.js";
 import { printTable } from "./table.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "500,2400,8000").split(",").map(Number);
@@ -36,7 +38,7 @@ function writeOf(spans: number): [string, Row[]][] {
   const options = {
     projectId: "prj_bench",
     limits: { maxValueLength: 8192, maxAttributes: 128 },
-    receivedNanos: BigInt(Date.now()) * 1_000_000n,
+    received: UnixTime.fromMillis(Date.now()),
   };
   for (const request of demoRequests({
     spans,

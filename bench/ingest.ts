@@ -11,6 +11,7 @@
  * JSONCompactEachRow. BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server. The last line
  * is one JSON object.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import type { Row } from "../src/ingest/model.js";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/types.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
+import { UnixTime } from "../src/telemetry/unix-time.js";
 import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./serve-process.js";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -108,7 +110,7 @@ async function main() {
           {
             projectId,
             limits: { maxValueLength: 8192, maxAttributes: 128 },
-            receivedNanos: BigInt(Date.now()) * 1_000_000n,
+            received: UnixTime.fromMillis(Date.now()),
           },
           prices,
         ).batch.traces,

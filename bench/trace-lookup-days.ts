@@ -23,6 +23,7 @@
  *
  * The last line is one JSON object.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +36,7 @@ import { readTraceData } from "../src/read/trace-data.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
+import { UnixTime } from "../src/telemetry/unix-time.js";
 import { latencies } from "./http-load.js";
 import { cpuSeconds } from "./serve-process.js";
 
@@ -66,7 +68,7 @@ function dayRows(day: number, spans: number, seed: number): Row[][] {
       {
         projectId: PROJECT,
         limits: { maxValueLength: 8192, maxAttributes: 128 },
-        receivedNanos: BigInt(noon) * 1_000_000n,
+        received: UnixTime.fromMillis(noon),
       },
       prices,
     );

@@ -5,6 +5,7 @@ import { ForbiddenError } from "../lib/errors.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { KeyLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { UnixTime } from "../telemetry/unix-time.js";
 import { BatchWriter } from "./batch-writer.js";
 import { PriceTable } from "./derive/ai-prices.js";
 import { ErrorGroupStore, type ErrorTransition } from "./error-groups.js";
@@ -90,10 +91,9 @@ export function createIngestService(deps: IngestDeps): IngestService {
       if (!actor.permissions.includes("ingest")) {
         throw new ForbiddenError("This API key lacks the 'ingest' permission");
       }
-      const receivedNanos = BigInt(Date.now()) * 1_000_000n;
       const mapped = MAPPERS[signal](
         request as never,
-        { projectId: actor.projectId, limits, receivedNanos },
+        { projectId: actor.projectId, limits, received: UnixTime.fromMillis(Date.now()) },
         prices,
       );
       // Each signal's own rows share its name; the rest of the batch is derived from them.

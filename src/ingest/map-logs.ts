@@ -1,16 +1,16 @@
+import type { UnixTime } from "../telemetry/unix-time.js";
 import { errorOccurrence } from "./derive/errors.js";
 import { sessionTouch } from "./derive/sessions.js";
 import type { MappedRequest, MappingOptions } from "./model.js";
 import type { LogRecord, LogsRequest } from "./otlp/types.js";
 import {
+  acceptedTime,
   anyValueText,
   attributeMap,
   enumNumber,
   idHex,
-  MAX_TIME_NANOS,
-  nanosToDateTime,
-  timeNanos,
-  toBigInt,
+  timeOf,
+  unixTime,
 } from "./otlp/values.js";
 import { type ItemContext, itemSource, mapEachItem, storableOccurrence, text } from "./resource.js";
 
@@ -57,19 +57,22 @@ export function levelOf(severityNumber: number, severityText: string): LogLevel 
 }
 
 /** A fast, time-sortable log id: `log_` + 12 hex chars of milliseconds + 16 of a counter. */
-let counter = BigInt(Math.floor(Math.random() * 2 ** 48)) << 16n;
+// The 64-bit counter as two 32-bit words, starting at a random 48-bit number << 16.
+let counterHigh = Math.floor(Math.random() * 2 ** 32);
+let counterLow = (Math.floor(Math.random() * 2 ** 16) * 2 ** 16) >>> 0;
 function logId(ms: number): string {
-  counter = (counter + 1n) & 0xffffffffffffffffn;
-  return `log_${ms.toString(16).padStart(12, "0")}${counter.toString(16).padStart(16, "0")}`;
+  counterLow = (counterLow + 1) >>> 0;
+  if (counterLow === 0) counterHigh = (counterHigh + 1) >>> 0;
+  return `log_${ms.toString(16).padStart(12, "0")}${counterHigh.toString(16).padStart(8, "0")}${counterLow.toString(16).padStart(8, "0")}`;
 }
 
 /**
  * The observed time is the collector's, secondary to the record's own: absent or out of range,
  * the receive time stands in rather than rejecting the record.
  */
-function observedTime(value: LogRecord["observedTimeUnixNano"], receivedNanos: bigint): bigint {
-  const nanos = toBigInt(value);
-  return nanos > 0n && nanos < MAX_TIME_NANOS ? nanos : receivedNanos;
+function observedTime(value: LogRecord["observedTimeUnixNano"], received: UnixTime): UnixTime {
+  const time = unixTime(value);
+  return time && acceptedTime(time) ? time : received;
 }
 
 /** A severity number outside 0–24 (the UInt8 column refuses negatives) counts as unspecified. */
@@ -96,9 +99,9 @@ function mapRecord(
   const spanId = idHex(record.spanId, 8);
   if (traceId === undefined) return "trace_id must be 16 bytes";
   if (spanId === undefined) return "span_id must be 8 bytes";
-  const own = timeNanos(record.timeUnixNano, "time_unix_nano");
-  const observed = observedTime(record.observedTimeUnixNano, options.receivedNanos);
-  const time = own || observed;
+  const own = timeOf(record.timeUnixNano, "time_unix_nano");
+  const observed = observedTime(record.observedTimeUnixNano, options.received);
+  const time = own ?? observed;
   const severityNumber = severityOf(enumNumber(record.severityNumber, SEVERITY_NAMES));
   const severityText = text(record.severityText, options.limits);
   const level = levelOf(severityNumber, severityText);
@@ -109,12 +112,12 @@ function mapRecord(
   const source = itemSource(a, resource);
   const sessionId = a["session.id"] || resource.sessionId;
   const userId = a["user.id"] || a["enduser.id"] || resource.userId;
-  const ms = Number(time / 1_000_000n);
+  const ms = time.millis;
   batch.logs.push({
     project_id: options.projectId,
     id: logId(ms),
-    timestamp: nanosToDateTime(time),
-    observed_timestamp: nanosToDateTime(observed),
+    timestamp: time,
+    observed_timestamp: observed,
     trace_id: traceId,
     span_id: spanId,
     trace_flags: (record.flags ?? 0) & 0xff,

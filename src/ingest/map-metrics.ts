@@ -1,3 +1,4 @@
+import { UnixTime } from "../telemetry/unix-time.js";
 import type { MappedRequest, MappingOptions, Row } from "./model.js";
 import type {
   ExponentialHistogramDataPoint,
@@ -14,14 +15,15 @@ import {
   enumNumber,
   ItemRejection,
   int32Column,
-  nanosToDateTime,
   shaped,
-  timeNanos,
+  timeOf,
   toDouble,
   toNumber,
   uint64Column,
 } from "./otlp/values.js";
 import { type ItemContext, mapEachItem, text } from "./resource.js";
+
+const EPOCH = new UnixTime(0, 0);
 
 const TEMPORALITIES = ["unspecified", "delta", "cumulative"] as const;
 const TEMPORALITY_NAMES = TEMPORALITIES.map((t) => `AGGREGATION_TEMPORALITY_${t.toUpperCase()}`);
@@ -34,11 +36,11 @@ interface PointBase {
 
 /** Columns every point row has; distribution fields default to empty. */
 function pointRow(base: Row, point: PointBase, options: MappingOptions, fields: Row): Row {
-  const time = timeNanos(point.timeUnixNano, "time_unix_nano") || options.receivedNanos;
+  const time = timeOf(point.timeUnixNano, "time_unix_nano") ?? options.received;
   return {
     ...base,
-    timestamp: nanosToDateTime(time),
-    start_timestamp: nanosToDateTime(timeNanos(point.startTimeUnixNano, "start_time_unix_nano")),
+    timestamp: time,
+    start_timestamp: timeOf(point.startTimeUnixNano, "start_time_unix_nano") ?? EPOCH,
     attributes: attributeMap(point.attributes, options.limits),
     value: 0,
     count: 0,

@@ -1,18 +1,11 @@
+import type { UnixTime } from "../telemetry/unix-time.js";
 import type { PriceTable } from "./derive/ai-prices.js";
 import { errorOccurrence } from "./derive/errors.js";
 import { normalizeRoute } from "./derive/http.js";
 import { sessionTouch } from "./derive/sessions.js";
 import type { ErrorOccurrence, MappedRequest, MappingOptions, Row } from "./model.js";
 import type { Span, TracesRequest } from "./otlp/types.js";
-import {
-  attributeMap,
-  cleanText,
-  enumNumber,
-  idHex,
-  nanosToDateTime,
-  shaped,
-  timeNanos,
-} from "./otlp/values.js";
+import { attributeMap, cleanText, enumNumber, idHex, shaped, timeOf } from "./otlp/values.js";
 import {
   firstOf,
   type ItemContext,
@@ -145,11 +138,11 @@ function mapSpan(
   if (!traceId) return "trace_id must be 16 bytes and not all zero";
   if (!spanId) return "span_id must be 8 bytes and not all zero";
   if (parentSpanId === undefined) return "parent_span_id must be 8 bytes";
-  const start = timeNanos(span.startTimeUnixNano, "start_time_unix_nano");
-  if (start === 0n) return "start_time_unix_nano is required";
-  let end = timeNanos(span.endTimeUnixNano, "end_time_unix_nano");
-  if (end < start) end = start;
-  const durationNs = end - start;
+  const start = timeOf(span.startTimeUnixNano, "start_time_unix_nano");
+  if (!start) return "start_time_unix_nano is required";
+  let end = timeOf(span.endTimeUnixNano, "end_time_unix_nano");
+  if (!end || end.isBefore(start)) end = start;
+  const durationNs = end.nanosSince(start);
   const a = attributeMap(span.attributes, options.limits);
   const kind = enumNumber(span.kind, SPAN_KIND_NAMES);
   const statusCode = enumNumber(span.status?.code, STATUS_CODE_NAMES);
@@ -158,21 +151,21 @@ function mapSpan(
   const source = itemSource(a, resource);
   const sessionId = a["session.id"] || resource.sessionId;
   const userId = a["user.id"] || a["enduser.id"] || resource.userId;
-  const startMs = Number(start / 1_000_000n);
-  const durationMs = Number(durationNs) / 1e6;
+  const startMs = start.millis;
+  const durationMs = durationNs / 1e6;
 
   const name = text(span.name, options.limits);
   const events = shaped(span.events, "events");
-  const eventTimes: string[] = [];
+  const eventTimes: UnixTime[] = [];
   const eventNames: string[] = [];
   const eventAttributes: Record<string, string>[] = [];
   // Pushed to the batch only once the whole span has mapped: a later rejection leaves no trace.
   const errors: ErrorOccurrence[] = [];
   for (const event of events) {
-    const time = timeNanos(event?.timeUnixNano, "event time_unix_nano") || start;
+    const time = timeOf(event?.timeUnixNano, "event time_unix_nano") ?? start;
     const eventName = text(event?.name, options.limits);
     const attributes = attributeMap(event?.attributes, options.limits);
-    eventTimes.push(nanosToDateTime(time));
+    eventTimes.push(time);
     eventNames.push(eventName);
     eventAttributes.push(attributes);
     if (eventName === "exception") {
@@ -183,7 +176,7 @@ function mapSpan(
             attributes,
             fallbackType: "Error",
             fallbackMessage: text(span.status?.message, options.limits) || name,
-            timestampMs: Number(time / 1_000_000n),
+            timestampMs: time.millis,
             service: resource.serviceName,
             traceId,
             spanId,
@@ -198,8 +191,8 @@ function mapSpan(
   const links = shaped(span.links, "links");
   const row: Row = {
     project_id: options.projectId,
-    timestamp: nanosToDateTime(start),
-    end_timestamp: nanosToDateTime(end),
+    timestamp: start,
+    end_timestamp: end,
     trace_id: traceId,
     span_id: spanId,
     parent_span_id: parentSpanId,
@@ -208,7 +201,7 @@ function mapSpan(
     span_kind: SPAN_KINDS[kind] ?? "unspecified",
     service_name: resource.serviceName,
     service_version: resource.serviceVersion,
-    duration_ns: Number(durationNs),
+    duration_ns: durationNs,
     duration_ms: durationMs,
     status,
     status_message: text(span.status?.message, options.limits),

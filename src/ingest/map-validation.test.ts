@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { UnixTime } from "../telemetry/unix-time.js";
 import { PriceTable } from "./derive/ai-prices.js";
 import { mapLogs } from "./map-logs.js";
 import { mapMetrics } from "./map-metrics.js";
 import { mapTraces } from "./map-traces.js";
 import type { MappingOptions } from "./model.js";
 
-const NOW = 1_700_000_000_000_000_000n;
 const options: MappingOptions = {
   projectId: "p",
   limits: { maxValueLength: 32, maxAttributes: 10 },
-  receivedNanos: NOW,
+  received: new UnixTime(1_700_000_000, 0),
 };
 const prices = new PriceTable({});
-const OK = NOW.toString();
+const OK = "1700000000000000000";
 const Y2262 = "9223415999000000000";
 
 const span = (extra: Record<string, unknown>) => ({
@@ -78,11 +78,11 @@ describe("mapping refuses what the engine would", () => {
           },
         ],
       } as never,
-      { ...options, receivedNanos: NOW + 1_000_000_000n },
+      { ...options, received: new UnixTime(1_700_000_001, 0) },
     );
     expect(mapped.rejected).toBe(1);
     expect(mapped.batch.logs[0]).toMatchObject({
-      observed_timestamp: "1700000001.000000000",
+      observed_timestamp: new UnixTime(1_700_000_001, 0),
       severity_number: 0,
     });
   });

@@ -1,3 +1,4 @@
+import type { UnixTime } from "../telemetry/unix-time.js";
 import type { AttributeLimits } from "./otlp/values.js";
 
 /** One row for a telemetry table, keyed by column name (JSONEachRow). */
@@ -92,6 +93,6 @@ export interface MappedRequest {
 export interface MappingOptions {
   projectId: string;
   limits: AttributeLimits;
-  /** Receive time in nanoseconds, used for items that carry no time of their own. */
-  receivedNanos: bigint;
+  /** Receive time, used for items that carry no time of their own. */
+  received: UnixTime;
 }

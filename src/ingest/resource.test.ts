@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UnixTime } from "../telemetry/unix-time.js";
 import { PriceTable } from "./derive/ai-prices.js";
 import { mapTraces } from "./map-traces.js";
 import type { TracesRequest } from "./otlp/types.js";
@@ -33,7 +34,7 @@ describe("senderOf", () => {
     const options = {
       projectId: "prj_a",
       limits: { maxValueLength: 100, maxAttributes: 10 },
-      receivedNanos: 0n,
+      received: new UnixTime(0, 0),
     };
     expect(mapTraces(request, options, new PriceTable()).sender).toBe("api|/1");
     expect(mapTraces({}, options, new PriceTable()).sender).toBe("");

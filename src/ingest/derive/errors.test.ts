@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UnixTime } from "../../telemetry/unix-time.js";
 import { mapTraces } from "../map-traces.js";
 import type { AnyValue, TracesRequest } from "../otlp/types.js";
 import { PriceTable } from "./ai-prices.js";
@@ -57,7 +58,7 @@ const mapOne = (escaped: AnyValue) => {
   const options = {
     projectId: "prj_test",
     limits: { maxValueLength: 16_384, maxAttributes: 128 },
-    receivedNanos: 1_764_000_001_000_000_000n,
+    received: new UnixTime(1_764_000_001, 0),
   };
   const { batch } = mapTraces(pythonSpan(escaped), options, new PriceTable({}));
   expect(batch.errors).toHaveLength(1);

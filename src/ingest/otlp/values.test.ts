@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
-import type { AnyValue } from "./types.js";
+import { UnixTime } from "../../telemetry/unix-time.js";
+import type { AnyValue, Int64 } from "./types.js";
 import {
   anyValueText,
   attributeMap,
   cleanText,
   ItemRejection,
   int32Column,
+  int64Value,
   MAX_ANY_VALUE_DEPTH,
-  MAX_TIME_NANOS,
-  timeNanos,
+  MAX_TIME_SECONDS,
+  timeOf,
   uint64Column,
 } from "./values.js";
 
@@ -35,29 +37,98 @@ describe("cleanText", () => {
   });
 });
 
-describe("timeNanos", () => {
-  it("passes times in range and treats zero as absent", () => {
-    expect(timeNanos("1700000000000000000", "t")).toBe(1_700_000_000_000_000_000n);
-    expect(timeNanos(0, "t")).toBe(0n);
-    expect(timeNanos(undefined, "t")).toBe(0n);
+describe("timeOf", () => {
+  it("passes times in range in every encoding and treats zero as absent", () => {
+    const expected = new UnixTime(1_700_000_000, 123_456_789);
+    expect(timeOf("1700000000123456789", "t")).toEqual(expected);
+    // protobufjs's Long of the same count, and a double (exact: the count is even enough).
+    expect(timeOf({ low: 0x3d85cd15, high: 0x17979cfe, unsigned: true }, "t")).toEqual(expected);
+    expect(timeOf(Number(1_700_000_000_123_456_768n), "t")).toEqual(
+      new UnixTime(1_700_000_000, 123_456_768),
+    );
+    expect(timeOf("000000123", "t")).toEqual(new UnixTime(0, 123));
+    for (const absent of [0, "0", "-0", undefined, null, "x", Number.NaN])
+      expect(timeOf(absent as never, "t")).toBeUndefined();
   });
 
   it("rejects 2262-04-12, int64-max, uint64-max and negative times", () => {
-    const reject = (value: string) => () => timeNanos(value, "start_time_unix_nano");
+    const reject = (value: Int64) => () => timeOf(value, "start_time_unix_nano");
+    const max = String(MAX_TIME_SECONDS * 1e9);
     for (const value of [
       "9223415999000000000", // 2262-04-12
       "9223372036854775807", // int64-max
       "18446744073709551615", // uint64-max
-      MAX_TIME_NANOS.toString(),
+      "1".repeat(40),
+      max,
       "-1",
+      -5,
+      1e30,
+      { low: 1, high: -1, unsigned: false },
     ]) {
       expect(reject(value)).toThrow(ItemRejection);
       expect(reject(value)).toThrow(/start_time_unix_nano is outside/);
     }
-    expect(() => timeNanos({ low: -1, high: 0x7fffffff, unsigned: true }, "t")).toThrow(
-      ItemRejection,
+    expect(() => timeOf({ low: -1, high: 0x7fffffff, unsigned: true }, "t")).toThrow(ItemRejection);
+    expect(timeOf(`${MAX_TIME_SECONDS - 1}999999999`, "t")).toEqual(
+      new UnixTime(MAX_TIME_SECONDS - 1, 999_999_999),
     );
-    expect(timeNanos((MAX_TIME_NANOS - 1n).toString(), "t")).toBe(MAX_TIME_NANOS - 1n);
+  });
+
+  it("splits any 64-bit count exactly as BigInt division would", () => {
+    const random32 = () => Math.floor(Math.random() * 2 ** 32);
+    const cases: [number, number][] = [
+      [0, 0],
+      [0xffffffff, 0xffffffff],
+      [999_999_999, 0],
+      [1_000_000_000, 0],
+    ];
+    for (let i = 0; i < 2000; i++) cases.push([random32(), random32()]);
+    for (const [low, high] of cases) {
+      const nanos = (BigInt(high) << 32n) | BigInt(low);
+      const time = UnixTime.fromWords(low | 0, high | 0);
+      expect([time.seconds, time.nanos]).toEqual([
+        Number(nanos / 1_000_000_000n),
+        Number(nanos % 1_000_000_000n),
+      ]);
+      if (nanos < 1n << 53n) expect(UnixTime.fromNanosNumber(Number(nanos))).toEqual(time);
+    }
+  });
+
+  it("spells DateTime64(9) text as the engine reads it, calendar text before 2001-09-09", () => {
+    expect(new UnixTime(1_700_000_000, 5).toJSON()).toBe("1700000000.000000005");
+    expect(new UnixTime(0, 0).toJSON()).toBe("1970-01-01 00:00:00.000000000");
+    expect(JSON.stringify({ t: new UnixTime(999_999_999, 1) })).toBe(
+      '{"t":"2001-09-09 01:46:39.000000001"}',
+    );
+    expect(UnixTime.fromMillis(1_700_000_000_123.9)).toEqual(
+      new UnixTime(1_700_000_000, 123_000_000),
+    );
+    expect(new UnixTime(1_700_000_000, 123_999_999).millis).toBe(1_700_000_000_123);
+    const start = new UnixTime(10, 999_999_999);
+    const end = new UnixTime(12, 1);
+    expect(end.nanosSince(start)).toBe(1_000_000_002);
+    expect(start.isBefore(end)).toBe(true);
+    expect(end.isBefore(start)).toBe(false);
+    expect(start.isBefore(start)).toBe(false);
+  });
+});
+
+describe("int64Value", () => {
+  it("is a number when safe, a bigint beyond, from every encoding, signed and unsigned", () => {
+    expect(int64Value("-42")).toBe(-42);
+    expect(int64Value("-0")).toBe(0);
+    expect(int64Value(7.9)).toBe(7);
+    expect(int64Value({ low: -2, high: -1, unsigned: false })).toBe(-2);
+    expect(int64Value({ low: 5, high: 1, unsigned: true })).toBe(2 ** 32 + 5);
+    expect(int64Value({ low: -1, high: -1, unsigned: true })).toBe(18_446_744_073_709_551_615n);
+    expect(int64Value({ low: 0, high: -2147483648, unsigned: false })).toBe(
+      -9_223_372_036_854_775_808n,
+    );
+    expect(int64Value("9007199254740993")).toBe(9_007_199_254_740_993n);
+    expect(int64Value("9007199254740991")).toBe(Number.MAX_SAFE_INTEGER);
+    expect(int64Value(1e21)).toBe(1_000_000_000_000_000_000_000n);
+    expect(int64Value("1.5")).toBe(0);
+    expect(anyValueText({ intValue: { low: -1, high: -1, unsigned: false } }, 64)).toBe("-1");
   });
 });
 

@@ -1,3 +1,4 @@
+import { UnixTime } from "../../telemetry/unix-time.js";
 import type { AnyValue, IdBytes, Int64, KeyValue } from "./types.js";
 
 /** Bounds applied to every attribute map while mapping. */
@@ -69,22 +70,58 @@ export const MAX_ANY_VALUE_DEPTH = 16;
 export class ItemRejection extends Error {}
 
 /**
- * End of accepted item times (ns). DateTime64(9) would take up to 2262-04-11, but the TTL's
+ * End of accepted item times. DateTime64(9) would take up to 2262-04-11, but the TTL's
  * `toDateTime(timestamp)` + up to 3650 days wraps after 2106-02-07 and the engine silently drops
  * such rows at insert (docs/ingestion.md, Validation).
  */
-export const MAX_TIME_NANOS = BigInt(Date.UTC(2096, 0, 1)) * 1_000_000n;
+export const MAX_TIME_SECONDS = Date.UTC(2096, 0, 1) / 1000;
+
+const TWO_21 = 2 ** 21;
+const TWO_32 = 2 ** 32;
+const TWO_64 = 2 ** 64;
+/** Stands for every negative count: before the epoch, outside any accepted range. */
+const BEFORE_EPOCH = new UnixTime(-1, 0);
+const INTEGER_TEXT = /^-?\d+$/;
 
 /**
- * An item time in nanoseconds: 0n when absent (or zero), the value when within the accepted
- * range; anything else rejects the item carrying it.
+ * A 64-bit nanosecond count as a time, without BigInt: undefined when absent, zero or unreadable
+ * (not an integer). A negative count is a time before the epoch; a count past 64 bits, one past
+ * every accepted time.
  */
-export function timeNanos(value: Int64 | null | undefined, field: string): bigint {
-  const nanos = toBigInt(value);
-  if (nanos === 0n) return 0n;
-  if (nanos < 0n || nanos >= MAX_TIME_NANOS)
+export function unixTime(value: Int64 | null | undefined): UnixTime | undefined {
+  if (value == null) return undefined;
+  let time: UnixTime;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return undefined;
+    const nanos = Math.trunc(value);
+    if (nanos < 0) return BEFORE_EPOCH;
+    time =
+      nanos >= TWO_64 ? new UnixTime(Math.floor(nanos / 1e9), 0) : UnixTime.fromNanosNumber(nanos);
+  } else if (typeof value === "string") {
+    if (!INTEGER_TEXT.test(value)) return undefined;
+    const digits = value.startsWith("-") ? value.slice(1) : value;
+    time = new UnixTime(Number(digits.slice(0, -9) || 0), Number(digits.slice(-9)));
+    if (digits !== value && (time.seconds > 0 || time.nanos > 0)) return BEFORE_EPOCH;
+  } else {
+    if (value.unsigned === false && value.high < 0) return BEFORE_EPOCH;
+    time = UnixTime.fromWords(value.low, value.high);
+  }
+  return time.seconds === 0 && time.nanos === 0 ? undefined : time;
+}
+
+/** Whether a time is one an item may carry: from the epoch to MAX_TIME_SECONDS. */
+export const acceptedTime = (time: UnixTime): boolean =>
+  time.seconds >= 0 && time.seconds < MAX_TIME_SECONDS;
+
+/**
+ * An item time: undefined when absent (or zero), the time when within the accepted range;
+ * anything else rejects the item carrying it.
+ */
+export function timeOf(value: Int64 | null | undefined, field: string): UnixTime | undefined {
+  const time = unixTime(value);
+  if (time && !acceptedTime(time))
     throw new ItemRejection(`${field} is outside 1970-01-01 … 2095-12-31 UTC`);
-  return nanos;
+  return time;
 }
 
 const UINT64_MAX = (1n << 64n) - 1n;
@@ -94,10 +131,14 @@ const UINT64_MAX = (1n << 64n) - 1n;
  * print with an exponent, which the engine refuses). Negative or wider than 64 bits rejects.
  */
 export function uint64Column(value: Int64 | null | undefined, field: string): number | string {
-  const big = toBigInt(value);
-  if (big < 0n || big > UINT64_MAX)
+  const n = int64Value(value);
+  if (typeof n === "number") {
+    if (n < 0) throw new ItemRejection(`${field} is not an unsigned 64-bit integer`);
+    return n;
+  }
+  if (n < 0n || n > UINT64_MAX)
     throw new ItemRejection(`${field} is not an unsigned 64-bit integer`);
-  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big.toString();
+  return n.toString();
 }
 
 /** An Int32 column (exponential histogram scale and offsets): an integer in range, else rejects. */
@@ -113,41 +154,44 @@ export function int32Column(value: unknown, field: string): number {
   throw new ItemRejection(`${field} is not a 32-bit integer`);
 }
 
-/** A 64-bit unsigned integer as a bigint (0n when absent or unreadable). */
-export function toBigInt(value: Int64 | null | undefined): bigint {
-  if (value == null) return 0n;
-  if (typeof value === "number") return Number.isFinite(value) ? BigInt(Math.trunc(value)) : 0n;
-  if (typeof value === "string") return /^-?\d+$/.test(value) ? BigInt(value) : 0n;
-  const high = BigInt(value.high >>> 0) << 32n;
-  const combined = high | BigInt(value.low >>> 0);
-  return value.unsigned === false && value.high < 0 ? combined - (1n << 64n) : combined;
+/**
+ * A 64-bit integer exactly: a number when it is a safe integer (almost always, and then without
+ * BigInt), else a bigint. 0 when absent or unreadable.
+ */
+export function int64Value(value: Int64 | null | undefined): number | bigint {
+  if (value == null) return 0;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return 0;
+    const n = Math.trunc(value);
+    return Number.isSafeInteger(n) ? n : BigInt(n);
+  }
+  if (typeof value === "string") {
+    if (!INTEGER_TEXT.test(value)) return 0;
+    if (value.length <= 15) return Number(value) || 0; // `|| 0` turns -0 into 0
+    return safeOrBig(BigInt(value));
+  }
+  const signed = value.unsigned === false;
+  const high = signed ? value.high | 0 : value.high >>> 0;
+  // |high| < 2^21 keeps high * 2^32 + low below 2^53.
+  if (high < TWO_21 && high >= -TWO_21) return high * TWO_32 + (value.low >>> 0);
+  return BigInt(high) * BigInt(TWO_32) + BigInt(value.low >>> 0);
 }
+
+const safeOrBig = (n: bigint): number | bigint =>
+  n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 
 /** A 64-bit integer as a JavaScript number (exact below 2^53). */
 export function toNumber(value: Int64 | null | undefined): number {
   if (value == null) return 0;
   if (typeof value === "number") return value;
   if (typeof value === "string") return Number(value) || 0;
-  return Number(toBigInt(value));
+  return Number(int64Value(value));
 }
 
 /** A double from protobuf (number) or OTLP/JSON (number, or "NaN"/"Infinity" strings). */
 export function toDouble(value: number | string | null | undefined): number {
   if (value == null) return 0;
   return typeof value === "number" ? value : Number(value);
-}
-
-const NS_PER_SECOND = 1_000_000_000n;
-
-/** Nanoseconds since the epoch as ClickHouse DateTime64(9) text: `seconds.nanoseconds`. */
-export function nanosToDateTime(nanos: bigint): string {
-  const seconds = nanos / NS_PER_SECOND;
-  const fraction = (nanos % NS_PER_SECOND).toString().padStart(9, "0");
-  // ClickHouse reads a number as a Unix time only from ten digits on; earlier times (an unset
-  // start time is 0) go out as calendar text.
-  if (seconds >= 1_000_000_000n) return `${seconds}.${fraction}`;
-  const date = new Date(Number(seconds < 0n ? 0n : seconds) * 1000).toISOString();
-  return `${date.slice(0, 10)} ${date.slice(11, 19)}.${fraction}`;
 }
 
 /** Milliseconds since the epoch as ClickHouse DateTime64(3) text, `YYYY-MM-DD hh:mm:ss.sss` UTC. */
@@ -165,10 +209,8 @@ function toPlain(value: AnyValue | null | undefined, depth: number): unknown {
   if (has(value, "stringValue")) return cleanText(value.stringValue, Number.POSITIVE_INFINITY);
   if (has(value, "boolValue")) return value.boolValue;
   if (has(value, "intValue")) {
-    const big = toBigInt(value.intValue);
-    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(big)
-      : big.toString();
+    const n = int64Value(value.intValue);
+    return typeof n === "number" ? n : n.toString();
   }
   if (has(value, "doubleValue")) return toDouble(value.doubleValue);
   const nested = has(value, "arrayValue") || has(value, "kvlistValue");
@@ -207,7 +249,7 @@ export function anyValueText(value: AnyValue | null | undefined, maxLength: numb
   if (typeof value !== "object") throw new ItemRejection("an attribute value is not an AnyValue");
   if (has(value, "stringValue")) return cleanText(value.stringValue, maxLength);
   if (has(value, "boolValue")) return value.boolValue ? "true" : "false";
-  if (has(value, "intValue")) return toBigInt(value.intValue).toString();
+  if (has(value, "intValue")) return String(int64Value(value.intValue));
   if (has(value, "doubleValue")) return String(toDouble(value.doubleValue));
   if (has(value, "bytesValue")) return cleanText(bytesText(value.bytesValue), maxLength);
   const plain = toPlain(value, 0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UnixTime } from "../unix-time.js";
 import { encodeRows } from "./insert-formats.js";
 
 const rows = [
@@ -10,6 +11,8 @@ const rows = [
     a: ["x", "y'z"],
     am: [{ k: "v" }],
     nothing: null,
+    t: new UnixTime(1_700_000_000, 5),
+    at: [new UnixTime(0, 0)],
   },
 ];
 
@@ -23,12 +26,14 @@ describe("insert encodings", () => {
       "a",
       "am",
       "nothing",
+      "t",
+      "at",
     ]);
   });
 
   it("writes JSON lines, compact or keyed", () => {
     expect(encodeRows("JSONCompactEachRow", rows).body.toString()).toBe(
-      `${JSON.stringify(["it's a\ttab\\ and\nnewline", 12.5, true, { "k'1": "v\t1" }, ["x", "y'z"], [{ k: "v" }], null])}\n`,
+      `${JSON.stringify(["it's a\ttab\\ and\nnewline", 12.5, true, { "k'1": "v\t1" }, ["x", "y'z"], [{ k: "v" }], null, "1700000000.000000005", ["1970-01-01 00:00:00.000000000"]])}\n`,
     );
     expect(encodeRows("JSONEachRow", rows).body.toString()).toBe(`${JSON.stringify(rows[0])}\n`);
   });
@@ -43,6 +48,8 @@ describe("insert encodings", () => {
         "['x','y\\'z']",
         "[{'k':'v'}]",
         "\\N",
+        "1700000000.000000005",
+        "['1970-01-01 00:00:00.000000000']",
       ].join("\t")}\n`,
     );
   });

@@ -1,4 +1,5 @@
 import { ESCAPES, escapedText } from "../escaped-text.js";
+import { UnixTime } from "../unix-time.js";
 /**
  * Insert encodings the ClickHouse adapter can send. Each turns rows (objects keyed by column name,
  * every row with the same keys) into one request body in a text format the server parses, with
@@ -53,6 +54,7 @@ function number(value: number): string {
  */
 function escapedField(value: unknown): string {
   if (typeof value === "string") return escapedText(value);
+  if (value instanceof UnixTime) return value.toJSON();
   if (value === null || value === undefined) return "\\N";
   return quoted(value);
 }
@@ -63,6 +65,7 @@ function quoted(value: unknown): string {
   if (typeof value === "number") return number(value);
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "bigint") return String(value);
+  if (value instanceof UnixTime) return `'${value.toJSON()}'`;
   if (value === null || value === undefined) return "NULL";
   if (Array.isArray(value)) return `[${value.map(quoted).join(",")}]`;
   if (typeof value === "object")

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RefusedValueError } from "../executor.js";
+import { UnixTime } from "../unix-time.js";
 import { encodeNativeBlock, nativePlan } from "./block.js";
 
 /** What chDB itself writes for `SELECT … FORMAT Native` of the same one row. */
@@ -52,6 +53,14 @@ describe("Native blocks", () => {
   it("writes times from every form the mappers use, exactly at nanosecond precision", () => {
     const ns = "DateTime64(9, 'UTC')";
     expect(int64(data(ns, "1732671876.123456789"))).toBe(1732671876123456789n);
+    expect(int64(data(ns, new UnixTime(1732671876, 123456789)))).toBe(1732671876123456789n);
+    expect(int64(data(ns, new UnixTime(4102444799, 999999999)))).toBe(4102444799999999999n);
+    expect(int64(data("DateTime64(3, 'UTC')", new UnixTime(1709208000, 123999999)))).toBe(
+      1709208000123n,
+    );
+    expect(data("DateTime('UTC')", new UnixTime(1709208000, 999999999)).readUInt32LE(0)).toBe(
+      1709208000,
+    );
     expect(int64(data(ns, "4102444799.999999999"))).toBe(4102444799999999999n);
     expect(int64(data(ns, "1970-01-01 00:00:00.000000000"))).toBe(0n);
     expect(int64(data(ns, "2001-09-09 01:46:40.5"))).toBe(1000000000500000000n);

@@ -1,4 +1,5 @@
 import { RefusedValueError } from "../executor.js";
+import { UnixTime } from "../unix-time.js";
 import type { NativeWriter } from "./writer.js";
 
 /**
@@ -112,10 +113,16 @@ function numberTime(value: number, precision: number): [number, string] | undefi
 }
 
 /**
- * A time as whole seconds and a fraction in units of 10^-precision s: from `seconds[.fraction]`
- * or `YYYY-MM-DD hh:mm:ss[.fraction]` UTC text (the mappers' forms) or a number of seconds.
+ * A time as whole seconds and a fraction in units of 10^-precision s: from a UnixTime (the
+ * mappers' form), `seconds[.fraction]` or `YYYY-MM-DD hh:mm:ss[.fraction]` UTC text, or a number
+ * of seconds.
  */
 function timeParts(value: unknown, type: string, precision: number): [number, number] {
+  if (value instanceof UnixTime)
+    return [
+      value.seconds,
+      precision === 9 ? value.nanos : Math.floor(value.nanos / 10 ** (9 - precision)),
+    ];
   const parts =
     typeof value === "string"
       ? textTime(value)
