@@ -23,6 +23,8 @@ const STATUS_CODE_NAMES = STATUS_CODES.map((s) => `STATUS_CODE_${s.toUpperCase()
 
 const SERVER_KIND = 2;
 
+const NONE: never[] = Object.freeze([]) as never[];
+
 /** HTTP attributes under the stable semantic-convention names, then the older ones. */
 function httpColumns(a: Record<string, string>) {
   const url = firstOf(a, "url.full", "http.url");
@@ -47,7 +49,8 @@ function tokenCount(value: string): number {
 }
 
 function aiSpanRow(row: Row, a: Record<string, string>, prices: PriceTable): Row {
-  const tokens = (...names: string[]) => tokenCount(firstOf(a, ...names));
+  const tokens = (first: string, second: string, third?: string) =>
+    tokenCount(firstOf(a, first, second, third));
   const usage = {
     input: tokens("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
     output: tokens("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"),
@@ -155,12 +158,14 @@ function mapSpan(
   const durationMs = durationNs / 1e6;
 
   const name = text(span.name, options.limits);
+  const statusMessage = text(span.status?.message, options.limits);
   const events = shaped(span.events, "events");
-  const eventTimes: UnixTime[] = [];
-  const eventNames: string[] = [];
-  const eventAttributes: Record<string, string>[] = [];
+  // Most spans have no events or links: they share one empty (frozen) array per column.
+  const eventTimes: UnixTime[] = events.length ? [] : NONE;
+  const eventNames: string[] = events.length ? [] : NONE;
+  const eventAttributes: Record<string, string>[] = events.length ? [] : NONE;
   // Pushed to the batch only once the whole span has mapped: a later rejection leaves no trace.
-  const errors: ErrorOccurrence[] = [];
+  let errors: ErrorOccurrence[] | undefined;
   for (const event of events) {
     const time = timeOf(event?.timeUnixNano, "event time_unix_nano") ?? start;
     const eventName = text(event?.name, options.limits);
@@ -169,13 +174,14 @@ function mapSpan(
     eventNames.push(eventName);
     eventAttributes.push(attributes);
     if (eventName === "exception") {
+      errors ??= [];
       errors.push(
         storableOccurrence(
           errorOccurrence({
             projectId: options.projectId,
             attributes,
             fallbackType: "Error",
-            fallbackMessage: text(span.status?.message, options.limits) || name,
+            fallbackMessage: statusMessage || name,
             timestampMs: time.millis,
             service: resource.serviceName,
             traceId,
@@ -204,7 +210,7 @@ function mapSpan(
     duration_ns: durationNs,
     duration_ms: durationMs,
     status,
-    status_message: text(span.status?.message, options.limits),
+    status_message: statusMessage,
     http_method: http.http_method,
     http_route: http.http_route,
     http_target: http.http_target,
@@ -219,13 +225,15 @@ function mapSpan(
     events_timestamp: eventTimes,
     events_name: eventNames,
     events_attributes: eventAttributes,
-    links_trace_id: links.map((l) => idHex(l?.traceId, 16) ?? ""),
-    links_span_id: links.map((l) => idHex(l?.spanId, 8) ?? ""),
-    links_attributes: links.map((l) => attributeMap(l?.attributes, options.limits)),
+    links_trace_id: links.length ? links.map((l) => idHex(l?.traceId, 16) ?? "") : NONE,
+    links_span_id: links.length ? links.map((l) => idHex(l?.spanId, 8) ?? "") : NONE,
+    links_attributes: links.length
+      ? links.map((l) => attributeMap(l?.attributes, options.limits))
+      : NONE,
   };
   batch.traces.push(row);
-  batch.errors.push(...errors);
-  const exceptions = errors.length;
+  if (errors) batch.errors.push(...errors);
+  const exceptions = errors?.length ?? 0;
 
   const ai = isAiSpan(a);
   if (ai) batch.aiSpans.push(aiSpanRow(row, a, prices));

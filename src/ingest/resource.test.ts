@@ -3,7 +3,7 @@ import { UnixTime } from "../telemetry/unix-time.js";
 import { PriceTable } from "./derive/ai-prices.js";
 import { mapTraces } from "./map-traces.js";
 import type { TracesRequest } from "./otlp/types.js";
-import { senderOf } from "./resource.js";
+import { firstOf, pathOf, senderOf } from "./resource.js";
 
 const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
@@ -38,5 +38,23 @@ describe("senderOf", () => {
     };
     expect(mapTraces(request, options, new PriceTable()).sender).toBe("api|/1");
     expect(mapTraces({}, options, new PriceTable()).sender).toBe("");
+  });
+});
+
+describe("attribute helpers", () => {
+  it("firstOf takes the first name present and counts an empty value as absent", () => {
+    const a = { "http.method": "GET", "http.request.method": "", "url.path": "/x" };
+    expect(firstOf(a, "http.request.method", "http.method")).toBe("GET");
+    expect(firstOf(a, "url.full", "http.url", "url.path")).toBe("/x");
+    expect(firstOf(a, "http.route")).toBe("");
+  });
+
+  it("pathOf keeps a URL's or a path's path, without query or fragment", () => {
+    expect(pathOf("/orders/7?id=1#top")).toBe("/orders/7");
+    expect(pathOf("/a#b?c")).toBe("/a");
+    expect(pathOf("/plain")).toBe("/plain");
+    expect(pathOf("https://shop.example/cart?x=1")).toBe("/cart");
+    expect(pathOf("not a url")).toBe("");
+    expect(pathOf("")).toBe("");
   });
 });

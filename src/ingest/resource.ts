@@ -91,18 +91,30 @@ const scopeColumns = (scope: Scope | null | undefined, options: MappingOptions) 
 });
 
 /** The first attribute present among several names (stable semantic-convention name first). */
-export function firstOf(attributes: Record<string, string>, ...names: string[]): string {
-  for (const name of names) {
-    const value = attributes[name];
-    if (value !== undefined && value !== "") return value;
-  }
-  return "";
+export function firstOf(
+  attributes: Record<string, string>,
+  first: string,
+  second?: string,
+  third?: string,
+): string {
+  // Fixed arity, not rest parameters: called several times a span, it allocates nothing.
+  return (
+    attributes[first] ||
+    (second !== undefined && attributes[second]) ||
+    (third !== undefined && attributes[third]) ||
+    ""
+  );
 }
+
+const QUERY_OR_FRAGMENT = /[?#]/;
 
 /** The path of a URL or path-with-query; '' when there is none. */
 export function pathOf(target: string): string {
   if (!target) return "";
-  if (target.startsWith("/")) return target.split(/[?#]/, 1)[0] ?? "";
+  if (target.startsWith("/")) {
+    const end = target.search(QUERY_OR_FRAGMENT);
+    return end < 0 ? target : target.slice(0, end);
+  }
   try {
     return new URL(target).pathname;
   } catch {

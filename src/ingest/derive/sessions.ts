@@ -55,7 +55,8 @@ export function pageOf(
 export function sessionTouch(input: TouchInput): SessionTouch {
   const a = input.attributes;
   const r = input.resource.attributes;
-  const both = (...names: string[]) => firstOf(a, ...names) || firstOf(r, ...names);
+  const both = (first: string, second: string, third: string) =>
+    firstOf(a, first, second, third) || firstOf(r, first, second, third);
   const page = pageOf(a, r, input.source === "frontend" && input.spanName === "documentLoad");
   return {
     projectId: input.projectId,
