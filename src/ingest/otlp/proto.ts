@@ -40,6 +40,46 @@ function decodeInvalidUtf8Leniently(namespace: protobuf.NamespaceBase): void {
   }
 }
 
+type OneOfSetterFactory = (fieldNames: string[]) => (this: object, name: string) => void;
+
+/**
+ * A oneof setter that deletes only the members the message holds itself. A decoded message has a
+ * oneof's name assigned for every member field read, and protobufjs's own setter then deletes
+ * every other member by name: `delete` of a property the message does not have, six times per
+ * attribute value, a quarter of decoding a span. Deleting a property that is not there changes
+ * nothing, so skipping those keeps the semantics (a later member on the wire replaces an earlier
+ * one), pinned by codec.test.ts.
+ */
+const ownMembersOnly: OneOfSetterFactory = (fieldNames) =>
+  function (name) {
+    for (const other of fieldNames)
+      if (other !== name && Object.hasOwn(this, other))
+        delete (this as Record<string, unknown>)[other];
+  };
+
+/**
+ * Sets up every message constructor of the namespace (protobufjs does it lazily, on first use)
+ * with ownMembersOnly as the oneof setter. protobufjs takes the setter from `util.oneOfSetter`
+ * while it sets a constructor up; it is put back at once, so other protobufjs users in the
+ * process (gRPC) are untouched.
+ */
+function setUpConstructors(namespace: protobuf.NamespaceBase): void {
+  const util = protobuf.util as unknown as { oneOfSetter: OneOfSetterFactory };
+  const original = util.oneOfSetter;
+  util.oneOfSetter = ownMembersOnly;
+  try {
+    const visit = (ns: protobuf.NamespaceBase): void => {
+      for (const nested of ns.nestedArray) {
+        if (nested instanceof protobuf.Type) void nested.ctor;
+        if (nested instanceof protobuf.Namespace) visit(nested);
+      }
+    };
+    visit(namespace);
+  } finally {
+    util.oneOfSetter = original;
+  }
+}
+
 function load(): Record<Signal, SignalCodec> {
   const root = new protobuf.Root();
   // The vendored files import each other by bare file name.
@@ -47,6 +87,7 @@ function load(): Record<Signal, SignalCodec> {
   root.loadSync(Object.values(SERVICE_FILES));
   root.resolveAll();
   decodeInvalidUtf8Leniently(root);
+  setUpConstructors(root);
   const codec = (signal: Signal): SignalCodec => ({
     request: root.lookupType(`${MESSAGE_PREFIX[signal]}ServiceRequest`),
     response: root.lookupType(`${MESSAGE_PREFIX[signal]}ServiceResponse`),
