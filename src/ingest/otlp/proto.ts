@@ -48,7 +48,7 @@ type OneOfSetterFactory = (fieldNames: string[]) => (this: object, name: string)
  * every other member by name: `delete` of a property the message does not have, six times per
  * attribute value, a quarter of decoding a span. Deleting a property that is not there changes
  * nothing, so skipping those keeps the semantics (a later member on the wire replaces an earlier
- * one), pinned by codec.test.ts.
+ * one), pinned by proto.test.ts.
  */
 const ownMembersOnly: OneOfSetterFactory = (fieldNames) =>
   function (name) {
