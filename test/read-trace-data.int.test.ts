@@ -296,22 +296,28 @@ describe("trace lookups through trace_data", () => {
       "min_age_to_force_merge_seconds = 3600",
       "min_age_to_force_merge_on_partition_only = 1",
     ];
-    const engine = async () => {
-      const [table] = await telemetry().query<{ engine_full: string }>(
-        "SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = 'trace_data'",
-        { params: { db } },
+    // The tables read by key with no time range: trace lookups, an error group's occurrences.
+    const TABLES = ["trace_data", "error_occurrences", "error_groups"];
+    const engine = async (table: string) => {
+      const [row] = await telemetry().query<{ engine_full: string }>(
+        "SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = {t:String}",
+        { params: { db, t: table } },
       );
-      return table?.engine_full ?? "";
+      return row?.engine_full ?? "";
     };
-    for (const setting of FORCED) expect(await engine()).toContain(setting);
-    // A data dir of an earlier release: the table without the settings gets them at start, and
+    for (const table of TABLES)
+      for (const setting of FORCED) expect(await engine(table)).toContain(setting);
+    // A data dir of an earlier release: a table without the settings gets them at start, and
     // as the engine shows them, so the next start has nothing to change.
-    await telemetry().command(
-      `ALTER TABLE ${db}.trace_data RESET SETTING min_age_to_force_merge_seconds, min_age_to_force_merge_on_partition_only`,
-    );
-    expect(await engine()).not.toContain("min_age_to_force_merge");
+    for (const table of TABLES) {
+      await telemetry().command(
+        `ALTER TABLE ${db}.${table} RESET SETTING min_age_to_force_merge_seconds, min_age_to_force_merge_on_partition_only`,
+      );
+      expect(await engine(table)).not.toContain("min_age_to_force_merge");
+    }
     await ensureTelemetrySchema(telemetry(), { retentionDays: 30 });
-    for (const setting of FORCED) expect(await engine()).toContain(setting);
+    for (const table of TABLES)
+      for (const setting of FORCED) expect(await engine(table)).toContain(setting);
     const commands: string[] = [];
     const command = telemetry().command.bind(telemetry());
     await ensureTelemetrySchema(

@@ -5,6 +5,7 @@ import {
   MS_TIME,
   NS_TIME,
   project,
+  QUIET_DAYS_MERGED,
   serviceName,
   source,
   type TableDef,
@@ -82,6 +83,8 @@ const errorOccurrences: TableDef = {
   ttlExpression: "toDateTime(timestamp)",
   // A trace's error groups (its detail view) without reading every occurrence of the day.
   indexes: ["INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1"],
+  // An error group's detail reads its occurrences by fingerprint, some with no time range.
+  liveSettings: QUIET_DAYS_MERGED,
   // With their group's rows, so a group's history reads from the same shard.
   shardingKey: "cityHash64(project_id, fingerprint)",
 };
@@ -121,15 +124,6 @@ export const PACKED_SPAN_FIELDS = Object.keys(
 
 /** The fields of an error item, in the order `trace_data.data` packs them. */
 export const PACKED_ERROR_FIELDS = ["fingerprint", "message", "time_ms"] as const;
-
-/**
- * A day's partition whose parts are all an hour old, no part written since, is merged into one
- * part (ClickHouse's forced merge, whole partitions only). A day ends as one part a while after
- * it ends, instead of the several its merges leave; data arriving later for it costs one more
- * merge of that day.
- */
-const QUIET_DAYS_MERGED =
-  "min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1";
 
 /**
  * Every trace's spans and error occurrences, keyed by trace id, each packed into one JSON array:

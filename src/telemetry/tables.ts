@@ -67,6 +67,16 @@ export const LC = "LowCardinality(String)";
  */
 export const HIGH_VOLUME = "merge_selector_base = 10, ttl_only_drop_parts = 1";
 
+/**
+ * A day's partition whose parts are all an hour old, no part written since, is merged into one
+ * part (ClickHouse's forced merge, whole partitions only). A day ends as one part a while after
+ * it ends, instead of the several its merges leave; data arriving later for it costs one more
+ * merge of that day. For tables read by key with no time range (trace lookups, an error group's
+ * occurrences), where every part of every day kept is opened: ADR 0019.
+ */
+export const QUIET_DAYS_MERGED =
+  "min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1";
+
 /** A column definition. */
 export const c = (name: string, type: string, description: string): ColumnDef => ({
   name,
@@ -337,6 +347,8 @@ const errorGroups: TableDef = {
   orderBy: "(project_id, fingerprint)",
   ttlExpression: "toDateTime(last_seen)",
   indexes: [],
+  // Read by fingerprint with FINAL, no time range; a quiet day's one part also holds one version.
+  liveSettings: QUIET_DAYS_MERGED,
   readFinal: true,
   // Every version of a group on one shard: ReplacingMergeTree and FINAL only merge within one.
   shardingKey: "cityHash64(project_id, fingerprint)",
