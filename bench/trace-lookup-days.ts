@@ -38,7 +38,7 @@ import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
 import { latencies } from "./http-load.js";
-import { cpuSeconds } from "./serve-process.js";
+import { mergeQuietDays, partsPerDay, round } from "./quiet-days.js";
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
 const PARTS_PER_DAY = Number(process.env.BENCH_PARTS_PER_DAY ?? 8);
@@ -48,7 +48,6 @@ const PROJECT = "prj_bench_lookup_days";
 const DAY_MS = 24 * 3600_000;
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** The traces rows of `spans` demo spans of one day (the hour before its noon, UTC), per insert. */
 function dayRows(day: number, spans: number, seed: number): Row[][] {
@@ -75,20 +74,6 @@ function dayRows(day: number, spans: number, seed: number): Row[][] {
     batches.push(mapped.batch.traces);
   }
   return batches;
-}
-
-async function partsPerDay(telemetry: TelemetryExecutor) {
-  const rows = await telemetry.query<{ parts: string }>(
-    `SELECT count() AS parts FROM system.parts
-     WHERE database = {db:String} AND table = 'trace_data' AND active GROUP BY partition`,
-    { params: { db: telemetry.database } },
-  );
-  const counts = rows.map((r) => Number(r.parts));
-  return {
-    days: counts.length,
-    parts: counts.reduce((a, b) => a + b, 0),
-    max: Math.max(...counts),
-  };
 }
 
 /** Each trace looked up once, one after the other, then the same again; and SELECT 1 as often. */
@@ -132,7 +117,7 @@ async function main() {
       if ((day + 1) % 5 === 0)
         log(`  ${day + 1} / ${DAYS} days, ${round((performance.now() - started) / 1000, 1)} s`);
     }
-    const before = await partsPerDay(telemetry);
+    const before = await partsPerDay(telemetry, "trace_data");
     log(`trace_data: ${JSON.stringify(before)}`);
 
     // Two disjoint sets of traces, each spread over every day (one random trace at a time).
@@ -150,24 +135,7 @@ async function main() {
     log(`  ${JSON.stringify(beforeFigures)}`);
 
     log("Forced merges (the age shortened from an hour to 1 s)");
-    await telemetry.command(
-      `ALTER TABLE ${db}.trace_data MODIFY SETTING min_age_to_force_merge_seconds = 1`,
-    );
-    const mergeStarted = performance.now();
-    const cpuBefore = cpuSeconds(process.pid);
-    await telemetry.command(`SYSTEM START MERGES ${db}.trace_data`);
-    let after = before;
-    while (after.max > 1) {
-      if (performance.now() - mergeStarted > 600_000)
-        throw new Error("the days were not merged in 10 minutes");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      after = await partsPerDay(telemetry);
-    }
-    const merge = {
-      seconds: round((performance.now() - mergeStarted) / 1000, 1),
-      cpuSeconds: round(cpuSeconds(process.pid) - cpuBefore, 1),
-    };
-    await telemetry.command(`SYSTEM STOP MERGES ${db}.trace_data`);
+    const { merge, parts: after } = await mergeQuietDays(telemetry, "trace_data");
     log(`  ${JSON.stringify({ ...merge, ...after })}`);
 
     log(`After: ${secondSet.length} lookups, ${after.parts} parts`);
