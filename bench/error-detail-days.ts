@@ -33,8 +33,8 @@ import { createReadDeps, type ReadDeps } from "../src/read/read-deps.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { latencies } from "./http-load.js";
-import { mergeQuietDays, partsPerDay, round } from "./quiet-days.js";
+import { round } from "./http-load.js";
+import { mergeQuietDays, partsPerDay, readEachTwice } from "./quiet-days.js";
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
 const PARTS_PER_DAY = Number(process.env.BENCH_PARTS_PER_DAY ?? 8);
@@ -92,27 +92,12 @@ function groupRows(version: number, firstSeen: UnixTime, lastSeen: UnixTime): Ro
 
 /** Each group's detail read once, one after the other, then the same again; SELECT 1 as often. */
 async function details(deps: ReadDeps, groups: readonly string[]) {
-  const time = async (run: () => Promise<unknown>) => {
-    const started = performance.now();
-    await run();
-    return performance.now() - started;
-  };
-  const detail = (id: string) => () =>
+  const { first, ...rest } = await readEachTwice(deps.telemetry, groups, (id) =>
     getError(deps, PROJECT, id, {}).then((found) => {
       if (found.services.length === 0) throw new Error(`group ${id} has no occurrences`);
-    });
-  const first: number[] = [];
-  for (const id of groups) first.push(await time(detail(id)));
-  const again: number[] = [];
-  for (const id of groups) again.push(await time(detail(id)));
-  const floor: number[] = [];
-  for (let i = 0; i < groups.length; i++)
-    floor.push(await time(() => deps.telemetry.query("SELECT 1")));
-  const figures = (ms: number[]) => {
-    const { p50, p90, p99 } = latencies(Float64Array.from(ms));
-    return { p50, p90, p99 };
-  };
-  return { firstRead: figures(first), sameAgain: figures(again), selectOne: figures(floor) };
+    }),
+  );
+  return { firstRead: first, ...rest };
 }
 
 async function main() {

@@ -1,12 +1,11 @@
 /**
  * What the quiet-day benches share (ADR 0019): a table's active parts per day, and the engine's
  * forced merge of every quiet day, its age shortened from an hour to 1 s so the bench need not
- * wait an hour.
+ * wait an hour; and the timing of one read per key, first and again, beside `SELECT 1`.
  */
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
+import { latencies, round } from "./http-load.js";
 import { cpuSeconds } from "./serve-process.js";
-
-export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** The table's days (partitions), active parts in all, and the most parts one day has. */
 export async function partsPerDay(telemetry: TelemetryExecutor, table: string) {
@@ -48,4 +47,32 @@ export async function mergeQuietDays(telemetry: TelemetryExecutor, table: string
   };
   await telemetry.command(`SYSTEM STOP MERGES ${target}`);
   return { merge, parts };
+}
+
+/**
+ * `read` of each key once, one after the other, then the same again; and `SELECT 1` as often:
+ * wall time p50/p90/p99 of each. The first pass is what distinct reads cost; in the second the
+ * engine's query condition cache skips the granules that held nothing the first time.
+ */
+export async function readEachTwice(
+  telemetry: TelemetryExecutor,
+  keys: readonly string[],
+  read: (key: string) => Promise<unknown>,
+) {
+  const time = async (run: () => Promise<unknown>) => {
+    const started = performance.now();
+    await run();
+    return performance.now() - started;
+  };
+  const first: number[] = [];
+  for (const key of keys) first.push(await time(() => read(key)));
+  const again: number[] = [];
+  for (const key of keys) again.push(await time(() => read(key)));
+  const floor: number[] = [];
+  for (let i = 0; i < keys.length; i++) floor.push(await time(() => telemetry.query("SELECT 1")));
+  const figures = (ms: number[]) => {
+    const { p50, p90, p99 } = latencies(Float64Array.from(ms));
+    return { p50, p90, p99 };
+  };
+  return { first: figures(first), sameAgain: figures(again), selectOne: figures(floor) };
 }

@@ -37,8 +37,8 @@ import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { latencies } from "./http-load.js";
-import { mergeQuietDays, partsPerDay, round } from "./quiet-days.js";
+import { round } from "./http-load.js";
+import { mergeQuietDays, partsPerDay, readEachTwice } from "./quiet-days.js";
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
 const PARTS_PER_DAY = Number(process.env.BENCH_PARTS_PER_DAY ?? 8);
@@ -78,27 +78,12 @@ function dayRows(day: number, spans: number, seed: number): Row[][] {
 
 /** Each trace looked up once, one after the other, then the same again; and SELECT 1 as often. */
 async function lookups(telemetry: TelemetryExecutor, traceIds: readonly string[]) {
-  const time = async (run: () => Promise<unknown>) => {
-    const started = performance.now();
-    await run();
-    return performance.now() - started;
-  };
-  const lookup = (id: string) => () =>
+  const { first, ...rest } = await readEachTwice(telemetry, traceIds, (id) =>
     readTraceData(telemetry, PROJECT, [id], { limit: 50_000 }).then((found) => {
       if (!found.get(id)?.spans.length) throw new Error(`trace ${id} was not found`);
-    });
-  const first: number[] = [];
-  for (const id of traceIds) first.push(await time(lookup(id)));
-  const again: number[] = [];
-  for (const id of traceIds) again.push(await time(lookup(id)));
-  const floor: number[] = [];
-  for (let i = 0; i < traceIds.length; i++)
-    floor.push(await time(() => telemetry.query("SELECT 1")));
-  const figures = (ms: number[]) => {
-    const { p50, p90, p99 } = latencies(Float64Array.from(ms));
-    return { p50, p90, p99 };
-  };
-  return { firstLookup: figures(first), sameAgain: figures(again), selectOne: figures(floor) };
+    }),
+  );
+  return { firstLookup: first, ...rest };
 }
 
 async function main() {
