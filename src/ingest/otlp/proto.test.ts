@@ -22,6 +22,24 @@ describe("OTLP protobuf messages", () => {
     expect((intThenString as unknown as { value: string }).value).toBe("stringValue");
   });
 
+  it("names a oneof's member without deleting members the message does not hold", () => {
+    const { set } = Object.getOwnPropertyDescriptor(anyValueType().ctor.prototype, "value") ?? {};
+    let deletes = 0;
+    const message = new Proxy<Record<string, unknown>>(
+      { intValue: 5 },
+      {
+        deleteProperty: (target, key) => {
+          deletes++;
+          return Reflect.deleteProperty(target, key);
+        },
+      },
+    );
+    set?.call(message, "stringValue");
+    // Only the member it holds goes: protobufjs's own setter would delete all six others.
+    expect(deletes).toBe(1);
+    expect(Object.keys(message)).toEqual([]);
+  });
+
   it("leaves protobufjs's own oneof setter to other users in the process", () => {
     anyValueType();
     expect(protobuf.util.oneOfSetter).toBe(originalSetter);
