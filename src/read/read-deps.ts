@@ -1,7 +1,7 @@
 import type { ErrorGroupStore } from "../ingest/error-groups.js";
 import type { Clock } from "../lib/clock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { admitReads, ReadAdmission, type ReadAdmissionOptions } from "./read-admission.js";
+import { admitReads, EngineAdmission, type AdmissionOptions } from "../telemetry/engine-admission.js";
 import { TotalCache } from "./total-cache.js";
 import { createTraceLoader, type LoadedTrace, type TraceKey } from "./trace-lookup.js";
 
@@ -21,7 +21,7 @@ const DEFAULT_READ_SLOTS = 4;
 
 /**
  * The read API's dependencies over these stores, with their own loaders and caches. Both of its
- * queues are bounded by `maxPending` (see ReadAdmission): the engine statements of its verbs, at
+ * queues are bounded by `maxPending` (see EngineAdmission): the engine statements of its verbs, at
  * most as many running as the engine has read slots and the rest waiting at most `maxWaitMs`,
  * and the trace lookups waiting for their batch. A batch's statement is not counted among the
  * first: waiting lookups must never keep their own batch out, and a bound of their own keeps
@@ -31,12 +31,12 @@ const DEFAULT_READ_SLOTS = 4;
  */
 export function createReadDeps(
   stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups">,
-  admission: Omit<ReadAdmissionOptions, "slots">,
+  admission: Omit<AdmissionOptions, "slots">,
 ): ReadDeps {
   const slots = stores.telemetry.readSlots ?? DEFAULT_READ_SLOTS;
-  const statements = new ReadAdmission({ ...admission, slots });
+  const statements = new EngineAdmission({ ...admission, slots });
   const { maxWaitMs: _notForLookups, ...countOnly } = admission;
-  const waitingLookups = new ReadAdmission({ ...countOnly, slots: admission.maxPending });
+  const waitingLookups = new EngineAdmission({ ...countOnly, slots: admission.maxPending });
   const lookups = createTraceLoader(stores.telemetry);
   return {
     ...stores,

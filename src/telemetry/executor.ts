@@ -89,6 +89,8 @@ export interface TelemetryExecutor {
   readonly database: string;
   /** Reads it runs side by side (its read sessions or connections); optional for test doubles. */
   readonly readSlots?: number;
+  /** Ad-hoc queries (`adHoc`) it runs side by side; optional for test doubles. */
+  readonly adHocSlots?: number;
   /** Runs a statement that returns no rows (DDL). */
   command(sql: string, options?: QueryOptions): Promise<void>;
   /** Runs a SELECT and returns rows as objects keyed by column name. */

@@ -16,7 +16,7 @@ export function instrumentExecutor(inner: TelemetryExecutor, observe: Observe): 
       observe(operation, (performance.now() - started) / 1000, failed);
     }
   };
-  // Engines are plain objects of closures: the rest (engine, database, readSlots, stats, close)
+  // Engines are plain objects of closures: the rest (engine, database, readSlots, adHocSlots, stats, close)
   // is the inner engine's own, so a member added to the port is never dropped here.
   return {
     ...inner,

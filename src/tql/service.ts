@@ -1,4 +1,5 @@
-import { InvalidInputError, RateLimitedError } from "../lib/errors.js";
+import { InvalidInputError, RateLimitedError, UnavailableError } from "../lib/errors.js";
+import { type AdmissionRefusal, EngineAdmission } from "../telemetry/engine-admission.js";
 import type { CompactResult, ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
@@ -13,8 +14,10 @@ export interface TqlLimits {
   maxExecutionSeconds: number;
   maxMemoryBytes: number;
   maxRowsToRead: number;
-  /** Queries one project may run at once; one more is refused (429). Absent: no limit. */
+  /** Queries one project may have running or waiting at once; one more is refused (429). */
   maxConcurrentPerProject?: number;
+  /** The same for all projects of one organization together. Absent: no organization bound. */
+  maxConcurrentPerOrganization?: number;
 }
 
 /** The TQL result object of the specification. */
@@ -30,14 +33,14 @@ export interface TqlService {
   /** Runs one TQL SELECT confined to the project. */
   query(projectId: string, text: string): Promise<TqlResult>;
   /**
-   * Runs an alert rule's query: the same compiler, project guard, limits and ad-hoc lanes, but
-   * not counted against the project's concurrent queries (no 429): the alert scheduler bounds
-   * alert queries with its own concurrency (VIGIL_ALERTS_CONCURRENCY).
+   * Runs an alert rule's query: the same compiler, project guard, limits and turns between
+   * tenants, but never refused for the project's or organization's bound (the alert scheduler
+   * bounds evaluations per project); it waits for its turn within its time limit instead.
    */
   queryForAlert(projectId: string, text: string): Promise<TqlResult>;
   /**
    * The result columns (names and engine types) of a TQL SELECT: compiled with an outer LIMIT 0
-   * (a subquery may still read data) under the same guard and limits, and the project's slot (429).
+   * (a subquery may still read data) under the same guard, limits and admission (429).
    */
   columns(projectId: string, text: string): Promise<ResultColumn[]>;
 }
@@ -45,33 +48,43 @@ export interface TqlService {
 export interface TqlServiceDeps {
   executor: TelemetryExecutor;
   limits: TqlLimits;
+  /** The organization a project belongs to: its queries share the organization's bound and turn. */
+  organizationOf?: (projectId: string) => Promise<string | undefined>;
+  /** Called for each query refused by the admission, with why (see AdmissionRefusal). */
+  onRefused?: (reason: AdmissionRefusal) => void;
 }
 
-export function createTqlService({ executor, limits }: TqlServiceDeps): TqlService {
-  const rowCap = TQL_MAX_RESULT_ROWS + 1;
-  /** When each project's running queries started, oldest first. */
-  const running = new Map<string, number[]>();
+/** TQL queries waiting for the engine, across all tenants, at most (each waits its limit at most). */
+const MAX_WAITING = 256;
+/** Ad-hoc queries an engine that does not say runs side by side. */
+const DEFAULT_AD_HOC_SLOTS = 3;
 
-  /** Takes one of the project's slots, or refuses: no project fills the engine alone. */
-  function admit(projectId: string): () => void {
-    const starts = running.get(projectId) ?? [];
-    const now = performance.now();
-    const limit = limits.maxConcurrentPerProject ?? Number.POSITIVE_INFINITY;
-    if (starts.length >= limit) {
-      // By then the oldest running query has finished or been stopped by the time limit.
-      const oldest = starts[0] ?? now;
-      const seconds = Math.max(1, Math.ceil(limits.maxExecutionSeconds - (now - oldest) / 1000));
-      throw new RateLimitedError(
-        `This project already has ${starts.length} TQL queries running (at most ${limit} at once); retry when one finishes`,
-        seconds,
-      );
-    }
-    starts.push(now);
-    running.set(projectId, starts);
-    return () => {
-      starts.splice(starts.indexOf(now), 1);
-      if (starts.length === 0) running.delete(projectId);
-    };
+export function createTqlService({
+  executor,
+  limits,
+  organizationOf,
+  onRefused,
+}: TqlServiceDeps): TqlService {
+  const rowCap = TQL_MAX_RESULT_ROWS + 1;
+  const limitMs = limits.maxExecutionSeconds * 1000;
+  const admission = tqlAdmission(executor.adHocSlots ?? DEFAULT_AD_HOC_SLOTS, limits, onRefused);
+
+  /**
+   * Runs `work` when the project's turn comes on the engine's ad-hoc sessions, with the seconds
+   * left of its time limit: the wait counts inside it, so a query answers or fails within it.
+   */
+  async function admitted<T>(
+    projectId: string,
+    alert: boolean,
+    work: (seconds: number) => Promise<T>,
+  ): Promise<T> {
+    const deadline = performance.now() + limitMs;
+    const group = await organizationOf?.(projectId);
+    return admission.admit(
+      // At least a second: the engine's limit is in whole seconds.
+      () => work(Math.max(1, Math.floor((deadline - performance.now()) / 1000))),
+      { tenant: projectId, group, deadline, bounded: alert },
+    );
   }
 
   const settings = {
@@ -87,22 +100,23 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
     // and the read API (nice 0) keep ~98% of a contended core (bench:api mixed: ingest p99 2.2 s → 0.7 s).
     os_thread_priority: 19,
   };
-  async function run(projectId: string, text: string, admitted: boolean): Promise<TqlResult> {
+  async function run(projectId: string, text: string, alert: boolean): Promise<TqlResult> {
     if (text.length > TQL_MAX_QUERY_LENGTH)
       throw InvalidInputError.forField(
         "query",
         `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
       );
     const { sql, params } = compileTql(text, { database: executor.database, rowCap });
-    const release = admitted ? admit(projectId) : () => {};
     const started = performance.now();
     let result: CompactResult;
     try {
-      result = await executor.queryCompact(sql, {
-        params: { ...params, [PROJECT_PARAM]: projectId },
-        settings,
-        adHoc: true,
-      });
+      result = await admitted(projectId, alert, (seconds) =>
+        executor.queryCompact(sql, {
+          params: { ...params, [PROJECT_PARAM]: projectId },
+          settings: { ...settings, max_execution_time: seconds },
+          adHoc: true,
+        }),
+      );
     } catch (error) {
       const mapped = classifyEngineError(error, {
         projectId,
@@ -111,8 +125,6 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
       });
       // Not the query's fault: the caller's error handling logs it (500 with the request id).
       throw mapped ?? error;
-    } finally {
-      release();
     }
     const durationMs = Math.round(performance.now() - started);
     const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;
@@ -127,8 +139,8 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
   }
 
   return {
-    query: (projectId, text) => run(projectId, text, true),
-    queryForAlert: (projectId, text) => run(projectId, text, false),
+    query: (projectId, text) => run(projectId, text, false),
+    queryForAlert: (projectId, text) => run(projectId, text, true),
     async columns(projectId, text) {
       if (text.length > TQL_MAX_QUERY_LENGTH)
         throw InvalidInputError.forField(
@@ -136,13 +148,14 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
           `must be at most ${TQL_MAX_QUERY_LENGTH} characters`,
         );
       const { sql, params } = compileTql(text, { database: executor.database, rowCap: 0 });
-      const release = admit(projectId);
       try {
-        const result = await executor.queryCompact(sql, {
-          params: { ...params, [PROJECT_PARAM]: projectId },
-          settings: { ...settings, max_result_rows: 1 },
-          adHoc: true,
-        });
+        const result = await admitted(projectId, false, (seconds) =>
+          executor.queryCompact(sql, {
+            params: { ...params, [PROJECT_PARAM]: projectId },
+            settings: { ...settings, max_result_rows: 1, max_execution_time: seconds },
+            adHoc: true,
+          }),
+        );
         return result.columns;
       } catch (error) {
         throw (
@@ -152,9 +165,58 @@ export function createTqlService({ executor, limits }: TqlServiceDeps): TqlServi
             maxExecutionSeconds: limits.maxExecutionSeconds,
           }) ?? error
         );
-      } finally {
-        release();
       }
     },
   };
+}
+
+/**
+ * The engine admission TQL's queries pass (ADR 0021): the ad-hoc sessions' slots, a project's
+ * and an organization's bound on queries admitted (429 beyond), an organization never holding
+ * every slot, turns between organizations and then projects, and a wait counted in the time limit.
+ */
+function tqlAdmission(
+  slots: number,
+  limits: TqlLimits,
+  onRefused: ((reason: AdmissionRefusal) => void) | undefined,
+): EngineAdmission {
+  const perProject = limits.maxConcurrentPerProject ?? MAX_WAITING;
+  const perOrganization = limits.maxConcurrentPerOrganization;
+  return new EngineAdmission({
+    slots,
+    maxPending: MAX_WAITING,
+    maxPendingPerTenant: perProject,
+    ...(perOrganization === undefined ? {} : { maxPendingPerGroup: perOrganization }),
+    maxRunningPerGroup: Math.min(perOrganization ?? slots, Math.max(1, slots - 1)),
+    ...(onRefused ? { onRefused } : {}),
+    refusalError(reason, _detail, typicalMs) {
+      // Come back in about the time a query takes now: by then one has finished.
+      const seconds = Math.min(
+        limits.maxExecutionSeconds,
+        Math.max(1, Math.ceil((typicalMs ?? 1000) / 1000)),
+      );
+      switch (reason) {
+        case "tenant":
+          return new RateLimitedError(
+            `This project already has ${perProject} TQL queries or alert evaluations running or waiting (at most ${perProject} at once); retry when one finishes`,
+            seconds,
+          );
+        case "group":
+          return new RateLimitedError(
+            `This project's organization already has ${perOrganization} TQL queries or alert evaluations running or waiting across its projects (at most ${perOrganization} at once); retry when one finishes`,
+            seconds,
+          );
+        case "deadline":
+          return new UnavailableError(
+            `The telemetry engine is busy with other projects' queries: this one waited its whole time limit (${limits.maxExecutionSeconds} s) for its turn; retry in ${seconds} s`,
+            seconds,
+          );
+        default:
+          return new UnavailableError(
+            `The telemetry engine has ${MAX_WAITING} TQL queries waiting; retry in ${seconds} s`,
+            seconds,
+          );
+      }
+    },
+  });
 }

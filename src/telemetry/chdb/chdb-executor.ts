@@ -213,6 +213,7 @@ export function createChdbExecutor(options: ChdbExecutorOptions): TelemetryExecu
     engine: "chdb",
     database: options.database,
     readSlots: readLanes.length,
+    adHocSlots: adHocLanes.length,
     async command(sql, queryOptions) {
       native.invalidate();
       await write(describeStatement(sql), (session) => run(session, sql, queryOptions, "CSV"));

@@ -103,7 +103,8 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
     });
   const writer = connect(writeConnections);
   const reader = connect(readConnections);
-  const adHocGate = new Gate(Math.max(1, readConnections - 1));
+  const adHocSlots = Math.max(1, readConnections - 1);
+  const adHocGate = new Gate(adHocSlots);
   const inFlight = new Map<Promise<unknown>, Statement>();
   let closing: Promise<void> | undefined;
 
@@ -192,6 +193,7 @@ export function createClickHouseExecutor(options: ClickHouseExecutorOptions): Te
     engine: "clickhouse",
     database: options.database,
     readSlots: readConnections,
+    adHocSlots,
     async command(sql, queryOptions) {
       const settings = { ...settingsFor(queryOptions, PRIORITY.write), wait_end_of_query: 1 };
       await track(describeStatement(sql), true, () =>

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { UnavailableError } from "../lib/errors.js";
-import type { CompactResult, TelemetryExecutor } from "../telemetry/executor.js";
+import type { CompactResult, TelemetryExecutor } from "./executor.js";
 import {
   admitReads,
-  ReadAdmission,
-  type ReadAdmissionOptions,
-  type ReadRefusal,
-} from "./read-admission.js";
+  EngineAdmission,
+  type AdmissionOptions,
+  type AdmissionRefusal,
+} from "./engine-admission.js";
 
 /** An engine whose reads wait until released, one by one in order. */
 function heldEngine() {
@@ -39,10 +39,10 @@ function heldEngine() {
 }
 
 /** An admission on fake timers (its clock is Date.now), recording why it refuses. */
-function onFakeTime(options: Omit<ReadAdmissionOptions, "now" | "onRefused">) {
+function onFakeTime(options: Omit<AdmissionOptions, "now" | "onRefused">) {
   vi.useFakeTimers();
-  const refusals: ReadRefusal[] = [];
-  const admission = new ReadAdmission({
+  const refusals: AdmissionRefusal[] = [];
+  const admission = new EngineAdmission({
     ...options,
     now: () => Date.now(),
     onRefused: (reason) => refusals.push(reason),
@@ -60,7 +60,7 @@ describe("admitReads", () => {
     let refused = 0;
     const reads = admitReads(
       engine,
-      new ReadAdmission({ maxPending: 2, slots: 2, onRefused: () => refused++ }),
+      new EngineAdmission({ maxPending: 2, slots: 2, onRefused: () => refused++ }),
     );
     const first = reads.query("SELECT 1");
     const second = reads.queryCompact("SELECT 2");
@@ -93,7 +93,7 @@ describe("admitReads", () => {
 
   it("holds one bound across the engine's reads and other waits admitted beside them", async () => {
     const { engine, waiting } = heldEngine();
-    const admission = new ReadAdmission({ maxPending: 2, slots: 2 });
+    const admission = new EngineAdmission({ maxPending: 2, slots: 2 });
     const reads = admitReads(engine, admission);
     let release = () => {};
     const lookup = admission.admit(
@@ -114,7 +114,7 @@ describe("admitReads", () => {
 
   it("runs `slots` reads at once and the other admitted ones in order as slots free", async () => {
     const { engine, waiting, calls } = heldEngine();
-    const reads = admitReads(engine, new ReadAdmission({ maxPending: 3, slots: 1 }));
+    const reads = admitReads(engine, new EngineAdmission({ maxPending: 3, slots: 1 }));
     const first = reads.query("SELECT 1");
     const second = reads.query("SELECT 2");
     const third = reads.queryCompact("SELECT 3");
@@ -140,14 +140,14 @@ describe("admitReads", () => {
     engine.query = () => {
       throw new Error("bad statement");
     };
-    const reads = admitReads(engine, new ReadAdmission({ maxPending: 1, slots: 1 }));
+    const reads = admitReads(engine, new EngineAdmission({ maxPending: 1, slots: 1 }));
     await expect(reads.query("SELECT x")).rejects.toThrow("bad statement");
     await expect(reads.query("SELECT x")).rejects.toThrow("bad statement");
   });
 
   it("does not count or hold anything but reads", async () => {
     const { engine, waiting, calls } = heldEngine();
-    const reads = admitReads(engine, new ReadAdmission({ maxPending: 1, slots: 1 }));
+    const reads = admitReads(engine, new EngineAdmission({ maxPending: 1, slots: 1 }));
     const read = reads.query("SELECT 1");
     await reads.command("OPTIMIZE TABLE t");
     await expect(reads.insert("t", [{ a: 1 }])).resolves.toEqual({ rowsWritten: 1 });
@@ -294,7 +294,7 @@ describe("admitReads", () => {
       await alsoBounded;
 
       const unbounded = heldEngine();
-      const plain = admitReads(unbounded.engine, new ReadAdmission({ maxPending: 10, slots: 1 }));
+      const plain = admitReads(unbounded.engine, new EngineAdmission({ maxPending: 10, slots: 1 }));
       plain.query("SELECT 1");
       plain.query("SELECT 2");
       plain.query("SELECT 3");
@@ -355,7 +355,7 @@ describe("admitReads", () => {
         message: expect.stringMatching(/busy: 2 reads of this project are waiting for it/),
       });
       const b1 = read("b", "b1");
-      expect(refusals).toEqual(["pending"]);
+      expect(refusals).toEqual(["tenant"]);
       await release("a1", a1);
       await release("a2", a2);
       await expect(release("b1", b1)).resolves.toBeUndefined();
@@ -394,6 +394,122 @@ describe("admitReads", () => {
       await release("a2", waitingA[0] as Promise<string>);
       expect(started).toEqual(["a0", "a1", "a2", "b1"]);
       await release("b1", b1);
+    });
+  });
+
+  describe("groups and deadlines (TQL's admission)", () => {
+    /** Work of `tenant` in `group`, held until released by name. */
+    function groups(options: Omit<AdmissionOptions, "now" | "onRefused">) {
+      const started: string[] = [];
+      const releases = new Map<string, () => void>();
+      const { admission, refusals } = onFakeTime(options);
+      const work = (
+        name: string,
+        who: { tenant: string; group: string; deadline?: number; bounded?: boolean },
+      ) =>
+        admission.admit(
+          () =>
+            new Promise<string>((resolve) => {
+              started.push(name);
+              releases.set(name, () => resolve(name));
+            }),
+          who,
+        );
+      const release = async (name: string, work: Promise<string>) => {
+        releases.get(name)?.();
+        await work;
+      };
+      return { admission, work, release, started, refusals };
+    }
+
+    it("never lets one group hold every slot: another group's work starts at once", async () => {
+      const { work, release, started } = groups({
+        maxPending: 100,
+        slots: 3,
+        maxRunningPerGroup: 2,
+      });
+      // Five projects of organization x, each with a query: two run, three wait.
+      const x = ["x1", "x2", "x3", "x4", "x5"].map((name) =>
+        work(name, { tenant: name, group: "x" }),
+      );
+      expect(started).toEqual(["x1", "x2"]);
+      // Organization y's query takes the slot x may not.
+      const y = work("y1", { tenant: "y1", group: "y" });
+      expect(started).toEqual(["x1", "x2", "y1"]);
+      await release("y1", y);
+      // A slot y freed stays y's to take: x is at its bound.
+      expect(started).toEqual(["x1", "x2", "y1"]);
+      await release("x1", x[0] as Promise<string>);
+      expect(started).toEqual(["x1", "x2", "y1", "x3"]);
+    });
+
+    it("gives a freed slot to the group with the fewest running, then its tenant with the fewest", async () => {
+      const { work, release, started } = groups({ maxPending: 100, slots: 3 });
+      const x1 = work("x1", { tenant: "a", group: "x" });
+      const x2 = work("x2", { tenant: "a", group: "x" });
+      const y1 = work("y1", { tenant: "c", group: "y" });
+      const x3 = work("x3", { tenant: "a", group: "x" }); // waits, oldest
+      const x4 = work("x4", { tenant: "b", group: "x" }); // waits
+      const y2 = work("y2", { tenant: "c", group: "y" }); // waits, youngest
+      await release("y1", y1);
+      // y runs none and x two: y's turn, though its work came last.
+      expect(started).toEqual(["x1", "x2", "y1", "y2"]);
+      await release("y2", y2);
+      // Within x, b runs none and a two: b's, though a's came first.
+      expect(started).toEqual(["x1", "x2", "y1", "y2", "x4"]);
+      await release("x1", x1);
+      expect(started).toEqual(["x1", "x2", "y1", "y2", "x4", "x3"]);
+      await Promise.all([release("x2", x2), release("x3", x3), release("x4", x4)]);
+    });
+
+    it("refuses a group's work beyond its pending bound, unless its caller bounds it", async () => {
+      const { work, refusals } = groups({ maxPending: 100, slots: 1, maxPendingPerGroup: 2 });
+      void work("x1", { tenant: "a", group: "x" });
+      void work("x2", { tenant: "b", group: "x" }).catch(() => {});
+      await expect(work("x3", { tenant: "c", group: "x" })).rejects.toMatchObject({
+        message: expect.stringMatching(
+          /2 reads of this organization are waiting for it \(at most 2\)/,
+        ),
+      });
+      expect(refusals).toEqual(["group"]);
+      // A scheduled evaluation waits its turn instead.
+      const scheduled = work("x4", { tenant: "c", group: "x", bounded: true });
+      scheduled.catch(() => {});
+      expect(refusals).toEqual(["group"]);
+    });
+
+    it("refuses waiting work when its own deadline passes, and frees its place", async () => {
+      const { work, release, started, refusals, admission } = groups({ maxPending: 100, slots: 1 });
+      const first = work("a1", { tenant: "a", group: "x" });
+      const late = work("b1", { tenant: "b", group: "y", deadline: Date.now() + 500 });
+      const refused = expect(late).rejects.toMatchObject({
+        code: "unavailable",
+        message: expect.stringMatching(/time limit ran out while it waited/),
+      });
+      await vi.advanceTimersByTimeAsync(499);
+      expect(refusals).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      await refused;
+      expect(refusals).toEqual(["deadline"]);
+      expect(admission.stats()).toEqual({ running: 1, waiting: 0 });
+      await release("a1", first);
+      expect(started).toEqual(["a1"]);
+      // A deadline already past is refused without waiting.
+      await expect(
+        work("c1", { tenant: "c", group: "z", deadline: Date.now() }),
+      ).rejects.toMatchObject({
+        message: expect.stringMatching(/ran out before it started/),
+      });
+    });
+
+    it("clears a waiting work's deadline timer once it starts", async () => {
+      const { work, release, refusals } = groups({ maxPending: 100, slots: 1 });
+      const first = work("a1", { tenant: "a", group: "x" });
+      const second = work("b1", { tenant: "b", group: "y", deadline: Date.now() + 500 });
+      await release("a1", first);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(refusals).toEqual([]);
+      await release("b1", second);
     });
   });
 });
