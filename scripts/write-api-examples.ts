@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     await seedStatusPage(service.deps, setup);
     // An alert rule, so /v1/alerts has an item (its fires come from evaluation).
     await createRule(
-      { tql: service.deps.tql, webhooks: service.deps.webhooks },
+      { tql: service.deps.tql, webhooks: service.deps.webhooks, maxRulesPerProject: 500 },
       {
         ctx: { deps: service.deps.domain, actor: { kind: "system" } },
         projectId: setup.projectId,

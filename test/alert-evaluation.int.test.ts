@@ -308,6 +308,56 @@ describe("alert evaluation", () => {
     expect((await deliveriesOf()).map((d) => d.event)).toEqual(["alert.fired", "alert.resolved"]);
   });
 
+  it("a rule whose evaluations keep failing is shown as failing and backs off, then recovers", async () => {
+    const rule = await addRule(
+      { forSeconds: 0 },
+      { query: "SELECT no_such_column AS value FROM traces" },
+    );
+    const t0 = nowMs;
+    const engine = service.deps.alerts.engine;
+    const repos = service.deps.meta.repos;
+    const at = (seconds: number) => {
+      nowMs = t0 + seconds * 1000;
+      return engine.evaluateScheduled(rule.id);
+    };
+    const attempts = async () => (await repos.alertRules.findById(rule.id))?.failures;
+    // One failure keeps the interval: it may have been the engine's, not the rule's.
+    expect(await at(0)).toMatchObject({ plan: { state: "error", failures: 1 } });
+    expect(await at(60)).toMatchObject({ plan: { failures: 2 } });
+    // Two in a row: the next slot (60 s on) is skipped, the one after (120 s on) runs.
+    expect(await at(120)).toBe("backing_off");
+    expect(await attempts()).toBe(2);
+    expect(await at(180)).toMatchObject({ plan: { failures: 3 } });
+    // Three: four intervals.
+    for (const seconds of [240, 300, 360]) expect(await at(seconds)).toBe("backing_off");
+    expect(await at(420)).toMatchObject({ plan: { failures: 4 } });
+
+    // The API says so: failing, why, since when and when it runs next; not a verdict on the data.
+    const view = await service.fetch(`/v1/alerts/${rule.id}`, { headers: { "x-api-key": apiKey } });
+    expect(view.status).toBe(200);
+    const body = (await view.json()) as { state: string; failing: Record<string, unknown> };
+    expect(body.state).toBe("error");
+    expect(body.failing).toEqual({
+      since: new Date(t0).toISOString(),
+      failures: 4,
+      reason: expect.stringMatching(/no_such_column/),
+      nextEvaluationAt: new Date(t0 + (420 + 8 * 60) * 1000).toISOString(),
+    });
+    // Evaluated by hand (the preview, a test), it never backs off.
+    nowMs = t0 + 430_000;
+    expect(await engine.evaluate(rule.id)).toMatchObject({ plan: { failures: 5 } });
+
+    // Fixed: the next scheduled evaluation still waits out the backoff, then works and clears it.
+    const current = await repos.alertRules.findById(rule.id);
+    if (!current) throw new Error("rule gone");
+    await repos.alertRules.updateDefinition(rule.id, { ...current, query: QUERY });
+    expect(await at(430 + 15 * 60)).toMatchObject({ plan: { failures: 0, failingSince: null } });
+    const healed = (await (
+      await service.fetch(`/v1/alerts/${rule.id}`, { headers: { "x-api-key": apiKey } })
+    ).json()) as { failing: unknown };
+    expect(healed.failing).toBeNull();
+  });
+
   it("a restart mid-pending neither loses nor duplicates the series' state", async () => {
     const rule = await addRule({ forSeconds: 120 });
     const t0 = nowMs;

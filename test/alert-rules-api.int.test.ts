@@ -294,6 +294,8 @@ describe("alert rule management API", () => {
       lastValue: 3,
       lastSeries: 2,
       lastError: null,
+      failures: 0,
+      failingSince: null,
     });
     const patched = await json<Rule>(
       await owner.patch(`${base()}/${created.id}`, {
@@ -579,5 +581,51 @@ describe("alert rule management API", () => {
     const second = await json<Page<Rule>>(await owner.get(`${base()}?limit=2&page=2`));
     expect(second.data.map((r) => r.id)).toEqual(all.data.slice(2, 4).map((r) => r.id));
     expect(second.pagination).toMatchObject({ page: 2, limit: 2, total: all.pagination.total });
+  });
+});
+
+/** A project's rules are capped (alerts.maxRulesPerProject): each is an engine query per interval. */
+describe("alert rules per project", () => {
+  const dir = makeTempDir();
+  let service: TestService;
+  let owner: Session;
+  let projectId: string;
+
+  beforeAll(async () => {
+    ({ service, owner, projectId } = await startWithRoles(dir.path, {
+      VIGIL_ALERTS_ENABLED: "false",
+      VIGIL_ALERTS_MAX_RULES_PER_PROJECT: "2",
+    }));
+  });
+  afterAll(async () => {
+    await service?.stop();
+    dir.remove();
+  });
+
+  const create = (project: string, name: string) =>
+    owner.post(`/api/projects/${project}/alert-rules`, {
+      name,
+      query: "SELECT count() AS value FROM logs",
+      condition: { op: ">", threshold: 2 },
+    });
+
+  it("refuses a rule beyond the cap with 409 naming the limit, and takes one again after a delete", async () => {
+    const first = (await (await create(projectId, "one")).json()) as { id: string };
+    expect((await create(projectId, "two")).status).toBe(201);
+    const third = await create(projectId, "three");
+    expect(third.status).toBe(409);
+    expect(third.headers.get("content-type")).toContain("application/problem+json");
+    expect(((await third.json()) as { detail: string }).detail).toMatch(
+      /has 2 alert rules, the most it may have \(alerts\.maxRulesPerProject, VIGIL_ALERTS_MAX_RULES_PER_PROJECT: 2\)/,
+    );
+    // The cap is the project's: another project of the organization has its own.
+    const other = (await (await owner.post("/api/projects", { name: "Second" })).json()) as {
+      id: string;
+    };
+    expect((await create(other.id, "three")).status).toBe(201);
+    expect((await owner.delete(`/api/projects/${projectId}/alert-rules/${first.id}`)).status).toBe(
+      204,
+    );
+    expect((await create(projectId, "three")).status).toBe(201);
   });
 });

@@ -67,6 +67,8 @@ describe("/v1 alerts", () => {
     lastValue: 3,
     lastSeries: 1,
     lastError: null,
+    failures: 0,
+    failingSince: null,
     createdBy: null,
     createdAt: ago(600),
     updatedAt: ago(600),

@@ -301,6 +301,8 @@ describe("incident management API", () => {
       lastValue: 3,
       lastSeries: 1,
       lastError: null,
+      failures: 0,
+      failingSince: null,
     });
     expect((await reopen(fired)).status).toBe(200);
   });

@@ -214,6 +214,8 @@ describe("shared security cases on every /v1 read route", () => {
       lastValue: 2,
       lastSeries: 1,
       lastError: null,
+      failures: 0,
+      failingSince: null,
       createdBy: null,
       createdAt: at,
       updatedAt: at,

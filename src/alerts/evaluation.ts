@@ -1,6 +1,6 @@
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
-import { type AlertRuleState, type SeriesState, seriesKeyHash } from "./definition.js";
+import { type AlertRuleState, intervalMs, type SeriesState, seriesKeyHash } from "./definition.js";
 import type { SeriesSample } from "./query-check.js";
 import { planSeries } from "./series-plan.js";
 
@@ -27,6 +27,9 @@ export interface EvaluationPlan {
   lastValue: number | null;
   lastSeries: number;
   lastError: string | null;
+  /** Consecutive failed evaluations after this one, and since when they fail (null: it worked). */
+  failures: number;
+  failingSince: string | null;
   /** Series rows to write (their incidentId may still be set by the incident step). */
   upserts: AlertSeriesRecord[];
   /** Keys of series rows to delete: back to ok and absent from the result. */
@@ -69,6 +72,8 @@ export function planEvaluation(
       lastValue: null,
       lastSeries: rule.lastSeries ?? 0,
       lastError: outcome.error,
+      failures: rule.failures + 1,
+      failingSince: rule.failingSince ?? at,
       upserts: [],
       deletes: [],
       changes: [],
@@ -155,10 +160,42 @@ export function planEvaluation(
     lastValue: values.length > 0 ? Math.max(...values) : null,
     lastSeries: samples.length,
     lastError: null,
+    failures: 0,
+    failingSince: null,
     upserts,
     deletes,
     changes,
     ruleEvents,
     firing: after.filter((s) => s.state === "firing"),
   };
+}
+
+/** A failing rule is evaluated at most this seldom, or at its interval if that is longer. */
+export const MAX_BACKOFF_MS = 15 * 60_000;
+
+/**
+ * When a failing rule is evaluated next: after its second failure in a row it waits twice its
+ * interval, then four times, and so on up to MAX_BACKOFF_MS, so a rule whose query keeps failing
+ * or timing out stops holding an engine slot every interval. Null while it is not backing off
+ * (its evaluations work, or failed once: one error may be the engine's, not the rule's).
+ */
+export function backoffUntil(
+  rule: Pick<AlertRuleRecord, "failures" | "lastEvaluatedAt" | "definition">,
+): number | null {
+  if (rule.failures < 2 || rule.lastEvaluatedAt === null) return null;
+  const interval = intervalMs(rule.definition.interval);
+  const delay = Math.min(interval * 2 ** (rule.failures - 1), Math.max(interval, MAX_BACKOFF_MS));
+  return Date.parse(rule.lastEvaluatedAt) + delay;
+}
+
+/**
+ * Whether a scheduled evaluation at `now` waits out the rule's backoff. Half an interval early
+ * counts as due: evaluations start a little after their slot, and the slot nearest the time is its.
+ */
+export function isBackingOff(
+  rule: Pick<AlertRuleRecord, "failures" | "lastEvaluatedAt" | "definition">,
+  now: Date,
+): boolean {
+  const until = backoffUntil(rule);
+  return until !== null && now.getTime() < until - intervalMs(rule.definition.interval) / 2;
 }

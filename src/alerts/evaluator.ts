@@ -18,6 +18,7 @@ import {
   type EvaluationPlan,
   planEvaluation,
   type QueryOutcome,
+  isBackingOff,
   type SeriesChange,
 } from "./evaluation.js";
 import type { AlertIncidents } from "./incidents-port.js";
@@ -59,6 +60,14 @@ export interface AlertEngine {
    * under a worker's lease) it records only while the lease holds, else rejects LeaseLostError.
    */
   evaluate(ruleId: string, fence?: LeaseFence): Promise<AlertEvaluation | undefined>;
+  /**
+   * A scheduled slot: evaluates the rule as `evaluate` does, unless its evaluations keep failing
+   * and it is backing off (see backoffUntil): then it answers "backing_off", and nothing runs.
+   */
+  evaluateScheduled(
+    ruleId: string,
+    fence?: LeaseFence,
+  ): Promise<AlertEvaluation | "backing_off" | undefined>;
   isRunning(ruleId: string): boolean;
   idle(): Promise<void>;
 }
@@ -74,7 +83,7 @@ export const conditionText = (rule: AlertRuleRecord): string =>
   `value ${rule.definition.condition.op} ${rule.definition.condition.threshold}`;
 
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
-  const running = new Map<string, Promise<AlertEvaluation | undefined>>();
+  const running = new Map<string, Promise<AlertEvaluation | "backing_off" | undefined>>();
 
   async function runQuery(rule: AlertRuleRecord): Promise<QueryOutcome> {
     try {
@@ -85,10 +94,18 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     }
   }
 
-  async function execute(ruleId: string, fence?: LeaseFence): Promise<AlertEvaluation | undefined> {
+  async function execute(
+    ruleId: string,
+    fence: LeaseFence | undefined,
+    scheduled: boolean,
+  ): Promise<AlertEvaluation | "backing_off" | undefined> {
     const rule = await deps.meta.repos.alertRules.findById(ruleId);
     if (!rule) return undefined;
     const now = deps.clock.now();
+    if (scheduled && isBackingOff(rule, now)) {
+      deps.metrics?.alertEvaluations.inc({ outcome: "backing_off" });
+      return "backing_off";
+    }
     const started = performance.now();
     const outcome = await runQuery(rule);
     const durationMs = Math.round(performance.now() - started);
@@ -193,6 +210,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       lastValue: plan.lastValue,
       lastSeries: plan.lastSeries,
       lastError: plan.lastError,
+      failures: plan.failures,
+      failingSince: plan.failingSince,
     });
 
     let notifications = 0;
@@ -320,19 +339,29 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     return plan.firing.length > 0 ? incidentId : null;
   }
 
+  /** Runs one evaluation of the rule after any still running: never two of a rule at once. */
+  function queue(
+    ruleId: string,
+    fence: LeaseFence | undefined,
+    scheduled: boolean,
+  ): Promise<AlertEvaluation | "backing_off" | undefined> {
+    const previous = running.get(ruleId);
+    const run = (previous ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => execute(ruleId, fence, scheduled));
+    running.set(ruleId, run);
+    const forget = () => {
+      if (running.get(ruleId) === run) running.delete(ruleId);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
   return {
-    evaluate(ruleId, fence) {
-      const previous = running.get(ruleId);
-      const run = (previous ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => execute(ruleId, fence));
-      running.set(ruleId, run);
-      const forget = () => {
-        if (running.get(ruleId) === run) running.delete(ruleId);
-      };
-      run.then(forget, forget);
-      return run;
-    },
+    // Unscheduled, it never backs off.
+    evaluate: (ruleId, fence) =>
+      queue(ruleId, fence, false).then((run) => (run === "backing_off" ? undefined : run)),
+    evaluateScheduled: (ruleId, fence) => queue(ruleId, fence, true),
     isRunning: (ruleId) => running.has(ruleId),
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running.values()]);

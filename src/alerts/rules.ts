@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
 import { resolveSourceIncident } from "../incidents/incidents.js";
-import { InvalidInputError } from "../lib/errors.js";
+import { ConflictError, InvalidInputError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
@@ -36,7 +36,10 @@ import {
 
 /** The scheduler's side of rule changes (the evaluator's periodic scheduler fits it). */
 export interface RuleScheduler {
-  schedule(entry: { id: string; periodMs: number }, options?: { soon?: boolean }): void;
+  schedule(
+    entry: { id: string; periodMs: number; group?: string },
+    options?: { soon?: boolean },
+  ): void;
   unschedule(id: string): void;
 }
 
@@ -47,6 +50,8 @@ export interface AlertRuleDeps {
   scheduler?: RuleScheduler | undefined;
   /** A deleted rule's open incident is resolved: its webhooks are enqueued in the delete. */
   webhooks: Pick<WebhookService, "enqueueIn" | "kick">;
+  /** Rules one project may have (alerts.maxRulesPerProject); a create beyond gets 409. */
+  maxRulesPerProject: number;
 }
 
 export const AlertRuleIdParam = z.string().min(1).max(64);
@@ -101,6 +106,18 @@ async function requireChannels(meta: MetaAccess, projectId: string, channelIds: 
 /** Names are unique per project: a 409 naming `name` rather than the store's generic one. */
 const requireNameFree = (meta: MetaAccess, projectId: string, name: string, self?: string) =>
   requireFreeName(meta.repos.alertRules, projectId, "a rule", name, self);
+
+/**
+ * Refuses a project's rule beyond its cap (409 naming the limit): each rule is an engine query
+ * every interval, so rules are capped like the engine's other shares.
+ */
+async function requireRoom(meta: MetaAccess, projectId: string, max: number, now: string) {
+  const rules = await meta.repos.alertRules.count({ projectId, now });
+  if (rules >= max)
+    throw new ConflictError(
+      `This project has ${rules} alert rules, the most it may have (alerts.maxRulesPerProject, VIGIL_ALERTS_MAX_RULES_PER_PROJECT: ${max}); delete one, or merge rules by grouping one query by a label`,
+    );
+}
 
 /** A rule ready to store: definition, the query evaluated and its label columns. */
 interface CheckedRule {
@@ -159,12 +176,13 @@ export async function createRule(
     at: nowIso(ctx.deps),
   });
   await ctx.deps.meta.transaction(async (tx) => {
+    await requireRoom(tx, projectId, deps.maxRulesPerProject, record.createdAt);
     await requireChannels(tx, projectId, record.channelIds);
     await requireNameFree(tx, projectId, record.name);
     await tx.repos.alertRules.insert(record);
   });
   deps.scheduler?.schedule(
-    { id: record.id, periodMs: intervalMs(definition.interval) },
+    { id: record.id, periodMs: intervalMs(definition.interval), group: projectId },
     { soon: true },
   );
   return toRuleView(record, [], ctx.deps.clock.now());
@@ -246,7 +264,11 @@ export async function updateRule(
     await requireNameFree(tx, existing.projectId, change.name, existing.id);
     await tx.repos.alertRules.updateDefinition(existing.id, change);
   });
-  deps.scheduler?.schedule({ id: existing.id, periodMs: intervalMs(definition.interval) });
+  deps.scheduler?.schedule({
+    id: existing.id,
+    periodMs: intervalMs(definition.interval),
+    group: existing.projectId,
+  });
   return viewOf(ctx, { ...existing, ...change });
 }
 

@@ -9,14 +9,19 @@ const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 /** An engine that records when each rule was evaluated; rules in `gone` no longer exist. */
-function recordingEngine(gone: ReadonlySet<string> = new Set()) {
+function recordingEngine(gone: ReadonlySet<string> = new Set(), takesMs = (_id: string) => 0) {
   const runs: { id: string; at: number }[] = [];
+  let inFlight = 0;
   return {
     runs,
+    inFlight: () => inFlight,
     engine: {
-      async evaluate(id: string): Promise<AlertEvaluation | undefined> {
+      async evaluateScheduled(id: string): Promise<AlertEvaluation | undefined> {
         runs.push({ id, at: Date.now() });
         if (gone.has(id)) return undefined;
+        inFlight++;
+        await new Promise((resolve) => setTimeout(resolve, takesMs(id)));
+        inFlight--;
         return {
           ruleId: id,
           at: new Date().toISOString(),
@@ -27,6 +32,8 @@ function recordingEngine(gone: ReadonlySet<string> = new Set()) {
             lastValue: null,
             lastSeries: 0,
             lastError: null,
+            failures: 0,
+            failingSince: null,
             upserts: [],
             deletes: [],
             changes: [],
@@ -58,8 +65,8 @@ describe("createAlertScheduler", () => {
       engine,
       rules: {
         listSchedulable: async () => [
-          { id: "alr_a", intervalMs: MINUTE, lastEvaluatedAt: null },
-          { id: "alr_b", intervalMs: 5 * MINUTE, lastEvaluatedAt: null },
+          { id: "alr_a", projectId: "prj_a", intervalMs: MINUTE, lastEvaluatedAt: null },
+          { id: "alr_b", projectId: "prj_a", intervalMs: 5 * MINUTE, lastEvaluatedAt: null },
         ],
       },
       clock: systemClock,
@@ -88,7 +95,7 @@ describe("createAlertScheduler", () => {
       engine,
       rules: {
         listSchedulable: async () => [
-          { id: "alr_gone", intervalMs: MINUTE, lastEvaluatedAt: null },
+          { id: "alr_gone", projectId: "prj_a", intervalMs: MINUTE, lastEvaluatedAt: null },
         ],
       },
       clock: systemClock,
@@ -100,6 +107,42 @@ describe("createAlertScheduler", () => {
     await vi.advanceTimersByTimeAsync(5 * MINUTE);
     expect(runs).toHaveLength(1);
     expect(scheduler.stats().scheduled).toBe(0);
+    await scheduler.stop();
+  });
+
+  it("takes due rules in turn by project: a thousand slow rules of one never hold back another's", async () => {
+    // Project A's rules each take 25 s (a heavy query up to its time limit); B's takes 10 ms.
+    const { engine, runs } = recordingEngine(new Set(), (id) => (id === "alr_b" ? 10 : 25_000));
+    const rulesA = Array.from({ length: 1000 }, (_, i) => ({
+      id: `alr_a${i}`,
+      projectId: "prj_a",
+      intervalMs: 30_000,
+      lastEvaluatedAt: "2026-01-01T11:59:00.000Z",
+    }));
+    const scheduler = createAlertScheduler({
+      engine,
+      rules: {
+        listSchedulable: async () => [
+          ...rulesA,
+          { id: "alr_b", projectId: "prj_b", intervalMs: 30_000, lastEvaluatedAt: null },
+        ],
+      },
+      clock: systemClock,
+      concurrency: 4,
+      syncIntervalMs: 24 * 60 * MINUTE,
+      logger: pino({ level: "silent" }),
+    });
+    await scheduler.start();
+    await vi.advanceTimersByTimeAsync(5 * MINUTE);
+    const b = runs.filter((r) => r.id === "alr_b").map((r) => r.at);
+    // Every 30 s, on its slot: in one FIFO it would wait behind hundreds of A's 25 s runs.
+    expect(b.length).toBeGreaterThanOrEqual(9);
+    for (let i = 1; i < b.length; i++)
+      expect((b[i] as number) - (b[i - 1] as number)).toBeLessThanOrEqual(31_000);
+    // A holds half of the evaluations at most: two at a time, 25 s each, over 5 minutes.
+    const a = runs.filter((r) => r.id !== "alr_b");
+    expect(a.length).toBeLessThanOrEqual(2 * Math.ceil((5 * MINUTE) / 25_000) + 2);
+    expect(a.length).toBeGreaterThanOrEqual(2 * Math.floor((5 * MINUTE) / 25_000) - 2);
     await scheduler.stop();
   });
 });

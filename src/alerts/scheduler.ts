@@ -7,12 +7,15 @@ import type { AlertRuleRepository } from "../meta/repositories/alert-rules.js";
 import type { AlertEngine } from "./evaluator.js";
 
 export interface AlertSchedulerDeps {
-  engine: Pick<AlertEngine, "evaluate" | "isRunning" | "idle">;
+  engine: Pick<AlertEngine, "evaluateScheduled" | "isRunning" | "idle">;
   /** Where the rules are read from at start and at each sync (every rule, muted ones too). */
   rules: Pick<AlertRuleRepository, "listSchedulable"> &
     Partial<Pick<AlertRuleRepository, "schedulableVersion">>;
   clock: Clock;
-  /** Evaluations in flight at once (VIGIL_ALERTS_CONCURRENCY); due ones beyond wait in FIFO order. */
+  /**
+   * Evaluations in flight at once (VIGIL_ALERTS_CONCURRENCY), half of them for one project at
+   * most; due ones beyond take turns by project, oldest first.
+   */
   concurrency: number;
   syncIntervalMs?: number;
   logger: Logger;
@@ -38,6 +41,8 @@ export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicSchedule
     (await deps.rules.listSchedulable()).map((r) => ({
       id: r.id,
       periodMs: r.intervalMs,
+      // Due rules take turns by project: one with many slow rules never starves another's.
+      group: r.projectId,
       fresh: r.lastEvaluatedAt === null,
     }));
   if (deps.lease)
@@ -47,7 +52,7 @@ export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicSchedule
       kind: "alert_rule",
       listActive,
       ...(deps.rules.schedulableVersion ? { version: deps.rules.schedulableVersion } : {}),
-      run: (id, fence) => engine.evaluate(id, fence),
+      run: (id, fence) => engine.evaluateScheduled(id, fence),
       isRunning: (id) => engine.isRunning(id),
       idle: () => engine.idle(),
       ...(deps.syncIntervalMs === undefined ? {} : { syncMs: deps.syncIntervalMs }),
@@ -55,7 +60,7 @@ export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicSchedule
   return createPeriodicScheduler({
     ...common,
     runner: {
-      run: (id) => engine.evaluate(id),
+      run: (id) => engine.evaluateScheduled(id),
       isRunning: (id) => engine.isRunning(id),
       idle: () => engine.idle(),
     },

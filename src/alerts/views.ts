@@ -13,6 +13,7 @@ import {
   PresetRef,
   SERIES_STATES,
 } from "./definition.js";
+import { backoffUntil } from "./evaluation.js";
 import type { PlannedSeries } from "./series-plan.js";
 
 export { ALERT_STATUSES };
@@ -30,6 +31,20 @@ export function alertStatus(
   if (isMuted(rule, now)) return "muted";
   return series.some((s) => s.state === "firing") ? "active" : "resolved";
 }
+
+export const FailingView = z
+  .object({
+    since: z.string().describe("When the first of the failed evaluations in a row ran"),
+    failures: z.number().int().describe("Failed evaluations in a row"),
+    reason: z.string().describe("Why the last one failed"),
+    nextEvaluationAt: z
+      .string()
+      .nullable()
+      .describe(
+        "When a rule backing off (two failures or more) is evaluated next; null: at its interval",
+      ),
+  })
+  .meta({ id: "AlertFailing" });
 
 export const LastEvaluationView = z
   .object({
@@ -63,6 +78,9 @@ export const AlertRuleView = z
       .enum(ALERT_STATUSES)
       .describe("muted while a mute holds, else active if a series fires"),
     state: z.enum(ALERT_RULE_STATES).describe("The worst series state, or error"),
+    failing: FailingView.nullable().describe(
+      "While the rule's evaluations fail (its query errs or times out): since when, how often and why; null while they work. A failing rule keeps its series' last states, so its status is not a verdict on the data",
+    ),
     muted: z.boolean().describe("True while a mute holds (an expired mute counts as unmuted)"),
     mutedUntil: z.string().nullable().describe("While muted: until when; null = indefinitely"),
     firingSeries: z.number().int(),
@@ -82,6 +100,17 @@ export function toLastEvaluation(rule: AlertRuleRecord): z.infer<typeof LastEval
     value: rule.lastValue,
     series: rule.lastSeries,
     error: rule.lastError,
+  };
+}
+
+export function toFailing(rule: AlertRuleRecord): z.infer<typeof FailingView> | null {
+  if (rule.failures === 0 || rule.failingSince === null) return null;
+  const until = backoffUntil(rule);
+  return {
+    since: rule.failingSince,
+    failures: rule.failures,
+    reason: rule.lastError ?? "unknown",
+    nextEvaluationAt: until === null ? null : new Date(until).toISOString(),
   };
 }
 
@@ -110,6 +139,7 @@ export function toRuleView(
     channelIds: rule.channelIds,
     status: alertStatus(rule, series, now),
     state: rule.state,
+    failing: toFailing(rule),
     muted,
     mutedUntil: muted ? rule.mutedUntil : null,
     firingSeries: series.filter((s) => s.state === "firing").length,

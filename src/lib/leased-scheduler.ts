@@ -97,7 +97,9 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     listActive: async () =>
       [...held.keys()].flatMap((id) => {
         const entry = entries.get(id);
-        return entry ? [{ id, periodMs: entry.periodMs }] : [];
+        return entry
+          ? [{ id, periodMs: entry.periodMs, ...(entry.group ? { group: entry.group } : {}) }]
+          : [];
       }),
     clock,
     concurrency: deps.concurrency,
@@ -142,10 +144,7 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     if (!entry) return; // Unknown yet (created since the last sync): scheduled after the next one.
     const first = lease.lastSlot === 0 && (entry.fresh === true || soon.has(entry.id));
     soon.delete(entry.id);
-    inner.schedule(
-      { id: entry.id, periodMs: entry.periodMs, lastSlot: lease.lastSlot },
-      { soon: first },
-    );
+    inner.schedule({ ...entry, lastSlot: lease.lastSlot }, { soon: first });
   }
 
   function drop(id: string): void {

@@ -6,6 +6,11 @@ export interface ScheduleEntry {
   id: string;
   periodMs: number;
   /**
+   * Whose entry this is (a project): due runs take turns between groups, and one group holds
+   * half of the concurrency at most, so one with many slow entries never starves another's.
+   */
+  group?: string;
+  /**
    * The last slot (epoch ms) whose run was recorded, when known (a lease taken over): a slot
    * missed since is run at once, late, instead of waiting for the next one. 0 = never run.
    */
@@ -31,7 +36,10 @@ export interface PeriodicSchedulerDeps {
   listActive(): Promise<ScheduleEntry[]>;
   syncIntervalMs?: number;
   clock: Clock;
-  /** Runs in flight at once; due runs beyond it wait in a FIFO queue. */
+  /**
+   * Runs in flight at once, of which one group (ScheduleEntry.group) holds half at most; due runs
+   * beyond wait their group's turn: the next goes to the group with the fewest running, oldest first.
+   */
   concurrency: number;
   logger: Logger;
   /** A slot given up (the previous run still going, or a whole period behind). */
@@ -69,6 +77,7 @@ export function nextSlot(id: string, periodMs: number, t: number): number {
 interface Slot {
   id: string;
   periodMs: number;
+  group: string;
   /** When to run; before now for a missed slot being caught up. */
   dueAt: number;
   /** The grid slot the run stands for: dueAt, except a run at once stands for the slot before. */
@@ -141,6 +150,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 interface Job {
   id: string;
   periodMs: number;
+  group: string;
   slot: number;
   dueAt: number;
 }
@@ -151,6 +161,9 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
   const queue: Job[] = [];
   const queued = new Set<string>();
   let running = 0;
+  /** Runs in flight by group, and how many one group may hold. */
+  const runningBy = new Map<string, number>();
+  const perGroup = Math.max(1, Math.floor(deps.concurrency / 2));
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   const now = () => deps.clock.now().getTime();
@@ -183,7 +196,13 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
           `${deps.what} run skipped: the previous run is still going`,
         );
       } else {
-        queue.push({ id: top.id, periodMs: top.periodMs, slot: top.slot, dueAt: top.dueAt });
+        queue.push({
+          id: top.id,
+          periodMs: top.periodMs,
+          group: top.group,
+          slot: top.slot,
+          dueAt: top.dueAt,
+        });
         queued.add(top.id);
       }
       // The next slot of the entry's own grid at least half a period on (a first run
@@ -193,7 +212,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
         deps.onSkipped?.();
         dueAt = nextSlot(top.id, top.periodMs, t);
       }
-      const next = { id: top.id, periodMs: top.periodMs, dueAt, slot: dueAt };
+      const next = { id: top.id, periodMs: top.periodMs, group: top.group, dueAt, slot: dueAt };
       current.set(top.id, next);
       heap.push(next);
     }
@@ -201,12 +220,34 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     arm();
   }
 
+  /**
+   * Where the job to run next waits, -1 for none: the oldest of the group with the fewest running,
+   * among groups below their share (entries naming no group share one without a bound). Jobs are
+   * queued as they fall due, so the first of a group is its oldest.
+   */
+  function nextJob(): number {
+    let best = -1;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < queue.length && fewest > 0; i++) {
+      const { group } = queue[i] as Job;
+      const runs = runningBy.get(group) ?? 0;
+      if (runs < fewest && (group === "" || runs < perGroup)) {
+        best = i;
+        fewest = runs;
+      }
+    }
+    return best;
+  }
+
   function pump(): void {
-    while (!stopped && running < deps.concurrency && queue.length > 0) {
-      const job = queue.shift() as Job;
+    while (!stopped && running < deps.concurrency) {
+      const index = nextJob();
+      if (index < 0) return;
+      const [job] = queue.splice(index, 1) as [Job];
       queued.delete(job.id);
       if (!current.has(job.id)) continue;
       running++;
+      runningBy.set(job.group, (runningBy.get(job.group) ?? 0) + 1);
       const t = now();
       deps.onLag?.(Math.max(0, t - job.dueAt) / 1000);
       deps.runner
@@ -223,6 +264,9 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
         )
         .finally(() => {
           running--;
+          const left = (runningBy.get(job.group) ?? 1) - 1;
+          if (left > 0) runningBy.set(job.group, left);
+          else runningBy.delete(job.group);
           pump();
         });
     }
@@ -241,7 +285,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     const upcoming = current.get(job.id);
     if (upcoming && upcoming.slot <= slot) {
       const dueAt = nextSlot(job.id, job.periodMs, slot);
-      const next = { id: job.id, periodMs: job.periodMs, dueAt, slot: dueAt };
+      const next = { id: job.id, periodMs: job.periodMs, group: job.group, dueAt, slot: dueAt };
       current.set(job.id, next);
       heap.push(next);
       arm();
@@ -252,18 +296,19 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
   /** When an entry runs first: now, its next slot, or a missed slot since its last run. */
   function firstSlot(entry: ScheduleEntry, soon: boolean, t: number): Slot {
     const { id, periodMs } = entry;
+    const group = entry.group ?? "";
     if (soon) {
       // At once, unless the slot it would stand for was already run (resumed within a period).
       const slot = nearestSlot(id, periodMs, t);
-      if (!entry.lastSlot || slot > entry.lastSlot) return { id, periodMs, dueAt: t, slot };
+      if (!entry.lastSlot || slot > entry.lastSlot) return { id, periodMs, group, dueAt: t, slot };
     }
     const next = nextSlot(id, periodMs, entry.lastSlot || t);
-    if (next > t) return { id, periodMs, dueAt: next, slot: next };
+    if (next > t) return { id, periodMs, group, dueAt: next, slot: next };
     // Missed (its worker died or handed it over): the latest slot runs now, older ones are lost
     // (half a period or more late, the run stands for the next slot: see slotStartingAt).
     const latest = slotAtOrBefore(id, periodMs, t);
     if (latest > next) deps.onSkipped?.();
-    return { id, periodMs, dueAt: latest, slot: latest };
+    return { id, periodMs, group, dueAt: latest, slot: latest };
   }
 
   function schedule(entry: ScheduleEntry, options: { soon?: boolean } = {}): void {
@@ -285,7 +330,9 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     for (const entry of active) {
       ids.add(entry.id);
       // After a restart every entry keeps its own slot: no burst, no double check.
-      if (current.get(entry.id)?.periodMs !== entry.periodMs) schedule(entry);
+      const known = current.get(entry.id);
+      if (known?.periodMs !== entry.periodMs || known.group !== (entry.group ?? ""))
+        schedule(entry);
     }
     for (const id of current.keys()) if (!ids.has(id)) current.delete(id);
     return active.length;

@@ -232,6 +232,10 @@ export interface AlertRulesTable {
   last_value: number | null;
   last_series: number | null;
   last_error: string | null;
+  /** Consecutive failed evaluations; 0 after one that worked. */
+  failures: number;
+  /** When the current run of failed evaluations began; null while evaluations work. */
+  failing_since: string | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;

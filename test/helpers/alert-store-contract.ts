@@ -37,6 +37,8 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     lastValue: null,
     lastSeries: null,
     lastError: null,
+    failures: 0,
+    failingSince: null,
     createdBy: null,
     createdAt: at(0),
     updatedAt: at(0),
@@ -91,6 +93,8 @@ export function alertStoreContract(getStore: () => MetaStore): void {
       lastValue: 0.5,
       lastSeries: 2,
       lastError: null,
+      failures: 0,
+      failingSince: null,
     });
     expect(await store.transaction((tx) => tx.repos.alertRules.lock(rule.id))).toBe(true);
     expect(await store.transaction((tx) => tx.repos.alertRules.lock("alr_gone"))).toBe(false);
@@ -261,6 +265,8 @@ export function alertStoreContract(getStore: () => MetaStore): void {
       lastValue: 0,
       lastSeries: 1,
       lastError: null,
+      failures: 0,
+      failingSince: null,
     });
     await repos.alertRules.insert({ ...rule, id: "alr_never", name: "Never run", channelIds: [] });
     const ids = async (order: "asc" | "desc") =>

@@ -7,6 +7,7 @@ import * as alerts from "./0005-alerts.js";
 import * as statusPages from "./0006-status-pages.js";
 import * as savedQueries from "./0007-saved-queries.js";
 import * as workLeases from "./0008-work-leases.js";
+import * as alertFailures from "./0009-alert-failures.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0006-status-pages": statusPages,
   "0007-saved-queries": savedQueries,
   "0008-work-leases": workLeases,
+  "0009-alert-failures": alertFailures,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,6 +31,10 @@ export interface AlertRuleRecord {
   lastValue: number | null;
   lastSeries: number | null;
   lastError: string | null;
+  /** Consecutive failed evaluations; 0 after one that worked. */
+  failures: number;
+  /** When the current run of failed evaluations began; null while evaluations work. */
+  failingSince: string | null;
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
@@ -54,6 +58,8 @@ export function newAlertRuleRecord(
     lastValue: null,
     lastSeries: null,
     lastError: null,
+    failures: 0,
+    failingSince: null,
     createdBy,
     createdAt: at,
     updatedAt: at,
@@ -68,6 +74,8 @@ export interface AlertRuleEvaluation {
   lastValue: number | null;
   lastSeries: number;
   lastError: string | null;
+  failures: number;
+  failingSince: string | null;
 }
 
 /** The alert status the spec lists, derived from mute and series states at a time. */
@@ -104,6 +112,8 @@ const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => (
   lastValue: row.last_value === null ? null : Number(row.last_value),
   lastSeries: row.last_series === null ? null : Number(row.last_series),
   lastError: row.last_error,
+  failures: Number(row.failures),
+  failingSince: row.failing_since,
   createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -175,6 +185,8 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
           last_value: rule.lastValue,
           last_series: rule.lastSeries,
           last_error: rule.lastError,
+          failures: rule.failures,
+          failing_since: rule.failingSince,
           created_by: rule.createdBy,
           created_at: rule.createdAt,
           updated_at: rule.updatedAt,
@@ -250,14 +262,15 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
       return `${Number(row?.n ?? 0)}@${row?.latest ?? ""}`;
     },
     async listSchedulable(): Promise<
-      { id: string; intervalMs: number; lastEvaluatedAt: string | null }[]
+      { id: string; projectId: string; intervalMs: number; lastEvaluatedAt: string | null }[]
     > {
       const rows = await db
         .selectFrom("alert_rules")
-        .select(["id", "definition", "last_evaluated_at"])
+        .select(["id", "project_id", "definition", "last_evaluated_at"])
         .execute();
       return rows.map((r) => ({
         id: r.id,
+        projectId: r.project_id,
         intervalMs: intervalMs(StoredDefinition.parse(JSON.parse(r.definition)).interval),
         lastEvaluatedAt: r.last_evaluated_at,
       }));
@@ -320,6 +333,8 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
           last_value: evaluation.lastValue,
           last_series: evaluation.lastSeries,
           last_error: evaluation.lastError,
+          failures: evaluation.failures,
+          failing_since: evaluation.failingSince,
         })
         .where("id", "=", id)
         .execute();

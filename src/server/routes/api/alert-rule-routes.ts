@@ -43,6 +43,7 @@ export const alertRuleRoutes =
       tql: deps.tql,
       webhooks: deps.webhooks,
       scheduler: deps.alerts.scheduler,
+      maxRulesPerProject: deps.config.alerts.maxRulesPerProject,
     },
   ): FastifyPluginAsyncZod =>
   async (app) => {
