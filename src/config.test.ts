@@ -178,7 +178,8 @@ describe("loadConfig", () => {
         keepAliveTimeoutSeconds: 72,
         idleTimeoutSeconds: 300,
         maxConnections: 10_000,
-        maxConnectionsPerAddress: 256,
+        maxConnectionsPerAddress: 64,
+        bodyTimeoutSeconds: 10,
       },
       ingest: { maxInflightBytes: 256 * 1024 * 1024 },
     });
@@ -190,6 +191,10 @@ describe("loadConfig", () => {
         VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: "0",
         VIGIL_HTTP_MAX_CONNECTIONS: "0",
         VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
+        VIGIL_HTTP_BODY_TIMEOUT_SECONDS: "4",
+        VIGIL_ADMIN_PORT: "9464",
+        VIGIL_ADMIN_HOST: "10.0.0.5",
+        VIGIL_METRICS_TOKEN: "a-long-enough-metrics-token",
         VIGIL_INGEST_MAX_INFLIGHT_BYTES: String(64 * 1024 * 1024),
       },
     });
@@ -200,6 +205,10 @@ describe("loadConfig", () => {
       idleTimeoutSeconds: 0,
       maxConnections: 0,
       maxConnectionsPerAddress: 0,
+      bodyTimeoutSeconds: 4,
+      adminPort: 9464,
+      adminHost: "10.0.0.5",
+      metricsToken: "a-long-enough-metrics-token",
     });
     expect(config.ingest.maxInflightBytes).toBe(64 * 1024 * 1024);
   });
@@ -233,6 +242,48 @@ describe("loadConfig", () => {
     ).toEqual([
       `VIGIL_INGEST_MAX_INFLIGHT_BYTES: must be at least twice VIGIL_INGEST_MAX_BODY_BYTES (${400 * 1024 * 1024})`,
     ]);
+  });
+
+  it("keeps the per-address cap below the global one, so a few addresses cannot hold every connection", () => {
+    const { http } = loadConfig({ env: {} });
+    // The measured attack came from 40 addresses: together they hold under a third.
+    expect(40 * http.maxConnectionsPerAddress).toBeLessThan(http.maxConnections / 3);
+    for (const perAddress of ["500", "600"])
+      expect(
+        problemsOf(() =>
+          loadConfig({
+            env: {
+              VIGIL_HTTP_MAX_CONNECTIONS: "500",
+              VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: perAddress,
+            },
+          }),
+        ),
+      ).toEqual([
+        "VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: must be below VIGIL_HTTP_MAX_CONNECTIONS (500), or be 0",
+      ]);
+    // No global cap, or no per-address one (behind a proxy): nothing to compare.
+    expect(
+      loadConfig({
+        env: { VIGIL_HTTP_MAX_CONNECTIONS: "0", VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "600" },
+      }).http.maxConnectionsPerAddress,
+    ).toBe(600);
+    expect(
+      loadConfig({
+        env: { VIGIL_HTTP_MAX_CONNECTIONS: "500", VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" },
+      }).http.maxConnectionsPerAddress,
+    ).toBe(0);
+  });
+
+  it("refuses an admin port equal to the main port, and a short metrics token, without echoing it", () => {
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_PORT: "9000", VIGIL_ADMIN_PORT: "9000" } })),
+    ).toEqual(["VIGIL_ADMIN_PORT: must differ from VIGIL_PORT"]);
+    // Both ephemeral (tests): each gets its own port.
+    expect(loadConfig({ env: { VIGIL_PORT: "0", VIGIL_ADMIN_PORT: "0" } }).http.adminPort).toBe(0);
+    const problems = problemsOf(() => loadConfig({ env: { VIGIL_METRICS_TOKEN: "short-secret" } }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^VIGIL_METRICS_TOKEN: /);
+    expect(problems[0]).not.toContain("short-secret");
   });
 });
 

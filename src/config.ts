@@ -51,7 +51,8 @@ const DEFAULT_HTTP = {
   keepAliveTimeoutSeconds: 72,
   idleTimeoutSeconds: 300,
   maxConnections: 10_000,
-  maxConnectionsPerAddress: 256,
+  maxConnectionsPerAddress: 64,
+  bodyTimeoutSeconds: 10,
 };
 
 const DEFAULT_TQL = {
@@ -193,6 +194,17 @@ export const Config = z
         maxConnectionsPerAddress: integer(0, 1_000_000).default(
           DEFAULT_HTTP.maxConnectionsPerAddress,
         ),
+        /**
+         * Time to receive a request body once its headers are in, on every route but OTLP
+         * ingestion (which keeps requestTimeoutSeconds); a slower one gets 408 and is closed.
+         */
+        bodyTimeoutSeconds: integer(1, 3600).default(DEFAULT_HTTP.bodyTimeoutSeconds),
+        /** A second port serving only /healthz, /readyz and /metrics; /metrics then leaves the main port. */
+        adminPort: integer(0, 65535).optional(),
+        /** Address the admin port binds; unset means the HTTP host. */
+        adminHost: z.string().min(1).optional(),
+        /** When set, /metrics answers only `Authorization: Bearer <token>` (on either port). */
+        metricsToken: z.string().min(16).max(1024).optional(),
       })
       .strict()
       .default(DEFAULT_HTTP),
@@ -425,6 +437,10 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_HTTP_IDLE_TIMEOUT_SECONDS: ["http", "idleTimeoutSeconds"],
   VIGIL_HTTP_MAX_CONNECTIONS: ["http", "maxConnections"],
   VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: ["http", "maxConnectionsPerAddress"],
+  VIGIL_HTTP_BODY_TIMEOUT_SECONDS: ["http", "bodyTimeoutSeconds"],
+  VIGIL_ADMIN_PORT: ["http", "adminPort"],
+  VIGIL_ADMIN_HOST: ["http", "adminHost"],
+  VIGIL_METRICS_TOKEN: ["http", "metricsToken"],
   VIGIL_GRPC_ENABLED: ["grpc", "enabled"],
   VIGIL_GRPC_HOST: ["grpc", "host"],
   VIGIL_GRPC_PORT: ["grpc", "port"],
@@ -560,6 +576,17 @@ function crossFieldProblems(
     problems.push(
       `${describe(["http", "headersTimeoutSeconds"])}: must not exceed ${describe(["http", "requestTimeoutSeconds"])} (${http.requestTimeoutSeconds})`,
     );
+  // A per-address cap at the global one lets a few addresses hold every connection.
+  if (
+    http.maxConnections > 0 &&
+    http.maxConnectionsPerAddress > 0 &&
+    http.maxConnectionsPerAddress >= http.maxConnections
+  )
+    problems.push(
+      `${describe(["http", "maxConnectionsPerAddress"])}: must be below ${describe(["http", "maxConnections"])} (${http.maxConnections}), or be 0`,
+    );
+  if (http.adminPort !== undefined && http.adminPort !== 0 && http.adminPort === config.port)
+    problems.push(`${describe(["http", "adminPort"])}: must differ from ${describe(["port"])}`);
   if (http.idleTimeoutSeconds > 0 && http.idleTimeoutSeconds <= tql.maxExecutionSeconds)
     problems.push(
       `${describe(["http", "idleTimeoutSeconds"])}: must exceed ${describe(["tql", "maxExecutionSeconds"])} (${tql.maxExecutionSeconds}), or be 0`,

@@ -34,6 +34,13 @@ export interface AlertRule {
   channelIds: string[];
   status: "active" | "muted" | "resolved";
   state: AlertRuleState;
+  /** While its evaluations fail: since when, how many in a row, why, and when it runs next. */
+  failing: {
+    since: string;
+    failures: number;
+    reason: string;
+    nextEvaluationAt: string | null;
+  } | null;
   muted: boolean;
   mutedUntil: string | null;
   firingSeries: number;

@@ -106,6 +106,16 @@ function Loaded({ rule, projectId }: { rule: AlertRule; projectId: string }) {
           "Not evaluated yet."
         )}
       </p>
+      {rule.failing && (
+        <p className="alr-last field-error small" role="status">
+          Failing since {formatTime(rule.failing.since)}: {rule.failing.failures} evaluation
+          {rule.failing.failures === 1 ? "" : "s"} in a row failed.{" "}
+          {rule.failing.nextEvaluationAt
+            ? `Backing off: next evaluation ${formatRelative(rule.failing.nextEvaluationAt)} (${formatTime(rule.failing.nextEvaluationAt)}). `
+            : ""}
+          The series keep their last states until the query works again.
+        </p>
+      )}
       <RuleForm projectId={projectId} initial={initial} rule={rule} writer={writer} />
       <RuleEvents projectId={projectId} ruleId={rule.id} />
     </>

@@ -6,14 +6,28 @@ export const RULE_STATES = [
   { key: "firing", label: "Firing" },
   { key: "pending", label: "Pending" },
   { key: "ok", label: "OK" },
-  { key: "error", label: "Error" },
+  { key: "error", label: "Failing" },
   { key: "muted", label: "Muted" },
 ] as const;
 
 export const ruleStateKey = (rule: AlertRule): string => (rule.muted ? "muted" : rule.state);
 
-/** The rule's state in words: muted, or its worst series state (ok, pending, firing), or error. */
+/**
+ * The rule's state in words: muted, or its worst series state (ok, pending, firing), or failing
+ * (its evaluations fail: its series keep their last states, so it is never shown as ok).
+ */
 export function RuleStateBadge({ rule }: { rule: AlertRule }) {
+  if (rule.state === "error")
+    return (
+      <span title={rule.failing?.reason}>
+        {rule.muted && (
+          <>
+            <StateBadge state="muted" tone="muted" />{" "}
+          </>
+        )}
+        <StateBadge state="failing" tone="bad" />
+      </span>
+    );
   if (rule.muted)
     return (
       <>
