@@ -64,7 +64,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("telemetry engine isolation between tenants", () => {
   let env: Awaited<ReturnType<typeof twoTenants>>;
   beforeAll(async () => {
-    env = await twoTenants({ VIGIL_TELEMETRY_SESSIONS: "6", VIGIL_TQL_MAX_EXECUTION_SECONDS: "4" });
+    env = await twoTenants({ VIGIL_TELEMETRY_SESSIONS: "7", VIGIL_TQL_MAX_EXECUTION_SECONDS: "4" });
   });
   afterAll(async () => {
     await env.service.stop();
