@@ -1,6 +1,5 @@
-import { request as httpRequest } from "node:http";
-import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshGet, openRaw, type RawClient, trickle, until, within } from "./helpers/raw-http.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -9,69 +8,6 @@ const HEADERS_TIMEOUT_S = 2;
 const PER_ADDRESS = 4;
 // Node checks the timeouts on a timer (a quarter of the headers timeout here) plus scheduling.
 const SLACK_MS = 1500;
-
-/** A raw client socket that records what the server wrote and when it closed. */
-interface RawClient {
-  socket: Socket;
-  received(): string;
-  /** Resolves with ms since the socket connected once the server closes it. */
-  closed: Promise<number>;
-}
-
-function openRaw(port: number): Promise<RawClient> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    let text = "";
-    let connectedAt = 0;
-    socket.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    // A reset from the server is a close too; only a connect failure is an error here.
-    socket.on("error", () => {});
-    const closed = new Promise<number>((done) =>
-      socket.once("close", () => done(Date.now() - connectedAt)),
-    );
-    socket.once("connect", () => {
-      connectedAt = Date.now();
-      resolve({ socket, received: () => text, closed });
-    });
-    socket.once("error", reject);
-  });
-}
-
-/** Writes `chunk` every `everyMs` until the socket closes. */
-function trickle(client: RawClient, chunk: () => string, everyMs: number): void {
-  const timer = setInterval(() => {
-    if (client.socket.destroyed || !client.socket.writable) clearInterval(timer);
-    else client.socket.write(chunk());
-  }, everyMs);
-  void client.closed.then(() => clearInterval(timer));
-}
-
-/** Resolves with the ms it took, or with `Infinity` when `limitMs` passed first. */
-async function within(closed: Promise<number>, limitMs: number): Promise<number> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<number>((done) => {
-    timer = setTimeout(() => done(Number.POSITIVE_INFINITY), limitMs);
-  });
-  try {
-    return await Promise.race([closed, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** GET on a fresh connection that is closed after the response (no pooled keep-alive). */
-function freshGet(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { agent: false }, (res) => {
-      res.resume();
-      res.once("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.once("error", reject);
-    req.end();
-  });
-}
 
 const GET_HEALTH = "GET /healthz HTTP/1.1\r\nHost: vigil.test\r\n\r\n";
 
@@ -84,9 +20,6 @@ describe("slow and idle connections", () => {
     new Promise<number>((resolve, reject) =>
       service.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
-  const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
-  };
 
   beforeAll(async () => {
     service = await startTestService(dir.path, {

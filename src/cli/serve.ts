@@ -10,6 +10,7 @@ import {
   startBackgroundWork,
 } from "../deps.js";
 import { createLogger } from "../lib/logger.js";
+import { buildAdminServer } from "../server/admin-server.js";
 import { createOtlpGrpcServer, type OtlpGrpcServer } from "../server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../server/key-limiter.js";
 import { type RateLimitStore, rateLimitCounterFor } from "../server/plugins/rate-limit.js";
@@ -22,8 +23,11 @@ export interface RunningService {
   url: string;
   /** The OTLP/gRPC endpoint (`http://host:port`), unless grpc.enabled is off. */
   grpcUrl: string | undefined;
+  /** The admin port's URL (/healthz, /readyz, /metrics), when http.adminPort is set. */
+  adminUrl: string | undefined;
   deps: AppDeps;
   app: FastifyInstance;
+  admin: FastifyInstance | undefined;
   grpc: OtlpGrpcServer | undefined;
   /** Stops accepting, drains in-flight requests, then closes the stores (chDB last). */
   stop(): Promise<void>;
@@ -88,11 +92,24 @@ export async function startService(
   // In-flight exports get half the shutdown time; the rest is left for the stores to flush.
   const grpcDrainMs = (config.shutdownTimeoutSeconds * 1000) / 2;
   let app: FastifyInstance | undefined;
+  let admin: FastifyInstance | undefined;
   let grpcUrl: string | undefined;
+  let adminUrl: string | undefined;
   try {
     await bootstrap(deps, logger);
     app = await buildServer(deps, { ...serverOptions, ingestLimiter });
     await app.listen({ host: config.host, port: config.port });
+    const { adminPort, adminHost = config.host, metricsToken } = config.http;
+    if (adminPort !== undefined) {
+      admin = await buildAdminServer(deps, ingestLimiter.counter);
+      await admin.listen({ host: adminHost, port: adminPort });
+      adminUrl = `http://${bracketed(adminHost)}:${listeningPort(admin, adminPort)}`;
+      logger.info({ url: adminUrl }, `Health and metrics listening at ${adminUrl}`);
+    } else if (metricsToken === undefined) {
+      logger.warn(
+        "/metrics is open to anyone who reaches the HTTP port: set VIGIL_METRICS_TOKEN, or VIGIL_ADMIN_PORT to serve it on a port of its own (docs/deploy.md)",
+      );
+    }
     if (grpc) {
       const grpcHost = config.grpc.host ?? config.host;
       const grpcPort = await grpc.listen(grpcHost, config.grpc.port);
@@ -101,6 +118,7 @@ export async function startService(
     }
     await startBackgroundWork(deps);
   } catch (error) {
+    await admin?.close();
     await app?.close();
     await grpc?.close(0);
     await closeDeps(deps);
@@ -108,21 +126,26 @@ export async function startService(
     throw error;
   }
   const server = app;
-  const address = server.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
+  const adminServer = admin;
   let stopping: Promise<void> | undefined;
   return {
-    url: `http://${bracketed(config.host)}:${port}`,
+    url: `http://${bracketed(config.host)}:${listeningPort(server, config.port)}`,
     grpcUrl,
+    adminUrl,
     deps,
     app: server,
+    admin: adminServer,
     grpc,
     stop() {
       stopping ??= (async () => {
         try {
           // Both transports stop accepting and drain at once; the stores close after both.
           if (grpc?.inFlight) logger.info({ inFlight: grpc.inFlight }, "Draining OTLP/gRPC calls");
-          const closed = await Promise.allSettled([server.close(), grpc?.close(grpcDrainMs)]);
+          const closed = await Promise.allSettled([
+            server.close(),
+            adminServer?.close(),
+            grpc?.close(grpcDrainMs),
+          ]);
           for (const result of closed) if (result.status === "rejected") throw result.reason;
         } finally {
           try {
@@ -138,6 +161,12 @@ export async function startService(
 }
 
 const bracketed = (host: string): string => (host.includes(":") ? `[${host}]` : host);
+
+/** The port a listening server got (an ephemeral one when 0 was asked for). */
+function listeningPort(app: FastifyInstance, asked: number): number {
+  const address = app.server.address();
+  return typeof address === "object" && address ? address.port : asked;
+}
 
 /** Runs until SIGTERM/SIGINT, then shuts down gracefully within the configured timeout. */
 export async function serveUntilSignalled(

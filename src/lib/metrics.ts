@@ -40,6 +40,8 @@ export interface Metrics {
   ingestInflightBytes: Gauge;
   /** Connections closed at accept because their address had too many open. */
   connectionsRefused: Counter;
+  /** Connections closed, near the connection cap, for waiting longest without a whole request. */
+  connectionsShed: Counter;
   /** Failed or timed-out Redis rate-limit calls (`command`) and Redis connection errors. */
   rateLimitStoreErrors: Counter<"kind">;
   /** Rate-limit hits counted in this node's memory because Redis was unavailable (fail open). */
@@ -168,6 +170,11 @@ export function createMetrics(): Metrics {
     help: "Connections closed at accept because their address had too many open",
     registers: [registry],
   });
+  const connectionsShed = new Counter({
+    name: "vigil_http_connections_shed_total",
+    help: "Connections closed near the connection cap because they waited longest without a whole request",
+    registers: [registry],
+  });
   const rateLimitStoreErrors = new Counter({
     name: "vigil_rate_limit_store_errors_total",
     help: "Redis rate-limit failures: calls that failed or timed out (command), connection errors (connection)",
@@ -194,6 +201,7 @@ export function createMetrics(): Metrics {
     telemetryReadsRefused,
     ingestInflightBytes,
     connectionsRefused,
+    connectionsShed,
     webhookDeliveries,
     webhookAttemptSeconds,
     webhookQueueSeconds,

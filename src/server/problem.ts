@@ -24,6 +24,7 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   409: "Conflict",
   413: "Payload Too Large",
   414: "URI Too Long",
@@ -65,7 +66,9 @@ export type Problem = z.infer<typeof Problem>;
 export function codeForStatus(status: number): string {
   const entry = Object.entries(STATUS_BY_CODE).find(([, s]) => s === status);
   if (entry) return entry[0];
-  return status === 405 ? "method_not_allowed" : status >= 500 ? "internal" : "invalid_input";
+  if (status === 405) return "method_not_allowed";
+  if (status === 408) return "request_timeout";
+  return status >= 500 ? "internal" : "invalid_input";
 }
 
 export function sendProblem(

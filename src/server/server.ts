@@ -9,7 +9,8 @@ import {
 } from "fastify-type-provider-zod";
 import type { AppDeps } from "../deps.js";
 import { newId } from "../lib/ids.js";
-import { capConnectionsPerAddress } from "./connection-limits.js";
+import { useBodyTimeout } from "./body-timeout.js";
+import { limitConnections } from "./connection-limits.js";
 import { KeyLimiter } from "./key-limiter.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
@@ -95,6 +96,24 @@ export interface ServerOptions {
   webDir?: string;
 }
 
+/** The main port's connection caps, from the config. */
+const connectionLimits = ({ config }: AppDeps) => ({
+  max: config.http.maxConnections,
+  perAddress: config.http.maxConnectionsPerAddress,
+});
+
+/** Counts and logs the connections a listener's caps close. */
+export const connectionEvents = (deps: Pick<AppDeps, "metrics" | "logger">) => ({
+  refused: (address: string) => {
+    deps.metrics.connectionsRefused.inc();
+    deps.logger.debug({ address }, "Closed a connection over the per-address limit");
+  },
+  shed: () => {
+    deps.metrics.connectionsShed.inc();
+    deps.logger.debug("Closed the connection waiting longest, near the connection limit");
+  },
+});
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -142,14 +161,12 @@ export async function buildServer(
       return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId("req");
     },
   }).withTypeProvider<ZodTypeProvider>();
-  if (timeouts.maxConnections > 0) app.server.maxConnections = timeouts.maxConnections;
-  capConnectionsPerAddress(app.server, timeouts.maxConnectionsPerAddress, (address) => {
-    deps.metrics.connectionsRefused.inc();
-    deps.logger.debug({ address }, "Closed a connection over the per-address limit");
-  });
+  limitConnections(app.server, connectionLimits(deps), connectionEvents(deps));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Small bodies (everything but OTLP batches) get a short deadline: trickling one holds a socket.
+  useBodyTimeout(app, timeouts.bodyTimeoutSeconds);
   // An action POST (…/test, …/run, logout) sent with `Content-Type: application/json` and no
   // body is a request without a body, not malformed JSON; anything else parses as before.
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -187,7 +204,10 @@ export async function buildServer(
   const rateLimits = ingestLimiter.counter;
   await app.register(cookie);
   await useOpenApi(app, VERSION);
-  await app.register(healthRoutes({ ...deps, rateLimits }));
+  // With an admin port, /metrics is served there only (docs/deploy.md).
+  const metricsAccess =
+    config.http.adminPort === undefined ? { token: config.http.metricsToken } : false;
+  await app.register(healthRoutes({ ...deps, rateLimits, metricsAccess }));
   // A worker node serves health and metrics only; the API, ingestion and pages are API nodes'.
   if (config.role === "worker") return app;
   // Public status pages: no authentication, cached per data version.

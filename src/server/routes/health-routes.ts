@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -7,6 +8,7 @@ import { assessWriteHealth } from "../../ingest/write-health.js";
 import type { Metrics } from "../../lib/metrics.js";
 import type { MetaStore } from "../../meta/meta-store.js";
 import type { TelemetryExecutor } from "../../telemetry/executor.js";
+import { sendProblem } from "../problem.js";
 import type { RateLimitCounter } from "../rate-limit-counter.js";
 
 const READY_TIMEOUT_MS = 2_000;
@@ -53,6 +55,14 @@ async function check(
   }
 }
 
+const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
+
+/** Whether an Authorization header carries the token; hashed first so the compare takes one time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer +(\S+) *$/i.exec(header ?? "");
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), digest(token));
+}
+
 export const healthRoutes =
   (stores: {
     meta: MetaStore;
@@ -62,6 +72,11 @@ export const healthRoutes =
     metrics: Metrics;
     /** The rate-limit counter; with a shared store (Redis) its state is reported, not required. */
     rateLimits?: Pick<RateLimitCounter, "ping">;
+    /**
+     * /metrics: not served (`false`, when the admin port has it), or served, to any caller or
+     * only with `Authorization: Bearer <token>`. Served to any caller when not given.
+     */
+    metricsAccess?: false | { token?: string | undefined };
   }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
@@ -114,7 +129,18 @@ export const healthRoutes =
       },
     );
 
-    app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
+    const access = stores.metricsAccess ?? {};
+    if (access === false) return;
+    const { token } = access;
+    app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
+      if (token !== undefined && !bearerMatches(request.headers.authorization, token)) {
+        reply.header("www-authenticate", 'Bearer realm="metrics"');
+        return sendProblem(request, reply, {
+          status: 401,
+          code: "unauthorized",
+          detail: "Send the metrics token (VIGIL_METRICS_TOKEN) as Authorization: Bearer <token>",
+        });
+      }
       reply.type(stores.metrics.registry.contentType);
       return stores.metrics.registry.metrics();
     });

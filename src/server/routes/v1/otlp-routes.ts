@@ -70,6 +70,8 @@ export const otlpRoutes =
         `/${signal}`,
         {
           bodyLimit: maxBytes,
+          // Large batches on slow links: the request timeout, not the short body timeout.
+          config: { largeBody: true },
           preHandler: requirePermission("ingest"),
           schema: {
             tags: ["ingest"],
