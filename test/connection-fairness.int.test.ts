@@ -127,6 +127,7 @@ describe("connections while strangers hold them", () => {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     });
     expect(metrics.status).toBe(200);
+    expect(metrics.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await metrics.text()).toMatch(/^vigil_http_connections_shed_total \d+$/m);
     // Only those: the API, the docs and the dashboard stay on the main port.
     for (const path of ["/docs", "/api/auth/me", "/"]) {

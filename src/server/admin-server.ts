@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { AppDeps } from "../deps.js";
 import { limitConnections } from "./connection-limits.js";
 import { registerErrorHandling } from "./plugins/errors.js";
+import { noSniff, useSecurityHeaders } from "./plugins/security-headers.js";
 import { sendProblem } from "./problem.js";
 import type { RateLimitCounter } from "./rate-limit-counter.js";
 import { healthRoutes } from "./routes/health-routes.js";
@@ -37,7 +38,7 @@ export async function buildAdminServer(
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024,
     frameworkErrors: (error, request, reply) =>
-      sendProblem(request, reply, {
+      sendProblem(request, noSniff(reply), {
         status: error.statusCode ?? 400,
         detail: error.message,
       }),
@@ -50,6 +51,7 @@ export async function buildAdminServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  useSecurityHeaders(app);
   await app.register(
     healthRoutes({
       ...deps,

@@ -17,6 +17,7 @@ import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { sessionRateLimiter, useProjectSession } from "./plugins/project-session.js";
 import { keyRateLimiter, useRateLimits } from "./plugins/rate-limit.js";
+import { noSniff, useSecurityHeaders } from "./plugins/security-headers.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
 import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
@@ -153,7 +154,10 @@ export async function buildServer(
     routerOptions: { maxParamLength: 200 },
     // Errors the router raises before any route runs (a malformed URL, an over-long id).
     frameworkErrors: (error, request, reply) =>
-      sendProblem(request, reply, { status: error.statusCode ?? 400, detail: error.message }),
+      sendProblem(request, noSniff(reply), {
+        status: error.statusCode ?? 400,
+        detail: error.message,
+      }),
     // genReqId reads X-Request-Id itself so a malformed incoming id is replaced, not trusted.
     requestIdHeader: false,
     genReqId: (request) => {
@@ -165,6 +169,7 @@ export async function buildServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  useSecurityHeaders(app);
   // Small bodies (everything but OTLP batches) get a short deadline: trickling one holds a socket.
   useBodyTimeout(app, timeouts.bodyTimeoutSeconds);
   // An action POST (…/test, …/run, logout) sent with `Content-Type: application/json` and no

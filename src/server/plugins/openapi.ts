@@ -91,6 +91,25 @@ const withProblems: SwaggerTransform = (input) => {
   return transformed;
 };
 
+/**
+ * The docs page loads only its own scripts, styles and /docs/json, and no page may frame it
+ * (frame-ancestors; X-Frame-Options for older browsers). Swagger UI sets inline styles, which
+ * cannot run script; inline scripts stay refused.
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join("; ");
+
 /** OpenAPI 3.1 generated from the routes' zod schemas, at /openapi.json, rendered at /docs. */
 export async function useOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -113,6 +132,12 @@ export async function useOpenApi(app: FastifyInstance, version: string): Promise
     transformObject: withExamples,
   });
   // Assets are served from the installed package: nothing is fetched from a CDN.
-  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { validatorUrl: null } });
+  await app.register(async (docs) => {
+    docs.addHook("onSend", async (_request, reply, payload) => {
+      reply.header("content-security-policy", DOCS_CSP).header("x-frame-options", "DENY");
+      return payload;
+    });
+    await docs.register(swaggerUi, { routePrefix: "/docs", uiConfig: { validatorUrl: null } });
+  });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }
