@@ -81,6 +81,26 @@ describe.skipIf(SKIP_REDIS)("rate-limit counter on Redis", () => {
     expect(fresh.ttl).toBeGreaterThan(200);
   });
 
+  it("reads and refunds a shared window without starting or extending one", async () => {
+    expect(await counterA.peek("refund")).toBeUndefined();
+    await counterA.increment("refund", 60_000);
+    await counterB.increment("refund", 60_000);
+    const read = await counterB.peek("refund");
+    expect(read?.current).toBe(2);
+    expect(read?.ttl).toBeGreaterThan(58_000);
+    await counterB.decrement("refund");
+    expect((await counterA.peek("refund"))?.current).toBe(1);
+    await counterA.decrement("refund");
+    await counterA.decrement("refund");
+    expect((await counterA.peek("refund"))?.current).toBe(0);
+    // The refund kept the window's expiry; one for a missing key creates nothing.
+    expect(await (clients[0] as Redis).pttl("vigil:rl:refund")).toBeGreaterThan(58_000);
+    await counterA.decrement("never-counted");
+    expect(await (clients[0] as Redis).exists("vigil:rl:never-counted")).toBe(0);
+    expect((await counterB.increment("refund", 60_000)).current).toBe(1);
+    expect(await metric("vigil_rate_limit_local_counts_total")).toBe(0);
+  });
+
   it("counts concurrent hits from two nodes exactly once each", async () => {
     const hits = Array.from({ length: 400 }, (_, i) =>
       (i % 2 ? counterA : counterB).increment("burst", 60_000),

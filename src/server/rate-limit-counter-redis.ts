@@ -23,10 +23,51 @@ if ttl < 0 then
 end
 return {current, ttl}
 `;
-const INCREMENT_SHA = createHash("sha1").update(INCREMENT_SCRIPT).digest("hex");
+/** A refund: one hit less in a window that still exists, never below zero or into a new key. */
+const DECREMENT_SCRIPT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+`;
+
+/** The window as it is, without a hit: false (nil) when there is none. */
+const PEEK_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if not current then
+  return false
+end
+return {tonumber(current), redis.call('PTTL', KEYS[1])}
+`;
+
+interface Script {
+  text: string;
+  sha: string;
+}
+const script = (text: string): Script => ({
+  text,
+  sha: createHash("sha1").update(text).digest("hex"),
+});
+const INCREMENT = script(INCREMENT_SCRIPT);
+const DECREMENT = script(DECREMENT_SCRIPT);
+const PEEK = script(PEEK_SCRIPT);
 
 /** What the script answers, checked: a misbehaving server must not become a NaN limit. */
 const ScriptReply = z.tuple([z.number().int().min(1), z.number().int().min(0)]);
+/** A window read back (a refunded one may hold 0 hits; a key without expiry reads as ending now). */
+const PeekReply = z.union([
+  z.null(),
+  z.tuple([
+    z.number().int().min(0),
+    z
+      .number()
+      .int()
+      .transform((ttl) => Math.max(0, ttl)),
+  ]),
+]);
+
+/** What `shared` answers when Redis cannot be asked: the caller counts in memory instead. */
+const LOCAL = Symbol("local");
 
 /** After a failed or timed-out call, Redis is left alone this long (counting locally meanwhile). */
 const PAUSE_AFTER_FAILURE_MS = 1_000;
@@ -64,35 +105,61 @@ export class RedisRateLimitCounter implements RateLimitCounter {
   }
 
   async increment(key: string, windowMs: number): Promise<CounterWindow> {
-    // Not connected: the client would refuse at once anyway (no offline queue); skip the error.
-    if (this.client.status === "ready" && this.now() >= this.pausedUntil) {
-      try {
-        const [current, ttl] = ScriptReply.parse(await this.run(this.prefix + key, windowMs));
-        this.recovered();
-        return { current, ttl };
-      } catch (error) {
-        this.deps.metrics.rateLimitStoreErrors.inc({ kind: "command" });
-        this.pausedUntil = this.now() + PAUSE_AFTER_FAILURE_MS;
-        this.unavailable(error instanceof Error ? error.message : String(error));
-      }
-    } else {
-      this.unavailable(`connection ${this.client.status}`);
-    }
+    const shared = await this.shared(async () => {
+      const [current, ttl] = ScriptReply.parse(await this.run(INCREMENT, key, windowMs));
+      return { current, ttl };
+    });
+    if (shared !== LOCAL) return shared;
     this.deps.metrics.rateLimitLocalCounts.inc();
     return this.local.count(key, windowMs);
+  }
+
+  async decrement(key: string): Promise<void> {
+    if ((await this.shared(() => this.run(DECREMENT, key))) === LOCAL) this.local.uncount(key);
+  }
+
+  async peek(key: string): Promise<CounterWindow | undefined> {
+    const shared = await this.shared(async () => {
+      const reply = PeekReply.parse(await this.run(PEEK, key));
+      return reply ? { current: reply[0], ttl: reply[1] } : undefined;
+    });
+    // While Redis is unavailable, what this node counted meanwhile is all there is to read.
+    return shared === LOCAL ? this.local.read(key) : shared;
   }
 
   async ping(): Promise<void> {
     await this.client.ping();
   }
 
-  /** EVALSHA, loading the script on the first call to a (re)started server. */
-  private async run(key: string, windowMs: number): Promise<unknown> {
+  /**
+   * One call to Redis, or LOCAL when it is not connected, fails or times out (the caller then
+   * uses this node's memory).
+   */
+  private async shared<T>(call: () => Promise<T>): Promise<T | typeof LOCAL> {
+    // Not connected: the client would refuse at once anyway (no offline queue); skip the error.
+    if (this.client.status !== "ready" || this.now() < this.pausedUntil) {
+      this.unavailable(`connection ${this.client.status}`);
+      return LOCAL;
+    }
     try {
-      return await this.client.evalsha(INCREMENT_SHA, 1, key, windowMs);
+      const result = await call();
+      this.recovered();
+      return result;
+    } catch (error) {
+      this.deps.metrics.rateLimitStoreErrors.inc({ kind: "command" });
+      this.pausedUntil = this.now() + PAUSE_AFTER_FAILURE_MS;
+      this.unavailable(error instanceof Error ? error.message : String(error));
+      return LOCAL;
+    }
+  }
+
+  /** EVALSHA, loading the script on the first call to a (re)started server. */
+  private async run(script: Script, key: string, ...args: (string | number)[]): Promise<unknown> {
+    try {
+      return await this.client.evalsha(script.sha, 1, this.prefix + key, ...args);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-      return this.client.eval(INCREMENT_SCRIPT, 1, key, windowMs);
+      return this.client.eval(script.text, 1, this.prefix + key, ...args);
     }
   }
 

@@ -24,6 +24,28 @@ describe("MemoryRateLimitCounter", () => {
     expect((await counter.increment("short", 1_000)).current).toBe(1);
     expect((await counter.increment("long", 60_000)).current).toBe(2);
   });
+
+  it("reads a window without counting, and takes a hit back only from a live window", async () => {
+    let now = 0;
+    const counter = new MemoryRateLimitCounter(() => now);
+    expect(await counter.peek("a")).toBeUndefined();
+    await counter.increment("a", 60_000);
+    await counter.increment("a", 60_000);
+    now = 10_000;
+    expect(await counter.peek("a")).toEqual({ current: 2, ttl: 50_000 });
+    await counter.decrement("a");
+    expect(await counter.peek("a")).toEqual({ current: 1, ttl: 50_000 });
+    await counter.decrement("a");
+    await counter.decrement("a");
+    expect((await counter.peek("a"))?.current).toBe(0);
+    // A refund for a window that ended, or never was, does not start one.
+    now = 60_000;
+    await counter.decrement("a");
+    await counter.decrement("b");
+    expect(await counter.peek("a")).toBeUndefined();
+    expect(await counter.peek("b")).toBeUndefined();
+    expect(await counter.increment("a", 60_000)).toEqual({ current: 1, ttl: 60_000 });
+  });
 });
 
 describe("KeyLimiter", () => {

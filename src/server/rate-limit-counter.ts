@@ -15,6 +15,10 @@ export interface RateLimitCounter {
    * Never rejects and never waits long: a shared store that fails is replaced by a local count.
    */
   increment(key: string, windowMs: number): Promise<CounterWindow>;
+  /** Takes one hit back from `key`'s current window (a refund); nothing when it has none. */
+  decrement(key: string): Promise<void>;
+  /** `key`'s current window without counting a hit, or undefined when it has none. */
+  peek(key: string): Promise<CounterWindow | undefined>;
   /** Checks that the shared store answers (for /readyz); absent when counting in memory. */
   ping?(): Promise<void>;
 }
@@ -54,5 +58,32 @@ export class MemoryRateLimitCounter implements RateLimitCounter {
 
   async increment(key: string, windowMs: number): Promise<CounterWindow> {
     return this.count(key, windowMs);
+  }
+
+  /** The synchronous refund behind decrement. */
+  uncount(key: string): void {
+    const window = this.current(key);
+    if (window && window.count > 0) window.count -= 1;
+  }
+
+  async decrement(key: string): Promise<void> {
+    this.uncount(key);
+  }
+
+  /** The synchronous read behind peek. */
+  read(key: string): CounterWindow | undefined {
+    const window = this.current(key);
+    return (
+      window && { current: window.count, ttl: window.startedAt + window.windowMs - this.now() }
+    );
+  }
+
+  async peek(key: string): Promise<CounterWindow | undefined> {
+    return this.read(key);
+  }
+
+  private current(key: string): Window | undefined {
+    const window = this.windows.get(key);
+    return window && window.startedAt + window.windowMs > this.now() ? window : undefined;
   }
 }
