@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { MemoryRateLimitCounter } from "../server/rate-limit-counter.js";
+import {
+  addressBucket,
+  type LoginLimits,
+  type LoginRefusal,
+  LoginThrottle,
+} from "./login-throttle.js";
+
+const LIMITS: LoginLimits = {
+  failuresPerAddress: 5,
+  addressWindowMinutes: 5,
+  failuresPerAccount: 3,
+  accountWindowMinutes: 15,
+  knownAddressDays: 30,
+};
+
+function throttle(limits: LoginLimits = LIMITS) {
+  const clock = { now: 1_000_000 };
+  const counter = new MemoryRateLimitCounter(() => clock.now);
+  const keys: string[] = [];
+  const refusals: LoginRefusal[] = [];
+  const recording = {
+    increment: (key: string, windowMs: number) => {
+      keys.push(key);
+      return counter.increment(key, windowMs);
+    },
+    decrement: (key: string) => counter.decrement(key),
+    peek: (key: string) => counter.peek(key),
+  };
+  const limiter = new LoginThrottle(recording, limits, (reason) => refusals.push(reason));
+  /** One attempt that fails (its charges stand); the error when it was refused instead. */
+  const fail = async (address: string, email: string) => {
+    try {
+      await limiter.admit(address, email);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  };
+  return { clock, limiter, keys, refusals, fail };
+}
+
+describe("LoginThrottle", () => {
+  it("refuses an address past its failures whatever the emails, until its window ends", async () => {
+    const { clock, refusals, fail } = throttle();
+    for (let i = 0; i < 5; i++)
+      expect(await fail("203.0.113.7", `user${i}@example.com`)).toBeUndefined();
+    clock.now += 60_000;
+    const refused = await fail("203.0.113.7", "another@example.com");
+    expect(refused).toMatchObject({ code: "rate_limited", retryAfterSeconds: 240 });
+    expect(refusals).toEqual(["address"]);
+    // Another address is not held back.
+    expect(await fail("203.0.113.8", "another@example.com")).toBeUndefined();
+    clock.now += 240_000;
+    expect(await fail("203.0.113.7", "another@example.com")).toBeUndefined();
+  });
+
+  it("does not count successful or undecided sign-ins as failures", async () => {
+    const { limiter, fail } = throttle();
+    for (let i = 0; i < 20; i++) {
+      const attempt = await limiter.admit("203.0.113.7", `user${i % 2}@example.com`);
+      await (i % 2 ? attempt.succeeded() : attempt.abandoned());
+    }
+    for (let i = 0; i < 3; i++)
+      expect(await fail("203.0.113.7", "user0@example.com")).toBeUndefined();
+  });
+
+  it("refuses an email past its failures from new addresses, but not from one it signed in from", async () => {
+    const { clock, limiter, refusals, fail } = throttle();
+    const email = "owner@example.com";
+    await (await limiter.admit("198.51.100.1", email)).succeeded();
+    for (let i = 0; i < 3; i++) expect(await fail(`203.0.113.${i}`, email)).toBeUndefined();
+    const refused = await fail("203.0.113.50", email);
+    expect(refused).toMatchObject({ code: "rate_limited", retryAfterSeconds: 900 });
+    expect(refusals).toEqual(["account"]);
+    // The owner's usual address still gets its password checked, and signs in.
+    const known = await limiter.admit("198.51.100.1", email);
+    await known.succeeded();
+    // Other emails are not held back by this one's failures.
+    expect(await fail("203.0.113.50", "someone@example.com")).toBeUndefined();
+    clock.now += 900_000;
+    expect(await fail("203.0.113.50", email)).toBeUndefined();
+  });
+
+  it("forgets a known address after knownAddressDays", async () => {
+    const { clock, limiter, fail } = throttle({ ...LIMITS, knownAddressDays: 1 });
+    const email = "owner@example.com";
+    await (await limiter.admit("198.51.100.1", email)).succeeded();
+    clock.now += 86_400_000;
+    for (let i = 0; i < 3; i++) await fail(`203.0.113.${i}`, email);
+    expect(await fail("198.51.100.1", email)).toMatchObject({ code: "rate_limited" });
+  });
+
+  it("limits attempts per address and email to 20 a minute, successful ones included", async () => {
+    const { limiter, refusals } = throttle({ ...LIMITS, failuresPerAddress: 100 });
+    for (let i = 0; i < 20; i++)
+      await (await limiter.admit("203.0.113.7", "owner@example.com")).succeeded();
+    await expect(limiter.admit("203.0.113.7", "owner@example.com")).rejects.toMatchObject({
+      code: "rate_limited",
+      retryAfterSeconds: 60,
+    });
+    expect(refusals).toEqual(["address_account"]);
+  });
+
+  it("keys its counters by digests, never by an email or an address", async () => {
+    const { limiter, keys } = throttle();
+    await (await limiter.admit("203.0.113.7", "owner@example.com")).succeeded();
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      expect(key).toMatch(/^login:(address|pair|account|known):[0-9a-f]{32}$/);
+      expect(key).not.toContain("203.0.113.7");
+      expect(key).not.toContain("owner");
+    }
+  });
+
+  it("counts an IPv6 client by its /64, and an IPv4-mapped one as IPv4", async () => {
+    expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:0db8:0001:0002:ffff:1:2:3")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressBucket("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressBucket("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+    expect(addressBucket("::1")).toBe("0:0:0:0::/64");
+    expect(addressBucket("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBucket("203.0.113.7")).toBe("203.0.113.7");
+    const { fail } = throttle();
+    for (let i = 0; i < 5; i++) await fail(`2001:db8:1:2::${i + 1}`, `user${i}@example.com`);
+    expect(await fail("2001:db8:1:2:ffff::9", "next@example.com")).toMatchObject({
+      code: "rate_limited",
+    });
+    expect(await fail("2001:db8:1:3::1", "next@example.com")).toBeUndefined();
+  });
+});
