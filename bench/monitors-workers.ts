@@ -37,6 +37,7 @@ import { createMetaStore } from "../src/meta/meta-store.js";
 import { createMonitorEngine } from "../src/monitors/engine.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { defaultAuthDeps } from "../test/helpers/auth-deps.js";
 import { startShimProcess } from "../test/helpers/clickhouse-shim-process.js";
 import { findPostgresBin, startThrowawayPostgres } from "../test/helpers/postgres.js";
 import { type ServeProcess, startServeProcess } from "../test/helpers/run-cli.js";
@@ -123,6 +124,7 @@ async function main() {
       clock: systemClock,
       newId,
       sessionTtlHours: 1,
+      ...defaultAuthDeps(),
       statusPages: createStatusPageEngine({ clock: systemClock }),
     };
     const setup = await initialize(domain, {

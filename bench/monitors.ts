@@ -20,6 +20,7 @@ import { createCheckRunner } from "../src/monitors/runner.js";
 import { createMonitorScheduler, nextSlot } from "../src/monitors/scheduler.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { defaultAuthDeps } from "../test/helpers/auth-deps.js";
 import { createBenchMonitors, startTarget } from "./monitor-target.js";
 import { printTable } from "./table.js";
 
@@ -230,6 +231,7 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     clock: systemClock,
     newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock: systemClock }),
   };
   const outbound = createOutboundAgent({

@@ -71,6 +71,7 @@ import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { createWebhookService } from "../src/webhooks/service.js";
 import { generateSecret, signatureHeaders, signingKey } from "../src/webhooks/signing.js";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/transport.js";
+import { defaultAuthDeps } from "../test/helpers/auth-deps.js";
 import { printTable } from "./table.js";
 
 const { values: args } = parseArgs({
@@ -642,6 +643,7 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
     clock: systemClock,
     newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock: systemClock }),
   };
   const setup = await initialize(domain, {

@@ -28,6 +28,42 @@ describe("loadConfig", () => {
     expect(config.meta.url).toBeUndefined();
   });
 
+  it("reads the sign-in limits and the password-hash bound", () => {
+    expect(loadConfig({ env: {} }).auth).toEqual({
+      sessionTtlHours: 168,
+      loginFailuresPerAddress: 20,
+      loginAddressWindowMinutes: 5,
+      loginFailuresPerAccount: 10,
+      loginAccountWindowMinutes: 15,
+      knownAddressDays: 30,
+      maxConcurrentHashes: 2,
+      maxQueuedHashes: 32,
+    });
+    const set = loadConfig({
+      env: {
+        VIGIL_AUTH_LOGIN_FAILURES_PER_ADDRESS: "50",
+        VIGIL_AUTH_LOGIN_ADDRESS_WINDOW_MINUTES: "10",
+        VIGIL_AUTH_LOGIN_FAILURES_PER_ACCOUNT: "5",
+        VIGIL_AUTH_LOGIN_ACCOUNT_WINDOW_MINUTES: "60",
+        VIGIL_AUTH_KNOWN_ADDRESS_DAYS: "7",
+        VIGIL_AUTH_MAX_CONCURRENT_HASHES: "1",
+        VIGIL_AUTH_MAX_QUEUED_HASHES: "0",
+      },
+    });
+    expect(set.auth).toMatchObject({
+      loginFailuresPerAddress: 50,
+      loginAddressWindowMinutes: 10,
+      loginFailuresPerAccount: 5,
+      loginAccountWindowMinutes: 60,
+      knownAddressDays: 7,
+      maxConcurrentHashes: 1,
+      maxQueuedHashes: 0,
+    });
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_AUTH_MAX_CONCURRENT_HASHES: "0" } }))[0],
+    ).toMatch(/VIGIL_AUTH_MAX_CONCURRENT_HASHES/);
+  });
+
   it("reads the alert evaluation settings", () => {
     expect(loadConfig({ env: {} }).alerts).toEqual({ enabled: true, concurrency: 4 });
     const set = loadConfig({

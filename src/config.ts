@@ -292,9 +292,22 @@ export const Config = z
         sessionTtlHours: integer(1, 24 * 90).default(24 * 7),
         adminEmail: Email.optional(),
         adminPassword: Password.optional(),
+        /** Failed sign-ins one client address may make per window, whatever the emails (429 beyond). */
+        loginFailuresPerAddress: integer(1, 100_000).default(20),
+        loginAddressWindowMinutes: integer(1, 24 * 60).default(5),
+        /** Failed sign-ins for one email from all addresses per window; its known addresses are exempt. */
+        loginFailuresPerAccount: integer(1, 100_000).default(10),
+        loginAccountWindowMinutes: integer(1, 24 * 60).default(15),
+        /** How long an address that signed in to an account stays exempt from that account's limit. */
+        knownAddressDays: integer(1, 365).default(30),
+        /** Password hashes (scrypt, on libuv's 4-thread pool) at once: the rest stay free for zlib. */
+        maxConcurrentHashes: integer(1, 64).default(2),
+        /** Hashes waiting for a turn; beyond them a sign-in gets 503 + Retry-After. */
+        maxQueuedHashes: integer(0, 10_000).default(32),
       })
       .strict()
-      .default({ sessionTtlHours: 24 * 7 }),
+      // Parsed, so every field's default applies when `auth` is absent.
+      .prefault({}),
     rateLimit: z
       .object({ perMinute: integer(1, 1_000_000).default(100) })
       .strict()
@@ -462,6 +475,13 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_SESSION_TTL_HOURS: ["auth", "sessionTtlHours"],
   VIGIL_ADMIN_EMAIL: ["auth", "adminEmail"],
   VIGIL_ADMIN_PASSWORD: ["auth", "adminPassword"],
+  VIGIL_AUTH_LOGIN_FAILURES_PER_ADDRESS: ["auth", "loginFailuresPerAddress"],
+  VIGIL_AUTH_LOGIN_ADDRESS_WINDOW_MINUTES: ["auth", "loginAddressWindowMinutes"],
+  VIGIL_AUTH_LOGIN_FAILURES_PER_ACCOUNT: ["auth", "loginFailuresPerAccount"],
+  VIGIL_AUTH_LOGIN_ACCOUNT_WINDOW_MINUTES: ["auth", "loginAccountWindowMinutes"],
+  VIGIL_AUTH_KNOWN_ADDRESS_DAYS: ["auth", "knownAddressDays"],
+  VIGIL_AUTH_MAX_CONCURRENT_HASHES: ["auth", "maxConcurrentHashes"],
+  VIGIL_AUTH_MAX_QUEUED_HASHES: ["auth", "maxQueuedHashes"],
   VIGIL_RATE_LIMIT_PER_MINUTE: ["rateLimit", "perMinute"],
   VIGIL_INGEST_MAX_BODY_BYTES: ["ingest", "maxBodyBytes"],
   VIGIL_INGEST_MAX_ATTRIBUTE_LENGTH: ["ingest", "maxAttributeLength"],

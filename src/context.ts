@@ -1,6 +1,8 @@
+import type { LoginThrottle } from "./auth/login-throttle.js";
 import type { Permission } from "./auth/permissions.js";
 import type { Clock } from "./lib/clock.js";
 import type { IdGenerator } from "./lib/ids.js";
+import type { PasswordHasher } from "./lib/password-hasher.js";
 import type { MetaAccess } from "./meta/meta-store.js";
 import type { Membership } from "./meta/repositories/users.js";
 import type { StatusPageEngine } from "./status-pages/engine.js";
@@ -11,6 +13,10 @@ export interface DomainDeps {
   clock: Clock;
   newId: IdGenerator;
   sessionTtlHours: number;
+  /** Every password hash and check, bounded so sign-ins cannot hold libuv's thread pool. */
+  passwords: PasswordHasher;
+  /** The sign-in limits, counted where every rate limit counts. */
+  loginThrottle: LoginThrottle;
   /** Status pages' state engine: writers of what a page shows signal it in their transaction. */
   statusPages: StatusPageEngine;
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { type AlertEngine, createAlertEngine } from "./alerts/evaluator.js";
 import { incidentVerbs } from "./alerts/incidents-port.js";
 import { createAlertScheduler } from "./alerts/scheduler.js";
+import { LoginThrottle } from "./auth/login-throttle.js";
 import { type Config, readPemSetting } from "./config.js";
 import type { DomainDeps } from "./context.js";
 import { createEventBus } from "./events/event-bus.js";
@@ -14,6 +15,7 @@ import { createOutboundAgent } from "./lib/http/outbound-agent.js";
 import { type IdGenerator, newId } from "./lib/ids.js";
 import type { WorkerLeases } from "./lib/leased-scheduler.js";
 import { createMetrics, type Metrics } from "./lib/metrics.js";
+import { PasswordHasher } from "./lib/password-hasher.js";
 import type { PeriodicScheduler } from "./lib/periodic-scheduler.js";
 import { createRetentionSweep, type RetentionSweep } from "./lib/retention-sweep.js";
 import { createSecretBox, loadSecretKey } from "./lib/secret-box.js";
@@ -31,6 +33,7 @@ import {
   type NotificationDispatcher,
 } from "./notifications/dispatcher.js";
 import { createReadDeps, type ReadDeps } from "./read/read-deps.js";
+import { MemoryRateLimitCounter, type RateLimitCounter } from "./server/rate-limit-counter.js";
 import { createStatusPageEngine } from "./status-pages/engine.js";
 import { createStatusPageReader, type StatusPageReader } from "./status-pages/reader.js";
 import { createStatusPageTicker, type StatusPageTicker } from "./status-pages/ticker.js";
@@ -85,6 +88,8 @@ export interface DepsOptions {
   metrics?: Metrics;
   clock?: Clock;
   newId?: IdGenerator;
+  /** Where the sign-in limits count: the server's rate-limit counter; in memory when not given. */
+  rateLimits?: RateLimitCounter;
 }
 
 /** Opens and migrates the metadata store (SQLite under the data dir, or PostgreSQL). */
@@ -136,10 +141,35 @@ export async function openTelemetryStore(
   return executor;
 }
 
+/** Password hashing and the sign-in limits as `auth` configures them (refusals counted in metrics). */
+export function createAuthDeps(
+  auth: Config["auth"],
+  options: Pick<DepsOptions, "metrics" | "rateLimits">,
+): Pick<DomainDeps, "passwords" | "loginThrottle"> {
+  const refused = options.metrics?.authRefused;
+  return {
+    passwords: new PasswordHasher(
+      { maxConcurrent: auth.maxConcurrentHashes, maxQueued: auth.maxQueuedHashes },
+      () => refused?.inc({ reason: "hashing" }),
+    ),
+    loginThrottle: new LoginThrottle(
+      options.rateLimits ?? new MemoryRateLimitCounter(),
+      {
+        failuresPerAddress: auth.loginFailuresPerAddress,
+        addressWindowMinutes: auth.loginAddressWindowMinutes,
+        failuresPerAccount: auth.loginFailuresPerAccount,
+        accountWindowMinutes: auth.loginAccountWindowMinutes,
+        knownAddressDays: auth.knownAddressDays,
+      },
+      (reason) => refused?.inc({ reason }),
+    ),
+  };
+}
+
 export function createDomainDeps(
   config: Config,
   meta: MetaStore,
-  options: Pick<DepsOptions, "clock" | "newId">,
+  options: Pick<DepsOptions, "clock" | "newId" | "metrics" | "rateLimits">,
 ): DomainDeps {
   const clock = options.clock ?? systemClock;
   return {
@@ -147,6 +177,7 @@ export function createDomainDeps(
     clock,
     newId: options.newId ?? newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    ...createAuthDeps(config.auth, options),
     statusPages: createStatusPageEngine({ clock }),
   };
 }
@@ -162,7 +193,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     await meta.close();
     throw error;
   }
-  const domain = createDomainDeps(config, meta, options);
+  const domain = createDomainDeps(config, meta, { ...options, metrics });
   const { logger } = options;
   const secretBox = createSecretBox(loadSecretKey(config, meta.engine));
   const service = createWebhookService(config.webhooks, {

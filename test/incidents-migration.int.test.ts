@@ -9,6 +9,7 @@ import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { migrationProvider } from "../src/meta/migrations/index.js";
 import { listIncidents } from "../src/monitors/monitors.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { defaultAuthDeps } from "./helpers/auth-deps.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,
@@ -116,6 +117,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
         clock: { now: () => new Date(T2) },
         newId: createIdGenerator(),
         sessionTtlHours: 1,
+        ...defaultAuthDeps(),
         statusPages: createStatusPageEngine({ clock: { now: () => new Date(T2) } }),
       },
       actor: { kind: "system" },

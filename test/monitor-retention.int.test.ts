@@ -6,6 +6,7 @@ import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { createResultRetention } from "../src/monitors/retention.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { defaultAuthDeps } from "./helpers/auth-deps.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,6 +31,7 @@ it("deletes results older than the retention in batches and keeps the rest", asy
     clock,
     newId,
     sessionTtlHours: 24,
+    ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   };
   const { projectId } = await initialize(domain, {

@@ -24,6 +24,7 @@ import { runCheck } from "../src/monitors/runner.js";
 import { createChannel } from "../src/notifications/channels.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import { defaultAuthDeps } from "./helpers/auth-deps.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 /**
@@ -65,6 +66,7 @@ function open() {
     clock,
     newId: createIdGenerator(() => nowMs),
     sessionTtlHours: 24,
+    ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   };
   const engine = createMonitorEngine({

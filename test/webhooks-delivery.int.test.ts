@@ -25,6 +25,7 @@ import {
 import { createEventPublisher } from "../src/webhooks/service.js";
 import { generateSecret } from "../src/webhooks/signing.js";
 import { postWebhook, type WebhookPost } from "../src/webhooks/transport.js";
+import { defaultAuthDeps } from "./helpers/auth-deps.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import {
   type ReceivedRequest,
@@ -105,6 +106,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
           clock,
           newId,
           sessionTtlHours: 1,
+          ...defaultAuthDeps(),
           statusPages: createStatusPageEngine({ clock }),
         },
         { email: "hooks@example.com", password: "password-1", withApiKey: false },

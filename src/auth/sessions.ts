@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { DomainDeps, UserActor } from "../context.js";
-import { randomBase62, sha256Hex, verifyPassword } from "../lib/crypto.js";
+import { randomBase62, sha256Hex } from "../lib/crypto.js";
 import { UnauthorizedError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
-import type { Membership, User } from "../meta/repositories/users.js";
+import type { Membership, User, UserWithPassword } from "../meta/repositories/users.js";
 import { Email } from "./users.js";
 
 export const LoginInput = z.object({ email: Email, password: z.string().min(1).max(256) }).strict();
@@ -37,15 +37,29 @@ function publicUser(user: User & { passwordHash?: string }): User {
   return { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
 }
 
-/** Checks credentials and opens a session; the token is returned once, for the cookie. */
+/**
+ * Checks credentials and opens a session; the token is returned once, for the cookie. `address`
+ * is the client's: the sign-in limits count failures per address and per email
+ * (RateLimitedError beyond them), and the password check waits for a turn (UnavailableError).
+ */
 export async function login(
   deps: DomainDeps,
   input: LoginInput,
+  address: string,
 ): Promise<AuthenticatedUser & { token: string }> {
   const { email, password } = parseInput(LoginInput, input);
-  const user = await deps.meta.repos.users.findByEmail(email);
-  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  const attempt = await deps.loginThrottle.admit(address, email);
+  let user: UserWithPassword | undefined;
+  let valid: boolean;
+  try {
+    user = await deps.meta.repos.users.findByEmail(email);
+    valid = await deps.passwords.verify(password, user?.passwordHash ?? DUMMY_HASH);
+  } catch (error) {
+    await attempt.abandoned();
+    throw error;
+  }
   if (!user || !valid) throw new UnauthorizedError("Invalid email or password");
+  await attempt.succeeded();
   const token = randomBase62(43);
   const now = deps.clock.now();
   const expiresAt = sessionExpiry(deps, now);

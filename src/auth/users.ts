@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
-import { hashPassword } from "../lib/crypto.js";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { User } from "../meta/repositories/users.js";
@@ -51,7 +50,7 @@ export async function createUser({
 }): Promise<CreatedUser> {
   if (ctx.actor.kind !== "system") throw new ForbiddenError("Only the operator can create users");
   const data = parseInput(CreateUserInput, input);
-  const passwordHash = await hashPassword(data.password);
+  const passwordHash = await ctx.deps.passwords.hash(data.password);
   const createdAt = nowIso(ctx.deps);
   return ctx.deps.meta.transaction(async ({ repos }) => {
     if (await repos.users.findByEmail(data.email))

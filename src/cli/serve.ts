@@ -10,6 +10,7 @@ import {
   startBackgroundWork,
 } from "../deps.js";
 import { createLogger } from "../lib/logger.js";
+import { createMetrics } from "../lib/metrics.js";
 import { buildAdminServer } from "../server/admin-server.js";
 import { createOtlpGrpcServer, type OtlpGrpcServer } from "../server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../server/key-limiter.js";
@@ -71,19 +72,35 @@ export async function startService(
   /** The clock and id source (tests drive time with them); the system's by default. */
   depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
 ): Promise<RunningService> {
-  const deps = await createDeps(config, { ...depsOptions, logger });
+  const metrics = createMetrics();
   // Several API nodes share their rate-limit counters through Redis (closed last, on stop);
   // a worker serves no limited routes, so it does not connect.
   const redisUrl =
     serverOptions.ingestLimiter || config.role === "worker" ? undefined : config.redis.url;
-  const redis = redisUrl ? await connectRateLimitRedis(redisUrl, deps) : undefined;
+  const redis = redisUrl ? await connectRateLimitRedis(redisUrl, { logger, metrics }) : undefined;
   const rateLimitStore: RateLimitStore = redis
     ? { kind: "redis", client: redis }
     : { kind: "memory" };
   // One per-key OTLP budget for both transports, over the one counter every limit counts in.
   const ingestLimiter =
     serverOptions.ingestLimiter ??
-    new KeyLimiter(config.ingest.perMinute, rateLimitCounterFor(rateLimitStore, deps));
+    new KeyLimiter(
+      config.ingest.perMinute,
+      rateLimitCounterFor(rateLimitStore, { logger, metrics }),
+    );
+  let deps: AppDeps;
+  try {
+    // The sign-in limits count in that counter too, so they hold across the API nodes.
+    deps = await createDeps(config, {
+      ...depsOptions,
+      logger,
+      metrics,
+      rateLimits: ingestLimiter.counter,
+    });
+  } catch (error) {
+    if (redis) await closeRateLimitRedis(redis);
+    throw error;
+  }
   // OTLP/gRPC is ingestion: an API node's (or a one-process install's) job, not a worker's.
   const grpc =
     config.grpc.enabled && config.role !== "worker"

@@ -52,6 +52,11 @@ export interface Metrics {
    * `telemetry.maxReadWaitMs` for the engine.
    */
   telemetryReadsRefused: Counter<"reason">;
+  /**
+   * Sign-ins refused by a limit (`address`, `account`, `address_account`: 429), and password
+   * hashes refused because `auth.maxQueuedHashes` were already waiting (`hashing`: 503).
+   */
+  authRefused: Counter<"reason">;
 }
 
 export function createMetrics(): Metrics {
@@ -189,6 +194,14 @@ export function createMetrics(): Metrics {
   });
   // Both series from the start, at 0, so a rate over them works before the first refusal.
   for (const reason of ["pending", "wait"]) telemetryReadsRefused.inc({ reason }, 0);
+  const authRefused = new Counter({
+    name: "vigil_auth_refused_total",
+    help: "Sign-ins refused (429) by the failed sign-ins per address (address) or per email (account), or the attempts per address and email (address_account); password hashes refused (503) with auth.maxQueuedHashes waiting (hashing)",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  for (const reason of ["address", "account", "address_account", "hashing"])
+    authRefused.inc({ reason }, 0);
   const rateLimitLocalCounts = new Counter({
     name: "vigil_rate_limit_local_counts_total",
     help: "Rate-limit hits counted in this node's memory because Redis was unavailable; limits then hold per node",
@@ -199,6 +212,7 @@ export function createMetrics(): Metrics {
     rateLimitStoreErrors,
     rateLimitLocalCounts,
     telemetryReadsRefused,
+    authRefused,
     ingestInflightBytes,
     connectionsRefused,
     connectionsShed,

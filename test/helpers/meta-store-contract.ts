@@ -21,6 +21,7 @@ import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
+import { defaultAuthDeps } from "./auth-deps.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
 import { workLeaseContract } from "./work-lease-contract.js";
 
@@ -35,6 +36,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
     clock,
     newId: (prefix) => `${prefix}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`,
     sessionTtlHours: 1,
+    ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   });
   const system = () => ({ deps: deps(), actor: { kind: "system" as const } });
@@ -79,7 +81,11 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   });
 
   it("logs in by case-insensitive email, resolves and ends the session", async () => {
-    const session = await login(deps(), { email: "ADMIN@example.com", password: "password-1" });
+    const session = await login(
+      deps(),
+      { email: "ADMIN@example.com", password: "password-1" },
+      "192.0.2.1",
+    );
     expect(session.user.email).toBe("admin@example.com");
     expect(session.memberships).toEqual([
       expect.objectContaining({ orgName: "Acme", role: "owner" }),
@@ -91,12 +97,16 @@ export function metaStoreContract(getStore: () => MetaStore): void {
       UnauthorizedError,
     );
     await expect(
-      login(deps(), { email: "admin@example.com", password: "wrong-password" }),
+      login(deps(), { email: "admin@example.com", password: "wrong-password" }, "192.0.2.1"),
     ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it("expires sessions after their time to live", async () => {
-    const session = await login(deps(), { email: "admin@example.com", password: "password-1" });
+    const session = await login(
+      deps(),
+      { email: "admin@example.com", password: "password-1" },
+      "192.0.2.1",
+    );
     const later: DomainDeps = {
       ...deps(),
       clock: { now: () => new Date(Date.now() + 2 * 3_600_000) },
@@ -117,10 +127,11 @@ export function metaStoreContract(getStore: () => MetaStore): void {
       ctx: system(),
       input: { email: "other@example.com", password: "password-4", newOrg: "Other" },
     });
-    const otherSession = await login(deps(), {
-      email: "other@example.com",
-      password: "password-4",
-    });
+    const otherSession = await login(
+      deps(),
+      { email: "other@example.com", password: "password-4" },
+      "192.0.2.1",
+    );
     const ctx = {
       deps: deps(),
       actor: {

@@ -1,0 +1,8 @@
+import { loadConfig } from "../../src/config.js";
+import type { DomainDeps } from "../../src/context.js";
+import { createAuthDeps } from "../../src/deps.js";
+
+/** Password hashing and the sign-in limits with the default settings, for domain deps built by hand. */
+export function defaultAuthDeps(): Pick<DomainDeps, "passwords" | "loginThrottle"> {
+  return createAuthDeps(loadConfig({ env: {} }).auth, {});
+}
