@@ -81,7 +81,11 @@ describe.skipIf(process.platform !== "linux")("gzip bombs against a real service
     ]);
     expect(init.code).toBe(0);
     const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
-    service = await startServeProcess(["--data-dir", dir.path], { VIGIL_LOG_LEVEL: "warn" });
+    service = await startServeProcess(["--data-dir", dir.path], {
+      VIGIL_LOG_LEVEL: "warn",
+      // A hundred senders, all on loopback: the per-address cap would take them for one client.
+      VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
+    });
     const { url, pid } = service;
     const send = (body: Buffer | string, headers: Record<string, string>) =>
       fetch(`${url}/v1/traces`, {

@@ -89,7 +89,9 @@ describe("hostile ingest input", () => {
   let attacker: { projectId: string; key: string };
 
   beforeAll(async () => {
-    service = await startTestService(dir.path);
+    // Victim and attacker send 80 requests at once, all from loopback: the per-address cap
+    // would take two tenants' clients for one.
+    service = await startTestService(dir.path, { VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" });
     const setup = await initialize(service.deps.domain, {
       email: "hostile@example.com",
       password: "correct horse battery",
