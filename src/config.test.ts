@@ -65,11 +65,19 @@ describe("loadConfig", () => {
   });
 
   it("reads the alert evaluation settings", () => {
-    expect(loadConfig({ env: {} }).alerts).toEqual({ enabled: true, concurrency: 4 });
-    const set = loadConfig({
-      env: { VIGIL_ALERTS_ENABLED: "false", VIGIL_ALERTS_CONCURRENCY: "16" },
+    expect(loadConfig({ env: {} }).alerts).toEqual({
+      enabled: true,
+      concurrency: 4,
+      maxRulesPerProject: 500,
     });
-    expect(set.alerts).toEqual({ enabled: false, concurrency: 16 });
+    const set = loadConfig({
+      env: {
+        VIGIL_ALERTS_ENABLED: "false",
+        VIGIL_ALERTS_CONCURRENCY: "16",
+        VIGIL_ALERTS_MAX_RULES_PER_PROJECT: "50",
+      },
+    });
+    expect(set.alerts).toEqual({ enabled: false, concurrency: 16, maxRulesPerProject: 50 });
     expect(problemsOf(() => loadConfig({ env: { VIGIL_ALERTS_CONCURRENCY: "0" } }))[0]).toMatch(
       /VIGIL_ALERTS_CONCURRENCY/,
     );
@@ -83,8 +91,10 @@ describe("loadConfig", () => {
       maxPendingReads: 128,
       maxReadWaitMs: 1000,
     });
-    expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(6);
+    // 4 TQL sessions at least: an organization at its limit (3) leaves one to another.
+    expect(DEFAULT_TELEMETRY_SESSIONS).toBeGreaterThanOrEqual(7);
     expect(defaults.tql.maxConcurrentPerProject).toBe(2);
+    expect(defaults.tql.maxConcurrentPerOrganization).toBe(3);
     const set = loadConfig({
       env: {
         VIGIL_TELEMETRY_SESSIONS: "1",
@@ -92,6 +102,7 @@ describe("loadConfig", () => {
         VIGIL_TELEMETRY_MAX_PENDING_READS: "16",
         VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "250",
         VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: "5",
+        VIGIL_TQL_MAX_CONCURRENT_PER_ORGANIZATION: "8",
       },
     });
     expect(set.telemetry).toMatchObject({
@@ -107,6 +118,7 @@ describe("loadConfig", () => {
       problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_MAX_READ_WAIT_MS: "1.5" } }))[0],
     ).toMatch(/^VIGIL_TELEMETRY_MAX_READ_WAIT_MS: must be a whole number from 1 to 600000/);
     expect(set.tql.maxConcurrentPerProject).toBe(5);
+    expect(set.tql.maxConcurrentPerOrganization).toBe(8);
     expect(problemsOf(() => loadConfig({ env: { VIGIL_TELEMETRY_SESSIONS: "0" } }))[0]).toMatch(
       /^VIGIL_TELEMETRY_SESSIONS: must be a whole number from 1 to 256/,
     );

@@ -60,13 +60,15 @@ const DEFAULT_TQL = {
   maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   maxRowsToRead: 2_000_000_000,
   maxConcurrentPerProject: 2,
+  maxConcurrentPerOrganization: 3,
 };
 
 /**
- * Two write sessions, a TQL-capable read session per core and one kept for the API's reads; at
- * least 6, so one project at the TQL limit (2) never makes another project's query wait.
+ * Two write sessions, TQL-capable read sessions (one per core, and at least 4) and one kept for
+ * the API's reads. With 4 for TQL, one organization at its limit (3) never makes another
+ * organization's query wait, nor one project at its limit (2) another project's (ADR 0021).
  */
-export const DEFAULT_TELEMETRY_SESSIONS = Math.max(6, availableParallelism() + 3);
+export const DEFAULT_TELEMETRY_SESSIONS = Math.max(7, availableParallelism() + 3);
 
 const DEFAULT_TELEMETRY = {
   database: "vigil",
@@ -116,6 +118,7 @@ const DEFAULT_MONITORS = {
 const DEFAULT_ALERTS = {
   enabled: true,
   concurrency: 4,
+  maxRulesPerProject: 500,
 };
 
 const DEFAULT_WEBHOOKS = {
@@ -349,8 +352,19 @@ export const Config = z
         maxMemoryBytes: integer(16 * 1024 * 1024, 1024 ** 4).default(DEFAULT_TQL.maxMemoryBytes),
         /** Rows one TQL query may read from the tables (422 query_limit_exceeded beyond). */
         maxRowsToRead: integer(1000, 1e15).default(DEFAULT_TQL.maxRowsToRead),
-        /** TQL queries one project may have running at once; more get 429 + Retry-After. */
+        /**
+         * Engine queries one project may have running or waiting at once (TQL, previews, alert
+         * evaluations); one more TQL query gets 429 + Retry-After.
+         */
         maxConcurrentPerProject: integer(1, 1000).default(DEFAULT_TQL.maxConcurrentPerProject),
+        /**
+         * The same, for all projects of one organization together. An organization also runs
+         * at most one query fewer than the engine's TQL sessions at once, so another always
+         * finds one (ADR 0021).
+         */
+        maxConcurrentPerOrganization: integer(1, 1000).default(
+          DEFAULT_TQL.maxConcurrentPerOrganization,
+        ),
       })
       .strict()
       .default(DEFAULT_TQL),
@@ -381,10 +395,13 @@ export const Config = z
         /** Evaluate alert rules in this process (turn off on API-only nodes). */
         enabled: flag.default(DEFAULT_ALERTS.enabled),
         /**
-         * Alert queries running at once, on the engine's ad-hoc read lanes; due rules beyond it
-         * wait in a FIFO queue. Not counted against tql.maxConcurrentPerProject.
+         * Alert evaluations in flight at once, half of them for one project at most; due rules
+         * beyond take turns by project. Their queries pass TQL's engine admission, waiting their
+         * turn (never refused for tql.maxConcurrentPerProject) within tql.maxExecutionSeconds.
          */
         concurrency: integer(1, 1000).default(DEFAULT_ALERTS.concurrency),
+        /** Alert rules one project may have; creating one more gets 409 naming this limit. */
+        maxRulesPerProject: integer(1, 100_000).default(DEFAULT_ALERTS.maxRulesPerProject),
       })
       .strict()
       .default(DEFAULT_ALERTS),
@@ -499,6 +516,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_MONITORS_RESULT_RETENTION_DAYS: ["monitors", "resultRetentionDays"],
   VIGIL_ALERTS_ENABLED: ["alerts", "enabled"],
   VIGIL_ALERTS_CONCURRENCY: ["alerts", "concurrency"],
+  VIGIL_ALERTS_MAX_RULES_PER_PROJECT: ["alerts", "maxRulesPerProject"],
   VIGIL_WEBHOOKS_ENABLED: ["webhooks", "enabled"],
   VIGIL_WEBHOOKS_CONCURRENCY: ["webhooks", "concurrency"],
   VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: ["webhooks", "allowPrivateTargets"],
@@ -512,6 +530,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_TQL_MAX_MEMORY_BYTES: ["tql", "maxMemoryBytes"],
   VIGIL_TQL_MAX_ROWS_TO_READ: ["tql", "maxRowsToRead"],
   VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: ["tql", "maxConcurrentPerProject"],
+  VIGIL_TQL_MAX_CONCURRENT_PER_ORGANIZATION: ["tql", "maxConcurrentPerOrganization"],
 };
 /** Read by loadConfig itself rather than mapped into the schema. */
 const CONFIG_FILE_VAR = "VIGIL_CONFIG";

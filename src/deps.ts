@@ -300,7 +300,12 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
           lease,
         })
       : undefined;
-  const tql = createTqlService({ executor: telemetry, limits: config.tql });
+  const tql = createTqlService({
+    executor: telemetry,
+    limits: config.tql,
+    organizationOf: organizationsOf(meta),
+    onRefused: (reason) => metrics.tqlRefused.inc({ reason }),
+  });
   const alertEngine = createAlertEngine({
     meta,
     clock: domain.clock,
@@ -347,7 +352,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       {
         maxPending: config.telemetry.maxPendingReads,
         maxWaitMs: config.telemetry.maxReadWaitMs,
-        onRefused: (reason) => metrics.telemetryReadsRefused.inc({ reason }),
+        // The read API's two documented reasons: a count bound (its own or its project's), or the wait.
+        onRefused: (reason) =>
+          metrics.telemetryReadsRefused.inc({ reason: reason === "wait" ? "wait" : "pending" }),
       },
     ),
     domain,
@@ -424,5 +431,22 @@ function workerLeases(config: Config, meta: MetaStore): WorkerLeases | undefined
     workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
     leases: meta.repos.workLeases,
     leaseMs: config.leaseSeconds * 1000,
+  };
+}
+
+/**
+ * The organization of a project, remembered once read (a project never moves): TQL shares the
+ * engine between organizations first. Forgets everything past 10,000 projects.
+ */
+function organizationsOf(meta: MetaStore): (projectId: string) => Promise<string | undefined> {
+  const known = new Map<string, string>();
+  return async (projectId) => {
+    const cached = known.get(projectId);
+    if (cached !== undefined) return cached;
+    const project = await meta.repos.projects.findById(projectId);
+    if (!project) return undefined;
+    if (known.size >= 10_000) known.clear();
+    known.set(projectId, project.orgId);
+    return project.orgId;
   };
 }

@@ -52,6 +52,8 @@ export interface Metrics {
    * `telemetry.maxReadWaitMs` for the engine.
    */
   telemetryReadsRefused: Counter<"reason">;
+  /** TQL queries, previews and alert evaluations the engine admission refused, by reason. */
+  tqlRefused: Counter<"reason">;
   /**
    * Sign-ins refused by a limit (`address`, `account`, `address_account`: 429), and password
    * hashes refused because `auth.maxQueuedHashes` were already waiting (`hashing`: 503).
@@ -202,6 +204,13 @@ export function createMetrics(): Metrics {
   });
   for (const reason of ["address", "account", "address_account", "hashing"])
     authRefused.inc({ reason }, 0);
+  const tqlRefused = new Counter({
+    name: "vigil_tql_refused_total",
+    help: "TQL queries, previews and alert evaluations refused by the engine admission: tenant or group when the project's (tql.maxConcurrentPerProject) or organization's (tql.maxConcurrentPerOrganization) queries were already running or waiting (429), deadline when one waited its whole time limit for a turn, pending when too many waited in all (503)",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  for (const reason of ["tenant", "group", "deadline", "pending"]) tqlRefused.inc({ reason }, 0);
   const rateLimitLocalCounts = new Counter({
     name: "vigil_rate_limit_local_counts_total",
     help: "Rate-limit hits counted in this node's memory because Redis was unavailable; limits then hold per node",
@@ -212,6 +221,7 @@ export function createMetrics(): Metrics {
     rateLimitStoreErrors,
     rateLimitLocalCounts,
     telemetryReadsRefused,
+    tqlRefused,
     authRefused,
     ingestInflightBytes,
     connectionsRefused,
