@@ -21,7 +21,7 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a `vigil` command with --json output and returns what it printed. */
-function vigil(args: string[], env: NodeJS.ProcessEnv) {
+export function vigilJson(args: string[], env: NodeJS.ProcessEnv) {
   const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`vigil ${args[0]} failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, string>;
@@ -29,7 +29,11 @@ function vigil(args: string[], env: NodeJS.ProcessEnv) {
 
 /** `vigil init` of a data dir for the benchmarks: its project and full-access API key. */
 export function initDataDir(dataDir: string, env: NodeJS.ProcessEnv) {
-  const { apiKey = "", projectId = "" } = vigil(
+  const {
+    apiKey = "",
+    projectId = "",
+    orgId = "",
+  } = vigilJson(
     [
       "init",
       "--json",
@@ -42,7 +46,7 @@ export function initDataDir(dataDir: string, env: NodeJS.ProcessEnv) {
     ],
     env,
   );
-  return { apiKey, projectId };
+  return { apiKey, projectId, orgId };
 }
 
 /** Posts one OTLP/HTTP protobuf trace export; resolves its status once the answer is read. */
