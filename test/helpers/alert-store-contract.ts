@@ -82,6 +82,7 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     ]);
     expect(await repos.alertRules.listSchedulable()).toContainEqual({
       id: rule.id,
+      projectId: rule.projectId,
       intervalMs: 300_000,
       lastEvaluatedAt: null,
     });
