@@ -27,7 +27,7 @@ import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { latencies, type Latencies, openLoop, type OpenLoopResult, round } from "./http-load.js";
+import { type Latencies, latencies, type OpenLoopResult, openLoop, round } from "./http-load.js";
 import { benchEnv, initDataDir, startServer, vigilJson } from "./serve-process.js";
 import { printTable } from "./table.js";
 

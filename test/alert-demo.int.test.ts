@@ -42,7 +42,11 @@ describe("an alert rule over the demo dataset", () => {
 
   it("goes pending, fires after `for`, and resolves once the value no longer breaches", async () => {
     const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
-    const rules = { tql: service.deps.tql, webhooks: service.deps.webhooks, maxRulesPerProject: 500 };
+    const rules = {
+      tql: service.deps.tql,
+      webhooks: service.deps.webhooks,
+      maxRulesPerProject: 500,
+    };
     const rule = await createRule(rules, {
       ctx,
       projectId,

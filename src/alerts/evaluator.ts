@@ -16,9 +16,9 @@ import type { WebhookService } from "../webhooks/service.js";
 import { renderMessage } from "./definition.js";
 import {
   type EvaluationPlan,
+  isBackingOff,
   planEvaluation,
   type QueryOutcome,
-  isBackingOff,
   type SeriesChange,
 } from "./evaluation.js";
 import type { AlertIncidents } from "./incidents-port.js";

@@ -1,7 +1,11 @@
 import type { ErrorGroupStore } from "../ingest/error-groups.js";
 import type { Clock } from "../lib/clock.js";
+import {
+  type AdmissionOptions,
+  admitReads,
+  EngineAdmission,
+} from "../telemetry/engine-admission.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { admitReads, EngineAdmission, type AdmissionOptions } from "../telemetry/engine-admission.js";
 import { TotalCache } from "./total-cache.js";
 import { createTraceLoader, type LoadedTrace, type TraceKey } from "./trace-lookup.js";
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { UnavailableError } from "../lib/errors.js";
-import type { CompactResult, TelemetryExecutor } from "./executor.js";
 import {
-  admitReads,
-  EngineAdmission,
   type AdmissionOptions,
   type AdmissionRefusal,
+  admitReads,
+  EngineAdmission,
 } from "./engine-admission.js";
+import type { CompactResult, TelemetryExecutor } from "./executor.js";
 
 /** An engine whose reads wait until released, one by one in order. */
 function heldEngine() {
