@@ -1,6 +1,10 @@
+import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AlertRuleDefinition, seriesKeyHash } from "../src/alerts/definition.js";
+import { createAlertEngine } from "../src/alerts/evaluator.js";
+import { incidentVerbs } from "../src/alerts/incidents-port.js";
+import { UnavailableError } from "../src/lib/errors.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { createChannel, listChannelDeliveries } from "../src/notifications/channels.js";
@@ -347,15 +351,36 @@ describe("alert evaluation", () => {
     nowMs = t0 + 430_000;
     expect(await engine.evaluate(rule.id)).toMatchObject({ plan: { failures: 5 } });
 
-    // Fixed: the next scheduled evaluation still waits out the backoff, then works and clears it.
+    // Backing off for 15 minutes now; an edit ends it: the next slot runs, works and clears it.
+    expect(await at(490)).toBe("backing_off");
     const current = await repos.alertRules.findById(rule.id);
     if (!current) throw new Error("rule gone");
     await repos.alertRules.updateDefinition(rule.id, { ...current, query: QUERY });
-    expect(await at(430 + 15 * 60)).toMatchObject({ plan: { failures: 0, failingSince: null } });
+    expect(await at(500)).toMatchObject({ plan: { failures: 0, failingSince: null } });
     const healed = (await (
       await service.fetch(`/v1/alerts/${rule.id}`, { headers: { "x-api-key": apiKey } })
     ).json()) as { failing: unknown };
     expect(healed.failing).toBeNull();
+  });
+
+  it("skips a slot the engine was too busy for, unrecorded: others' load never fails a rule", async () => {
+    const rule = await addRule({ forSeconds: 0 });
+    const busy = createAlertEngine({
+      meta: service.deps.meta,
+      clock,
+      newId: service.deps.domain.newId,
+      query: async () => {
+        throw new UnavailableError("The telemetry engine is busy with other projects' queries", 1);
+      },
+      incidents: incidentVerbs(service.deps.domain),
+      webhooks: service.deps.webhooks,
+      logger: pino({ level: "silent" }),
+    });
+    expect(await busy.evaluateScheduled(rule.id)).toBe("engine_busy");
+    expect(await busy.evaluateScheduled(rule.id)).toBe("engine_busy");
+    const stored = await service.deps.meta.repos.alertRules.findById(rule.id);
+    expect(stored).toMatchObject({ state: "ok", failures: 0, lastEvaluatedAt: null });
+    expect(await eventsOf(rule.id)).toEqual([]);
   });
 
   it("a restart mid-pending neither loses nor duplicates the series' state", async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
+import { UnavailableError } from "../lib/errors.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
@@ -53,6 +54,9 @@ export interface AlertEvaluation {
   incidentId: string | null;
 }
 
+/** A scheduled slot's outcome: an evaluation, a slot given up (see evaluateScheduled), or gone. */
+export type ScheduledOutcome = AlertEvaluation | "backing_off" | "engine_busy" | undefined;
+
 /** Evaluates alert rules one at a time per rule and records each in one transaction. */
 export interface AlertEngine {
   /**
@@ -62,12 +66,11 @@ export interface AlertEngine {
   evaluate(ruleId: string, fence?: LeaseFence): Promise<AlertEvaluation | undefined>;
   /**
    * A scheduled slot: evaluates the rule as `evaluate` does, unless its evaluations keep failing
-   * and it is backing off (see backoffUntil): then it answers "backing_off", and nothing runs.
+   * and it is backing off (see backoffUntil): then it answers "backing_off", and nothing runs;
+   * or the engine was too busy with others' work to take its query in time ("engine_busy"):
+   * then nothing is recorded.
    */
-  evaluateScheduled(
-    ruleId: string,
-    fence?: LeaseFence,
-  ): Promise<AlertEvaluation | "backing_off" | undefined>;
+  evaluateScheduled(ruleId: string, fence?: LeaseFence): Promise<ScheduledOutcome>;
   isRunning(ruleId: string): boolean;
   idle(): Promise<void>;
 }
@@ -83,13 +86,15 @@ export const conditionText = (rule: AlertRuleRecord): string =>
   `value ${rule.definition.condition.op} ${rule.definition.condition.threshold}`;
 
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
-  const running = new Map<string, Promise<AlertEvaluation | "backing_off" | undefined>>();
+  const running = new Map<string, Promise<ScheduledOutcome>>();
 
-  async function runQuery(rule: AlertRuleRecord): Promise<QueryOutcome> {
+  /** The rule's query's outcome, or "busy" when the engine could not take it (not its fault). */
+  async function runQuery(rule: AlertRuleRecord): Promise<QueryOutcome | "busy"> {
     try {
       const result = await deps.query(rule.projectId, rule.query);
       return { ok: true, samples: readSeries(result) };
     } catch (error) {
+      if (error instanceof UnavailableError) return "busy";
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -98,7 +103,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     ruleId: string,
     fence: LeaseFence | undefined,
     scheduled: boolean,
-  ): Promise<AlertEvaluation | "backing_off" | undefined> {
+  ): Promise<ScheduledOutcome> {
     const rule = await deps.meta.repos.alertRules.findById(ruleId);
     if (!rule) return undefined;
     const now = deps.clock.now();
@@ -107,7 +112,17 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       return "backing_off";
     }
     const started = performance.now();
-    const outcome = await runQuery(rule);
+    const answer = await runQuery(rule);
+    // Other tenants' load is no failure of the rule: a scheduled slot is skipped, unrecorded,
+    // so it neither counts towards the rule's backoff nor shows it as failing.
+    if (answer === "busy" && scheduled) {
+      deps.metrics?.alertEvaluations.inc({ outcome: "engine_busy" });
+      return "engine_busy";
+    }
+    const outcome: QueryOutcome =
+      answer === "busy"
+        ? { ok: false, error: "The telemetry engine was too busy to run the query; retry" }
+        : answer;
     const durationMs = Math.round(performance.now() - started);
     const recorded = await deps.meta.transaction((tx) =>
       record(tx, ruleId, outcome, now, durationMs, fence),
@@ -344,7 +359,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     ruleId: string,
     fence: LeaseFence | undefined,
     scheduled: boolean,
-  ): Promise<AlertEvaluation | "backing_off" | undefined> {
+  ): Promise<ScheduledOutcome> {
     const previous = running.get(ruleId);
     const run = (previous ?? Promise.resolve())
       .catch(() => undefined)
@@ -360,7 +375,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   return {
     // Unscheduled, it never backs off.
     evaluate: (ruleId, fence) =>
-      queue(ruleId, fence, false).then((run) => (run === "backing_off" ? undefined : run)),
+      queue(ruleId, fence, false).then((run) => (typeof run === "string" ? undefined : run)),
     evaluateScheduled: (ruleId, fence) => queue(ruleId, fence, true),
     isRunning: (ruleId) => running.has(ruleId),
     async idle() {

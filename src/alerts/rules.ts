@@ -37,7 +37,7 @@ import {
 /** The scheduler's side of rule changes (the evaluator's periodic scheduler fits it). */
 export interface RuleScheduler {
   schedule(
-    entry: { id: string; periodMs: number; group?: string },
+    entry: { id: string; periodMs: number; tenant?: string; group?: string },
     options?: { soon?: boolean },
   ): void;
   unschedule(id: string): void;
@@ -119,6 +119,12 @@ async function requireRoom(meta: MetaAccess, projectId: string, max: number, now
     );
 }
 
+/** Whose turn a rule's evaluations take (see createAlertScheduler): its project's, in its organization. */
+const turnOf = (project: { id: string; orgId: string }) => ({
+  tenant: project.id,
+  group: project.orgId,
+});
+
 /** A rule ready to store: definition, the query evaluated and its label columns. */
 interface CheckedRule {
   parsed: ParsedAlertRuleInput;
@@ -161,7 +167,7 @@ export async function createRule(
   deps: AlertRuleDeps,
   { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: unknown },
 ): Promise<AlertRuleView> {
-  await requireProject(ctx, projectId, "write");
+  const project = await requireProject(ctx, projectId, "write");
   const { parsed, definition, query } = await checkRule(deps, projectId, input);
   const record = newAlertRuleRecord({
     id: ctx.deps.newId("alr"),
@@ -182,7 +188,7 @@ export async function createRule(
     await tx.repos.alertRules.insert(record);
   });
   deps.scheduler?.schedule(
-    { id: record.id, periodMs: intervalMs(definition.interval), group: projectId },
+    { id: record.id, periodMs: intervalMs(definition.interval), ...turnOf(project) },
     { soon: true },
   );
   return toRuleView(record, [], ctx.deps.clock.now());
@@ -264,11 +270,13 @@ export async function updateRule(
     await requireNameFree(tx, existing.projectId, change.name, existing.id);
     await tx.repos.alertRules.updateDefinition(existing.id, change);
   });
-  deps.scheduler?.schedule({
-    id: existing.id,
-    periodMs: intervalMs(definition.interval),
-    group: existing.projectId,
-  });
+  // At once: an edit is how a failing rule gets fixed, and its author waits for the verdict.
+  const project = await ctx.deps.meta.repos.projects.findById(existing.projectId);
+  if (project)
+    deps.scheduler?.schedule(
+      { id: existing.id, periodMs: intervalMs(definition.interval), ...turnOf(project) },
+      { soon: true },
+    );
   return viewOf(ctx, { ...existing, ...change });
 }
 

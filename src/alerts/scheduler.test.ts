@@ -65,8 +65,20 @@ describe("createAlertScheduler", () => {
       engine,
       rules: {
         listSchedulable: async () => [
-          { id: "alr_a", projectId: "prj_a", intervalMs: MINUTE, lastEvaluatedAt: null },
-          { id: "alr_b", projectId: "prj_a", intervalMs: 5 * MINUTE, lastEvaluatedAt: null },
+          {
+            id: "alr_a",
+            projectId: "prj_a",
+            orgId: "org_x",
+            intervalMs: MINUTE,
+            lastEvaluatedAt: null,
+          },
+          {
+            id: "alr_b",
+            projectId: "prj_a",
+            orgId: "org_x",
+            intervalMs: 5 * MINUTE,
+            lastEvaluatedAt: null,
+          },
         ],
       },
       clock: systemClock,
@@ -95,7 +107,13 @@ describe("createAlertScheduler", () => {
       engine,
       rules: {
         listSchedulable: async () => [
-          { id: "alr_gone", projectId: "prj_a", intervalMs: MINUTE, lastEvaluatedAt: null },
+          {
+            id: "alr_gone",
+            projectId: "prj_a",
+            orgId: "org_x",
+            intervalMs: MINUTE,
+            lastEvaluatedAt: null,
+          },
         ],
       },
       clock: systemClock,
@@ -116,6 +134,7 @@ describe("createAlertScheduler", () => {
     const rulesA = Array.from({ length: 1000 }, (_, i) => ({
       id: `alr_a${i}`,
       projectId: "prj_a",
+      orgId: "org_x",
       intervalMs: 30_000,
       lastEvaluatedAt: "2026-01-01T11:59:00.000Z",
     }));
@@ -124,7 +143,13 @@ describe("createAlertScheduler", () => {
       rules: {
         listSchedulable: async () => [
           ...rulesA,
-          { id: "alr_b", projectId: "prj_b", intervalMs: 30_000, lastEvaluatedAt: null },
+          {
+            id: "alr_b",
+            projectId: "prj_b",
+            orgId: "org_x",
+            intervalMs: 30_000,
+            lastEvaluatedAt: null,
+          },
         ],
       },
       clock: systemClock,
@@ -143,6 +168,45 @@ describe("createAlertScheduler", () => {
     const a = runs.filter((r) => r.id !== "alr_b");
     expect(a.length).toBeLessThanOrEqual(2 * Math.ceil((5 * MINUTE) / 25_000) + 2);
     expect(a.length).toBeGreaterThanOrEqual(2 * Math.floor((5 * MINUTE) / 25_000) - 2);
+    await scheduler.stop();
+  });
+
+  it("takes turns by organization too: one owner's projects together never hold every place", async () => {
+    // Organization x's two projects each hold 500 slow rules; organization y has one rule.
+    const { engine, runs } = recordingEngine(new Set(), (id) => (id === "alr_y" ? 10 : 25_000));
+    const slow = Array.from({ length: 1000 }, (_, i) => ({
+      id: `alr_x${i}`,
+      projectId: i % 2 === 0 ? "prj_x1" : "prj_x2",
+      orgId: "org_x",
+      intervalMs: 30_000,
+      lastEvaluatedAt: "2026-01-01T11:59:00.000Z",
+    }));
+    const scheduler = createAlertScheduler({
+      engine,
+      rules: {
+        listSchedulable: async () => [
+          ...slow,
+          {
+            id: "alr_y",
+            projectId: "prj_y",
+            orgId: "org_y",
+            intervalMs: 30_000,
+            lastEvaluatedAt: null,
+          },
+        ],
+      },
+      clock: systemClock,
+      concurrency: 4,
+      syncIntervalMs: 24 * 60 * MINUTE,
+      logger: pino({ level: "silent" }),
+    });
+    await scheduler.start();
+    await vi.advanceTimersByTimeAsync(5 * MINUTE);
+    const y = runs.filter((r) => r.id === "alr_y").map((r) => r.at);
+    // Two projects at half each would hold all four places; the organization holds three.
+    expect(y.length).toBeGreaterThanOrEqual(9);
+    for (let i = 1; i < y.length; i++)
+      expect((y[i] as number) - (y[i - 1] as number)).toBeLessThanOrEqual(31_000);
     await scheduler.stop();
   });
 });

@@ -13,8 +13,8 @@ export interface AlertSchedulerDeps {
     Partial<Pick<AlertRuleRepository, "schedulableVersion">>;
   clock: Clock;
   /**
-   * Evaluations in flight at once (VIGIL_ALERTS_CONCURRENCY), half of them for one project at
-   * most; due ones beyond take turns by project, oldest first.
+   * Evaluations in flight at once (VIGIL_ALERTS_CONCURRENCY), half of them for one project and
+   * all but one for one organization at most; due ones beyond take turns, organization first.
    */
   concurrency: number;
   syncIntervalMs?: number;
@@ -41,8 +41,10 @@ export function createAlertScheduler(deps: AlertSchedulerDeps): PeriodicSchedule
     (await deps.rules.listSchedulable()).map((r) => ({
       id: r.id,
       periodMs: r.intervalMs,
-      // Due rules take turns by project: one with many slow rules never starves another's.
-      group: r.projectId,
+      // Due rules take turns by organization and project: one with many slow rules never
+      // starves another's.
+      tenant: r.projectId,
+      group: r.orgId,
       fresh: r.lastEvaluatedAt === null,
     }));
   if (deps.lease)

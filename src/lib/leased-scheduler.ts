@@ -97,9 +97,16 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     listActive: async () =>
       [...held.keys()].flatMap((id) => {
         const entry = entries.get(id);
-        return entry
-          ? [{ id, periodMs: entry.periodMs, ...(entry.group ? { group: entry.group } : {}) }]
-          : [];
+        if (!entry) return [];
+        const { tenant, group } = entry;
+        return [
+          {
+            id,
+            periodMs: entry.periodMs,
+            ...(tenant ? { tenant } : {}),
+            ...(group ? { group } : {}),
+          },
+        ];
       }),
     clock,
     concurrency: deps.concurrency,

@@ -1,14 +1,17 @@
 import type { Logger } from "pino";
 import type { Clock } from "./clock.js";
+import { nextInTurn, type TurnTaker } from "./fair-turn.js";
 
 /** What the scheduler is told about an entry (a monitor, an alert rule): its id and period. */
 export interface ScheduleEntry {
   id: string;
   periodMs: number;
   /**
-   * Whose entry this is (a project): due runs take turns between groups, and one group holds
-   * half of the concurrency at most, so one with many slow entries never starves another's.
+   * Whose entry this is (a project) and its tenant's group (its organization): due runs take
+   * turns between groups and then tenants, a tenant holds half of the concurrency at most and a
+   * group all but one place, so one with many slow entries never starves another's.
    */
+  tenant?: string;
   group?: string;
   /**
    * The last slot (epoch ms) whose run was recorded, when known (a lease taken over): a slot
@@ -37,8 +40,8 @@ export interface PeriodicSchedulerDeps {
   syncIntervalMs?: number;
   clock: Clock;
   /**
-   * Runs in flight at once, of which one group (ScheduleEntry.group) holds half at most; due runs
-   * beyond wait their group's turn: the next goes to the group with the fewest running, oldest first.
+   * Runs in flight at once, of which one tenant (ScheduleEntry.tenant) holds half at most and one
+   * group all but one; due runs beyond wait their turn (see nextInTurn).
    */
   concurrency: number;
   logger: Logger;
@@ -74,10 +77,9 @@ export function nextSlot(id: string, periodMs: number, t: number): number {
   return (Math.floor((t - offset) / periodMs) + 1) * periodMs + offset;
 }
 
-interface Slot {
+interface Slot extends TurnTaker {
   id: string;
   periodMs: number;
-  group: string;
   /** When to run; before now for a missed slot being caught up. */
   dueAt: number;
   /** The grid slot the run stands for: dueAt, except a run at once stands for the slot before. */
@@ -146,11 +148,23 @@ class SlotHeap {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** An entry's tenant and group; "" for none (such entries share no bound). */
+const turnOf = (entry: Partial<TurnTaker>): TurnTaker => ({
+  tenant: entry.tenant ?? "",
+  group: entry.group ?? "",
+});
+
+/** Adds `delta` to a key's count, forgetting a key whose count falls to 0. */
+function count(counts: Map<string, number>, key: string, delta: number): void {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
+}
+
 /** A due run waiting for a free place under the concurrency bound. */
-interface Job {
+interface Job extends TurnTaker {
   id: string;
   periodMs: number;
-  group: string;
   slot: number;
   dueAt: number;
 }
@@ -161,9 +175,10 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
   const queue: Job[] = [];
   const queued = new Set<string>();
   let running = 0;
-  /** Runs in flight by group, and how many one group may hold. */
-  const runningBy = new Map<string, number>();
-  const perGroup = Math.max(1, Math.floor(deps.concurrency / 2));
+  /** Runs in flight by tenant and by group, and how many one tenant and one group may hold. */
+  const runningBy = { tenants: new Map<string, number>(), groups: new Map<string, number>() };
+  const perTenant = Math.max(1, Math.floor(deps.concurrency / 2));
+  const perGroup = Math.max(1, deps.concurrency - 1);
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   const now = () => deps.clock.now().getTime();
@@ -199,6 +214,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
         queue.push({
           id: top.id,
           periodMs: top.periodMs,
+          tenant: top.tenant,
           group: top.group,
           slot: top.slot,
           dueAt: top.dueAt,
@@ -212,7 +228,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
         deps.onSkipped?.();
         dueAt = nextSlot(top.id, top.periodMs, t);
       }
-      const next = { id: top.id, periodMs: top.periodMs, group: top.group, dueAt, slot: dueAt };
+      const next = { ...turnOf(top), id: top.id, periodMs: top.periodMs, dueAt, slot: dueAt };
       current.set(top.id, next);
       heap.push(next);
     }
@@ -220,34 +236,22 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     arm();
   }
 
-  /**
-   * Where the job to run next waits, -1 for none: the oldest of the group with the fewest running,
-   * among groups below their share (entries naming no group share one without a bound). Jobs are
-   * queued as they fall due, so the first of a group is its oldest.
-   */
-  function nextJob(): number {
-    let best = -1;
-    let fewest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < queue.length && fewest > 0; i++) {
-      const { group } = queue[i] as Job;
-      const runs = runningBy.get(group) ?? 0;
-      if (runs < fewest && (group === "" || runs < perGroup)) {
-        best = i;
-        fewest = runs;
-      }
-    }
-    return best;
-  }
+  /** Whether a job may start now under its tenant's and group's shares (unnamed ones have none). */
+  const mayStart = (job: Job): boolean =>
+    (job.tenant === "" || (runningBy.tenants.get(job.tenant) ?? 0) < perTenant) &&
+    (job.group === "" || (runningBy.groups.get(job.group) ?? 0) < perGroup);
 
   function pump(): void {
     while (!stopped && running < deps.concurrency) {
-      const index = nextJob();
+      // Jobs are queued as they fall due: the first of a tenant is its oldest.
+      const index = nextInTurn(queue, runningBy, mayStart);
       if (index < 0) return;
       const [job] = queue.splice(index, 1) as [Job];
       queued.delete(job.id);
       if (!current.has(job.id)) continue;
       running++;
-      runningBy.set(job.group, (runningBy.get(job.group) ?? 0) + 1);
+      count(runningBy.tenants, job.tenant, 1);
+      count(runningBy.groups, job.group, 1);
       const t = now();
       deps.onLag?.(Math.max(0, t - job.dueAt) / 1000);
       deps.runner
@@ -264,9 +268,8 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
         )
         .finally(() => {
           running--;
-          const left = (runningBy.get(job.group) ?? 1) - 1;
-          if (left > 0) runningBy.set(job.group, left);
-          else runningBy.delete(job.group);
+          count(runningBy.tenants, job.tenant, -1);
+          count(runningBy.groups, job.group, -1);
           pump();
         });
     }
@@ -285,7 +288,7 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
     const upcoming = current.get(job.id);
     if (upcoming && upcoming.slot <= slot) {
       const dueAt = nextSlot(job.id, job.periodMs, slot);
-      const next = { id: job.id, periodMs: job.periodMs, group: job.group, dueAt, slot: dueAt };
+      const next = { ...turnOf(job), id: job.id, periodMs: job.periodMs, dueAt, slot: dueAt };
       current.set(job.id, next);
       heap.push(next);
       arm();
@@ -296,19 +299,20 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
   /** When an entry runs first: now, its next slot, or a missed slot since its last run. */
   function firstSlot(entry: ScheduleEntry, soon: boolean, t: number): Slot {
     const { id, periodMs } = entry;
-    const group = entry.group ?? "";
+    const turn = turnOf(entry);
     if (soon) {
       // At once, unless the slot it would stand for was already run (resumed within a period).
       const slot = nearestSlot(id, periodMs, t);
-      if (!entry.lastSlot || slot > entry.lastSlot) return { id, periodMs, group, dueAt: t, slot };
+      if (!entry.lastSlot || slot > entry.lastSlot)
+        return { ...turn, id, periodMs, dueAt: t, slot };
     }
     const next = nextSlot(id, periodMs, entry.lastSlot || t);
-    if (next > t) return { id, periodMs, group, dueAt: next, slot: next };
+    if (next > t) return { ...turn, id, periodMs, dueAt: next, slot: next };
     // Missed (its worker died or handed it over): the latest slot runs now, older ones are lost
     // (half a period or more late, the run stands for the next slot: see slotStartingAt).
     const latest = slotAtOrBefore(id, periodMs, t);
     if (latest > next) deps.onSkipped?.();
-    return { id, periodMs, group, dueAt: latest, slot: latest };
+    return { ...turn, id, periodMs, dueAt: latest, slot: latest };
   }
 
   function schedule(entry: ScheduleEntry, options: { soon?: boolean } = {}): void {
@@ -331,7 +335,12 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
       ids.add(entry.id);
       // After a restart every entry keeps its own slot: no burst, no double check.
       const known = current.get(entry.id);
-      if (known?.periodMs !== entry.periodMs || known.group !== (entry.group ?? ""))
+      const turn = turnOf(entry);
+      if (
+        known?.periodMs !== entry.periodMs ||
+        known.tenant !== turn.tenant ||
+        known.group !== turn.group
+      )
         schedule(entry);
     }
     for (const id of current.keys()) if (!ids.has(id)) current.delete(id);

@@ -478,6 +478,32 @@ describe("admitReads", () => {
       expect(refusals).toEqual(["group"]);
     });
 
+    it("never counts work its caller bounds against a tenant's or group's pending bound", async () => {
+      const { work, release, refusals } = groups({
+        maxPending: 100,
+        slots: 4,
+        maxPendingPerTenant: 2,
+        maxPendingPerGroup: 3,
+      });
+      // Two scheduled evaluations of project a: its interactive queries still have their 2.
+      const evaluations = ["e1", "e2"].map((name) =>
+        work(name, { tenant: "a", group: "x", bounded: true }),
+      );
+      const q1 = work("q1", { tenant: "a", group: "x" });
+      const q2 = work("q2", { tenant: "a", group: "x" });
+      await expect(work("q3", { tenant: "a", group: "x" })).rejects.toMatchObject({
+        message: expect.stringMatching(/2 reads of this project/),
+      });
+      expect(refusals).toEqual(["tenant"]);
+      // Once they end, the bound counts what is left: q1 and q2 still hold it.
+      await release("e1", evaluations[0] as Promise<string>);
+      await release("e2", evaluations[1] as Promise<string>);
+      await expect(work("q4", { tenant: "a", group: "x" })).rejects.toBeDefined();
+      await release("q1", q1);
+      const q5 = work("q5", { tenant: "a", group: "x" });
+      await Promise.all([release("q2", q2), release("q5", q5)]);
+    });
+
     it("refuses waiting work when its own deadline passes, and frees its place", async () => {
       const { work, release, started, refusals, admission } = groups({ maxPending: 100, slots: 1 });
       const first = work("a1", { tenant: "a", group: "x" });

@@ -1,4 +1,5 @@
 import { UnavailableError } from "../lib/errors.js";
+import { nextInTurn } from "../lib/fair-turn.js";
 import type { TelemetryExecutor } from "./executor.js";
 
 /** How long a reader told the engine is busy should wait before asking again (Retry-After). */
@@ -15,8 +16,6 @@ export interface AdmissionOptions {
   maxPendingPerTenant?: number;
   /** Work one group of tenants (an organization) may have admitted at once; unset: no bound. */
   maxPendingPerGroup?: number;
-  /** Slots one tenant may hold at once; unset: every slot. */
-  maxRunningPerTenant?: number;
   /** Slots one group may hold at once; unset: every slot. */
   maxRunningPerGroup?: number;
   /**
@@ -56,7 +55,8 @@ export interface Admittance {
   deadline?: number;
   /**
    * Work already bounded by its caller (scheduled alert evaluations: the scheduler's own
-   * concurrency bounds them) is never refused for the pending bounds; it still waits its turn.
+   * concurrency bounds them) is never refused for the pending bounds, nor counted in them (so
+   * it never keeps its tenant's interactive work out); it still waits its turn and holds slots.
    */
   bounded?: boolean;
 }
@@ -71,6 +71,7 @@ const NONE = "";
 interface Waiter {
   tenant: string;
   group: string;
+  bounded: boolean;
   since: number;
   /** Its own deadline's timer, if it has one. */
   timer: NodeJS.Timeout | undefined;
@@ -111,10 +112,12 @@ export class EngineAdmission {
   private runningCount = 0;
   private readonly running = new Map<string, number>();
   private readonly runningGroups = new Map<string, number>();
-  /** Admitted work waiting for a slot, oldest first, and how much by tenant and by group. */
+  /** Work admitted (running or waiting) that the pending bounds count: all but `bounded`. */
+  private readonly pendingBy = new Map<string, number>();
+  private readonly pendingGroups = new Map<string, number>();
+  /** Admitted work waiting for a slot, oldest first, and how much by tenant. */
   private waiting: Waiter[] = [];
   private readonly waitingBy = new Map<string, number>();
-  private readonly waitingGroups = new Map<string, number>();
   /** Refuses waiting reads whose wait runs out while no slot comes free. */
   private expiry: NodeJS.Timeout | undefined;
   /** The waiting read `expiry` is set for. */
@@ -123,14 +126,12 @@ export class EngineAdmission {
   /** How long work has been taking, ms: a moving average; unknown until some has run. */
   private readMs: number | undefined;
   private readonly maxPendingPerTenant: number;
-  private readonly maxRunningPerTenant: number;
   private readonly maxRunningPerGroup: number;
 
   constructor(private readonly options: AdmissionOptions) {
     this.now = options.now ?? (() => performance.now());
     this.maxPendingPerTenant =
       options.maxPendingPerTenant ?? Math.max(1, Math.floor(options.maxPending / 2));
-    this.maxRunningPerTenant = options.maxRunningPerTenant ?? Number.POSITIVE_INFINITY;
     this.maxRunningPerGroup = options.maxRunningPerGroup ?? Number.POSITIVE_INFINITY;
   }
 
@@ -157,6 +158,7 @@ export class EngineAdmission {
     }
     if (deadline !== undefined && deadline <= this.now())
       return Promise.reject(this.refusal("deadline", "its time limit ran out before it started"));
+    if (!bounded) this.countPending(tenant, group, 1);
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         this.runningCount++;
@@ -172,22 +174,23 @@ export class EngineAdmission {
         // The slot is free, and the next work started, before its caller hears the outcome.
         run.then(
           (value) => {
-            this.release(tenant, group, started);
+            this.release(tenant, group, bounded, started);
             resolve(value);
           },
           (error: unknown) => {
-            this.release(tenant, group, started);
+            this.release(tenant, group, bounded, started);
             reject(error);
           },
         );
       };
-      if (this.runningCount < this.options.slots && this.mayRun(tenant, group)) {
+      if (this.runningCount < this.options.slots && this.mayRun(group)) {
         start();
         return;
       }
       const waiter: Waiter = {
         tenant,
         group,
+        bounded,
         since: this.now(),
         timer: undefined,
         start,
@@ -195,7 +198,6 @@ export class EngineAdmission {
       };
       this.waiting.push(waiter);
       add(this.waitingBy, tenant, 1);
-      add(this.waitingGroups, group, 1);
       if (deadline !== undefined) {
         waiter.timer = setTimeout(
           () => {
@@ -216,11 +218,11 @@ export class EngineAdmission {
     const pending = this.runningCount + this.waiting.length;
     if (pending >= this.options.maxPending)
       return this.refusal("pending", `${readsAre(pending)} waiting for it`);
-    const own = count(this.running, tenant) + count(this.waitingBy, tenant);
+    const own = count(this.pendingBy, tenant);
     if (tenant !== NONE && own >= this.maxPendingPerTenant)
       return this.refusal("tenant", `${readsAre(own, " of this project")} waiting for it`);
     const { maxPendingPerGroup } = this.options;
-    const ofGroup = count(this.runningGroups, group) + count(this.waitingGroups, group);
+    const ofGroup = count(this.pendingGroups, group);
     if (group !== NONE && maxPendingPerGroup !== undefined && ofGroup >= maxPendingPerGroup)
       return this.refusal(
         "group",
@@ -239,12 +241,15 @@ export class EngineAdmission {
     return undefined;
   }
 
-  /** Whether `tenant` of `group` may take one more slot under its running bounds. */
-  private mayRun(tenant: string, group: string): boolean {
-    return (
-      (tenant === NONE || count(this.running, tenant) < this.maxRunningPerTenant) &&
-      (group === NONE || count(this.runningGroups, group) < this.maxRunningPerGroup)
-    );
+  /** Whether work of `group` may take one more slot under its running bound. */
+  private mayRun(group: string): boolean {
+    return group === NONE || count(this.runningGroups, group) < this.maxRunningPerGroup;
+  }
+
+  /** Adds `delta` to the work the pending bounds count for this tenant and group. */
+  private countPending(tenant: string, group: string, delta: number): void {
+    add(this.pendingBy, tenant, delta);
+    add(this.pendingGroups, group, delta);
   }
 
   /**
@@ -263,46 +268,31 @@ export class EngineAdmission {
     return (before * this.readMs) / slots;
   }
 
-  private release(tenant: string, group: string, started: number): void {
+  private release(tenant: string, group: string, bounded: boolean, started: number): void {
     const took = this.now() - started;
     this.readMs =
       this.readMs === undefined ? took : this.readMs + (took - this.readMs) * READ_MS_WEIGHT;
     this.runningCount--;
     add(this.running, tenant, -1);
     add(this.runningGroups, group, -1);
+    if (!bounded) this.countPending(tenant, group, -1);
     this.refuseExpired();
     // A slot freed by one group may let another's waiting work run: start all that can.
     for (let next = this.next(); next >= 0; next = this.next()) {
       const [work] = this.waiting.splice(next, 1) as [Waiter];
       add(this.waitingBy, work.tenant, -1);
-      add(this.waitingGroups, work.group, -1);
       clearTimeout(work.timer);
       work.start();
     }
     this.scheduleExpiry();
   }
 
-  /**
-   * Where the work to run next waits, -1 for none (no slot free, or none allowed one): the oldest
-   * of the group with the fewest running, of its tenant with the fewest running.
-   */
+  /** Where the work to run next waits (see nextInTurn); -1 for none, or no slot free. */
   private next(): number {
     if (this.runningCount >= this.options.slots) return -1;
-    let best = -1;
-    let fewestGroup = Number.POSITIVE_INFINITY;
-    let fewest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < this.waiting.length && (fewestGroup > 0 || fewest > 0); i++) {
-      const { tenant, group } = this.waiting[i] as Waiter;
-      const runningGroup = count(this.runningGroups, group);
-      const running = count(this.running, tenant);
-      if (runningGroup > fewestGroup || (runningGroup === fewestGroup && running >= fewest))
-        continue;
-      if (!this.mayRun(tenant, group)) continue;
-      best = i;
-      fewestGroup = runningGroup;
-      fewest = running;
-    }
-    return best;
+    return nextInTurn(this.waiting, { tenants: this.running, groups: this.runningGroups }, (work) =>
+      this.mayRun(work.group),
+    );
   }
 
   /**
@@ -319,17 +309,18 @@ export class EngineAdmission {
     }
   }
 
-  /** Takes these from the waiting ones; false if none of them was waiting. */
+  /** Takes these from the waiting ones, uncounted; false if none of them was waiting. */
   private remove(gone: ReadonlySet<Waiter>): boolean {
-    const before = this.waiting.length;
-    this.waiting = this.waiting.filter((waiter) => !gone.has(waiter));
-    if (this.waiting.length === before) return false;
-    for (const waiter of gone) {
+    let removed = false;
+    this.waiting = this.waiting.filter((waiter) => {
+      if (!gone.has(waiter)) return true;
+      removed = true;
       add(this.waitingBy, waiter.tenant, -1);
-      add(this.waitingGroups, waiter.group, -1);
+      if (!waiter.bounded) this.countPending(waiter.tenant, waiter.group, -1);
       clearTimeout(waiter.timer);
-    }
-    return true;
+      return false;
+    });
+    return removed;
   }
 
   /** Refuses the waiting reads past maxWaitMs that the wait bound applies to. */

@@ -71,7 +71,9 @@ export function createTqlService({
 
   /**
    * Runs `work` when the project's turn comes on the engine's ad-hoc sessions, with the seconds
-   * left of its time limit: the wait counts inside it, so a query answers or fails within it.
+   * it may run: what is left of its time limit, as the wait counts inside it, so a query answers
+   * or fails within it. An alert evaluation waits at most its limit too, but then gets all of
+   * it: a time-out must say the rule's query is too heavy, not that its neighbours were busy.
    */
   async function admitted<T>(
     projectId: string,
@@ -81,8 +83,16 @@ export function createTqlService({
     const deadline = performance.now() + limitMs;
     const group = await organizationOf?.(projectId);
     return admission.admit(
-      // At least a second: the engine's limit is in whole seconds.
-      () => work(Math.max(1, Math.floor((deadline - performance.now()) / 1000))),
+      () =>
+        work(
+          alert
+            ? limits.maxExecutionSeconds
+            : // Whole seconds, as the engine takes them; at least one.
+              Math.min(
+                limits.maxExecutionSeconds,
+                Math.max(1, Math.ceil((deadline - performance.now()) / 1000)),
+              ),
+        ),
       { tenant: projectId, group, deadline, bounded: alert },
     );
   }

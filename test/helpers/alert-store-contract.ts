@@ -83,6 +83,7 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     expect(await repos.alertRules.listSchedulable()).toContainEqual({
       id: rule.id,
       projectId: rule.projectId,
+      orgId: "org_alr",
       intervalMs: 300_000,
       lastEvaluatedAt: null,
     });

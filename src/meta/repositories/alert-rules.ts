@@ -262,15 +262,29 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
       return `${Number(row?.n ?? 0)}@${row?.latest ?? ""}`;
     },
     async listSchedulable(): Promise<
-      { id: string; projectId: string; intervalMs: number; lastEvaluatedAt: string | null }[]
+      {
+        id: string;
+        projectId: string;
+        orgId: string;
+        intervalMs: number;
+        lastEvaluatedAt: string | null;
+      }[]
     > {
       const rows = await db
         .selectFrom("alert_rules")
-        .select(["id", "project_id", "definition", "last_evaluated_at"])
+        .innerJoin("projects", "projects.id", "alert_rules.project_id")
+        .select([
+          "alert_rules.id",
+          "alert_rules.project_id",
+          "projects.org_id",
+          "alert_rules.definition",
+          "alert_rules.last_evaluated_at",
+        ])
         .execute();
       return rows.map((r) => ({
         id: r.id,
         projectId: r.project_id,
+        orgId: r.org_id,
         intervalMs: intervalMs(StoredDefinition.parse(JSON.parse(r.definition)).interval),
         lastEvaluatedAt: r.last_evaluated_at,
       }));
@@ -300,6 +314,8 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
           definition: JSON.stringify(change.definition),
           query: change.query,
           updated_at: change.updatedAt,
+          // An edit ends a failing rule's backoff: its next evaluation tells whether it works.
+          failures: 0,
         })
         .where("id", "=", id)
         .execute();
