@@ -38,6 +38,7 @@ import { createStatusPageEngine } from "./status-pages/engine.js";
 import { createStatusPageReader, type StatusPageReader } from "./status-pages/reader.js";
 import { createStatusPageTicker, type StatusPageTicker } from "./status-pages/ticker.js";
 import { createTelemetryExecutor } from "./telemetry/adapters.js";
+import type { OrganizationOf } from "./telemetry/engine-admission.js";
 import type { TelemetryExecutor } from "./telemetry/executor.js";
 import { instrumentExecutor } from "./telemetry/instrumented-executor.js";
 import { ensureTelemetrySchema } from "./telemetry/schema.js";
@@ -300,10 +301,11 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
           lease,
         })
       : undefined;
+  const organizationOf = organizationsOf(meta);
   const tql = createTqlService({
     executor: telemetry,
     limits: config.tql,
-    organizationOf: organizationsOf(meta),
+    organizationOf,
     onRefused: (reason) => metrics.tqlRefused.inc({ reason }),
   });
   const alertEngine = createAlertEngine({
@@ -356,6 +358,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         onRefused: (reason) =>
           metrics.telemetryReadsRefused.inc({ reason: reason === "wait" ? "wait" : "pending" }),
       },
+      organizationOf,
     ),
     domain,
     monitors: {
@@ -435,18 +438,18 @@ function workerLeases(config: Config, meta: MetaStore): WorkerLeases | undefined
 }
 
 /**
- * The organization of a project, remembered once read (a project never moves): TQL shares the
- * engine between organizations first. Forgets everything past 10,000 projects.
+ * The organization of a project, remembered once read (a project never moves), and then known at
+ * once: the engine admissions share the engine between organizations first. Forgets everything
+ * past 10,000 projects.
  */
-function organizationsOf(meta: MetaStore): (projectId: string) => Promise<string | undefined> {
+function organizationsOf(meta: MetaStore): OrganizationOf {
   const known = new Map<string, string>();
-  return async (projectId) => {
-    const cached = known.get(projectId);
-    if (cached !== undefined) return cached;
-    const project = await meta.repos.projects.findById(projectId);
-    if (!project) return undefined;
-    if (known.size >= 10_000) known.clear();
-    known.set(projectId, project.orgId);
-    return project.orgId;
-  };
+  return (projectId) =>
+    known.get(projectId) ??
+    meta.repos.projects.findById(projectId).then((project) => {
+      if (!project) return undefined;
+      if (known.size >= 10_000) known.clear();
+      known.set(projectId, project.orgId);
+      return project.orgId;
+    });
 }

@@ -1,4 +1,4 @@
-import { isIPv6 } from "node:net";
+import { addressBucket } from "../lib/client-address.js";
 import { sha256Hex } from "../lib/crypto.js";
 import { RateLimitedError } from "../lib/errors.js";
 
@@ -43,31 +43,6 @@ export interface LoginAttempt {
   succeeded(): Promise<void>;
   /** Nothing was decided (the hash was refused, the store failed): not a failure either. */
   abandoned(): Promise<void>;
-}
-
-/**
- * The address a limit counts: IPv4 as is (IPv4-mapped IPv6 included); IPv6 by its /64, which
- * one host can rotate through freely (RFC 4941), so one subscriber's line counts as one address.
- */
-export function addressBucket(ip: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
-  const bare = ip.split("%", 1)[0] ?? ip;
-  if (!isIPv6(bare)) return ip;
-  const [head = "", tail] = bare.split("::");
-  const groups = (text: string) => (text === "" ? [] : text.split(":"));
-  const front = groups(head);
-  // An embedded IPv4 tail (64:ff9b::1.2.3.4) fills two groups; only the first four matter here.
-  const back = tail === undefined ? [] : groups(tail);
-  const backLength = back.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
-  const all =
-    tail === undefined
-      ? front
-      : [...front, ...Array<string>(8 - front.length - backLength).fill("0"), ...back];
-  return `${all
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
 }
 
 /** Counter keys carry digests, never an email or an address (Redis keys end up in dumps and logs). */

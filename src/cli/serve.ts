@@ -122,6 +122,10 @@ export async function startService(
       await admin.listen({ host: adminHost, port: adminPort });
       adminUrl = `http://${bracketed(adminHost)}:${listeningPort(admin, adminPort)}`;
       logger.info({ url: adminUrl }, `Health and metrics listening at ${adminUrl}`);
+      if (metricsToken === undefined && !isLoopback(adminHost))
+        logger.warn(
+          `/metrics on the admin port is open to anyone who reaches ${adminHost}: set VIGIL_METRICS_TOKEN, or VIGIL_ADMIN_HOST=127.0.0.1 (docs/deploy.md)`,
+        );
     } else if (metricsToken === undefined) {
       logger.warn(
         "/metrics is open to anyone who reaches the HTTP port: set VIGIL_METRICS_TOKEN, or VIGIL_ADMIN_PORT to serve it on a port of its own (docs/deploy.md)",
@@ -218,3 +222,7 @@ export async function serveUntilSignalled(
     process.on("SIGINT", onSignal);
   });
 }
+
+/** Whether a listen address is reachable from this machine only. */
+const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host.startsWith("127.");

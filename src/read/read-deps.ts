@@ -2,8 +2,10 @@ import type { ErrorGroupStore } from "../ingest/error-groups.js";
 import type { Clock } from "../lib/clock.js";
 import {
   type AdmissionOptions,
+  admitFor,
   admitReads,
   EngineAdmission,
+  type OrganizationOf,
 } from "../telemetry/engine-admission.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { TotalCache } from "./total-cache.js";
@@ -36,16 +38,28 @@ const DEFAULT_READ_SLOTS = 4;
 export function createReadDeps(
   stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups">,
   admission: Omit<AdmissionOptions, "slots">,
+  organizationOf?: OrganizationOf,
 ): ReadDeps {
   const slots = stores.telemetry.readSlots ?? DEFAULT_READ_SLOTS;
-  const statements = new EngineAdmission({ ...admission, slots });
+  // An organization's projects together hold half of each bound at most, as one project does.
+  const shares = { maxPendingPerGroup: Math.max(1, Math.floor(admission.maxPending / 2)) };
+  const statements = new EngineAdmission({ ...admission, ...shares, slots });
   const { maxWaitMs: _notForLookups, ...countOnly } = admission;
-  const waitingLookups = new EngineAdmission({ ...countOnly, slots: admission.maxPending });
+  const waitingLookups = new EngineAdmission({
+    ...countOnly,
+    ...shares,
+    slots: admission.maxPending,
+  });
   const lookups = createTraceLoader(stores.telemetry);
   return {
     ...stores,
-    telemetry: admitReads(stores.telemetry, statements),
-    traces: { load: (key) => waitingLookups.admit(() => lookups.load(key), key.projectId) },
+    telemetry: admitReads(stores.telemetry, statements, organizationOf),
+    traces: {
+      load: (key) =>
+        admitFor(waitingLookups, organizationOf, () => lookups.load(key), {
+          tenant: key.projectId,
+        }),
+    },
     totals: new TotalCache(stores.clock),
   };
 }

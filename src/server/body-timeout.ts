@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { FastifyInstance } from "fastify";
+import { hasBody } from "./connection-limits.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -19,10 +20,7 @@ class BodyTimeoutError extends Error {
  */
 export function useBodyTimeout(app: FastifyInstance, seconds: number): void {
   app.addHook("preParsing", async (request, reply, payload) => {
-    const { headers } = request;
-    const hasBody =
-      headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
-    if (!hasBody || request.routeOptions.config.largeBody) return payload;
+    if (!hasBody(request.headers) || request.routeOptions.config.largeBody) return payload;
     const body = new PassThrough();
     payload.once("error", (error: Error) => body.destroy(error));
     payload.pipe(body);

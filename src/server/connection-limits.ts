@@ -1,24 +1,6 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { isIPv6, type Socket } from "node:net";
-
-/**
- * The key a peer's connections count under: an IPv4 address as is, an IPv6 address by its /64
- * (one subscriber's prefix: a host picks any address in it), an IPv4-mapped one as IPv4.
- */
-export function addressKey(address: string): string {
-  if (!isIPv6(address)) return address;
-  const lower = address.toLowerCase();
-  if (lower.startsWith("::ffff:") && lower.includes(".")) return lower.slice(7);
-  const [head = "", tail] = lower.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  // An embedded IPv4 tail (`::ffff:0:1.2.3.4`, `64:ff9b::1.2.3.4`) stands for two groups.
-  const rightGroups = right.length + (right.at(-1)?.includes(".") ? 1 : 0);
-  const zeros = Array<string>(Math.max(0, 8 - left.length - rightGroups)).fill("0");
-  const groups = [...left, ...zeros, ...right];
-  const prefix = groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
-  return `${prefix.join(":")}::/64`;
-}
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { addressBucket } from "../lib/client-address.js";
 
 /**
  * Closes a new connection at once when its peer address (an IPv6 /64) already has `max` open, so
@@ -34,7 +16,7 @@ export function capConnectionsPerAddress(
   server.on("connection", (socket: Socket) => {
     // An address is undefined only once the socket is already gone.
     if (socket.remoteAddress === undefined) return;
-    const address = addressKey(socket.remoteAddress);
+    const address = addressBucket(socket.remoteAddress);
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
       socket.destroy();
@@ -53,9 +35,9 @@ export function capConnectionsPerAddress(
 /** How many connections below `max` shedding starts: 5 %, at least one. */
 export const shedMargin = (max: number): number => Math.max(1, Math.ceil(max / 20));
 
-const hasBody = (request: IncomingMessage): boolean =>
-  request.headers["transfer-encoding"] !== undefined ||
-  Number(request.headers["content-length"] ?? 0) > 0;
+/** Whether a request announces a body (chunked, or a length above 0). */
+export const hasBody = (headers: IncomingHttpHeaders): boolean =>
+  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 /**
  * Once `max - shedMargin(max)` connections are open, each new one closes the connection that has
@@ -105,7 +87,7 @@ export function shedWaitingConnections(
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
     // A body still to come keeps the socket waiting where it was; once in, it is being answered.
-    if (hasBody(request))
+    if (hasBody(request.headers))
       request.once("end", () => (response.writableFinished ? idle(socket) : answering(socket)));
     else answering(socket);
     // An answer sent before its body was all in (401, 413) leaves the socket waiting for it.

@@ -397,6 +397,30 @@ describe("admitReads", () => {
     });
   });
 
+  it("shares a group's bound between the organization's projects, looked up once known", async () => {
+    const { engine, waiting } = heldEngine();
+    const orgs: Record<string, string> = { p1: "x", p2: "x", p3: "y" };
+    const reads = admitReads(
+      engine,
+      new EngineAdmission({ maxPending: 8, slots: 1, maxPendingPerGroup: 2 }),
+      // p3's organization is looked up (a promise), the others are known at once.
+      (project) => (project === "p3" ? Promise.resolve(orgs[project]) : orgs[project]),
+    );
+    const first = reads.query("SELECT 1", { tenant: "p1" });
+    const second = reads.query("SELECT 2", { tenant: "p2" });
+    await expect(reads.query("SELECT 3", { tenant: "p2" })).rejects.toMatchObject({
+      code: "unavailable",
+      message: expect.stringMatching(/2 reads of this organization/),
+    });
+    const other = reads.query("SELECT 4", { tenant: "p3" });
+    for (let i = 0; i < 3; i++) {
+      await Promise.resolve();
+      waiting[i]?.release();
+    }
+    await Promise.all([first, second, other]);
+    expect(waiting).toHaveLength(3);
+  });
+
   describe("groups and deadlines (TQL's admission)", () => {
     /** Work of `tenant` in `group`, held until released by name. */
     function groups(options: Omit<AdmissionOptions, "now" | "onRefused">) {

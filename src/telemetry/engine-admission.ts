@@ -389,19 +389,47 @@ function add(counts: Map<string, number>, key: string, delta: number): void {
 }
 
 /**
+ * The organization a project belongs to (undefined for an unknown project): at once when known,
+ * so a read is admitted in the same tick it is asked for, else once looked up.
+ */
+export type OrganizationOf = (
+  projectId: string,
+) => string | undefined | Promise<string | undefined>;
+
+/** Admits `work` for `tenant`, in its organization when `organizationOf` names one. */
+export function admitFor<T>(
+  admission: EngineAdmission,
+  organizationOf: OrganizationOf | undefined,
+  work: () => Promise<T>,
+  who: Omit<Admittance, "group">,
+): Promise<T> {
+  const { tenant } = who;
+  const group = tenant === undefined ? undefined : organizationOf?.(tenant);
+  return group instanceof Promise
+    ? group.then((known) => admission.admit(work, { ...who, group: known }))
+    : admission.admit(work, { ...who, group });
+}
+
+/**
  * The engine as the read API sees it: its reads (query, queryCompact) go through `admission`,
- * each for the tenant its options name.
+ * each for the tenant its options name, in that tenant's organization when `organizationOf` is
+ * given.
  */
 export function admitReads(
   executor: TelemetryExecutor,
   admission: EngineAdmission,
+  organizationOf?: OrganizationOf,
 ): TelemetryExecutor {
   // The rest is the engine's own (see instrumentExecutor).
   return {
     ...executor,
     query: (sql, queryOptions) =>
-      admission.admit(() => executor.query(sql, queryOptions), queryOptions?.tenant),
+      admitFor(admission, organizationOf, () => executor.query(sql, queryOptions), {
+        tenant: queryOptions?.tenant,
+      }),
     queryCompact: (sql, queryOptions) =>
-      admission.admit(() => executor.queryCompact(sql, queryOptions), queryOptions?.tenant),
+      admitFor(admission, organizationOf, () => executor.queryCompact(sql, queryOptions), {
+        tenant: queryOptions?.tenant,
+      }),
   };
 }

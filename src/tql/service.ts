@@ -1,5 +1,10 @@
 import { InvalidInputError, RateLimitedError, UnavailableError } from "../lib/errors.js";
-import { type AdmissionRefusal, EngineAdmission } from "../telemetry/engine-admission.js";
+import {
+  type AdmissionRefusal,
+  admitFor,
+  EngineAdmission,
+  type OrganizationOf,
+} from "../telemetry/engine-admission.js";
 import type { CompactResult, ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
@@ -49,7 +54,7 @@ export interface TqlServiceDeps {
   executor: TelemetryExecutor;
   limits: TqlLimits;
   /** The organization a project belongs to: its queries share the organization's bound and turn. */
-  organizationOf?: (projectId: string) => Promise<string | undefined>;
+  organizationOf?: OrganizationOf;
   /** Called for each query refused by the admission, with why (see AdmissionRefusal). */
   onRefused?: (reason: AdmissionRefusal) => void;
 }
@@ -81,8 +86,9 @@ export function createTqlService({
     work: (seconds: number) => Promise<T>,
   ): Promise<T> {
     const deadline = performance.now() + limitMs;
-    const group = await organizationOf?.(projectId);
-    return admission.admit(
+    return admitFor(
+      admission,
+      organizationOf,
       () =>
         work(
           alert
@@ -93,7 +99,7 @@ export function createTqlService({
                 Math.max(1, Math.ceil((deadline - performance.now()) / 1000)),
               ),
         ),
-      { tenant: projectId, group, deadline, bounded: alert },
+      { tenant: projectId, deadline, bounded: alert },
     );
   }
 
