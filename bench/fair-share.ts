@@ -26,7 +26,9 @@ import { request } from "node:http";
 import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
+import { Agent, fetch as undiciFetch } from "undici";
 import { type Latencies, latencies, type OpenLoopResult, openLoop, round } from "./http-load.js";
 import { benchEnv, initDataDir, startServer, vigilJson } from "./serve-process.js";
 import { printTable } from "./table.js";
@@ -285,44 +287,77 @@ const summary = (result: OpenLoopResult) => ({
   max: result.answered.max,
 });
 
+/**
+ * `clients` loops signing in with a new email each time and a wrong password until told to
+ * stop; posts the answers counted by status (0: the connection failed).
+ */
+const SPRAYER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { url, clients } = workerData;
+let stop = false;
+let attempt = 0;
+const statuses = {};
+parentPort.once("message", () => { stop = true; });
+Promise.all(Array.from({ length: clients }, async () => {
+  while (!stop) {
+    let status = 0;
+    try {
+      const response = await fetch(url + "/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: url },
+        body: JSON.stringify({ email: "spray-" + attempt++ + "@example.com", password: "guess 1234" }),
+      });
+      await response.arrayBuffer();
+      status = response.status;
+    } catch {}
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  }
+})).then(() => parentPort.postMessage(statuses));
+`;
+
 async function loginsAttack() {
   log(`logins: ${SPRAYERS} sign-in sprayers beside another tenant's gzip ingest`);
   const env = benchEnv();
   const data = newDataDir(env);
   const server = await startServer(data.dir, env);
+  // The victim is another tenant: another client address than the sprayers' 127.0.0.1.
+  const victim = new Agent({ connect: { localAddress: "127.0.0.2" } });
   try {
     const body = gzipSync(spansBody("victim", 200));
     const ingest = () =>
       openLoop(4, phase(20), async () => {
-        const { status } = await send(server.url, "/v1/traces", {
-          key: data.apiKey,
+        const response = await undiciFetch(`${server.url}/v1/traces`, {
+          method: "POST",
+          headers: {
+            "x-api-key": data.apiKey,
+            "content-type": "application/json",
+            "content-encoding": "gzip",
+          },
           body,
-          headers: { "content-encoding": "gzip" },
+          dispatcher: victim,
         });
-        return status === 200;
+        await response.arrayBuffer();
+        return response.status === 200;
       });
     const control = summary(await ingest());
     log(`  control: ${JSON.stringify(control)}`);
-    let stop = false;
-    const statuses = new Map<number, number>();
-    let attempt = 0;
-    const sprayers = Array.from({ length: SPRAYERS }, async () => {
-      while (!stop) {
-        const { status } = await send(server.url, "/api/auth/login", {
-          body: JSON.stringify({ email: `spray-${attempt++}@example.com`, password: "guess 1234" }),
-          headers: { origin: server.url },
-        }).catch(() => ({ status: 0 }));
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }
+    // The sprayers run on a thread of their own, so their loop never delays the victim's clock.
+    const sprayers = new Worker(SPRAYER, {
+      eval: true,
+      workerData: { url: server.url, clients: SPRAYERS },
     });
+    const sprayed = new Promise<Record<string, number>>((resolve) =>
+      sprayers.once("message", resolve),
+    );
     await sleep(1000);
     const attack = summary(await ingest());
-    stop = true;
-    await Promise.all(sprayers);
-    const sprays = Object.fromEntries([...statuses].sort(([a], [b]) => a - b));
+    sprayers.postMessage("stop");
+    const sprays = await sprayed;
+    await sprayers.terminate();
     log(`  attack: ${JSON.stringify(attack)}; sign-in answers by status ${JSON.stringify(sprays)}`);
     return { control, attack, p50Ratio: round(attack.p50 / control.p50, 2), sprays };
   } finally {
+    await victim.close();
     await server.stop();
     data.remove();
   }
@@ -545,7 +580,7 @@ if (ONLY.has("logins")) {
     `logins: ${SPRAYERS} sprayers → another tenant's gzip ingest p50 / p99`,
     `${ms(r.control.p50)} / ${ms(r.control.p99)}`,
     `${ms(r.attack.p50)} / ${ms(r.attack.p99)} (${r.attack.errors} errors)`,
-    `p50 < ${TARGETS.ingestP50Ratio}× control: ${r.p50Ratio}× ${r.p50Ratio < TARGETS.ingestP50Ratio ? "met" : "NOT met"}`,
+    `p50 < ${TARGETS.ingestP50Ratio}× control, all answered: ${r.p50Ratio}× ${r.p50Ratio < TARGETS.ingestP50Ratio && r.attack.errors === 0 ? "met" : "NOT met"}`,
   ]);
 }
 if (ONLY.has("tql")) {

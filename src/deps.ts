@@ -154,7 +154,12 @@ export function createAuthDeps(
       () => refused?.inc({ reason: "hashing" }),
     ),
     loginThrottle: new LoginThrottle(
-      options.rateLimits ?? new MemoryRateLimitCounter(),
+      // Shared across nodes when it is Redis. In memory, the sign-in limits get a counter of their
+      // own: its windows are evicted oldest first, so a flood of API keys or sign-in addresses
+      // must not push out the other's (known addresses most of all).
+      options.rateLimits instanceof MemoryRateLimitCounter || !options.rateLimits
+        ? new MemoryRateLimitCounter()
+        : options.rateLimits,
       {
         failuresPerAddress: auth.loginFailuresPerAddress,
         addressWindowMinutes: auth.loginAddressWindowMinutes,
