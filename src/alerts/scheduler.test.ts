@@ -128,13 +128,18 @@ describe("createAlertScheduler", () => {
     await scheduler.stop();
   });
 
-  it("takes due rules in turn by project: a thousand slow rules of one never hold back another's", async () => {
-    // Project A's rules each take 25 s (a heavy query up to its time limit); B's takes 10 ms.
-    const { engine, runs } = recordingEngine(new Set(), (id) => (id === "alr_b" ? 10 : 25_000));
-    const rulesA = Array.from({ length: 1000 }, (_, i) => ({
-      id: `alr_a${i}`,
-      projectId: "prj_a",
-      orgId: "org_x",
+  /**
+   * A thousand slow rules (25 s each, a heavy query up to its time limit) beside one quick 30 s
+   * rule, scheduled with the default concurrency (4) for five minutes: when each rule ran.
+   */
+  async function floodBeside(
+    slow: (i: number) => { projectId: string; orgId: string },
+    quick: { projectId: string; orgId: string },
+  ) {
+    const { engine, runs } = recordingEngine(new Set(), (id) => (id === "alr_quick" ? 10 : 25_000));
+    const rules = Array.from({ length: 1000 }, (_, i) => ({
+      id: `alr_slow${i}`,
+      ...slow(i),
       intervalMs: 30_000,
       lastEvaluatedAt: "2026-01-01T11:59:00.000Z",
     }));
@@ -142,14 +147,8 @@ describe("createAlertScheduler", () => {
       engine,
       rules: {
         listSchedulable: async () => [
-          ...rulesA,
-          {
-            id: "alr_b",
-            projectId: "prj_b",
-            orgId: "org_x",
-            intervalMs: 30_000,
-            lastEvaluatedAt: null,
-          },
+          ...rules,
+          { id: "alr_quick", ...quick, intervalMs: 30_000, lastEvaluatedAt: null },
         ],
       },
       clock: systemClock,
@@ -159,54 +158,30 @@ describe("createAlertScheduler", () => {
     });
     await scheduler.start();
     await vi.advanceTimersByTimeAsync(5 * MINUTE);
-    const b = runs.filter((r) => r.id === "alr_b").map((r) => r.at);
-    // Every 30 s, on its slot: in one FIFO it would wait behind hundreds of A's 25 s runs.
-    expect(b.length).toBeGreaterThanOrEqual(9);
-    for (let i = 1; i < b.length; i++)
-      expect((b[i] as number) - (b[i - 1] as number)).toBeLessThanOrEqual(31_000);
-    // A holds half of the evaluations at most: two at a time, 25 s each, over 5 minutes.
-    const a = runs.filter((r) => r.id !== "alr_b");
-    expect(a.length).toBeLessThanOrEqual(2 * Math.ceil((5 * MINUTE) / 25_000) + 2);
-    expect(a.length).toBeGreaterThanOrEqual(2 * Math.floor((5 * MINUTE) / 25_000) - 2);
     await scheduler.stop();
+    const quickRuns = runs.filter((r) => r.id === "alr_quick").map((r) => r.at);
+    // Every 30 s, on its slot: in one FIFO it would wait behind hundreds of 25 s runs.
+    expect(quickRuns.length).toBeGreaterThanOrEqual(9);
+    for (let i = 1; i < quickRuns.length; i++)
+      expect((quickRuns[i] as number) - (quickRuns[i - 1] as number)).toBeLessThanOrEqual(31_000);
+    return runs.filter((r) => r.id !== "alr_quick");
+  }
+
+  it("takes due rules in turn by project: a thousand slow rules of one never hold back another's", async () => {
+    const slowRuns = await floodBeside(() => ({ projectId: "prj_a", orgId: "org_x" }), {
+      projectId: "prj_b",
+      orgId: "org_x",
+    });
+    // A holds half of the evaluations at most: two at a time, 25 s each, over 5 minutes.
+    expect(slowRuns.length).toBeLessThanOrEqual(2 * Math.ceil((5 * MINUTE) / 25_000) + 2);
+    expect(slowRuns.length).toBeGreaterThanOrEqual(2 * Math.floor((5 * MINUTE) / 25_000) - 2);
   });
 
   it("takes turns by organization too: one owner's projects together never hold every place", async () => {
-    // Organization x's two projects each hold 500 slow rules; organization y has one rule.
-    const { engine, runs } = recordingEngine(new Set(), (id) => (id === "alr_y" ? 10 : 25_000));
-    const slow = Array.from({ length: 1000 }, (_, i) => ({
-      id: `alr_x${i}`,
-      projectId: i % 2 === 0 ? "prj_x1" : "prj_x2",
-      orgId: "org_x",
-      intervalMs: 30_000,
-      lastEvaluatedAt: "2026-01-01T11:59:00.000Z",
-    }));
-    const scheduler = createAlertScheduler({
-      engine,
-      rules: {
-        listSchedulable: async () => [
-          ...slow,
-          {
-            id: "alr_y",
-            projectId: "prj_y",
-            orgId: "org_y",
-            intervalMs: 30_000,
-            lastEvaluatedAt: null,
-          },
-        ],
-      },
-      clock: systemClock,
-      concurrency: 4,
-      syncIntervalMs: 24 * 60 * MINUTE,
-      logger: pino({ level: "silent" }),
+    // Two projects at half each would hold all four places; their organization holds three.
+    await floodBeside((i) => ({ projectId: i % 2 === 0 ? "prj_x1" : "prj_x2", orgId: "org_x" }), {
+      projectId: "prj_y",
+      orgId: "org_y",
     });
-    await scheduler.start();
-    await vi.advanceTimersByTimeAsync(5 * MINUTE);
-    const y = runs.filter((r) => r.id === "alr_y").map((r) => r.at);
-    // Two projects at half each would hold all four places; the organization holds three.
-    expect(y.length).toBeGreaterThanOrEqual(9);
-    for (let i = 1; i < y.length; i++)
-      expect((y[i] as number) - (y[i - 1] as number)).toBeLessThanOrEqual(31_000);
-    await scheduler.stop();
   });
 });
