@@ -30,8 +30,11 @@ const RuleParams = ProjectParams.extend({ ruleId: AlertRuleIdParam });
 const tags = ["alert-rules"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
-/** Previews run a query: the TQL limits apply (422 past them, 429 when the project is busy). */
-const run = { ...write, 422: Problem, 429: Problem };
+/**
+ * Previews run a query: the TQL limits apply (422 past them, 429 when the project or its
+ * organization is busy, 503 when the engine gave no turn within the time limit).
+ */
+const run = { ...write, 422: Problem, 429: Problem, 503: Problem };
 /** Saving also refuses a name another rule of the project has (409 naming `name`). */
 const save = { ...run, 409: Problem };
 

@@ -78,9 +78,11 @@ export const tqlRoutes =
             `${TQL_MAX_RESULT_ROWS.toLocaleString("en-US")} rows come back; \`truncated\` says when there were more. ` +
             "Syntax and analysis errors are 400 with `position: {line, column}`; queries over the " +
             "time, memory or rows-read limits are 422 (`query_timeout`, `query_limit_exceeded`). " +
-            "A project runs at most `tql.maxConcurrentPerProject` queries at once (default 2); one " +
-            "more is 429 `rate_limited` with `Retry-After`, as is the per-key request limit. " +
-            "See docs/tql.md.",
+            "A project has at most `tql.maxConcurrentPerProject` queries running or waiting (default " +
+            "2) and an organization `tql.maxConcurrentPerOrganization` (default 3); one more is 429 " +
+            "`rate_limited` with `Retry-After`, as is the per-key request limit. Queries take turns " +
+            "between organizations and projects, and the wait counts in the time limit: one whose " +
+            "whole limit passed while it waited is 503 with `Retry-After`. See docs/tql.md.",
           security: [{ apiKey: [] }],
           body: TqlRequest,
           response: {
@@ -92,6 +94,7 @@ export const tqlRoutes =
             422: Problem,
             429: Problem,
             500: Problem,
+            503: Problem,
           },
         },
       },
