@@ -113,6 +113,8 @@ describe("small bodies, response headers and the metrics token", () => {
       openapi: await service.fetch("/openapi.json"),
       metrics: await service.fetch("/metrics"),
     };
+    // Read whole: a response left unread holds its connection, and the service's stop waits for it.
+    await Promise.all(Object.values(responses).map((r) => r.arrayBuffer()));
     expect(
       Object.fromEntries(
         Object.entries(responses).map(([name, r]) => [
@@ -154,7 +156,9 @@ describe("small bodies, response headers and the metrics token", () => {
       await response.arrayBuffer();
     }
     // The rest of the app is not the docs page: no CSP of its own there.
-    expect((await service.fetch("/healthz")).headers.get("content-security-policy")).toBeNull();
+    const health = await service.fetch("/healthz");
+    await health.arrayBuffer();
+    expect(health.headers.get("content-security-policy")).toBeNull();
   });
 
   it("answers /metrics only with the token", async () => {
@@ -171,8 +175,11 @@ describe("small bodies, response headers and the metrics token", () => {
       `Basic ${METRICS_TOKEN}`,
       METRICS_TOKEN,
       `Bearer ${key}`,
-    ])
-      expect((await metrics(wrong)).status).toBe(401);
+    ]) {
+      const answer = await metrics(wrong);
+      await answer.arrayBuffer();
+      expect(answer.status).toBe(401);
+    }
     const allowed = await metrics(`Bearer ${METRICS_TOKEN}`);
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toMatch(/^vigil_http_connections_refused_total \d+$/m);

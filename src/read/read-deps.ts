@@ -41,8 +41,9 @@ export function createReadDeps(
   organizationOf?: OrganizationOf,
 ): ReadDeps {
   const slots = stores.telemetry.readSlots ?? DEFAULT_READ_SLOTS;
-  // An organization's projects together hold half of each bound at most, as one project does.
-  const shares = { maxPendingPerGroup: Math.max(1, Math.floor(admission.maxPending / 2)) };
+  // A project holds half of each bound at most and its organization's projects together three
+  // quarters: another project of the organization, and every other organization, find room.
+  const shares = { maxPendingPerGroup: Math.max(1, Math.floor((admission.maxPending * 3) / 4)) };
   const statements = new EngineAdmission({ ...admission, ...shares, slots });
   const { maxWaitMs: _notForLookups, ...countOnly } = admission;
   const waitingLookups = new EngineAdmission({
