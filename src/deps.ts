@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
 import { type AlertEngine, createAlertEngine } from "./alerts/evaluator.js";
@@ -145,7 +145,7 @@ export async function openTelemetryStore(
 /** Password hashing and the sign-in limits as `auth` configures them (refusals counted in metrics). */
 export function createAuthDeps(
   auth: Config["auth"],
-  options: Pick<DepsOptions, "metrics" | "rateLimits">,
+  options: Pick<DepsOptions, "metrics" | "rateLimits"> & { secretKey?: Buffer },
 ): Pick<DomainDeps, "passwords" | "loginThrottle"> {
   const refused = options.metrics?.authRefused;
   return {
@@ -168,6 +168,9 @@ export function createAuthDeps(
         knownAddressDays: auth.knownAddressDays,
       },
       (reason) => refused?.inc({ reason }),
+      // A key of its own, derived from the server's: the counter keys' digests cannot be reversed.
+      options.secretKey &&
+        createHmac("sha256", options.secretKey).update("login counter keys").digest(),
     ),
   };
 }
@@ -175,7 +178,7 @@ export function createAuthDeps(
 export function createDomainDeps(
   config: Config,
   meta: MetaStore,
-  options: Pick<DepsOptions, "clock" | "newId" | "metrics" | "rateLimits">,
+  options: Pick<DepsOptions, "clock" | "newId" | "metrics" | "rateLimits"> & { secretKey?: Buffer },
 ): DomainDeps {
   const clock = options.clock ?? systemClock;
   return {
@@ -199,9 +202,10 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     await meta.close();
     throw error;
   }
-  const domain = createDomainDeps(config, meta, { ...options, metrics });
+  const secretKey = loadSecretKey(config, meta.engine);
+  const domain = createDomainDeps(config, meta, { ...options, metrics, secretKey });
   const { logger } = options;
-  const secretBox = createSecretBox(loadSecretKey(config, meta.engine));
+  const secretBox = createSecretBox(secretKey);
   const service = createWebhookService(config.webhooks, {
     meta,
     clock: domain.clock,

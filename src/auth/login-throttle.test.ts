@@ -10,7 +10,7 @@ const LIMITS: LoginLimits = {
   knownAddressDays: 30,
 };
 
-function throttle(limits: LoginLimits = LIMITS) {
+function throttle(limits: LoginLimits = LIMITS, secret?: Buffer) {
   const clock = { now: 1_000_000 };
   const counter = new MemoryRateLimitCounter(() => clock.now);
   const keys: string[] = [];
@@ -23,7 +23,7 @@ function throttle(limits: LoginLimits = LIMITS) {
     decrement: (key: string) => counter.decrement(key),
     peek: (key: string) => counter.peek(key),
   };
-  const limiter = new LoginThrottle(recording, limits, (reason) => refusals.push(reason));
+  const limiter = new LoginThrottle(recording, limits, (reason) => refusals.push(reason), secret);
   /** One attempt that fails (its charges stand); the error when it was refused instead. */
   const fail = async (address: string, email: string) => {
     try {
@@ -106,6 +106,23 @@ describe("LoginThrottle", () => {
       expect(key).toMatch(/^login:(address|pair|account|known):[0-9a-f]{32}$/);
       expect(key).not.toContain("203.0.113.7");
       expect(key).not.toContain("owner");
+    }
+  });
+
+  it("keys its digests with the server's secret when given: a dump cannot be hashed back", async () => {
+    const keysWith = async (secret?: Buffer) => {
+      const { limiter, keys } = throttle(LIMITS, secret);
+      await (await limiter.admit("203.0.113.7", "owner@example.com")).succeeded();
+      return keys;
+    };
+    const plain = await keysWith();
+    const keyed = await keysWith(Buffer.alloc(32, 7));
+    const other = await keysWith(Buffer.alloc(32, 8));
+    expect(keyed).toHaveLength(plain.length);
+    for (const [i, key] of keyed.entries()) {
+      expect(key).toMatch(/^login:(address|pair|account|known):[0-9a-f]{32}$/);
+      expect(key).not.toBe(plain[i]);
+      expect(key).not.toBe(other[i]);
     }
   });
 

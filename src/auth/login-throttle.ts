@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { addressBucket } from "../lib/client-address.js";
 import { sha256Hex } from "../lib/crypto.js";
 import { RateLimitedError } from "../lib/errors.js";
@@ -45,8 +46,17 @@ export interface LoginAttempt {
   abandoned(): Promise<void>;
 }
 
-/** Counter keys carry digests, never an email or an address (Redis keys end up in dumps and logs). */
-const digest = (value: string): string => sha256Hex(`vigil-login\n${value}`).slice(0, 32);
+/**
+ * Counter keys carry digests, never an email or an address (Redis keys end up in dumps and logs).
+ * Keyed with a server secret when given, so a dump cannot be reversed by hashing every IPv4
+ * address or a list of emails; a plain digest otherwise (the CLI, which signs nobody in).
+ */
+const digester =
+  (key: Buffer | undefined) =>
+  (value: string): string =>
+    key === undefined
+      ? sha256Hex(`vigil-login\n${value}`).slice(0, 32)
+      : createHmac("sha256", key).update(value).digest("hex").slice(0, 32);
 
 /**
  * The sign-in policy (docs/operations.md "Sign-in"), counted in the shared rate-limit counter:
@@ -56,20 +66,26 @@ const digest = (value: string): string => sha256Hex(`vigil-login\n${value}`).sli
  * cannot slip past the count) and refunded unless it failed.
  */
 export class LoginThrottle {
+  private readonly digest: (value: string) => string;
+
   constructor(
     private readonly counter: AttemptCounter,
     readonly limits: LoginLimits,
     private readonly onRefused: (reason: LoginRefusal) => void = () => {},
-  ) {}
+    /** A secret for the counter keys' digests (see digester). */
+    keyDigestSecret?: Buffer,
+  ) {
+    this.digest = digester(keyDigestSecret);
+  }
 
   /** Charges one attempt, or refuses it with rate_limited (and when to retry) beyond a limit. */
   async admit(address: string, email: string): Promise<LoginAttempt> {
     const from = addressBucket(address);
     const keys = {
-      address: `login:address:${digest(from)}`,
-      pair: `login:pair:${digest(`${from}\n${email}`)}`,
-      account: `login:account:${digest(email)}`,
-      known: `login:known:${digest(`${from}\n${email}`)}`,
+      address: `login:address:${this.digest(from)}`,
+      pair: `login:pair:${this.digest(`${from}\n${email}`)}`,
+      account: `login:account:${this.digest(email)}`,
+      known: `login:known:${this.digest(`${from}\n${email}`)}`,
     };
     const { limits, counter } = this;
     // Beyond the address's budget nothing else is counted: a flood of new emails adds no keys.
