@@ -74,35 +74,6 @@ export function createTqlService({
   const limitMs = limits.maxExecutionSeconds * 1000;
   const admission = tqlAdmission(executor.adHocSlots ?? DEFAULT_AD_HOC_SLOTS, limits, onRefused);
 
-  /**
-   * Runs `work` when the project's turn comes on the engine's ad-hoc sessions, with the seconds
-   * it may run: what is left of its time limit, as the wait counts inside it, so a query answers
-   * or fails within it. An alert evaluation waits at most its limit too, but then gets all of
-   * it: a time-out must say the rule's query is too heavy, not that its neighbours were busy.
-   */
-  async function admitted<T>(
-    projectId: string,
-    alert: boolean,
-    work: (seconds: number) => Promise<T>,
-  ): Promise<T> {
-    const deadline = performance.now() + limitMs;
-    return admitFor(
-      admission,
-      organizationOf,
-      () =>
-        work(
-          alert
-            ? limits.maxExecutionSeconds
-            : // Whole seconds, as the engine takes them; at least one.
-              Math.min(
-                limits.maxExecutionSeconds,
-                Math.max(1, Math.ceil((deadline - performance.now()) / 1000)),
-              ),
-        ),
-      { tenant: projectId, deadline, bounded: alert },
-    );
-  }
-
   const settings = {
     ...GUARD_SETTINGS,
     max_execution_time: limits.maxExecutionSeconds,
@@ -116,32 +87,61 @@ export function createTqlService({
     // and the read API (nice 0) keep ~98% of a contended core (bench:api mixed: ingest p99 2.2 s → 0.7 s).
     os_thread_priority: 19,
   };
+  /**
+   * Runs a compiled query of the project's when its turn comes on the engine's ad-hoc sessions,
+   * with the seconds it may run: what is left of its time limit, as the wait counts inside it,
+   * so a query answers or fails within it. An alert evaluation waits at most its limit too, but
+   * then gets all of it: a time-out must say the rule's query is too heavy, not that its
+   * neighbours were busy. Engine errors the query caused come back as domain errors.
+   */
+  async function execute(
+    projectId: string,
+    { sql, params }: { sql: string; params: Record<string, unknown> },
+    alert: boolean,
+    extra: Record<string, number> = {},
+  ): Promise<CompactResult> {
+    const deadline = performance.now() + limitMs;
+    const seconds = () =>
+      alert
+        ? limits.maxExecutionSeconds
+        : // Whole seconds, as the engine takes them; at least one.
+          Math.min(
+            limits.maxExecutionSeconds,
+            Math.max(1, Math.ceil((deadline - performance.now()) / 1000)),
+          );
+    try {
+      return await admitFor(
+        admission,
+        organizationOf,
+        () =>
+          executor.queryCompact(sql, {
+            params: { ...params, [PROJECT_PARAM]: projectId },
+            settings: { ...settings, ...extra, max_execution_time: seconds() },
+            adHoc: true,
+          }),
+        { tenant: projectId, deadline, bounded: alert },
+      );
+    } catch (error) {
+      // Not the query's fault when unmapped: the caller's error handling logs it (500).
+      throw (
+        classifyEngineError(error, {
+          projectId,
+          database: executor.database,
+          maxExecutionSeconds: limits.maxExecutionSeconds,
+        }) ?? error
+      );
+    }
+  }
+
   async function run(projectId: string, text: string, alert: boolean): Promise<TqlResult> {
     if (text.length > TQL_MAX_QUERY_LENGTH)
       throw InvalidInputError.forField(
         "query",
         `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
       );
-    const { sql, params } = compileTql(text, { database: executor.database, rowCap });
+    const compiled = compileTql(text, { database: executor.database, rowCap });
     const started = performance.now();
-    let result: CompactResult;
-    try {
-      result = await admitted(projectId, alert, (seconds) =>
-        executor.queryCompact(sql, {
-          params: { ...params, [PROJECT_PARAM]: projectId },
-          settings: { ...settings, max_execution_time: seconds },
-          adHoc: true,
-        }),
-      );
-    } catch (error) {
-      const mapped = classifyEngineError(error, {
-        projectId,
-        database: executor.database,
-        maxExecutionSeconds: limits.maxExecutionSeconds,
-      });
-      // Not the query's fault: the caller's error handling logs it (500 with the request id).
-      throw mapped ?? error;
-    }
+    const result = await execute(projectId, compiled, alert);
     const durationMs = Math.round(performance.now() - started);
     const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;
     const rows = truncated ? result.rows.slice(0, TQL_MAX_RESULT_ROWS) : result.rows;
@@ -163,25 +163,8 @@ export function createTqlService({
           "query",
           `must be at most ${TQL_MAX_QUERY_LENGTH} characters`,
         );
-      const { sql, params } = compileTql(text, { database: executor.database, rowCap: 0 });
-      try {
-        const result = await admitted(projectId, false, (seconds) =>
-          executor.queryCompact(sql, {
-            params: { ...params, [PROJECT_PARAM]: projectId },
-            settings: { ...settings, max_result_rows: 1, max_execution_time: seconds },
-            adHoc: true,
-          }),
-        );
-        return result.columns;
-      } catch (error) {
-        throw (
-          classifyEngineError(error, {
-            projectId,
-            database: executor.database,
-            maxExecutionSeconds: limits.maxExecutionSeconds,
-          }) ?? error
-        );
-      }
+      const compiled = compileTql(text, { database: executor.database, rowCap: 0 });
+      return (await execute(projectId, compiled, false, { max_result_rows: 1 })).columns;
     },
   };
 }
