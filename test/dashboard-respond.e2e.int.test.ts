@@ -297,4 +297,40 @@ describe.skipIf(!chromiumAvailable)("dashboard: monitors and alerts", () => {
     await page.getByRole("button", { name: "Mute…" }).waitFor();
     expect(console.errors).toEqual([]);
   });
+
+  it("shows a rule whose evaluations fail as failing, with why and when it runs next", async () => {
+    const { page, console } = await dash.newPage();
+    await dash.signIn(page);
+    const created = await dash.owner.post(`/api/projects/${dash.projectId}/alert-rules`, {
+      name: "Broken query",
+      query: "SELECT count() AS value FROM logs",
+      condition: { op: ">", threshold: 5 },
+    });
+    const ruleId = ((await created.json()) as { id: string }).id;
+    // Its query breaks (a column dropped, say): two scheduled evaluations fail in a row.
+    const { repos } = dash.service.deps.meta;
+    const stored = await repos.alertRules.findById(ruleId);
+    if (!stored) throw new Error("rule gone");
+    await repos.alertRules.updateDefinition(ruleId, {
+      ...stored,
+      query: "SELECT no_such_column AS value FROM logs",
+    });
+    const { engine } = dash.service.deps.alerts;
+    await engine.evaluateScheduled(ruleId);
+    await engine.evaluateScheduled(ruleId);
+
+    await page.goto(`/projects/${dash.projectId}/alerts`);
+    const listed = page.getByRole("row", { name: /Broken query/ });
+    await listed.waitFor();
+    expect(await listed.textContent()).toContain("failing");
+    expect(await listed.textContent()).not.toMatch(/\bok\b/);
+    await listed.getByRole("link", { name: "Broken query" }).click();
+    const status = page.getByRole("status").filter({ hasText: "Failing since" });
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(
+      /2 evaluations in a row failed\. Backing off: next evaluation/,
+    );
+    await dash.screenshot(page, "alerts-failing");
+    expect(console.errors).toEqual([]);
+  });
 });
