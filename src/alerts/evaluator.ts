@@ -5,6 +5,7 @@ import { UnavailableError } from "../lib/errors.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
+import { SerialByKey } from "../lib/serial-by-key.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { AlertEventRecord } from "../meta/repositories/alert-events.js";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
@@ -86,7 +87,8 @@ export const conditionText = (rule: AlertRuleRecord): string =>
   `value ${rule.definition.condition.op} ${rule.definition.condition.threshold}`;
 
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
-  const running = new Map<string, Promise<ScheduledOutcome>>();
+  /** A rule's evaluations run one at a time: never two of a rule at once. */
+  const running = new SerialByKey<ScheduledOutcome>();
 
   /** The rule's query's outcome, or "busy" when the engine could not take it (not its fault). */
   async function runQuery(rule: AlertRuleRecord): Promise<QueryOutcome | "busy"> {
@@ -354,33 +356,15 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     return plan.firing.length > 0 ? incidentId : null;
   }
 
-  /** Runs one evaluation of the rule after any still running: never two of a rule at once. */
-  function queue(
-    ruleId: string,
-    fence: LeaseFence | undefined,
-    scheduled: boolean,
-  ): Promise<ScheduledOutcome> {
-    const previous = running.get(ruleId);
-    const run = (previous ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => execute(ruleId, fence, scheduled));
-    running.set(ruleId, run);
-    const forget = () => {
-      if (running.get(ruleId) === run) running.delete(ruleId);
-    };
-    run.then(forget, forget);
-    return run;
-  }
-
   return {
     // Unscheduled, it never backs off.
     evaluate: (ruleId, fence) =>
-      queue(ruleId, fence, false).then((run) => (typeof run === "string" ? undefined : run)),
-    evaluateScheduled: (ruleId, fence) => queue(ruleId, fence, true),
-    isRunning: (ruleId) => running.has(ruleId),
-    async idle() {
-      while (running.size > 0) await Promise.allSettled([...running.values()]);
-    },
+      running
+        .run(ruleId, () => execute(ruleId, fence, false))
+        .then((run) => (typeof run === "string" ? undefined : run)),
+    evaluateScheduled: (ruleId, fence) => running.run(ruleId, () => execute(ruleId, fence, true)),
+    isRunning: (ruleId) => running.isRunning(ruleId),
+    idle: () => running.idle(),
   };
 }
 

@@ -10,6 +10,7 @@ import { redactUrl } from "../lib/http/redact-url.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
+import { SerialByKey } from "../lib/serial-by-key.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
@@ -94,7 +95,7 @@ function firstUrl(definition: MonitorDefinition): string {
 }
 
 export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
-  const running = new Map<string, Promise<RecordedCheck | undefined>>();
+  const running = new SerialByKey<RecordedCheck | undefined>();
   const shutdown = new AbortController();
 
   async function record(
@@ -263,22 +264,10 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   }
 
   return {
-    check(monitorId, trigger, fence) {
-      const previous = running.get(monitorId);
-      const run = (previous ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => execute(monitorId, trigger, fence));
-      running.set(monitorId, run);
-      const forget = () => {
-        if (running.get(monitorId) === run) running.delete(monitorId);
-      };
-      run.then(forget, forget);
-      return run;
-    },
-    isRunning: (monitorId) => running.has(monitorId),
-    async idle() {
-      while (running.size > 0) await Promise.allSettled([...running.values()]);
-    },
+    check: (monitorId, trigger, fence) =>
+      running.run(monitorId, () => execute(monitorId, trigger, fence)),
+    isRunning: (monitorId) => running.isRunning(monitorId),
+    idle: () => running.idle(),
     abort: () => shutdown.abort(),
   };
 }
