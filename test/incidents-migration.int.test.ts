@@ -137,7 +137,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
       }),
       expect.objectContaining({
         id: "inc_closed",
-        endedAt: T1,
+        resolvedAt: T1,
         openedByResultId: "run_a",
         closedByResultId: "run_b",
         notifications: [expect.objectContaining({ id: "ntf_m" })],

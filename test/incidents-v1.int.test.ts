@@ -21,7 +21,7 @@ interface MonitorIncident {
   monitorId: string;
   status: string;
   startedAt: string;
-  endedAt: string | null;
+  resolvedAt: string | null;
   durationMs: number | null;
   cause: string;
   openedByResultId: string;
@@ -170,12 +170,15 @@ describe("/v1 incidents and monitor outages as incidents", () => {
         monitorId: monitor.id,
         status: "resolved",
         startedAt: down.startedAt,
-        endedAt: up.startedAt,
+        resolvedAt: up.startedAt,
         durationMs: detail.durationMs,
         openedByResultId: down.id,
         closedByResultId: up.id,
       }),
     ]);
+    // One name for the end of an incident: /v1/incidents' resolvedAt, never endedAt.
+    expect(outages.data[0]).not.toHaveProperty("endedAt");
+    expect(outages.data[0]?.resolvedAt).toBe(detail.resolvedAt);
     expect(outages.data[0]?.notifications.map((n) => n.event).sort()).toEqual([
       "monitor.down",
       "monitor.recovered",

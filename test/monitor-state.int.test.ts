@@ -205,7 +205,7 @@ describe("monitor state machine", () => {
     expect(incident?.status).toBe("resolved");
     // Opened by the 2nd failing check, ended by the first pass (check 11).
     expect(incident?.startedAt).toBe(new Date(start + 2 * 60_000).toISOString());
-    expect(incident?.endedAt).toBe(new Date(start + 11 * 60_000).toISOString());
+    expect(incident?.resolvedAt).toBe(new Date(start + 11 * 60_000).toISOString());
     expect(incident?.durationMs).toBe(9 * 60_000);
     expect(incident?.notifications.map((n) => n.event).sort()).toEqual([
       "monitor.down",

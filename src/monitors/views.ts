@@ -109,7 +109,10 @@ export const MonitorIncidentView = z
     monitorId: z.string(),
     status: z.enum(["active", "resolved"]),
     startedAt: z.string(),
-    endedAt: z.string().nullable(),
+    resolvedAt: z
+      .string()
+      .nullable()
+      .describe("When the outage ended (the recovering check); the name /v1/incidents uses"),
     durationMs: z.number().int().nullable(),
     cause: z.string().describe("The first failure of the check that opened the outage"),
     openedByResultId: z.string(),
@@ -188,7 +191,7 @@ export function toIncidentView(
     monitorId: record.sourceId ?? "",
     status: record.status,
     startedAt: record.startedAt,
-    endedAt: record.resolvedAt,
+    resolvedAt: record.resolvedAt,
     durationMs: record.durationMs,
     cause: record.cause ?? "",
     openedByResultId: resultIdOf(down) ?? "",

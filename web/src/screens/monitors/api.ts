@@ -63,7 +63,7 @@ export interface MonitorIncident {
   monitorId: string;
   status: "active" | "resolved";
   startedAt: string;
-  endedAt: string | null;
+  resolvedAt: string | null;
   durationMs: number | null;
   cause: string;
   openedByResultId: string;

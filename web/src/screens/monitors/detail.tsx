@@ -188,7 +188,7 @@ function MonitorIncidents({ projectId, monitorId }: { projectId: string; monitor
                 </Link>
               </td>
               <td>{formatTime(incident.startedAt)}</td>
-              <td>{incident.endedAt ? formatTime(incident.endedAt) : "Ongoing"}</td>
+              <td>{incident.resolvedAt ? formatTime(incident.resolvedAt) : "Ongoing"}</td>
               <td className="num">{formatDuration(incident.durationMs)}</td>
               <td className="mon-reason-cell">{incident.cause}</td>
               <td>
