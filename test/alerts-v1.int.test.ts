@@ -273,6 +273,55 @@ describe("/v1 alerts", () => {
     expect(empty.body).toMatchObject({ fires: 0, meanTimeToResolveMs: null });
   });
 
+  it("with a window, lists a rule firing since before it, with the fire that opened it", async () => {
+    const { repos } = service.deps.meta;
+    // Fired three hours ago and firing ever since: active all through the last hour.
+    await repos.alertRules.insert(rule("alr_long", "Long firing", { state: "firing" }));
+    // Fired and resolved before the last hour: not active in it.
+    await repos.alertRules.insert(rule("alr_earlier", "Earlier"));
+    await repos.alertSeries.upsert({
+      ruleId: "alr_long",
+      seriesKey: JSON.stringify({ service: "db" }),
+      labels: { service: "db" },
+      state: "firing",
+      pendingSince: null,
+      firedAt: ago(180),
+      lastValue: 12,
+      lastEvaluatedAt: ago(1),
+      lastNotifiedAt: ago(180),
+      incidentId: null,
+    });
+    await repos.alertEvents.insertMany([
+      // An older cycle of the same series, closed long before the window.
+      event("ale_l1", "alr_long", "fired", 300, "db"),
+      event("ale_l2", "alr_long", "resolved", 290, "db"),
+      event("ale_l3", "alr_long", "fired", 180, "db"),
+      event("ale_e1", "alr_earlier", "fired", 180),
+      event("ale_e2", "alr_earlier", "resolved", 120),
+    ]);
+    const windowed = await get<Page<Alert>>("/v1/alerts?time_range=1h&sort_by=name&sort_order=asc");
+    expect(windowed.body.data.map((a) => a.id)).toEqual(["alr_firing", "alr_long", "alr_muted"]);
+    expect(windowed.body.pagination.total).toBe(3);
+    // The fire still open when the window began, not the closed cycle before it.
+    expect(windowed.body.data[1]?.recentEvents.map((e) => e.id)).toEqual(["ale_l3"]);
+    // alr_firing's fire at -120 was resolved at -100: only its events in the window.
+    expect(windowed.body.data[0]?.recentEvents.map((e) => e.id)).toEqual([
+      "ale_6",
+      "ale_5",
+      "ale_4",
+    ]);
+    // A past window: alr_earlier was active from -180 to -120.
+    const from = ago(150);
+    const to = ago(140);
+    const past = await get<Page<Alert>>(
+      `/v1/alerts?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&sort_by=name&sort_order=asc`,
+    );
+    expect(past.body.data.map((a) => a.id)).toEqual(["alr_earlier", "alr_long"]);
+    expect(past.body.data[0]?.recentEvents.map((e) => e.id)).toEqual(["ale_e1"]);
+    await repos.alertRules.delete("alr_long");
+    await repos.alertRules.delete("alr_earlier");
+  });
+
   it("another project's key sees none of these", async () => {
     const other = await addProjectWithKey(
       service,

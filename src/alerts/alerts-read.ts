@@ -43,7 +43,9 @@ export type ListAlertsQuery = z.infer<typeof ListAlertsQuery>;
 
 const RecentEvents = z
   .array(AlertEventView)
-  .describe("The latest fire and resolve events, newest first (within the window, if given)");
+  .describe(
+    "The latest fire and resolve events, newest first. With a window: those in it, and the fire that began a series' firing still going when the window began",
+  );
 
 /** An alert as /v1/alerts lists it: the rule, its state and thresholds, recent fires/resolves. */
 export const AlertSummary = AlertRuleView.extend({ recentEvents: RecentEvents }).meta({
@@ -76,8 +78,7 @@ export async function listAlerts(
     status: query.status,
     severity: query.severity,
     now: now.toISOString(),
-    eventsFrom: window && isoMs(window.fromMs),
-    eventsTo: window && isoMs(window.toMs),
+    activeIn: window && { from: isoMs(window.fromMs), to: isoMs(window.toMs) },
   };
   const [rules, total] = await Promise.all([
     repos.alertRules.list(filter, {
@@ -94,8 +95,7 @@ export async function listAlerts(
     {
       perRule: RECENT_EVENTS,
       kinds: ["fired", "resolved"],
-      from: filter.eventsFrom,
-      to: filter.eventsTo,
+      activeIn: filter.activeIn,
     },
   );
   const data = rules.map((rule) => ({

@@ -248,11 +248,27 @@ export function alertStoreContract(getStore: () => MetaStore): void {
       (await repos.alertEvents.listRecent([rule.id], { perRule: 5, to: at(120) })).get(rule.id),
     ).toEqual([events[1], events[0]]);
     const rulePage = { limit: 10, offset: 0, sort: "severity" as const, order: "desc" as const };
-    const inWindow = { projectId: "prj_alr", now: at(0), eventsFrom: at(60), eventsTo: at(61) };
-    expect((await repos.alertRules.list(inWindow, rulePage)).map((r) => r.id)).toEqual([rule.id]);
+    const activeIn = (from: number, to: number) => ({
+      projectId: "prj_alr",
+      now: at(0),
+      activeIn: { from: at(from), to: at(to) },
+    });
+    expect((await repos.alertRules.list(activeIn(60, 61), rulePage)).map((r) => r.id)).toEqual([
+      rule.id,
+    ]);
+    expect(await repos.alertRules.count(activeIn(9999, 10_000))).toBe(0);
+    // Fired at 120, resolved at 180: active all through [130, 170), with no event in it.
+    expect(await repos.alertRules.count(activeIn(130, 170))).toBe(1);
     expect(
-      await repos.alertRules.count({ ...inWindow, eventsFrom: at(9999), eventsTo: at(10_000) }),
-    ).toBe(0);
+      (
+        await repos.alertEvents.listRecent([rule.id], {
+          perRule: 5,
+          activeIn: activeIn(130, 170).activeIn,
+        })
+      ).get(rule.id),
+    ).toEqual([events[2]]);
+    // Fired at 0, resolved at 60: not active in [61, 62).
+    expect(await repos.alertRules.count(activeIn(61, 62))).toBe(0);
     expect(
       (await repos.alertEvents.list({ projectId: "prj_alr" }, { limit: 10, offset: 5 }))[0],
     ).toEqual(events[0]);

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { AlertEventKind, AlertSeverity } from "../../alerts/definition.js";
 import type { MetaEngine } from "../database.js";
 import type { AlertEventRow, MetaSchema } from "../schema.js";
@@ -32,6 +32,27 @@ export interface AlertEventPage {
   kinds?: readonly AlertEventKind[] | undefined;
   from?: string | undefined;
   to?: string | undefined;
+}
+
+/** A time window, ISO bounds, either open. */
+export interface EventWindow {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/**
+ * The fires and resolves of `alert_events` that speak of [from, to): each one inside it, and a
+ * fire before it whose series had not resolved when it began (the series fired into the window).
+ */
+export function transitionsActiveIn(window: EventWindow): RawBuilder<SqlBool> {
+  const parts = [sql`alert_events.kind in ('fired', 'resolved')`];
+  if (window.to !== undefined) parts.push(sql`alert_events.at < ${window.to}`);
+  if (window.from !== undefined)
+    parts.push(sql`(alert_events.at >= ${window.from} or (alert_events.kind = 'fired' and not exists (
+      select 1 from alert_events later
+      where later.rule_id = alert_events.rule_id and later.series_key = alert_events.series_key
+        and later.kind = 'resolved' and later.at >= alert_events.at and later.at < ${window.from})))`);
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 
 const toRecord = (row: AlertEventRow): AlertEventRecord => ({
@@ -124,9 +145,16 @@ export function createAlertEventRepository(db: Kysely<MetaSchema>, engine: MetaE
      * The latest events of each of these rules (at most `perRule` each, newest first) in one
      * query: numbered per rule by a window function, which SQLite and PostgreSQL both run.
      */
+    /**
+     * Each rule's latest events, newest first. `activeIn`: only fires and resolves of that window
+     * (transitionsActiveIn), so a series firing since before it shows the fire that began it.
+     */
     async listRecent(
       ruleIds: readonly string[],
-      page: Omit<AlertEventPage, "limit" | "offset"> & { perRule: number },
+      page: Omit<AlertEventPage, "limit" | "offset"> & {
+        perRule: number;
+        activeIn?: EventWindow | undefined;
+      },
     ): Promise<Map<string, AlertEventRecord[]>> {
       const byRule = new Map<string, AlertEventRecord[]>();
       if (ruleIds.length === 0) return byRule;
@@ -141,6 +169,7 @@ export function createAlertEventRepository(db: Kysely<MetaSchema>, engine: MetaE
         inner = inner.where("kind", "in", page.kinds);
       if (page.from !== undefined) inner = inner.where("at", ">=", page.from);
       if (page.to !== undefined) inner = inner.where("at", "<", page.to);
+      if (page.activeIn !== undefined) inner = inner.where(transitionsActiveIn(page.activeIn));
       const rows = await db
         .selectFrom(inner.as("e"))
         .selectAll()

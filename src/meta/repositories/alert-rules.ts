@@ -8,6 +8,7 @@ import {
 } from "../../alerts/definition.js";
 import type { AlertRuleRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
+import { type EventWindow, transitionsActiveIn } from "./alert-events.js";
 import { links } from "./links.js";
 import { lockRow } from "./row-lock.js";
 
@@ -87,9 +88,11 @@ export interface AlertRuleFilter {
   status?: AlertStatus | undefined;
   severity?: AlertSeverity | undefined;
   now: string;
-  /** Only rules with a fire or resolve event in [from, to). */
-  eventsFrom?: string | undefined;
-  eventsTo?: string | undefined;
+  /**
+   * Only rules active in [from, to): a fire or resolve in it, or a series firing since before it
+   * (transitionsActiveIn).
+   */
+  activeIn?: EventWindow | undefined;
 }
 
 export const ALERT_RULE_SORTS = ["created_at", "name", "severity", "last_evaluated_at"] as const;
@@ -130,19 +133,17 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
   const filtered = (filter: AlertRuleFilter) => {
     let query = db.selectFrom("alert_rules").where("project_id", "=", filter.projectId);
     if (filter.severity !== undefined) query = query.where("severity", "=", filter.severity);
-    if (filter.eventsFrom !== undefined || filter.eventsTo !== undefined)
-      query = query.where((eb) => {
-        let events = eb
-          .selectFrom("alert_events")
-          .select("alert_events.id")
-          .whereRef("alert_events.rule_id", "=", "alert_rules.id")
-          .where("alert_events.kind", "in", ["fired", "resolved"]);
-        if (filter.eventsFrom !== undefined)
-          events = events.where("alert_events.at", ">=", filter.eventsFrom);
-        if (filter.eventsTo !== undefined)
-          events = events.where("alert_events.at", "<", filter.eventsTo);
-        return eb.exists(events);
-      });
+    const activeIn = filter.activeIn;
+    if (activeIn !== undefined)
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("alert_events")
+            .select("alert_events.id")
+            .whereRef("alert_events.rule_id", "=", "alert_rules.id")
+            .where(transitionsActiveIn(activeIn)),
+        ),
+      );
     if (filter.status !== undefined) {
       const status = filter.status;
       query = query.where((eb) => {

@@ -31,7 +31,7 @@ export const alertsRoutes =
         summary: "Alerts (alert rules and their state) with thresholds and recent fires/resolves",
         description:
           "An alert is a rule with its state: muted while a mute holds, else active when a series is firing, else resolved. " +
-          "With a window, the rules that fired or resolved during it.",
+          "With a window, the rules active during it: a fire or resolve in it, or a series firing since before it began.",
         querystring: ListAlertsQuery,
         response: listOf(AlertSummary),
       }),
