@@ -71,6 +71,8 @@ interface Body {
   from: string;
   to: string;
   resolution: string;
+  requestedResolution?: string | null;
+  notice?: string | null;
   bucketSeconds: number;
   series: {
     time: string;
@@ -369,7 +371,6 @@ describe("GET /v1/http-metrics", () => {
     expect(await badField("")).toEqual(["time_range"]);
     expect(await badField("time_range=yesterday")).toEqual(["time_range"]);
     expect(await badField("time_range=1h&resolution=5m")).toEqual(["resolution"]);
-    expect(await badField("time_range=30d&resolution=1m")).toEqual(["resolution"]);
     expect(await badField("time_range=365d")).toEqual(["time_range"]);
     expect(await badField(`time_range=1h&from=${T0 - 400 * 24 * HOUR}&to=${T0}`)).toEqual(["from"]);
     expect(await badField(`time_range=1h&from=${T0}&to=${T0 - MIN}`)).toEqual(["from"]);
@@ -379,6 +380,24 @@ describe("GET /v1/http-metrics", () => {
     // The edges that are allowed: 36 hours of minutes, 90 days of hours.
     expect((await get(`time_range=36h&resolution=1m&to=${T0}`)).status).toBe(200);
     expect((await get(`time_range=90d&to=${T0}`)).status).toBe(200);
+  });
+
+  it("coarsens a resolution too fine for the window to the finest that fits, and says so", async () => {
+    // The spec lists both values: 30d at 1m (43,200 buckets) is answered at 1h, not refused.
+    const coarse = await ok(`time_range=30d&resolution=1m&to=${T0 + HOUR}`);
+    expect(coarse).toMatchObject({
+      resolution: "1h",
+      requestedResolution: "1m",
+      bucketSeconds: 3600,
+      notice: expect.stringContaining("1m over this window gives 43200 buckets"),
+    });
+    expect(coarse.series).toHaveLength(30 * 24);
+    expect(coarse.series.slice(-3).map((b) => b.count)).toEqual([2, 100, 63]);
+    // As asked when it fits, and no notice.
+    const asked = await ok(`time_range=36h&resolution=1m&to=${T0}`);
+    expect(asked).toMatchObject({ resolution: "1m", requestedResolution: "1m", notice: null });
+    const defaulted = await ok(`time_range=7h&to=${T0 + HOUR}`);
+    expect(defaulted).toMatchObject({ resolution: "1h", requestedResolution: null, notice: null });
   });
 
   it("never shows another project's traffic, and checks the key and its permission", async () => {

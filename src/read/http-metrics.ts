@@ -34,7 +34,7 @@ export const HttpMetricsQuery = z
       .enum(RESOLUTIONS)
       .optional()
       .describe(
-        `Bucket width; default 1m for windows up to 6h, else 1h. At most ${MAX_HTTP_BUCKETS} buckets`,
+        `Bucket width; default 1m for windows up to 6h, else 1h. One that would give more than ${MAX_HTTP_BUCKETS} buckets is coarsened to the finest that fits (see \`notice\`)`,
       ),
     service: z.string().min(1).max(256).optional().describe("Only requests served by this service"),
   })
@@ -51,7 +51,19 @@ export const HttpMetrics = z
   .object({
     from: z.string(),
     to: z.string(),
-    resolution: z.enum(RESOLUTIONS),
+    resolution: z
+      .enum(RESOLUTIONS)
+      .describe("The bucket width used: the one asked for, unless it was too fine for the window"),
+    requestedResolution: z
+      .enum(RESOLUTIONS)
+      .nullable()
+      .describe("The `resolution` parameter as given, null when none was"),
+    notice: z
+      .string()
+      .nullable()
+      .describe(
+        `Why \`resolution\` differs from the one asked for (more than ${MAX_HTTP_BUCKETS} buckets), else null`,
+      ),
     bucketSeconds: z.number().int(),
     series: z
       .array(
@@ -166,20 +178,40 @@ function mergeInto(into: Merged | undefined, from: Merged): Merged {
   };
 }
 
-/** The bucket width: as asked, else by window length; refused when it gives too many buckets. */
-function chooseResolution(query: HttpMetricsQuery, window: TimeWindow): Resolution {
+/** The resolution used, what was asked, and why they differ (null when they do not). */
+interface ChosenResolution {
+  resolution: Resolution;
+  requested: Resolution | null;
+  notice: string | null;
+}
+
+const bucketCount = (window: TimeWindow, resolution: Resolution) =>
+  bucketStarts(window, RESOLUTION_MS[resolution]).length;
+
+/**
+ * The bucket width: as asked, else by window length. A resolution the spec lists but too fine
+ * for the window (30d at 1m) is coarsened to the finest that fits, and the answer says so; only
+ * a window too long for the coarsest one is refused.
+ */
+function chooseResolution(query: HttpMetricsQuery, window: TimeWindow): ChosenResolution {
   const span = window.toMs - window.fromMs;
-  const resolution = query.resolution ?? (span <= MINUTE_RESOLUTION_UP_TO_MS ? "1m" : "1h");
-  const buckets = bucketStarts(window, RESOLUTION_MS[resolution]).length;
-  if (buckets > MAX_HTTP_BUCKETS) {
-    // Name what the caller can change: the resolution they chose, else the window they gave.
-    const field = query.resolution ? "resolution" : query.from ? "from" : "time_range";
+  const wanted = query.resolution ?? (span <= MINUTE_RESOLUTION_UP_TO_MS ? "1m" : "1h");
+  const fits = RESOLUTIONS.slice(RESOLUTIONS.indexOf(wanted)).find(
+    (r) => bucketCount(window, r) <= MAX_HTTP_BUCKETS,
+  );
+  const requested = query.resolution ?? null;
+  if (fits === undefined) {
+    const coarsest = RESOLUTIONS[RESOLUTIONS.length - 1] as Resolution;
     throw InvalidInputError.forField(
-      field,
-      `${resolution} over this window gives ${buckets} buckets, more than ${MAX_HTTP_BUCKETS}; use a coarser resolution or a shorter window`,
+      query.from ? "from" : "time_range",
+      `${coarsest} over this window gives ${bucketCount(window, coarsest)} buckets, more than ${MAX_HTTP_BUCKETS}; use a shorter window`,
     );
   }
-  return resolution;
+  const notice =
+    fits === wanted
+      ? null
+      : `${wanted} over this window gives ${bucketCount(window, wanted)} buckets, more than ${MAX_HTTP_BUCKETS}: answered at ${fits}`;
+  return { resolution: fits, requested, notice };
 }
 
 /**
@@ -193,7 +225,7 @@ export async function httpMetrics(
 ): Promise<HttpMetrics> {
   // time_range is required, so the dashboard fallback never applies.
   const window = dashboardWindow(query, deps.clock.now().getTime());
-  const resolution = chooseResolution(query, window);
+  const { resolution, requested, notice } = chooseResolution(query, window);
   const step = RESOLUTION_MS[resolution];
   const sql = new Sql(deps.telemetry, projectId);
   // Rows are per minute: a minute that starts before `from` but overlaps the window counts.
@@ -249,6 +281,8 @@ export async function httpMetrics(
     from: isoMs(window.fromMs),
     to: isoMs(window.toMs),
     resolution,
+    requestedResolution: requested,
+    notice,
     bucketSeconds: step / 1000,
     series,
     totals: {

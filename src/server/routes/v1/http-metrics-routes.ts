@@ -16,7 +16,9 @@ export const httpMetricsRoutes =
           "HTTP traffic: requests, error rate and latency percentiles over time, by route and status class",
         description:
           "`time_range` is required; `from`/`to` pin the window. Buckets are 1m for windows up to 6h and 1h " +
-          "beyond unless `resolution` says otherwise; more than 2160 buckets is refused. Percentiles are " +
+          "beyond unless `resolution` says otherwise. A resolution giving more than 2160 buckets is " +
+          "coarsened to the finest that fits (`requestedResolution` and `notice` say so); a window too long " +
+          "even for 1h is refused. Percentiles are " +
           "estimated from merged duration histograms: linear interpolation inside the bucket holding the " +
           "rank, clamped to the observed min and max.",
         querystring: HttpMetricsQuery,
