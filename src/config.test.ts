@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_TELEMETRY_SESSIONS, loadConfig } from "./config.js";
+import {
+  ConfigError,
+  DEFAULT_GRPC_PORT,
+  DEFAULT_TELEMETRY_SESSIONS,
+  DEV_SETTINGS,
+  loadConfig,
+} from "./config.js";
 
 const problemsOf = (fn: () => unknown): string[] => {
   try {
@@ -147,7 +153,13 @@ describe("loadConfig", () => {
   });
 
   it("serves OTLP/gRPC on 4317 of the HTTP host by default; env and --grpc-port set it", () => {
-    expect(loadConfig({ env: {} }).grpc).toEqual({ enabled: true, port: 4317 });
+    // Unset means the default port, which may be busy (a warning); a chosen one must bind.
+    expect(loadConfig({ env: {} }).grpc).toEqual({ enabled: true });
+    expect(DEFAULT_GRPC_PORT).toBe(4317);
+    expect(loadConfig({ env: { VIGIL_GRPC_PORT: "4317" } }).grpc).toEqual({
+      enabled: true,
+      port: 4317,
+    });
     const config = loadConfig({
       env: { VIGIL_GRPC_ENABLED: "false", VIGIL_GRPC_HOST: "0.0.0.0", VIGIL_GRPC_PORT: "5317" },
       overrides: { grpcPort: 0 },
@@ -158,6 +170,29 @@ describe("loadConfig", () => {
     ]);
     expect(problemsOf(() => loadConfig({ env: { VIGIL_GRPC_PORT: "x" } }))[0]).toMatch(
       /^VIGIL_GRPC_PORT: /,
+    );
+  });
+
+  it("keeps the SSRF guard and https-only webhooks by default; --dev relaxes exactly those settings", () => {
+    const strict = loadConfig({ env: {} });
+    expect(strict.monitors.allowPrivateTargets).toBe(false);
+    expect(strict.webhooks.allowPrivateTargets).toBe(false);
+    expect(strict.webhooks.allowHttpLoopback).toBe(false);
+    const dev = loadConfig({ env: {}, overrides: { dev: true } });
+    expect(dev.monitors.allowPrivateTargets).toBe(true);
+    expect(dev.webhooks.allowPrivateTargets).toBe(true);
+    expect(dev.webhooks.allowHttpLoopback).toBe(true);
+    // The same settings as the variables, not a mechanism of its own.
+    expect(DEV_SETTINGS.map((s) => s.variable)).toEqual([
+      "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS",
+      "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
+      "VIGIL_WEBHOOKS_ALLOW_HTTP_LOOPBACK",
+    ]);
+    const byEnv = loadConfig({ env: { VIGIL_WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true" } });
+    expect(byEnv.webhooks.allowHttpLoopback).toBe(true);
+    expect(byEnv.webhooks.allowPrivateTargets).toBe(false);
+    expect(loadConfig({ env: {}, overrides: { dev: false } }).monitors.allowPrivateTargets).toBe(
+      false,
     );
   });
 

@@ -125,6 +125,7 @@ const DEFAULT_WEBHOOKS = {
   enabled: true,
   concurrency: 64,
   allowPrivateTargets: false,
+  allowHttpLoopback: false,
   logRetentionDays: 30,
   writesPerMinute: 30,
 };
@@ -217,11 +218,15 @@ export const Config = z
         enabled: flag.default(true),
         /** Address to bind; unset means the HTTP host. */
         host: z.string().min(1).optional(),
-        /** 4317 is the OTLP/gRPC port SDKs default to; 0 picks a free one. */
-        port: integer(0, 65535).default(4317),
+        /**
+         * Unset: 4317, the port SDKs default to, and when it is busy (a second instance, a local
+         * Collector) the service starts without OTLP/gRPC and warns. Set (0 picks a free one):
+         * it must bind, or the service stops.
+         */
+        port: integer(0, 65535).optional(),
       })
       .strict()
-      .default({ enabled: true, port: 4317 }),
+      .default({ enabled: true }),
     meta: z
       .object({
         /** `postgres://…` for PostgreSQL; otherwise a SQLite file path (default `<dataDir>/meta.sqlite`). */
@@ -416,6 +421,11 @@ export const Config = z
          * for self-hosted setups whose receivers are internal, and for tests.
          */
         allowPrivateTargets: flag.default(DEFAULT_WEBHOOKS.allowPrivateTargets),
+        /**
+         * Accept plain http:// endpoints on a loopback host (localhost, 127.0.0.0/8, [::1]), for
+         * local development; any other endpoint must still be https://.
+         */
+        allowHttpLoopback: flag.default(DEFAULT_WEBHOOKS.allowHttpLoopback),
         /** A PEM file of extra CA certificates to trust for endpoints (an internal CA, tests). */
         caFile: z.string().min(1).optional(),
         /** Delivery records and finished deliveries older than this are deleted. */
@@ -520,6 +530,7 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_WEBHOOKS_ENABLED: ["webhooks", "enabled"],
   VIGIL_WEBHOOKS_CONCURRENCY: ["webhooks", "concurrency"],
   VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: ["webhooks", "allowPrivateTargets"],
+  VIGIL_WEBHOOKS_ALLOW_HTTP_LOOPBACK: ["webhooks", "allowHttpLoopback"],
   VIGIL_WEBHOOKS_CA_FILE: ["webhooks", "caFile"],
   VIGIL_WEBHOOKS_LOG_RETENTION_DAYS: ["webhooks", "logRetentionDays"],
   VIGIL_WEBHOOKS_WRITES_PER_MINUTE: ["webhooks", "writesPerMinute"],
@@ -532,6 +543,32 @@ const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_TQL_MAX_CONCURRENT_PER_PROJECT: ["tql", "maxConcurrentPerProject"],
   VIGIL_TQL_MAX_CONCURRENT_PER_ORGANIZATION: ["tql", "maxConcurrentPerOrganization"],
 };
+/** The OTLP/gRPC port used when grpc.port is unset. */
+export const DEFAULT_GRPC_PORT = 4317;
+
+/**
+ * What `vigil serve --dev` turns on, for trying Vigil on one machine: the same settings as these
+ * variables, so a production config never differs from a dev one by anything hidden.
+ */
+export const DEV_SETTINGS = [
+  {
+    variable: "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS",
+    path: ["monitors", "allowPrivateTargets"],
+    relaxes:
+      "monitors and Slack channels may reach loopback and private addresses (SSRF guard off)",
+  },
+  {
+    variable: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
+    path: ["webhooks", "allowPrivateTargets"],
+    relaxes: "webhook endpoints may be loopback and private addresses (SSRF guard off)",
+  },
+  {
+    variable: "VIGIL_WEBHOOKS_ALLOW_HTTP_LOOPBACK",
+    path: ["webhooks", "allowHttpLoopback"],
+    relaxes: "webhook endpoints on localhost, 127.0.0.0/8 or [::1] may be plain http://",
+  },
+] as const;
+
 /** Read by loadConfig itself rather than mapped into the schema. */
 const CONFIG_FILE_VAR = "VIGIL_CONFIG";
 
@@ -601,6 +638,8 @@ export interface ConfigSources {
     port?: number | undefined;
     grpcPort?: number | undefined;
     role?: string | undefined;
+    /** `--dev`: turns on each of DEV_SETTINGS. */
+    dev?: boolean | undefined;
   }>;
 }
 
@@ -707,7 +746,13 @@ export function loadConfig(sources: ConfigSources): Config {
     setPath(raw, path, value);
     origin.set(path.join("."), name);
   }
-  for (const [key, value] of Object.entries(sources.overrides ?? {})) {
+  const { dev, ...overrides } = sources.overrides ?? {};
+  if (dev)
+    for (const setting of DEV_SETTINGS) {
+      setPath(raw, setting.path, true);
+      origin.set(setting.path.join("."), "--dev");
+    }
+  for (const [key, value] of Object.entries(overrides)) {
     const override = OVERRIDES[key];
     if (value === undefined || !override) continue;
     setPath(raw, override.path, value);

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { configFrom, type GlobalOptions, registerManagementCommands } from "./cli/commands.js";
+import { devModeBanner } from "./cli/dev-mode.js";
 import { createOutput, EXIT } from "./cli/output.js";
 import { removeServerFile, writeServerFile } from "./cli/running-server.js";
 import { serveUntilSignalled, startService } from "./cli/serve.js";
@@ -17,6 +18,14 @@ const port = (value: string) => {
     throw new InvalidArgumentError("must be a port number, 0–65535");
   return n;
 };
+
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  grpcPort?: number;
+  role?: string;
+  dev?: boolean;
+}
 
 /**
  * The composition root's entry: parses the command line, then config, then builds what the
@@ -42,15 +51,29 @@ export async function main(
     .description("Start the service (HTTP API, OTLP ingestion) on the configured data dir")
     .option("--port <port>", "port to listen on (default 4318)", port)
     .option("--host <host>", "address to bind (default 127.0.0.1)")
-    .option("--grpc-port <port>", "OTLP/gRPC port (default 4317)", port)
+    .option(
+      "--grpc-port <port>",
+      "OTLP/gRPC port (default 4317; the default one busy only warns, a chosen one busy stops)",
+      port,
+    )
     .option(
       "--role <role>",
       "what this process runs: all (default), api (HTTP API and ingestion) or worker (monitors, alerts, deliveries)",
     )
-    .action(async (opts: { port?: number; host?: string; grpcPort?: number; role?: string }) => {
+    .option(
+      "--dev",
+      "local development: monitors and webhooks may reach this machine and private addresses, and webhooks may be plain http:// to loopback (never in production)",
+    )
+    .action(async (opts: ServeOptions) => {
       const config = configFrom(program.opts<GlobalOptions>(), env, opts);
+      // Loud and first, on stderr whatever the log format, so it is seen before any log line.
+      if (opts.dev) process.stderr.write(devModeBanner());
       // With --json, stdout carries only the ready object; logs go to stderr.
       const logger = createLogger(config.logLevel, json ? process.stderr : undefined);
+      if (opts.dev)
+        logger.warn(
+          "Local development mode (--dev): the SSRF guard is off for monitors and webhooks, and webhooks may be plain http:// to loopback",
+        );
       const service = await startService(config, logger);
       // Tells `vigil demo` and `vigil tql` on this data dir to come through the server.
       writeServerFile(config.dataDir, {

@@ -48,6 +48,7 @@ export function configFrom(
     port?: number | undefined;
     grpcPort?: number | undefined;
     role?: string | undefined;
+    dev?: boolean | undefined;
   } = {},
 ): Config {
   return loadConfig({

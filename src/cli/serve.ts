@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { purgeExpiredSessions } from "../auth/sessions.js";
-import type { Config } from "../config.js";
+import { type Config, DEFAULT_GRPC_PORT } from "../config.js";
 import {
   type AppDeps,
   closeDeps,
@@ -102,7 +102,7 @@ export async function startService(
     throw error;
   }
   // OTLP/gRPC is ingestion: an API node's (or a one-process install's) job, not a worker's.
-  const grpc =
+  let grpc =
     config.grpc.enabled && config.role !== "worker"
       ? createOtlpGrpcServer(deps, ingestLimiter)
       : undefined;
@@ -132,10 +132,8 @@ export async function startService(
       );
     }
     if (grpc) {
-      const grpcHost = config.grpc.host ?? config.host;
-      const grpcPort = await grpc.listen(grpcHost, config.grpc.port);
-      grpcUrl = `http://${bracketed(grpcHost)}:${grpcPort}`;
-      logger.info({ url: grpcUrl }, `OTLP/gRPC listening at ${grpcUrl}`);
+      grpcUrl = await listenGrpc(grpc, config, logger);
+      if (grpcUrl === undefined) grpc = undefined;
     }
     await startBackgroundWork(deps);
   } catch (error) {
@@ -179,6 +177,35 @@ export async function startService(
       return stopping;
     },
   };
+}
+
+/**
+ * Binds OTLP/gRPC. A port the operator chose must bind (the error stops the service); the
+ * default one may be taken by a second instance or a local Collector, which only costs gRPC
+ * ingestion: then the service runs without it and the warning names the setting.
+ */
+async function listenGrpc(
+  grpc: OtlpGrpcServer,
+  config: Config,
+  logger: Logger,
+): Promise<string | undefined> {
+  const host = config.grpc.host ?? config.host;
+  let port: number;
+  try {
+    port = await grpc.listen(host, config.grpc.port ?? DEFAULT_GRPC_PORT);
+  } catch (error) {
+    if (config.grpc.port !== undefined) throw error;
+    await grpc.close(0);
+    logger.warn(
+      `OTLP/gRPC is off: the default port ${DEFAULT_GRPC_PORT} on ${host} is busy (a second Vigil, or a local OpenTelemetry Collector?). ` +
+        "OTLP/HTTP is unaffected. Set VIGIL_GRPC_PORT (grpc.port, --grpc-port) to a free port to serve it, or VIGIL_GRPC_ENABLED=false to silence this. " +
+        `(${(error as Error).message})`,
+    );
+    return undefined;
+  }
+  const url = `http://${bracketed(host)}:${port}`;
+  logger.info({ url }, `OTLP/gRPC listening at ${url}`);
+  return url;
 }
 
 const bracketed = (host: string): string => (host.includes(":") ? `[${host}]` : host);

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   UnavailableError,
 } from "../lib/errors.js";
+import { isLoopbackUrlHost } from "../lib/http/address-policy.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
@@ -89,6 +90,20 @@ function verificationFailure(answer: Exclude<WebhookAnswer, { aborted: true }>):
 }
 
 /**
+ * Refuses a plain http:// URL unless the server allows it and the host is this machine: anything
+ * else crosses a network unencrypted, which a signature does not make private.
+ */
+function requireAllowedScheme(service: WebhookService, text: string): void {
+  const url = new URL(text);
+  if (url.protocol === "https:") return;
+  const why = service.allowHttpLoopback
+    ? "plain http:// is accepted only on a loopback host (localhost, 127.0.0.0/8, [::1])"
+    : "plain http:// to a loopback host needs a server started with --dev (VIGIL_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true)";
+  if (!service.allowHttpLoopback || !isLoopbackUrlHost(url))
+    throw InvalidInputError.forField("url", `must be an https:// URL; ${why}`);
+}
+
+/**
  * POSTs `{"type":"endpoint.verify"}` (signed with the endpoint's secret) and resolves when the
  * endpoint answered 2xx within 8 s; otherwise throws a 400 naming `url` and saying why.
  */
@@ -130,6 +145,7 @@ export async function createEndpoint(
     throw new ConflictError(
       `A project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints; delete one first`,
     );
+  requireAllowedScheme(service, url);
   const secret = generateSecret();
   await verifyUrl(service, ctx, url, secret);
   const at = nowIso(ctx.deps);
@@ -166,6 +182,7 @@ export async function updateEndpoint(
   const existing = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const url = change.url ?? existing.url;
   if (url !== existing.url) {
+    requireAllowedScheme(service, url);
     let secret: string;
     try {
       secret = openSecret(service.secretBox, existing.secret);

@@ -27,6 +27,8 @@ import { postWebhook, type WebhookAnswer, type WebhookPost } from "./transport.j
  */
 export interface WebhookService {
   secretBox: SecretBox;
+  /** Plain http:// endpoints are accepted on loopback hosts (webhooks.allowHttpLoopback, --dev). */
+  allowHttpLoopback: boolean;
   deliverer: WebhookDeliverer;
   /** POSTs through the SSRF-guarded agent (verification requests and deliveries). */
   send(post: WebhookPost): Promise<WebhookAnswer>;
@@ -74,6 +76,7 @@ export function createWebhookService(
   const { publish } = publisher;
   return {
     secretBox: deps.secretBox,
+    allowHttpLoopback: config.allowHttpLoopback,
     deliverer,
     send,
     publish,

@@ -22,7 +22,8 @@ const EndpointUrl = z
       ctx.addIssue({ code: "custom", message: "is not a valid URL" });
       return;
     }
-    if (url.protocol !== "https:")
+    // http:// passes here only to be judged against the server's setting (httpEndpointProblem).
+    if (url.protocol !== "https:" && url.protocol !== "http:")
       ctx.addIssue({ code: "custom", message: "must be an https:// URL" });
     if (url.username !== "" || url.password !== "")
       ctx.addIssue({
@@ -31,7 +32,9 @@ const EndpointUrl = z
       });
     if (url.hash !== "") ctx.addIssue({ code: "custom", message: "must not have a #fragment" });
   })
-  .describe("A publicly reachable https:// URL; it is verified before it is saved");
+  .describe(
+    "A publicly reachable https:// URL; it is verified before it is saved. Plain http:// is accepted only on a loopback host (localhost, 127.0.0.0/8, [::1]) of a server started with --dev (VIGIL_WEBHOOKS_ALLOW_HTTP_LOOPBACK)",
+  );
 
 const EventList = z
   .array(z.string().max(100))

@@ -148,6 +148,17 @@ export function privateUrlHost(url: string): string | undefined {
   return LOCAL_NAME.test(hostname) ? hostname : undefined;
 }
 
+/**
+ * Whether a URL's host is this machine by definition: localhost (and *.localhost), 127.0.0.0/8 or
+ * [::1], as IP literals or names, never a name that merely resolves there.
+ */
+export function isLoopbackUrlHost(url: URL): boolean {
+  const hostname = url.hostname.toLowerCase();
+  if (/^(?:.+\.)?localhost\.?$/.test(hostname)) return true;
+  if (hostname === "[::1]") return true;
+  return isIP(hostname) === 4 && hostname.startsWith("127.");
+}
+
 /** Why a URL with a private host is refused at save time, naming the setting that allows it. */
 export const privateTargetMessage = (host: string, allowSetting: string): string =>
   `${host} is a private, loopback or reserved address, which the SSRF guard refuses; ` +
