@@ -197,6 +197,33 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect(none.pagination.total).toBe(0);
   });
 
+  it("/v1/status-pages takes time_range, from and to like every list: pages changed in the window", async () => {
+    const list = async (query: string) => {
+      const response = await service.fetch(`/v1/status-pages?${query}`, {
+        headers: { "x-api-key": key },
+      });
+      const body = (await response.json()) as Page<StatusPageSummary> & {
+        errors?: { field: string }[];
+      };
+      return { status: response.status, body };
+    };
+    // The outage changed the page at T0 + 10 min.
+    nowMs = T0 + 11 * MIN;
+    const recent = await list("time_range=1h");
+    expect(recent.status).toBe(200);
+    expect(recent.body.data.map((p) => p.slug)).toEqual(["acme"]);
+    const before = await list(`from=${T0 - DAY}&to=${T0}`);
+    expect(before.body).toMatchObject({ data: [], pagination: { total: 0 } });
+    const iso = await list(`from=${new Date(T0 + 9 * MIN).toISOString()}&status=down`);
+    expect(iso.body.pagination.total).toBe(1);
+    const bad = await list("time_range=yesterday");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.map((e) => e.field)).toEqual(["time_range"]);
+    const backwards = await list(`from=${T0}&to=${T0 - MIN}`);
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors?.map((e) => e.field)).toEqual(["from"]);
+  });
+
   it("an incident's public updates appear in order; internal comments do not", async () => {
     const [incident] = (await data()).activeIncidents;
     const path = `/api/projects/${projectId}/incidents/${incident?.id}`;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { NotFoundError } from "../lib/errors.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
-import { type Page, PageQuery, pageInfo, SortOrder, sortBy } from "../read/params.js";
+import { listQuery, type Page, pageInfo, resolveWindow } from "../read/params.js";
 import { PAGE_STATES, STATE_RANK, type StatusPageSummary } from "./model.js";
 import type { CachedStatusPage, StatusPageReader } from "./reader.js";
 
@@ -21,14 +21,13 @@ const SORT_KEYS: Record<
   status: (p) => STATE_RANK[p.state],
 };
 
-export const ListStatusPagesQuery = z
-  .object({
-    status: z.enum(PAGE_STATES).optional().describe("Only pages in this state"),
-    sort_by: sortBy(LIST_STATUS_PAGE_SORTS),
-    sort_order: SortOrder,
-    ...PageQuery.shape,
-  })
-  .strict();
+/**
+ * The shared list query (DESIGN §4): `status`, the sorts, `page`/`limit` and the window
+ * (`time_range`, `from`, `to`), which keeps the pages whose public data changed in it.
+ */
+export const ListStatusPagesQuery = listQuery(LIST_STATUS_PAGE_SORTS, {
+  status: z.enum(PAGE_STATES).optional().describe("Only pages in this state"),
+});
 export type ListStatusPagesQuery = z.infer<typeof ListStatusPagesQuery>;
 
 /** The organization of the key's project: status pages belong to organizations. */
@@ -50,8 +49,14 @@ export async function readStatusPages(
   publicUrl: string | undefined,
 ): Promise<Page<StatusPageSummary>> {
   const orgId = await orgOfKey(ctx);
+  const window = resolveWindow(query, ctx.deps.clock.now().getTime());
+  const changedIn = (p: StatusPageRecord) => {
+    if (!window) return true;
+    const at = Date.parse(p.updatedAt);
+    return at >= window.fromMs && at < window.toMs;
+  };
   const pages = (await ctx.deps.meta.repos.statusPages.listByOrg(orgId)).filter(
-    (p) => query.status === undefined || p.state === query.status,
+    (p) => (query.status === undefined || p.state === query.status) && changedIn(p),
   );
   const key = SORT_KEYS[query.sort_by];
   const direction = query.sort_order === "asc" ? 1 : -1;
