@@ -199,7 +199,7 @@ async function main(): Promise<void> {
           name: "Checkout error rate",
           severity: "high",
           preset: { kind: "error_rate", params: { groupBy: "service" } },
-          condition: { op: ">", threshold: 0.05 },
+          condition: { op: ">", threshold: 5 },
           forSeconds: 120,
         },
       },

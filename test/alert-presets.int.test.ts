@@ -140,13 +140,13 @@ describe("alert presets over ingested data", () => {
     expect(ran.rowsRead).toBeGreaterThan(0);
   });
 
-  it("error_rate: failed over all HTTP requests, per service", async () => {
+  it("error_rate: failed over all HTTP requests in percent (as the Overview), per service", async () => {
     expect(values(await run("error_rate", { groupBy: "service" }), "service")).toEqual({
-      api: 0.25,
+      api: 25,
       web: 0,
     });
     expect(await run("error_rate", { service: "api", route: "/orders" })).toEqual([
-      { seriesKey: "{}", labels: {}, value: 0.25 },
+      { seriesKey: "{}", labels: {}, value: 25 },
     ]);
     // No requests at all is no data (null), not a rate of 0.
     expect(await run("error_rate", { service: "none" })).toEqual([

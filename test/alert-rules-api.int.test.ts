@@ -32,6 +32,8 @@ interface Rule {
   mutedUntil: string | null;
   firingSeries: number;
   lastEvaluation: unknown;
+  unit: string | null;
+  warnings: { code: string; message: string }[];
 }
 interface Preview {
   labels: string[];
@@ -464,6 +466,128 @@ describe("alert rule management API", () => {
     );
     expect(fired.data.map((e) => e.id)).toEqual(["ale_evt4", "ale_evt2", "ale_evt0"]);
     expect((await owner.get(`${base()}/${created.id}/events?kind=nope`)).status).toBe(400);
+  });
+
+  it("takes an error-rate threshold in percent, as the Overview shows it, and refuses one no value can reach", async () => {
+    const errorRate = (threshold: number, op = ">") =>
+      rule({
+        name: `Error rate ${op} ${threshold}`,
+        query: undefined,
+        preset: { kind: "error_rate", params: {} },
+        condition: { op, threshold },
+      });
+    // 5 is 5%: the preset's query gives percent, so the rule can fire.
+    const five = await create(errorRate(5));
+    expect(five).toMatchObject({ unit: "percent", condition: { op: ">", threshold: 5 } });
+    expect(five.query).toContain("100 * sum(error_count) / sum(request_count)");
+    // Past 100% (or below 0%) the rule could never fire: 400 naming the threshold.
+    for (const [threshold, op] of [
+      [100, ">"],
+      [500, ">"],
+      [-1, "<="],
+      [0, "<"],
+    ] as const) {
+      const problem = await refused(await owner.post(base(), errorRate(threshold, op)));
+      expect(fields(problem), `${op} ${threshold}`).toEqual(["condition.threshold"]);
+      expect(problem.errors?.[0]?.message).toMatch(/percentage, from 0 to 100.*never hold/);
+    }
+    // The preview refuses it alike, and so does a change to a saved rule.
+    expect(fields(await refused(await owner.post(`${base()}/preview`, errorRate(101))))).toEqual([
+      "condition.threshold",
+    ]);
+    expect(
+      fields(
+        await refused(
+          await owner.patch(`${base()}/${five.id}`, { condition: { op: ">=", threshold: 150 } }),
+        ),
+      ),
+    ).toEqual(["condition.threshold"]);
+    // Counts are whole and never negative; latency is in ms.
+    const logs = (condition: { op: string; threshold: number }) =>
+      owner.post(
+        base(),
+        rule({
+          name: `Logs ${condition.op} ${condition.threshold}`,
+          query: undefined,
+          preset: { kind: "log_count", params: {} },
+          condition,
+        }),
+      );
+    expect(fields(await refused(await logs({ op: "<", threshold: 0 })))).toEqual([
+      "condition.threshold",
+    ]);
+    expect(fields(await refused(await logs({ op: "=", threshold: 2.5 })))).toEqual([
+      "condition.threshold",
+    ]);
+    expect((await logs({ op: ">", threshold: 1000 })).status).toBe(201);
+    const latency = await create(
+      rule({
+        name: "Slow",
+        query: undefined,
+        preset: { kind: "latency_percentile", params: {} },
+        condition: { op: ">", threshold: 800 },
+      }),
+    );
+    expect(latency.unit).toBe("ms");
+    // A TQL query: refused only where its value's type bounds it (count() is unsigned).
+    expect(
+      fields(
+        await refused(
+          await owner.post(
+            base(),
+            rule({ name: "Below zero", condition: { op: "<", threshold: 0 } }),
+          ),
+        ),
+      ),
+    ).toEqual(["condition.threshold"]);
+    const unbounded = await create(
+      rule({
+        name: "Unbounded",
+        query:
+          "SELECT avg(duration_ms) - 100 AS value FROM traces WHERE timestamp > now() - INTERVAL 5 MINUTE",
+        condition: { op: "<", threshold: -50 },
+      }),
+    );
+    expect(unbounded.unit).toBeNull();
+    // The presets say their unit and bounds, for the editor to show beside the threshold.
+    const presets = await json<Page<{ kind: string; unit: unknown }>>(
+      await owner.get(`${base()}/presets`),
+    );
+    expect(Object.fromEntries(presets.data.map((p) => [p.kind, p.unit]))).toMatchObject({
+      error_rate: { name: "percent", symbol: "%", min: 0, max: 100 },
+      latency_percentile: { name: "ms", symbol: "ms", min: 0 },
+      log_count: { name: "count", min: 0, integer: true },
+      metric_aggregate: null,
+    });
+    for (const r of [five, latency, unbounded])
+      expect((await owner.delete(`${base()}/${r.id}`)).status).toBe(204);
+  });
+
+  it("saves a rule without a channel, with a warning that it notifies no one", async () => {
+    const silent = await create(rule({ name: "Silent" }));
+    expect(silent.channelIds).toEqual([]);
+    expect(silent.warnings).toEqual([
+      { code: "no_channels", message: expect.stringMatching(/notifies no channel/) },
+    ]);
+    // The warning stays on the rule wherever it is shown, until a channel is added.
+    expect((await json<Rule>(await owner.get(`${base()}/${silent.id}`))).warnings).toEqual(
+      silent.warnings,
+    );
+    const channel = await json<{ id: string }>(
+      await owner.post(`/api/projects/${projectId}/channels`, {
+        name: "on-call",
+        type: "webhook",
+        settings: {},
+      }),
+    );
+    const heard = await json<Rule>(
+      await owner.patch(`${base()}/${silent.id}`, { channelIds: [channel.id] }),
+    );
+    expect(heard.warnings).toEqual([]);
+    expect((await owner.delete(`${base()}/${silent.id}`)).status).toBe(204);
+    expect((await owner.delete(`/api/projects/${projectId}/channels/${channel.id}`)).status).toBe(
+      204,
+    );
   });
 
   it("refuses to delete a channel a rule uses (409 naming it), then deletes the rule", async () => {

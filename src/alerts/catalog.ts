@@ -40,3 +40,22 @@ export const MAX_QUERY_CHARS = 50_000;
 export const MAX_FOR_SECONDS = 86_400;
 export const MAX_RENOTIFY_MINUTES = 10_080;
 export const DEFAULT_MESSAGE_TEMPLATE = "value {{value}} (threshold {{threshold}})";
+
+/**
+ * The units a rule's value can be in, as the rest of the product shows them: error rates in
+ * percent (as the Overview), durations in milliseconds, counts as plain numbers.
+ */
+export const ALERT_UNITS = {
+  percent: { symbol: "%", label: "percent" },
+  ms: { symbol: "ms", label: "milliseconds" },
+  count: { symbol: "", label: "count" },
+} as const;
+export type AlertUnit = keyof typeof ALERT_UNITS;
+export const ALERT_UNIT_NAMES = Object.keys(ALERT_UNITS) as [AlertUnit, ...AlertUnit[]];
+
+/** Things about a saved rule worth a look; they never stop it from being saved. */
+export const ALERT_WARNINGS = {
+  no_channels:
+    "This rule notifies no channel: it fires and records events, but tells no one. Add a channel, or keep it silent on purpose.",
+} as const;
+export type AlertWarningCode = keyof typeof ALERT_WARNINGS;

@@ -57,8 +57,10 @@ describe("alert presets", () => {
     const rate = compilePreset({ kind: "error_rate", params: { groupBy: "service" } });
     expect(rate.preset.params).toEqual({ window: "5m", groupBy: "service" });
     expect(rate.query).toBe(
-      "SELECT service_name AS service, if(sum(request_count) = 0, NULL, sum(error_count) / sum(request_count)) AS value FROM http_requests WHERE timestamp >= now() - INTERVAL 5 MINUTE GROUP BY service",
+      "SELECT service_name AS service, if(sum(request_count) = 0, NULL, 100 * sum(error_count) / sum(request_count)) AS value FROM http_requests WHERE timestamp >= now() - INTERVAL 5 MINUTE GROUP BY service",
     );
+    // In percent, as the Overview shows an error rate: a threshold past 100 is refused.
+    expect(rate.range).toEqual({ unit: "percent", min: 0, max: 100 });
     const metric = compilePreset({
       kind: "metric_aggregate",
       params: { metric: "m", groupBy: "host.name" },

@@ -6,7 +6,9 @@ import { requireProject } from "../projects/projects.js";
 import { searchTerms } from "../read/search.js";
 import { containsPattern } from "../read/sql.js";
 import { TELEMETRY_TABLES } from "../telemetry/tables.js";
+import { ALERT_UNIT_NAMES, ALERT_UNITS } from "./catalog.js";
 import type { PresetRef } from "./definition.js";
+import type { ValueRange } from "./value-range.js";
 
 /** Look-back windows a preset may aggregate over, as TQL INTERVALs. */
 const WINDOWS = {
@@ -61,12 +63,19 @@ const grouped = (label: string | undefined) =>
     ? { select: `${label}, `, groupBy: ` GROUP BY ${label.split(" AS ").pop()}` }
     : { select: "", groupBy: "" };
 
-/** One preset: its parameters (zod) and how they compile to a TQL query returning `value`. */
+/**
+ * One preset: its parameters (zod), how they compile to a TQL query returning `value`, and what
+ * that value is: its unit and bounds (`range`), which thresholds are taken in and checked against.
+ */
 interface PresetSpec<S extends z.ZodType> {
   title: string;
   description: string;
   params: S;
   compile(params: z.output<S>): string;
+  /** The unit and bounds of every value it returns, or null where they depend on the params. */
+  unit: ValueRange | null;
+  /** With the params known: the unit and bounds (defaults to `unit`). */
+  range?(params: z.output<S>): ValueRange;
 }
 const preset = <S extends z.ZodType>(spec: PresetSpec<S>): PresetSpec<S> => spec;
 
@@ -167,13 +176,14 @@ export const PRESETS = {
   error_rate: preset({
     title: "Error rate",
     description:
-      "Failed HTTP requests (5xx or error status) over all requests, 0–1, from http_requests",
+      "Failed HTTP requests (5xx or error status) as a percentage of all requests, 0–100 (as the Overview shows it), from http_requests",
     params: ErrorRateParams,
+    unit: { unit: "percent", min: 0, max: 100 },
     compile: (p) => {
       const label = grouped(
         p.groupBy === "service" ? "service_name AS service" : p.groupBy && "route",
       );
-      return `SELECT ${label.select}if(sum(request_count) = 0, NULL, sum(error_count) / sum(request_count)) AS value FROM http_requests ${where(
+      return `SELECT ${label.select}if(sum(request_count) = 0, NULL, 100 * sum(error_count) / sum(request_count)) AS value FROM http_requests ${where(
         [
           since("timestamp", p.window),
           p.service !== undefined && `service_name = ${tqlString(p.service)}`,
@@ -186,6 +196,7 @@ export const PRESETS = {
     title: "Latency percentile",
     description: "A percentile of server span durations in milliseconds, from traces",
     params: LatencyParams,
+    unit: { unit: "ms", min: 0 },
     compile: (p) => {
       const label = grouped(
         p.groupBy === "service" ? "service_name AS service" : p.groupBy && "http_route AS route",
@@ -204,6 +215,7 @@ export const PRESETS = {
     title: "Log count",
     description: "Log records in the window, optionally of a level and matching a search",
     params: LogCountParams,
+    unit: { unit: "count", min: 0, integer: true },
     compile: (p) => {
       const label = grouped(p.groupBy === "service" ? "service_name AS service" : p.groupBy);
       const terms = p.search === undefined ? [] : searchTerms(p.search, "preset.params.search");
@@ -222,6 +234,7 @@ export const PRESETS = {
     description:
       "Occurrences so far of the active error groups seen in the window (error_groups.occurrence_count)",
     params: ErrorGroupParams,
+    unit: { unit: "count", min: 0, integer: true },
     compile: (p) => {
       const label = grouped(p.groupBy && "fingerprint AS error_id");
       return `SELECT ${label.select}sum(occurrence_count) AS value FROM error_groups ${where([
@@ -236,6 +249,10 @@ export const PRESETS = {
     title: "Metric aggregate",
     description: "avg, min, max, sum, count, last value or a percentile of a metric's points",
     params: MetricParams,
+    // The metric's own unit; only a count of points is known to be a whole number from 0.
+    unit: null,
+    range: (p) =>
+      p.aggregation === "count" ? { unit: "count", min: 0, integer: true } : { unit: null },
     compile: (p) => {
       const label = grouped(
         p.groupBy === undefined
@@ -265,7 +282,11 @@ const isPresetKind = (kind: string): kind is PresetKind => Object.hasOwn(PRESETS
  * Validates a preset's parameters (400 naming `preset.kind` or `preset.params.NAME`) and
  * compiles it: the params as stored (defaults applied) and the TQL query.
  */
-export function compilePreset(ref: PresetRef): { preset: PresetRef; query: string } {
+export function compilePreset(ref: PresetRef): {
+  preset: PresetRef;
+  query: string;
+  range: ValueRange;
+} {
   if (!isPresetKind(ref.kind))
     throw InvalidInputError.forField(
       "preset.kind",
@@ -276,8 +297,40 @@ export function compilePreset(ref: PresetRef): { preset: PresetRef; query: strin
   return {
     preset: { kind: ref.kind, params: params as Record<string, unknown> },
     query: spec.compile(params),
+    range: spec.range?.(params) ?? spec.unit ?? { unit: null },
   };
 }
+
+/** A stored preset's unit (percent, ms, count), or null: a TQL query's or a metric's own. */
+export function presetUnit(preset: PresetRef | null): ValueRange["unit"] {
+  if (preset === null || !isPresetKind(preset.kind)) return null;
+  const spec: PresetSpec<z.ZodType> = PRESETS[preset.kind];
+  const params = spec.params.safeParse(preset.params);
+  return (params.success ? spec.range?.(params.data) : undefined)?.unit ?? spec.unit?.unit ?? null;
+}
+
+/** A preset's unit as the editor shows it beside the threshold: name, symbol and bounds. */
+export const AlertUnitView = z
+  .object({
+    name: z.enum(ALERT_UNIT_NAMES),
+    symbol: z.string().describe("Shown after a value: `%`, `ms`, or empty for a count"),
+    min: z.number().optional().describe("No value is below it"),
+    max: z.number().optional().describe("No value is above it"),
+    integer: z.boolean().optional().describe("Whole numbers only"),
+  })
+  .meta({ id: "AlertUnit" });
+export type AlertUnitView = z.infer<typeof AlertUnitView>;
+
+const toUnitView = (range: ValueRange | null): AlertUnitView | null =>
+  range?.unit
+    ? {
+        name: range.unit,
+        symbol: ALERT_UNITS[range.unit].symbol,
+        ...(range.min === undefined ? {} : { min: range.min }),
+        ...(range.max === undefined ? {} : { max: range.max }),
+        ...(range.integer ? { integer: true } : {}),
+      }
+    : null;
 
 /** A preset as the dashboard's rule editor offers it: its parameters as JSON Schema. */
 export const AlertPresetView = z
@@ -285,6 +338,9 @@ export const AlertPresetView = z
     kind: z.enum(PRESET_KINDS),
     title: z.string(),
     description: z.string(),
+    unit: AlertUnitView.nullable().describe(
+      "The unit of the value and of the threshold, and its bounds; null when it depends on the parameters (a metric's own unit)",
+    ),
     params: z
       .record(z.string(), z.unknown())
       .describe(
@@ -315,6 +371,7 @@ export function alertPresetCatalog(): AlertPresetView[] {
       kind,
       title: spec.title,
       description: spec.description,
+      unit: toUnitView(spec.unit),
       params: paramsJsonSchema(spec.params),
     };
   });

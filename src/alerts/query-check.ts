@@ -48,9 +48,20 @@ export async function checkAlertQuery(
   projectId: string,
   query: string,
 ): Promise<string[]> {
-  const checked = labelColumns(await tql.columns(projectId, query));
+  return (await checkAlertQueryColumns(tql, projectId, query)).labels;
+}
+
+/** checkAlertQuery, with the `value` column's type too (its bounds: an unsigned count ≥ 0). */
+export async function checkAlertQueryColumns(
+  tql: Pick<TqlService, "columns">,
+  projectId: string,
+  query: string,
+): Promise<{ labels: string[]; valueType: string }> {
+  const columns = await tql.columns(projectId, query);
+  const checked = labelColumns(columns);
   if (!checked.ok) throw InvalidInputError.forField("query", checked.message);
-  return checked.labels;
+  const valueType = columns.find((c) => c.name === VALUE_COLUMN)?.type ?? "";
+  return { labels: checked.labels, valueType };
 }
 
 /** One row of an alert query's result: a series' labels and value (null = no data). */

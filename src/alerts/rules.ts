@@ -23,8 +23,9 @@ import {
   type UpdateAlertRuleInput,
 } from "./definition.js";
 import { compilePreset } from "./presets.js";
-import { checkAlertQuery, seriesFromResult } from "./query-check.js";
+import { checkAlertQuery, checkAlertQueryColumns, seriesFromResult } from "./query-check.js";
 import { planSeries } from "./series-plan.js";
+import { rangeOfType, unreachableCondition, type ValueRange } from "./value-range.js";
 import {
   type AlertEventView,
   type AlertPreviewView,
@@ -145,8 +146,12 @@ async function checkRule(
   const parsed = parseInput(CreateAlertRuleInput, input);
   let preset: PresetRef | null = null;
   let query = parsed.query ?? "";
-  if (parsed.preset) ({ preset, query } = compilePreset(parsed.preset));
-  const labels = await checkAlertQuery(deps.tql, projectId, query);
+  let range: ValueRange | undefined;
+  if (parsed.preset) ({ preset, query, range } = compilePreset(parsed.preset));
+  const { labels, valueType } = await checkAlertQueryColumns(deps.tql, projectId, query);
+  // A threshold no value can reach is a rule that can never fire: refused, not saved silently.
+  const unreachable = unreachableCondition(parsed.condition, range ?? rangeOfType(valueType));
+  if (unreachable !== null) throw InvalidInputError.forField("condition.threshold", unreachable);
   const missing = templatePlaceholders(parsed.messageTemplate).labels.filter(
     (l) => !labels.includes(l),
   );

@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { AlertEventRecord } from "../meta/repositories/alert-events.js";
 import type { AlertRuleRecord, AlertStatus } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
-import { ALERT_STATUSES } from "./catalog.js";
+import {
+  ALERT_STATUSES,
+  ALERT_UNIT_NAMES,
+  ALERT_WARNINGS,
+  type AlertWarningCode,
+} from "./catalog.js";
 import {
   ALERT_EVENT_KINDS,
   ALERT_INTERVAL_NAMES,
@@ -14,6 +19,7 @@ import {
   SERIES_STATES,
 } from "./definition.js";
 import { backoffUntil } from "./evaluation.js";
+import { presetUnit } from "./presets.js";
 import type { PlannedSeries } from "./series-plan.js";
 
 export { ALERT_STATUSES };
@@ -56,6 +62,21 @@ export const LastEvaluationView = z
   })
   .meta({ id: "AlertLastEvaluation" });
 
+export const AlertWarningView = z
+  .object({
+    code: z.enum(Object.keys(ALERT_WARNINGS) as [AlertWarningCode, ...AlertWarningCode[]]),
+    message: z.string(),
+  })
+  .meta({ id: "AlertWarning" });
+export type AlertWarningView = z.infer<typeof AlertWarningView>;
+
+/** What deserves a look on a rule, though it was saved: no channel (it notifies no one). */
+export function ruleWarnings(rule: Pick<AlertRuleRecord, "channelIds">): AlertWarningView[] {
+  return rule.channelIds.length === 0
+    ? [{ code: "no_channels", message: ALERT_WARNINGS.no_channels }]
+    : [];
+}
+
 /** An alert rule as the management API shows it: definition, mute and where it stands. */
 export const AlertRuleView = z
   .object({
@@ -67,6 +88,12 @@ export const AlertRuleView = z
     query: z.string().describe("The TQL evaluated: yours, or the preset compiled"),
     preset: PresetRef.nullable().describe("The preset and its parameters, when the rule uses one"),
     condition: AlertCondition,
+    unit: z
+      .enum(ALERT_UNIT_NAMES)
+      .nullable()
+      .describe(
+        "The unit of the value and the threshold: `percent` (error rate, 0–100, as the Overview shows it), `ms` (latency), `count`; null for a TQL query or a metric (its own unit)",
+      ),
     interval: z.enum(ALERT_INTERVAL_NAMES),
     forSeconds: z.number().int(),
     noData: z.enum(NO_DATA_MODES),
@@ -74,6 +101,11 @@ export const AlertRuleView = z
     openIncident: z.boolean(),
     messageTemplate: z.string(),
     channelIds: z.array(z.string()),
+    warnings: z
+      .array(AlertWarningView)
+      .describe(
+        "What deserves a look, though the rule is saved and evaluated: `no_channels` (it notifies no one)",
+      ),
     status: z
       .enum(ALERT_STATUSES)
       .describe("muted while a mute holds, else active if a series fires"),
@@ -130,6 +162,7 @@ export function toRuleView(
     query: rule.query,
     preset: d.preset,
     condition: d.condition,
+    unit: presetUnit(d.preset),
     interval: d.interval,
     forSeconds: d.forSeconds,
     noData: d.noData,
@@ -137,6 +170,7 @@ export function toRuleView(
     openIncident: d.openIncident,
     messageTemplate: d.messageTemplate,
     channelIds: rule.channelIds,
+    warnings: ruleWarnings(rule),
     status: alertStatus(rule, series, now),
     state: rule.state,
     failing: toFailing(rule),

@@ -8,6 +8,7 @@ import * as statusPages from "./0006-status-pages.js";
 import * as savedQueries from "./0007-saved-queries.js";
 import * as workLeases from "./0008-work-leases.js";
 import * as alertFailures from "./0009-alert-failures.js";
+import * as alertUnits from "./0010-alert-units.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0007-saved-queries": savedQueries,
   "0008-work-leases": workLeases,
   "0009-alert-failures": alertFailures,
+  "0010-alert-units": alertUnits,
 };
 
 export const migrationProvider: MigrationProvider = {
