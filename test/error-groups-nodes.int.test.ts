@@ -28,6 +28,7 @@ const occurrence = (projectId: string, timestampMs: number): ErrorOccurrence => 
   traceId: "",
   spanId: "",
   source: "backend",
+  logId: "",
   severity: "high",
 });
 

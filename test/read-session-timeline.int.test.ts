@@ -118,7 +118,9 @@ describe("GET /v1/sessions/:sessionId", () => {
       startedAt: iso(BASE),
       lastSeen: iso(BASE + 90 * MIN),
       durationMs: 90 * MIN,
-      counts: { spans: 5, logs: 2, errors: 3, aiSpans: 1 },
+      // Errors: the two exceptions of POST /api/pay (two occurrences), the failed GET /api/flaky
+      // and the error log without a span.
+      counts: { spans: 5, logs: 2, errors: 4, aiSpans: 1 },
       services: ["api-gateway", "assistant", "web-frontend"],
       browser: "Chrome",
       browserVersion: "131.0.0.0",

@@ -19,6 +19,10 @@ interface Expected {
   errors: number;
   aiSpans: number;
   exceptions: number;
+  /** One per occurrence: `trace span type message` (two sources of one share it), or a log's own. */
+  errorKeys: Set<string>;
+  /** Failed spans that recorded no exception: an error unless another error of the span is there. */
+  failedSpans: Set<string>;
   firstMs: number;
   lastMs: number;
   user: string;
@@ -47,6 +51,8 @@ function tallySessions(requests: readonly { body: unknown }[]): Map<string, Expe
         errors: 0,
         aiSpans: 0,
         exceptions: 0,
+        errorKeys: new Set(),
+        failedSpans: new Set(),
         firstMs: ms,
         lastMs: ms,
         user: "",
@@ -75,10 +81,15 @@ function tallySessions(requests: readonly { body: unknown }[]): Map<string, Expe
           if (!s) continue;
           const exceptions = ((span.events as Obj[] | undefined) ?? []).filter(
             (e) => e.name === "exception",
-          ).length;
+          );
           s.spans++;
-          s.exceptions += exceptions;
-          if (exceptions > 0 || (span.status as Obj).code === 2) s.errors++;
+          s.exceptions += exceptions.length;
+          const where = `${span.traceId} ${span.spanId}`;
+          for (const e of exceptions)
+            s.errorKeys.add(
+              `${where} ${attr(e, "exception.type")} ${attr(e, "exception.message")}`,
+            );
+          if (exceptions.length === 0 && (span.status as Obj).code === 2) s.failedSpans.add(where);
           if ((span.attributes as Attr[]).some((a) => a.key.startsWith("gen_ai."))) s.aiSpans++;
         }
     for (const rl of (b.resourceLogs as Obj[] | undefined) ?? [])
@@ -87,8 +98,19 @@ function tallySessions(requests: readonly { body: unknown }[]): Map<string, Expe
           const s = touch(record, msOf(record.timeUnixNano));
           if (!s) continue;
           s.logs++;
-          if (Number(record.severityNumber) >= 17) s.errors++;
+          if (Number(record.severityNumber) < 17) continue;
+          const body = (record.body as { stringValue: string }).stringValue;
+          s.errorKeys.add(
+            record.spanId
+              ? `${record.traceId} ${record.spanId} ${attr(record, "exception.type") || "error"} ${attr(record, "exception.message") || body}`
+              : `log ${s.logs}`,
+          );
         }
+  }
+  for (const s of sessions.values()) {
+    const spansWithErrors = new Set([...s.errorKeys].map((k) => k.split(" ", 2).join(" ")));
+    s.errors =
+      s.errorKeys.size + [...s.failedSpans].filter((span) => !spansWithErrors.has(span)).length;
   }
   return sessions;
 }
@@ -170,14 +192,15 @@ describe("sessions and traffic over the `vigil demo` dataset", () => {
       const kinds = { span: 0, ai: 0, log: 0, error: 0 };
       for (const entry of timeline) kinds[entry.kind as keyof typeof kinds]++;
       expect(truncated).toBe(false);
-      // Demo errors are exception events (one per failed span) and the error log of that request.
+      // Demo errors are exception events (one per failed span), each also logged in its span:
+      // one occurrence, one timeline entry.
       expect(kinds).toEqual({
         span: s.spans - s.aiSpans,
         ai: s.aiSpans,
         log: s.logs,
         error: s.errors,
       });
-      expect(s.exceptions * 2).toBe(s.errors);
+      expect(s.errors).toBe(s.exceptions);
     }
   });
 

@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import { InvalidInputError, UnavailableError } from "../lib/errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { occurrenceRow } from "./derive/errors.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
 import type { ErrorGroupStore, ErrorTransition } from "./error-groups.js";
@@ -356,7 +355,6 @@ export class BatchWriter {
       ["ai_spans", () => concat("aiSpans")],
       ["http_requests", () => summarizeHttp(concat("http"))],
       ["sessions", () => summarizeSessions(concat("sessions"), this.agents)],
-      ["error_occurrences", () => concat("errors").map(occurrenceRow)],
     ];
     const failed = new Map<string, unknown>();
     await Promise.all(
@@ -375,7 +373,10 @@ export class BatchWriter {
     return failed;
   }
 
-  /** Error groups follow the occurrences of the requests that were written. */
+  /**
+   * The occurrences of the requests that were written, and their groups: the group store writes
+   * both, so it can tell a second source of an occurrence from a new one.
+   */
   private async recordErrors(batches: readonly IngestBatch[]): Promise<void> {
     const errors = batches.flatMap((b) => b.errors);
     if (errors.length === 0) return;

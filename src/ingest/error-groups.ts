@@ -1,6 +1,7 @@
 import { type KeyLock, processLocalLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { quoteIdentifier } from "../telemetry/executor.js";
+import { occurrenceKey, occurrenceRow } from "./derive/errors.js";
 import {
   ERROR_SEVERITIES,
   type ErrorOccurrence,
@@ -38,6 +39,11 @@ export interface ErrorTransition {
 }
 
 const MAX_SERVICES = 50;
+/**
+ * How far apart the two sources of one occurrence may be stamped and still be found at ingest:
+ * an exception event and its log record fall within their span, which is rarely an hour long.
+ */
+export const SAME_OCCURRENCE_MS = 3_600_000;
 const CACHE_LIMIT = 20_000;
 
 const severityRank = (s: ErrorSeverity) => ERROR_SEVERITIES.indexOf(s);
@@ -79,10 +85,18 @@ export class ErrorGroupStore {
     return run;
   }
 
-  /** Folds occurrences into their groups and writes the new versions; resolves with what changed. */
+  /**
+   * Stores the occurrences' rows (error_occurrences), folds them into their groups and writes the
+   * new versions; resolves with what changed. A source of an occurrence already stored (the other
+   * source of the same span: occurrenceKey) is stored and linked, but not counted again. The check
+   * and the insert run under the groups' locks, so two sources arriving at once on two nodes
+   * still count once.
+   */
   record(occurrences: readonly ErrorOccurrence[]): Promise<ErrorTransition[]> {
     if (occurrences.length === 0) return Promise.resolve([]);
     return this.guarded(occurrences, async () => {
+      const counted = await this.newOccurrences(occurrences);
+      await this.executor.insert("error_occurrences", occurrences.map(occurrenceRow));
       const byKey = new Map<string, ErrorOccurrence[]>();
       for (const o of occurrences) {
         const key = cacheKey(o.projectId, o.fingerprint);
@@ -95,7 +109,7 @@ export class ErrorGroupStore {
       const next: ErrorGroup[] = [];
       for (const [key, group] of byKey) {
         const before = current.get(key);
-        const after = fold(before, group);
+        const after = fold(before, group, group.filter((o) => counted.has(o)).length);
         next.push(after);
         if (!before) transitions.push({ kind: "created", group: after });
         else if (before.status === "resolved" && after.status === "active")
@@ -104,6 +118,61 @@ export class ErrorGroupStore {
       await this.write(next);
       return transitions;
     });
+  }
+
+  /**
+   * The occurrences that are new: without a span, every one; in a span, the first source of its
+   * occurrence (occurrenceKey) in these and in what error_occurrences holds within an hour of them.
+   */
+  private async newOccurrences(
+    occurrences: readonly ErrorOccurrence[],
+  ): Promise<Set<ErrorOccurrence>> {
+    const fresh = new Set<ErrorOccurrence>();
+    const keyed = new Map<string, ErrorOccurrence[]>();
+    for (const o of occurrences) {
+      if (occurrenceKey(o) === undefined) fresh.add(o);
+      else keyed.set(o.projectId, [...(keyed.get(o.projectId) ?? []), o]);
+    }
+    const table = `${quoteIdentifier(this.executor.database)}.error_occurrences`;
+    for (const [projectId, list] of keyed) {
+      const times = list.map((o) => o.timestampMs);
+      const rows = await this.executor.query<Record<string, string>>(
+        `SELECT DISTINCT fingerprint, trace_id, span_id, message FROM ${table}
+         WHERE project_id = {projectId:String} AND fingerprint IN {fingerprints:Array(String)}
+           AND timestamp >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')
+           AND timestamp < fromUnixTimestamp64Milli({to:Int64}, 'UTC')
+           AND trace_id IN {traces:Array(String)} AND span_id IN {spans:Array(String)}`,
+        {
+          params: {
+            projectId,
+            fingerprints: [...new Set(list.map((o) => o.fingerprint))],
+            from: Math.min(...times) - SAME_OCCURRENCE_MS,
+            to: Math.max(...times) + SAME_OCCURRENCE_MS,
+            traces: [...new Set(list.map((o) => o.traceId))],
+            spans: [...new Set(list.map((o) => o.spanId))],
+          },
+          // Ingestion waits on this read, as on the groups' own.
+          writePath: true,
+        },
+      );
+      const seen = new Set(
+        rows.map((r) =>
+          occurrenceKey({
+            fingerprint: String(r.fingerprint),
+            traceId: String(r.trace_id),
+            spanId: String(r.span_id),
+            message: String(r.message),
+          }),
+        ),
+      );
+      for (const o of list) {
+        const key = occurrenceKey(o);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        fresh.add(o);
+      }
+    }
+    return fresh;
   }
 
   /** Sets a group's status and/or severity; undefined when the group does not exist. */
@@ -181,8 +250,15 @@ export class ErrorGroupStore {
 
 const cacheKey = (projectId: string, fingerprint: string) => `${projectId}\u0000${fingerprint}`;
 
-/** The group after these occurrences; a resolved group seen again after resolution is active again. */
-function fold(before: ErrorGroup | undefined, occurrences: readonly ErrorOccurrence[]): ErrorGroup {
+/**
+ * The group after these occurrences (`counted` of them new: the rest are second sources of one);
+ * a resolved group seen again after resolution is active again.
+ */
+function fold(
+  before: ErrorGroup | undefined,
+  occurrences: readonly ErrorOccurrence[],
+  counted: number,
+): ErrorGroup {
   const sorted = [...occurrences].sort((a, b) => a.timestampMs - b.timestampMs);
   const first = sorted[0] as ErrorOccurrence;
   const latest = sorted[sorted.length - 1] as ErrorOccurrence;
@@ -210,7 +286,7 @@ function fold(before: ErrorGroup | undefined, occurrences: readonly ErrorOccurre
         sampleSpanId: "",
         source: first.source,
       };
-  group.occurrenceCount += sorted.length;
+  group.occurrenceCount += counted;
   group.firstSeenMs = Math.min(group.firstSeenMs, first.timestampMs);
   if (latest.timestampMs >= group.lastSeenMs) {
     group.lastSeenMs = latest.timestampMs;

@@ -1,5 +1,5 @@
 import type { UnixTime } from "../telemetry/unix-time.js";
-import { errorOccurrence } from "./derive/errors.js";
+import { errorOccurrence, sessionErrorKey } from "./derive/errors.js";
 import { sessionTouch } from "./derive/sessions.js";
 import type { MappedRequest, MappingOptions } from "./model.js";
 import type { LogRecord, LogsRequest } from "./otlp/types.js";
@@ -113,9 +113,10 @@ function mapRecord(
   const sessionId = a["session.id"] || resource.sessionId;
   const userId = a["user.id"] || a["enduser.id"] || resource.userId;
   const ms = time.millis;
+  const id = logId(ms);
   batch.logs.push({
     project_id: options.projectId,
-    id: logId(ms),
+    id,
     timestamp: time,
     observed_timestamp: observed,
     trace_id: traceId,
@@ -134,9 +135,8 @@ function mapRecord(
     attributes: a,
   });
   const isError = level === "error" || level === "fatal";
-  if (isError) {
-    batch.errors.push(
-      storableOccurrence(
+  const occurrence = isError
+    ? storableOccurrence(
         errorOccurrence({
           projectId: options.projectId,
           attributes: a,
@@ -147,12 +147,13 @@ function mapRecord(
           traceId,
           spanId,
           source,
+          logId: id,
           sdkLanguage: resource.attributes["telemetry.sdk.language"] ?? "",
           fatal: level === "fatal",
         }),
-      ),
-    );
-  }
+      )
+    : undefined;
+  if (occurrence) batch.errors.push(occurrence);
   if (sessionId) {
     batch.sessions.push(
       sessionTouch({
@@ -160,7 +161,7 @@ function mapRecord(
         sessionId,
         timestampMs: ms,
         kind: "log",
-        isError,
+        errorKeys: occurrence ? [sessionErrorKey(occurrence)] : [],
         isAi: false,
         userId,
         service: resource.serviceName,

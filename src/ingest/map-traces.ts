@@ -1,6 +1,6 @@
 import type { UnixTime } from "../telemetry/unix-time.js";
 import type { PriceTable } from "./derive/ai-prices.js";
-import { errorOccurrence } from "./derive/errors.js";
+import { errorOccurrence, failedSpanKey, sessionErrorKey } from "./derive/errors.js";
 import { normalizeRoute } from "./derive/http.js";
 import { sessionTouch } from "./derive/sessions.js";
 import type { ErrorOccurrence, MappedRequest, MappingOptions, Row } from "./model.js";
@@ -233,7 +233,6 @@ function mapSpan(
   };
   batch.traces.push(row);
   if (errors) batch.errors.push(...errors);
-  const exceptions = errors?.length ?? 0;
 
   const ai = isAiSpan(a);
   if (ai) batch.aiSpans.push(aiSpanRow(row, a, prices));
@@ -256,7 +255,11 @@ function mapSpan(
         sessionId,
         timestampMs: startMs,
         kind: "span",
-        isError: exceptions > 0 || status === "error",
+        errorKeys: errors
+          ? [...new Set(errors.map(sessionErrorKey))]
+          : status === "error"
+            ? [failedSpanKey(traceId, spanId)]
+            : [],
         isAi: ai,
         userId,
         service: resource.serviceName,

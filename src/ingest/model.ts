@@ -19,6 +19,8 @@ export interface ErrorOccurrence {
   traceId: string;
   spanId: string;
   source: Source;
+  /** The error log's id when a log record is the source; '' for a span's exception event. */
+  logId: string;
   severity: ErrorSeverity;
 }
 
@@ -45,7 +47,8 @@ export interface SessionTouch {
   sessionId: string;
   timestampMs: number;
   kind: "span" | "log";
-  isError: boolean;
+  /** The errors it recorded, as keys that make two sources of one error one (sessionErrorKey). */
+  errorKeys: string[];
   isAi: boolean;
   userId: string;
   service: string;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InvalidInputError } from "../lib/errors.js";
+import { occurrencesOf } from "./occurrences.js";
 import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
@@ -76,17 +77,18 @@ export async function errorTrends(
     ...sql.within("timestamp", window),
     ...(asked ? [`fingerprint IN ${sql.bind(asked)}`] : []),
   ]);
+  const once = occurrencesOf(occurrences, where);
   // Without ids: the busiest groups of the window, chosen in the same statement.
   const chosen = asked
     ? ""
-    : `AND fingerprint IN (SELECT fingerprint FROM ${occurrences} ${where}
+    : `WHERE fingerprint IN (SELECT fingerprint FROM ${once}
          GROUP BY fingerprint ORDER BY count() DESC, fingerprint LIMIT ${DEFAULT_TRENDS})`;
   const rows =
     asked?.length === 0
       ? []
       : await sql.query<{ fingerprint: string; bucket: string; count: string }>(
-          `SELECT fingerprint, ${sql.bucket("timestamp", step)} AS bucket, count() AS count
-           FROM ${occurrences} ${where} ${chosen} GROUP BY fingerprint, bucket`,
+          `SELECT fingerprint, ${sql.bucket("at", step)} AS bucket, count() AS count
+           FROM ${once} ${chosen} GROUP BY fingerprint, bucket`,
         );
   const index = new Map(starts.map((t, i) => [t, i]));
   const counts = new Map<string, number[]>(

@@ -6,6 +6,7 @@ import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/model.js";
 import { InvalidInputError, NotFoundError } from "../lib/errors.js";
 import { parseInput } from "../lib/validation.js";
 import { requireProject } from "../projects/projects.js";
+import { occurrencesOf } from "./occurrences.js";
 import {
   bucketMs,
   bucketStarts,
@@ -207,12 +208,12 @@ export async function getError(
   ]);
   const [buckets, services, samples] = await Promise.all([
     sql.query<{ bucket: string; count: string }>(
-      `SELECT ${sql.bucket("timestamp", step)} AS bucket, count() AS count
-       FROM ${occurrences} ${inWindow} GROUP BY bucket`,
+      `SELECT ${sql.bucket("at", step)} AS bucket, count() AS count
+       FROM ${occurrencesOf(occurrences, inWindow)} GROUP BY bucket`,
     ),
-    sql.query<{ service_name: string; count: string; last_ms: string }>(
-      `SELECT service_name, count() AS count, toUnixTimestamp64Milli(max(timestamp)) AS last_ms
-       FROM ${occurrences} ${ofGroup} GROUP BY service_name ORDER BY count DESC, service_name`,
+    sql.query<{ service: string; count: string; last_ms: string }>(
+      `SELECT service, count() AS count, toUnixTimestamp64Milli(max(at)) AS last_ms
+       FROM ${occurrencesOf(occurrences, ofGroup)} GROUP BY service ORDER BY count DESC, service`,
     ),
     sql.query<Record<string, string>>(
       `SELECT trace_id, argMax(span_id, timestamp) AS span_id, argMax(service_name, timestamp) AS service_name,
@@ -236,7 +237,7 @@ export async function getError(
       count: counts.get(t) ?? 0,
     })),
     affectedServices: services.map((s) => ({
-      service: s.service_name,
+      service: s.service,
       occurrences: num(s.count),
       lastSeen: isoMs(num(s.last_ms)),
     })),
@@ -293,14 +294,15 @@ export async function errorsDashboard(
   // One pass over the groups gives the current states and the window's seen and new groups.
   const seen = overlaps(sql, window).join(" AND ");
   const created = `${seen} AND first_seen >= fromUnixTimestamp64Milli(${sql.bind(window.fromMs)}, 'UTC')`;
+  const inWindowOnce = occurrencesOf(occurrences, inWindow);
   const [buckets, services, states, top] = await Promise.all([
     sql.query<{ bucket: string; count: string }>(
-      `SELECT ${sql.bucket("timestamp", step)} AS bucket, count() AS count
-       FROM ${occurrences} ${inWindow} GROUP BY bucket`,
+      `SELECT ${sql.bucket("at", step)} AS bucket, count() AS count
+       FROM ${inWindowOnce} GROUP BY bucket`,
     ),
-    sql.query<{ service_name: string; count: string }>(
-      `SELECT service_name, count() AS count FROM ${occurrences} ${inWindow}
-       GROUP BY service_name ORDER BY count DESC, service_name LIMIT ${TOP}`,
+    sql.query<{ service: string; count: string }>(
+      `SELECT service, count() AS count FROM ${inWindowOnce}
+       GROUP BY service ORDER BY count DESC, service LIMIT ${TOP}`,
     ),
     sql.query<{ status: string; severity: string; count: string; seen: string; created: string }>(
       `SELECT status, severity, count() AS count, countIf(${seen}) AS seen, countIf(${created}) AS created
@@ -308,7 +310,7 @@ export async function errorsDashboard(
     ),
     sql.query<GroupRow>(
       `SELECT ${GROUP_COLUMNS}, o.count AS in_window FROM ${groups}
-       INNER JOIN (SELECT fingerprint, count() AS count FROM ${occurrences} ${inWindow}
+       INNER JOIN (SELECT fingerprint, count() AS count FROM ${inWindowOnce}
                    GROUP BY fingerprint ORDER BY count DESC, fingerprint LIMIT ${TOP}) AS o USING fingerprint
        ${whereClause(sql, [])} ORDER BY in_window DESC, fingerprint`,
     ),
@@ -347,7 +349,7 @@ export async function errorsDashboard(
       time: isoMs(t),
       occurrences: counts.get(t) ?? 0,
     })),
-    byService: services.map((s) => ({ service: s.service_name, occurrences: num(s.count) })),
+    byService: services.map((s) => ({ service: s.service, occurrences: num(s.count) })),
     topErrors: top.map((row) => ({ ...toSummary(row), occurrencesInWindow: num(row.in_window) })),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorOccurrence } from "../ingest/derive/errors.js";
+import { errorOccurrence, occurrenceKey } from "../ingest/derive/errors.js";
 import { PAGE_ATTRIBUTES, pageOf } from "../ingest/derive/sessions.js";
 import type { Source } from "../ingest/model.js";
 import { isoMs, type TimeWindow } from "./params.js";
@@ -62,7 +62,7 @@ const ErrorEntry = z.object({
   source: z
     .enum(["exception", "span_status", "log"])
     .describe(
-      "An exception event of a span, a span with status error and no exception event, or an error/fatal log",
+      "An exception event of a span (with its log, if one recorded the same error), a span with status error and no error recorded in it, or an error/fatal log",
     ),
   errorId: z
     .string()
@@ -73,7 +73,12 @@ const ErrorEntry = z.object({
   service: z.string(),
   traceId: z.string().nullable(),
   spanId: z.string().nullable(),
-  logId: z.string().nullable(),
+  logId: z
+    .string()
+    .nullable()
+    .describe(
+      "The error log; on an exception too when a log of the same span recorded the same type and message (one occurrence, one entry)",
+    ),
 });
 
 export const TimelineEntry = z
@@ -285,14 +290,59 @@ export async function readTimeline(
       logId: null,
     });
 
-  keyed.sort(
+  const merged = oneEntryPerError(keyed);
+  merged.sort(
     (a, b) =>
       (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0) ||
       a.rank - b.rank ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
   return {
-    entries: keyed.slice(0, TIMELINE_LIMIT).map((k) => k.entry),
-    truncated: keyed.length > TIMELINE_LIMIT,
+    entries: merged.slice(0, TIMELINE_LIMIT).map((k) => k.entry),
+    truncated: merged.length > TIMELINE_LIMIT,
   };
+}
+
+/**
+ * The session's errors as its error count counts them: an exception event and a log of the same
+ * span, type and message are one entry (the exception's, at the earlier time, with the log's id),
+ * and a failed span's own entry goes when another error of that span is there.
+ */
+function oneEntryPerError(keyed: readonly Keyed[]): Keyed[] {
+  const first = new Map<string, Keyed>();
+  const spansWithErrors = new Set<string>();
+  const out: Keyed[] = [];
+  for (const k of keyed) {
+    const e = k.entry;
+    if (e.kind !== "error" || e.source === "span_status" || e.errorId === null) {
+      out.push(k);
+      continue;
+    }
+    spansWithErrors.add(`${e.traceId}:${e.spanId}`);
+    const key = occurrenceKey({
+      fingerprint: e.errorId,
+      traceId: e.traceId ?? "",
+      spanId: e.spanId ?? "",
+      message: e.message,
+    });
+    const seen = key === undefined ? undefined : first.get(key);
+    if (key === undefined || !seen) {
+      if (key !== undefined) first.set(key, k);
+      out.push(k);
+      continue;
+    }
+    if (seen.entry.kind !== "error") continue;
+    const logId = seen.entry.logId ?? e.logId;
+    const exception = seen.entry.source === "exception" ? seen.entry : e;
+    const earlier = k.ns < seen.ns ? k : seen;
+    seen.entry = { ...exception, time: earlier.entry.time, logId };
+    seen.ns = earlier.ns;
+    seen.id = earlier.id;
+  }
+  return out.filter(
+    (k) =>
+      k.entry.kind !== "error" ||
+      k.entry.source !== "span_status" ||
+      !spansWithErrors.has(`${k.entry.traceId}:${k.entry.spanId}`),
+  );
 }

@@ -60,7 +60,7 @@ export const SessionSummary = z
         .number()
         .int()
         .describe(
-          "Failed spans (status error or exception events; once per span) and error/fatal logs",
+          "Error occurrences (exception events and error/fatal logs; an exception event and a log of the same span, type and message are one), plus failed spans (status error) in which no error was recorded",
         ),
       aiSpans: z.number().int().describe("Spans carrying gen_ai.* attributes"),
     }),
@@ -92,6 +92,16 @@ export const SessionDetail = SessionSummary.extend({
 export type SessionDetail = z.infer<typeof SessionDetail>;
 
 /**
+ * A session's errors from its partial rows: its distinct error keys (sessionErrorKey), a failed
+ * span's own key (`<trace><span>:`, 49 characters) only when no other error of that span is
+ * there; rows written before error_keys count their error_count.
+ */
+const SESSION_ERRORS = `sumIf(error_count, empty(error_keys)) + length(arrayFilter(
+    k -> NOT (endsWith(k, ':') AND has(arrayMap(o -> substring(o, 1, 49),
+      arrayFilter(o -> NOT endsWith(o, ':'), groupUniqArrayArray(error_keys))), k)),
+    groupUniqArrayArray(error_keys)))`;
+
+/**
  * One row per session from its partial rows (one per ingest batch): times and counts combine,
  * and each descriptive field comes from the earliest partial row that has it. `(first_seen, x)`
  * as the argMin key makes ties between rows of the same millisecond deterministic.
@@ -102,7 +112,7 @@ const MERGED_SELECT = `session_id,
   last_ms - start_ms AS duration_ms,
   sum(span_count) AS spans,
   sum(log_count) AS logs,
-  sum(error_count) AS errors,
+  ${SESSION_ERRORS} AS errors,
   sum(ai_span_count) AS ai_spans,
   argMinIf(user_id, (first_seen, user_id), user_id != '') AS uid,
   argMinIf(user_agent, (first_seen, user_agent), user_agent != '') AS agent,

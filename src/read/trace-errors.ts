@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { OCCURRENCES_IN_SPAN } from "./occurrences.js";
 import type { TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
 import type { ErrorItem } from "./trace-data.js";
@@ -23,7 +24,12 @@ export const TraceErrorGroup = z
       .describe("The span it occurred in; null for an error log of the trace without a span"),
     type: z.string().describe("The group's exception type"),
     message: z.string().describe("Message of this trace's latest occurrence"),
-    occurrences: z.number().int().describe("Occurrences of the group in this span"),
+    occurrences: z
+      .number()
+      .int()
+      .describe(
+        "Occurrences of the group in this span: an exception event and a log of the same message are one",
+      ),
   })
   .meta({ id: "TraceErrorGroup" });
 export type TraceErrorGroup = z.infer<typeof TraceErrorGroup>;
@@ -58,7 +64,7 @@ export async function traceErrorGroups(
     ...(spanId === undefined ? [] : [`span_id = ${sql.bind(spanId)}`]),
   ]);
   const rows = await sql.query<Record<string, unknown>>(
-    `SELECT trace_id, fingerprint, span_id, count() AS count,
+    `SELECT trace_id, fingerprint, span_id, ${OCCURRENCES_IN_SPAN} AS count,
             argMax(message, timestamp) AS message, min(timestamp) AS first
      FROM ${sql.table("error_occurrences")} ${where}
      GROUP BY trace_id, fingerprint, span_id
@@ -83,7 +89,7 @@ export async function traceErrorGroups(
 /**
  * The error groups of several traces from their error items (`trace_data`), as traceErrorGroups
  * tells them from `error_occurrences`: per group and span, in the order they first occurred, the
- * latest message; the groups' types in one statement when there are any.
+ * latest message, occurrences counted once whatever their sources; the groups' types in one statement when there are any.
  */
 export async function errorGroupsOfItems(
   telemetry: TelemetryExecutor,
@@ -94,6 +100,8 @@ export async function errorGroupsOfItems(
     fingerprint: string;
     spanId: string;
     count: number;
+    /** In a span, the messages seen: one occurrence each, whatever its sources. */
+    messages: Set<string>;
     first: number;
     latest: number;
     message: string;
@@ -110,13 +118,18 @@ export async function errorGroupsOfItems(
           fingerprint: item.fingerprint,
           spanId: item.spanId,
           count: 1,
+          messages: new Set([item.message]),
           first: item.timeMs,
           latest: item.timeMs,
           message: item.message,
         });
         continue;
       }
-      group.count++;
+      if (item.spanId === "") group.count++;
+      else if (!group.messages.has(item.message)) {
+        group.messages.add(item.message);
+        group.count++;
+      }
       if (item.timeMs < group.first) group.first = item.timeMs;
       if (item.timeMs >= group.latest) {
         group.latest = item.timeMs;

@@ -40,7 +40,16 @@ const sessions: TableDef = {
     c("last_seen", MS_TIME, "Latest item of this partial row"),
     c("span_count", "UInt64", "Spans"),
     c("log_count", "UInt64", "Log records"),
-    c("error_count", "UInt64", "Spans with status error or exceptions, and error or fatal logs"),
+    c(
+      "error_count",
+      "UInt64",
+      "Errors of this partial row (rows before error_keys: every failed span and error log)",
+    ),
+    c(
+      "error_keys",
+      "Array(String)",
+      "Its errors' keys (sessionErrorKey): two sources of one occurrence share one; merge with groupUniqArrayArray",
+    ),
     c("ai_span_count", "UInt64", "Spans with gen_ai.* attributes"),
     c("user_id", "String", "`user.id`, '' when unknown"),
     c("services", "Array(String)", "Services seen"),
@@ -66,7 +75,7 @@ const sessions: TableDef = {
 const errorOccurrences: TableDef = {
   name: "error_occurrences",
   description:
-    "One row per error occurrence (exception event or error/fatal log), keyed by its group's fingerprint: the history behind an error group.",
+    "One row per source of an error occurrence (exception event or error/fatal log), keyed by its group's fingerprint: the history behind an error group. Two sources in one span with the same message are one occurrence (docs/ingestion.md).",
   columns: [
     project,
     c("fingerprint", "String", "Error group (error_groups.fingerprint)"),
@@ -76,6 +85,11 @@ const errorOccurrences: TableDef = {
     c("span_id", "String", "Span of the occurrence, '' when none"),
     source,
     c("message", "String", "Message of this occurrence"),
+    c(
+      "log_id",
+      "String",
+      "The error log's id when a log record is this source; '' for a span's exception event",
+    ),
   ],
   engine: "MergeTree",
   partitionBy: "toDate(timestamp)",

@@ -8,7 +8,8 @@ export interface TouchInput {
   sessionId: string;
   timestampMs: number;
   kind: SessionTouch["kind"];
-  isError: boolean;
+  /** The errors it recorded (sessionErrorKey, failedSpanKey); none for most. */
+  errorKeys: string[];
   isAi: boolean;
   userId: string;
   service: string;
@@ -63,7 +64,7 @@ export function sessionTouch(input: TouchInput): SessionTouch {
     sessionId: input.sessionId,
     timestampMs: input.timestampMs,
     kind: input.kind,
-    isError: input.isError,
+    errorKeys: input.errorKeys,
     isAi: input.isAi,
     userId: input.userId,
     service: input.service,
@@ -133,6 +134,7 @@ export function summarizeSessions(
         span_count: 0,
         log_count: 0,
         error_count: 0,
+        error_keys: [] as string[],
         ai_span_count: 0,
         user_id: "",
         services: [] as string[],
@@ -152,7 +154,12 @@ export function summarizeSessions(
     row.last_seen = Math.max(row.last_seen as number, t.timestampMs);
     if (t.kind === "span") row.span_count = (row.span_count as number) + 1;
     else row.log_count = (row.log_count as number) + 1;
-    if (t.isError) row.error_count = (row.error_count as number) + 1;
+    const errorKeys = row.error_keys as string[];
+    for (const errorKey of t.errorKeys) {
+      if (errorKeys.includes(errorKey)) continue;
+      errorKeys.push(errorKey);
+      row.error_count = errorKeys.length;
+    }
     if (t.isAi) row.ai_span_count = (row.ai_span_count as number) + 1;
     row.user_id = keep(row.user_id, t.userId);
     const services = row.services as string[];

@@ -44,9 +44,11 @@ export const sessionsRoutes =
         description:
           "The timeline is in time order (span start, log time, exception event time); entries " +
           "at the same nanosecond come as span, ai, log, error, then by id. Every span appears " +
-          "once: as `ai` when it carries gen_ai.* attributes, else as `span`. Error entries are " +
-          "added for each exception event, for each span with status error and no exception " +
-          "event, and for each error or fatal log (after its `log` entry). At most " +
+          "once: as `ai` when it carries gen_ai.* attributes, else as `span`. One error entry is " +
+          "added per error occurrence: an exception event, or an error or fatal log (after its " +
+          "`log` entry); an exception event and a log of the same span, type and message are one " +
+          "entry (the exception's, with the log's `logId`). A span with status error in which no " +
+          "error was recorded gets an entry of its own. At most " +
           `${TIMELINE_LIMIT} entries: the earliest, with \`truncated\` set when more exist.`,
         params: z.object({ sessionId: SessionIdParam }),
         response: SessionDetail,
