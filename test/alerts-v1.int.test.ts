@@ -322,6 +322,47 @@ describe("/v1 alerts", () => {
     await repos.alertRules.delete("alr_earlier");
   });
 
+  it("shows a rule whose evaluations fail as failing, with the reason, and filters on it", async () => {
+    const { repos } = service.deps.meta;
+    // Its query fails since 20 minutes: no series fires, so the spec's status is resolved.
+    await repos.alertRules.insert(
+      rule("alr_broken", "Broken query", {
+        state: "error",
+        lastError: "Unknown column 'duration' in table traces",
+        failures: 3,
+        failingSince: ago(20),
+      }),
+    );
+    type Failing = Alert & { failing: { reason: string; failures: number; since: string } | null };
+    const all = await get<Page<Failing>>("/v1/alerts?sort_by=name&sort_order=asc");
+    const broken = all.body.data.find((a) => a.id === "alr_broken");
+    expect(broken).toMatchObject({
+      status: "resolved",
+      state: "error",
+      failing: {
+        reason: "Unknown column 'duration' in table traces",
+        failures: 3,
+        since: ago(20),
+      },
+    });
+    expect(all.body.data.find((a) => a.id === "alr_quiet")?.failing).toBeNull();
+    const ids = async (query: string) =>
+      (await get<Page<Failing>>(`/v1/alerts?${query}`)).body.data.map((a) => a.id);
+    expect(await ids("failing=true")).toEqual(["alr_broken"]);
+    expect(await ids("failing=false")).not.toContain("alr_broken");
+    expect(await ids("status=resolved&failing=true")).toEqual(["alr_broken"]);
+    const bad = await get<{ errors: { field: string }[] }>("/v1/alerts?failing=yes");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e) => e.field)).toEqual(["failing"]);
+    // The detail and the dashboard's counts say so too.
+    expect((await get<Failing>("/v1/alerts/alr_broken")).body.failing?.reason).toMatch(
+      /Unknown column/,
+    );
+    const dashboard = await get<{ rules: Record<string, number> }>("/v1/alerts/dashboard");
+    expect(dashboard.body.rules.failing).toBe(1);
+    await repos.alertRules.delete("alr_broken");
+  });
+
   it("another project's key sees none of these", async () => {
     const other = await addProjectWithKey(
       service,

@@ -38,6 +38,12 @@ export const ListAlertsQuery = listQuery(ALERT_RULE_SORTS, {
     .optional()
     .describe("muted: a mute holds; active: a series is firing; resolved: none is"),
   severity: z.enum(ALERT_SEVERITIES).optional(),
+  failing: z
+    .enum(["true", "false"])
+    .optional()
+    .describe(
+      "`true`: only rules whose evaluations fail (see `failing`), whatever their status; `false`: only those that work",
+    ),
 });
 export type ListAlertsQuery = z.infer<typeof ListAlertsQuery>;
 
@@ -77,6 +83,7 @@ export async function listAlerts(
     projectId,
     status: query.status,
     severity: query.severity,
+    failing: query.failing === undefined ? undefined : query.failing === "true",
     now: now.toISOString(),
     activeIn: window && { from: isoMs(window.fromMs), to: isoMs(window.toMs) },
   };
@@ -137,8 +144,15 @@ export const AlertsDashboard = z
     resolves: z.number().int().describe("Series that resolved in the window"),
     firingNow: z.number().int().describe("Series firing now"),
     rules: z
-      .object({ total: z.number().int(), active: z.number().int(), muted: z.number().int() })
-      .describe("Rules now: all, active (a series firing, not muted) and muted"),
+      .object({
+        total: z.number().int(),
+        active: z.number().int(),
+        muted: z.number().int(),
+        failing: z.number().int(),
+      })
+      .describe(
+        "Rules now: all, active (a series firing, not muted), muted, and failing (their evaluations fail, whatever their status)",
+      ),
     meanTimeToResolveMs: z
       .number()
       .int()
@@ -174,12 +188,13 @@ export async function alertsDashboard(
   const from = isoMs(window.fromMs);
   const to = isoMs(window.toMs);
   const nowIso = now.toISOString();
-  const [stats, firingNow, total, active, muted] = await Promise.all([
+  const [stats, firingNow, total, active, muted, failing] = await Promise.all([
     repos.alertEvents.transitionStats(projectId, { from, to, stepMs: step, top: TOP }),
     repos.alertSeries.countFiring(projectId),
     repos.alertRules.count({ projectId, now: nowIso }),
     repos.alertRules.count({ projectId, now: nowIso, status: "active" }),
     repos.alertRules.count({ projectId, now: nowIso, status: "muted" }),
+    repos.alertRules.count({ projectId, now: nowIso, failing: true }),
   ]);
   const buckets = new Map(stats.buckets.map((b) => [b.startMs, b]));
   const bySeverity = Object.fromEntries(ALERT_SEVERITIES.map((s) => [s, 0])) as Record<
@@ -197,7 +212,7 @@ export async function alertsDashboard(
     fires,
     resolves,
     firingNow,
-    rules: { total, active, muted },
+    rules: { total, active, muted, failing },
     meanTimeToResolveMs: stats.meanTimeToResolveMs,
     series: bucketStarts(window, step).map((t) => ({
       time: isoMs(t),

@@ -87,6 +87,8 @@ export interface AlertRuleFilter {
   projectId: string;
   status?: AlertStatus | undefined;
   severity?: AlertSeverity | undefined;
+  /** true: only rules whose evaluations fail now (failures in a row); false: only the others. */
+  failing?: boolean | undefined;
   now: string;
   /**
    * Only rules active in [from, to): a fire or resolve in it, or a series firing since before it
@@ -133,6 +135,8 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
   const filtered = (filter: AlertRuleFilter) => {
     let query = db.selectFrom("alert_rules").where("project_id", "=", filter.projectId);
     if (filter.severity !== undefined) query = query.where("severity", "=", filter.severity);
+    if (filter.failing !== undefined)
+      query = query.where("failures", filter.failing ? ">" : "=", 0);
     const activeIn = filter.activeIn;
     if (activeIn !== undefined)
       query = query.where((eb) =>
@@ -195,6 +199,11 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         .execute();
       await channels.set(rule.id, rule.channelIds);
       return rule;
+    },
+    /** The names of these rules (ids not found are left out). */
+    async namesByIds(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+      if (ids.length === 0) return [];
+      return db.selectFrom("alert_rules").select(["id", "name"]).where("id", "in", ids).execute();
     },
     async findById(id: string): Promise<AlertRuleRecord | undefined> {
       const row = await db
