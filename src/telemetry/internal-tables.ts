@@ -45,11 +45,6 @@ const sessions: TableDef = {
       "UInt64",
       "Errors of this partial row (rows before error_keys: every failed span and error log)",
     ),
-    c(
-      "error_keys",
-      "Array(String)",
-      "Its errors' keys (sessionErrorKey): two sources of one occurrence share one; merge with groupUniqArrayArray",
-    ),
     c("ai_span_count", "UInt64", "Spans with gen_ai.* attributes"),
     c("user_id", "String", "`user.id`, '' when unknown"),
     c("services", "Array(String)", "Services seen"),
@@ -62,6 +57,11 @@ const sessions: TableDef = {
     c("country", LC, "ISO country code from `client.geo.country.iso_code`"),
     c("entry_page", "String", "Earliest page of this partial row"),
     c("pages", "Array(String)", "Pages visited"),
+    c(
+      "error_keys",
+      "Array(String)",
+      "Its errors' keys (sessionErrorKey): two sources of one occurrence share one; merge with groupUniqArrayArray",
+    ),
   ],
   engine: "MergeTree",
   partitionBy: "toDate(first_seen)",
