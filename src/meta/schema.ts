@@ -323,6 +323,8 @@ export interface StatusPageComponentsTable {
   state_changed_at: string;
   created_at: string;
   updated_at: string;
+  /** 1: its sources' own incidents are shown on it and counted (migration 0011; default 1). */
+  publish_incidents: ColumnType<number, number | undefined, number>;
 }
 
 /** A component's monitor sources. */

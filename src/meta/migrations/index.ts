@@ -9,6 +9,7 @@ import * as savedQueries from "./0007-saved-queries.js";
 import * as workLeases from "./0008-work-leases.js";
 import * as alertFailures from "./0009-alert-failures.js";
 import * as alertUnits from "./0010-alert-units.js";
+import * as statusPagePublishIncidents from "./0011-status-page-publish-incidents.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008-work-leases": workLeases,
   "0009-alert-failures": alertFailures,
   "0010-alert-units": alertUnits,
+  "0011-status-page-publish-incidents": statusPagePublishIncidents,
 };
 
 export const migrationProvider: MigrationProvider = {
