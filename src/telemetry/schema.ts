@@ -13,6 +13,7 @@ import {
   INTERNAL_TABLES,
   OBSOLETE,
 } from "./internal-tables.js";
+import { countsSecondSources, recountStatement } from "./occurrence-recount.js";
 import { clusterLayout } from "./schema-cluster.js";
 import { settingsLines, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
 
@@ -248,4 +249,6 @@ export async function ensureTelemetrySchema(
       statement.settings ? { settings: statement.settings } : undefined,
     );
   }
+  // Once, by the start that adds error_occurrences.log_id (docs/ingestion.md, "One occurrence").
+  if (countsSecondSources(state)) await executor.command(recountStatement(db));
 }
