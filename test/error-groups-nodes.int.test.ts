@@ -7,6 +7,7 @@ import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
+import { hexId } from "./helpers/otlp.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,
@@ -85,6 +86,34 @@ describe.skipIf(!binDir)("error groups with several ingesting nodes", () => {
   it("keeps every occurrence count under the shared lock", async () => {
     expect(meta.keyLock.shared).toBe(true);
     expect(await countAfterConcurrentNodes("prj_locked", true)).toBe(2 * 15 * 2);
+  }, 60_000);
+
+  it("counts a span's exception and its log once when two nodes record them at once", async () => {
+    const nodes = [
+      new ErrorGroupStore(executor, meta.keyLock),
+      new ErrorGroupStore(executor, meta.keyLock),
+    ];
+    const base = Date.now() - 60_000;
+    const inSpan = (n: number, logId: string): ErrorOccurrence => ({
+      ...occurrence("prj_sources", base + n),
+      traceId: hexId(n, 32),
+      spanId: hexId(n, 16),
+      logId,
+    });
+    // Ten failed spans, each exception event on one node and its log record on the other.
+    await Promise.all(
+      nodes.map(async (node, n) => {
+        for (let i = 0; i < 10; i++) await node.record([inSpan(i + 1, n === 0 ? "" : `log_${i}`)]);
+      }),
+    );
+    const [row] = await executor.query<{ occurrence_count: string | number }>(
+      "SELECT occurrence_count FROM vigil.error_groups FINAL WHERE project_id = 'prj_sources' AND fingerprint = 'fp_shared'",
+    );
+    expect(Number(row?.occurrence_count)).toBe(10);
+    const [rows] = await executor.query<{ n: string | number }>(
+      "SELECT count() AS n FROM vigil.error_occurrences WHERE project_id = 'prj_sources'",
+    );
+    expect(Number(rows?.n)).toBe(20);
   }, 60_000);
 
   it("loses counts without it (the interleaving the lock prevents)", async () => {
