@@ -139,6 +139,39 @@ describe("API keys on /v1", () => {
     expect(both.status).toBe(400);
   });
 
+  it("lists the permissions a key can hold and the roles that bundle them, for the key form", async () => {
+    const response = await session.get("/api/api-key-permissions");
+    expect(response.status).toBe(200);
+    const catalogue = (await response.json()) as {
+      permissions: { name: string; description: string }[];
+      roles: { name: string; permissions: string[] }[];
+    };
+    expect(catalogue.permissions.map((p) => p.name)).toEqual([
+      "ingest",
+      "logs:read",
+      "traces:read",
+      "errors:read",
+      "incidents:read",
+      "alerts:read",
+      "status_pages:read",
+      "infra:read",
+      "http_metrics:read",
+      "ai:read",
+      "sessions:read",
+      "tql:query",
+    ]);
+    for (const p of catalogue.permissions) expect(p.description.length).toBeGreaterThan(10);
+    expect(catalogue.roles.map((r) => r.name)).toEqual(["read_only", "ingest", "full"]);
+    expect(catalogue.roles.find((r) => r.name === "ingest")?.permissions).toEqual(["ingest"]);
+    // Each role's list is what a key created with it holds.
+    for (const role of catalogue.roles) {
+      const key = await createKey({ name: `role ${role.name}`, role: role.name });
+      expect(key.permissions).toEqual(role.permissions);
+    }
+    // Signed-in users only, like the rest of /api.
+    expect((await service.fetch("/api/api-key-permissions")).status).toBe(401);
+  });
+
   it("binds each key to its own project", async () => {
     const other = (await (await session.post("/api/projects", { name: "second" })).json()) as {
       id: string;

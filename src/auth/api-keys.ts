@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from "../lib/errors.
 import { parseInput } from "../lib/validation.js";
 import type { ApiKeyRecord } from "../meta/repositories/api-keys.js";
 import { requireProject } from "../projects/projects.js";
-import { API_KEY_ROLES, ApiKeyRole, Permission } from "./permissions.js";
+import { API_KEY_ROLES, ApiKeyRole, PERMISSION_DESCRIPTIONS, Permission } from "./permissions.js";
 
 const KEY_PREFIX = "vgl_";
 const KEY_RANDOM_LENGTH = 32;
@@ -18,7 +18,7 @@ export const CreateApiKeyInput = z
   .object({
     name: z.string().trim().min(1).max(100).default("API key"),
     role: ApiKeyRole.optional(),
-    permissions: z.array(Permission).min(1).optional(),
+    permissions: z.array(Permission).min(1, "choose at least one permission").optional(),
   })
   .strict()
   .refine((v) => v.role === undefined || v.permissions === undefined, {
@@ -26,6 +26,25 @@ export const CreateApiKeyInput = z
     path: ["permissions"],
   });
 export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
+
+/** The permissions a key can hold and the roles that bundle them (the key form lists them). */
+export const ApiKeyPermissions = z
+  .object({
+    permissions: z.array(z.object({ name: Permission, description: z.string() })),
+    roles: z.array(z.object({ name: ApiKeyRole, permissions: z.array(Permission) })),
+  })
+  .meta({ id: "ApiKeyPermissions" });
+export type ApiKeyPermissions = z.infer<typeof ApiKeyPermissions>;
+
+export function listApiKeyPermissions(): ApiKeyPermissions {
+  return {
+    permissions: Permission.options.map((name) => ({
+      name,
+      description: PERMISSION_DESCRIPTIONS[name],
+    })),
+    roles: ApiKeyRole.options.map((name) => ({ name, permissions: [...API_KEY_ROLES[name]] })),
+  };
+}
 
 /** An API key as the API shows it: never the secret or its hash. */
 export const ApiKeyView = z
@@ -128,6 +147,18 @@ export async function revokeApiKey({
   const at = nowIso(ctx.deps);
   await apiKeys.revoke(keyId, at);
   return toApiKeyView({ ...existing, revokedAt: existing.revokedAt ?? at });
+}
+
+/**
+ * Deletes a key outright (the actor must manage its project): for keys that exist only while a
+ * command runs, which would otherwise pile up in the list, revoked. Users revoke instead.
+ */
+export async function deleteApiKey({ ctx, keyId }: { ctx: Ctx; keyId: string }): Promise<void> {
+  const { apiKeys } = ctx.deps.meta.repos;
+  const existing = await apiKeys.findById(keyId);
+  if (!existing) throw new NotFoundError("API key", keyId);
+  await requireProject(ctx, existing.projectId, "manage");
+  await apiKeys.delete(keyId);
 }
 
 /** Refuses (403) a key without the permission; for every transport, before it decodes a body. */

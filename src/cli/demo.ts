@@ -25,7 +25,7 @@ export interface DemoResult extends SendSummary {
 
 /**
  * Sends the demo dataset through the real OTLP endpoint, with a temporary ingest key for the data
- * dir's first project (revoked afterwards): to the server running on this data dir, or else to
+ * dir's first project (deleted afterwards): to the server running on this data dir, or else to
  * the service started here on a loopback port. With --url and --key, to that Vigil.
  */
 export async function runDemo(config: Config, options: DemoOptions): Promise<DemoResult> {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { type CreateApiKeyInput, createApiKey, revokeApiKey } from "../auth/api-keys.js";
+import { type CreateApiKeyInput, createApiKey, deleteApiKey } from "../auth/api-keys.js";
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
 import { createDomainDeps, openMetaStore } from "../deps.js";
@@ -91,9 +91,10 @@ export async function findRunningServer(dataDir: string): Promise<ServerInfo | u
 export const TEMPORARY_KEY_NAME = "vigil-cli (temporary)";
 
 /**
- * Runs fn with a fresh API key of the chosen project, revoked afterwards, also on SIGINT/SIGTERM. The
- * metadata store (SQLite in WAL mode, or PostgreSQL) is shared with the running server. Keys
- * have no expiry, so a CLI killed with SIGKILL leaves its key active: `vigil keys list` shows it.
+ * Runs fn with a fresh API key of the chosen project, deleted afterwards (a revoked one would
+ * stay in the key list for good), also on SIGINT/SIGTERM. The metadata store (SQLite in WAL
+ * mode, or PostgreSQL) is shared with the running server. Keys have no expiry, so a CLI killed
+ * with SIGKILL leaves its key active: `vigil keys list` shows it.
  */
 export async function withTemporaryKey<T>(
   config: Config,
@@ -116,13 +117,13 @@ export async function withTemporaryKey<T>(
     throw error;
   }
   const keyId = created.id;
-  let revoking: Promise<unknown> | undefined;
-  const revoke = () => {
-    revoking ??= revokeApiKey({ ctx, keyId }).finally(() => meta.close());
-    return revoking;
+  let removing: Promise<unknown> | undefined;
+  const remove = () => {
+    removing ??= deleteApiKey({ ctx, keyId }).finally(() => meta.close());
+    return removing;
   };
   const onSignal = (signal: NodeJS.Signals) => {
-    void revoke().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    void remove().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
@@ -131,7 +132,7 @@ export async function withTemporaryKey<T>(
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await revoke();
+    await remove();
   }
 }
 

@@ -91,6 +91,10 @@ export function createApiKeyRepository(db: Kysely<MetaSchema>) {
         .where("revoked_at", "is", null)
         .execute();
     },
+    /** Removes the key: it no longer authenticates, and no longer shows in lists. */
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom("api_keys").where("id", "=", id).execute();
+    },
     async touchLastUsed(id: string, at: string): Promise<void> {
       await db.updateTable("api_keys").set({ last_used_at: at }).where("id", "=", id).execute();
     },

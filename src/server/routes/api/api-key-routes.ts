@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  ApiKeyPermissions,
   ApiKeyView,
   CreateApiKeyInput,
   createApiKey,
+  listApiKeyPermissions,
   listApiKeys,
   revokeApiKey,
 } from "../../../auth/api-keys.js";
@@ -20,6 +22,22 @@ const CreatedApiKey = ApiKeyView.extend({
 export const apiKeyRoutes =
   (deps: DomainDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    app.get(
+      "/api-key-permissions",
+      {
+        schema: {
+          tags: ["api-keys"],
+          summary: "The permissions an API key can hold, and the roles that bundle them",
+          response: { 200: ApiKeyPermissions, 401: Problem },
+        },
+      },
+      async (request) => {
+        // Any signed-in user: it describes the product, not a project.
+        userCtx(deps, request);
+        return listApiKeyPermissions();
+      },
+    );
+
     app.get(
       "/projects/:projectId/api-keys",
       {
