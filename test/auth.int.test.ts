@@ -224,6 +224,26 @@ describe("sessions, projects and API key management over /api", () => {
     expect((await attempt("someone-else@example.com")).status).toBe(401);
   });
 
+  it("answers whether a session is signed in with 200 either way, so a signed-out page logs no 401", async () => {
+    const none = await service.fetch("/api/auth/session");
+    expect(none.status).toBe(200);
+    expect(await none.json()).toEqual({ signedIn: false, me: null });
+    // An ended or forged session is signed out too, and its cookie is cleared.
+    const forged = await service.fetch("/api/auth/session", {
+      headers: { cookie: "vigil_session=forged" },
+    });
+    expect(forged.status).toBe(200);
+    expect(await forged.json()).toEqual({ signedIn: false, me: null });
+    expect(forged.headers.get("set-cookie")).toMatch(/^vigil_session=;/);
+    const session = await signIn(service, OWNER.email, OWNER.password);
+    const signed = await session.get("/api/auth/session");
+    expect(signed.status).toBe(200);
+    const body = (await signed.json()) as { signedIn: boolean; me: { user: { email: string } } };
+    expect(body.signedIn).toBe(true);
+    expect(body.me.user.email).toBe(OWNER.email);
+    expect(body.me).toEqual(await (await session.get("/api/auth/me")).json());
+  });
+
   it("rejects /api requests without a session with 401", async () => {
     expect((await service.fetch("/api/projects")).status).toBe(401);
     expect(

@@ -97,6 +97,19 @@ export async function authenticateSession(
   return { user: publicUser(user), memberships, sessionId: session.id, expiresAt, renewed };
 }
 
+/** The signed-in user of a session token, or undefined when signed out (none, ended, unknown). */
+export async function findSession(
+  deps: DomainDeps,
+  token: string | undefined,
+): Promise<AuthenticatedUser | undefined> {
+  try {
+    return await authenticateSession(deps, token);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return undefined;
+    throw error;
+  }
+}
+
 /** Deletes sessions past their expiry; returns how many. */
 export function purgeExpiredSessions(deps: DomainDeps): Promise<number> {
   return deps.meta.repos.sessions.deleteExpired(deps.clock.now().toISOString());

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { ApiError, SIGNED_OUT_EVENT } from "./api/client";
-import { ME_KEY, projectsQuery, useMe } from "./api/session";
+import { ME_KEY, meQuery, projectsQuery, useMe } from "./api/session";
 import { Loading, ProblemMessage } from "./components/feedback";
 import { ProjectsScreen } from "./screens/projects";
 import { AREAS } from "./screens/registry";
@@ -22,12 +22,16 @@ export const queryClient = new QueryClient({
 });
 
 /**
- * Starts, while the session is being checked, what the first screen will need next: the project
- * list and the code of the area the URL names. Without this they load one after the other.
+ * Starts, before React renders, what the first screen will need: the session, then the project
+ * list, and the code of the area the URL names. Without this they load one after the other.
  */
 export function warmUp(pathname: string): void {
   if (pathname.startsWith("/signin")) return;
-  void queryClient.prefetchQuery(projectsQuery);
+  // The projects once the session is known to be signed in: asked signed out, they are a 401.
+  void queryClient.fetchQuery(meQuery).then(
+    (me) => me && queryClient.prefetchQuery(projectsQuery),
+    () => undefined,
+  );
   const area = /^\/projects\/[^/]+\/([^/]+)/.exec(pathname)?.[1];
   // A failed load shows when the screen asks for it again (its error boundary), not here.
   AREAS.find((a) => a.key === area)

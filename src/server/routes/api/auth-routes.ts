@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { type AuthenticatedUser, LoginInput, login, logout } from "../../../auth/sessions.js";
+import {
+  type AuthenticatedUser,
+  findSession,
+  LoginInput,
+  login,
+  logout,
+} from "../../../auth/sessions.js";
 import type { DomainDeps } from "../../../context.js";
 import { UnauthorizedError } from "../../../lib/errors.js";
 import {
@@ -18,6 +24,16 @@ const Me = z
     sessionExpiresAt: z.string(),
   })
   .meta({ id: "Me" });
+
+/** Whether the request's session is signed in: 200 either way (the dashboard's first question). */
+const SessionState = z
+  .object({
+    signedIn: z.boolean(),
+    me: Me.nullable().describe(
+      "The signed-in user, as GET /api/auth/me answers; null when signed out",
+    ),
+  })
+  .meta({ id: "SessionState" });
 
 const toMe = (auth: AuthenticatedUser): z.infer<typeof Me> => ({
   user: auth.user,
@@ -66,6 +82,31 @@ export const authRoutes =
         await logout(deps, request.cookies[SESSION_COOKIE]);
         clearSessionCookie(request, reply, cookies);
         return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      "/auth/session",
+      {
+        // Signed out is an answer here, not an error: a sign-in page loads without a 401.
+        config: { public: true },
+        schema: {
+          tags: ["auth"],
+          summary: "Whether this browser is signed in, and as whom (200 either way)",
+          response: { 200: SessionState },
+        },
+      },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        const auth = await findSession(deps, token);
+        if (!auth) {
+          // A cookie of an ended session is dropped, so the browser stops sending it.
+          if (token !== undefined) clearSessionCookie(request, reply, cookies);
+          return { signedIn: false, me: null };
+        }
+        if (token && auth.renewed)
+          setSessionCookie(request, reply, { token, expiresAt: auth.expiresAt }, cookies);
+        return { signedIn: true, me: toMe(auth) };
       },
     );
 

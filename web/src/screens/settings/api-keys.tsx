@@ -5,12 +5,20 @@ import { canManage } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
 import { DataTable } from "../../components/data-table";
 import { Empty, FormProblem, ProblemMessage, QueryView } from "../../components/feedback";
+import { FieldGroup, toggled } from "../../components/field-group";
 import { RelativeTime } from "../../components/relative-time";
 import { TextField } from "../../components/text-field";
 import { Field, StateBadge } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
-import { type ApiKey, type CreatedApiKey, fetchApiKeys, keys } from "./api";
+import {
+  type ApiKey,
+  type ApiKeyPermissions,
+  type CreatedApiKey,
+  fetchApiKeys,
+  fetchKeyPermissions,
+  keys,
+} from "./api";
 import { submitWith, useListWrite } from "./list-write";
 import { SecretOnce } from "./secret-once";
 import { SettingsSection } from "./section";
@@ -28,6 +36,11 @@ const ROLES = [
     hint: "Sends telemetry (OTLP traces, logs, metrics) and nothing else: SDKs and collectors.",
   },
   { value: "full", label: "Full", hint: "Every permission: ingest and read." },
+  {
+    value: "custom",
+    label: "Custom permissions",
+    hint: "Exactly the permissions ticked below, and nothing else.",
+  },
 ] as const;
 
 const roleLabel = (role: string) => ROLES.find((r) => r.value === role)?.label ?? role;
@@ -85,11 +98,24 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
   const { projectId } = useProject();
   const [name, setName] = useState("");
   const [role, setRole] = useState<string>("read_only");
+  const [permissions, setPermissions] = useState<string[]>([]);
+  const catalogue = useQuery({
+    queryKey: keys.keyPermissions,
+    queryFn: fetchKeyPermissions,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const custom = role === "custom";
+  const chooseRole = (next: string) => {
+    // Custom starts from what the role chosen before held, so narrowing one is a few clicks.
+    if (next === "custom")
+      setPermissions(catalogue.data?.roles.find((r) => r.name === role)?.permissions ?? []);
+    setRole(next);
+  };
   const create = useListWrite(
     () =>
       api<CreatedApiKey>(projectApi(projectId, "/api-keys"), {
         method: "POST",
-        body: { name, role },
+        body: custom ? { name, permissions } : { name, role },
       }),
     keys.apiKeys(projectId),
     (key) => {
@@ -118,7 +144,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
         />
         <Field label="Role" name="role" error={create.error} {...(hint ? { hint } : {})}>
           {(props) => (
-            <select {...props} value={role} onChange={(e) => setRole(e.target.value)}>
+            <select {...props} value={role} onChange={(e) => chooseRole(e.target.value)}>
               {ROLES.map((r) => (
                 <option key={r.value} value={r.value}>
                   {r.label}
@@ -128,6 +154,38 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
           )}
         </Field>
       </div>
+      {custom && (
+        <FieldGroup
+          legend="Permissions"
+          name="permissions"
+          error={create.error}
+          className="settings-events"
+        >
+          <QueryView query={catalogue} loadingLabel="Loading permissions…">
+            {(list: ApiKeyPermissions) => (
+              <ul>
+                {list.permissions.map((p) => (
+                  <li key={p.name}>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={permissions.includes(p.name)}
+                        onChange={(e) => {
+                          // The last refusal was about the list before this change.
+                          create.reset();
+                          setPermissions(toggled(permissions, p.name, e.target.checked));
+                        }}
+                      />{" "}
+                      <code>{p.name}</code>
+                    </label>
+                    <small className="muted"> {p.description}</small>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </QueryView>
+        </FieldGroup>
+      )}
       <FormProblem error={create.error} fields={["name", "role", "permissions"]} />
       <button type="submit" className="button primary" disabled={create.isPending}>
         {create.isPending ? "Creating…" : "Create key"}

@@ -18,6 +18,12 @@ export interface CreatedApiKey extends ApiKey {
   key: string;
 }
 
+/** The permissions a key can hold and the roles that bundle them (GET /api/api-key-permissions). */
+export interface ApiKeyPermissions {
+  permissions: { name: string; description: string }[];
+  roles: { name: string; permissions: string[] }[];
+}
+
 export interface WebhookEndpoint {
   id: string;
   projectId: string;
@@ -116,6 +122,7 @@ export const keys = {
   deliveries: (projectId: string, endpointId: string) =>
     ["settings", projectId, "webhooks", endpointId, "deliveries"] as const,
   eventTypes: ["webhook-event-types"] as const,
+  keyPermissions: ["api-key-permissions"] as const,
   channels: (projectId: string) => ["settings", projectId, "channels"] as const,
   channelDeliveries: (projectId: string, channelId: string) =>
     ["settings", projectId, "channels", channelId, "deliveries"] as const,
@@ -128,6 +135,7 @@ export const webhookPath = (projectId: string, path = "") =>
 
 export const fetchApiKeys = (projectId: string) =>
   api<ListPage<ApiKey>>(projectApi(projectId, "/api-keys"), { query: ALL });
+export const fetchKeyPermissions = () => api<ApiKeyPermissions>("/api/api-key-permissions");
 export const fetchEndpoints = (projectId: string) =>
   api<ListPage<WebhookEndpoint>>(webhookPath(projectId), { query: ALL });
 export const fetchDeliveries = (projectId: string, endpointId: string) =>
