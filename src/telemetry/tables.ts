@@ -331,7 +331,11 @@ const errorGroups: TableDef = {
     c("culprit", "String", "Top in-app frame (file/module and function)"),
     c("first_seen", MS_TIME, "First occurrence"),
     c("last_seen", MS_TIME, "Latest occurrence"),
-    c("occurrence_count", "UInt64", "Occurrences so far"),
+    c(
+      "occurrence_count",
+      "UInt64",
+      "Occurrences so far; an exception event and a log of the same span with the same message are one",
+    ),
     c("status", LC, "`active` or `resolved`"),
     c("resolved_at", MS_TIME, "When the group was last resolved (epoch 0 if never)"),
     c("severity", LC, "`low`, `medium`, `high` or `critical`"),
