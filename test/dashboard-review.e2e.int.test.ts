@@ -237,11 +237,14 @@ describe.skipIf(!chromiumAvailable)("dashboard review", () => {
       .getByRole("link", { name: "Traces", exact: true })
       .click();
     await page.waitForURL(/\/signin\?next=/);
-    expect(new URL(page.url()).searchParams.get("next")).toBe(`/projects/${dash.projectId}/traces`);
+    // The navigation carried the time range along, and signing in comes back to it.
+    expect(new URL(page.url()).searchParams.get("next")).toBe(
+      `/projects/${dash.projectId}/traces?range=6h`,
+    );
     await page.getByLabel("Email").fill("owner@example.com");
     await page.getByLabel("Password").fill("correct horse battery");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`**/projects/${dash.projectId}/traces`);
+    await page.waitForURL(`**/projects/${dash.projectId}/traces?range=6h`);
     await page.locator("#content h1", { hasText: "Traces" }).waitFor();
     expect(console.errors).toEqual([]);
   });

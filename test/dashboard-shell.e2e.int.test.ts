@@ -1,11 +1,15 @@
 import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
 import { OUTSIDER } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
-/** The dashboard's shell in Chromium: serving, signing in and out, switching and creating projects. */
+/**
+ * The dashboard's shell in Chromium: serving, signing in and out, switching and creating
+ * projects, and the one time range every screen shares.
+ */
 describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
   const dir = makeTempDir();
   let dash: DashboardHarness;
@@ -15,6 +19,7 @@ describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
       VIGIL_MONITORS_ENABLED: "false",
       VIGIL_ALERTS_ENABLED: "false",
     });
+    await dash.seedDemo(600);
   }, 120_000);
   afterAll(async () => {
     await dash?.close();
@@ -106,7 +111,12 @@ describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
     expect(created).not.toBe(dash.projectId);
     await page.getByRole("link", { name: "Logs", exact: true }).click();
     await page.getByLabel("Project").selectOption(dash.projectId);
-    await page.waitForURL(`**/projects/${dash.projectId}/logs`);
+    // The other project opens on the same screen and the same time range.
+    await page.waitForURL(
+      (url) =>
+        url.pathname === `/projects/${dash.projectId}/logs` &&
+        url.searchParams.get("range") === "1h",
+    );
     await dash.screenshot(page, "projects");
     expect(console.errors).toEqual([]);
   });
@@ -118,4 +128,173 @@ describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
     await page.getByText("Project not found").waitFor();
     expect(console.errors).toEqual([]);
   });
+
+  /** The screens whose figures cover a time range, as the navigation names them. */
+  const TIMED = ["Overview", "Traces", "Logs", "Errors", "AI", "Sessions"] as const;
+  const nav = (page: Page, name: string) =>
+    page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name, exact: true });
+  const picked = (page: Page) => page.getByLabel("Time range").inputValue();
+  const query = (page: Page) => new URL(page.url()).searchParams;
+
+  it("every screen with a time range opens on the same default, the last hour", async () => {
+    const { page, console } = await dash.newPage();
+    await dash.signIn(page);
+    for (const area of ["overview", "traces", "logs", "errors", "ai", "sessions"]) {
+      await page.goto(`/projects/${dash.projectId}/${area}`);
+      await page.getByLabel("Time range").waitFor();
+      expect(await picked(page), area).toBe("1h");
+    }
+    expect(console.errors).toEqual([]);
+  });
+
+  it("a range chosen on one screen goes along to every other, in the URL and for the session", async () => {
+    const { page, console } = await dash.newPage();
+    await dash.signIn(page);
+    await page.goto(`/projects/${dash.projectId}/traces`);
+    await page.getByLabel("Time range").selectOption("6h");
+    await page.waitForURL((url) => url.searchParams.get("range") === "6h");
+    for (const name of [...TIMED, "Settings", "Monitors", "Traces"]) {
+      await nav(page, name).click();
+      await page.waitForURL((url) => url.pathname.includes(`/${name.toLowerCase()}`));
+      expect(query(page).get("range"), name).toBe("6h");
+      if (TIMED.includes(name as (typeof TIMED)[number])) {
+        await page.getByLabel("Time range").waitFor();
+        expect(await picked(page), name).toBe("6h");
+      }
+    }
+    // A screen opened without a range (a bookmark, a link) shows the session's.
+    await page.goto(`/projects/${dash.projectId}/errors`);
+    await page.getByLabel("Time range").waitFor();
+    expect(await picked(page)).toBe("6h");
+    expect(await nav(page, "Logs").getAttribute("href")).toBe(
+      `/projects/${dash.projectId}/logs?range=6h`,
+    );
+    expect(console.errors).toEqual([]);
+  }, 90_000);
+
+  it("an absolute start and end go to the URL and to the API as from and to", async () => {
+    const { page, console } = await dash.newPage();
+    page.setDefaultTimeout(20_000);
+    await dash.signIn(page);
+    await page.goto(`/projects/${dash.projectId}/traces?range=6h`);
+    await page.locator(".trace-link").first().waitFor();
+    // A window of the seeded data, in the browser's time zone as the inputs take it.
+    const window = await page.evaluate(() => {
+      const at = (minutesAgo: number) => {
+        const d = new Date(Date.now() - minutesAgo * 60_000);
+        d.setSeconds(0, 0);
+        return d;
+      };
+      const pad = (n: number) => String(n).padStart(2, "0");
+      const local = (d: Date) =>
+        `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:00`;
+      const from = at(90);
+      const to = at(30);
+      return {
+        startInput: local(from),
+        endInput: local(to),
+        from: from.toISOString(),
+        to: to.toISOString(),
+      };
+    });
+    await page.getByRole("button", { name: "Absolute…" }).click();
+    // The end before the start is refused, saying which.
+    await page.getByLabel("Range start").fill(window.endInput);
+    await page.getByLabel("Range end").fill(window.startInput);
+    await page.getByRole("button", { name: "Apply" }).click();
+    expect(await page.getByRole("alert").textContent()).toContain("start must be before the end");
+    expect(query(page).get("range")).toBe("6h");
+
+    await page.getByLabel("Range start").fill(window.startInput);
+    await page.getByLabel("Range end").fill(window.endInput);
+    const asked = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return (
+        url.pathname.endsWith("/v1/traces") &&
+        url.searchParams.get("from") === window.from &&
+        url.searchParams.get("to") === window.to
+      );
+    });
+    await page.getByRole("button", { name: "Apply" }).click();
+    await asked;
+    await page.waitForURL((url) => url.searchParams.get("from") === window.from);
+    expect(query(page).get("to")).toBe(window.to);
+    expect(query(page).has("range")).toBe(false);
+    expect(await picked(page)).toBe("custom");
+    await page.getByRole("button", { name: "Absolute…" }).click();
+    await dash.screenshot(page, "time-range-absolute");
+    await page.getByRole("button", { name: "Absolute…" }).click();
+
+    // The window goes along to the next screen, and that screen asks for it as it is.
+    const overview = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return (
+        url.pathname.endsWith("/v1/http-metrics") &&
+        url.searchParams.get("from") === window.from &&
+        url.searchParams.get("to") === window.to
+      );
+    });
+    await nav(page, "Overview").click();
+    await overview;
+    expect(query(page).get("from")).toBe(window.from);
+
+    // Back returns to the range before.
+    await page.goBack();
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get("range") === "6h");
+    expect(console.errors).toEqual([]);
+  }, 90_000);
+
+  it("dragging across a chart zooms every figure to that window; Back returns", async () => {
+    const { page, console } = await dash.newPage();
+    page.setDefaultTimeout(20_000);
+    await dash.signIn(page);
+    await page.goto(`/projects/${dash.projectId}/overview?range=6h`);
+    const chart = page.locator("figure.chart").first();
+    const over = chart.locator(".u-over");
+    await over.waitFor();
+    const box = await over.boundingBox();
+    if (!box) throw new Error("the chart has no plotting area");
+    const before = { from: Date.now() - 6 * 3_600_000, to: Date.now() + 60_000 };
+    const zoomed = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return (
+        url.pathname.endsWith("/v1/http-metrics") &&
+        url.searchParams.has("from") &&
+        !url.searchParams.has("range") &&
+        url.searchParams.get("time_range") !== "6h"
+      );
+    });
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.55, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.7, y, { steps: 8 });
+    await page.mouse.move(box.x + box.width * 0.85, y, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForURL((url) => url.searchParams.has("from"));
+    const from = Date.parse(query(page).get("from") ?? "");
+    const to = Date.parse(query(page).get("to") ?? "");
+    expect(query(page).has("range")).toBe(false);
+    // About the middle third of the six hours dragged across, inside them.
+    expect(from).toBeGreaterThan(before.from);
+    expect(to).toBeLessThanOrEqual(before.to);
+    expect(to - from).toBeGreaterThan(0.2 * 6 * 3_600_000);
+    expect(to - from).toBeLessThan(0.4 * 6 * 3_600_000);
+    const request = new URL((await zoomed).url());
+    expect(request.searchParams.get("from")).toBe(new Date(from).toISOString());
+    expect(request.searchParams.get("to")).toBe(new Date(to).toISOString());
+    expect(await picked(page)).toBe("custom");
+    await page.locator("figure.chart canvas").first().waitFor();
+    await dash.screenshot(page, "chart-zoomed");
+
+    // Zoom out doubles the window; Back returns to the zoomed one, and then to the six hours.
+    await page.getByRole("button", { name: "Zoom out" }).click();
+    await page.waitForURL((url) => Date.parse(url.searchParams.get("from") ?? "") < from);
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get("from") === new Date(from).toISOString());
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get("range") === "6h");
+    expect(await picked(page)).toBe("6h");
+    expect(console.errors).toEqual([]);
+  }, 90_000);
 });

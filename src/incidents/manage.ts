@@ -16,7 +16,6 @@ import {
   type NewIncidentEvent,
 } from "./incidents.js";
 import type { IncidentActor } from "./model.js";
-import { sourceNames } from "./source-names.js";
 import {
   CreateIncidentInput,
   IncidentCommentInput,
@@ -64,7 +63,6 @@ async function detailOf(meta: MetaAccess, incident: IncidentRecord): Promise<Inc
     incident,
     await meta.repos.incidents.listEvents([incident.id]),
     await meta.repos.statusPageIncidentLinks.linkedComponents(incident.id),
-    await sourceNames(meta, [incident]),
   );
 }
 
@@ -173,8 +171,7 @@ export async function listIncidents({
     ),
     incidents.count(filter),
   ]);
-  const names = await sourceNames(ctx.deps.meta, rows);
-  return { data: rows.map((r) => toIncidentView(r, names)), pagination: pageInfo(query, total) };
+  return { data: rows.map(toIncidentView), pagination: pageInfo(query, total) };
 }
 
 /** One incident with its whole timeline, oldest entry first. */

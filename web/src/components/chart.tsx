@@ -34,6 +34,8 @@ export interface TimeSeriesChartProps {
   /** What the categories are, for the legend ("Series", "Service"). */
   categoryLabel?: string;
   title?: string;
+  /** Makes a time chart zoomable: a drag across it calls this with its x bounds (Unix seconds). */
+  onZoom?: (from: number, to: number) => void;
 }
 
 /**
@@ -50,8 +52,13 @@ export function TimeSeriesChart({
   categories,
   categoryLabel = "Category",
   title,
+  onZoom,
 }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
+  // The latest handler, read at the drag's end, so a new callback does not rebuild the chart.
+  const zoom = useRef(onZoom);
+  zoom.current = onZoom;
+  const zoomable = onZoom !== undefined && !categories;
   useEffect(() => {
     const element = container.current;
     if (!element) return;
@@ -126,6 +133,7 @@ export function TimeSeriesChart({
         },
       };
     }
+    if (zoomable) addDragZoom(options, (from, to) => zoom.current?.(from, to));
     const plot = new uPlot(
       options,
       [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
@@ -139,12 +147,36 @@ export function TimeSeriesChart({
       observer.disconnect();
       plot.destroy();
     };
-  }, [x, series, height, kind, threshold, formatValue, categories, categoryLabel]);
+  }, [x, series, height, kind, threshold, formatValue, categories, categoryLabel, zoomable]);
   return (
-    <figure className="chart" aria-label={title ?? series.map((s) => s.label).join(", ")}>
+    <figure
+      className="chart"
+      aria-label={title ?? series.map((s) => s.label).join(", ")}
+      title={zoomable ? "Drag across the chart to zoom in to that time" : undefined}
+    >
       <div ref={container} />
     </figure>
   );
+}
+
+/**
+ * Dragging across the chart selects a span of x instead of rescaling the chart alone: the
+ * handler turns it into the screen's time range, so every figure follows. Clicks (under 4 px)
+ * are not drags.
+ */
+function addDragZoom(options: uPlot.Options, onZoom: (from: number, to: number) => void) {
+  options.cursor = { ...options.cursor, drag: { x: true, y: false, setScale: false, dist: 4 } };
+  options.hooks = {
+    ...options.hooks,
+    setSelect: [
+      (u: uPlot) => {
+        const { left, width } = u.select;
+        if (width <= 0) return;
+        u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+        onZoom(u.posToVal(left, "x"), u.posToVal(left + width, "x"));
+      },
+    ],
+  };
 }
 
 /** A tiny inline trend (an error group's occurrences) as SVG: no canvas for a list row. */

@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { ApiError } from "../api/client";
-import { RANGE_PRESETS, type TimeRange } from "../lib/time-range";
 
 export function PageHeader({
   title,
@@ -148,27 +147,8 @@ export function Drawer({
   );
 }
 
-export function TimeRangePicker({
-  range,
-  onChange,
-}: {
-  range: TimeRange;
-  onChange: (next: string) => void;
-}) {
-  return (
-    <label className="inline-field">
-      <span className="visually-hidden">Time range</span>
-      <select value={range.key} onChange={(e) => onChange(e.target.value)} aria-label="Time range">
-        {range.key === "custom" && <option value="custom">{range.label}</option>}
-        {RANGE_PRESETS.map((p) => (
-          <option key={p.key} value={p.key}>
-            {p.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
+/** The time range picker lives beside its styles; screens import it with the other pieces. */
+export { TimeRangePicker } from "./time-range-picker";
 
 export function Tabs<T extends string>({
   tabs,

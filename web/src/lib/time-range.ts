@@ -1,71 +1,88 @@
-import { useMemo } from "react";
+import { useCallback, useMemo } from "react";
+import {
+  RANGE_STORAGE_KEY,
+  type RangeChoice,
+  type RangeSpec,
+  rangeParams,
+  resolveRange,
+  selectionRange,
+  sessionRange,
+  type TimeRange,
+} from "./time-range-model";
 import { useUrlParams } from "./url-state";
 
-/** The relative ranges offered everywhere, as `range=` values in the URL. */
-export const RANGE_PRESETS = [
-  { key: "15m", label: "Last 15 minutes", ms: 15 * 60_000 },
-  { key: "1h", label: "Last hour", ms: 60 * 60_000 },
-  { key: "6h", label: "Last 6 hours", ms: 6 * 60 * 60_000 },
-  { key: "24h", label: "Last 24 hours", ms: 24 * 60 * 60_000 },
-  { key: "7d", label: "Last 7 days", ms: 7 * 24 * 60 * 60_000 },
-  { key: "30d", label: "Last 30 days", ms: 30 * 24 * 60 * 60_000 },
-] as const;
-
-export interface TimeRange {
-  /** ISO timestamps for the API's `from`/`to`. */
-  from: string;
-  to: string;
-  /** What the URL holds: a preset key, or "custom" with `from`/`to` in the URL. */
-  key: string;
-  label: string;
-  ms: number;
-}
+export * from "./time-range-model";
 
 /** Rounds to the minute so a re-render within the same minute asks the same query. */
 const floorToMinute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
 
+/** The session's stored range (null where storage is unavailable). */
+export function storedRange(): string | null {
+  try {
+    return sessionStorage.getItem(RANGE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers the range for the rest of the session (this tab), so every screen opens on it. */
+export function rememberRange(spec: RangeSpec): void {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(rangeParams(spec))) if (value) query.set(key, value);
+  try {
+    sessionStorage.setItem(RANGE_STORAGE_KEY, query.toString());
+  } catch {
+    // Storage refused (private mode, quota): the range still travels in the URL.
+  }
+}
+
+/** The range the current screen shows: the URL's, else the session's, else the default. */
+export function useRangeSpec(): RangeSpec {
+  const [params] = useUrlParams();
+  return sessionRange(params.toString(), storedRange());
+}
+
 /**
- * The view's time range, from the URL: `range=1h` (default `fallback`), or absolute
- * `from`/`to`. Relative ranges end at the current minute, so they move as time passes.
+ * The view's time range: the URL's (`range=6h`, or absolute `from`/`to`), else the session's,
+ * else DEFAULT_RANGE. Relative ranges end at the current minute, so they move as time passes.
+ * Setting one writes it to the URL (a zoom with `push`, so Back returns) and to the session.
  */
-export function useTimeRange(
-  fallback = "1h",
-): [TimeRange, (next: string | { from: string; to: string }) => void] {
-  const [params, set] = useUrlParams();
-  const rangeKey = params.get("range") ?? fallback;
-  const fromParam = params.get("from");
-  const toParam = params.get("to");
+export function useTimeRange(): [
+  TimeRange,
+  (next: RangeChoice, options?: { push?: boolean }) => void,
+] {
+  const [, set] = useUrlParams();
+  const spec = useRangeSpec();
   const minute = floorToMinute(Date.now());
-  const range = useMemo<TimeRange>(() => {
-    if (
-      fromParam &&
-      toParam &&
-      !Number.isNaN(Date.parse(fromParam)) &&
-      !Number.isNaN(Date.parse(toParam))
-    ) {
-      const from = new Date(fromParam);
-      const to = new Date(toParam);
-      return {
-        from: from.toISOString(),
-        to: to.toISOString(),
-        key: "custom",
-        label: `${from.toLocaleString()} – ${to.toLocaleString()}`,
-        ms: to.getTime() - from.getTime(),
-      };
-    }
-    const preset = RANGE_PRESETS.find((p) => p.key === rangeKey) ?? RANGE_PRESETS[1];
-    const to = minute + 60_000;
-    return {
-      from: new Date(to - preset.ms).toISOString(),
-      to: new Date(to).toISOString(),
-      key: preset.key,
-      label: preset.label,
-      ms: preset.ms,
-    };
-  }, [rangeKey, fromParam, toParam, minute]);
-  const setRange = (next: string | { from: string; to: string }) =>
-    typeof next === "string"
-      ? set({ range: next, from: undefined, to: undefined })
-      : set({ range: undefined, from: next.from, to: next.to });
+  const specKey = JSON.stringify(spec);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: specKey stands for spec's value.
+  const range = useMemo(() => resolveRange(spec, minute), [specKey, minute]);
+  const setRange = useCallback(
+    (next: RangeChoice, options?: { push?: boolean }) => {
+      const chosen: RangeSpec =
+        typeof next === "string"
+          ? { kind: "relative", key: next }
+          : { kind: "absolute", from: next.from, to: next.to };
+      rememberRange(chosen);
+      set(rangeParams(chosen), options);
+    },
+    [set],
+  );
   return [range, setRange];
+}
+
+/**
+ * What a time chart's drag (x bounds in Unix seconds) does: zoom to that absolute window,
+ * as a new history entry so Back returns to the range before.
+ */
+export function useChartZoom(
+  setRange: (next: RangeChoice, options?: { push?: boolean }) => void,
+): (a: number, b: number) => void {
+  return useCallback(
+    (a: number, b: number) => {
+      const chosen = selectionRange(a, b);
+      if (chosen?.kind === "absolute") setRange(chosen, { push: true });
+    },
+    [setRange],
+  );
 }

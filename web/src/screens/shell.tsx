@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useMemo } from "react";
-import { Link, Redirect, Route, Switch, useLocation, useParams } from "wouter";
+import { Link, Redirect, Route, Switch, useLocation, useParams, useSearch } from "wouter";
 import { useMe, useProjects, useSignOut } from "../api/session";
 import { ErrorBoundary } from "../components/error-boundary";
 import { Empty, Loading, ProblemMessage } from "../components/feedback";
+import { parseRange, rememberRange, useRangeSpec, withRange } from "../lib/time-range";
 import { ProjectContext } from "./project-context";
 import { AREAS, projectPath } from "./registry";
 
@@ -34,6 +35,13 @@ export function ProjectShell() {
   useEffect(() => {
     if (project) localStorage.setItem(LAST_PROJECT, project.id);
   }, [project]);
+  // The range a URL names (a link, a picker, a zoom) becomes the session's: every screen opened
+  // next without one shows it, and the navigation carries it.
+  const search = useSearch();
+  useEffect(() => {
+    const spec = parseRange(new URLSearchParams(search));
+    if (spec) rememberRange(spec);
+  }, [search]);
   if (projects.isPending) return <Loading />;
   if (projects.isError) return <ProblemMessage error={projects.error} />;
   if (!scope)
@@ -76,13 +84,14 @@ export function ProjectShell() {
 
 function Sidebar({ projectId }: { projectId: string }) {
   const [location] = useLocation();
+  const range = useRangeSpec();
   const sections = ["Observe", "Respond", "Configure"] as const;
   return (
     <nav className="sidebar" aria-label="Screens">
       <a className="skip-link" href="#content">
         Skip to content
       </a>
-      <Link href={`~${projectPath(projectId, "overview")}`} className="brand">
+      <Link href={withRange(`~${projectPath(projectId, "overview")}`, range)} className="brand">
         Vigil
       </Link>
       {sections.map((section) => (
@@ -94,7 +103,7 @@ function Sidebar({ projectId }: { projectId: string }) {
               return (
                 <li key={area.key}>
                   <Link
-                    href={`/${area.key}`}
+                    href={withRange(`/${area.key}`, range)}
                     aria-current={active ? "page" : undefined}
                     className={active ? "active" : ""}
                   >
@@ -115,6 +124,7 @@ function TopBar({ projectId }: { projectId: string }) {
   const projects = useProjects();
   const signOut = useSignOut();
   const [location, navigate] = useLocation();
+  const range = useRangeSpec();
   const orgs = me.data?.organizations ?? [];
   return (
     <header className="top-bar">
@@ -125,7 +135,7 @@ function TopBar({ projectId }: { projectId: string }) {
           aria-label="Project"
           onChange={(e) => {
             const area = location.split("/")[1] || "overview";
-            navigate(`~${projectPath(e.target.value, area)}`);
+            navigate(withRange(`~${projectPath(e.target.value, area)}`, range));
           }}
         >
           {orgs.map((org) => (

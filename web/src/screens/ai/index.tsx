@@ -11,7 +11,7 @@ import {
   formatPercent,
   formatUsd,
 } from "../../lib/format";
-import { useTimeRange } from "../../lib/time-range";
+import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import "./ai.css";
@@ -22,8 +22,9 @@ import { UsageTable } from "./usage-table";
 /** The AI dashboard: cost and tokens by model over the time range, and the analyzers' findings. */
 export function Area() {
   const { projectId } = useProject();
-  const [range, setRange] = useTimeRange("24h");
+  const [range, setRange] = useTimeRange();
   const [context, setContext] = useUrlParam("context");
+  const zoom = useChartZoom(setRange);
   const dashboard = useQuery({
     queryKey: ["ai-dashboard", projectId, range.from, range.to, context],
     queryFn: ({ signal }) =>
@@ -65,13 +66,16 @@ export function Area() {
         </p>
       </PageHeader>
       <QueryView query={dashboard} loadingLabel="Loading the AI dashboard…">
-        {(data) => <Dashboard data={data} />}
+        {(data) => <Dashboard data={data} onZoom={zoom} />}
       </QueryView>
     </>
   );
 }
 
-function Dashboard({ data }: { data: AiDashboard }) {
+/** Dragging across a chart zooms the screen to that time. */
+type ZoomHandler = (from: number, to: number) => void;
+
+function Dashboard({ data, onZoom }: { data: AiDashboard; onZoom: ZoomHandler }) {
   const { summary } = data;
   return (
     <>
@@ -101,7 +105,7 @@ function Dashboard({ data }: { data: AiDashboard }) {
         </Empty>
       ) : (
         <>
-          <OverTime data={data} />
+          <OverTime data={data} onZoom={onZoom} />
           <section className="card" aria-labelledby="ai-models-title">
             <h2 id="ai-models-title">By model</h2>
             <CostByModel data={data} />
@@ -165,7 +169,7 @@ function Stat({ label, value, detail }: { label: string; value: string; detail?:
   );
 }
 
-function OverTime({ data }: { data: AiDashboard }) {
+function OverTime({ data, onZoom }: { data: AiDashboard; onZoom: ZoomHandler }) {
   const { x, cost, tokens } = useMemo(() => {
     const times = data.series.map((p) => Date.parse(p.time) / 1000);
     return {
@@ -189,6 +193,7 @@ function OverTime({ data }: { data: AiDashboard }) {
           kind="bar"
           formatValue={formatUsd}
           title="AI cost over time"
+          onZoom={onZoom}
         />
       </section>
       <section className="card" aria-labelledby="ai-tokens-title">
@@ -199,6 +204,7 @@ function OverTime({ data }: { data: AiDashboard }) {
           series={tokens}
           formatValue={formatCompact}
           title="AI tokens over time"
+          onZoom={onZoom}
         />
       </section>
     </div>

@@ -5,7 +5,7 @@ import { TimeSeriesChart } from "../../components/chart";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { Field, KeyValues, PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
-import { useTimeRange } from "../../lib/time-range";
+import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
 import {
@@ -21,8 +21,9 @@ import { StackTrace } from "./stack-trace";
 export function ErrorDetail() {
   const { projectId } = useProject();
   const { errorId = "" } = useParams<{ errorId: string }>();
-  const [range, setRange] = useTimeRange("7d");
+  const [range, setRange] = useTimeRange();
   const detail = useErrorDetail(projectId, errorId, { from: range.from, to: range.to });
+  const zoom = useChartZoom(setRange);
   return (
     <>
       <p className="errors-back">
@@ -33,7 +34,7 @@ export function ErrorDetail() {
           <>
             <PageHeader
               title={error.type}
-              actions={<TimeRangePicker range={range} onChange={(key) => setRange(key)} />}
+              actions={<TimeRangePicker range={range} onChange={setRange} />}
             >
               <p className="errors-detail-message">{error.message}</p>
               <p className="muted small">
@@ -52,7 +53,7 @@ export function ErrorDetail() {
                 {formatNumber(error.occurrencesInWindow)} in the {range.label.toLowerCase()}, per{" "}
                 {formatDuration(error.window.bucketSeconds * 1000)}
               </p>
-              <OccurrencesChart error={error} />
+              <OccurrencesChart error={error} onZoom={zoom} />
             </section>
             <section className="card" aria-labelledby="error-stack">
               <h2 id="error-stack">Stack trace</h2>
@@ -165,7 +166,13 @@ function Summary({ error }: { error: Detail }) {
   );
 }
 
-function OccurrencesChart({ error }: { error: Detail }) {
+function OccurrencesChart({
+  error,
+  onZoom,
+}: {
+  error: Detail;
+  onZoom: (from: number, to: number) => void;
+}) {
   const chart = useMemo(
     () => ({
       x: error.occurrencesOverTime.map((p) => Date.parse(p.time) / 1000),
@@ -183,6 +190,7 @@ function OccurrencesChart({ error }: { error: Detail }) {
       height={180}
       formatValue={formatNumber}
       title="Occurrences per bucket"
+      onZoom={onZoom}
     />
   );
 }

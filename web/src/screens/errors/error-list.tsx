@@ -33,7 +33,7 @@ const STATUS_FILTERS = [
 export function ErrorList() {
   const { projectId } = useProject();
   const [params, set] = useUrlParams();
-  const [range, setRange] = useTimeRange("24h");
+  const [range, setRange] = useTimeRange();
   const status = params.get("status") ?? "active";
   const severity = params.get("severity") ?? "";
   const source = params.get("source") ?? "";
@@ -58,10 +58,7 @@ export function ErrorList() {
 
   return (
     <>
-      <PageHeader
-        title="Errors"
-        actions={<TimeRangePicker range={range} onChange={(key) => setRange(key)} />}
-      >
+      <PageHeader title="Errors" actions={<TimeRangePicker range={range} onChange={setRange} />}>
         <p className="muted small">Groups that occurred in the {range.label.toLowerCase()}</p>
       </PageHeader>
       <div className="toolbar errors-toolbar">

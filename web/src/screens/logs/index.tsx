@@ -30,8 +30,8 @@ import { TextField } from "../../components/text-field";
 export function Area() {
   const { projectId } = useProject();
   const [filters, setParams] = useLogFilters();
-  // A trace's logs (a link from a trace or an error) are few and may be older than an hour.
-  const [range, setRange] = useTimeRange(filters.traceId ? "30d" : "1h");
+  // The session's range, like every screen; links to a trace's logs name 30 days themselves.
+  const [range, setRange] = useTimeRange();
   const [selected, setSelected] = useUrlParam("log");
   const [liveParam, setLive] = useUrlParam("live");
   const live = liveParam === "1" && range.key !== "custom";
@@ -63,7 +63,7 @@ export function Area() {
         title="Logs"
         actions={
           <>
-            <TimeRangePicker range={range} onChange={(key) => setRange(key)} />
+            <TimeRangePicker range={range} onChange={setRange} />
             <button
               type="button"
               className={`button${live ? " primary" : ""} logs-live`}

@@ -12,7 +12,7 @@ import {
   formatPercent,
   formatRelative,
 } from "../../lib/format";
-import { useTimeRange } from "../../lib/time-range";
+import { useChartZoom, useTimeRange, withRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
 import {
@@ -27,7 +27,7 @@ import "./overview.css";
 /** The project at a glance: traffic, errors and latency over the range, and what needs attention now. */
 export function Area() {
   const { projectId } = useProject();
-  const [range, setRange] = useTimeRange("1h");
+  const [range, setRange] = useTimeRange();
   const metrics = useHttpMetrics(projectId, range);
   const errors = useErrorsDashboard(projectId, range);
   const alerts = useListTotal(`${projectId}:alerts`, v1(projectId, "/alerts"), {
@@ -39,18 +39,13 @@ export function Area() {
   const monitors = useMonitorsDown(projectId);
   // Screens of figures over the range open on the same range; the others show the present.
   const to = (area: string) => `~${projectPath(projectId, area)}`;
-  const inRange = (area: string) =>
-    `${to(area)}?${new URLSearchParams(
-      range.key === "custom" ? { from: range.from, to: range.to } : { range: range.key },
-    )}`;
+  const inRange = (area: string) => withRange(to(area), range.spec);
   const totals = metrics.data?.totals;
+  const zoom = useChartZoom(setRange);
 
   return (
     <>
-      <PageHeader
-        title="Overview"
-        actions={<TimeRangePicker range={range} onChange={(key) => setRange(key)} />}
-      >
+      <PageHeader title="Overview" actions={<TimeRangePicker range={range} onChange={setRange} />}>
         <p className="muted small">{range.label}</p>
       </PageHeader>
       <section className="overview-tiles" aria-label="Traffic in the range">
@@ -135,7 +130,7 @@ export function Area() {
         </Tile>
       </section>
       <QueryView query={metrics} loadingLabel="Loading traffic…">
-        {(data) => <TrafficCharts data={data} />}
+        {(data) => <TrafficCharts data={data} onZoom={zoom} />}
       </QueryView>
       <div className="split">
         <section className="card" aria-labelledby="overview-routes">
@@ -216,7 +211,13 @@ function Tile({
   );
 }
 
-function TrafficCharts({ data }: { data: HttpMetrics }) {
+function TrafficCharts({
+  data,
+  onZoom,
+}: {
+  data: HttpMetrics;
+  onZoom: (from: number, to: number) => void;
+}) {
   const charts = useMemo(() => {
     const x = data.series.map((p) => Date.parse(p.time) / 1000);
     return {
@@ -252,6 +253,7 @@ function TrafficCharts({ data }: { data: HttpMetrics }) {
           series={charts.traffic}
           formatValue={formatCompact}
           title="Requests and errors per bucket"
+          onZoom={onZoom}
         />
       </section>
       <section className="card" aria-labelledby="overview-latency">
@@ -262,6 +264,7 @@ function TrafficCharts({ data }: { data: HttpMetrics }) {
           series={charts.latency}
           formatValue={formatDuration}
           title="Latency percentiles per bucket"
+          onZoom={onZoom}
         />
       </section>
     </div>

@@ -21,7 +21,7 @@ export let lastListSearch = "";
 /** Sessions overlapping the time range, filtered and sorted as the URL says, page by page. */
 export function SessionList() {
   const { projectId } = useProject();
-  const [range, setRange] = useTimeRange("24h");
+  const [range, setRange] = useTimeRange();
   const [params, set] = useUrlParams();
   const search = useSearch();
   const { values: filters, active: filtered, set: applyFilters } = useListFilters(FILTER_KEYS);
@@ -54,10 +54,7 @@ export function SessionList() {
     });
   return (
     <>
-      <PageHeader
-        title="Sessions"
-        actions={<TimeRangePicker range={range} onChange={(next) => setRange(next)} />}
-      >
+      <PageHeader title="Sessions" actions={<TimeRangePicker range={range} onChange={setRange} />}>
         <p className="muted">
           Everything one browser session sent (<code>session.id</code>): its pages, requests, AI
           calls, logs and errors.

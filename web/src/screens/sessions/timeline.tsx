@@ -126,7 +126,7 @@ function RowContent({ row, start }: { row: TimelineRow; start: string }) {
           <span className="muted small">{e.service}</span>{" "}
           {e.traceId && (
             <Link
-              href={`~${projectPath(projectId, "logs")}?traceId=${encodeURIComponent(e.traceId)}`}
+              href={`~${projectPath(projectId, "logs")}?traceId=${encodeURIComponent(e.traceId)}&range=30d`}
               className="sessions-link"
             >
               Logs of trace

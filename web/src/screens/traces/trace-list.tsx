@@ -22,7 +22,7 @@ type SortKey = (typeof TRACE_SORTS)[number]["key"];
 export function TraceList() {
   const { projectId } = useProject();
   const [params, setParams] = useUrlParams();
-  const [range, setRange] = useTimeRange("1h");
+  const [range, setRange] = useTimeRange();
   const service = params.get("service") ?? "";
   const status = params.get("status") ?? "";
   const minDuration = params.get("min_duration") ?? "";
@@ -95,8 +95,8 @@ export function TraceList() {
             <GoToTrace />
             <TimeRangePicker
               range={range}
-              onChange={(next) => {
-                setRange(next);
+              onChange={(next, options) => {
+                setRange(next, options);
                 setParams({ page: undefined });
               }}
             />

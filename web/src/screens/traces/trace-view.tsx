@@ -164,7 +164,7 @@ function TraceLoaded({
           <>
             <Link
               className="button"
-              href={`~${projectPath(projectId, "logs")}?traceId=${encodeURIComponent(detail.traceId)}`}
+              href={`~${projectPath(projectId, "logs")}?traceId=${encodeURIComponent(detail.traceId)}&range=30d`}
             >
               Logs of this trace
             </Link>
