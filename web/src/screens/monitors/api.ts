@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import type { AssertionType, Operator } from "../../../../src/monitors/assertions/registry";
 import type { Frequency, MonitorType } from "../../../../src/monitors/catalog";
 import type { CheckResult as RunResult } from "../../../../src/monitors/model";
@@ -107,17 +108,51 @@ export function useMonitor(projectId: string, monitorId: string) {
   return useQuery({
     queryKey: monitorKeys.one(projectId, monitorId),
     queryFn: ({ signal }) => api<Monitor>(monitorsPath(projectId, monitorId), { signal }),
-    refetchInterval: 30_000,
+    // A new monitor's first check comes within seconds: look again soon until it has one.
+    refetchInterval: (query) =>
+      query.state.data?.status === "active" && query.state.data.health === "pending"
+        ? 3_000
+        : 30_000,
   });
 }
 
-export function useResults(
+type ResultsQuery = {
+  from: string;
+  to: string;
+  passed?: "true" | "false" | undefined;
+  page: number;
+};
+
+/**
+ * A monitor's checks in step with the monitor's own state (its last check, health, open
+ * incident): the list is asked again when the monitor has a newer check, and the monitor
+ * when the list shows a check newer than its last. The page never shows a failed check
+ * under "Not checked yet".
+ */
+export function useMonitorResults(projectId: string, monitorId: string, query: ResultsQuery) {
+  const client = useQueryClient();
+  const last = useMonitor(projectId, monitorId).data?.lastResult ?? null;
+  const results = useResults(projectId, monitorId, query, last?.id ?? null);
+  const newest = results.data?.data[0]?.startedAt;
+  useEffect(() => {
+    if (newest !== undefined && (last === null || newest > last.startedAt))
+      void client.invalidateQueries({
+        queryKey: monitorKeys.one(projectId, monitorId),
+        exact: true,
+      });
+  }, [client, projectId, monitorId, newest, last]);
+  return results;
+}
+
+function useResults(
   projectId: string,
   monitorId: string,
-  query: { from: string; to: string; passed?: "true" | "false" | undefined; page: number },
+  query: ResultsQuery,
+  /** The monitor's last check: a new one asks for the list again. */
+  lastResultId: string | null,
 ) {
   return useQuery({
-    queryKey: [...monitorKeys.results(projectId, monitorId), query],
+    queryKey: [...monitorKeys.results(projectId, monitorId), query, lastResultId],
     queryFn: ({ signal }) =>
       api<ListPage<CheckResult>>(monitorsPath(projectId, monitorId, "results"), {
         query: { ...query, limit: 200 },

@@ -7,7 +7,7 @@ import { Drawer, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatPercent, formatTime } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
-import { type CheckResult, useResult, useResults } from "./api";
+import { type CheckResult, useMonitorResults, useResult } from "./api";
 import { failureReason, ResultDetail } from "./result-detail";
 import { OutcomeBadge } from "./state";
 
@@ -88,12 +88,12 @@ export function ResultsTimeline({
   projectId: string;
   monitorId: string;
 }) {
-  const [range, setRange] = useTimeRange();
+  const [range, setRange] = useTimeRange("24h");
   const [params, setParams] = useUrlParams();
   const outcome = params.get("outcome");
   const page = usePageParam();
   const selected = params.get("result");
-  const results = useResults(projectId, monitorId, {
+  const results = useMonitorResults(projectId, monitorId, {
     from: range.from,
     to: range.to,
     passed: outcome === "passed" ? "true" : outcome === "failed" ? "false" : undefined,
@@ -105,8 +105,8 @@ export function ResultsTimeline({
       <div className="toolbar">
         <TimeRangePicker
           range={range}
-          onChange={(key, options) => {
-            setRange(key, options);
+          onChange={(key) => {
+            setRange(key);
             setParams({ page: undefined });
           }}
         />
