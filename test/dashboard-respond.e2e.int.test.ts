@@ -298,6 +298,61 @@ describe.skipIf(!chromiumAvailable)("dashboard: monitors and alerts", () => {
     expect(console.errors).toEqual([]);
   });
 
+  it("takes an error-rate threshold in percent with its unit beside it, refuses 500%, and warns of a rule without a channel", async () => {
+    const { page, console } = await dash.newPage({ height: 1000 });
+    await dash.signIn(page);
+    await page.goto(`/projects/${dash.projectId}/alerts/new`);
+    const form = page.getByRole("form", { name: "Alert rule" });
+    await form.getByLabel("Name", { exact: true }).fill("Checkout errors");
+    await form.getByLabel("Preset", { exact: true }).selectOption("error_rate");
+    // The unit the Overview shows an error rate in, beside the threshold and in its hint.
+    const threshold = form.getByLabel("Threshold (%)");
+    await threshold.waitFor();
+    expect(await form.getByTestId("threshold-unit").textContent()).toBe("%");
+    const describedBy = (await threshold.getAttribute("aria-describedby")) ?? "";
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(
+      /In percent, 0 to 100.*5 means 5%/,
+    );
+    // Before saving: no channel is chosen, and the form says what that means.
+    expect(await form.getByRole("note").textContent()).toMatch(/notify no one/);
+    await threshold.fill("500");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await page.getByText("The rule was not saved").waitFor();
+    const refusal = page.locator(
+      `[id="${(await threshold.getAttribute("aria-describedby")) ?? ""}"]`,
+    );
+    expect(await refusal.textContent()).toMatch(/percentage, from 0 to 100.*never hold/);
+    expect(await threshold.getAttribute("aria-invalid")).toBe("true");
+    await dash.screenshot(page, "alerts-threshold-unit");
+
+    await threshold.fill("5");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await page.waitForURL(/\/alerts\/alr_[^/]+$/);
+    const ruleId = page.url().split("/alerts/")[1] ?? "";
+    await page.getByRole("heading", { name: "Checkout errors" }).waitFor();
+    // After saving: the rule's own warning, and its condition in percent.
+    const warning = page.getByRole("note").filter({ hasText: "notifies no channel" });
+    await warning.waitFor();
+    expect(await page.locator(".alr-subtitle").textContent()).toContain("value > 5%");
+    const saved = await dash.owner.get(`/api/projects/${dash.projectId}/alert-rules/${ruleId}`);
+    expect(await saved.json()).toMatchObject({
+      unit: "percent",
+      condition: { op: ">", threshold: 5 },
+      warnings: [{ code: "no_channels" }],
+    });
+    await dash.screenshot(page, "alerts-no-channel");
+    await page.getByRole("link", { name: "← Alerts" }).click();
+    const listed = page.getByRole("row", { name: /Checkout errors/ });
+    await listed.waitFor();
+    expect(await listed.textContent()).toMatch(/notifies no one.*value > 5%/);
+    const deleted = await dash.owner.delete(
+      `/api/projects/${dash.projectId}/alert-rules/${ruleId}`,
+    );
+    expect(deleted.status).toBe(204);
+    await deleted.arrayBuffer();
+    expect(console.errors).toEqual([]);
+  });
+
   it("shows a rule whose evaluations fail as failing, with why and when it runs next", async () => {
     const { page, console } = await dash.newPage();
     await dash.signIn(page);
@@ -328,7 +383,7 @@ describe.skipIf(!chromiumAvailable)("dashboard: monitors and alerts", () => {
     const status = page.getByRole("status").filter({ hasText: "Failing since" });
     await status.waitFor();
     expect(await status.textContent()).toMatch(
-      /2 evaluations in a row failed\. Backing off: next evaluation/,
+      /2 evaluations in a row failed \([\s\S]*no_such_column[\s\S]*\)\. Backing off: next evaluation/,
     );
     await dash.screenshot(page, "alerts-failing");
     expect(console.errors).toEqual([]);

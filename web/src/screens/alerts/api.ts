@@ -4,6 +4,8 @@ import type {
   AlertInterval,
   AlertRuleState,
   AlertSeverity,
+  AlertUnit,
+  AlertWarningCode,
   ConditionOp,
   NoDataMode,
   SeriesState,
@@ -25,6 +27,8 @@ export interface AlertRule {
   query: string;
   preset: PresetRef | null;
   condition: { op: ConditionOp; threshold: number };
+  /** The unit of the value and threshold (percent, ms, count); null for TQL or a metric. */
+  unit: AlertUnit | null;
   interval: AlertInterval;
   forSeconds: number;
   noData: NoDataMode;
@@ -32,6 +36,8 @@ export interface AlertRule {
   openIncident: boolean;
   messageTemplate: string;
   channelIds: string[];
+  /** Saved, but worth a look: no channel (it notifies no one). */
+  warnings: { code: AlertWarningCode; message: string }[];
   status: "active" | "muted" | "resolved";
   state: AlertRuleState;
   /** While its evaluations fail: since when, how many in a row, why, and when it runs next. */
@@ -121,10 +127,20 @@ export interface ParamSchema {
   maximum?: number;
 }
 
+/** A preset's unit and bounds: the threshold is taken in it and must be reachable. */
+export interface PresetUnit {
+  name: AlertUnit;
+  symbol: string;
+  min?: number;
+  max?: number;
+  integer?: boolean;
+}
+
 export interface AlertPreset {
   kind: string;
   title: string;
   description: string;
+  unit: PresetUnit | null;
   params: { properties: Record<string, ParamSchema>; required?: string[] };
 }
 

@@ -106,10 +106,15 @@ function Loaded({ rule, projectId }: { rule: AlertRule; projectId: string }) {
           "Not evaluated yet."
         )}
       </p>
+      {rule.warnings.map((w) => (
+        <p key={w.code} className="alr-last alr-warning small" role="note">
+          {w.message}
+        </p>
+      ))}
       {rule.failing && (
         <p className="alr-last field-error small" role="status">
           Failing since {formatTime(rule.failing.since)}: {rule.failing.failures} evaluation
-          {rule.failing.failures === 1 ? "" : "s"} in a row failed.{" "}
+          {rule.failing.failures === 1 ? "" : "s"} in a row failed ({rule.failing.reason}).{" "}
           {rule.failing.nextEvaluationAt
             ? `Backing off: next evaluation ${formatRelative(rule.failing.nextEvaluationAt)} (${formatTime(rule.failing.nextEvaluationAt)}). `
             : ""}

@@ -74,6 +74,12 @@ export function RuleList() {
                     <Link href={`/${r.id}`}>{r.name}</Link>
                     <div className="muted small">
                       {r.preset ? presetTitle(r.preset.kind) : "TQL query"}
+                      {r.warnings.some((w) => w.code === "no_channels") && (
+                        <span className="alr-warning" title={r.warnings[0]?.message}>
+                          {" "}
+                          · notifies no one
+                        </span>
+                      )}
                     </div>
                   </td>
                   <td>

@@ -29,6 +29,11 @@ export function NotifyFields({
         onChange={(channelIds) => set({ channelIds })}
         error={error}
       />
+      {draft.channelIds.length === 0 && (
+        <p className="alr-warning small" role="note">
+          No channel chosen: the rule can be saved, but it will notify no one.
+        </p>
+      )}
       <div className="alr-grid">
         <TextField
           label="Notify again every (minutes)"

@@ -12,7 +12,7 @@ import {
 import { ProblemMessage, QueryView } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
-import { type AlertRule, usePresets, usePreview, useSaveRule } from "./api";
+import { type AlertPreset, type AlertRule, usePresets, usePreview, useSaveRule } from "./api";
 import { type RuleDraft, toRuleInput } from "./draft";
 import { NotifyFields } from "./notify-fields";
 import { PresetFields } from "./preset-fields";
@@ -31,6 +31,18 @@ const NO_DATA_LABELS: Record<NoDataMode, string> = {
   alerting: "Treat as breaching",
   keep: "Keep every state as it is",
 };
+
+/** What the threshold is in, under its field: the preset's unit and bounds, or the query's own. */
+function thresholdHint(source: RuleDraft["source"], preset: AlertPreset | undefined): string {
+  if (source === "query") return "In the unit of the query's value";
+  const unit = preset?.unit;
+  if (!unit) return "In the metric's own unit";
+  const bounds =
+    unit.max !== undefined ? `${unit.min ?? "any"} to ${unit.max}` : `${unit.min ?? "any"} or more`;
+  if (unit.name === "percent") return `In percent, ${bounds}, as the Overview shows it: 5 means 5%`;
+  if (unit.name === "ms") return `In milliseconds, ${bounds}`;
+  return `A ${unit.integer ? "whole " : ""}count, ${bounds}`;
+}
 
 /** The rule editor: what to watch (a preset or TQL), the condition, notifications; and a preview. */
 export function RuleForm({
@@ -57,6 +69,8 @@ export function RuleForm({
   const presetList = presets.data ?? [];
   const preset = presetList.find((p) => p.kind === draft.presetKind);
   const threshold = Number(draft.threshold);
+  // The threshold is taken in the preset's unit (percent for an error rate), shown beside it.
+  const unit = draft.source === "preset" ? preset?.unit : undefined;
   const runPreview = () => preview.mutate(toRuleInput(draft, presetList));
   // A saved rule shows its preview at once (viewers may not run queries: they see the last one).
   const previewed = useRef(false);
@@ -202,15 +216,31 @@ export function RuleForm({
                   </select>
                 )}
               </Field>
-              <TextField
-                label="Threshold"
+              <Field
+                label={unit?.symbol ? `Threshold (${unit.symbol})` : "Threshold"}
                 name="condition.threshold"
                 error={error}
-                type="number"
-                step="any"
-                value={draft.threshold}
-                onChange={(v) => set({ threshold: v })}
-              />
+                hint={thresholdHint(draft.source, preset)}
+              >
+                {(props) => (
+                  <span className="alr-unit-input">
+                    <input
+                      {...props}
+                      type="number"
+                      step="any"
+                      {...(unit?.min === undefined ? {} : { min: unit.min })}
+                      {...(unit?.max === undefined ? {} : { max: unit.max })}
+                      value={draft.threshold}
+                      onChange={(e) => set({ threshold: e.target.value })}
+                    />
+                    {unit?.symbol && (
+                      <span className="alr-unit" data-testid="threshold-unit">
+                        {unit.symbol}
+                      </span>
+                    )}
+                  </span>
+                )}
+              </Field>
               <TextField
                 label="For (seconds)"
                 name="forSeconds"
@@ -279,6 +309,13 @@ export function RuleForm({
             </Link>
             <span role="status" className="muted small">
               {saved ? "Saved." : ""}
+              {saved &&
+                save.data?.warnings.map((w) => (
+                  <span key={w.code} className="alr-warning">
+                    {" "}
+                    {w.message}
+                  </span>
+                ))}
             </span>
           </div>
         )}

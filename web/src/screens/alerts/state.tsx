@@ -1,3 +1,4 @@
+import { ALERT_UNITS, type AlertUnit } from "../../../../src/alerts/catalog";
 import { StateBadge } from "../../components/ui";
 import type { AlertRule } from "./api";
 
@@ -53,6 +54,13 @@ export function SeverityBadge({ severity }: { severity: AlertRule["severity"] })
   return <StateBadge state={severity} tone={tone} />;
 }
 
-/** `value > 0.05`. */
-export const conditionText = (rule: Pick<AlertRule, "condition">) =>
-  `value ${rule.condition.op} ${rule.condition.threshold}`;
+/** A number in a unit, as the rest of the product writes it: `5%`, `800 ms`, `10`. */
+export function withUnit(value: number | string, unit: AlertUnit | null): string {
+  const symbol = unit === null ? "" : ALERT_UNITS[unit].symbol;
+  if (symbol === "") return String(value);
+  return symbol === "%" ? `${value}%` : `${value} ${symbol}`;
+}
+
+/** `value > 5%`: the threshold in the rule's unit. */
+export const conditionText = (rule: Pick<AlertRule, "condition" | "unit">) =>
+  `value ${rule.condition.op} ${withUnit(rule.condition.threshold, rule.unit)}`;
