@@ -307,6 +307,79 @@ describe("incident management API", () => {
     expect((await reopen(fired)).status).toBe(200);
   });
 
+  it("names each incident's monitor or alert rule as it is called now, in the list and the detail", async () => {
+    const { meta, domain } = service.deps;
+    const now = new Date().toISOString();
+    const monitorId = "mon_named";
+    await meta.repos.monitors.insert({
+      id: monitorId,
+      projectId,
+      name: "Checkout API",
+      status: "active",
+      definition: { frequency: "1m", steps: [{ url: "https://example.com" }] },
+      channelIds: [],
+      health: "outage",
+      failureStreak: 1,
+      lastCheckedAt: null,
+      lastResultId: null,
+      openIncidentId: null,
+      createdBy: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const created = await owner.post(`/api/projects/${projectId}/alert-rules`, {
+      name: "Error budget",
+      query: "SELECT count() AS value FROM logs WHERE level = 'error'",
+      condition: { op: ">", threshold: 2 },
+    });
+    expect(created.status).toBe(201);
+    const ruleId = (await json<{ id: string }>(created)).id;
+    const open = async (source: "monitor" | "alert", sourceId: string) =>
+      (
+        await openSourceIncident(meta, domain, {
+          projectId,
+          source,
+          sourceId,
+          title: "Down",
+          severity: "high",
+          cause: null,
+          at: new Date().toISOString(),
+          event: { type: source === "monitor" ? "monitor_down" : "alert_fired" },
+        })
+      ).incident.id;
+    const byMonitor = await open("monitor", monitorId);
+    const byRule = await open("alert", ruleId);
+    const manual = await create({ title: "By hand", severity: "medium" });
+    const listed = async () =>
+      new Map(
+        (await json<Page<Incident>>(await viewer.get(`${base()}?limit=100`))).data.map((i) => [
+          i.id,
+          i.sourceName,
+        ]),
+      );
+    const names = await listed();
+    expect(names.get(byMonitor)).toBe("Checkout API");
+    expect(names.get(byRule)).toBe("Error budget");
+    expect(names.get(manual.id)).toBeNull();
+    expect(manual.sourceName).toBeNull();
+    const detail = await json<Incident>(await viewer.get(`${base()}/${byMonitor}`));
+    expect(detail).toMatchObject({
+      source: "monitor",
+      sourceId: monitorId,
+      sourceName: "Checkout API",
+    });
+
+    // A renamed rule is named as it is now; a deleted monitor has no name left.
+    const renamed = await owner.patch(`/api/projects/${projectId}/alert-rules/${ruleId}`, {
+      name: "Error budget (API)",
+    });
+    expect(renamed.status).toBe(200);
+    await meta.repos.monitors.delete(monitorId);
+    const after = await listed();
+    expect(after.get(byRule)).toBe("Error budget (API)");
+    expect(after.get(byMonitor)).toBeNull();
+  });
+
   it("lists with status, severity and source filters and pages", async () => {
     const low = await create({ title: "Slow search", severity: "low" });
     await create({ title: "Slow search 2", severity: "low" });

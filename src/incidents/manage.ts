@@ -16,6 +16,7 @@ import {
   type NewIncidentEvent,
 } from "./incidents.js";
 import type { IncidentActor } from "./model.js";
+import { sourceNames } from "./source-names.js";
 import {
   CreateIncidentInput,
   IncidentCommentInput,
@@ -63,6 +64,7 @@ async function detailOf(meta: MetaAccess, incident: IncidentRecord): Promise<Inc
     incident,
     await meta.repos.incidents.listEvents([incident.id]),
     await meta.repos.statusPageIncidentLinks.linkedComponents(incident.id),
+    await sourceNames(meta, [incident]),
   );
 }
 
@@ -171,7 +173,8 @@ export async function listIncidents({
     ),
     incidents.count(filter),
   ]);
-  return { data: rows.map(toIncidentView), pagination: pageInfo(query, total) };
+  const names = await sourceNames(ctx.deps.meta, rows);
+  return { data: rows.map((r) => toIncidentView(r, names)), pagination: pageInfo(query, total) };
 }
 
 /** One incident with its whole timeline, oldest entry first. */

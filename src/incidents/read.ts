@@ -4,6 +4,7 @@ import type { TimeTruncation } from "../meta/repositories/incidents.js";
 import { bucketMs, bucketStarts, dashboardWindow, isoMs, type Page } from "../read/params.js";
 import { listIncidents } from "./manage.js";
 import { INCIDENT_SEVERITIES, INCIDENT_SOURCES } from "./model.js";
+import { sourceNames } from "./source-names.js";
 import {
   type IncidentDetailView,
   type IncidentsDashboard,
@@ -38,6 +39,7 @@ export async function readIncident(ctx: Ctx, incidentId: string): Promise<Incide
     incident,
     await repos.incidents.listEvents([incident.id]),
     await repos.statusPageIncidentLinks.linkedComponents(incident.id),
+    await sourceNames(ctx.deps.meta, [incident]),
   );
 }
 

@@ -25,6 +25,10 @@ export const IncidentView = z
       .enum(INCIDENT_SOURCES)
       .describe("What opened it: a person, a monitor or an alert rule"),
     sourceId: z.string().nullable().describe("The monitor or alert rule id; null when manual"),
+    sourceName: z
+      .string()
+      .nullable()
+      .describe("The monitor's or alert rule's name now; null when manual or since deleted"),
     sourceKey: z
       .string()
       .nullable()
@@ -68,7 +72,11 @@ export const IncidentDetailView = IncidentView.extend({
 }).meta({ id: "IncidentDetail" });
 export type IncidentDetailView = z.infer<typeof IncidentDetailView>;
 
-export const toIncidentView = (r: IncidentRecord): IncidentView => ({
+/** `names`: the monitors' and alert rules' names by id (see sourceNames). */
+export const toIncidentView = (
+  r: IncidentRecord,
+  names: ReadonlyMap<string, string>,
+): IncidentView => ({
   id: r.id,
   projectId: r.projectId,
   title: r.title,
@@ -76,6 +84,7 @@ export const toIncidentView = (r: IncidentRecord): IncidentView => ({
   severity: r.severity,
   source: r.source,
   sourceId: r.sourceId,
+  sourceName: (r.sourceId && names.get(r.sourceId)) ?? null,
   sourceKey: r.sourceKey,
   startedAt: r.startedAt,
   resolvedAt: r.resolvedAt,
@@ -101,10 +110,11 @@ export function toIncidentDetailView(
   incident: IncidentRecord,
   timeline: readonly IncidentEventRecord[],
   componentIds: readonly string[],
+  names: ReadonlyMap<string, string>,
 ): IncidentDetailView {
   const events = timeline.map(toIncidentEventView);
   return {
-    ...toIncidentView(incident),
+    ...toIncidentView(incident, names),
     timeline: events,
     updates: events.filter((e) => e.public && e.type === "update"),
     componentIds: [...componentIds],

@@ -90,6 +90,11 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
       await channels.set(monitor.id, monitor.channelIds);
       return monitor;
     },
+    /** The names of these monitors (ids not found are left out). */
+    async namesByIds(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+      if (ids.length === 0) return [];
+      return db.selectFrom("monitors").select(["id", "name"]).where("id", "in", ids).execute();
+    },
     async findById(id: string): Promise<MonitorRecord | undefined> {
       const row = await db
         .selectFrom("monitors")

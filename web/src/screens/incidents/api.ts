@@ -28,6 +28,8 @@ export interface Incident {
   severity: Severity;
   source: IncidentSource;
   sourceId: string | null;
+  /** The monitor's or alert rule's name; null when manual or since deleted. */
+  sourceName: string | null;
   sourceKey: string | null;
   startedAt: string;
   resolvedAt: string | null;

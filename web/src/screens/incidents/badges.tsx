@@ -19,15 +19,16 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
   return <StateBadge state={severity} tone={SEVERITY_TONE[severity]} />;
 }
 
-/** Where an incident came from, linked to its monitor or alert rule. */
+/** Where an incident came from: its monitor or alert rule by name, linked to it. */
 export function SourceLink({ projectId, incident }: { projectId: string; incident: Incident }) {
-  const { source, sourceId } = incident;
+  const { source, sourceId, sourceName } = incident;
   if (source === "manual" || sourceId === null) return <span>{SOURCE_LABEL[source]}</span>;
+  // A deleted source has no name and no page left to link to.
+  if (sourceName === null) return <span>{SOURCE_LABEL[source]} (deleted)</span>;
   const area = source === "monitor" ? "monitors" : "alerts";
   return (
     <Link href={`~${projectPath(projectId, area, sourceId)}`}>
-      {SOURCE_LABEL[source]}
-      <span className="visually-hidden"> {sourceId}</span>
+      {SOURCE_LABEL[source]} {sourceName}
     </Link>
   );
 }

@@ -201,7 +201,7 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }
           Add step
         </button>
       )}
-      {error && <ProblemMessage error={error} title="The monitor was not saved" />}
+      {error && <SaveProblem error={error} />}
       <div className="mon-form-actions">
         <button type="submit" className="button primary" disabled={save.isPending}>
           {save.isPending ? "Saving…" : monitor ? "Save changes" : "Create monitor"}
@@ -211,6 +211,32 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }
         </Link>
       </div>
     </form>
+  );
+}
+
+/**
+ * Why the save failed, without repeating what the fields say: each field's message is beside
+ * its input, so here they are only named. A problem that names no field is shown whole.
+ */
+function SaveProblem({ error }: { error: unknown }) {
+  const fields = error instanceof ApiError ? (error.problem.errors ?? []).map((e) => e.field) : [];
+  if (fields.length === 0)
+    return <ProblemMessage error={error} title="The monitor was not saved" />;
+  return (
+    <div className="problem" role="alert">
+      <strong>The monitor was not saved</strong>
+      <p>
+        {fields.length === 1
+          ? "One field needs a change; its message is beside it: "
+          : `${fields.length} fields need a change; each message is beside its field: `}
+        {fields.map((field, i) => (
+          <span key={field}>
+            {i > 0 && ", "}
+            <code>{field}</code>
+          </span>
+        ))}
+      </p>
+    </div>
   );
 }
 

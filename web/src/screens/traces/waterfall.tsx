@@ -232,7 +232,9 @@ function SpanRow(p: SpanRowProps) {
   const total = p.durationMs > 0 ? p.durationMs : 1;
   const left = Math.min(100, Math.max(0, (span.startOffsetMs / total) * 100));
   const width = Math.min(100 - left, Math.max(0, (span.durationMs / total) * 100));
-  const labelAfter = left + width < 78;
+  // The duration goes after the bar, else before it, else (a bar across most of the timeline)
+  // inside its end: never left of the timeline, over the span names and their error labels.
+  const durationAt = left + width < 78 ? "after" : left >= 22 ? "before" : "inside";
   const tab = p.active ? 0 : -1;
   const className = [
     "wf-row",
@@ -293,9 +295,13 @@ function SpanRow(p: SpanRowProps) {
           }}
         />
         <span
-          className="wf-duration"
+          className={durationAt === "inside" ? "wf-duration wf-duration-inside" : "wf-duration"}
           style={
-            labelAfter ? { left: `${left + width}%` } : { right: `${100 - left}%`, left: "auto" }
+            durationAt === "after"
+              ? { left: `${left + width}%` }
+              : durationAt === "before"
+                ? { right: `${100 - left}%`, left: "auto" }
+                : { right: `${100 - left - width}%`, left: "auto" }
           }
         >
           {formatDuration(span.durationMs)}
