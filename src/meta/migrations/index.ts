@@ -10,6 +10,7 @@ import * as workLeases from "./0008-work-leases.js";
 import * as alertFailures from "./0009-alert-failures.js";
 import * as alertUnits from "./0010-alert-units.js";
 import * as statusPagePublishIncidents from "./0011-status-page-publish-incidents.js";
+import * as dropRevokedCliKeys from "./0012-drop-revoked-cli-keys.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009-alert-failures": alertFailures,
   "0010-alert-units": alertUnits,
   "0011-status-page-publish-incidents": statusPagePublishIncidents,
+  "0012-drop-revoked-cli-keys": dropRevokedCliKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
