@@ -88,7 +88,7 @@ export function ResultsTimeline({
   projectId: string;
   monitorId: string;
 }) {
-  const [range, setRange] = useTimeRange("24h");
+  const [range, setRange] = useTimeRange();
   const [params, setParams] = useUrlParams();
   const outcome = params.get("outcome");
   const page = usePageParam();
@@ -105,8 +105,8 @@ export function ResultsTimeline({
       <div className="toolbar">
         <TimeRangePicker
           range={range}
-          onChange={(key) => {
-            setRange(key);
+          onChange={(key, options) => {
+            setRange(key, options);
             setParams({ page: undefined });
           }}
         />
