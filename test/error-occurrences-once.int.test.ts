@@ -175,6 +175,12 @@ describe("an exception recorded on a span and logged in the same span is one occ
       `/v1/traces/${hexId(2, 32)}/spans/${hexId(2, 16)}`,
     );
     expect(span.errorGroups.map((g) => g.occurrences)).toEqual([1]);
+    // The same from error_occurrences, for a trace stored before trace_data.
+    await service.deps.telemetry.command(
+      `TRUNCATE TABLE ${service.deps.telemetry.database}.trace_data`,
+    );
+    const stored = await get<typeof trace>(`/v1/traces/${hexId(2, 32)}`);
+    expect(stored.errorGroups).toEqual(trace.errorGroups);
     const rows = await service.deps.telemetry.query<{ log_id: string }>(
       `SELECT log_id FROM ${service.deps.telemetry.database}.error_occurrences
        WHERE project_id = {p:String} AND trace_id = {t:String} ORDER BY log_id`,

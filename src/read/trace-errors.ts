@@ -65,7 +65,7 @@ export async function traceErrorGroups(
   ]);
   const rows = await sql.query<Record<string, unknown>>(
     `SELECT trace_id, fingerprint, span_id, ${OCCURRENCES_IN_SPAN} AS count,
-            argMax(message, timestamp) AS message, min(timestamp) AS first
+            argMax(message, timestamp) AS latest_message, min(timestamp) AS first
      FROM ${sql.table("error_occurrences")} ${where}
      GROUP BY trace_id, fingerprint, span_id
      ORDER BY trace_id, first, fingerprint, span_id
@@ -79,7 +79,7 @@ export async function traceErrorGroups(
       errorId: String(row.fingerprint),
       spanId: row.span_id ? String(row.span_id) : null,
       type: types.get(String(row.fingerprint)) ?? "",
-      message: String(row.message),
+      message: String(row.latest_message),
       occurrences: num(row.count),
     });
   }
