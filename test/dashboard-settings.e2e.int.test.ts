@@ -135,6 +135,43 @@ describe.skipIf(!chromiumAvailable)("dashboard settings, AI and sessions", () =>
     expect(console.errors).toEqual([]);
   });
 
+  it("keeps every endpoint's Delete button on screen at 1440 px, with a long URL and every event", async () => {
+    const types = (await (await dash.owner.get("/webhooks/event-types")).json()) as {
+      data: { type: string }[];
+    };
+    const url = `${receiver.url}/vigil-hook/${"a-rather-long-path-segment/".repeat(4)}events`;
+    const created = await dash.owner.post(`/webhooks/${dash.projectId}/endpoints`, {
+      url,
+      events: types.data.map((t) => t.type),
+    });
+    expect(created.status).toBe(201);
+    const endpointId = ((await created.json()) as { id: string }).id;
+    const { page, console } = await dash.newPage({ width: 1440, height: 900 });
+    await dash.signIn(page);
+    await page.goto(`${base}/settings/webhooks`);
+    const remove = page.getByRole("button", { name: `Delete endpoint ${url}` });
+    await remove.waitFor();
+    await dash.screenshot(page, "settings-webhooks-1440");
+    const box = await remove.boundingBox();
+    const scroller = await page.locator(".table-scroll").first().boundingBox();
+    expect(box && scroller).toBeTruthy();
+    if (!box || !scroller) return;
+    // Inside the window and inside the table's visible box: nothing to scroll sideways to find.
+    expect(box.x + box.width).toBeLessThanOrEqual(1440);
+    expect(box.x + box.width).toBeLessThanOrEqual(scroller.x + scroller.width);
+    expect(
+      await page
+        .locator(".table-scroll")
+        .first()
+        .evaluate((el) => el.scrollWidth - el.clientWidth),
+    ).toBe(0);
+    expect(console.errors).toEqual([]);
+    // The list as the other cases expect it: without this endpoint.
+    const removed = await dash.owner.delete(`/webhooks/${dash.projectId}/endpoints/${endpointId}`);
+    expect(removed.status).toBe(204);
+    await removed.arrayBuffer();
+  });
+
   it("creates a notification channel from its type's settings, with the server's field errors", async () => {
     const { page, console } = await dash.newPage();
     await dash.signIn(page);
