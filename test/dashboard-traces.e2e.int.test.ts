@@ -153,6 +153,11 @@ describe.skipIf(!chromiumAvailable)("dashboard traces", () => {
     expect(await page.locator(".wf-rows > li.wf-selected").getAttribute("class")).toContain(
       "wf-error-row",
     );
+    // The demo also logs the exception in its span: one occurrence beside its one event, not
+    // "2 occurrences in this span".
+    await details.getByRole("heading", { name: "Events (1)" }).waitFor();
+    expect(await details.getByRole("link", { name: /Error group/ }).count()).toBe(1);
+    expect(await details.getByText(/occurrences in this span/).count()).toBe(0);
     await dash.screenshot(page, "traces-span-details");
 
     // A shared link with the span opens on it.
