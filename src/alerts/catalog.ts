@@ -53,6 +53,13 @@ export const ALERT_UNITS = {
 export type AlertUnit = keyof typeof ALERT_UNITS;
 export const ALERT_UNIT_NAMES = Object.keys(ALERT_UNITS) as [AlertUnit, ...AlertUnit[]];
 
+/** A number in its unit as the product writes it: `5%`, `800 ms`, `10` (a count, or no unit). */
+export function withUnit(value: number | string, unit: AlertUnit | null): string {
+  const symbol = unit === null ? "" : ALERT_UNITS[unit].symbol;
+  if (symbol === "") return String(value);
+  return symbol === "%" ? `${value}%` : `${value} ${symbol}`;
+}
+
 /** Things about a saved rule worth a look; they never stop it from being saved. */
 export const ALERT_WARNINGS = {
   no_channels:

@@ -15,6 +15,7 @@ import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { ResultColumn } from "../telemetry/executor.js";
 import { alertEventId, alertEventPayload } from "../webhooks/event-types.js";
 import type { WebhookService } from "../webhooks/service.js";
+import { withUnit } from "./catalog.js";
 import { renderMessage } from "./definition.js";
 import {
   type EvaluationPlan,
@@ -24,6 +25,7 @@ import {
   type SeriesChange,
 } from "./evaluation.js";
 import type { AlertIncidents } from "./incidents-port.js";
+import { presetUnit } from "./presets.js";
 import { readSeries } from "./series.js";
 
 export interface AlertEngineDeps {
@@ -83,8 +85,9 @@ const NOTIFYING: Record<SeriesChange["kind"], AlertEvent | undefined> = {
   renotified: "alert.renotified",
 };
 
-export const conditionText = (rule: AlertRuleRecord): string =>
-  `value ${rule.definition.condition.op} ${rule.definition.condition.threshold}`;
+/** `value > 5%`: the condition in the rule's unit, as notifications and webhooks say it. */
+export const conditionText = (rule: Pick<AlertRuleRecord, "definition">): string =>
+  `value ${rule.definition.condition.op} ${withUnit(rule.definition.condition.threshold, presetUnit(rule.definition.preset))}`;
 
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   /** A rule's evaluations run one at a time: never two of a rule at once. */

@@ -1,4 +1,4 @@
-import { ALERT_UNITS, type AlertUnit } from "../../../../src/alerts/catalog";
+import { withUnit } from "../../../../src/alerts/catalog";
 import { StateBadge } from "../../components/ui";
 import type { AlertRule } from "./api";
 
@@ -52,13 +52,6 @@ export function SeverityBadge({ severity }: { severity: AlertRule["severity"] })
         ? "warn"
         : "info";
   return <StateBadge state={severity} tone={tone} />;
-}
-
-/** A number in a unit, as the rest of the product writes it: `5%`, `800 ms`, `10`. */
-export function withUnit(value: number | string, unit: AlertUnit | null): string {
-  const symbol = unit === null ? "" : ALERT_UNITS[unit].symbol;
-  if (symbol === "") return String(value);
-  return symbol === "%" ? `${value}%` : `${value} ${symbol}`;
 }
 
 /** `value > 5%`: the threshold in the rule's unit. */
