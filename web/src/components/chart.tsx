@@ -1,6 +1,7 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { categoryAxis, drawnData, legendValue, timeLegendValue } from "./chart-parts";
 
 export interface ChartSeries {
   label: string;
@@ -29,6 +30,8 @@ export interface TimeSeriesChartProps {
   threshold?: number;
   /** Formats the y axis and the legend's values. */
   formatValue?: (n: number) => string;
+  /** Formats the y axis's ticks together (one unit for all); else each with `formatValue`. */
+  formatTicks?: (ticks: number[]) => string[];
   /** When x is not time: the labels of each x index. */
   categories?: string[];
   /** What the categories are, for the legend ("Series", "Service"). */
@@ -49,12 +52,18 @@ export function TimeSeriesChart({
   kind = "line",
   threshold,
   formatValue,
+  formatTicks,
   categories,
   categoryLabel = "Category",
   title,
   onZoom,
 }: TimeSeriesChartProps) {
   const container = useRef<HTMLDivElement>(null);
+  // The bucket still filling is left out here, for every chart (see drawnData).
+  const drawn = useMemo(
+    () => drawnData(x, series, categories, Date.now() / 1000),
+    [x, series, categories],
+  );
   // The latest handler, read at the drag's end, so a new callback does not rebuild the chart.
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
@@ -67,7 +76,8 @@ export function TimeSeriesChart({
     const options: uPlot.Options = {
       width: Math.max(200, element.clientWidth),
       height,
-      legend: { show: series.length > 0 },
+      // A category chart has no latest point to show: its legend names the series only.
+      legend: { show: series.length > 0, live: !categories },
       // Categories get half a slot either side, so the first and last bars are not cut in half.
       scales: {
         x: categories
@@ -75,20 +85,17 @@ export function TimeSeriesChart({
           : { time: true },
       },
       axes: [
-        categories
-          ? {
-              // Whole steps only: a category sits on an integer.
-              incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
-              values: (_u, splits) => splits.map((i) => categories[i] ?? ""),
-            }
-          : {},
-        { values: (_u, splits) => splits.map((n) => fmt(n)), size: 64 },
+        categories ? categoryAxis(categories) : {},
+        {
+          values: (_u, splits) => (formatTicks ? formatTicks(splits) : splits.map((n) => fmt(n))),
+          size: 64,
+        },
       ],
       series: [
         // The legend names the category under the cursor rather than its index.
         categories
           ? { label: categoryLabel, value: (_u: uPlot, i: number) => categories[i] ?? "" }
-          : {},
+          : { value: timeLegendValue(drawn.x, drawn.latest) },
         ...series.map((s, i) => {
           const color = s.color ?? PALETTE[i % PALETTE.length] ?? "#4f46e5";
           return {
@@ -96,7 +103,7 @@ export function TimeSeriesChart({
             stroke: color,
             width: 1.5,
             fill: kind === "bar" ? `${color}cc` : `${color}1a`,
-            value: (_u: uPlot, v: number | null) => fmt(v),
+            value: legendValue(fmt, drawn.values[i] ?? [], drawn.latest),
             ...(bars ? { paths: bars, points: { show: false } } : {}),
           };
         }),
@@ -134,11 +141,7 @@ export function TimeSeriesChart({
       };
     }
     if (zoomable) addDragZoom(options, (from, to) => zoom.current?.(from, to));
-    const plot = new uPlot(
-      options,
-      [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
-      element,
-    );
+    const plot = new uPlot(options, [drawn.x, ...drawn.values] as uPlot.AlignedData, element);
     const observer = new ResizeObserver(() =>
       plot.setSize({ width: Math.max(200, element.clientWidth), height }),
     );
@@ -147,7 +150,18 @@ export function TimeSeriesChart({
       observer.disconnect();
       plot.destroy();
     };
-  }, [x, series, height, kind, threshold, formatValue, categories, categoryLabel, zoomable]);
+  }, [
+    drawn,
+    series,
+    height,
+    kind,
+    threshold,
+    formatValue,
+    formatTicks,
+    categories,
+    categoryLabel,
+    zoomable,
+  ]);
   return (
     <figure
       className="chart"
@@ -155,6 +169,11 @@ export function TimeSeriesChart({
       title={zoomable ? "Drag across the chart to zoom in to that time" : undefined}
     >
       <div ref={container} />
+      {drawn.filling && (
+        <figcaption className="muted small">
+          The current {drawn.filling} is still filling: it is not drawn.
+        </figcaption>
+      )}
     </figure>
   );
 }

@@ -1,12 +1,41 @@
 /** Durations as people read them: 850 µs, 12.3 ms, 4.2 s, 3 min. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
+  // Nothing has no unit worth a prefix: 0 ms, not 0 µs.
+  if (ms === 0) return "0 ms";
   if (ms < 1) return `${Math.round(ms * 1000)} µs`;
   if (ms < 100) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
   if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
   return `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
+const DURATION_UNITS = [
+  { unit: "h", ms: 3_600_000 },
+  { unit: "min", ms: 60_000 },
+  { unit: "s", ms: 1000 },
+  { unit: "ms", ms: 1 },
+] as const;
+
+/**
+ * An axis's duration ticks in one unit, the one its largest tick reads best in, with the
+ * decimals the ticks need: 0 s, 5 s, 10 s rather than 0 µs, 5.00 s, 10.0 s.
+ */
+export function formatDurationTicks(ticks: readonly number[]): string[] {
+  const largest = Math.max(0, ...ticks.map((t) => Math.abs(t)));
+  const { unit, ms } =
+    largest > 0 && largest < 1
+      ? { unit: "µs", ms: 0.001 }
+      : (DURATION_UNITS.find((u) => largest >= u.ms) ?? { unit: "ms", ms: 1 });
+  // The fewest decimals (up to 3) that write every tick exactly: 2.5 s, not 3 s; 5 s, not 5.0 s.
+  const exact = (d: number) =>
+    ticks.every((t) => {
+      const scaled = (t / ms) * 10 ** d;
+      return Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, Math.abs(scaled));
+    });
+  const decimals = [0, 1, 2].find(exact) ?? 3;
+  return ticks.map((t) => `${(t / ms).toFixed(decimals)} ${unit}`);
 }
 
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });

@@ -18,7 +18,7 @@ function PreviewChart({
   preview: AlertPreview;
   threshold: number | undefined;
 }) {
-  const { x, series, categories } = useMemo(() => {
+  const { x, series, categories, categoryLabel } = useMemo(() => {
     const rows = preview.series.filter((s) => s.value !== null);
     const series: ChartSeries[] = [
       {
@@ -32,10 +32,15 @@ function PreviewChart({
         values: rows.map((s) => (s.breaching === true ? null : s.value)),
       },
     ];
+    // Grouped by one label, the axis reads its values ("checkout") under the label's name.
+    const only = preview.labels.length === 1 ? preview.labels[0] : undefined;
     return {
       x: rows.map((_, i) => i),
       series,
-      categories: rows.map((s) => seriesLabel(s.labels)),
+      categories: rows.map((s) =>
+        only === undefined ? seriesLabel(s.labels) : (s.labels[only] ?? ""),
+      ),
+      categoryLabel: only ?? "Series",
     };
   }, [preview]);
   if (x.length === 0) return null;
@@ -44,7 +49,7 @@ function PreviewChart({
       x={x}
       series={series}
       categories={categories}
-      categoryLabel="Series"
+      categoryLabel={categoryLabel}
       kind="bar"
       height={200}
       formatValue={formatNumber}
