@@ -386,6 +386,12 @@ describe.skipIf(!chromiumAvailable)("dashboard: monitors and alerts", () => {
       /2 evaluations in a row failed \([\s\S]*no_such_column[\s\S]*\)\. Backing off: next evaluation/,
     );
     await dash.screenshot(page, "alerts-failing");
+    // The Overview's alerts tile does not say all is quiet: none firing, but one failing.
+    await page.goto(`/projects/${dash.projectId}/overview`);
+    const tile = page.locator(".overview-tiles").getByRole("link", { name: /^Active alerts/ });
+    await tile.getByText(/1 failing/).waitFor();
+    expect(await tile.textContent()).toMatch(/none firing.*1 failing/);
+    await dash.screenshot(page, "overview-alerts-failing");
     expect(console.errors).toEqual([]);
   });
 });
