@@ -6,6 +6,7 @@ import { freePort } from "./helpers/free-port.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 const README = fileURLToPath(new URL("../README.md", import.meta.url));
+const PACKAGE = fileURLToPath(new URL("../package.json", import.meta.url));
 const CLI_ENTRY = fileURLToPath(new URL("./helpers/cli-entry.ts", import.meta.url));
 // tsx's ESM loader by path: the shell runs in a fresh directory with no node_modules.
 const TSX = fileURLToPath(new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url));
@@ -45,6 +46,9 @@ describe("the README's First steps with `vigil serve --dev`", { timeout: 120_000
   it("create a monitor on a local target and a webhook to a local http receiver, both working", async () => {
     const [start, ...steps] = firstStepsBlocks();
     expect(start?.trim()).toBe("npm start -- --dev");
+    // What npm runs for it (after its prestart build): the CLI's serve, with --dev appended.
+    const pkg = JSON.parse(readFileSync(PACKAGE, "utf8")) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe(`${README_CLI} serve`);
     expect(steps.join("\n")).toContain(README_CLI);
 
     // `npm start -- --dev` is `node bin/vigil.js serve --dev`, in the checkout (data in ./data).
