@@ -229,6 +229,10 @@ describe.skipIf(!chromiumAvailable)("dashboard overview, logs and errors", () =>
     expect(await library.getAttribute("open")).not.toBeNull();
     await page.locator("figure.chart canvas").first().waitFor();
     await page.locator(".errors-samples a[href*='/traces/']").first().waitFor();
+    // The demo logs each exception in its span: the occurrence links its log record too.
+    const errorLog = page.locator(".errors-samples").getByRole("link", { name: "Its error log" });
+    expect(await errorLog.count()).toBeGreaterThan(0);
+    expect(await errorLog.first().getAttribute("href")).toMatch(/[?&]log=log_[0-9a-z]+/);
     await dash.screenshot(page, "errors-detail");
 
     await page.getByRole("button", { name: "Resolve" }).click();

@@ -192,5 +192,11 @@ describe("an exception recorded on a span and logged in the same span is one occ
     );
     const log = logs.data.find((l) => l.spanId === hexId(2, 16));
     expect(rows.map((r) => r.log_id)).toEqual(["", log?.id]);
+    // The group's sample of that trace links the log too.
+    const [group] = (await get<{ data: Group[] }>("/v1/errors")).data;
+    const detail = await get<{ sampleTraces: { traceId: string; logId: string | null }[] }>(
+      `/v1/errors/${group?.id}`,
+    );
+    expect(detail.sampleTraces.find((s) => s.traceId === hexId(2, 32))?.logId).toBe(log?.id);
   });
 });

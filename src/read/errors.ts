@@ -174,6 +174,12 @@ export const ErrorDetail = ErrorSummary.extend({
         service: z.string(),
         time: z.string(),
         message: z.string(),
+        logId: z
+          .string()
+          .nullable()
+          .describe(
+            "The error log of this occurrence (`/v1/logs/{logId}`) when a log recorded it, beside or instead of the span's exception event",
+          ),
       }),
     )
     .describe(`The ${SAMPLE_TRACES} latest occurrences that carry a trace, newest first`),
@@ -216,9 +222,13 @@ export async function getError(
        FROM ${occurrencesOf(occurrences, ofGroup)} GROUP BY service ORDER BY count DESC, service`,
     ),
     sql.query<Record<string, string>>(
-      `SELECT trace_id, argMax(span_id, timestamp) AS span_id, argMax(service_name, timestamp) AS service_name,
-              toUnixTimestamp64Milli(max(timestamp)) AS ms, argMax(message, timestamp) AS message
-       FROM ${occurrences} ${ofGroup} AND trace_id != ''
+      // Each trace's latest occurrence (its sources together: span, message), with its log.
+      `SELECT trace_id, argMax(span_id, at) AS span_id, argMax(service, at) AS service_name,
+              toUnixTimestamp64Milli(max(at)) AS ms, argMax(message, at) AS message,
+              argMax(log_source, at) AS log_id
+       FROM (SELECT trace_id, span_id, message, min(timestamp) AS at,
+                    argMin(service_name, timestamp) AS service, anyIf(log_id, log_id != '') AS log_source
+             FROM ${occurrences} ${ofGroup} AND trace_id != '' GROUP BY trace_id, span_id, message)
        GROUP BY trace_id ORDER BY ms DESC, trace_id LIMIT ${SAMPLE_TRACES}`,
     ),
   ]);
@@ -247,6 +257,7 @@ export async function getError(
       service: String(s.service_name),
       time: isoMs(num(s.ms)),
       message: String(s.message),
+      logId: s.log_id ? String(s.log_id) : null,
     })),
   };
 }

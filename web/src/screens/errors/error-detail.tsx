@@ -218,6 +218,15 @@ function SampleTraces({ error, projectId }: { error: Detail; projectId: string }
               >
                 Logs of this trace
               </Link>
+              {t.logId && (
+                // The same occurrence as logged: one occurrence, both sources linked.
+                <Link
+                  className="small"
+                  href={`~${projectPath(projectId, "logs")}?traceId=${t.traceId}&range=30d&log=${t.logId}`}
+                >
+                  Its error log
+                </Link>
+              )}
             </li>
           ))}
         </ul>

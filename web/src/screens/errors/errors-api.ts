@@ -47,6 +47,8 @@ export interface ErrorDetail extends ErrorSummary {
     service: string;
     time: string;
     message: string;
+    /** The error log of this occurrence, when a log recorded it. */
+    logId: string | null;
   }[];
 }
 
