@@ -8,6 +8,7 @@ import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import {
   formatCompact,
   formatDuration,
+  formatDurationTicks,
   formatNumber,
   formatPercent,
   formatRelative,
@@ -270,6 +271,7 @@ function TrafficCharts({
           x={charts.x}
           series={charts.latency}
           formatValue={formatDuration}
+          formatTicks={formatDurationTicks}
           title="Latency percentiles per bucket"
           onZoom={onZoom}
         />
@@ -278,13 +280,16 @@ function TrafficCharts({
   );
 }
 
+/** The busiest routes, each once, with the services that served it (a gateway and the service behind it). */
 function RoutesTable({ data }: { data: HttpMetrics }) {
+  const routes = busiestRoutes(data.routes, 8);
+  const shown = routes.reduce((n, r) => n + r.services.length, 0);
   return (
     <div className="table-scroll">
       <table className="data overview-routes">
         <thead>
           <tr>
-            <th scope="col">Route</th>
+            <th scope="col">Route and service</th>
             <th scope="col" className="num">
               Requests
             </th>
@@ -296,27 +301,46 @@ function RoutesTable({ data }: { data: HttpMetrics }) {
             </th>
           </tr>
         </thead>
-        <tbody>
-          {data.routes.slice(0, 8).map((r) => (
-            <tr key={`${r.service} ${r.method} ${r.route}`}>
-              <td>
-                <span className="mono">
-                  {r.method} {r.route}
-                </span>
-                <span className="muted small overview-service">{r.service}</span>
-              </td>
-              <td className="num">{formatNumber(r.count)}</td>
-              <td className="num">{r.errors === 0 ? "0" : formatPercent(r.errorRate, 1)}</td>
-              <td className="num">{formatDuration(r.p95Ms)}</td>
+        {routes.map(({ name, services }) => (
+          <tbody key={name}>
+            <tr>
+              <th scope="rowgroup" colSpan={4} className="mono">
+                {name}
+              </th>
             </tr>
-          ))}
-        </tbody>
+            {services.map((r) => (
+              <tr key={r.service}>
+                <td className="overview-service">{r.service}</td>
+                <td className="num">{formatNumber(r.count)}</td>
+                <td className="num">{r.errors === 0 ? "0" : formatPercent(r.errorRate, 1)}</td>
+                <td className="num">{formatDuration(r.p95Ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
       </table>
-      {data.routeCount > 8 && (
+      {data.routeCount > shown && (
         <p className="muted small">
-          {formatNumber(data.routeCount)} routes in this range; the 8 busiest are shown.
+          {formatNumber(data.routeCount)} routes by service in this range; the busiest are shown.
         </p>
       )}
     </div>
   );
+}
+
+type RouteRow = HttpMetrics["routes"][number];
+
+/**
+ * The API counts each (service, method, route): a request through a gateway is served, and
+ * counted, by each service it passes. Here a route is one group of those rows, busiest first.
+ */
+function busiestRoutes(rows: RouteRow[], limit: number) {
+  const groups = new Map<string, RouteRow[]>();
+  for (const row of rows) {
+    const name = `${row.method} ${row.route}`;
+    const group = groups.get(name);
+    if (group) group.push(row);
+    else if (groups.size < limit) groups.set(name, [row]);
+  }
+  return [...groups].map(([name, services]) => ({ name, services }));
 }
