@@ -69,7 +69,11 @@ describe.skipIf(!chromiumAvailable)("public status page in Chromium", () => {
       groupId: group.id,
       monitorIds: [api, web],
     });
-    await owner.post(`${pageBase}/components`, { name: "Website", monitorIds: [web] });
+    await owner.post(`${pageBase}/components`, {
+      name: "Website",
+      monitorIds: [web, api],
+      publishIncidents: false,
+    });
     const run = (id: string) => owner.post(`/api/projects/${projectId}/monitors/${id}/run`);
     await run(web);
     status = 503;
@@ -105,9 +109,19 @@ describe.skipIf(!chromiumAvailable)("public status page in Chromium", () => {
     const body = (await page.locator("body").textContent()) ?? "";
     expect(body).toContain("Public API");
     expect(body).toContain("Public API, Checkout: service disruption");
-    // One of Checkout's two monitors fails: degraded; Public API's only one does: down.
+    // Public API's only monitor fails: down. One of Checkout's two fails, and the outage's own
+    // incident (high) is published on it: down too, as the incident says. Website does not
+    // publish its sources' incidents: degraded through its sources alone (one of two fails).
     expect(await components.nth(0).getAttribute("data-status")).toBe("down");
-    expect(await components.nth(1).getAttribute("data-status")).toBe("degraded");
+    expect(await components.nth(1).getAttribute("data-status")).toBe("down");
+    expect(await components.nth(2).getAttribute("data-status")).toBe("degraded");
+    // One state, one name: the banner, the incident and the components say the same.
+    expect(await page.locator("#overall").textContent()).toBe("Outage");
+    const incident = page.locator("article.incident").first();
+    expect(await incident.locator(".pill").first().textContent()).toBe("Outage");
+    expect(await incident.locator(".meta").last().textContent()).toBe(
+      "Affected: Public API, Checkout",
+    );
     for (const landmark of ["header", "main", "footer"])
       expect(await page.locator(landmark).count(), landmark).toBeGreaterThan(0);
     // Today's bar of the failing component explains itself on hover.

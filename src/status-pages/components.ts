@@ -92,6 +92,7 @@ export async function createComponent(
       position: input.position ?? nextPosition(components),
       state: "operational",
       stateChangedAt: at,
+      publishIncidents: input.publishIncidents,
       createdAt: at,
       updatedAt: at,
     };
@@ -131,6 +132,7 @@ export async function updateComponent(
       name: patch.name ?? component.name,
       description: patch.description ?? component.description,
       position: patch.position ?? component.position,
+      publishIncidents: patch.publishIncidents ?? component.publishIncidents,
       updatedAt: nowIso(ref.ctx.deps),
     };
     await requireGroup(tx, page.id, patch.groupId ?? null);
@@ -150,9 +152,11 @@ export async function updateComponent(
         );
       await tx.repos.statusPages.setSources(component.id, sources);
     }
+    // New sources, or their incidents shown or not: the state is computed again.
+    const recompute = sourcesChanged || changed.publishIncidents !== component.publishIncidents;
     return {
       result: await viewOf(tx, changed),
-      componentIds: sourcesChanged ? [component.id] : [],
+      componentIds: recompute ? [component.id] : [],
     };
   });
 }

@@ -113,6 +113,11 @@ const ComponentFields = z
     position: Position,
     monitorIds: SourceIds.describe("Monitors of any project of the page's organization"),
     alertRuleIds: SourceIds.describe("Alert rules of any project of the page's organization"),
+    publishIncidents: z
+      .boolean()
+      .describe(
+        "Show its monitors' and alert rules' own incidents on it, counted by severity (default true); incidents linked by hand always show",
+      ),
   })
   .strict();
 
@@ -136,6 +141,7 @@ export const CreateComponentInput = ComponentFields.extend({
   position: Position.optional(),
   monitorIds: ComponentFields.shape.monitorIds.default([]),
   alertRuleIds: ComponentFields.shape.alertRuleIds.default([]),
+  publishIncidents: ComponentFields.shape.publishIncidents.default(true),
 })
   .superRefine(refineSources)
   .meta({ id: "CreateStatusPageComponentInput" });

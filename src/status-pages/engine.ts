@@ -5,7 +5,7 @@ import { firstHistoryDay, splitByUtcDay, utcDay } from "./history.js";
 import { phaseAt } from "./maintenances.js";
 import type { ComponentState, SourceRef } from "./model.js";
 import type { StatusPageSignals } from "./signals.js";
-import { componentStateOf, isMuted, pageStateOf } from "./state.js";
+import { componentStateOf, isMuted, pageStateOf } from "./state-rule.js";
 
 /** The state engine: the signals sources send, plus what the ticker and the management verbs call. */
 export interface StatusPageEngine extends StatusPageSignals {
@@ -176,17 +176,29 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       const repo = tx.repos.statusPageState;
       const components = await repo.componentsOfMonitor(check.monitorId);
       if (components.length === 0) return;
-      const covered = await repo.inMaintenance(
-        components.map((c) => c.id),
-        check.at,
-      );
+      const ids = components.map((c) => c.id);
+      const day = utcDay(Date.parse(check.at));
+      const covered = await repo.inMaintenance(ids, check.at);
+      // A component's first counted check of the day gives the day (and maybe the 90 days) an
+      // uptime where there was none: a new data version, so no cached read says "no data yet".
+      // Later checks only move the numbers, which a read may show up to 30 s late.
+      const run = await repo.checksRunOn(ids, day);
+      const firsts = [
+        ...new Set(
+          components
+            .filter((c) => !covered.has(c.id) && (run.get(c.id) ?? 0) === 0)
+            .map((c) => c.pageId),
+        ),
+      ].sort();
+      // The lock order of every writer: pages first, then day rows.
+      for (const pageId of firsts) await tx.repos.statusPages.lock(pageId);
       const at = deps.clock.now().toISOString();
       for (const c of components) {
         const maintenance = covered.has(c.id);
         await repo.accrue({
           componentId: c.id,
           pageId: c.pageId,
-          day: utcDay(Date.parse(check.at)),
+          day,
           checksRun: maintenance ? 0 : 1,
           checksPassed: !maintenance && check.passed ? 1 : 0,
           checksInMaintenance: maintenance ? 1 : 0,
@@ -194,6 +206,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
           at,
         });
       }
+      for (const pageId of firsts) await tx.repos.statusPages.bumpVersion(pageId, at);
     },
 
     async incidentChanged(tx, incident, alsoComponentIds = []) {

@@ -18,7 +18,13 @@ import {
   type PublicMaintenance,
   type StatusPageData,
 } from "./model.js";
-import { groupStateOf, incidentImpact } from "./state.js";
+import {
+  type AffectedComponent,
+  groupStateOf,
+  incidentImpactOf,
+  isMuted,
+  sourcesStateOf,
+} from "./state-rule.js";
 
 /** Resolved incidents a payload lists at most (every open one is listed): a flapping monitor's
  * hundreds would swamp the page and its feeds. */
@@ -100,23 +106,44 @@ export async function buildStatusPageData(
     statusPageMaintenances.listByPage(page.id),
     statusPageState.days(page.id, fromDay),
   ]);
-  const sources = await statusPages.sourcesOf(components.map((c) => c.id));
+  const componentIds = components.map((c) => c.id);
+  const [sources, signals] = await Promise.all([
+    statusPages.sourcesOf(componentIds),
+    statusPageState.sourceStates(componentIds),
+  ]);
+  // A source's own incidents show on the components that publish them (a setting, on by
+  // default), in display order, so an incident lists its components as the page shows them.
   const componentsOfSource = new Map<string, string[]>();
-  // In display order, so an incident lists its components as the page shows them.
   for (const c of components) {
+    if (!c.publishIncidents) continue;
     const s = sources.get(c.id);
     for (const id of [...(s?.monitors ?? []), ...(s?.alertRules ?? [])].map((x) => x.id))
       componentsOfSource.set(id, [...(componentsOfSource.get(id) ?? []), c.id]);
   }
+  const published = components.flatMap((c) => (c.publishIncidents ? [sources.get(c.id)] : []));
   const pageIncidents = await incidents.listForPage(
     {
-      monitorIds: [...sources.values()].flatMap((s) => s.monitors.map((m) => m.id)),
-      ruleIds: [...sources.values()].flatMap((s) => s.alertRules.map((r) => r.id)),
-      componentIds: components.map((c) => c.id),
+      monitorIds: published.flatMap((s) => s?.monitors.map((m) => m.id) ?? []),
+      ruleIds: published.flatMap((s) => s?.alertRules.map((r) => r.id) ?? []),
+      componentIds,
     },
     since,
     MAX_RESOLVED_INCIDENTS,
   );
+  // What each component's sources say now, for the impact of the incidents of those sources.
+  const sourcesState = new Map(
+    components.map((c) => [
+      c.id,
+      sourcesStateOf({
+        monitors: signals.monitors.get(c.id) ?? [],
+        rules: (signals.rules.get(c.id) ?? []).map((r) => ({
+          firing: r.firing,
+          muted: isMuted(r, now),
+        })),
+      }),
+    ]),
+  );
+  const stateOf = new Map(components.map((c) => [c.id, c.state]));
   const [updates, links] = await Promise.all([
     publicUpdates(meta, pageIncidents),
     statusPageIncidentLinks.linksOfIncidents(pageIncidents.map((i) => i.id)),
@@ -131,14 +158,28 @@ export async function buildStatusPageData(
     return [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   };
   const names = new Map(components.map((c) => [c.id, c.name]));
-  const publicIncidents = pageIncidents.map((i): PublicIncident => {
-    const componentIds = affected(i);
+  // An incident none of the page's components shows (its source's components do not publish
+  // incidents, none is linked) is not on the page.
+  const shown = pageIncidents.flatMap((i) => {
+    const ids = affected(i);
+    return ids.length === 0 ? [] : [{ incident: i, componentIds: ids }];
+  });
+  const publicIncidents = shown.map(({ incident: i, componentIds }): PublicIncident => {
+    const fed = new Set(i.sourceId ? (componentsOfSource.get(i.sourceId) ?? []) : []);
+    // Sources are read as they are now: a resolved incident keeps its severity's impact.
+    const on = (i.status === "active" ? componentIds : []).map(
+      (id): AffectedComponent => ({
+        sources: sourcesState.get(id) ?? "operational",
+        ownSource: fed.has(id),
+        inMaintenance: stateOf.get(id) === "maintenance",
+      }),
+    );
     return {
       id: i.id,
       title: publicTitle(i, componentIds, names),
       status: i.status,
       severity: i.severity,
-      impact: incidentImpact(i.severity),
+      impact: incidentImpactOf(i.severity, on),
       startedAt: i.startedAt,
       resolvedAt: i.resolvedAt,
       componentIds,

@@ -1,6 +1,7 @@
 import type { Clock } from "../lib/clock.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
+import { utcDay } from "./history.js";
 import type { StatusPageData } from "./model.js";
 import { buildStatusPageData } from "./public-data.js";
 
@@ -106,14 +107,21 @@ export function createStatusPageReader(deps: {
   async function of(page: StatusPageRecord): Promise<CachedStatusPage> {
     const slot = slotOf(page.id);
     const { ready } = slot;
+    // A build of another UTC day is never served: its history ends on the wrong day.
+    const nowMs = deps.clock.now().getTime();
     const current =
-      ready && ready.page.dataVersion === page.dataVersion && ready.page.slug === page.slug;
+      ready &&
+      ready.page.dataVersion === page.dataVersion &&
+      ready.page.slug === page.slug &&
+      utcDay(ready.builtAtMs) === utcDay(nowMs);
     if (!current) {
       // A building one may be of an older version: wait for it, then look again.
       const built = await (slot.building ?? rebuild(page, slot));
-      return built.page.dataVersion >= page.dataVersion ? built : rebuild(page, slot);
+      const fresh =
+        built.page.dataVersion >= page.dataVersion && utcDay(built.builtAtMs) === utcDay(nowMs);
+      return fresh ? built : rebuild(page, slot);
     }
-    const age = deps.clock.now().getTime() - ready.builtAtMs;
+    const age = nowMs - ready.builtAtMs;
     if (age < maxAge) return ready;
     // A busy page is served on while the next build runs; a page nobody read for a while waits.
     if (age >= 2 * maxAge) return rebuild(page, slot);

@@ -52,6 +52,9 @@ export const StatusPageComponentView = z
     statusChangedAt: z.string(),
     monitors: z.array(ComponentSourceView),
     alertRules: z.array(ComponentSourceView),
+    publishIncidents: z
+      .boolean()
+      .describe("Its sources' own incidents show on it and count by severity"),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -117,6 +120,7 @@ export const toComponentView = (
   statusChangedAt: component.stateChangedAt,
   monitors: sources?.monitors ?? [],
   alertRules: sources?.alertRules ?? [],
+  publishIncidents: component.publishIncidents,
   createdAt: component.createdAt,
   updatedAt: component.updatedAt,
 });

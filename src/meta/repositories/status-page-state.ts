@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { type ComponentState, type PageState, STATE_RANK } from "../../status-pages/model.js";
+import type { CountedIncident, IncidentSeverity } from "../../status-pages/state-rule.js";
 import type { MetaSchema } from "../schema.js";
-import type { IncidentSeverity } from "./incidents.js";
 
 // What the status page state engine reads and writes: the states of components' sources, the
 // components' and pages' computed states, and the per-day history rows (status_page_days).
@@ -18,8 +18,11 @@ export interface ComponentStateRow {
 export interface SourceStates {
   monitors: Map<string, { active: boolean; inOutage: boolean }[]>;
   rules: Map<string, { firing: boolean; muted: boolean; mutedUntil: string | null }[]>;
-  /** Severities of the open incidents linked to each component by hand. */
-  incidents: Map<string, IncidentSeverity[]>;
+  /**
+   * The open incidents each component counts: linked to it by hand, or its sources' own when it
+   * publishes them (once each, `ownSource` when its source feeds it).
+   */
+  incidents: Map<string, CountedIncident[]>;
 }
 
 /** Additions to one component's day row; worst_state keeps the worse of the two. */
@@ -153,19 +156,62 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
           muted: Number(r.muted) === 1,
           mutedUntil: r.muted_until,
         });
-      // A source's own incident is already counted by its source failing (an outage opens one,
-      // severity high, whether one of two monitors fails or both); incidents linked to the
-      // component by hand count by their severity.
+      // Open incidents of each component's sources: shown and counted where it publishes them.
+      const own = new Map<string, Map<string, CountedIncident>>();
+      const add = (componentId: string, id: string, incident: CountedIncident) => {
+        const byId = own.get(componentId) ?? new Map<string, CountedIncident>();
+        own.set(componentId, byId);
+        const seen = byId.get(id);
+        byId.set(id, { ...incident, ownSource: incident.ownSource || (seen?.ownSource ?? false) });
+      };
+      const monitorIncidents = await db
+        .selectFrom("status_page_component_monitors as l")
+        .innerJoin("status_page_components as c", "c.id", "l.component_id")
+        .innerJoin("incidents as i", (join) =>
+          join.onRef("i.source_id", "=", "l.monitor_id").on("i.source", "=", "monitor"),
+        )
+        .select(["l.component_id", "i.id", "i.severity"])
+        .where("l.component_id", "in", componentIds)
+        .where("c.publish_incidents", "=", 1)
+        .where("i.status", "=", "active")
+        .execute();
+      const ruleIncidents = await db
+        .selectFrom("status_page_component_rules as l")
+        .innerJoin("status_page_components as c", "c.id", "l.component_id")
+        .innerJoin("incidents as i", (join) =>
+          join.onRef("i.source_id", "=", "l.rule_id").on("i.source", "=", "alert"),
+        )
+        .select(["l.component_id", "i.id", "i.severity"])
+        .where("l.component_id", "in", componentIds)
+        .where("c.publish_incidents", "=", 1)
+        .where("i.status", "=", "active")
+        .execute();
+      for (const r of [...monitorIncidents, ...ruleIncidents])
+        add(r.component_id, r.id, { severity: r.severity as IncidentSeverity, ownSource: true });
+      // Incidents linked by hand count by their severity, published or not.
       const linked = await db
         .selectFrom("status_page_incident_components as l")
         .innerJoin("incidents as i", "i.id", "l.incident_id")
-        .select(["l.component_id", "i.severity"])
+        .select(["l.component_id", "i.id", "i.severity"])
         .where("l.component_id", "in", componentIds)
         .where("i.status", "=", "active")
         .execute();
       for (const i of linked)
-        push(states.incidents, i.component_id, i.severity as IncidentSeverity);
+        add(i.component_id, i.id, { severity: i.severity as IncidentSeverity, ownSource: false });
+      for (const [componentId, byId] of own) states.incidents.set(componentId, [...byId.values()]);
       return states;
+    },
+
+    /** Checks counted so far on `day` for each of the components that has a row for it. */
+    async checksRunOn(componentIds: readonly string[], day: string): Promise<Map<string, number>> {
+      if (componentIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("status_page_days")
+        .select(["component_id", "checks_run"])
+        .where("component_id", "in", componentIds)
+        .where("day", "=", day)
+        .execute();
+      return new Map(rows.map((r) => [r.component_id, Number(r.checks_run)]));
     },
 
     /** Which of the components a maintenance window covers at `at`. */

@@ -55,6 +55,8 @@ export interface StatusPageComponentRecord {
   position: number;
   state: ComponentState;
   stateChangedAt: string;
+  /** Its sources' own incidents are shown on it and counted by severity. */
+  publishIncidents: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -104,6 +106,7 @@ const toComponent = (row: StatusPageComponentRow): StatusPageComponentRecord => 
   position: Number(row.position),
   state: row.state as ComponentState,
   stateChangedAt: row.state_changed_at,
+  publishIncidents: Number(row.publish_incidents) === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -236,6 +239,7 @@ export function createStatusPageRepository(db: Kysely<MetaSchema>) {
           position: component.position,
           state: component.state,
           state_changed_at: component.stateChangedAt,
+          publish_incidents: component.publishIncidents ? 1 : 0,
           created_at: component.createdAt,
           updated_at: component.updatedAt,
         })
@@ -256,7 +260,7 @@ export function createStatusPageRepository(db: Kysely<MetaSchema>) {
       id: string,
       change: Pick<
         StatusPageComponentRecord,
-        "groupId" | "name" | "description" | "position" | "updatedAt"
+        "groupId" | "name" | "description" | "position" | "publishIncidents" | "updatedAt"
       >,
     ): Promise<void> {
       await db
@@ -266,6 +270,7 @@ export function createStatusPageRepository(db: Kysely<MetaSchema>) {
           name: change.name,
           description: change.description,
           position: change.position,
+          publish_incidents: change.publishIncidents ? 1 : 0,
           updated_at: change.updatedAt,
         })
         .where("id", "=", id)

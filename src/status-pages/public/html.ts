@@ -1,4 +1,5 @@
 import type { ComponentState, HistoryDay, PublicIncident } from "../model.js";
+import { STATE_LABEL } from "../state-rule.js";
 
 // Small, dependency-free helpers shared by the public page renderers: escaping, URL
 // allow-listing, and the wording and time formats the page shows.
@@ -149,17 +150,14 @@ export const formatDuration = (ms: number): string => {
   return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
 };
 
-export const COMPONENT_STATE_LABEL: Record<ComponentState, string> = {
-  operational: "Operational",
-  degraded: "Degraded performance",
-  down: "Outage",
-  maintenance: "Under maintenance",
-};
+// Every state's words come from the one rule (state-rule.ts): a pill, a day, an incident and
+// the banner never name one state two ways.
+export const COMPONENT_STATE_LABEL: Record<ComponentState, string> = STATE_LABEL;
 
 export const DAY_STATUS_LABEL: Record<HistoryDay["status"], string> = {
-  operational: "Operational",
-  degraded: "Degraded performance",
-  down: "Outage",
+  operational: STATE_LABEL.operational,
+  degraded: STATE_LABEL.degraded,
+  down: STATE_LABEL.down,
   no_data: "No data",
 };
 
@@ -171,8 +169,8 @@ export const SEVERITY_LABEL: Record<PublicIncident["severity"], string> = {
 };
 
 export const IMPACT_LABEL: Record<PublicIncident["impact"], string> = {
-  degraded: "Degraded performance",
-  down: "Outage",
+  degraded: STATE_LABEL.degraded,
+  down: STATE_LABEL.down,
 };
 
 type Phase = NonNullable<PublicIncident["updates"][number]["phase"]>;

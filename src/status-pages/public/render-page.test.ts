@@ -29,7 +29,7 @@ describe("renderStatusPage: document", () => {
   it("is a complete HTML5 document with viewport, title and alternate links", () => {
     expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(html).toMatch(/<title>Acme Cloud — Partial outage<\/title>/);
+    expect(html).toMatch(/<title>Acme Cloud — Outage<\/title>/);
     expect(html).toContain('type="application/atom+xml"');
     expect(html).toContain('href="/status/acme/feed.atom"');
     expect(html).toContain('href="/status/acme/feed.rss"');
@@ -184,8 +184,9 @@ describe("renderStatusPage: banner", () => {
   it.each([
     ["operational", ["operational"], "All systems operational"],
     ["degraded", ["operational"], "Degraded performance"],
-    ["down", ["down", "operational"], "Partial outage"],
-    ["down", ["down", "down"], "Major outage"],
+    // The state's own words, as its pills and incidents say them: one name for one state.
+    ["down", ["down", "operational"], "Outage"],
+    ["down", ["down", "down"], "Outage"],
   ] as const)("%s page with %j reads %s", (status, states, text) => {
     const html = withStatus(status, [...states]);
     expect(html).toContain(`<section class="banner ${status}"`);

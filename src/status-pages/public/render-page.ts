@@ -1,4 +1,5 @@
 import type { PageState, StatusPageData } from "../model.js";
+import { PAGE_HEADLINE } from "../state-rule.js";
 import { escapeHtml, makeTimeFormatter, safeHttpUrl, timeHtml } from "./html.js";
 import { PAGE_CSS, PALETTE } from "./page-style.js";
 import { renderComponents } from "./render-components.js";
@@ -23,15 +24,8 @@ export interface RenderStatusPageOptions {
   now: Date;
 }
 
-/** The banner's headline for the page's state. */
-export const bannerHeadline = (data: StatusPageData): string => {
-  const status: PageState = data.page.status;
-  if (status === "operational") return "All systems operational";
-  if (status === "degraded") return "Degraded performance";
-  const counted = data.services.filter((c) => c.status !== "maintenance");
-  const allDown = counted.length > 0 && counted.every((c) => c.status === "down");
-  return allDown ? "Major outage" : "Partial outage";
-};
+/** The banner's headline: the page state's own words (state-rule.ts), as pills and incidents use. */
+export const bannerHeadline = (data: StatusPageData): string => PAGE_HEADLINE[data.page.status];
 
 const ICONS: Record<PageState, string> = {
   operational:

@@ -103,7 +103,8 @@ describe("toStatuspageSummary", () => {
       id: "inc_active",
       name: "Elevated error rates on the API",
       status: "identified",
-      impact: "major",
+      // The incident's impact (down) in the words of the page's indicator for down.
+      impact: "critical",
       resolved_at: null,
       monitoring_at: null,
       shortlink: `${URL_}#incident-inc_active`,
@@ -123,11 +124,15 @@ describe("toStatuspageSummary", () => {
     expect(incident?.components.map((c) => c.id)).toEqual(["cmp_api"]);
   });
 
-  it("derives status and impact from phases and severity", () => {
+  it("derives status from phases and impact from the incident's impact, never its severity alone", () => {
     const page = buildRichStatusPageData();
     const active = page.activeIncidents[0];
     if (active === undefined) throw new Error("fixture changed");
+    active.severity = "low";
+    active.impact = "degraded";
+    expect(toStatuspageSummary(page, URL_).incidents[0]?.impact).toBe("minor");
     active.severity = "critical";
+    active.impact = "down";
     active.updates.push({ id: "u9", at: active.updates[1]?.at ?? "", phase: null, message: "…" });
     active.updates.push({
       id: "u10",

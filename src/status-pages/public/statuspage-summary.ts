@@ -132,12 +132,11 @@ const pageIndicator = (data: StatusPageData): SpIndicator => {
   return maintenance ? "maintenance" : "none";
 };
 
-// low/medium incidents degrade, high takes down (a partial outage), critical is critical.
-const IMPACT: Record<PublicIncident["severity"], SpIncident["impact"]> = {
-  low: "minor",
-  medium: "minor",
-  high: "major",
-  critical: "critical",
+// An incident's impact as the page's indicator words the same state (state-rule.ts), so an
+// incident never says more or less than the page: degraded is minor, down is critical.
+const IMPACT: Record<PublicIncident["impact"], SpIncident["impact"]> = {
+  degraded: "minor",
+  down: "critical",
 };
 
 const nullIfEmpty = (s: string): string | null => (s === "" ? null : s);
@@ -227,7 +226,7 @@ const toIncident = (
     updated_at: incident.updates.at(-1)?.at ?? incident.resolvedAt ?? incident.startedAt,
     monitoring_at: incident.updates.find((u) => u.phase === "monitoring")?.at ?? null,
     resolved_at: incident.resolvedAt,
-    impact: IMPACT[incident.severity],
+    impact: IMPACT[incident.impact],
     shortlink: `${pageUrl}#${incidentAnchor(incident.id)}`,
     started_at: incident.startedAt,
     page_id: data.page.id,
