@@ -85,16 +85,17 @@ describe("one occurrence, two sources", () => {
     const { span, log } = sources();
     const [event] = span.errors;
     const [record] = log.errors;
-    expect(event?.fingerprint).toBe(record?.fingerprint);
-    expect(occurrenceKey(event ?? record)).toBeDefined();
-    expect(occurrenceKey(event ?? record)).toBe(occurrenceKey(record ?? event));
-    expect(event?.logId).toBe("");
-    expect(record?.logId).toBe(log.logs[0]?.id);
+    if (!event || !record) throw new Error("both sources map to an occurrence");
+    expect(event.fingerprint).toBe(record.fingerprint);
+    expect(occurrenceKey(event)).toBeDefined();
+    expect(occurrenceKey(event)).toBe(occurrenceKey(record));
+    expect(event.logId).toBe("");
+    expect(record.logId).toBe(log.logs[0]?.id);
     // The session sees one error from the two requests.
     expect(span.sessions[0]?.errorKeys).toEqual(log.sessions[0]?.errorKeys);
     const rows = summarizeSessions([...span.sessions, ...log.sessions], new UserAgentParser());
     expect(rows.map((r) => [r.error_count, r.error_keys])).toEqual([
-      [1, [sessionErrorKey(record ?? event)]],
+      [1, [sessionErrorKey(record)]],
     ]);
   });
 
