@@ -139,11 +139,11 @@ export const renderComponents = (data: StatusPageData): string => {
   if (blocks.length === 0) return `<div class="card"><p class="empty">No components yet.</p></div>`;
   const key = (
     [
-      ["operational", "Operational"],
-      ["degraded", "Degraded"],
-      ["down", "Outage"],
-      ["neutral", "No data"],
-      ["maintenance", "Maintenance"],
+      ["operational", COMPONENT_STATE_LABEL.operational],
+      ["degraded", COMPONENT_STATE_LABEL.degraded],
+      ["down", COMPONENT_STATE_LABEL.down],
+      ["neutral", DAY_STATUS_LABEL.no_data],
+      ["maintenance", COMPONENT_STATE_LABEL.maintenance],
     ] as const
   )
     .map(

@@ -56,6 +56,7 @@ export interface StatusComponent {
   statusChangedAt: string;
   monitors: ComponentSource[];
   alertRules: ComponentSource[];
+  publishIncidents: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -105,6 +106,7 @@ export interface ComponentInput {
   groupId: string | null;
   monitorIds: string[];
   alertRuleIds: string[];
+  publishIncidents: boolean;
   position?: number;
 }
 

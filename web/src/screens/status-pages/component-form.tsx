@@ -12,7 +12,14 @@ import {
 } from "./api";
 
 const MAX_SOURCES = 20;
-const FIELDS = ["name", "description", "groupId", "monitorIds", "alertRuleIds"] as const;
+const FIELDS = [
+  "name",
+  "description",
+  "groupId",
+  "monitorIds",
+  "alertRuleIds",
+  "publishIncidents",
+] as const;
 
 /**
  * A component's name, description, group and sources: monitors and alert rules of any project
@@ -41,6 +48,7 @@ export function ComponentForm({
     groupId: component?.groupId ?? null,
     monitorIds: component?.monitors.map((m) => m.id) ?? [],
     alertRuleIds: component?.alertRules.map((r) => r.id) ?? [],
+    publishIncidents: component?.publishIncidents ?? true,
   });
   const set = (change: Partial<ComponentInput>) => setInput((i) => ({ ...i, ...change }));
   const submit = (event: FormEvent) => {
@@ -91,8 +99,22 @@ export function ComponentForm({
         )}
       </Field>
       <p className="muted small">
-        Its state comes from its sources: all failing is down, some failing is degraded. {total} of{" "}
+        Its state comes from its sources (all failing is an outage, some failing is degraded) and
+        the incidents it shows (low or medium degrade, high or critical are an outage). {total} of{" "}
         {MAX_SOURCES} sources picked.
+      </p>
+      <label className="sp-check">
+        <input
+          type="checkbox"
+          name="publishIncidents"
+          checked={input.publishIncidents}
+          onChange={(e) => set({ publishIncidents: e.target.checked })}
+        />
+        <span>Show its monitors' and alert rules' incidents on the public page</span>
+      </label>
+      <p className="muted small">
+        On by default: an outage's incident shows on this component and counts by its severity. Off:
+        its state comes from its sources alone. Incidents you link by hand always show.
       </p>
       {sources.error && (
         <ProblemMessage error={sources.error} title="Sources could not be listed" />

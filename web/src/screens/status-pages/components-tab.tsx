@@ -1,7 +1,7 @@
 import { Link } from "wouter";
 import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage } from "../../components/feedback";
-import { Drawer, StateBadge } from "../../components/ui";
+import { Drawer } from "../../components/ui";
 import { projectPath } from "../registry";
 import type { ComponentInput, ComponentSource, StatusComponent, StatusPageConfig } from "./api";
 import {
@@ -17,6 +17,7 @@ import {
 import { ComponentForm } from "./component-form";
 import { GroupsSection } from "./groups-section";
 import { moveChanges } from "./order";
+import { StatusStateBadge } from "./state-badge";
 
 /** Components in display order (as the public page shows them), with the groups above. */
 export function ComponentsTab({ orgId, config, manager }: TabProps) {
@@ -85,10 +86,10 @@ export function ComponentsTab({ orgId, config, manager }: TabProps) {
                   <Sources component={c} />
                 </td>
                 <td>
-                  <StateBadge
-                    state={c.status}
-                    {...(c.status === "maintenance" ? { tone: "info" as const } : {})}
-                  />
+                  <StatusStateBadge state={c.status} />
+                  {!c.publishIncidents && (
+                    <div className="muted small">Source incidents not shown</div>
+                  )}
                 </td>
                 {manager && (
                   <RowActions

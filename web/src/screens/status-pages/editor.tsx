@@ -1,7 +1,7 @@
 import { Link, useParams } from "wouter";
 import { canManage } from "../../api/session";
 import { QueryView } from "../../components/feedback";
-import { PageHeader, StateBadge, Tabs } from "../../components/ui";
+import { PageHeader, Tabs } from "../../components/ui";
 import { formatRelative } from "../../lib/format";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
@@ -11,6 +11,7 @@ import { ComponentsTab } from "./components-tab";
 import { MaintenanceTab } from "./maintenance-tab";
 import { Preview } from "./preview";
 import { SettingsTab } from "./settings-tab";
+import { StatusStateBadge } from "./state-badge";
 
 const TABS = [
   { key: "components", label: "Components" },
@@ -58,7 +59,7 @@ function EditorBody({ config }: { config: StatusPageConfig }) {
         }
       >
         <p className="sp-facts">
-          <StateBadge state={page.status} />
+          <StatusStateBadge state={page.status} />
           <span className="muted">
             /status/{page.slug} · changed {formatRelative(page.statusChangedAt)} · times in{" "}
             {page.timezone}

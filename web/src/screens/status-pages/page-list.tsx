@@ -6,7 +6,7 @@ import { canManage, useMe } from "../../api/session";
 import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
 import { RelativeTime } from "../../components/relative-time";
-import { Drawer, PageHeader, StateBadge } from "../../components/ui";
+import { Drawer, PageHeader } from "../../components/ui";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import {
@@ -18,6 +18,7 @@ import {
   useStatusPages,
 } from "./api";
 import { EMPTY_PAGE, PageFieldsForm } from "./page-form";
+import { StatusStateBadge } from "./state-badge";
 
 /** The organization's status pages: state, counts, public link; owners and admins create. */
 export function StatusPageList() {
@@ -80,7 +81,7 @@ export function StatusPageList() {
                     )}
                   </td>
                   <td>
-                    <StateBadge state={page.status} />
+                    <StatusStateBadge state={page.status} />
                   </td>
                   <td className="num">{summary?.components ?? "—"}</td>
                   <td className="num">{summary?.activeIncidents ?? "—"}</td>

@@ -1,0 +1,18 @@
+import { STATE_LABEL } from "../../../../src/status-pages/state-rule";
+import { StateBadge } from "../../components/ui";
+import type { ComponentState } from "./api";
+
+const TONE = {
+  operational: "ok",
+  degraded: "warn",
+  down: "bad",
+  maintenance: "info",
+} as const satisfies Record<ComponentState, string>;
+
+/**
+ * A page's or component's state in the public page's own words (the server's one rule,
+ * src/status-pages/state-rule.ts), so the editor and its preview never name a state two ways.
+ */
+export function StatusStateBadge({ state }: { state: ComponentState }) {
+  return <StateBadge state={STATE_LABEL[state]} tone={TONE[state]} />;
+}
