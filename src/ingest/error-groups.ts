@@ -131,11 +131,21 @@ export class ErrorGroupStore {
     const keyed = new Map<string, ErrorOccurrence[]>();
     for (const o of occurrences) {
       if (occurrenceKey(o) === undefined) fresh.add(o);
-      else keyed.set(o.projectId, [...(keyed.get(o.projectId) ?? []), o]);
+      else {
+        const list = keyed.get(o.projectId);
+        if (list) list.push(o);
+        else keyed.set(o.projectId, [o]);
+      }
     }
     const table = `${quoteIdentifier(this.executor.database)}.error_occurrences`;
     for (const [projectId, list] of keyed) {
-      const times = list.map((o) => o.timestampMs);
+      // A loop, not Math.min(...times): a large batch would overflow the call's arguments.
+      let from = Number.POSITIVE_INFINITY;
+      let to = Number.NEGATIVE_INFINITY;
+      for (const o of list) {
+        from = Math.min(from, o.timestampMs);
+        to = Math.max(to, o.timestampMs);
+      }
       const rows = await this.executor.query<Record<string, string>>(
         `SELECT DISTINCT fingerprint, trace_id, span_id, message FROM ${table}
          WHERE project_id = {projectId:String} AND fingerprint IN {fingerprints:Array(String)}
@@ -146,8 +156,8 @@ export class ErrorGroupStore {
           params: {
             projectId,
             fingerprints: [...new Set(list.map((o) => o.fingerprint))],
-            from: Math.min(...times) - SAME_OCCURRENCE_MS,
-            to: Math.max(...times) + SAME_OCCURRENCE_MS,
+            from: from - SAME_OCCURRENCE_MS,
+            to: to + SAME_OCCURRENCE_MS,
             traces: [...new Set(list.map((o) => o.traceId))],
             spans: [...new Set(list.map((o) => o.spanId))],
           },
