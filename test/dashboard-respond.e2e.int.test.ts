@@ -326,6 +326,19 @@ describe.skipIf(!chromiumAvailable)("dashboard: monitors and alerts", () => {
     await dash.screenshot(page, "alerts-threshold-unit");
 
     await threshold.fill("5");
+    // Once the threshold is changed, the refusal of 500% no longer stands beside it.
+    expect(await page.getByText("The rule was not saved").count()).toBe(0);
+    expect(await threshold.getAttribute("aria-invalid")).toBeNull();
+    // The preview speaks the same unit: each series' value in percent.
+    await dash.seedDemo(200);
+    await form.getByLabel("Window").selectOption("24h");
+    await page.getByRole("button", { name: "Preview" }).click();
+    const previewed = page.getByTestId("alert-preview");
+    await previewed.waitFor();
+    expect(await previewed.getByRole("row", { name: /^value/ }).textContent()).toMatch(
+      /value\s*\d+(\.\d+)?%/,
+    );
+    await dash.screenshot(page, "alerts-preview-percent");
     await page.getByRole("button", { name: "Create rule" }).click();
     await page.waitForURL(/\/alerts\/alr_[^/]+$/);
     const ruleId = page.url().split("/alerts/")[1] ?? "";

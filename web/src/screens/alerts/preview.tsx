@@ -1,4 +1,5 @@
 import { useMemo } from "react";
+import { type AlertUnit, withUnit } from "../../../../src/alerts/catalog";
 import { type ChartSeries, TimeSeriesChart } from "../../components/chart";
 import { DataTable } from "../../components/data-table";
 import { ProblemMessage } from "../../components/feedback";
@@ -14,9 +15,11 @@ const WITHIN = "#16a34a";
 function PreviewChart({
   preview,
   threshold,
+  unit,
 }: {
   preview: AlertPreview;
   threshold: number | undefined;
+  unit: AlertUnit | null;
 }) {
   const { x, series, categories, categoryLabel } = useMemo(() => {
     const rows = preview.series.filter((s) => s.value !== null);
@@ -52,9 +55,9 @@ function PreviewChart({
       categoryLabel={categoryLabel}
       kind="bar"
       height={200}
-      formatValue={formatNumber}
+      formatValue={(v) => withUnit(formatNumber(v), unit)}
       {...(threshold === undefined ? {} : { threshold })}
-      title={`Value of each series now${threshold === undefined ? "" : `, threshold ${threshold}`}`}
+      title={`Value of each series now${threshold === undefined ? "" : `, threshold ${withUnit(threshold, unit)}`}`}
     />
   );
 }
@@ -63,9 +66,12 @@ function PreviewChart({
 export function PreviewResult({
   preview,
   threshold,
+  unit = null,
 }: {
   preview: AlertPreview;
   threshold: number | undefined;
+  /** The value's unit (the preset's): values and threshold are written in it. */
+  unit?: AlertUnit | null;
 }) {
   return (
     <div className="alr-preview" data-testid="alert-preview">
@@ -79,13 +85,15 @@ export function PreviewResult({
           The query returned no rows: the “when there is no data” setting decides.
         </p>
       )}
-      <PreviewChart preview={preview} threshold={threshold} />
+      <PreviewChart preview={preview} threshold={threshold} unit={unit} />
       {preview.series.length > 0 && (
         <DataTable columns={["Series", { label: "Value", num: true }, "Breaching", "Would be"]}>
           {preview.series.map((s) => (
             <tr key={s.seriesKey}>
               <td className="mono">{seriesLabel(s.labels)}</td>
-              <td className="num">{s.value === null ? "no data" : formatNumber(s.value)}</td>
+              <td className="num">
+                {s.value === null ? "no data" : withUnit(formatNumber(s.value), unit)}
+              </td>
               <td>
                 {s.breaching === "no_data_keep" ? "kept (no data)" : s.breaching ? "yes" : "no"}
               </td>
@@ -116,10 +124,12 @@ export function PreviewPanel({
   writer,
   preview,
   threshold,
+  unit = null,
 }: {
   writer: boolean;
   preview: { isPending: boolean; isError: boolean; error: unknown; data: AlertPreview | undefined };
   threshold: number | undefined;
+  unit?: AlertUnit | null;
 }) {
   return (
     <aside className="card alr-preview-panel" aria-label="Preview">
@@ -131,7 +141,7 @@ export function PreviewPanel({
       ) : preview.isError ? (
         <PreviewError error={preview.error} />
       ) : preview.data ? (
-        <PreviewResult preview={preview.data} threshold={threshold} />
+        <PreviewResult preview={preview.data} threshold={threshold} unit={unit} />
       ) : (
         <p className="muted small">
           Evaluates the draft now, without saving: each series, its value against the threshold and

@@ -64,6 +64,8 @@ export function RuleForm({
   const [saved, setSaved] = useState(false);
   const set = (change: Partial<RuleDraft>) => {
     setSaved(false);
+    // A refusal speaks of the draft as it was sent: once edited, it no longer applies.
+    if (save.isError) save.reset();
     setDraft((d) => ({ ...d, ...change }));
   };
   const presetList = presets.data ?? [];
@@ -324,6 +326,7 @@ export function RuleForm({
         writer={writer}
         preview={preview}
         threshold={Number.isFinite(threshold) && draft.threshold !== "" ? threshold : undefined}
+        unit={unit?.name ?? null}
       />
     </div>
   );
