@@ -36,7 +36,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
       openIncident: false,
       messageTemplate: "{{value}}",
     };
-    const query = kind === "error_rate" ? FRACTION_QUERY : LOGS_QUERY;
+    const query = kind === "error_rate" && !id.includes("other") ? FRACTION_QUERY : LOGS_QUERY;
     await sql`insert into alert_rules (id, project_id, name, description, severity, definition,
         query, muted, muted_until, state, created_at, updated_at)
       values (${id}, 'prj_u', ${id}, '', 'high', ${JSON.stringify(definition)}, ${query}, 0, null,
@@ -59,6 +59,8 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
     await insert("alr_typed_percent", "error_rate", ">", 5);
     await insert("alr_all_failing", "error_rate", ">=", 1);
     await insert("alr_logs", "log_count", ">", 0.5);
+    // An error-rate rule whose query is not the preset's: its threshold never moves alone.
+    await insert("alr_other_query", "error_rate", ">", 0.5);
     await insert("alr_tql", null, "<", 0.5);
     store = createMetaStore(database);
     await store.migrate();
@@ -86,7 +88,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
       op: ">=",
       threshold: 100,
     });
-    for (const id of ["alr_logs", "alr_tql"])
+    for (const id of ["alr_logs", "alr_tql", "alr_other_query"])
       expect(await rule(id)).toMatchObject({
         query: LOGS_QUERY,
         definition: { condition: { threshold: 0.5 } },

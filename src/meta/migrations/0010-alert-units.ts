@@ -47,8 +47,9 @@ async function rewrite(
  * error-rate rules get the percent query and their threshold in percent, so each fires as before.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Only a query as the preset compiled it: the threshold moves with the query, never alone.
   await rewrite(db, (rule, { condition }) =>
-    rule.query.includes(PERCENT)
+    rule.query.includes(PERCENT) || !rule.query.includes(FRACTION)
       ? null
       : {
           query: rule.query.replace(FRACTION, PERCENT),
