@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_ERRORS } from "../src/read/sessions.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
+import { sessionRecountStatement } from "../src/telemetry/occurrence-recount.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -13,7 +15,7 @@ const P = "prj_recount";
  * of the same span as two occurrences. Starting the release that adds the column takes those
  * second sources off the groups' counts, once.
  */
-describe("error groups counted by an earlier release", () => {
+describe("error groups and sessions counted by an earlier release", () => {
   const dir = makeTempDir();
   let executor: TelemetryExecutor;
 
@@ -87,5 +89,72 @@ describe("error groups counted by an earlier release", () => {
     expect(await counts()).toEqual({ fp_distinct: 4, fp_twice: 5 });
     await ensureTelemetrySchema(executor, { retentionDays: 30 });
     expect(await counts()).toEqual({ fp_distinct: 4, fp_twice: 5 });
+  });
+
+  it("recounts the sessions' errors from the spans and logs that hold them", async () => {
+    // Before error_keys: a failed span with an exception event and its log (counted 2), a failed
+    // span that recorded nothing (1) and a log without a span (1).
+    await executor.command("ALTER TABLE vigil.sessions DROP COLUMN error_keys");
+    const trace = "b".repeat(32);
+    const session = { project_id: P, session_id: "sess-old" };
+    const exception = { "exception.type": "TypeError", "exception.message": "boom" };
+    await executor.insert("traces", [
+      {
+        ...session,
+        timestamp: time(T),
+        end_timestamp: time(T + 5),
+        trace_id: trace,
+        span_id: "1".repeat(16),
+        status: "error",
+        operation_name: "op",
+        events_timestamp: [time(T + 1)],
+        events_name: ["exception"],
+        events_attributes: [exception],
+      },
+      {
+        ...session,
+        timestamp: time(T + 10),
+        end_timestamp: time(T + 15),
+        trace_id: trace,
+        span_id: "2".repeat(16),
+        status: "error",
+        operation_name: "op",
+      },
+    ]);
+    await executor.insert("logs", [
+      {
+        ...session,
+        id: "log_1",
+        timestamp: time(T + 2),
+        trace_id: trace,
+        span_id: "1".repeat(16),
+        level: "error",
+        message: "request failed",
+        attributes: exception,
+      },
+      { ...session, id: "log_2", timestamp: time(T + 20), level: "fatal", message: "gone" },
+    ]);
+    await executor.insert("sessions", [
+      { ...session, first_seen: time(T), last_seen: time(T + 10), span_count: 2, error_count: 3 },
+      {
+        ...session,
+        first_seen: time(T + 2),
+        last_seen: time(T + 20),
+        log_count: 2,
+        error_count: 2,
+      },
+    ]);
+    const errors = async () => {
+      const [row] = await executor.query<{ errors: string }>(
+        `SELECT ${SESSION_ERRORS} AS errors FROM vigil.sessions WHERE project_id = {p:String}`,
+        { params: { p: P } },
+      );
+      return Number(row?.errors);
+    };
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+    expect(await errors()).toBe(3);
+    // Running it again changes nothing.
+    await executor.command(sessionRecountStatement("vigil"));
+    expect(await errors()).toBe(3);
   });
 });

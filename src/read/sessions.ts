@@ -94,9 +94,11 @@ export type SessionDetail = z.infer<typeof SessionDetail>;
 /**
  * A session's errors from its partial rows: its distinct error keys (sessionErrorKey), a failed
  * span's own key (`<trace><span>:`, 49 characters) only when no other error of that span is
- * there; rows written before error_keys count their error_count.
+ * there; rows written before error_keys count their error_count, unless the upgrade's recount
+ * row (keys, no spans or logs: occurrence-recount.ts) stands in for them.
  */
-const SESSION_ERRORS = `sumIf(error_count, empty(error_keys)) + length(arrayFilter(
+export const SESSION_ERRORS = `if(countIf(span_count = 0 AND log_count = 0 AND notEmpty(error_keys)) > 0, 0,
+    sumIf(error_count, empty(error_keys))) + length(arrayFilter(
     k -> NOT (endsWith(k, ':') AND has(arrayMap(o -> substring(o, 1, 49),
       arrayFilter(o -> NOT endsWith(o, ':'), groupUniqArrayArray(error_keys))), k)),
     groupUniqArrayArray(error_keys)))`;

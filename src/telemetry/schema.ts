@@ -13,7 +13,12 @@ import {
   INTERNAL_TABLES,
   OBSOLETE,
 } from "./internal-tables.js";
-import { countsSecondSources, recountStatement } from "./occurrence-recount.js";
+import {
+  countsSecondSources,
+  recountStatement,
+  sessionRecountStatement,
+  sessionsCountSecondSources,
+} from "./occurrence-recount.js";
 import { clusterLayout } from "./schema-cluster.js";
 import { settingsLines, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
 
@@ -251,4 +256,5 @@ export async function ensureTelemetrySchema(
   }
   // Once, by the start that adds error_occurrences.log_id (docs/ingestion.md, "One occurrence").
   if (countsSecondSources(state)) await executor.command(recountStatement(db));
+  if (sessionsCountSecondSources(state)) await executor.command(sessionRecountStatement(db));
 }
