@@ -590,7 +590,7 @@ describe("notification channels over HTTP", () => {
       incident: {
         id: "inc_disp",
         startedAt: new Date(nowMs).toISOString(),
-        endedAt: null,
+        resolvedAt: null,
         durationMs: null,
       },
       check: {
@@ -607,7 +607,7 @@ describe("notification channels over HTTP", () => {
       incident: {
         id: "inc_disp",
         startedAt: new Date(nowMs - 252_000).toISOString(),
-        endedAt: new Date(nowMs).toISOString(),
+        resolvedAt: new Date(nowMs).toISOString(),
         durationMs: 252_000,
       },
     });

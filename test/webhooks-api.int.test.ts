@@ -816,7 +816,9 @@ describe("webhook management API", () => {
         event: "monitor.recovered",
         data: { monitorId: monitor.body.id, incidentId: downEnvelope.data.incidentId },
       });
-      expect(upEnvelope.data.incident).toMatchObject({ endedAt: expect.stringMatching(ISO) });
+      const ended = upEnvelope.data.incident as { resolvedAt: string; endedAt: string };
+      expect(ended.resolvedAt).toMatch(ISO);
+      expect(ended.endedAt).toBe(ended.resolvedAt);
       expect((await payloadSchema("monitor.recovered")).safeParse(upEnvelope.data).success).toBe(
         true,
       );

@@ -293,7 +293,7 @@ function notificationOf(
     incident: {
       id: incident.id,
       startedAt: incident.startedAt,
-      endedAt: incident.resolvedAt,
+      resolvedAt: incident.resolvedAt,
       durationMs: incident.durationMs,
     },
     check: {

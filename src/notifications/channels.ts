@@ -166,7 +166,7 @@ export function sampleNotification(projectId: string, now: Date): MonitorNotific
       type: "api",
       url: "https://example.com/health",
     },
-    incident: { id: "inc_sample", startedAt: at, endedAt: null, durationMs: null },
+    incident: { id: "inc_sample", startedAt: at, resolvedAt: null, durationMs: null },
     check: {
       resultId: "run_sample",
       startedAt: at,

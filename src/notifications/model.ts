@@ -10,7 +10,8 @@ export interface MonitorNotification {
   incident: {
     id: string;
     startedAt: string;
-    endedAt: string | null;
+    /** When the outage ended; null while it lasts (as /v1/incidents' resolvedAt). */
+    resolvedAt: string | null;
     durationMs: number | null;
   };
   /** The check that opened (down) or ended (recovered) the outage. */

@@ -73,7 +73,7 @@ describe("monitorEventPayload", () => {
     incident: {
       id: "inc_1",
       startedAt: "2026-01-02T03:04:05.000Z",
-      endedAt: null,
+      resolvedAt: null,
       durationMs: null,
     },
     check: {
@@ -87,7 +87,7 @@ describe("monitorEventPayload", () => {
   const recovered: MonitorNotification = {
     ...down,
     event: "monitor.recovered",
-    incident: { ...down.incident, endedAt: "2026-01-02T03:16:05.000Z", durationMs: 720_000 },
+    incident: { ...down.incident, resolvedAt: "2026-01-02T03:16:05.000Z", durationMs: 720_000 },
     check: {
       resultId: "run_2",
       startedAt: "2026-01-02T03:16:05.000Z",
@@ -109,7 +109,9 @@ describe("monitorEventPayload", () => {
       incidentId: notification.incident.id,
       projectId: notification.projectId,
       monitor: notification.monitor,
-      incident: notification.incident,
+      // resolvedAt as /v1/incidents and incident.* events name it; endedAt is its deprecated
+      // alias, kept so receivers written against the earlier payload go on working.
+      incident: { ...notification.incident, endedAt: notification.incident.resolvedAt },
       check: notification.check,
     });
     // The envelope names the event; the payload does not repeat it.

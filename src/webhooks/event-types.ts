@@ -34,7 +34,10 @@ const MonitorPayload = z.object({
   incident: z.object({
     id: z.string(),
     startedAt: isoTime,
-    endedAt: isoTime.nullable(),
+    resolvedAt: isoTime.nullable().describe("When the outage ended; null while it lasts"),
+    endedAt: isoTime
+      .nullable()
+      .describe("Deprecated: the same as resolvedAt, kept for receivers of earlier payloads"),
     durationMs: z.number().int().nullable(),
   }),
   check: z.object({
@@ -118,6 +121,7 @@ const monitorExample = (recovered: boolean): MonitorPayload => ({
   incident: {
     id: "inc_01kaexample0000000000000",
     startedAt: AT,
+    resolvedAt: recovered ? "2026-11-21T09:42:00.000Z" : null,
     endedAt: recovered ? "2026-11-21T09:42:00.000Z" : null,
     durationMs: recovered ? 720_000 : null,
   },
@@ -254,7 +258,14 @@ export const isWebhookEvent = (name: string): name is WebhookEventName =>
 /** The payload of monitor.down / monitor.recovered: the notification, with its ids on top. */
 export function monitorEventPayload(notification: MonitorNotification): MonitorPayload {
   const { monitor, incident, check, projectId } = notification;
-  return { monitorId: monitor.id, incidentId: incident.id, projectId, monitor, incident, check };
+  return {
+    monitorId: monitor.id,
+    incidentId: incident.id,
+    projectId,
+    monitor,
+    incident: { ...incident, endedAt: incident.resolvedAt },
+    check,
+  };
 }
 
 /** The payload of error.created / error.regressed for an error group. */

@@ -172,7 +172,7 @@ function notificationContract(getStore: () => MetaStore): void {
     event: "monitor.down",
     projectId: "",
     monitor: { id: "mon_x", name: "Checkout", type: "api", url: "https://example.com" },
-    incident: { id: "inc_1", startedAt: at(0), endedAt: null, durationMs: null },
+    incident: { id: "inc_1", startedAt: at(0), resolvedAt: null, durationMs: null },
     check: {
       resultId: "run_1",
       startedAt: at(0),

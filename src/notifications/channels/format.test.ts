@@ -11,7 +11,7 @@ const down: MonitorNotification = {
   incident: {
     id: "inc_1",
     startedAt: "2026-03-01T10:00:00.000Z",
-    endedAt: null,
+    resolvedAt: null,
     durationMs: null,
   },
   check: {
@@ -26,7 +26,7 @@ const recovered: MonitorNotification = {
   ...down,
   event: "monitor.recovered",
   monitor: { ...down.monitor, name: "Checkout" },
-  incident: { ...down.incident, endedAt: "2026-03-01T10:04:12.000Z", durationMs: 252_000 },
+  incident: { ...down.incident, resolvedAt: "2026-03-01T10:04:12.000Z", durationMs: 252_000 },
 };
 
 describe("notification text", () => {

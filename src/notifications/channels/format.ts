@@ -107,7 +107,7 @@ function monitorDetails(notification: MonitorNotification): DetailLine[] {
     add("Started", formatTime(incident.startedAt));
   } else {
     add("Down since", formatTime(incident.startedAt));
-    add("Recovered", incident.endedAt && formatTime(incident.endedAt));
+    add("Recovered", incident.resolvedAt && formatTime(incident.resolvedAt));
   }
   add("URL", monitor.url);
   return lines;
