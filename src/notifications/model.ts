@@ -52,3 +52,18 @@ export type Notification = MonitorNotification | AlertNotification;
 
 export const isAlertNotification = (n: Notification): n is AlertNotification =>
   n.event.startsWith("alert.");
+
+/**
+ * A notification as the delivery queue stored it. Monitor payloads queued before the outage's end
+ * was named `resolvedAt` carry it as `endedAt`; they are read under the current name, so a
+ * delivery queued before an upgrade still says when the outage ended.
+ */
+export function readStoredNotification(stored: string): Notification {
+  const payload = JSON.parse(stored) as Notification;
+  if (isAlertNotification(payload)) return payload;
+  const { endedAt, ...incident } = payload.incident as MonitorNotification["incident"] & {
+    endedAt?: string | null;
+  };
+  if (endedAt === undefined) return payload;
+  return { ...payload, incident: { ...incident, resolvedAt: incident.resolvedAt ?? endedAt } };
+}

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Notification } from "../../notifications/model.js";
+import { type Notification, readStoredNotification } from "../../notifications/model.js";
 import type { MetaSchema, NotificationDeliveryRow } from "../schema.js";
 import { claimDueRows } from "./batches.js";
 
@@ -55,7 +55,7 @@ const toDelivery = (row: NotificationDeliveryRow): NotificationDelivery => ({
   ruleId: row.rule_id,
   incidentId: row.incident_id,
   event: row.event,
-  payload: JSON.parse(row.payload) as Notification,
+  payload: readStoredNotification(row.payload),
   status: toStatus(row.status),
   attempts: Number(row.attempts),
   lastError: row.last_error,
