@@ -196,6 +196,32 @@ describe("loadConfig", () => {
     );
   });
 
+  it("refuses --dev unless the HTTP host, and a gRPC host that is set, are loopback", () => {
+    // deploy/Dockerfile sets VIGIL_HOST=0.0.0.0: --dev there would open the SSRF guard to the network.
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_HOST: "0.0.0.0" }, overrides: { dev: true } })),
+    ).toEqual([expect.stringMatching(/^VIGIL_HOST: --dev .*loopback.*\(it is 0\.0\.0\.0\)/)]);
+    expect(
+      problemsOf(() => loadConfig({ env: {}, overrides: { dev: true, host: "192.168.1.5" } }))[0],
+    ).toMatch(/^--host: /);
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_GRPC_HOST: "::" }, overrides: { dev: true } })),
+    ).toEqual([expect.stringMatching(/^VIGIL_GRPC_HOST: --dev .*loopback/)]);
+    for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1"])
+      expect(
+        loadConfig({ env: { VIGIL_HOST: host, VIGIL_GRPC_HOST: host }, overrides: { dev: true } })
+          .host,
+      ).toBe(host);
+    // Without --dev any address may be bound, and a gRPC host nothing listens on is not judged.
+    expect(loadConfig({ env: { VIGIL_HOST: "0.0.0.0" } }).host).toBe("0.0.0.0");
+    expect(
+      loadConfig({
+        env: { VIGIL_GRPC_ENABLED: "false", VIGIL_GRPC_HOST: "0.0.0.0" },
+        overrides: { dev: true },
+      }).grpc.host,
+    ).toBe("0.0.0.0");
+  });
+
   it("names the variable of an invalid value", () => {
     expect(problemsOf(() => loadConfig({ env: { VIGIL_PORT: "70000" } }))[0]).toMatch(
       /^VIGIL_PORT: /,

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { Email, Password } from "./auth/users.js";
+import { isLoopbackHost } from "./lib/http/address-policy.js";
 import { closestName } from "./lib/suggest.js";
 
 /**
@@ -689,6 +690,27 @@ function crossFieldProblems(
   return problems;
 }
 
+/**
+ * `--dev` turns the SSRF guard off, which is safe only when nobody else can reach the server:
+ * the addresses it listens on (HTTP, and OTLP/gRPC's own host when set) must be loopback.
+ */
+function devModeProblems(
+  config: Config,
+  describe: (path: readonly PropertyKey[]) => string,
+): string[] {
+  const hosts: [readonly string[], string | undefined][] = [
+    [["host"], config.host],
+    [["grpc", "host"], config.grpc.enabled ? config.grpc.host : undefined],
+  ];
+  return hosts.flatMap(([path, host]) =>
+    host === undefined || isLoopbackHost(host)
+      ? []
+      : [
+          `${describe(path)}: --dev (local development, SSRF guard off) listens on a loopback address only: 127.0.0.1, ::1 or localhost (it is ${host}); start without --dev on an address others can reach`,
+        ],
+  );
+}
+
 /** Settings of the ClickHouse server adapter that mean nothing without its URL, or with http://. */
 function telemetryProblems(
   telemetry: Config["telemetry"],
@@ -776,7 +798,10 @@ export function loadConfig(sources: ConfigSources): Config {
     const fields = `${describe(["auth", "adminEmail"])} and ${describe(["auth", "adminPassword"])}`;
     throw new ConfigError([`${fields}: set both to create the first admin, or neither`]);
   }
-  const crossField = crossFieldProblems(config, describe);
+  const crossField = [
+    ...crossFieldProblems(config, describe),
+    ...(dev ? devModeProblems(config, describe) : []),
+  ];
   if (crossField.length > 0) throw new ConfigError(crossField);
   return { ...config, dataDir: resolve(config.dataDir) };
 }

@@ -62,7 +62,7 @@ export async function main(
     )
     .option(
       "--dev",
-      "local development: monitors and webhooks may reach this machine and private addresses, and webhooks may be plain http:// to loopback (never in production)",
+      "local development, on a loopback host only (refused otherwise): monitors and webhooks may reach this machine and private addresses, and webhooks may be plain http:// to loopback (never in production)",
     )
     .action(async (opts: ServeOptions) => {
       const config = configFrom(program.opts<GlobalOptions>(), env, opts);

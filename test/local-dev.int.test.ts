@@ -50,8 +50,8 @@ async function holdPort(port: number): Promise<TcpServer | undefined> {
 }
 
 /** `vigil serve --json --port 0 …args` until its ready line or its exit. */
-async function serve(args: string[], dataDir: string) {
-  const child = spawnCli(["serve", "--json", "--port", "0", "--data-dir", dataDir, ...args]);
+async function serve(args: string[], dataDir: string, env: Record<string, string> = {}) {
+  const child = spawnCli(["serve", "--json", "--port", "0", "--data-dir", dataDir, ...args], env);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => {
@@ -197,6 +197,17 @@ describe("local development", { timeout: 60_000 }, () => {
       expect(problem.errors[0]?.message).toMatch(/https:\/\//);
     }
   }
+
+  it("--dev refuses to start on a host others can reach (VIGIL_HOST=0.0.0.0, as the Docker image sets)", async () => {
+    const server = await serve(["--dev"], join(dir.path, "dev-public"), { VIGIL_HOST: "0.0.0.0" });
+    stops.push(server.stop);
+    expect(server.outcome).toEqual({ exited: 1 });
+    const { error } = JSON.parse(server.stdout()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("invalid_config");
+    expect(error.message).toMatch(/VIGIL_HOST: --dev .*loopback.*\(it is 0\.0\.0\.0\)/);
+    // Refused before the banner: nothing was relaxed.
+    expect(server.stderr()).not.toMatch(/LOCAL DEVELOPMENT MODE/);
+  });
 
   it("a busy default OTLP/gRPC port is a warning naming the setting, and the service runs", async () => {
     const held = await holdPort(DEFAULT_GRPC_PORT);

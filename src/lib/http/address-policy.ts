@@ -148,15 +148,62 @@ export function privateUrlHost(url: string): string | undefined {
   return LOCAL_NAME.test(hostname) ? hostname : undefined;
 }
 
+const loopbackAddresses = new BlockList();
+loopbackAddresses.addSubnet("127.0.0.0", 8, "ipv4");
+loopbackAddresses.addAddress("::1", "ipv6");
+
 /**
- * Whether a URL's host is this machine by definition: localhost (and *.localhost), 127.0.0.0/8 or
- * [::1], as IP literals or names, never a name that merely resolves there.
+ * True when an IP address is this machine's loopback: 127.0.0.0/8 or ::1, or 127.0.0.0/8 in its
+ * IPv4-mapped IPv6 form (::ffff:127.0.0.1). Names are not addresses: false for them.
+ */
+export function isLoopbackAddress(ip: string): boolean {
+  const address = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
+  const version = isIP(address);
+  if (version === 4) return loopbackAddresses.check(address, "ipv4");
+  if (version !== 6) return false;
+  const bytes = ipv6Bytes(address.toLowerCase());
+  if (!bytes) return false;
+  if (startsWith(bytes, [...new Array<number>(10).fill(0), 0xff, 0xff]))
+    return loopbackAddresses.check(dottedQuad(bytes, 12), "ipv4");
+  return loopbackAddresses.check(address, "ipv6");
+}
+
+/**
+ * Whether a listen address (http.host, grpc.host) is reachable from this machine only:
+ * `localhost`, 127.0.0.0/8 or ::1. The unspecified 0.0.0.0 and :: are every interface.
+ */
+export function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === "localhost" || isLoopbackAddress(host);
+}
+
+/**
+ * Whether a URL's host is this machine by definition: `localhost`, or an IP literal in
+ * 127.0.0.0/8 or [::1]. Never another name, not even *.localhost: a name is resolved through the
+ * system's resolver, which may ask DNS. Plain http:// is judged by this when saved, and the
+ * webhook transport checks that the connection really goes to a loopback address.
  */
 export function isLoopbackUrlHost(url: URL): boolean {
   const hostname = url.hostname.toLowerCase();
-  if (/^(?:.+\.)?localhost\.?$/.test(hostname)) return true;
-  if (hostname === "[::1]") return true;
-  return isIP(hostname) === 4 && hostname.startsWith("127.");
+  if (hostname === "localhost") return true;
+  const bare = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+  if (isIP(bare) === 4) return loopbackAddresses.check(bare, "ipv4");
+  return bare === "::1";
+}
+
+/**
+ * A plain http:// connection was refused because its host is not, or does not resolve only to,
+ * a loopback address: unencrypted requests may reach this machine only. The message names no
+ * address (which address a name resolves to is the server's business).
+ */
+export class PlainHttpNotLoopbackError extends Error {
+  readonly code = "blocked_address";
+
+  constructor(readonly host: string) {
+    super(
+      "plain http:// may only reach this machine (a loopback address), and this host is not, or does not resolve only to, one; use an https:// URL",
+    );
+    this.name = "PlainHttpNotLoopbackError";
+  }
 }
 
 /** Why a URL with a private host is refused at save time, naming the setting that allows it. */
