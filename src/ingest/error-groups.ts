@@ -91,12 +91,18 @@ export class ErrorGroupStore {
    * source of the same span: occurrenceKey) is stored and linked, but not counted again. The check
    * and the insert run under the groups' locks, so two sources arriving at once on two nodes
    * still count once.
+   *
+   * The rows are stored before the groups. When the group write fails, the request fails and the
+   * exporter sends it again: the retry finds its own first attempt's rows (same occurrence, same
+   * kind of source, same time), counts them as its own, not as a second source, and does not
+   * store them again.
    */
   record(occurrences: readonly ErrorOccurrence[]): Promise<ErrorTransition[]> {
     if (occurrences.length === 0) return Promise.resolve([]);
     return this.guarded(occurrences, async () => {
-      const counted = await this.newOccurrences(occurrences);
-      await this.executor.insert("error_occurrences", occurrences.map(occurrenceRow));
+      const { counted, stored } = await this.newOccurrences(occurrences);
+      const rows = occurrences.filter((o) => !stored.has(o)).map(occurrenceRow);
+      if (rows.length > 0) await this.executor.insert("error_occurrences", rows);
       const byKey = new Map<string, ErrorOccurrence[]>();
       for (const o of occurrences) {
         const key = cacheKey(o.projectId, o.fingerprint);
@@ -109,7 +115,11 @@ export class ErrorGroupStore {
       const next: ErrorGroup[] = [];
       for (const [key, group] of byKey) {
         const before = current.get(key);
-        const after = fold(before, group, group.filter((o) => counted.has(o)).length);
+        const after = fold(
+          before,
+          group,
+          group.filter((o) => counted.has(o)),
+        );
         next.push(after);
         if (!before) transitions.push({ kind: "created", group: after });
         else if (before.status === "resolved" && after.status === "active")
@@ -121,13 +131,17 @@ export class ErrorGroupStore {
   }
 
   /**
-   * The occurrences that are new: without a span, every one; in a span, the first source of its
-   * occurrence (occurrenceKey) in these and in what error_occurrences holds within an hour of them.
+   * The occurrences that are new (`counted`): without a span, every one; in a span, the first
+   * source of its occurrence (occurrenceKey) in these and in what error_occurrences holds within
+   * an hour of them. A stored row of the same occurrence, kind of source (exception event or
+   * log) and time is this source's own earlier attempt (a retried request; a retried log gets a
+   * new id): not a second source, and already `stored`.
    */
   private async newOccurrences(
     occurrences: readonly ErrorOccurrence[],
-  ): Promise<Set<ErrorOccurrence>> {
+  ): Promise<{ counted: Set<ErrorOccurrence>; stored: Set<ErrorOccurrence> }> {
     const fresh = new Set<ErrorOccurrence>();
+    const stored = new Set<ErrorOccurrence>();
     const keyed = new Map<string, ErrorOccurrence[]>();
     for (const o of occurrences) {
       if (occurrenceKey(o) === undefined) fresh.add(o);
@@ -147,7 +161,9 @@ export class ErrorGroupStore {
         to = Math.max(to, o.timestampMs);
       }
       const rows = await this.executor.query<Record<string, string>>(
-        `SELECT DISTINCT fingerprint, trace_id, span_id, message FROM ${table}
+        `SELECT DISTINCT fingerprint, trace_id, span_id, message, log_id != '' AS from_log,
+                toUnixTimestamp64Milli(timestamp) AS at_ms
+         FROM ${table}
          WHERE project_id = {projectId:String} AND fingerprint IN {fingerprints:Array(String)}
            AND timestamp >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')
            AND timestamp < fromUnixTimestamp64Milli({to:Int64}, 'UTC')
@@ -165,16 +181,21 @@ export class ErrorGroupStore {
           writePath: true,
         },
       );
-      const seen = new Set(
-        rows.map((r) =>
-          occurrenceKey({
-            fingerprint: String(r.fingerprint),
-            traceId: String(r.trace_id),
-            spanId: String(r.span_id),
-            message: String(r.message),
-          }),
-        ),
-      );
+      const own = (o: ErrorOccurrence) =>
+        `${occurrenceKey(o)}\u0000${o.logId !== ""}\u0000${o.timestampMs}`;
+      const mine = new Map(list.map((o) => [own(o), o]));
+      const seen = new Set<string | undefined>();
+      for (const r of rows) {
+        const key = occurrenceKey({
+          fingerprint: String(r.fingerprint),
+          traceId: String(r.trace_id),
+          spanId: String(r.span_id),
+          message: String(r.message),
+        });
+        const earlier = mine.get(`${key}\u0000${Number(r.from_log) === 1}\u0000${Number(r.at_ms)}`);
+        if (earlier) stored.add(earlier);
+        else seen.add(key);
+      }
       for (const o of list) {
         const key = occurrenceKey(o);
         if (seen.has(key)) continue;
@@ -182,7 +203,7 @@ export class ErrorGroupStore {
         fresh.add(o);
       }
     }
-    return fresh;
+    return { counted: fresh, stored };
   }
 
   /** Sets a group's status and/or severity; undefined when the group does not exist. */
@@ -262,12 +283,13 @@ const cacheKey = (projectId: string, fingerprint: string) => `${projectId}\u0000
 
 /**
  * The group after these occurrences (`counted` of them new: the rest are second sources of one);
- * a resolved group seen again after resolution is active again.
+ * a resolved group with a new occurrence after its resolution is active again. A second source
+ * of an occurrence already counted reopens nothing, whenever it is stamped.
  */
 function fold(
   before: ErrorGroup | undefined,
   occurrences: readonly ErrorOccurrence[],
-  counted: number,
+  counted: readonly ErrorOccurrence[],
 ): ErrorGroup {
   const sorted = [...occurrences].sort((a, b) => a.timestampMs - b.timestampMs);
   const first = sorted[0] as ErrorOccurrence;
@@ -296,7 +318,7 @@ function fold(
         sampleSpanId: "",
         source: first.source,
       };
-  group.occurrenceCount += counted;
+  group.occurrenceCount += counted.length;
   group.firstSeenMs = Math.min(group.firstSeenMs, first.timestampMs);
   if (latest.timestampMs >= group.lastSeenMs) {
     group.lastSeenMs = latest.timestampMs;
@@ -312,7 +334,7 @@ function fold(
     if (o.service && !group.services.includes(o.service) && group.services.length < MAX_SERVICES)
       group.services.push(o.service);
   }
-  if (group.status === "resolved" && latest.timestampMs > group.resolvedAtMs)
+  if (group.status === "resolved" && counted.some((o) => o.timestampMs > group.resolvedAtMs))
     group.status = "active";
   return group;
 }
