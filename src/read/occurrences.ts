@@ -6,9 +6,10 @@
 
 /**
  * One row per occurrence of `table` under `where` (a WHERE clause): `fingerprint`, `trace_id`,
- * `span_id`, `message`, `at` (its earliest source's time) and `service` (that source's service).
- * The sources of one occurrence are found wherever they fall in the window; one without a span
- * is a row of its own.
+ * `span_id`, `message`, `at` (its earliest source's time under `where`) and `service` (that
+ * source's service). The sources of one occurrence are found wherever they fall in the window;
+ * a source outside it is not read, so an occurrence whose first source is before the window
+ * counts at its second source's time (docs/read-api.md). One without a span is a row of its own.
  */
 export function occurrencesOf(table: string, where: string): string {
   return `(SELECT fingerprint, trace_id, span_id, message, min(timestamp) AS at,
