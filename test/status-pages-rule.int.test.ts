@@ -190,6 +190,56 @@ describe("status page state: one rule everywhere", () => {
     expect(component(d, checkoutId).status).toBe("down");
   });
 
+  it("a muted rule's open incident and a paused monitor's outage leave the page until unmuted or resumed", async () => {
+    nowMs = T0 + 4 * MIN;
+    const shows = (d: StatusPageData, id: string) =>
+      d.activeIncidents.some((i) => i.componentIds.includes(id));
+    const version = async () =>
+      json<{ page: { dataVersion: number } }>(await owner.get(pageBase)).then(
+        (p) => p.page.dataVersion,
+      );
+    let d = await data();
+    expect([component(d, searchId).status, shows(d, searchId)]).toEqual(["down", true]);
+    expect([component(d, checkoutId).status, shows(d, checkoutId)]).toEqual(["down", true]);
+
+    // The rule's incident stays open while it is muted; the page no longer counts nor lists it.
+    const rule = `/api/projects/${projectId}/alert-rules/${ruleId}`;
+    let before = await version();
+    expect((await owner.post(`${rule}/mute`, {})).status).toBe(200);
+    expect(await version()).toBeGreaterThan(before);
+    d = await data();
+    expect([component(d, searchId).status, shows(d, searchId)]).toEqual(["operational", false]);
+    const openSources = async () =>
+      (
+        await json<{ data: { source: string }[] }>(
+          await owner.get(`/api/projects/${projectId}/incidents?status=active`),
+        )
+      ).data.map((i) => i.source);
+    expect(await openSources()).toContain("alert");
+    before = await version();
+    expect((await owner.post(`${rule}/unmute`, {})).status).toBe(200);
+    expect(await version()).toBeGreaterThan(before);
+    d = await data();
+    expect([component(d, searchId).status, shows(d, searchId)]).toEqual(["down", true]);
+
+    // Pausing monitor A keeps its outage incident open; Checkout reads from monitor B alone.
+    const monitor = `/api/projects/${projectId}/monitors/${monitorA}`;
+    before = await version();
+    expect((await owner.post(`${monitor}/pause`)).status).toBe(200);
+    expect(await version()).toBeGreaterThan(before);
+    d = await data();
+    expect([component(d, checkoutId).status, shows(d, checkoutId)]).toEqual(["operational", false]);
+    expect(component(d, docsId).status).toBe("operational");
+    expect(await openSources()).toContain("monitor");
+    expect(d.activeIncidents.every((i) => i.componentIds.includes(searchId))).toBe(true);
+    before = await version();
+    expect((await owner.post(`${monitor}/resume`)).status).toBe(200);
+    expect(await version()).toBeGreaterThan(before);
+    d = await data();
+    expect([component(d, checkoutId).status, shows(d, checkoutId)]).toEqual(["down", true]);
+    expect(d.page.status).toBe("down");
+  });
+
   it("a component's first check of the day shows its uptime at once, not 'no data yet'", async () => {
     nowMs = T0 + 10 * MIN;
     const response = await owner.post(`${pageBase}/components`, {

@@ -525,4 +525,59 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
       incidents: [{ title: "Payments degraded", severity: "medium" }],
     });
   });
+
+  it("a muted rule's open incident leaves the page while the mute holds and comes back when it ends", async () => {
+    nowMs = T0 + DAY + 3 * 60 * MIN;
+    const rule = await json<{ id: string }>(
+      await owner.post(`/api/projects/${projectId}/alert-rules`, {
+        name: "Queue backlog",
+        severity: "high",
+        openIncident: true,
+        query: "SELECT count() AS value FROM logs",
+        condition: { op: ">=", threshold: 0 },
+      }),
+    );
+    const queue = await json<{ id: string }>(
+      await owner.post(`/api/orgs/${orgId}/status-pages/${pageId}/components`, {
+        name: "Queue",
+        alertRuleIds: [rule.id],
+      }),
+    );
+    const shown = (d: StatusPageData) =>
+      d.activeIncidents.filter((i) => i.componentIds.includes(queue.id)).map((i) => i.impact);
+    await service.deps.alerts.engine.evaluate(rule.id);
+    let d = await data();
+    expect([component(d, queue.id).status, shown(d), d.page.status]).toEqual([
+      "down",
+      ["down"],
+      "down",
+    ]);
+    const rules = `/api/projects/${projectId}/alert-rules/${rule.id}`;
+    const until = new Date(nowMs + 10 * MIN).toISOString();
+    expect((await owner.post(`${rules}/mute`, { until })).status).toBe(200);
+    d = await data();
+    expect([component(d, queue.id).status, shown(d), d.page.status]).toEqual([
+      "operational",
+      [],
+      "operational",
+    ]);
+    // Still open: muting only stops the page from counting it.
+    const open = await json<{ data: { source: string }[] }>(
+      await owner.get(`/api/projects/${projectId}/incidents?status=active`),
+    );
+    expect(open.data.map((i) => i.source)).toContain("alert");
+    await tick(nowMs + 5 * MIN);
+    expect(component(await data(), queue.id).status).toBe("operational");
+    // The mute ends: the next tick counts the incident again.
+    await tick(Date.parse(until) + MIN);
+    d = await data();
+    expect([component(d, queue.id).status, shown(d), d.page.status]).toEqual([
+      "down",
+      ["down"],
+      "down",
+    ]);
+    expect((await owner.delete(rules)).status).toBe(204);
+    d = await data();
+    expect([component(d, queue.id).status, shown(d)]).toEqual(["operational", []]);
+  });
 });

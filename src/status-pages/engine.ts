@@ -61,7 +61,7 @@ async function computeStates(
 ): Promise<Computed[]> {
   const repo = tx.repos.statusPageState;
   const components = await repo.components(componentIds);
-  const sources = await repo.sourceStates(componentIds);
+  const sources = await repo.sourceStates(componentIds, now.toISOString());
   const inMaintenance = await repo.inMaintenance(componentIds, now.toISOString());
   return components.map((component) => ({
     component,

@@ -109,7 +109,13 @@ export async function buildStatusPageData(
   const componentIds = components.map((c) => c.id);
   const [sources, signals] = await Promise.all([
     statusPages.sourcesOf(componentIds),
-    statusPageState.sourceStates(componentIds),
+    statusPageState.sourceStates(componentIds, now.toISOString()),
+  ]);
+  // The sources that count now: an open incident of a paused monitor or a muted rule is left
+  // off its components (as in their states) until the monitor resumes or the mute ends.
+  const counting = new Set([
+    ...[...signals.monitors.values()].flat().flatMap((m) => (m.active ? [m.id] : [])),
+    ...[...signals.rules.values()].flat().flatMap((r) => (isMuted(r, now) ? [] : [r.id])),
   ]);
   // A source's own incidents show on the components that publish them (a setting, on by
   // default), in display order, so an incident lists its components as the page shows them.
@@ -149,10 +155,18 @@ export async function buildStatusPageData(
     statusPageIncidentLinks.linksOfIncidents(pageIncidents.map((i) => i.id)),
   ]);
   const order = new Map(components.map((c, i) => [c.id, i]));
+  /**
+   * The components showing an incident as their source's own: those its source feeds, none while
+   * it is open and the source does not count (a resolved one stays in their history).
+   */
+  const fedBy = (incident: IncidentRecord): string[] =>
+    incident.sourceId && (incident.status !== "active" || counting.has(incident.sourceId))
+      ? (componentsOfSource.get(incident.sourceId) ?? [])
+      : [];
   /** The page's components an incident affects, in display order: fed by its source or linked. */
   const affected = (incident: IncidentRecord): string[] => {
     const ids = new Set([
-      ...(incident.sourceId ? (componentsOfSource.get(incident.sourceId) ?? []) : []),
+      ...fedBy(incident),
       ...(links.get(incident.id) ?? []).filter((id) => order.has(id)),
     ]);
     return [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
@@ -165,7 +179,7 @@ export async function buildStatusPageData(
     return ids.length === 0 ? [] : [{ incident: i, componentIds: ids }];
   });
   const publicIncidents = shown.map(({ incident: i, componentIds }): PublicIncident => {
-    const fed = new Set(i.sourceId ? (componentsOfSource.get(i.sourceId) ?? []) : []);
+    const fed = new Set(fedBy(i));
     // Sources are read as they are now: a resolved incident keeps its severity's impact.
     const on = (i.status === "active" ? componentIds : []).map(
       (id): AffectedComponent => ({

@@ -16,11 +16,12 @@ export interface ComponentStateRow {
 
 /** What the sources of a set of components say, keyed by component id. */
 export interface SourceStates {
-  monitors: Map<string, { active: boolean; inOutage: boolean }[]>;
-  rules: Map<string, { firing: boolean; muted: boolean; mutedUntil: string | null }[]>;
+  monitors: Map<string, { id: string; active: boolean; inOutage: boolean }[]>;
+  rules: Map<string, { id: string; firing: boolean; muted: boolean; mutedUntil: string | null }[]>;
   /**
    * The open incidents each component counts: linked to it by hand, or its sources' own when it
-   * publishes them (once each, `ownSource` when its source feeds it).
+   * publishes them and the source counts now (an active monitor, a rule whose mute does not
+   * hold), once each, `ownSource` when its source feeds it.
    */
   incidents: Map<string, CountedIncident[]>;
 }
@@ -51,6 +52,50 @@ const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
 const RANKED = sql`case status_page_days.worst_state when 'down' then 2 when 'degraded' then 1 else 0 end`;
 
 export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
+  /**
+   * The components' sources of one kind that count at `now`, as (component, source) pairs: an
+   * active monitor (a paused one says nothing), a rule whose mute does not hold.
+   */
+  const countingSources = (
+    kind: "monitor" | "alert",
+    componentIds: readonly string[],
+    now: string,
+  ) =>
+    kind === "monitor"
+      ? db
+          .selectFrom("status_page_component_monitors as l")
+          .innerJoin("monitors as s", "s.id", "l.monitor_id")
+          .select(["l.component_id", "l.monitor_id as source_id"])
+          .where("l.component_id", "in", componentIds)
+          .where("s.status", "=", "active")
+      : db
+          .selectFrom("status_page_component_rules as l")
+          .innerJoin("alert_rules as s", "s.id", "l.rule_id")
+          .select(["l.component_id", "l.rule_id as source_id"])
+          .where("l.component_id", "in", componentIds)
+          .where((eb) =>
+            eb.or([
+              eb("s.muted", "=", 0),
+              eb.and([eb("s.muted_until", "is not", null), eb("s.muted_until", "<=", now)]),
+            ]),
+          );
+
+  /**
+   * The open own incidents (`kind` is the incident's source) of the components' counting
+   * sources, where the component publishes them.
+   */
+  const ownIncidents = (kind: "monitor" | "alert", componentIds: readonly string[], now: string) =>
+    db
+      .selectFrom(countingSources(kind, componentIds, now).as("l"))
+      .innerJoin("status_page_components as c", "c.id", "l.component_id")
+      .innerJoin("incidents as i", (join) =>
+        join.onRef("i.source_id", "=", "l.source_id").on("i.source", "=", kind),
+      )
+      .select(["l.component_id", "i.id", "i.severity"])
+      .where("c.publish_incidents", "=", 1)
+      .where("i.status", "=", "active")
+      .execute();
+
   return {
     /** The components fed by any of these monitors or rules (one indexed read per kind). */
     async componentsOfSources(sources: {
@@ -129,29 +174,34 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
       return rows.map((r) => r.id);
     },
 
-    /** Monitor, rule and open-incident states of the components' sources. */
-    async sourceStates(componentIds: readonly string[]): Promise<SourceStates> {
+    /**
+     * Monitor, rule and open-incident states of the components' sources at `now` (an ISO time:
+     * whether a rule's mute still holds).
+     */
+    async sourceStates(componentIds: readonly string[], now: string): Promise<SourceStates> {
       const states: SourceStates = { monitors: new Map(), rules: new Map(), incidents: new Map() };
       if (componentIds.length === 0) return states;
       const monitors = await db
         .selectFrom("status_page_component_monitors as l")
         .innerJoin("monitors as m", "m.id", "l.monitor_id")
-        .select(["l.component_id", "m.status", "m.health"])
+        .select(["l.component_id", "m.id", "m.status", "m.health"])
         .where("l.component_id", "in", componentIds)
         .execute();
       for (const m of monitors)
         push(states.monitors, m.component_id, {
+          id: m.id,
           active: m.status === "active",
           inOutage: m.health === "outage",
         });
       const rules = await db
         .selectFrom("status_page_component_rules as l")
         .innerJoin("alert_rules as r", "r.id", "l.rule_id")
-        .select(["l.component_id", "r.state", "r.muted", "r.muted_until"])
+        .select(["l.component_id", "r.id", "r.state", "r.muted", "r.muted_until"])
         .where("l.component_id", "in", componentIds)
         .execute();
       for (const r of rules)
         push(states.rules, r.component_id, {
+          id: r.id,
           firing: r.state === "firing",
           muted: Number(r.muted) === 1,
           mutedUntil: r.muted_until,
@@ -164,30 +214,9 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         const seen = byId.get(id);
         byId.set(id, { ...incident, ownSource: incident.ownSource || (seen?.ownSource ?? false) });
       };
-      const monitorIncidents = await db
-        .selectFrom("status_page_component_monitors as l")
-        .innerJoin("status_page_components as c", "c.id", "l.component_id")
-        .innerJoin("incidents as i", (join) =>
-          join.onRef("i.source_id", "=", "l.monitor_id").on("i.source", "=", "monitor"),
-        )
-        .select(["l.component_id", "i.id", "i.severity"])
-        .where("l.component_id", "in", componentIds)
-        .where("c.publish_incidents", "=", 1)
-        .where("i.status", "=", "active")
-        .execute();
-      const ruleIncidents = await db
-        .selectFrom("status_page_component_rules as l")
-        .innerJoin("status_page_components as c", "c.id", "l.component_id")
-        .innerJoin("incidents as i", (join) =>
-          join.onRef("i.source_id", "=", "l.rule_id").on("i.source", "=", "alert"),
-        )
-        .select(["l.component_id", "i.id", "i.severity"])
-        .where("l.component_id", "in", componentIds)
-        .where("c.publish_incidents", "=", 1)
-        .where("i.status", "=", "active")
-        .execute();
-      for (const r of [...monitorIncidents, ...ruleIncidents])
-        add(r.component_id, r.id, { severity: r.severity as IncidentSeverity, ownSource: true });
+      for (const kind of ["monitor", "alert"] as const)
+        for (const r of await ownIncidents(kind, componentIds, now))
+          add(r.component_id, r.id, { severity: r.severity as IncidentSeverity, ownSource: true });
       // Incidents linked by hand count by their severity, published or not.
       const linked = await db
         .selectFrom("status_page_incident_components as l")
