@@ -186,16 +186,27 @@ describe("local development", { timeout: 60_000 }, () => {
     expect(ping.status).toBeLessThan(300);
     await expect.poll(() => receiver.received.map((r) => r.event)).toContain("test.ping");
 
-    // Only loopback hosts may be plain http; a changed URL is held to the same rule.
-    for (const url of ["http://example.com/hooks", "http://10.0.0.7/hooks"]) {
+    // Only loopback hosts may be plain http; a changed URL is held to the same rule. A name
+    // other than localhost is resolved by the system (*.localhost may reach DNS): refused too.
+    for (const url of [
+      "http://example.com/hooks",
+      "http://10.0.0.7/hooks",
+      `http://x.localhost:${new URL(receiver.url).port}/hooks`,
+    ]) {
       const refused = await session.patch(`/webhooks/${projectId}/endpoints/${endpoint.id}`, {
         url,
       });
       expect(refused.status).toBe(400);
       const problem = (await refused.json()) as { errors: { field: string; message: string }[] };
       expect(problem.errors[0]?.field).toBe("url");
-      expect(problem.errors[0]?.message).toMatch(/https:\/\//);
+      expect(problem.errors[0]?.message).toMatch(/must be an https:\/\/ URL/);
     }
+    // localhost itself is this machine by definition.
+    const local = await session.patch(`/webhooks/${projectId}/endpoints/${endpoint.id}`, {
+      url: `http://localhost:${new URL(receiver.url).port}/local`,
+    });
+    expect(local.status).toBe(200);
+    expect(receiver.received.map((r) => r.path)).toContain("/local");
   }
 
   it("--dev refuses to start on a host others can reach (VIGIL_HOST=0.0.0.0, as the Docker image sets)", async () => {

@@ -1,6 +1,7 @@
 import type { LookupAddress } from "node:dns";
 import { readFileSync } from "node:fs";
-import { isIP } from "node:net";
+import { createServer } from "node:http";
+import { type AddressInfo, isIP } from "node:net";
 import type { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundAgent, type ResolveAll } from "../src/lib/http/outbound-agent.js";
@@ -73,7 +74,7 @@ function fakeResolver(table: Record<string, string[]> = NAMES): FakeResolver {
   return { resolve, calls };
 }
 
-/** The webhook agent exactly as src/deps.ts builds it, with a resolver of our choice. */
+/** The webhook agent exactly as src/webhooks/service.ts builds it, with a resolver of our choice. */
 function webhookAgent(
   allowPrivateNetworks: boolean,
   resolver: FakeResolver,
@@ -82,6 +83,7 @@ function webhookAgent(
   return createOutboundAgent({
     allowPrivateNetworks,
     allowSetting: ALLOW_SETTING,
+    plainHttpLoopbackOnly: true,
     ca: options.trustTestCa ? CA : undefined,
     resolve: resolver.resolve,
   });
@@ -273,6 +275,41 @@ describe("webhook transport against a local receiver", () => {
         "x-service-event": "test.ping",
         "user-agent": "Vigil-Webhooks/1.0",
       });
+    }
+  });
+
+  it("sends plain http:// only to loopback addresses, even with private networks allowed", async () => {
+    const hits: string[] = [];
+    const plain = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      req.resume();
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    const { port } = plain.address() as AddressInfo;
+    // *.localhost goes through the system's resolver like any name: a DNS answer may be public.
+    const agent = webhookAgent(true, fakeResolver({ ...NAMES, "x.localhost": ["93.184.216.34"] }));
+    try {
+      for (const host of [
+        "x.localhost",
+        "internal.example.test",
+        "mixed.example.test",
+        "10.0.0.7",
+      ]) {
+        const answer = answered(await postWebhook(agent, ping(`http://${host}:${port}/hook`)));
+        expect(answer, host).toMatchObject({ statusCode: 0, error: { code: "blocked_address" } });
+        expect(answer.body).toMatch(/plain http:\/\/ may only reach this machine.*https:\/\//);
+        expect(answer.body).not.toMatch(/93\.184|10\.0\.0/);
+      }
+      expect(hits).toEqual([]);
+      for (const host of ["127.0.0.1", "127.0.0.1.nip.io"]) {
+        const answer = answered(await postWebhook(agent, ping(`http://${host}:${port}/hook`)));
+        expect(answer, host).toMatchObject({ statusCode: 200, body: "ok" });
+      }
+      expect(hits).toEqual(["/hook", "/hook"]);
+    } finally {
+      await agent.close();
+      await new Promise((resolve) => plain.close(resolve));
     }
   });
 

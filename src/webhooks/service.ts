@@ -67,6 +67,8 @@ export function createWebhookService(
   const agent = createOutboundAgent({
     allowPrivateNetworks: config.allowPrivateTargets,
     allowSetting: "VIGIL_WEBHOOKS_ALLOW_PRIVATE_TARGETS",
+    // An http:// endpoint (saved under allowHttpLoopback) only ever reaches this machine.
+    plainHttpLoopbackOnly: true,
     ca: deps.ca,
     connections: config.concurrency,
   });

@@ -1,4 +1,5 @@
 import { type Dispatcher, request } from "undici";
+import { PlainHttpNotLoopbackError } from "../lib/http/address-policy.js";
 import { readBounded, utf8Prefix } from "../lib/http/bounded-body.js";
 import { startDeadline } from "../lib/http/deadline.js";
 import { classifyTransportError, type TransportError } from "../lib/http/transport-error.js";
@@ -86,7 +87,10 @@ export async function postWebhook(
     return {
       statusCode: 0,
       durationMs: elapsed(),
-      body: describeFailure(failure, post.timeoutMs),
+      body:
+        error instanceof PlainHttpNotLoopbackError
+          ? error.message
+          : describeFailure(failure, post.timeoutMs),
       error: failure,
     };
   } finally {

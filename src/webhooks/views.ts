@@ -22,7 +22,7 @@ const EndpointUrl = z
       ctx.addIssue({ code: "custom", message: "is not a valid URL" });
       return;
     }
-    // http:// passes here only to be judged against the server's setting (httpEndpointProblem).
+    // http:// passes here only to be judged against the server's setting (requireAllowedScheme in endpoints.ts).
     if (url.protocol !== "https:" && url.protocol !== "http:")
       ctx.addIssue({ code: "custom", message: "must be an https:// URL" });
     if (url.username !== "" || url.password !== "")

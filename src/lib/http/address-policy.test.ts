@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { BlockedAddressError, isPublicAddress, privateUrlHost } from "./address-policy.js";
+import {
+  BlockedAddressError,
+  isLoopbackAddress,
+  isLoopbackHost,
+  isLoopbackUrlHost,
+  isPublicAddress,
+  privateUrlHost,
+} from "./address-policy.js";
 
 describe("isPublicAddress", () => {
   it.each([
@@ -133,5 +140,53 @@ describe("privateUrlHost", () => {
     "not a url",
   ])("%s is not known to be private", (url) => {
     expect(privateUrlHost(url)).toBeUndefined();
+  });
+});
+
+describe("isLoopbackUrlHost", () => {
+  it.each([
+    "http://localhost:8090/hooks",
+    "http://LOCALHOST/",
+    "http://127.0.0.1:8090/",
+    "http://127.1.2.3/",
+    "http://0x7f.1/", // the URL parser reads it as 127.0.0.1
+    "http://[::1]:8090/",
+    "http://[0:0::1]/",
+  ])("accepts %s: localhost or a loopback IP literal", (url) => {
+    expect(isLoopbackUrlHost(new URL(url))).toBe(true);
+  });
+
+  it.each([
+    // Resolved by the system's resolver, which may ask DNS: a public address could answer.
+    "http://x.localhost/hooks",
+    "http://localhost./",
+    "http://dev.local/",
+    "http://127.0.0.1.nip.io/",
+    "http://10.0.0.7/",
+    "http://[::ffff:7f00:1]/",
+    "http://0.0.0.0/",
+    "http://example.com/",
+  ])("refuses %s", (url) => {
+    expect(isLoopbackUrlHost(new URL(url))).toBe(false);
+  });
+});
+
+describe("isLoopbackAddress and isLoopbackHost", () => {
+  it("know 127.0.0.0/8 and ::1 (also IPv4-mapped), and localhost as a listen host only", () => {
+    for (const ip of [
+      "127.0.0.1",
+      "127.255.0.9",
+      "::1",
+      "[::1]",
+      "0:0:0:0:0:0:0:1",
+      "::ffff:127.0.0.1",
+    ])
+      expect(isLoopbackAddress(ip)).toBe(true);
+    for (const ip of ["0.0.0.0", "::", "10.0.0.1", "128.0.0.1", "::ffff:10.0.0.1", "localhost"])
+      expect(isLoopbackAddress(ip)).toBe(false);
+    expect(isLoopbackHost("localhost")).toBe(true);
+    expect(isLoopbackHost("127.0.0.1")).toBe(true);
+    expect(isLoopbackHost("0.0.0.0")).toBe(false);
+    expect(isLoopbackHost("x.localhost")).toBe(false);
   });
 });

@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BlockedAddressError } from "./address-policy.js";
-import { createOutboundAgent } from "./outbound-agent.js";
+import { BlockedAddressError, PlainHttpNotLoopbackError } from "./address-policy.js";
+import { createOutboundAgent, type ResolveAll } from "./outbound-agent.js";
 
 let server: Server;
 let port: number;
@@ -77,5 +77,68 @@ describe("createOutboundAgent", () => {
       server.off("connection", onConnection);
       await agent.close();
     }
+  });
+});
+
+describe("createOutboundAgent with plainHttpLoopbackOnly (webhooks)", () => {
+  /** Names that resolve to chosen addresses, as a DNS answer could. */
+  const names: Record<string, string> = {
+    "x.localhost": "93.184.215.14",
+    "hooks.test": "127.0.0.1",
+    "split.test": "127.0.0.1,93.184.215.14",
+    localhost: "127.0.0.1",
+  };
+  const resolve: ResolveAll = (hostname, _options, callback) => {
+    const answer = names[hostname];
+    if (answer === undefined) {
+      const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+      error.code = "ENOTFOUND";
+      callback(error, []);
+      return;
+    }
+    callback(
+      null,
+      answer.split(",").map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+    );
+  };
+
+  async function post(url: string, allowPrivateNetworks = true): Promise<unknown> {
+    const agent = createOutboundAgent({
+      allowPrivateNetworks,
+      plainHttpLoopbackOnly: true,
+      resolve,
+    });
+    try {
+      const response = await request(url, { method: "POST", body: "{}", dispatcher: agent });
+      return { status: response.statusCode, body: await response.body.text() };
+    } catch (error) {
+      return error;
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it.each(["x.localhost", "split.test", "10.0.0.7", "93.184.215.14"])(
+    "refuses plain http to %s, which is not (only) loopback, before connecting",
+    async (host) => {
+      const before = hits;
+      const error = await post(`http://${host}:${port}/hooks`);
+      expect(error).toBeInstanceOf(PlainHttpNotLoopbackError);
+      expect((error as PlainHttpNotLoopbackError).code).toBe("blocked_address");
+      expect((error as Error).message).toMatch(/https:\/\//);
+      expect((error as Error).message).not.toContain("93.184");
+      expect(hits).toBe(before);
+    },
+  );
+
+  it.each(["hooks.test", "localhost", "127.0.0.1"])(
+    "delivers plain http to %s, which is loopback",
+    async (host) => {
+      expect(await post(`http://${host}:${port}/hooks`)).toEqual({ status: 200, body: "hello" });
+    },
+  );
+
+  it("keeps the SSRF guard on top: loopback over http is still refused while it is on", async () => {
+    expect(await post(`http://127.0.0.1:${port}/hooks`, false)).toBeInstanceOf(BlockedAddressError);
   });
 });

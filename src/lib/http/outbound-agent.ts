@@ -2,7 +2,12 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "
 import { isIP, type LookupFunction } from "node:net";
 import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, buildConnector } from "undici";
-import { BlockedAddressError, isPublicAddress } from "./address-policy.js";
+import {
+  BlockedAddressError,
+  isLoopbackAddress,
+  isPublicAddress,
+  PlainHttpNotLoopbackError,
+} from "./address-policy.js";
 
 /** Resolves every address of a host name, like `dns.lookup(host, { all: true })`. */
 export type ResolveAll = (
@@ -23,6 +28,11 @@ export interface OutboundAgentOptions {
   ca?: string | undefined;
   /** The resolver (default `dns.lookup`); tests stand in names that resolve to chosen addresses. */
   resolve?: ResolveAll;
+  /**
+   * Plain http:// connects only to loopback addresses (webhooks: unencrypted requests stay on
+   * this machine), checked on the addresses the socket connects to, with or without the guard.
+   */
+  plainHttpLoopbackOnly?: boolean;
 }
 
 // Callers bound every request with their own abort signal (monitors up to 60 s), so the
@@ -30,21 +40,39 @@ export interface OutboundAgentOptions {
 const CONNECT_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 4_000;
 
+/** What a connection's addresses must be: public (the SSRF guard), loopback (plain http), or both. */
+interface AddressRules {
+  guard: boolean;
+  loopbackOnly: boolean;
+  allowSetting: string;
+}
+
+/** Why a connection to these addresses is refused, or undefined when it may go ahead. */
+function refusal(
+  hostname: string,
+  addresses: readonly string[],
+  rules: AddressRules,
+): Error | undefined {
+  if (rules.loopbackOnly && !addresses.every(isLoopbackAddress))
+    return new PlainHttpNotLoopbackError(hostname);
+  const blocked = rules.guard ? addresses.find((address) => !isPublicAddress(address)) : undefined;
+  return blocked === undefined
+    ? undefined
+    : new BlockedAddressError(hostname, blocked, rules.allowSetting);
+}
+
 /**
- * A lookup that resolves a host once and, with the guard on, refuses it when any of its
- * addresses is not public. The socket then connects to an address that was checked, so there
- * is no gap for DNS rebinding between the check and the connect.
+ * A lookup that resolves a host once and refuses it when any of its addresses breaks the rules
+ * (with the guard on, one that is not public). The socket then connects to an address that was
+ * checked, so there is no gap for DNS rebinding between the check and the connect.
  */
-function guardedLookup(resolve: ResolveAll, guard: boolean, allowSetting: string): LookupFunction {
+function guardedLookup(resolve: ResolveAll, rules: AddressRules): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) {
         callback(error, []);
         return;
       }
-      const blocked = guard
-        ? addresses.find((entry) => !isPublicAddress(entry.address))
-        : undefined;
       const first = addresses[0];
       if (first === undefined) {
         const none: NodeJS.ErrnoException = new Error(`${hostname} has no addresses`);
@@ -52,8 +80,13 @@ function guardedLookup(resolve: ResolveAll, guard: boolean, allowSetting: string
         callback(none, []);
         return;
       }
-      if (blocked !== undefined) {
-        callback(new BlockedAddressError(hostname, blocked.address, allowSetting), []);
+      const refused = refusal(
+        hostname,
+        addresses.map((entry) => entry.address),
+        rules,
+      );
+      if (refused !== undefined) {
+        callback(refused, []);
         return;
       }
       if (options.all) callback(null, addresses);
@@ -71,19 +104,34 @@ export function createOutboundAgent(options: OutboundAgentOptions): Agent {
   const guard = !options.allowPrivateNetworks;
   const allowSetting = options.allowSetting ?? "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS";
   const resolve = options.resolve ?? (dnsLookup as ResolveAll);
-  const connector = buildConnector({
-    timeout: CONNECT_TIMEOUT_MS,
-    lookup: guardedLookup(resolve, guard, allowSetting),
-    // One TLS context for every connection: building one from ~150 roots costs ~20 ms.
-    ...(options.ca === undefined
+  const tls =
+    options.ca === undefined
       ? {}
-      : { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) }),
+      : // One TLS context for every connection: building one from ~150 roots costs ~20 ms.
+        { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) };
+  const connectorFor = (rules: AddressRules) => ({
+    rules,
+    connector: buildConnector({
+      timeout: CONNECT_TIMEOUT_MS,
+      lookup: guardedLookup(resolve, rules),
+      ...tls,
+    }),
   });
+  const secure = connectorFor({ guard, loopbackOnly: false, allowSetting });
+  // Plain http:// gets a lookup of its own when it may reach loopback only.
+  const plain = options.plainHttpLoopbackOnly
+    ? connectorFor({ guard, loopbackOnly: true, allowSetting })
+    : secure;
   const connect: buildConnector.connector = (target, callback) => {
+    const { rules, connector } = target.protocol === "http:" ? plain : secure;
     // IP literals never reach the lookup function, so they are checked here.
-    if (guard && isIP(target.hostname) && !isPublicAddress(target.hostname)) {
-      callback(new BlockedAddressError(target.hostname, target.hostname, allowSetting), null);
-      return;
+    const literal = target.hostname.replace(/^\[(.*)\]$/, "$1");
+    if (isIP(literal)) {
+      const refused = refusal(target.hostname, [literal], rules);
+      if (refused !== undefined) {
+        callback(refused, null);
+        return;
+      }
     }
     connector(target, callback);
   };
