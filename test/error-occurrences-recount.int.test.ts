@@ -3,6 +3,7 @@ import { SESSION_ERRORS } from "../src/read/sessions.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { sessionRecountStatement } from "../src/telemetry/occurrence-recount.js";
+import type { SchemaState } from "../src/telemetry/schema.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -157,4 +158,156 @@ describe("error groups and sessions counted by an earlier release", () => {
     await executor.command(sessionRecountStatement("vigil"));
     expect(await errors()).toBe(3);
   });
+});
+
+/** A data directory as the release before error_occurrences.log_id left it: fp_twice counted 7, 5 in truth. */
+async function earlierRelease(executor: TelemetryExecutor, project: string): Promise<void> {
+  await executor.command("ALTER TABLE vigil.error_occurrences DROP COLUMN IF EXISTS log_id");
+  const row = (n: number, span: string) => ({
+    project_id: project,
+    fingerprint: "fp_twice",
+    timestamp: time(T + n),
+    service_name: "api",
+    trace_id: "a".repeat(32),
+    span_id: span,
+    source: "backend",
+    message: "boom",
+  });
+  await executor.insert("error_occurrences", [
+    row(1, "1".repeat(16)),
+    row(2, "1".repeat(16)),
+    row(3, "2".repeat(16)),
+    row(4, "2".repeat(16)),
+  ]);
+  await executor.insert("error_groups", [
+    {
+      project_id: project,
+      fingerprint: "fp_twice",
+      exception_type: "TypeError",
+      message: "boom",
+      stacktrace: "",
+      culprit: "",
+      first_seen: time(T),
+      last_seen: time(T + 4),
+      occurrence_count: 7,
+      status: "active",
+      resolved_at: time(0),
+      severity: "medium",
+      services: ["api"],
+      sample_trace_id: "",
+      sample_span_id: "",
+      source: "backend",
+      version: 5,
+    },
+  ]);
+}
+
+/** An executor whose given statements fail, as a process dying there would leave the data. */
+function failing(executor: TelemetryExecutor, fails: (sql: string) => boolean): TelemetryExecutor {
+  return Object.create(executor, {
+    command: {
+      value: (sql: string, options?: Parameters<TelemetryExecutor["command"]>[1]) =>
+        fails(sql) ? Promise.reject(new Error("died here")) : executor.command(sql, options),
+    },
+  }) as TelemetryExecutor;
+}
+
+/** An executor reading the columns as another node read them before this one's ALTER. */
+function staleColumns(executor: TelemetryExecutor, columns: SchemaState["columns"]) {
+  return Object.create(executor, {
+    query: {
+      value: (sql: string, options?: Parameters<TelemetryExecutor["query"]>[1]) =>
+        sql.includes("FROM system.columns")
+          ? Promise.resolve(columns)
+          : executor.query(sql, options),
+    },
+  }) as TelemetryExecutor;
+}
+
+describe("the upgrade's recount of error groups, interrupted or run by two nodes", () => {
+  const dir = makeTempDir();
+  let executor: TelemetryExecutor;
+  const count = async (project: string) => {
+    const [row] = await executor.query<{ n: string }>(
+      "SELECT occurrence_count AS n FROM vigil.error_groups FINAL WHERE project_id = {p:String}",
+      { params: { p: project } },
+    );
+    return Number(row?.n);
+  };
+  beforeAll(async () => {
+    executor = createChdbExecutor({ path: dir.path, database: "vigil", sessions: 2 });
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+  }, 60_000);
+  afterAll(async () => {
+    await executor?.close();
+    dir.remove();
+  });
+
+  it("finishes at the next start when the first died after adding the column", async () => {
+    await earlierRelease(executor, "prj_died");
+    const dies = failing(executor, (sql) => /^INSERT INTO .*error_groups/.test(sql));
+    await expect(ensureTelemetrySchema(dies, { retentionDays: 30 })).rejects.toThrow("died here");
+    expect(await count("prj_died")).toBe(7);
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+    expect(await count("prj_died")).toBe(5);
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+    expect(await count("prj_died")).toBe(5);
+  }, 60_000);
+
+  it("recounts the sessions at the next start when the first died after adding error_keys", async () => {
+    await executor.command("ALTER TABLE vigil.sessions DROP COLUMN IF EXISTS error_keys");
+    const session = { project_id: "prj_sessions", session_id: "sess-died" };
+    const exception = { "exception.type": "TypeError", "exception.message": "boom" };
+    await executor.insert("traces", [
+      {
+        ...session,
+        timestamp: time(T),
+        end_timestamp: time(T + 5),
+        trace_id: "c".repeat(32),
+        span_id: "1".repeat(16),
+        status: "error",
+        operation_name: "op",
+        events_timestamp: [time(T + 1)],
+        events_name: ["exception"],
+        events_attributes: [exception],
+      },
+    ]);
+    await executor.insert("logs", [
+      {
+        ...session,
+        id: "log_died",
+        timestamp: time(T + 2),
+        trace_id: "c".repeat(32),
+        span_id: "1".repeat(16),
+        level: "error",
+        message: "request failed",
+        attributes: exception,
+      },
+    ]);
+    await executor.insert("sessions", [
+      { ...session, first_seen: time(T), last_seen: time(T + 2), span_count: 1, error_count: 2 },
+    ]);
+    const errors = async () => {
+      const [row] = await executor.query<{ errors: string }>(
+        `SELECT ${SESSION_ERRORS} AS errors FROM vigil.sessions WHERE project_id = 'prj_sessions'`,
+      );
+      return Number(row?.errors);
+    };
+    const dies = failing(executor, (sql) => /^INSERT INTO .*sessions/.test(sql));
+    await expect(ensureTelemetrySchema(dies, { retentionDays: 30 })).rejects.toThrow("died here");
+    expect(await errors()).toBe(2);
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+    expect(await errors()).toBe(1);
+  }, 60_000);
+
+  it("subtracts once when a second node read the schema before the first added the column", async () => {
+    await earlierRelease(executor, "prj_nodes");
+    const before = await executor.query<SchemaState["columns"][number]>(
+      "SELECT table, name FROM system.columns WHERE database = 'vigil'",
+    );
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+    expect(await count("prj_nodes")).toBe(5);
+    await ensureTelemetrySchema(staleColumns(executor, before), { retentionDays: 30 });
+    expect(await count("prj_nodes")).toBe(5);
+  }, 60_000);
 });

@@ -222,7 +222,39 @@ export function createViewSql(
 export const OBSOLETE = { views: ["trace_index_mv"], tables: ["trace_index"] } as const;
 
 /** Tables outside TQL that ingestion writes, created and retained like the others. */
-export const INTERNAL_TABLES: readonly TableDef[] = [sessions, errorOccurrences];
+/**
+ * The upgrade's recounts of data an earlier release counted twice (occurrence-recount.ts): for
+ * an error group, its count without the second sources, taken once from the version it had
+ * then (the earliest row per group wins); for sessions, one row marking the recount owed and
+ * one marking it done. Written before the columns that end the old counting are added, so a
+ * start that dies before finishing, or another node, finishes it.
+ */
+const occurrenceRecounts: TableDef = {
+  name: "occurrence_recounts",
+  description:
+    "The upgrade's recounts owed and taken: an error group's count without second sources, from its version then; sessions' recount owed or done.",
+  columns: [
+    c("task", LC, "`error_groups`, `sessions` (owed) or `sessions_done`"),
+    project,
+    c("fingerprint", "String", "The error group ('' for sessions)"),
+    c("base_version", "UInt64", "The group's version the count was taken from"),
+    c("occurrence_count", "UInt64", "The group's count without its second sources"),
+    c("taken_at", "DateTime64(6, 'UTC')", "When it was written: the earliest row per group wins"),
+  ],
+  engine: "MergeTree",
+  partitionBy: "tuple()",
+  orderBy: "(task, project_id, fingerprint)",
+  ttlExpression: "toDateTime(taken_at)",
+  indexes: [],
+  // A group's rows on the shard of its error_groups rows.
+  shardingKey: "cityHash64(project_id, fingerprint)",
+};
+
+export const INTERNAL_TABLES: readonly TableDef[] = [
+  sessions,
+  errorOccurrences,
+  occurrenceRecounts,
+];
 
 /** Tables outside TQL that the engine derives from others' inserts (see DerivedTableDef). */
 export const DERIVED_TABLES: readonly DerivedTableDef[] = [TRACE_DATA];

@@ -11,24 +11,37 @@ export function countsSecondSources(state: SchemaState): boolean {
   return columns.has("error_occurrences.fingerprint") && !columns.has("error_occurrences.log_id");
 }
 
-/**
- * Writes a new version of every error group whose retained occurrences include second sources of
- * one occurrence (same trace, span and message), its count lessened by them (never below 1).
- * Through the tables' own names, so on a cluster it reads and writes the Distributed tables; both
- * shard by (project_id, fingerprint), so GLOBAL joins each group with its own shard's rows.
- */
-export function recountStatement(database: string): string {
+const RECOUNTS = "occurrence_recounts";
+
+/** error_groups' columns, `g.`-qualified, with these expressions for some. */
+function groupColumns(replace: Record<string, string>): { names: string; select: string } {
   const groups = TELEMETRY_TABLES.find((t) => t.name === "error_groups");
   if (!groups) throw new Error("error_groups is not defined");
-  const select = groups.columns.map(({ name }) => {
-    if (name === "occurrence_count")
-      return "toUInt64(greatest(toInt64(g.occurrence_count) - toInt64(d.extra), 1)) AS occurrence_count";
-    if (name === "version") return "g.version + 1 AS version";
-    return `g.${quoteIdentifier(name)} AS ${quoteIdentifier(name)}`;
-  });
+  return {
+    names: groups.columns.map((c) => quoteIdentifier(c.name)).join(", "),
+    select: groups.columns
+      .map(({ name }) => replace[name] ?? `g.${quoteIdentifier(name)} AS ${quoteIdentifier(name)}`)
+      .join(", "),
+  };
+}
+
+/**
+ * Takes the upgrade's recount of the error groups, once per group: for every group whose
+ * retained occurrences include second sources of one occurrence (same trace, span and message),
+ * its count lessened by them (never below 1) and the version it was taken from, into
+ * occurrence_recounts. A group already there is left out, so running it again (a start that
+ * died, a second node) takes nothing new; should two runs race, the earliest row wins
+ * (applyRecountStatement). Run before error_occurrences.log_id is added: its row is the durable
+ * record of the recount owed. Through the tables' own names, so on a cluster it reads and writes
+ * the Distributed tables; all three shard by (project_id, fingerprint), so GLOBAL joins each
+ * group with its own shard's rows.
+ */
+export function takeRecountStatement(database: string): string {
+  const recounts = qualifiedName(database, RECOUNTS);
   return [
-    `INSERT INTO ${qualifiedName(database, "error_groups")} (${groups.columns.map((c) => quoteIdentifier(c.name)).join(", ")})`,
-    `SELECT ${select.join(", ")}`,
+    `INSERT INTO ${recounts} (task, project_id, fingerprint, base_version, occurrence_count, taken_at)`,
+    "SELECT 'error_groups', g.project_id, g.fingerprint, g.version,",
+    "  toUInt64(greatest(toInt64(g.occurrence_count) - toInt64(d.extra), 1)), now64(6)",
     `FROM ${qualifiedName(database, "error_groups")} AS g FINAL`,
     "GLOBAL INNER JOIN (",
     "  SELECT project_id, fingerprint, sum(sources - 1) AS extra FROM (",
@@ -38,8 +51,51 @@ export function recountStatement(database: string): string {
     "    GROUP BY project_id, fingerprint, trace_id, span_id, message HAVING sources > 1)",
     "  GROUP BY project_id, fingerprint) AS d",
     "ON g.project_id = d.project_id AND g.fingerprint = d.fingerprint",
+    `WHERE (g.project_id, g.fingerprint) GLOBAL NOT IN (SELECT project_id, fingerprint FROM ${recounts} WHERE task = 'error_groups')`,
   ].join("\n");
 }
+
+/**
+ * Applies the recount taken (takeRecountStatement): a group still at the version its recount
+ * was taken from gets that count, under the same version (the later row of equal versions wins,
+ * and ReplacingMergeTree keeps it). Applied again, or by two nodes at once, it writes the same
+ * row or nothing (a group already at its recounted count is left out): it never subtracts
+ * twice. A group written since the recount was taken (a newer version) keeps its count: the
+ * recount is lost for it, never applied to a count it was not taken from.
+ */
+export function applyRecountStatement(database: string): string {
+  const { names, select } = groupColumns({
+    occurrence_count: "r.recounted AS occurrence_count",
+    version: "g.version AS version",
+  });
+  return [
+    `INSERT INTO ${qualifiedName(database, "error_groups")} (${names})`,
+    `SELECT ${select}`,
+    `FROM ${qualifiedName(database, "error_groups")} AS g FINAL`,
+    "GLOBAL INNER JOIN (",
+    "  SELECT project_id, fingerprint, argMin(base_version, taken_at) AS base,",
+    "    argMin(occurrence_count, taken_at) AS recounted",
+    `  FROM ${qualifiedName(database, RECOUNTS)} WHERE task = 'error_groups'`,
+    "  GROUP BY project_id, fingerprint) AS r",
+    "ON g.project_id = r.project_id AND g.fingerprint = r.fingerprint",
+    "WHERE g.version = r.base AND g.occurrence_count != r.recounted",
+  ].join("\n");
+}
+
+/** A row of occurrence_recounts marking the sessions' recount owed (`sessions`) or done. */
+export const sessionsRecountMark = (task: "sessions" | "sessions_done") => ({
+  task,
+  project_id: "",
+  fingerprint: "",
+  base_version: 0,
+  occurrence_count: 0,
+  // Written, not left to the default (epoch 0): the retention would drop the row at once.
+  taken_at: new Date().toISOString().replace("T", " ").replace("Z", ""),
+});
+
+/** Counts occurrence_recounts rows by task. */
+export const recountTasksQuery = (database: string): string =>
+  `SELECT task, count() AS n FROM ${qualifiedName(database, RECOUNTS)} GROUP BY task`;
 
 /** Whether the sessions predate sessions.error_keys: their error_count counted every source. */
 export function sessionsCountSecondSources(state: SchemaState): boolean {

@@ -14,10 +14,13 @@ import {
   OBSOLETE,
 } from "./internal-tables.js";
 import {
+  applyRecountStatement,
   countsSecondSources,
-  recountStatement,
+  recountTasksQuery,
   sessionRecountStatement,
   sessionsCountSecondSources,
+  sessionsRecountMark,
+  takeRecountStatement,
 } from "./occurrence-recount.js";
 import { clusterLayout } from "./schema-cluster.js";
 import { settingsLines, type TableDef, TELEMETRY_TABLES, ttlClause } from "./tables.js";
@@ -248,13 +251,29 @@ export async function ensureTelemetrySchema(
   for (const sql of backfillStatements(db, new Set(existing.map((t) => t.name))))
     await executor.command(sql);
   const state = await readSchemaState(executor);
+  // The recounts owed by data an earlier release counted twice (docs/ingestion.md, "One
+  // occurrence"), recorded before the columns that mark the new counting are added: a start
+  // that dies after adding them, or a node that read the schema before another added them,
+  // still finishes them, and none applies twice (occurrence-recount.ts).
+  if (countsSecondSources(state)) await executor.command(takeRecountStatement(db));
+  if (sessionsCountSecondSources(state))
+    await executor.insert("occurrence_recounts", [sessionsRecountMark("sessions")]);
   for (const statement of migrationStatements(db, options, state)) {
     await executor.command(
       statement.sql,
       statement.settings ? { settings: statement.settings } : undefined,
     );
   }
-  // Once, by the start that adds error_occurrences.log_id (docs/ingestion.md, "One occurrence").
-  if (countsSecondSources(state)) await executor.command(recountStatement(db));
-  if (sessionsCountSecondSources(state)) await executor.command(sessionRecountStatement(db));
+  const tasks = new Map(
+    (await executor.query<{ task: string; n: string | number }>(recountTasksQuery(db))).map((r) => [
+      r.task,
+      Number(r.n),
+    ]),
+  );
+  if (tasks.has("error_groups")) await executor.command(applyRecountStatement(db));
+  // The sessions' recount gives the same keys when run again: done is only marked to skip it.
+  if (tasks.has("sessions") && !tasks.has("sessions_done")) {
+    await executor.command(sessionRecountStatement(db));
+    await executor.insert("occurrence_recounts", [sessionsRecountMark("sessions_done")]);
+  }
 }

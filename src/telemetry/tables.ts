@@ -42,7 +42,11 @@ export const TELEMETRY_TABLE_NAMES = [
 ] as const;
 export type TelemetryTableName = (typeof TELEMETRY_TABLE_NAMES)[number];
 /** Tables Vigil keeps for its own read API; TQL cannot see them. */
-export type InternalTableName = "sessions" | "error_occurrences" | "trace_data";
+export type InternalTableName =
+  | "sessions"
+  | "error_occurrences"
+  | "trace_data"
+  | "occurrence_recounts";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";
