@@ -1,8 +1,11 @@
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoRequests } from "../src/demo/generator.js";
+import { sendAll } from "../src/demo/sender.js";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
+import { addKey } from "./helpers/projects.js";
 import { OUTSIDER } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -13,13 +16,22 @@ import { makeTempDir } from "./helpers/temp-dir.js";
 describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
   const dir = makeTempDir();
   let dash: DashboardHarness;
+  /** When the older demo data (another seed, so other traces) ends: 45 days ago. */
+  const OLD_END = Date.now() - 45 * 86_400_000;
 
   beforeAll(async () => {
     dash = await startDashboard(dir.path, {
       VIGIL_MONITORS_ENABLED: "false",
       VIGIL_ALERTS_ENABLED: "false",
+      // Kept for 90 days, so the data of 45 days ago is there to find.
+      VIGIL_RETENTION_DAYS: "90",
     });
     await dash.seedDemo(600);
+    const key = await addKey(dash.service, dash.projectId, { name: "old demo", role: "full" });
+    await sendAll(
+      demoRequests({ spans: 300, batchSpans: 500, windowMs: 3_600_000, nowMs: OLD_END, seed: 7 }),
+      { url: dash.service.url, key, concurrency: 2 },
+    );
   }, 120_000);
   afterAll(async () => {
     await dash?.close();
@@ -295,6 +307,91 @@ describe.skipIf(!chromiumAvailable)("dashboard shell", () => {
     await page.goBack();
     await page.waitForURL((url) => url.searchParams.get("range") === "6h");
     expect(await picked(page)).toBe("6h");
+    expect(console.errors).toEqual([]);
+  }, 90_000);
+
+  it("Back undoes a zoom on a screen opened without a range in its URL", async () => {
+    const { page, console } = await dash.newPage();
+    page.setDefaultTimeout(20_000);
+    await dash.signIn(page);
+    // A fresh tab: the session has no range yet, so the screen shows the default, the last hour.
+    await page.goto(`/projects/${dash.projectId}/overview`);
+    const over = page.locator("figure.chart").first().locator(".u-over");
+    await over.waitFor();
+    expect(query(page).has("range")).toBe(false);
+    expect(await picked(page)).toBe("1h");
+    const box = await over.boundingBox();
+    if (!box) throw new Error("the chart has no plotting area");
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.3, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, y, { steps: 8 });
+    await page.mouse.move(box.x + box.width * 0.7, y, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForURL((url) => url.searchParams.has("from"));
+    expect(await picked(page)).toBe("custom");
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has("from"));
+    await page.getByLabel("Time range").waitFor();
+    expect(await picked(page)).toBe("1h");
+    expect(query(page).get("range")).toBe("1h");
+
+    // The same for Zoom out: Back returns to the hour, not to the six hours it moved to.
+    await page.goto(`/projects/${dash.projectId}/traces`);
+    await page.getByLabel("Time range").waitFor();
+    expect(await picked(page)).toBe("1h");
+    await page.getByRole("button", { name: "Zoom out" }).click();
+    await page.waitForURL((url) => url.searchParams.get("range") === "6h");
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get("range") === "1h");
+    expect(await picked(page)).toBe("1h");
+    expect(console.errors).toEqual([]);
+  }, 90_000);
+
+  it("a trace's logs link looks around when the trace ran, however long ago, and the session keeps that window", async () => {
+    const { page, console } = await dash.newPage();
+    page.setDefaultTimeout(20_000);
+    await dash.signIn(page);
+    // A log of a trace of 45 days ago, older than any preset reaches.
+    const logs = (await (
+      await dash.owner.get(
+        `/api/projects/${dash.projectId}/v1/logs?from=${new Date(OLD_END - 2 * 3_600_000).toISOString()}&to=${new Date(OLD_END + 60_000).toISOString()}&limit=200`,
+      )
+    ).json()) as { data: { traceId: string | null; timestamp: string }[] };
+    const old = logs.data.find((l) => l.traceId !== null);
+    if (!old?.traceId) throw new Error("the older demo data has no log of a trace");
+    const traceId = old.traceId;
+
+    await page.goto(`/projects/${dash.projectId}/traces/${traceId}`);
+    const link = page.getByRole("link", { name: "Logs of this trace" });
+    await link.waitFor();
+    const listed = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname.endsWith("/v1/logs") && url.searchParams.get("trace_id") === traceId;
+    });
+    // Awaited below; a failure before then is the test's, not an unhandled rejection.
+    listed.catch(() => undefined);
+    await link.click();
+    await page.waitForURL((url) => url.searchParams.get("traceId") === traceId);
+    expect(query(page).has("range")).toBe(false);
+    const from = Date.parse(query(page).get("from") ?? "");
+    const to = Date.parse(query(page).get("to") ?? "");
+    // A window of minutes around the trace, holding its log.
+    expect(from).toBeLessThanOrEqual(Date.parse(old.timestamp));
+    expect(to).toBeGreaterThan(Date.parse(old.timestamp));
+    expect(to - from).toBeLessThan(2 * 3_600_000);
+    const response = (await (await listed).json()) as { data: { traceId: string }[] };
+    expect(response.data.length).toBeGreaterThan(0);
+    expect(response.data.every((l) => l.traceId === traceId)).toBe(true);
+    await page.locator(".logs-row").first().waitFor();
+    expect(await picked(page)).toBe("custom");
+
+    // That window is the session's now: the next screen opens on it, not on the last 30 days.
+    await nav(page, "Traces").click();
+    await page.waitForURL((url) => url.pathname.endsWith("/traces"));
+    expect(query(page).get("from")).toBe(new Date(from).toISOString());
+    expect(query(page).get("to")).toBe(new Date(to).toISOString());
+    expect(query(page).has("range")).toBe(false);
     expect(console.errors).toEqual([]);
   }, 90_000);
 });

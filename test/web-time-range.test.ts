@@ -6,6 +6,7 @@ import {
   resolveRange,
   selectionRange,
   sessionRange,
+  traceLogsHref,
   withRange,
   zoomOut,
 } from "../web/src/lib/time-range-model.js";
@@ -182,5 +183,64 @@ describe("the dashboard's one time range", () => {
       kind: "relative",
       key: "30d",
     });
+  });
+
+  it("links a trace's logs with the window around when it ran, whatever its age", () => {
+    // A trace of 2.5 s, four months before NOW: no relative range reaches it.
+    const href = traceLogsHref(
+      "~/projects/p/logs",
+      "0af7651916cd43dd8448eb211c80319c",
+      "2026-08-01T10:00:12.345Z",
+      "2026-08-01T10:00:14.845Z",
+    );
+    const [path, query = ""] = href.split("?");
+    expect(path).toBe("~/projects/p/logs");
+    const linked = new URLSearchParams(query);
+    expect(linked.get("traceId")).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(linked.has("range")).toBe(false);
+    // From its start less 15 minutes to its end plus 15 minutes, widened to whole minutes.
+    expect(parseRange(linked)).toEqual({
+      kind: "absolute",
+      from: "2026-08-01T09:45:00.000Z",
+      to: "2026-08-01T10:16:00.000Z",
+    });
+    // The session's range becomes that window, not the last 30 days.
+    expect(sessionRange(`?${query}`, "range=1h")).toEqual(parseRange(linked));
+
+    // One instant (an error's occurrence) is the window around it; a log to open goes along.
+    const occurrence = new URLSearchParams(
+      traceLogsHref(
+        "~/projects/p/logs",
+        "t1",
+        "2026-11-28T20:00:00.000Z",
+        undefined,
+        "log-1",
+      ).split("?")[1],
+    );
+    expect(Object.fromEntries(occurrence)).toEqual({
+      traceId: "t1",
+      log: "log-1",
+      from: "2026-11-28T19:45:00.000Z",
+      to: "2026-11-28T20:15:00.000Z",
+    });
+    // Epoch milliseconds are times too; an end before the start is read the other way round.
+    expect(
+      parseRange(
+        new URLSearchParams(
+          traceLogsHref(
+            "/logs",
+            "t1",
+            String(Date.parse("2026-11-28T20:10:00Z")),
+            "2026-11-28T20:00:00Z",
+          ).split("?")[1],
+        ),
+      ),
+    ).toEqual({
+      kind: "absolute",
+      from: "2026-11-28T19:45:00.000Z",
+      to: "2026-11-28T20:25:00.000Z",
+    });
+    // Without a time it knows, the link names no range: the logs screen shows the session's.
+    expect(traceLogsHref("/logs", "t 1", "not a time")).toBe("/logs?traceId=t+1");
   });
 });

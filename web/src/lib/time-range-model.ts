@@ -109,6 +109,54 @@ export function withRange(href: string, spec: RangeSpec): string {
   return `${path}?${query}`;
 }
 
+/**
+ * How far before its start and after its end a link to a trace's logs looks: logs written as a
+ * request winds down, a trace known only by one instant (an error's occurrence), clock skew.
+ */
+export const TRACE_LOGS_MARGIN_MS = 15 * 60_000;
+
+/**
+ * The absolute window from `start` less `marginMs` to `end` (else `start`) plus `marginMs`,
+ * widened to whole minutes; null when either is not a time (ISO or epoch milliseconds).
+ */
+export function aroundRange(
+  start: string,
+  end: string = start,
+  marginMs = TRACE_LOGS_MARGIN_MS,
+): RangeSpec | null {
+  const a = instant(start);
+  const b = instant(end);
+  if (!a || !b) return null;
+  const first = Math.min(Date.parse(a), Date.parse(b));
+  const last = Math.max(Date.parse(a), Date.parse(b));
+  return {
+    kind: "absolute",
+    from: new Date(Math.floor((first - marginMs) / 60_000) * 60_000).toISOString(),
+    to: new Date(Math.ceil((last + marginMs) / 60_000) * 60_000).toISOString(),
+  };
+}
+
+/**
+ * The logs screen (`logsPath`) filtered to one trace, over the window around when it ran
+ * (`start` to `end`, with TRACE_LOGS_MARGIN_MS either side), with one of its logs opened
+ * (`logId`). An absolute window finds the logs whatever their age, where a relative range
+ * would miss an older trace; following the link makes it the session's range, as any link's.
+ * Without a time it knows the link names no range, and the session's applies.
+ */
+export function traceLogsHref(
+  logsPath: string,
+  traceId: string,
+  start: string,
+  end?: string,
+  logId?: string | null,
+): string {
+  const query = new URLSearchParams({ traceId });
+  if (logId) query.set("log", logId);
+  const href = `${logsPath}?${query}`;
+  const window = aroundRange(start, end);
+  return window ? withRange(href, window) : href;
+}
+
 /** Rounds to the minute so a re-render within the same minute asks the same query. */
 const floorToMinute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
 

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from "react";
 import {
+  parseRange,
   RANGE_STORAGE_KEY,
   type RangeChoice,
   type RangeSpec,
@@ -46,6 +47,8 @@ export function useRangeSpec(): RangeSpec {
  * The view's time range: the URL's (`range=6h`, or absolute `from`/`to`), else the session's,
  * else DEFAULT_RANGE. Relative ranges end at the current minute, so they move as time passes.
  * Setting one writes it to the URL (a zoom with `push`, so Back returns) and to the session.
+ * Before a `push` the current entry is given the range it shows, when its URL names none: Back
+ * would otherwise read the session's range, which by then is the new one.
  */
 export function useTimeRange(): [
   TimeRange,
@@ -63,6 +66,8 @@ export function useTimeRange(): [
         typeof next === "string"
           ? { kind: "relative", key: next }
           : { kind: "absolute", from: next.from, to: next.to };
+      if (options?.push && !parseRange(new URLSearchParams(window.location.search)))
+        set(rangeParams(sessionRange(window.location.search, storedRange())));
       rememberRange(chosen);
       set(rangeParams(chosen), options);
     },
@@ -73,7 +78,8 @@ export function useTimeRange(): [
 
 /**
  * What a time chart's drag (x bounds in Unix seconds) does: zoom to that absolute window,
- * as a new history entry so Back returns to the range before.
+ * as a new history entry so Back returns to the range before (setRange first writes that range
+ * into the current entry when its URL had none).
  */
 export function useChartZoom(
   setRange: (next: RangeChoice, options?: { push?: boolean }) => void,

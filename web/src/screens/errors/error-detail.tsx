@@ -5,7 +5,7 @@ import { TimeSeriesChart } from "../../components/chart";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { Field, KeyValues, PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
-import { useChartZoom, useTimeRange } from "../../lib/time-range";
+import { traceLogsHref, useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
 import {
@@ -212,9 +212,10 @@ function SampleTraces({ error, projectId }: { error: Detail; projectId: string }
                 {formatTime(t.time)} · {t.service}
               </span>
               <span className="small errors-message">{t.message}</span>
+              {/* The window around the occurrence, whatever its age (not the last 30 days). */}
               <Link
                 className="small"
-                href={`~${projectPath(projectId, "logs")}?traceId=${t.traceId}&range=30d`}
+                href={traceLogsHref(`~${projectPath(projectId, "logs")}`, t.traceId, t.time)}
               >
                 Logs of this trace
               </Link>
@@ -222,7 +223,13 @@ function SampleTraces({ error, projectId }: { error: Detail; projectId: string }
                 // The same occurrence as logged: one occurrence, both sources linked.
                 <Link
                   className="small"
-                  href={`~${projectPath(projectId, "logs")}?traceId=${t.traceId}&range=30d&log=${t.logId}`}
+                  href={traceLogsHref(
+                    `~${projectPath(projectId, "logs")}`,
+                    t.traceId,
+                    t.time,
+                    undefined,
+                    t.logId,
+                  )}
                 >
                   Its error log
                 </Link>

@@ -30,7 +30,7 @@ import { TextField } from "../../components/text-field";
 export function Area() {
   const { projectId } = useProject();
   const [filters, setParams] = useLogFilters();
-  // The session's range, like every screen; links to a trace's logs name 30 days themselves.
+  // The session's range, like every screen; a link to a trace's logs names the window around it.
   const [range, setRange] = useTimeRange();
   const [selected, setSelected] = useUrlParam("log");
   const [liveParam, setLive] = useUrlParam("live");

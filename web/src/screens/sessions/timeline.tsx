@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { Empty } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import { formatCompact, formatDuration, formatTime, formatUsd } from "../../lib/format";
+import { traceLogsHref } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
@@ -69,7 +70,7 @@ export function Timeline({ session }: { session: SessionDetail }) {
               <time dateTime={row.time} title={formatTime(row.time, true)} className="mono">
                 {formatOffset(session.startedAt, row.time)}
               </time>
-              <RowContent row={row} start={session.startedAt} />
+              <RowContent row={row} start={session.startedAt} end={session.lastSeen} />
             </li>
           ))}
         </ol>
@@ -78,7 +79,8 @@ export function Timeline({ session }: { session: SessionDetail }) {
   );
 }
 
-function RowContent({ row, start }: { row: TimelineRow; start: string }) {
+/** One row; `start` and `end` are the session's, the window its traces' logs are looked for in. */
+function RowContent({ row, start, end }: { row: TimelineRow; start: string; end: string }) {
   const { projectId } = useProject();
   const trace = (traceId: string | null, label = "Trace") =>
     traceId ? (
@@ -126,7 +128,7 @@ function RowContent({ row, start }: { row: TimelineRow; start: string }) {
           <span className="muted small">{e.service}</span>{" "}
           {e.traceId && (
             <Link
-              href={`~${projectPath(projectId, "logs")}?traceId=${encodeURIComponent(e.traceId)}&range=30d`}
+              href={traceLogsHref(`~${projectPath(projectId, "logs")}`, e.traceId, start, end)}
               className="sessions-link"
             >
               Logs of trace

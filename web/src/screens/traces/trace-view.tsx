@@ -5,6 +5,7 @@ import { api, v1 } from "../../api/client";
 import { Loading, ProblemMessage } from "../../components/feedback";
 import { CopyButton, PageHeader, StateBadge } from "../../components/ui";
 import { formatDuration, formatNumber, formatTime } from "../../lib/format";
+import { traceLogsHref } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
@@ -164,7 +165,12 @@ function TraceLoaded({
           <>
             <Link
               className="button"
-              href={`~${projectPath(projectId, "logs")}?traceId=${encodeURIComponent(detail.traceId)}&range=30d`}
+              href={traceLogsHref(
+                `~${projectPath(projectId, "logs")}`,
+                detail.traceId,
+                detail.startTime,
+                new Date(Date.parse(detail.startTime) + detail.durationMs).toISOString(),
+              )}
             >
               Logs of this trace
             </Link>
