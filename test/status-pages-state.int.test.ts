@@ -197,7 +197,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect(none.pagination.total).toBe(0);
   });
 
-  it("/v1/status-pages takes time_range, from and to like every list: pages changed in the window", async () => {
+  it("/v1/status-pages takes time_range, from and to like every list: pages last changed in the window", async () => {
     const list = async (query: string) => {
       const response = await service.fetch(`/v1/status-pages?${query}`, {
         headers: { "x-api-key": key },
@@ -214,6 +214,9 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect(recent.body.data.map((p) => p.slug)).toEqual(["acme"]);
     const before = await list(`from=${T0 - DAY}&to=${T0}`);
     expect(before.body).toMatchObject({ data: [], pagination: { total: 0 } });
+    // Last changed in the window: created in [T0, T0 + 5 min) but changed again since, it is out.
+    const earlier = await list(`from=${T0}&to=${T0 + 5 * MIN}`);
+    expect(earlier.body).toMatchObject({ data: [], pagination: { total: 0 } });
     const iso = await list(`from=${new Date(T0 + 9 * MIN).toISOString()}&status=down`);
     expect(iso.body.pagination.total).toBe(1);
     const bad = await list("time_range=yesterday");

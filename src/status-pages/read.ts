@@ -23,7 +23,8 @@ const SORT_KEYS: Record<
 
 /**
  * The shared list query (DESIGN §4): `status`, the sorts, `page`/`limit` and the window
- * (`time_range`, `from`, `to`), which keeps the pages whose public data changed in it.
+ * (`time_range`, `from`, `to`), which keeps the pages last changed in it: `updatedAt`, the time
+ * of the last change only, is in it (a page changed in the window and again after it is left out).
  */
 export const ListStatusPagesQuery = listQuery(LIST_STATUS_PAGE_SORTS, {
   status: z.enum(PAGE_STATES).optional().describe("Only pages in this state"),

@@ -30,7 +30,7 @@ export const statusPagesRoutes =
         permission: "status_pages:read",
         summary: "Status pages of the key's organization, with their state",
         description:
-          "Filters: status (operational, degraded, down); time_range/from/to keep the pages whose public data changed in the window (updatedAt in it). Sorts: updated_at (default), title, slug, status.",
+          "Filters: status (operational, degraded, down); time_range/from/to keep the pages last changed in the window: their updatedAt, the time of their last change, is in it (a page changed in the window and again after it is left out; a check that only moves a day's uptime counts does not change it). Sorts: updated_at (default), title, slug, status.",
         querystring: ListStatusPagesQuery,
         response: listOf(StatusPageSummary.meta({ id: "StatusPageSummary" })),
       }),
