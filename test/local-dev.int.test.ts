@@ -243,6 +243,21 @@ describe("local development", { timeout: 60_000 }, () => {
     expect(await server.stop()).toBe(0);
   });
 
+  it("the default OTLP/gRPC port on an address this machine lacks stops the service: only a busy port is a warning", async () => {
+    // 192.0.2.1 (TEST-NET-1) is no interface of this machine: binding it fails with EADDRNOTAVAIL.
+    const server = await serve([], join(dir.path, "grpc-unassignable"), {
+      VIGIL_GRPC_HOST: "192.0.2.1",
+    });
+    stops.push(server.stop);
+    expect(server.outcome).toEqual({ exited: 1 });
+    const { error } = JSON.parse(server.stdout()) as { error: { message: string } };
+    expect(error.message).toContain(`OTLP/gRPC cannot listen on 192.0.2.1:${DEFAULT_GRPC_PORT}`);
+    expect(error.message).toContain("EADDRNOTAVAIL");
+    expect(error.message).toMatch(/VIGIL_GRPC_HOST/);
+    expect(error.message).not.toMatch(/port in use/);
+    expect(server.stderr()).not.toMatch(/is busy/);
+  });
+
   it("an explicitly chosen busy OTLP/gRPC port stops the service with an error naming it", async () => {
     const held = await holdPort(0);
     if (!held) throw new Error("no port");

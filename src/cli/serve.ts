@@ -9,10 +9,15 @@ import {
   type DepsOptions,
   startBackgroundWork,
 } from "../deps.js";
+import { isLoopbackHost } from "../lib/http/address-policy.js";
 import { createLogger } from "../lib/logger.js";
 import { createMetrics } from "../lib/metrics.js";
 import { buildAdminServer } from "../server/admin-server.js";
-import { createOtlpGrpcServer, type OtlpGrpcServer } from "../server/grpc/otlp-grpc-server.js";
+import {
+  createOtlpGrpcServer,
+  GrpcListenError,
+  type OtlpGrpcServer,
+} from "../server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../server/key-limiter.js";
 import { type RateLimitStore, rateLimitCounterFor } from "../server/plugins/rate-limit.js";
 import { closeRateLimitRedis, connectRateLimitRedis } from "../server/rate-limit-redis.js";
@@ -122,7 +127,7 @@ export async function startService(
       await admin.listen({ host: adminHost, port: adminPort });
       adminUrl = `http://${bracketed(adminHost)}:${listeningPort(admin, adminPort)}`;
       logger.info({ url: adminUrl }, `Health and metrics listening at ${adminUrl}`);
-      if (metricsToken === undefined && !isLoopback(adminHost))
+      if (metricsToken === undefined && !isLoopbackHost(adminHost))
         logger.warn(
           `/metrics on the admin port is open to anyone who reaches ${adminHost}: set VIGIL_METRICS_TOKEN, or VIGIL_ADMIN_HOST=127.0.0.1 (docs/deploy.md)`,
         );
@@ -182,7 +187,8 @@ export async function startService(
 /**
  * Binds OTLP/gRPC. A port the operator chose must bind (the error stops the service); the
  * default one may be taken by a second instance or a local Collector, which only costs gRPC
- * ingestion: then the service runs without it and the warning names the setting.
+ * ingestion: then (EADDRINUSE only) the service runs without it and the warning names the
+ * setting. Any other failure (a host this machine lacks, a port it may not bind) stops it.
  */
 async function listenGrpc(
   grpc: OtlpGrpcServer,
@@ -194,7 +200,8 @@ async function listenGrpc(
   try {
     port = await grpc.listen(host, config.grpc.port ?? DEFAULT_GRPC_PORT);
   } catch (error) {
-    if (config.grpc.port !== undefined) throw error;
+    const busy = error instanceof GrpcListenError && error.code === "EADDRINUSE";
+    if (config.grpc.port !== undefined || !busy) throw error;
     await grpc.close(0);
     logger.warn(
       `OTLP/gRPC is off: the default port ${DEFAULT_GRPC_PORT} on ${host} is busy (a second Vigil, or a local OpenTelemetry Collector?). ` +
@@ -249,7 +256,3 @@ export async function serveUntilSignalled(
     process.on("SIGINT", onSignal);
   });
 }
-
-/** Whether a listen address is reachable from this machine only. */
-const isLoopback = (host: string): boolean =>
-  host === "localhost" || host === "::1" || host.startsWith("127.");

@@ -55,6 +55,32 @@ const firstText = (metadata: Metadata, key: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
+/**
+ * OTLP/gRPC could not bind. `code` is the system error of the bind (EADDRINUSE: the port is
+ * busy; EADDRNOTAVAIL: no such address here; EACCES: not allowed), read from grpc-js's message,
+ * which carries no code of its own; EADDRINUSE only when every address of the host was busy.
+ */
+export class GrpcListenError extends Error {
+  readonly code: string | undefined;
+
+  constructor(
+    readonly address: string,
+    detail: string,
+  ) {
+    const codes = [...detail.matchAll(/\blisten (E[A-Z]+)\b/g)].map((match) => match[1] ?? "");
+    const code = codes.find((c) => c !== "EADDRINUSE") ?? codes[0];
+    const hint =
+      code === "EADDRINUSE"
+        ? "the port is in use: set VIGIL_GRPC_PORT (grpc.port) to a free port"
+        : "check VIGIL_GRPC_HOST (grpc.host, else VIGIL_HOST) and VIGIL_GRPC_PORT (grpc.port)";
+    super(
+      `OTLP/gRPC cannot listen on ${address} (${detail}): ${hint}, or set VIGIL_GRPC_ENABLED=false`,
+    );
+    this.name = "GrpcListenError";
+    this.code = code;
+  }
+}
+
 export interface OtlpGrpcServer {
   /** Binds host:port (0 picks a free port) and resolves with the bound port. */
   listen(host: string, port: number): Promise<number>;
@@ -152,14 +178,8 @@ export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGr
       const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
       return new Promise((resolve, reject) => {
         server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) => {
-          if (error) {
-            reject(
-              new Error(
-                `OTLP/gRPC cannot listen on ${address} (${error.message}): is the port in use? ` +
-                  "Set VIGIL_GRPC_PORT (grpc.port) to a free port, or VIGIL_GRPC_ENABLED=false",
-              ),
-            );
-          } else resolve(bound);
+          if (error) reject(new GrpcListenError(address, error.message));
+          else resolve(bound);
         });
       });
     },
