@@ -583,4 +583,57 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     d = await data();
     expect([component(d, queue.id).status, shown(d)]).toEqual(["operational", []]);
   });
+
+  it("a mute that ends gives the page a new version even where the component's state stays", async () => {
+    nowMs = T0 + DAY + 4 * 60 * MIN;
+    const rule = await json<{ id: string }>(
+      await owner.post(`/api/projects/${projectId}/alert-rules`, {
+        name: "Mail bounces",
+        severity: "low",
+        openIncident: true,
+        query: "SELECT count() AS value FROM logs",
+        condition: { op: ">=", threshold: 0 },
+      }),
+    );
+    const mail = await json<{ id: string }>(
+      await owner.post(`/api/orgs/${orgId}/status-pages/${pageId}/components`, {
+        name: "Mail",
+        alertRuleIds: [rule.id],
+      }),
+    );
+    const incidents = `/api/projects/${projectId}/incidents`;
+    const outage = await json<{ id: string }>(
+      await owner.post(incidents, {
+        title: "Mail down",
+        severity: "critical",
+        componentIds: [mail.id],
+      }),
+    );
+    await service.deps.alerts.engine.evaluate(rule.id);
+    const rules = `/api/projects/${projectId}/alert-rules/${rule.id}`;
+    const until = new Date(nowMs + 10 * MIN).toISOString();
+    expect((await owner.post(`${rules}/mute`, { until })).status).toBe(200);
+    const severities = (d: StatusPageData) =>
+      d.activeIncidents
+        .filter((i) => i.componentIds.includes(mail.id))
+        .map((i) => i.severity)
+        .sort();
+    const version = async () =>
+      (
+        await json<{ page: { dataVersion: number } }>(
+          await owner.get(`/api/orgs/${orgId}/status-pages/${pageId}`),
+        )
+      ).page.dataVersion;
+    let d = await data();
+    expect([component(d, mail.id).status, severities(d)]).toEqual(["down", ["critical"]]);
+    await tick(nowMs + MIN);
+    const before = await version();
+    // Still down by the critical incident, but the rule's incident is back on it.
+    await tick(Date.parse(until) + MIN);
+    expect(await version()).toBeGreaterThan(before);
+    d = await data();
+    expect([component(d, mail.id).status, severities(d)]).toEqual(["down", ["critical", "low"]]);
+    expect((await owner.post(`${incidents}/${outage.id}/resolve`, {})).status).toBe(200);
+    expect((await owner.delete(rules)).status).toBe(204);
+  });
 });

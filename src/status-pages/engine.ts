@@ -79,6 +79,8 @@ async function computeStates(
 
 export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine {
   let prunedBefore = "";
+  /** Mutes that ended after this are looked for at the next tick: this node's last tick, or start. */
+  let mutesSeenUpTo = deps.clock.now().toISOString();
 
   /**
    * Computes the components' states again; a moved state closes the previous state's interval
@@ -247,8 +249,20 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
         });
         if (moved) windowsMoved++;
       }
-      // Reconciliation reads without locks and writes only the components that are off.
+      // A mute that ended since the last tick puts its rule's open incident back on the page
+      // even where no component's state moves: those components and a new version of their
+      // pages (every node's tick does it: a second new version costs one rebuild).
       let componentsChanged = 0;
+      if (at > mutesSeenUpTo) {
+        const unmuted = await meta.repos.statusPageState.componentsOfMutesEndedIn(
+          mutesSeenUpTo,
+          at,
+        );
+        if (unmuted.length > 0)
+          componentsChanged += await meta.transaction((tx) => recompute(tx, unmuted, "always"));
+        mutesSeenUpTo = at;
+      }
+      // Reconciliation reads without locks and writes only the components that are off.
       for (let after = ""; ; ) {
         const ids = await meta.repos.statusPageState.componentIdsAfter(after, RECONCILE_BATCH);
         if (ids.length === 0) break;

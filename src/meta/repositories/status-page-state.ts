@@ -120,6 +120,23 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
       return [...ids];
     },
 
+    /**
+     * The components fed by rules whose mute ended in (`after`, `upTo`]: their open incidents
+     * count and show again from then on, whether or not a component's state moves.
+     */
+    async componentsOfMutesEndedIn(after: string, upTo: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("status_page_component_rules as l")
+        .innerJoin("alert_rules as r", "r.id", "l.rule_id")
+        .select("l.component_id")
+        .distinct()
+        .where("r.muted", "=", 1)
+        .where("r.muted_until", ">", after)
+        .where("r.muted_until", "<=", upTo)
+        .execute();
+      return rows.map((r) => r.component_id);
+    },
+
     /** Components of one monitor with their pages: where a check is counted. */
     async componentsOfMonitor(monitorId: string): Promise<{ id: string; pageId: string }[]> {
       const rows = await db
