@@ -1,3 +1,8 @@
+import { occurrenceKeySql } from "../ingest/derive/errors.js";
+
+/** The occurrence key (occurrenceKey) as every reader builds it. */
+const KEY = occurrenceKeySql();
+
 /**
  * error_occurrences holds every source of an occurrence: a span's exception event and a log
  * record of the same span with the same type and message are two rows of one occurrence
@@ -14,15 +19,15 @@
 export function occurrencesOf(table: string, where: string): string {
   return `(SELECT fingerprint, trace_id, span_id, message, min(timestamp) AS at,
             argMin(service_name, timestamp) AS service
-     FROM ${table} ${where} AND trace_id != '' AND span_id != ''
-     GROUP BY fingerprint, trace_id, span_id, message
+     FROM ${table} ${where} AND ${KEY.has}
+     GROUP BY ${KEY.columns}
      UNION ALL
      SELECT fingerprint, trace_id, span_id, message, timestamp AS at, service_name AS service
-     FROM ${table} ${where} AND (trace_id = '' OR span_id = ''))`;
+     FROM ${table} ${where} AND NOT (${KEY.has}))`;
 }
 
 /**
  * Occurrences among rows grouped by trace, fingerprint and span (one trace's error groups): in a
- * span, its distinct messages; without one, every row.
+ * span, its distinct messages (occurrenceKey); without one, every row.
  */
-export const OCCURRENCES_IN_SPAN = "if(span_id = '', count(), uniqExact(message))";
+export const OCCURRENCES_IN_SPAN = `if(NOT (${KEY.has}), count(), uniqExact(message))`;

@@ -1,3 +1,4 @@
+import { occurrenceKeySql, sessionErrorKeySql } from "../ingest/derive/errors.js";
 import { qualifiedName, quoteIdentifier } from "./executor.js";
 import type { SchemaState } from "./schema.js";
 import { TELEMETRY_TABLES } from "./tables.js";
@@ -47,8 +48,8 @@ export function takeRecountStatement(database: string): string {
     "  SELECT project_id, fingerprint, sum(sources - 1) AS extra FROM (",
     "    SELECT project_id, fingerprint, count() AS sources",
     `    FROM ${qualifiedName(database, "error_occurrences")}`,
-    "    WHERE trace_id != '' AND span_id != ''",
-    "    GROUP BY project_id, fingerprint, trace_id, span_id, message HAVING sources > 1)",
+    `    WHERE ${occurrenceKeySql().has}`,
+    `    GROUP BY project_id, ${occurrenceKeySql().columns} HAVING sources > 1)`,
     "  GROUP BY project_id, fingerprint) AS d",
     "ON g.project_id = d.project_id AND g.fingerprint = d.fingerprint",
     `WHERE (g.project_id, g.fingerprint) GLOBAL NOT IN (SELECT project_id, fingerprint FROM ${recounts} WHERE task = 'error_groups')`,
@@ -93,9 +94,9 @@ export const sessionsRecountMark = (task: "sessions" | "sessions_done") => ({
   taken_at: new Date().toISOString().replace("T", " ").replace("Z", ""),
 });
 
-/** Counts occurrence_recounts rows by task. */
+/** The latest row of each task of occurrence_recounts (`at`: microseconds). */
 export const recountTasksQuery = (database: string): string =>
-  `SELECT task, count() AS n FROM ${qualifiedName(database, RECOUNTS)} GROUP BY task`;
+  `SELECT task, toString(toUnixTimestamp64Micro(max(taken_at))) AS at FROM ${qualifiedName(database, RECOUNTS)} GROUP BY task`;
 
 /** Whether the sessions predate sessions.error_keys: their error_count counted every source. */
 export function sessionsCountSecondSources(state: SchemaState): boolean {
@@ -103,42 +104,41 @@ export function sessionsCountSecondSources(state: SchemaState): boolean {
   return columns.has("sessions.session_id") && !columns.has("sessions.error_keys");
 }
 
-/** `<trace><span>:<16 hex of type NUL message>`: an error's key in a span, from stored columns. */
-const spanErrorKey = (type: string, message: string) =>
-  `concat(trace_id, span_id, ':', lower(hex(substring(SHA256(concat(${type}, '\\0', ${message})), 1, 8))))`;
-const nonEmpty = (...values: string[]) =>
-  values.reduceRight((fallback, value) => `if(${value} != '', ${value}, ${fallback})`);
-
 /**
  * One more partial row for every session with errors, holding the keys of its errors read back
- * from the spans and logs that still hold them (`span_count` and `log_count` 0 mark it): the
- * sessions read counts those keys instead of the earlier rows' error_count. An exception and a
- * log of the same span, type and message share a key (type and message as ingestion reads
- * them; the digest is over those, not the group). Running it again adds the same keys: no change.
+ * from what is still kept (`span_count` and `log_count` 0 mark it): the sessions read counts
+ * those keys instead of the earlier rows' error_count. An error in a span is keyed from its
+ * error_occurrences row as ingestion keys it (sessionErrorKeySql: its group and message), in the
+ * session of its span or of its log; so an exception and a log of one span and message share a
+ * key with each other and with the keys ingestion writes after the upgrade, and two groups in
+ * one span are two keys. A failed span that recorded no exception and an error log without a
+ * span are keyed from the spans and logs. Running it again adds the same keys: no change.
+ * Through the tables' own names; on a cluster the occurrences (sharded by group) are joined
+ * GLOBAL with the sessions of their spans.
  */
 export function sessionRecountStatement(database: string): string {
   const traces = qualifiedName(database, "traces");
   const logs = qualifiedName(database, "logs");
-  const exceptionKey = spanErrorKey(
-    nonEmpty("e.2['exception.type']", "'Error'"),
-    nonEmpty("e.2['exception.message']", "status_message", "operation_name"),
-  );
-  const logKey = `if(trace_id != '' AND span_id != '', ${spanErrorKey(
-    nonEmpty("attributes['exception.type']", "toString(level)"),
-    nonEmpty("attributes['exception.message']", "message"),
-  )}, concat('log:', id))`;
+  const key = occurrenceKeySql("o.");
   return [
     `INSERT INTO ${qualifiedName(database, "sessions")} (project_id, session_id, first_seen, last_seen, error_count, error_keys)`,
     "SELECT project_id, session_id, min(at), max(at), length(groupUniqArray(key)), groupUniqArray(key) FROM (",
-    `  SELECT project_id, session_id, e.1 AS at, ${exceptionKey} AS key FROM ${traces}`,
-    "  ARRAY JOIN arrayFilter(x -> x.3 = 'exception', arrayZip(events_timestamp, events_attributes, events_name)) AS e",
-    "  WHERE session_id != '' AND has(events_name, 'exception')",
+    `  SELECT o.project_id AS project_id, s.session_id AS session_id, toDateTime64(o.timestamp, 9) AS at, ${sessionErrorKeySql("o.")} AS key`,
+    `  FROM ${qualifiedName(database, "error_occurrences")} AS o`,
+    "  GLOBAL INNER JOIN (SELECT DISTINCT project_id, trace_id, span_id, session_id FROM (",
+    `    SELECT project_id, trace_id, span_id, session_id FROM ${traces}`,
+    "    WHERE session_id != '' AND has(events_name, 'exception')",
+    "    UNION ALL",
+    `    SELECT project_id, trace_id, span_id, session_id FROM ${logs}`,
+    "    WHERE session_id != '' AND trace_id != '' AND span_id != '' AND level IN ('error', 'fatal'))) AS s",
+    "  ON o.project_id = s.project_id AND o.trace_id = s.trace_id AND o.span_id = s.span_id",
+    `  WHERE ${key.has}`,
     "  UNION ALL",
     `  SELECT project_id, session_id, timestamp AS at, concat(trace_id, span_id, ':') AS key FROM ${traces}`,
     "  WHERE session_id != '' AND status = 'error' AND NOT has(events_name, 'exception')",
     "  UNION ALL",
-    `  SELECT project_id, session_id, timestamp AS at, ${logKey} AS key FROM ${logs}`,
-    "  WHERE session_id != '' AND level IN ('error', 'fatal'))",
+    `  SELECT project_id, session_id, timestamp AS at, concat('log:', id) AS key FROM ${logs}`,
+    "  WHERE session_id != '' AND level IN ('error', 'fatal') AND (trace_id = '' OR span_id = ''))",
     "GROUP BY project_id, session_id",
   ].join("\n");
 }

@@ -265,14 +265,15 @@ export async function ensureTelemetrySchema(
     );
   }
   const tasks = new Map(
-    (await executor.query<{ task: string; n: string | number }>(recountTasksQuery(db))).map((r) => [
+    (await executor.query<{ task: string; at: string }>(recountTasksQuery(db))).map((r) => [
       r.task,
-      Number(r.n),
+      BigInt(r.at),
     ]),
   );
   if (tasks.has("error_groups")) await executor.command(applyRecountStatement(db));
   // The sessions' recount gives the same keys when run again: done is only marked to skip it.
-  if (tasks.has("sessions") && !tasks.has("sessions_done")) {
+  const sessionsOwed = tasks.get("sessions");
+  if (sessionsOwed !== undefined && sessionsOwed > (tasks.get("sessions_done") ?? -1n)) {
     await executor.command(sessionRecountStatement(db));
     await executor.insert("occurrence_recounts", [sessionsRecountMark("sessions_done")]);
   }

@@ -100,6 +100,26 @@ export function occurrenceKey(o: {
 }
 
 /**
+ * occurrenceKey in SQL, over error_occurrences' columns (`prefix`: a table alias and a dot):
+ * `has`, the condition of a row having a key (a trace and a span); `columns`, the key's columns
+ * to group by. Readers and recounts build keys from these, so they agree with ingestion.
+ */
+export function occurrenceKeySql(prefix = ""): { has: string; columns: string } {
+  return {
+    has: `${prefix}trace_id != '' AND ${prefix}span_id != ''`,
+    columns: ["fingerprint", "trace_id", "span_id", "message"].map((c) => prefix + c).join(", "),
+  };
+}
+
+/**
+ * sessionErrorKey in SQL, from error_occurrences' columns (`prefix`: a table alias and a dot) of
+ * a row with a key (occurrenceKeySql().has): `<trace><span>:<16 hex of the SHA-256 of fingerprint
+ * NUL message>`, the key ingestion writes for the same occurrence.
+ */
+export const sessionErrorKeySql = (prefix = ""): string =>
+  `concat(${prefix}trace_id, ${prefix}span_id, ':', lower(hex(substring(SHA256(concat(${prefix}fingerprint, '\\0', ${prefix}message)), 1, 8))))`;
+
+/**
  * A session's key of one error (sessions.error_keys): `<trace><span>:<digest>` for an occurrence
  * in a span, so two sources of it are one; `<trace><span>:` for a failed span that recorded no
  * exception (counted only when nothing else in the span is an error); `log:<id>` for an error
