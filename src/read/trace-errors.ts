@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { occurrenceKey } from "../ingest/derive/errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { OCCURRENCES_IN_SPAN } from "./occurrences.js";
 import type { TimeWindow } from "./params.js";
@@ -125,7 +126,15 @@ export async function errorGroupsOfItems(
         });
         continue;
       }
-      if (item.spanId === "") group.count++;
+      // occurrenceKey: without a key (no span), every item is an occurrence of its own.
+      const keyed =
+        occurrenceKey({
+          fingerprint: item.fingerprint,
+          traceId,
+          spanId: item.spanId,
+          message: "",
+        }) !== undefined;
+      if (!keyed) group.count++;
       else if (!group.messages.has(item.message)) {
         group.messages.add(item.message);
         group.count++;
