@@ -234,7 +234,7 @@ describe.skipIf(!chromiumAvailable)("dashboard incidents and status pages", () =
     await page.waitForURL((url) => url.pathname.endsWith("/status-pages"));
     const listed = page.getByRole("row").filter({ hasText: "Acme status" });
     await listed.waitFor();
-    expect(await listed.getByRole("cell").nth(1).textContent()).toBe("degraded");
+    expect(await listed.getByRole("cell").nth(1).textContent()).toBe("Degraded performance");
     expect(await listed.getByRole("cell").nth(2).textContent()).toBe("1");
     expect(await listed.getByRole("cell").nth(3).textContent()).toBe("1");
     expect(
