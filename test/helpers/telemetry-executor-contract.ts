@@ -31,6 +31,7 @@ function sampleValue(type: string, column: string): unknown {
   if (type === "Map(LowCardinality(String), String)")
     return { "http.method": "GET", [`${column}'key`]: `v\\${column}\t` };
   if (type === "DateTime64(9, 'UTC')") return `${DAY} 10:00:00.123456789`;
+  if (type === "DateTime64(6, 'UTC')") return `${DAY} 10:00:00.123456`;
   if (type === "DateTime64(3, 'UTC')") return `${DAY} 10:00:00.123`;
   if (type === "DateTime('UTC')") return `${DAY} 10:00:00`;
   if (type === "UInt64") return 1_234_567_890_123;
