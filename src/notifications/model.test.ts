@@ -31,12 +31,9 @@ describe("readStoredNotification", () => {
     expect(readStoredNotification(stored)).toEqual(recovered);
   });
 
-  it("leaves an alert payload alone", () => {
-    const fired = {
-      event: "alert.fired",
-      projectId: "prj_1",
-      incident: { id: "inc_2", endedAt: "kept as is" },
-    };
+  it("reads an alert payload, which has no incident object, and one it does not know, as stored", () => {
+    const fired = { event: "alert.fired", projectId: "prj_1", incidentId: "inc_2" };
     expect(readStoredNotification(JSON.stringify(fired))).toEqual(fired);
+    expect(readStoredNotification("{}")).toEqual({});
   });
 });

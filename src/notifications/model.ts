@@ -56,14 +56,16 @@ export const isAlertNotification = (n: Notification): n is AlertNotification =>
 /**
  * A notification as the delivery queue stored it. Monitor payloads queued before the outage's end
  * was named `resolvedAt` carry it as `endedAt`; they are read under the current name, so a
- * delivery queued before an upgrade still says when the outage ended.
+ * delivery queued before an upgrade still says when the outage ended. Anything else is read as
+ * it was stored.
  */
 export function readStoredNotification(stored: string): Notification {
   const payload = JSON.parse(stored) as Notification;
-  if (isAlertNotification(payload)) return payload;
-  const { endedAt, ...incident } = payload.incident as MonitorNotification["incident"] & {
-    endedAt?: string | null;
+  const incident: unknown = (payload as { incident?: unknown }).incident;
+  if (typeof incident !== "object" || incident === null || !("endedAt" in incident)) return payload;
+  const { endedAt, ...current } = incident as MonitorNotification["incident"] & {
+    endedAt: string | null;
   };
-  if (endedAt === undefined) return payload;
-  return { ...payload, incident: { ...incident, resolvedAt: incident.resolvedAt ?? endedAt } };
+  const monitor = payload as MonitorNotification;
+  return { ...monitor, incident: { ...current, resolvedAt: current.resolvedAt ?? endedAt } };
 }
