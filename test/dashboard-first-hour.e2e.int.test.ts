@@ -137,6 +137,17 @@ describe.skipIf(!chromiumAvailable)("dashboard: a first hour without friction", 
       `${receiver.url}/new`,
     );
     await page.getByRole("button", { name: "Change URL" }).waitFor();
+
+    // Its events change through the same kind of PATCH, the URL left as it is.
+    await page.getByRole("button", { name: "Change events" }).click();
+    await page.getByRole("checkbox", { name: "monitor.recovered" }).check();
+    await page.getByRole("button", { name: "Save events" }).click();
+    await page.getByRole("button", { name: "Change events" }).waitFor();
+    const changed = await dash.owner.get(`/webhooks/${dash.projectId}/endpoints`);
+    const [current] = ((await changed.json()) as { data: { url: string; events: string[] }[] })
+      .data;
+    expect(current?.url).toBe(`${receiver.url}/new`);
+    expect([...(current?.events ?? [])].sort()).toEqual(["monitor.down", "monitor.recovered"]);
     // The refused verification is the server's answer (400), not the app's fault.
     expect(console.errors).toEqual([]);
   });

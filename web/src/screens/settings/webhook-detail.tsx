@@ -99,22 +99,31 @@ function EndpointView({ endpoint, write }: { endpoint: WebhookEndpoint; write: b
   );
 }
 
+/** A change of the endpoint (PATCH with what `change` gives), then the list asked again. */
+function usePatchEndpoint(
+  endpoint: WebhookEndpoint,
+  change: () => Partial<Pick<WebhookEndpoint, "url" | "events">>,
+  onDone: () => void,
+) {
+  const { projectId } = useProject();
+  return useListWrite(
+    () =>
+      api<WebhookEndpoint>(webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`), {
+        method: "PATCH",
+        body: change(),
+      }),
+    keys.endpoints(projectId),
+    onDone,
+  );
+}
+
 /**
  * A new URL is verified before it is saved (spec): the server POSTs endpoint.verify to it and
  * keeps the old URL unless it answers 2xx within 8 s; the problem says why it did not.
  */
 function EditUrl({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
-  const { projectId } = useProject();
   const [url, setUrl] = useState(endpoint.url);
-  const save = useListWrite(
-    () =>
-      api<WebhookEndpoint>(webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`), {
-        method: "PATCH",
-        body: { url },
-      }),
-    keys.endpoints(projectId),
-    onDone,
-  );
+  const save = usePatchEndpoint(endpoint, () => ({ url }), onDone);
   return (
     <form onSubmit={submitWith(save)} aria-label="Change the endpoint's URL">
       <TextField
@@ -142,17 +151,8 @@ function EditUrl({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () =
 }
 
 function EditEvents({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
-  const { projectId } = useProject();
   const [events, setEvents] = useState(endpoint.events);
-  const save = useListWrite(
-    () =>
-      api<WebhookEndpoint>(webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`), {
-        method: "PATCH",
-        body: { events },
-      }),
-    keys.endpoints(projectId),
-    onDone,
-  );
+  const save = usePatchEndpoint(endpoint, () => ({ events }), onDone);
   return (
     <form onSubmit={submitWith(save)} aria-label="Change the endpoint's events">
       <EventPicker value={events} onChange={setEvents} error={save.error} />
