@@ -92,26 +92,8 @@ export function TimeRangePicker({
           onSubmit={apply}
           noValidate
         >
-          <label>
-            <span>Start</span>
-            <input
-              type="datetime-local"
-              name="from"
-              step={1}
-              defaultValue={localInput(range.from)}
-              aria-label="Range start"
-            />
-          </label>
-          <label>
-            <span>End</span>
-            <input
-              type="datetime-local"
-              name="to"
-              step={1}
-              defaultValue={localInput(range.to)}
-              aria-label="Range end"
-            />
-          </label>
+          <DateTimeInput label="Start" name="from" at={range.from} />
+          <DateTimeInput label="End" name="to" at={range.to} />
           <span className="muted small">
             {Intl.DateTimeFormat().resolvedOptions().timeZone || "local time"}
           </span>
@@ -126,5 +108,21 @@ export function TimeRangePicker({
         </form>
       )}
     </div>
+  );
+}
+
+/** One end of the absolute range, in the browser's time zone, to the second. */
+function DateTimeInput({ label, name, at }: { label: string; name: string; at: string }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <input
+        type="datetime-local"
+        name={name}
+        step={1}
+        defaultValue={localInput(at)}
+        aria-label={`Range ${label.toLowerCase()}`}
+      />
+    </label>
   );
 }
