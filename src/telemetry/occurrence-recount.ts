@@ -83,8 +83,8 @@ export function applyRecountStatement(database: string): string {
   ].join("\n");
 }
 
-/** A row of occurrence_recounts marking the sessions' recount owed (`sessions`) or done. */
-export const sessionsRecountMark = (task: "sessions" | "sessions_done") => ({
+/** A row of occurrence_recounts marking a recount owed (`sessions`) or done (`…_done`). */
+export const recountMark = (task: "sessions" | "sessions_done" | "error_groups_done") => ({
   task,
   project_id: "",
   fingerprint: "",

@@ -16,10 +16,10 @@ import {
 import {
   applyRecountStatement,
   countsSecondSources,
+  recountMark,
   recountTasksQuery,
   sessionRecountStatement,
   sessionsCountSecondSources,
-  sessionsRecountMark,
   takeRecountStatement,
 } from "./occurrence-recount.js";
 import { clusterLayout } from "./schema-cluster.js";
@@ -257,7 +257,7 @@ export async function ensureTelemetrySchema(
   // still finishes them, and none applies twice (occurrence-recount.ts).
   if (countsSecondSources(state)) await executor.command(takeRecountStatement(db));
   if (sessionsCountSecondSources(state))
-    await executor.insert("occurrence_recounts", [sessionsRecountMark("sessions")]);
+    await executor.insert("occurrence_recounts", [recountMark("sessions")]);
   for (const statement of migrationStatements(db, options, state)) {
     await executor.command(
       statement.sql,
@@ -270,11 +270,16 @@ export async function ensureTelemetrySchema(
       BigInt(r.at),
     ]),
   );
-  if (tasks.has("error_groups")) await executor.command(applyRecountStatement(db));
-  // The sessions' recount gives the same keys when run again: done is only marked to skip it.
-  const sessionsOwed = tasks.get("sessions");
-  if (sessionsOwed !== undefined && sessionsOwed > (tasks.get("sessions_done") ?? -1n)) {
+  // Each recount runs while owed since it was last done, then is marked done, so later starts
+  // skip it; both give the same result when run again (a start that dies before the mark).
+  const owed = (task: "error_groups" | "sessions") =>
+    (tasks.get(task) ?? -1n) > (tasks.get(`${task}_done`) ?? -1n);
+  if (owed("error_groups")) {
+    await executor.command(applyRecountStatement(db));
+    await executor.insert("occurrence_recounts", [recountMark("error_groups_done")]);
+  }
+  if (owed("sessions")) {
     await executor.command(sessionRecountStatement(db));
-    await executor.insert("occurrence_recounts", [sessionsRecountMark("sessions_done")]);
+    await executor.insert("occurrence_recounts", [recountMark("sessions_done")]);
   }
 }
