@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type AlertRuleDefinition, seriesKeyHash } from "../src/alerts/definition.js";
 import { createAlertEngine } from "../src/alerts/evaluator.js";
 import { incidentVerbs } from "../src/alerts/incidents-port.js";
-import { UnavailableError } from "../src/lib/errors.js";
+import { UnavailableError } from "../src/lib/domain-errors.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { createChannel, listChannelDeliveries } from "../src/notifications/channels.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePreset } from "../src/alerts/presets.js";
 import { checkAlertQuery, type SeriesSample, seriesFromResult } from "../src/alerts/query-check.js";
-import { InvalidInputError } from "../src/lib/errors.js";
+import { InvalidInputError } from "../src/lib/domain-errors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { compileTql } from "../src/tql/compile.js";
 import { PROJECT_PARAM } from "../src/tql/printer.js";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { UnavailableError } from "../src/lib/errors.js";
+import { UnavailableError } from "../src/lib/domain-errors.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 

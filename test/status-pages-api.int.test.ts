@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ForbiddenError } from "../src/lib/errors.js";
+import { ForbiddenError } from "../src/lib/domain-errors.js";
 import { requireOrg } from "../src/projects/projects.js";
 import type {
   StatusPageComponentView,

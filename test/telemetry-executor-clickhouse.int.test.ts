@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UnavailableError } from "../src/lib/errors.js";
+import { UnavailableError } from "../src/lib/domain-errors.js";
 import { createClickHouseExecutor } from "../src/telemetry/clickhouse/clickhouse-executor.js";
 import { INSERT_FORMATS } from "../src/telemetry/clickhouse/insert-formats.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";

@@ -5,7 +5,7 @@
  * sample goes over HTTP (never a 5xx). Deterministic: the same seed gives the same inputs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainError } from "../src/lib/errors.js";
+import { DomainError } from "../src/lib/domain-errors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { quoteIdentifier, type TelemetryExecutor } from "../src/telemetry/executor.js";

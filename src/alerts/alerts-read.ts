@@ -1,8 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
-import { NotFoundError } from "../lib/errors.js";
-import { ALERT_RULE_SORTS } from "../meta/repositories/alert-rules.js";
-import { requireProject } from "../projects/projects.js";
+import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
@@ -14,7 +12,9 @@ import {
   pageInfo,
   resolveWindow,
   WindowQuery,
-} from "../read/params.js";
+} from "../lib/list-params.js";
+import { ALERT_RULE_SORTS } from "../meta/repositories/alert-rules.js";
+import { requireProject } from "../projects/projects.js";
 import { ALERT_SEVERITIES, type AlertSeverity } from "./definition.js";
 import {
   ALERT_STATUSES,

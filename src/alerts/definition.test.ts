@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import {
   breaches,

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
-import { UnavailableError } from "../lib/errors.js";
+import { UnavailableError } from "../lib/domain-errors.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import { requireProject } from "../projects/projects.js";
 import { searchTerms } from "../read/search.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import type { ResultColumn } from "../telemetry/executor.js";
 import type { TqlService } from "../tql/service.js";
 import { seriesKey } from "./definition.js";

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
 import { resolveSourceIncident } from "../incidents/incidents.js";
-import { ConflictError, InvalidInputError } from "../lib/errors.js";
+import { ConflictError, InvalidInputError } from "../lib/domain-errors.js";
+import { type Page, PageQuery, pageInfo } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import { findInProject, requireFreeName } from "../projects/project-records.js";
 import { requireProject } from "../projects/projects.js";
-import { type Page, PageQuery, pageInfo } from "../read/params.js";
 import type { TqlService } from "../tql/service.js";
 import type { WebhookService } from "../webhooks/service.js";
 import {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
 import { nowIso } from "../context.js";
 import { randomBase62, sha256Hex } from "../lib/crypto.js";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../lib/errors.js";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { ApiKeyRecord } from "../meta/repositories/api-keys.js";
 import { requireProject } from "../projects/projects.js";

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { addressBucket } from "../lib/client-address.js";
 import { sha256Hex } from "../lib/crypto.js";
-import { RateLimitedError } from "../lib/errors.js";
+import { RateLimitedError } from "../lib/domain-errors.js";
 
 /** One fixed window of a counter: hits in it so far, and ms until it ends. */
 export interface AttemptWindow {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
-import { ConflictError, ForbiddenError, NotFoundError } from "../lib/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
 import type { OrgMember } from "../meta/repositories/users.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DomainDeps, UserActor } from "../context.js";
 import { randomBase62, sha256Hex } from "../lib/crypto.js";
-import { UnauthorizedError } from "../lib/errors.js";
+import { UnauthorizedError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Membership, User, UserWithPassword } from "../meta/repositories/users.js";
 import { Email } from "./users.js";

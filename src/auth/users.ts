@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+} from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { User } from "../meta/repositories/users.js";
 import { MemberRole } from "./permissions.js";

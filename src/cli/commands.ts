@@ -5,7 +5,7 @@ import { createUser } from "../auth/users.js";
 import { type Config, loadConfig } from "../config.js";
 import type { Ctx, DomainDeps } from "../context.js";
 import { createDomainDeps, openMetaStore } from "../deps.js";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";
 import { runDemo } from "./demo.js";

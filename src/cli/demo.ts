@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
 import { demoRequests } from "../demo/generator.js";
 import { type SendSummary, sendAll } from "../demo/sender.js";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import { createLogger } from "../lib/logger.js";
 import { listProjects } from "../projects/projects.js";
 import { engineOpenError, findRunningServer, withTemporaryKey } from "./running-server.js";

@@ -1,5 +1,5 @@
 import { ConfigError } from "../config.js";
-import { DomainError } from "../lib/errors.js";
+import { DomainError } from "../lib/domain-errors.js";
 
 /** Exit codes of every command (DESIGN §4). */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

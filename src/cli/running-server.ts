@@ -6,7 +6,7 @@ import { type CreateApiKeyInput, createApiKey, deleteApiKey } from "../auth/api-
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
 import { createDomainDeps, openMetaStore } from "../deps.js";
-import { DomainError } from "../lib/errors.js";
+import { DomainError } from "../lib/domain-errors.js";
 
 /**
  * `vigil serve` announces itself in `<dataDir>/server.json`, so that `vigil demo` and `vigil tql`

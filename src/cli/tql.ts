@@ -1,7 +1,7 @@
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
 import { createDomainDeps, openMetaStore, openTelemetryStore } from "../deps.js";
-import { DomainError, type ErrorCode, InvalidInputError } from "../lib/errors.js";
+import { DomainError, type ErrorCode, InvalidInputError } from "../lib/domain-errors.js";
 import { listProjects } from "../projects/projects.js";
 import { createTqlService, TQL_MAX_RESULT_ROWS, type TqlResult } from "../tql/service.js";
 import { engineOpenError, findRunningServer, withTemporaryKey } from "./running-server.js";

@@ -1,11 +1,11 @@
 import { type Ctx, nowIso } from "../context.js";
 import type { DomainEvent } from "../events/event-bus.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
+import { type Page, pageInfo, resolveWindow } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import { requireProject } from "../projects/projects.js";
-import { type Page, pageInfo, resolveWindow } from "../read/params.js";
 import { linkIncidentComponents, requireLinkAccess } from "../status-pages/incident-links.js";
 import type { WebhookService } from "../webhooks/service.js";
 import {

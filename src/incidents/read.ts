@@ -1,7 +1,7 @@
 import type { Ctx } from "../context.js";
-import { NotFoundError } from "../lib/errors.js";
+import { NotFoundError } from "../lib/domain-errors.js";
+import { bucketMs, bucketStarts, dashboardWindow, isoMs, type Page } from "../lib/list-params.js";
 import type { TimeTruncation } from "../meta/repositories/incidents.js";
-import { bucketMs, bucketStarts, dashboardWindow, isoMs, type Page } from "../read/params.js";
 import { listIncidents } from "./manage.js";
 import { INCIDENT_SEVERITIES, INCIDENT_SOURCES } from "./model.js";
 import { sourceNames } from "./source-names.js";

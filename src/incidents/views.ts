@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { countsOf, listQuery, WindowQuery } from "../lib/list-params.js";
 import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
-import { countsOf, listQuery, WindowQuery } from "../read/params.js";
 import { MAX_INCIDENT_COMPONENTS } from "../status-pages/incident-links.js";
 import {
   ACTOR_KINDS,

@@ -1,7 +1,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../test/helpers/temp-dir.js";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import { createChdbExecutor } from "../telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { ensureTelemetrySchema } from "../telemetry/schema.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { InvalidInputError, UnavailableError } from "../lib/errors.js";
+import { InvalidInputError, UnavailableError } from "../lib/domain-errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";

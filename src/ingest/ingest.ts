@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { ApiKeyActor } from "../context.js";
-import { ForbiddenError } from "../lib/errors.js";
+import { ForbiddenError } from "../lib/domain-errors.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { KeyLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";

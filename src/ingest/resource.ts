@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import {
   type ErrorOccurrence,
   emptyBatch,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "./errors.js";
+import { DomainError } from "./domain-errors.js";
 import { PasswordHasher, type PasswordScheme } from "./password-hasher.js";
 
 /** A scheme whose checks finish only when the test says, counting how many run at once. */

@@ -1,5 +1,5 @@
 import { hashPassword, verifyPassword } from "./crypto.js";
-import { UnavailableError } from "./errors.js";
+import { UnavailableError } from "./domain-errors.js";
 
 /** How many password hashes run at once, and how many may wait for a turn. */
 export interface PasswordHashingLimits {

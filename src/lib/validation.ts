@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type FieldIssue, InvalidInputError } from "./errors.js";
+import { type FieldIssue, InvalidInputError } from "./domain-errors.js";
 
 /** Parses input with a zod schema; failures become an InvalidInputError naming each field. */
 export function parseInput<S extends z.ZodType>(

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import { ConflictError } from "../lib/errors.js";
+import { ConflictError } from "../lib/domain-errors.js";
 import { type MetaDatabase, migrateMetaDatabase } from "./database.js";
 import { createKeyLock, type KeyLock } from "./key-lock.js";
 import { createAlertEventRepository } from "./repositories/alert-events.js";

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
-import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { privateTargetMessage, privateUrlHost } from "../lib/http/address-policy.js";
 import type { LeasableEntry } from "../lib/leased-scheduler.js";
+import { type Page, PageQuery, pageInfo, resolveWindow, WindowQuery } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import { toDeliveryView } from "../notifications/channels.js";
 import { requireProject } from "../projects/projects.js";
-import { type Page, PageQuery, pageInfo, resolveWindow, WindowQuery } from "../read/params.js";
 import {
   CreateMonitorInput,
   FREQUENCIES,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
-import { ConflictError, InvalidInputError } from "../lib/errors.js";
+import { ConflictError, InvalidInputError } from "../lib/domain-errors.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";

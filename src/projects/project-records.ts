@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from "../lib/errors.js";
+import { ConflictError, NotFoundError } from "../lib/domain-errors.js";
 
 /**
  * A record of the project from its repository: a missing one and one of another project are

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MANAGING_ROLES, WRITING_ROLES } from "../auth/permissions.js";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
-import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Organization } from "../meta/repositories/organizations.js";
 import type { Project } from "../meta/repositories/projects.js";

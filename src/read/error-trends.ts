@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
+import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
 import { occurrencesOf } from "./occurrences.js";
-import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "./params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
 

@@ -3,10 +3,7 @@ import type { Ctx } from "../context.js";
 import { annotateStack } from "../ingest/derive/stack-frames.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
 import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/model.js";
-import { InvalidInputError, NotFoundError } from "../lib/errors.js";
-import { parseInput } from "../lib/validation.js";
-import { requireProject } from "../projects/projects.js";
-import { occurrencesOf } from "./occurrences.js";
+import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
@@ -19,7 +16,10 @@ import {
   resolveWindow,
   type TimeWindow,
   WindowQuery,
-} from "./params.js";
+} from "../lib/list-params.js";
+import { parseInput } from "../lib/validation.js";
+import { requireProject } from "../projects/projects.js";
+import { occurrencesOf } from "./occurrences.js";
 import type { ReadDeps } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";

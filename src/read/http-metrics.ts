@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../lib/errors.js";
-import { HTTP_DURATION_BOUNDS_MS } from "../telemetry/tables.js";
+import { InvalidInputError } from "../lib/domain-errors.js";
 import {
   bucketStarts,
   dashboardWindow,
@@ -8,7 +7,8 @@ import {
   TimeRange,
   type TimeWindow,
   WindowQuery,
-} from "./params.js";
+} from "../lib/list-params.js";
+import { HTTP_DURATION_BOUNDS_MS } from "../telemetry/tables.js";
 import { type DurationHistogram, histogramPercentile } from "./percentiles.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "../lib/errors.js";
+import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
@@ -7,7 +7,7 @@ import {
   isoMs,
   type TimeWindow,
   WindowQuery,
-} from "./params.js";
+} from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
 

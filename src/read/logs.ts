@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "../lib/errors.js";
+import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
@@ -12,7 +12,7 @@ import {
   type Page,
   resolveWindow,
   WindowQuery,
-} from "./params.js";
+} from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
 import { countCap, num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";

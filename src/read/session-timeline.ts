@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorOccurrence, occurrenceKey } from "../ingest/derive/errors.js";
 import { PAGE_ATTRIBUTES, pageOf } from "../ingest/derive/sessions.js";
 import type { Source } from "../ingest/model.js";
-import { isoMs, type TimeWindow } from "./params.js";
+import { isoMs, type TimeWindow } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
 

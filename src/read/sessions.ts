@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { NotFoundError } from "../lib/errors.js";
-import { isoMs, listQuery, type Page, resolveWindow, type TimeWindow } from "./params.js";
+import { NotFoundError } from "../lib/domain-errors.js";
+import { isoMs, listQuery, type Page, resolveWindow, type TimeWindow } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
 import { num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";

@@ -1,5 +1,5 @@
+import { type Page, type PageQuery, pageInfo, type TimeWindow } from "../lib/list-params.js";
 import { quoteIdentifier, type TelemetryExecutor } from "../telemetry/executor.js";
-import { type Page, type PageQuery, pageInfo, type TimeWindow } from "./params.js";
 import type { TotalCache } from "./total-cache.js";
 
 /**

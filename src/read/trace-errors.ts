@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { occurrenceKey } from "../ingest/derive/errors.js";
+import type { TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { OCCURRENCES_IN_SPAN } from "./occurrences.js";
-import type { TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
 import type { ErrorItem } from "./trace-data.js";
 import { anyOf } from "./trace-index.js";

@@ -1,7 +1,7 @@
 import { Batcher } from "../lib/batcher.js";
+import { isoMs, type TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { PACKED_SPAN_EXPRESSIONS } from "../telemetry/internal-tables.js";
-import { isoMs, type TimeWindow } from "./params.js";
 import { num, Sql, whereClause } from "./sql.js";
 import { type ErrorItem, readTraceData } from "./trace-data.js";
 import { errorGroupsOfItems, type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { NotFoundError } from "../lib/errors.js";
-import { hexIdParam, isoMs } from "./params.js";
+import { NotFoundError } from "../lib/domain-errors.js";
+import { hexIdParam, isoMs } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { Sql, whereClause } from "./sql.js";
 import { readErrorItems, readSpanData } from "./trace-data.js";

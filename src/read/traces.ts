@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { NotFoundError } from "../lib/errors.js";
-import { CountParam, hexIdParam, isoMs, listQuery, type Page, resolveWindow } from "./params.js";
+import { NotFoundError } from "../lib/domain-errors.js";
+import {
+  CountParam,
+  hexIdParam,
+  isoMs,
+  listQuery,
+  type Page,
+  resolveWindow,
+} from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { totalKey } from "./total-cache.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "./params.js";
+import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { mergedSessions } from "./sessions.js";
 import { num, Sql } from "./sql.js";

@@ -1,4 +1,4 @@
-import { RateLimitedError } from "../lib/errors.js";
+import { RateLimitedError } from "../lib/domain-errors.js";
 import {
   type CounterWindow,
   MemoryRateLimitCounter,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PageQuery, pageInfo } from "../read/params.js";
+import { PageQuery, pageInfo } from "../lib/list-params.js";
 
 /**
  * The shared list parameters (DESIGN §4): page ≥ 1, limit 1–1000; the read API's, for /api lists

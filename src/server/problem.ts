@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { ErrorCode, FieldIssue } from "../lib/errors.js";
+import type { ErrorCode, FieldIssue } from "../lib/domain-errors.js";
 
 /** The one table from domain error codes to HTTP statuses; exhaustive by type. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {

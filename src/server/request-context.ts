@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { AuthenticatedUser } from "../auth/sessions.js";
 import { toUserActor } from "../auth/sessions.js";
 import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
-import { UnauthorizedError } from "../lib/errors.js";
+import { UnauthorizedError } from "../lib/domain-errors.js";
 
 declare module "fastify" {
   interface FastifyRequest {

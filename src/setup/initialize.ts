@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createApiKey } from "../auth/api-keys.js";
 import { createUser, Email, Password } from "../auth/users.js";
 import type { DomainDeps } from "../context.js";
-import { ConflictError } from "../lib/errors.js";
+import { ConflictError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import { createProject } from "../projects/projects.js";
 

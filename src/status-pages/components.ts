@@ -1,5 +1,5 @@
 import { nowIso } from "../context.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type {

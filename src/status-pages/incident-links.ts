@@ -1,5 +1,5 @@
 import type { Ctx } from "../context.js";
-import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { requireOrg } from "../projects/projects.js";

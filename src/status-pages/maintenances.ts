@@ -1,4 +1,4 @@
-import { InvalidInputError, NotFoundError } from "../lib/errors.js";
+import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";

@@ -1,5 +1,5 @@
 import { type Ctx, nowIso } from "../context.js";
-import { ConflictError, NotFoundError } from "../lib/errors.js";
+import { ConflictError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageGroupRecord, StatusPageRecord } from "../meta/repositories/status-pages.js";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
-import { NotFoundError } from "../lib/errors.js";
+import { NotFoundError } from "../lib/domain-errors.js";
+import { listQuery, type Page, pageInfo, resolveWindow } from "../lib/list-params.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
-import { listQuery, type Page, pageInfo, resolveWindow } from "../read/params.js";
 import { PAGE_STATES, STATE_RANK, type StatusPageSummary } from "./model.js";
 import type { CachedStatusPage, StatusPageReader } from "./reader.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { UnavailableError } from "../lib/errors.js";
+import { UnavailableError } from "../lib/domain-errors.js";
 import {
   type AdmissionOptions,
   type AdmissionRefusal,

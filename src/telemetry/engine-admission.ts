@@ -1,4 +1,4 @@
-import { UnavailableError } from "../lib/errors.js";
+import { UnavailableError } from "../lib/domain-errors.js";
 import { nextInTurn } from "../lib/fair-turn.js";
 import type { TelemetryExecutor } from "./executor.js";
 

@@ -1,4 +1,4 @@
-import { DomainError } from "../lib/errors.js";
+import { DomainError } from "../lib/domain-errors.js";
 import { TqlError } from "./errors.js";
 
 /** What an engine error means for the caller. */

@@ -1,4 +1,4 @@
-import { DomainError } from "../lib/errors.js";
+import { DomainError } from "../lib/domain-errors.js";
 
 /**
  * A query TQL refuses: a syntax error, an unknown table, column or function, or a construct

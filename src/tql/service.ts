@@ -1,4 +1,4 @@
-import { InvalidInputError, RateLimitedError, UnavailableError } from "../lib/errors.js";
+import { InvalidInputError, RateLimitedError, UnavailableError } from "../lib/domain-errors.js";
 import {
   type AdmissionRefusal,
   admitFor,

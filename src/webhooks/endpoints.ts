@@ -6,7 +6,7 @@ import {
   InvalidInputError,
   NotFoundError,
   UnavailableError,
-} from "../lib/errors.js";
+} from "../lib/domain-errors.js";
 import { isLoopbackUrlHost } from "../lib/http/address-policy.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";

@@ -9,7 +9,7 @@ import { authenticateSession, login, logout } from "../../src/auth/sessions.js";
 import { createUser } from "../../src/auth/users.js";
 import type { DomainDeps } from "../../src/context.js";
 import { markResolved } from "../../src/incidents/incidents.js";
-import { ConflictError, UnauthorizedError } from "../../src/lib/errors.js";
+import { ConflictError, UnauthorizedError } from "../../src/lib/domain-errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import type {
   AttemptOutcome,

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { ConflictError } from "../../src/lib/errors.js";
+import { ConflictError } from "../../src/lib/domain-errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import type { SavedQueryRecord } from "../../src/meta/repositories/saved-queries.js";
 

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { refusedDataCode } from "../../src/ingest/insert-errors.js";
-import { DomainError, UnavailableError } from "../../src/lib/errors.js";
+import { DomainError, UnavailableError } from "../../src/lib/domain-errors.js";
 import { RefusedValueError, type TelemetryExecutor } from "../../src/telemetry/executor.js";
 import { DERIVED_TABLES, INTERNAL_TABLES } from "../../src/telemetry/internal-tables.js";
 import { createSchemaStatements, ensureTelemetrySchema } from "../../src/telemetry/schema.js";

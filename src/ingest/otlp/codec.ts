@@ -12,7 +12,7 @@ import {
   InvalidInputError,
   PayloadTooLargeError,
   UnavailableError,
-} from "../../lib/errors.js";
+} from "../../lib/domain-errors.js";
 import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./types.js";
 import { MAX_ANY_VALUE_DEPTH } from "./values.js";

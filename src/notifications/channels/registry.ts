@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../../lib/errors.js";
+import { InvalidInputError } from "../../lib/domain-errors.js";
 import { privateTargetMessage, privateUrlHost } from "../../lib/http/address-policy.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Notification } from "../model.js";

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "../params.js";
+import {
+  bucketMs,
+  bucketStarts,
+  dashboardWindow,
+  isoMs,
+  WindowQuery,
+} from "../../lib/list-params.js";
 import type { ReadDeps } from "../read-deps.js";
 import { num, Sql, whereClause } from "../sql.js";
 import { ANALYZERS } from "./analyzers/index.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TimeWindow } from "../params.js";
+import type { TimeWindow } from "../../lib/list-params.js";
 import type { Sql } from "../sql.js";
 import { compareText } from "./stats.js";
 

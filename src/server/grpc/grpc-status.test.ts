@@ -2,7 +2,11 @@ import { status } from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
 import { IngestOverloadedError } from "../../ingest/batch-writer.js";
-import { ForbiddenError, InvalidInputError, PayloadTooLargeError } from "../../lib/errors.js";
+import {
+  ForbiddenError,
+  InvalidInputError,
+  PayloadTooLargeError,
+} from "../../lib/domain-errors.js";
 import { toServiceError } from "./grpc-status.js";
 
 // google.rpc.Status and RetryInfo by wire shape, decoded apart from the encoder under test.

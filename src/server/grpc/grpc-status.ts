@@ -1,6 +1,6 @@
 import { Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import protobuf from "protobufjs";
-import { DomainError, type ErrorCode } from "../../lib/errors.js";
+import { DomainError, type ErrorCode } from "../../lib/domain-errors.js";
 
 /**
  * Each domain error code as a gRPC status, per the OTLP/gRPC failure rules: the client retries

@@ -9,7 +9,7 @@ import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js
 import type { Permission } from "../../auth/permissions.js";
 import { authenticateSession } from "../../auth/sessions.js";
 import type { DomainDeps } from "../../context.js";
-import { ForbiddenError, UnauthorizedError } from "../../lib/errors.js";
+import { ForbiddenError, UnauthorizedError } from "../../lib/domain-errors.js";
 
 export const SESSION_COOKIE = "vigil_session";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { DomainError } from "../../lib/errors.js";
+import { DomainError } from "../../lib/domain-errors.js";
 import { STATUS_BY_CODE, sendProblem } from "../problem.js";
 
 /** Maps every thrown error to problem+json: domain errors by code, request validation to 400 naming the field. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from "fastify";
 import { API_KEY_ROLES } from "../../auth/permissions.js";
 import type { DomainDeps } from "../../context.js";
-import { UnauthorizedError } from "../../lib/errors.js";
+import { UnauthorizedError } from "../../lib/domain-errors.js";
 import { requireProject } from "../../projects/projects.js";
 import { userCtx } from "../request-context.js";
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { drainPending, Session } from "chdb";
-import { UnavailableError } from "../../lib/errors.js";
+import { UnavailableError } from "../../lib/domain-errors.js";
 import { encodeRows } from "../clickhouse/insert-formats.js";
 import {
   type CompactResult,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { refusedDataCode } from "../../ingest/insert-errors.js";
-import { UnavailableError } from "../../lib/errors.js";
+import { UnavailableError } from "../../lib/domain-errors.js";
 import { classifyEngineError } from "../../tql/engine-errors.js";
 import {
   ClickHouseServerError,

@@ -1,4 +1,4 @@
-import { UnavailableError } from "../../lib/errors.js";
+import { UnavailableError } from "../../lib/domain-errors.js";
 
 /** Seconds a caller should wait before retrying against a server that did not answer. */
 const RETRY_AFTER_SECONDS = 5;

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
-import { UnavailableError } from "../../lib/errors.js";
+import { UnavailableError } from "../../lib/domain-errors.js";
 import {
   type CompactResult,
   describeStatement,

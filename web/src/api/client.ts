@@ -1,4 +1,4 @@
-import type { PageInfo } from "../../../src/read/params";
+import type { PageInfo } from "../../../src/lib/list-params";
 
 /** A problem+json body as every Vigil API answers errors (DESIGN §3). */
 export interface Problem {

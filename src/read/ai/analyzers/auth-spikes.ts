@@ -1,4 +1,4 @@
-import { bucketMs, bucketStarts, isoMs } from "../../params.js";
+import { bucketMs, bucketStarts, isoMs } from "../../../lib/list-params.js";
 import { num, whereClause } from "../../sql.js";
 import { clientAddressSql } from "../endpoints.js";
 import { type Analyzer, type AnalyzerContext, recommend, severityAt } from "../recommendation.js";

@@ -1,4 +1,4 @@
-import { isoMs } from "../../params.js";
+import { isoMs } from "../../../lib/list-params.js";
 import { num, whereClause } from "../../sql.js";
 import { type Analyzer, recommend } from "../recommendation.js";
 import {

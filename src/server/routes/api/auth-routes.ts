@@ -8,7 +8,7 @@ import {
   logout,
 } from "../../../auth/sessions.js";
 import type { DomainDeps } from "../../../context.js";
-import { UnauthorizedError } from "../../../lib/errors.js";
+import { UnauthorizedError } from "../../../lib/domain-errors.js";
 import {
   clearSessionCookie,
   SESSION_COOKIE,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../deps.js";
-import { InvalidInputError, NotFoundError } from "../../../lib/errors.js";
+import { InvalidInputError, NotFoundError } from "../../../lib/domain-errors.js";
 import { Slug } from "../../../status-pages/definition.js";
 import { StatusPageData } from "../../../status-pages/model.js";
 import { BadgeQuery, renderStatusBadge } from "../../../status-pages/public/badge.js";

@@ -12,7 +12,7 @@ import {
 } from "../../../ingest/otlp/codec.js";
 import type { Signal } from "../../../ingest/otlp/types.js";
 import type { BudgetLease } from "../../../lib/byte-budget.js";
-import { UnsupportedMediaTypeError } from "../../../lib/errors.js";
+import { UnsupportedMediaTypeError } from "../../../lib/domain-errors.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
 import { apiKeyCtx } from "../../request-context.js";

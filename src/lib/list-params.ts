@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../lib/errors.js";
+import { InvalidInputError } from "./domain-errors.js";
 
 /** The named ranges DESIGN §4 lists; any `<n>{m,h,d}` is accepted too. */
 export const TIME_RANGES = ["15m", "1h", "6h", "24h", "7d", "30d", "90d"] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../lib/errors.js";
-import { bucketMs, bucketStarts, parseInstant, rangeMs, resolveWindow } from "./params.js";
+import { InvalidInputError } from "./domain-errors.js";
+import { bucketMs, bucketStarts, parseInstant, rangeMs, resolveWindow } from "./list-params.js";
 
 const NOW = Date.parse("2026-11-21T12:00:00.000Z");
 const H = 3_600_000;
