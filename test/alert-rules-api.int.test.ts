@@ -53,7 +53,7 @@ interface Page<T> {
   pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean };
 }
 
-/** The alert rule management API (DESIGN §4) over HTTP, on the real engine and metadata store. */
+/** The alert rule management API (docs/design.md §4) over HTTP, on the real engine and metadata store. */
 describe("alert rule management API", () => {
   const dir = makeTempDir();
   let service: TestService;

@@ -26,7 +26,7 @@ interface Page<T> {
 const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The incident management API (DESIGN §4) over HTTP, with webhooks delivered for real. */
+/** The incident management API (docs/design.md §4) over HTTP, with webhooks delivered for real. */
 describe("incident management API", () => {
   const dir = makeTempDir();
   let service: TestService;

@@ -54,7 +54,7 @@ const PRIVATE_URLS = [
 ];
 const ALLOW_SETTING = /VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS=true/;
 
-/** The monitor management API (DESIGN §4) over HTTP, with the scheduler running for real. */
+/** The monitor management API (docs/design.md §4) over HTTP, with the scheduler running for real. */
 describe("monitor management API", () => {
   const dir = makeTempDir();
   let service: TestService;

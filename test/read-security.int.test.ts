@@ -10,7 +10,7 @@ import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 
 /**
- * The shared security cases of DESIGN §3, run against every GET route under /v1 that the
+ * The shared security cases of docs/design.md §3, run against every GET route under /v1 that the
  * OpenAPI document lists: no key, bad key, revoked key, another project's key, a key without
  * the route's permission, and the rate limit. A new read route fails this suite until it is
  * given its permission below.

@@ -35,7 +35,7 @@ const postgresBin = findPostgresBin();
 /** Both metadata engines: the page lock, the version bump and the cascades are SQL of each. */
 const ENGINES = ["SQLite", ...(postgresBin ? ["PostgreSQL"] : [])];
 
-/** The status page management API (DESIGN §4) over HTTP, on the real metadata store. */
+/** The status page management API (docs/design.md §4) over HTTP, on the real metadata store. */
 describe.each(ENGINES)("status page management API on %s", (engine) => {
   const dir = makeTempDir();
   let postgres: ThrowawayPostgres | undefined;

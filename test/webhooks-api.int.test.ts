@@ -20,7 +20,7 @@ const OWNER = { email: "hooks-owner@example.com", password: "correct horse batte
 const VIEWER = { email: "hooks-viewer@example.com", password: "viewer secret 1" };
 const OUTSIDER = { email: "hooks-outsider@example.com", password: "outsider secret 1" };
 
-/** Every subscribable event type the spec and DESIGN name (the registry may add more). */
+/** Every subscribable event type the spec and docs/design.md name (the registry may add more). */
 const EXPECTED_EVENT_TYPES = [
   "test.ping",
   "alert.fired",
@@ -122,7 +122,7 @@ function verified<T = Envelope>(request: ReceivedRequest | undefined, secret: st
   return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as T;
 }
 
-/** The headers every request to an endpoint carries (DESIGN §4 Webhooks). */
+/** The headers every request to an endpoint carries (docs/design.md §4 Webhooks). */
 function expectServiceHeaders(request: ReceivedRequest | undefined, event: string): void {
   expect(request?.method).toBe("POST");
   expect(request?.headers).toMatchObject({

@@ -4,7 +4,7 @@
  */
 import { SEVERITIES, type Severity } from "../lib/severity.js";
 
-/** Evaluation intervals and their period in seconds (DESIGN §4: 30s, 1m, 5m, 15m, 1h). */
+/** Evaluation intervals and their period in seconds (docs/design.md §4: 30s, 1m, 5m, 15m, 1h). */
 export const ALERT_INTERVALS = { "30s": 30, "1m": 60, "5m": 300, "15m": 900, "1h": 3600 } as const;
 export type AlertInterval = keyof typeof ALERT_INTERVALS;
 export const ALERT_INTERVAL_NAMES = Object.keys(ALERT_INTERVALS) as [

@@ -23,7 +23,7 @@ const noDataBreach = (mode: AlertRuleDefinition["noData"]): boolean | "no_data_k
   mode === "keep" ? "no_data_keep" : mode === "alerting";
 
 /**
- * One evaluation of a rule over its query's series (DESIGN §4): each series breaches when its
+ * One evaluation of a rule over its query's series (docs/design.md §4): each series breaches when its
  * value meets the condition; a null value follows `noData`. A known series missing from a
  * non-empty result does not breach (it resolves). An empty result is "no data": `ok` treats
  * every known series as not breaching, `alerting` treats the `{}` series and every known one

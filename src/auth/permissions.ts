@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MEMBER_ROLES } from "../meta/repositories/users.js";
 
-/** Every permission an API key can hold (DESIGN §4). */
+/** Every permission an API key can hold (docs/design.md §4). */
 export const PERMISSIONS = [
   "ingest",
   "logs:read",

@@ -1,7 +1,7 @@
 import { ConfigError } from "../config.js";
 import { DomainError } from "../lib/domain-errors.js";
 
-/** Exit codes of every command (DESIGN §4). */
+/** Exit codes of every command (docs/design.md §4). */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 export interface Output {

@@ -1,6 +1,6 @@
 import { SEVERITIES } from "../lib/severity.js";
 
-/** The closed sets of the incident model (DESIGN §4 "Incidents: one model, three sources"). */
+/** The closed sets of the incident model (docs/design.md §4 "Incidents: one model, three sources"). */
 export const INCIDENT_STATUSES = ["active", "resolved"] as const;
 export const INCIDENT_SEVERITIES = SEVERITIES;
 export const INCIDENT_SOURCES = ["manual", "monitor", "alert"] as const;

@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 
-/** Prefixes of every id Vigil issues (DESIGN §3). */
+/** Prefixes of every id Vigil issues (docs/design.md §3). */
 export type IdPrefix =
   | "org"
   | "prj"

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InvalidInputError } from "./domain-errors.js";
 
-/** The named ranges DESIGN §4 lists; any `<n>{m,h,d}` is accepted too. */
+/** The named ranges docs/design.md §4 lists; any `<n>{m,h,d}` is accepted too. */
 export const TIME_RANGES = ["15m", "1h", "6h", "24h", "7d", "30d", "90d"] as const;
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -93,7 +93,7 @@ export function dashboardWindow(
   return resolveWindow(query, nowMs, fallbackRange) as TimeWindow;
 }
 
-/** `page` and `limit` (DESIGN §4): page ≥ 1, limit 1–1000, default 50. */
+/** `page` and `limit` (docs/design.md §4): page ≥ 1, limit 1–1000, default 50. */
 export const PageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe("Page number, from 1"),
   limit: z.coerce.number().int().min(1).max(1000).default(50).describe("Items per page, 1–1000"),
@@ -180,7 +180,7 @@ export function pageInfo(
   };
 }
 
-/** One page of a list, in the DESIGN §4 envelope. */
+/** One page of a list, in the docs/design.md §4 envelope. */
 export interface Page<T> {
   data: T[];
   pagination: PageInfo;

@@ -226,7 +226,7 @@ export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise
   );
 }
 
-/** A pause or resume: a paused monitor stops counting on status pages (DESIGN §4). */
+/** A pause or resume: a paused monitor stops counting on status pages (docs/design.md §4). */
 function setMonitorStatus(
   ctx: Ctx,
   monitorId: string,

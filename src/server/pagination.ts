@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PageQuery, pageInfo } from "../lib/list-params.js";
 
 /**
- * The shared list parameters (DESIGN §4): page ≥ 1, limit 1–1000; the read API's, for /api lists
+ * The shared list parameters (docs/design.md §4): page ≥ 1, limit 1–1000; the read API's, for /api lists
  * too. Strict like the read API's queries: an unknown parameter is a 400 naming it.
  */
 export const PaginationQuery = PageQuery.strict();

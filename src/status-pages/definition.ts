@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The management API's inputs (DESIGN §4 "Status pages"); the verbs in manage.ts check what a
+// The management API's inputs (docs/design.md §4 "Status pages"); the verbs in manage.ts check what a
 // schema cannot (slug taken, sources of the organization, times against the clock).
 
 export const MAX_COMPONENTS_PER_PAGE = 100;

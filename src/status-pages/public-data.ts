@@ -82,7 +82,7 @@ async function publicUpdates(meta: MetaAccess, incidents: readonly IncidentRecor
 }
 
 /**
- * The public payload of a page at `now` (DESIGN §4): components with their 90 days, groups,
+ * The public payload of a page at `now` (docs/design.md §4): components with their 90 days, groups,
  * incidents of the components' sources, maintenance in progress or ahead. A handful of indexed
  * reads whatever the number of components; nothing internal (projects, sources, URLs) is in it.
  */

@@ -22,7 +22,7 @@ const SORT_KEYS: Record<
 };
 
 /**
- * The shared list query (DESIGN §4): `status`, the sorts, `page`/`limit` and the window
+ * The shared list query (docs/design.md §4): `status`, the sorts, `page`/`limit` and the window
  * (`time_range`, `from`, `to`), which keeps the pages last changed in it: `updatedAt`, the time
  * of the last change only, is in it (a page changed in the window and again after it is left out).
  */

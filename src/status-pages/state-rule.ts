@@ -1,6 +1,6 @@
 import { type ComponentState, type PageState, worstState } from "./model.js";
 
-// THE rule of status page state (DESIGN §4, docs/status-pages.md "How state is computed"),
+// THE rule of status page state (docs/design.md §4, docs/status-pages.md "How state is computed"),
 // written once: the state engine computes components and pages with it, the public payload
 // computes incident impact with it, and every public format and the dashboard name the states
 // with its labels. Pure, no imports but the state types: the web imports it too.

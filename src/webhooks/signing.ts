@@ -5,7 +5,7 @@ import type { SecretBox } from "../lib/secret-box.js";
 export const SECRET_PREFIX = "whsec_";
 
 /**
- * The body of one attempt (the envelope, DESIGN §4): what is signed, sent and shown in the log.
+ * The body of one attempt (the envelope, docs/design.md §4): what is signed, sent and shown in the log.
  * `payload` is the event's data as stored JSON text (`JSON.stringify(data)`), spliced in as it
  * is, so the body is the same bytes as `JSON.stringify({ event, data, attempt })` without
  * parsing and serializing the data again for every attempt.

@@ -18,7 +18,7 @@ interface OldIncident {
 /** Rows per INSERT: 10–11 bound values each, well inside both engines' limits. */
 const CHUNK = 200;
 
-// Incidents as one model (DESIGN §4): manual, monitor and alert incidents with a typed timeline.
+// Incidents as one model (docs/design.md §4): manual, monitor and alert incidents with a typed timeline.
 // Monitor incidents move in with their ids, so monitors.open_incident_id and
 // notification_deliveries.incident_id keep pointing at the same outages.
 export async function up(db: Kysely<unknown>): Promise<void> {

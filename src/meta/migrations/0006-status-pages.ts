@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// Status pages of an organization (DESIGN §4): components bound to monitors and alert rules,
+// Status pages of an organization (docs/design.md §4): components bound to monitors and alert rules,
 // maintenance windows, and one precomputed row per component per UTC day for the history.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

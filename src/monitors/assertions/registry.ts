@@ -38,7 +38,7 @@ export interface ReadCache {
 const numeric = (value: number): ReadValue => ({ kind: "value", value: String(value) });
 
 /**
- * The registry of assertion types (DESIGN §2: adding one is one entry). The dashboard's builder
+ * The registry of assertion types (docs/design.md §2: adding one is one entry). The dashboard's builder
  * bundles this module for its type → operators table, so it (and what it imports) stays free of
  * Node imports.
  */

@@ -43,7 +43,7 @@ export type ChannelSettings<C extends z.ZodObject, S extends z.ZodObject> = z.ou
   z.output<S>;
 
 /**
- * One kind of notification channel (DESIGN §2: registries, not switches). Its settings are
+ * One kind of notification channel (docs/design.md §2: registries, not switches). Its settings are
  * split in two: `config` is stored as JSON and may be shown, `secret` is stored encrypted and
  * only ever shown masked by `describe`.
  */

@@ -8,7 +8,7 @@ import { emailChannel } from "./email.js";
 import { slackChannel } from "./slack.js";
 import { webhookChannel } from "./webhook.js";
 
-/** Every channel type (DESIGN §2: adding one is one entry here and its module). */
+/** Every channel type (docs/design.md §2: adding one is one entry here and its module). */
 export const CHANNEL_TYPES = {
   webhook: webhookChannel,
   slack: slackChannel,

@@ -80,7 +80,7 @@ export async function useRateLimits(
 }
 
 /**
- * The per-API-key limit (DESIGN §4) as a hook to run once the key is known: RateLimit-* headers
+ * The per-API-key limit (docs/design.md §4) as a hook to run once the key is known: RateLimit-* headers
  * on every response, 429 with Retry-After beyond the limit. Requests whose key failed
  * authentication share one bucket per client address.
  */

@@ -8,7 +8,7 @@ const isStrictObject = (schema: unknown): boolean =>
   schema instanceof z.ZodObject && schema.def.catchall instanceof z.ZodNever;
 
 /**
- * Every route of this scope rejects unknown query parameters with a 400 naming them (DESIGN §4):
+ * Every route of this scope rejects unknown query parameters with a 400 naming them (docs/design.md §4):
  * a route without a query schema gets an empty strict one, and a route whose query schema is
  * not strict fails at start-up, so a lenient one cannot slip in.
  */

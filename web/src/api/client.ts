@@ -1,6 +1,6 @@
 import type { PageInfo } from "../../../src/lib/list-params";
 
-/** A problem+json body as every Vigil API answers errors (DESIGN §3). */
+/** A problem+json body as every Vigil API answers errors (docs/design.md §3). */
 export interface Problem {
   type?: string;
   title?: string;
@@ -26,7 +26,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Every list the API returns: `{ data, pagination }` (DESIGN §4), paged as the server pages. */
+/** Every list the API returns: `{ data, pagination }` (docs/design.md §4), paged as the server pages. */
 export interface ListPage<T> {
   data: T[];
   pagination: PageInfo;

@@ -38,7 +38,7 @@ const run = { ...write, 422: Problem, 429: Problem, 503: Problem };
 /** Saving also refuses a name another rule of the project has (409 naming `name`). */
 const save = { ...run, 409: Problem };
 
-/** /api/projects/:projectId/alert-rules… (DESIGN §4): alert rules, mute, preview and events. */
+/** /api/projects/:projectId/alert-rules… (docs/design.md §4): alert rules, mute, preview and events. */
 export const alertRuleRoutes =
   (
     deps: AppDeps,

@@ -34,7 +34,7 @@ const tags = ["incidents"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 409: Problem };
 
-/** /api/projects/:projectId/incidents… (DESIGN §4): incidents opened by hand, monitors and alerts. */
+/** /api/projects/:projectId/incidents… (docs/design.md §4): incidents opened by hand, monitors and alerts. */
 export const incidentRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {

@@ -29,7 +29,7 @@ const tags = ["monitors"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
 
-/** /api/projects/:projectId/monitors… (DESIGN §4): HTTP monitors, their checks and incidents. */
+/** /api/projects/:projectId/monitors… (docs/design.md §4): HTTP monitors, their checks and incidents. */
 export const monitorRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {

@@ -60,7 +60,7 @@ const save = { ...write, 409: Problem };
 const gone = { 204: z.null(), ...write };
 
 /**
- * /api/orgs/:orgId/status-pages… (DESIGN §4): an organization's status pages, their groups,
+ * /api/orgs/:orgId/status-pages… (docs/design.md §4): an organization's status pages, their groups,
  * components (bound to monitors and alert rules) and maintenance windows. Every member reads;
  * owners and admins write.
  */

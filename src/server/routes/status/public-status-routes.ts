@@ -84,7 +84,7 @@ const FORMATS: Record<string, PublicFormat> = {
 };
 
 /**
- * The public status page (DESIGN §4): `/status/:slug` (HTML without script), `.json`, a
+ * The public status page (docs/design.md §4): `/status/:slug` (HTML without script), `.json`, a
  * Statuspage-compatible `/api/v2/summary.json`, Atom and RSS feeds of incidents and an SVG badge.
  * No authentication; answers are cacheable (`Cache-Control`, `ETag`) and built at most once per
  * data version and 30 s, so a busy page costs one indexed read per request.

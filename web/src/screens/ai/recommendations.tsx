@@ -32,7 +32,7 @@ const words = (key: string) => {
 };
 
 /**
- * A metric in its unit. The analyzers name their units in the key (DESIGN: counts, rates 0–1,
+ * A metric in its unit. The analyzers name their units in the key (docs/design.md: counts, rates 0–1,
  * milliseconds, USD): `…Usd`, `…Ms`, `…Rate`/`…Ratio`/`share…`, and times `…At`/`…Seen`.
  */
 export function formatMetric(key: string, value: number): string {

@@ -23,7 +23,7 @@ import { submitWith, useListWrite } from "./list-write";
 import { SecretOnce } from "./secret-once";
 import { SettingsSection } from "./section";
 
-/** The roles a key can be created with (DESIGN §4), with what each is for. */
+/** The roles a key can be created with (docs/design.md §4), with what each is for. */
 const ROLES = [
   {
     value: "read_only",
