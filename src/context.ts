@@ -41,9 +41,13 @@ export interface SystemActor {
 
 export type Actor = UserActor | ApiKeyActor | SystemActor;
 
-/** Passed to every domain verb: who is acting, and with what. */
-export interface Ctx {
-  deps: DomainDeps;
+/**
+ * Passed to every domain verb: who is acting, and with what. A verb names the dependencies it
+ * needs as `D` (the base plus its domain's section, e.g. `DomainDeps & { monitors: … }`); the
+ * composition root's `domain` holds every section, so one ctx serves every verb.
+ */
+export interface Ctx<D extends DomainDeps = DomainDeps> {
+  deps: D;
   actor: Actor;
 }
 

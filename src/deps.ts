@@ -3,11 +3,13 @@ import { hostname } from "node:os";
 import type { Logger } from "pino";
 import { type AlertEngine, createAlertEngine } from "./alerts/evaluator.js";
 import { incidentVerbs } from "./alerts/incidents-port.js";
+import type { AlertRuleDeps } from "./alerts/rules.js";
 import { createAlertScheduler } from "./alerts/scheduler.js";
 import { LoginThrottle } from "./auth/login-throttle.js";
 import { type Config, readPemSetting } from "./config.js";
 import type { DomainDeps } from "./context.js";
 import { createEventBus } from "./events/event-bus.js";
+import type { IncidentApiDeps } from "./incidents/manage.js";
 import { createIngestService, type IngestService } from "./ingest/ingest.js";
 import { ByteBudget } from "./lib/byte-budget.js";
 import { type Clock, systemClock } from "./lib/clock.js";
@@ -61,7 +63,8 @@ export interface AppDeps {
   tql: TqlService;
   /** What the /v1 read API's verbs run on. */
   read: ReadDeps;
-  domain: DomainDeps;
+  /** What every domain verb's `ctx.deps` holds: the base and each domain's section. */
+  domain: AppDomainDeps;
   /** HTTP monitors: the check engine and, when this process runs them, the scheduler. */
   monitors: MonitorDeps & { scheduler?: MonitorScheduler | undefined; retention: ResultRetention };
   /** Notification channels (secrets sealed with the server key) and the outbox dispatcher. */
@@ -82,6 +85,17 @@ export interface AppDeps {
   statusPages: { reader: StatusPageReader; ticker: StatusPageTicker };
   /** Closes the outbound HTTP pools and the SMTP transport. */
   closeOutbound(): Promise<void>;
+}
+
+/** The base domain deps and the section each domain's verbs need, under the domain's name. */
+export interface AppDomainDeps extends DomainDeps {
+  monitors: AppDeps["monitors"];
+  alertRules: AlertRuleDeps;
+  incidents: IncidentApiDeps;
+  channels: ChannelService;
+  webhooks: WebhookService;
+  tql: TqlService;
+  read: ReadDeps;
 }
 
 export interface DepsOptions {
@@ -347,6 +361,23 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     logger,
     retentionDays: config.monitors.resultRetentionDays,
   });
+  const read = createReadDeps(
+    { telemetry, clock: options.clock ?? systemClock, errorGroups: ingest.errorGroups },
+    {
+      maxPending: config.telemetry.maxPendingReads,
+      maxWaitMs: config.telemetry.maxReadWaitMs,
+      // The read API's two documented reasons: a count bound (its own or its project's), or the wait.
+      onRefused: (reason) =>
+        metrics.telemetryReadsRefused.inc({ reason: reason === "wait" ? "wait" : "pending" }),
+    },
+    organizationOf,
+  );
+  const monitors: AppDeps["monitors"] = {
+    engine,
+    scheduler,
+    retention,
+    allowPrivateTargets: config.monitors.allowPrivateTargets,
+  };
   return {
     config,
     logger: options.logger,
@@ -358,24 +389,23 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       metrics.ingestInflightBytes.set(used),
     ),
     tql,
-    read: createReadDeps(
-      { telemetry, clock: options.clock ?? systemClock, errorGroups: ingest.errorGroups },
-      {
-        maxPending: config.telemetry.maxPendingReads,
-        maxWaitMs: config.telemetry.maxReadWaitMs,
-        // The read API's two documented reasons: a count bound (its own or its project's), or the wait.
-        onRefused: (reason) =>
-          metrics.telemetryReadsRefused.inc({ reason: reason === "wait" ? "wait" : "pending" }),
+    read,
+    domain: {
+      ...domain,
+      monitors,
+      alertRules: {
+        tql,
+        webhooks,
+        scheduler: alertScheduler,
+        maxRulesPerProject: config.alerts.maxRulesPerProject,
       },
-      organizationOf,
-    ),
-    domain,
-    monitors: {
-      engine,
-      scheduler,
-      retention,
-      allowPrivateTargets: config.monitors.allowPrivateTargets,
+      incidents: { webhooks },
+      channels,
+      webhooks,
+      tql,
+      read,
     },
+    monitors,
     channels,
     notifier,
     alerts: { engine: alertEngine, scheduler: alertScheduler },

@@ -18,13 +18,16 @@ declare module "fastify" {
 }
 
 /** The domain context of a session-authenticated request. */
-export function userCtx(deps: DomainDeps, request: FastifyRequest): Ctx {
+export function userCtx<D extends DomainDeps>(deps: D, request: FastifyRequest): Ctx<D> {
   if (!request.auth) throw new UnauthorizedError("Not signed in");
   return { deps, actor: toUserActor(request.auth) };
 }
 
 /** The domain context of an API-key-authenticated request. */
-export function apiKeyCtx(deps: DomainDeps, request: FastifyRequest): Ctx & { actor: ApiKeyActor } {
+export function apiKeyCtx<D extends DomainDeps>(
+  deps: D,
+  request: FastifyRequest,
+): Ctx<D> & { actor: ApiKeyActor } {
   if (!request.apiKey) throw new UnauthorizedError("Missing X-API-Key header");
   return { deps, actor: request.apiKey };
 }
