@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { Email, Password } from "./auth/users.js";
 import { isLoopbackHost } from "./lib/http/address-policy.js";
-import { closestName } from "./lib/suggest.js";
+import { closestName } from "./contracts/name-suggestion.js";
 
 /**
  * Which reverse proxies to believe about the client address and scheme: false (none), true

@@ -1,4 +1,4 @@
-import { closestName } from "../lib/suggest.js";
+import { closestName } from "../contracts/name-suggestion.js";
 import { PROJECT_COLUMN, type TableDef, TELEMETRY_TABLES } from "../telemetry/tables.js";
 import {
   type CallExpr,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { closestName } from "../lib/suggest.js";
+import { closestName } from "../contracts/name-suggestion.js";
 import type { WebhookAttemptWithRetry } from "../meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { isWebhookEvent, WEBHOOK_EVENT_NAMES } from "./event-types.js";

@@ -1,3 +1,4 @@
+// A "did you mean" hint for a mistyped name: shared by the server's validation and its contracts.
 /** Levenshtein edit distance between two strings. */
 export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
