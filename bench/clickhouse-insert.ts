@@ -22,7 +22,7 @@ import { gzipSync } from "node:zlib";
 import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
 import { mapTraces } from "../src/ingest/map-traces.js";
-import type { Row } from "../src/ingest/model.js";
+import type { Row } from "../src/ingest/ingest-batch.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { createClickHouseExecutor } from "../src/telemetry/clickhouse/clickhouse-executor.js";
 import {

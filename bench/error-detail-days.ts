@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ErrorGroupStore } from "../src/ingest/error-groups.js";
-import type { Row } from "../src/ingest/model.js";
+import type { Row } from "../src/ingest/ingest-batch.js";
 import { systemClock } from "../src/lib/clock.js";
 import { getError } from "../src/read/errors.js";
 import { createReadDeps, type ReadDeps } from "../src/read/read-deps.js";

@@ -5,7 +5,7 @@ import type { IdGenerator } from "./lib/ids.js";
 import type { PasswordHasher } from "./lib/password-hasher.js";
 import type { MetaAccess } from "./meta/meta-store.js";
 import type { Membership } from "./meta/repositories/users.js";
-import type { StatusPageEngine } from "./status-pages/engine.js";
+import type { StatusPageEngine } from "./status-pages/signals.js";
 
 /** What domain verbs may use; built once by the composition root. */
 export interface DomainDeps {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorGroupStore } from "../src/ingest/error-groups.js";
-import type { ErrorOccurrence } from "../src/ingest/model.js";
+import type { ErrorOccurrence } from "../src/ingest/ingest-batch.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { processLocalLock } from "../src/meta/key-lock.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";

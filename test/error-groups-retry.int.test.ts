@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorGroupStore } from "../src/ingest/error-groups.js";
-import type { ErrorOccurrence } from "../src/ingest/model.js";
+import type { ErrorOccurrence } from "../src/ingest/ingest-batch.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionErrorKey } from "../src/ingest/derive/errors.js";
+import { sessionErrorKey } from "../src/ingest/derive/occurrence-key.js";
 import { SESSION_ERRORS } from "../src/read/sessions.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { sessionRecountStatement } from "../src/telemetry/occurrence-recount.js";
-import type { SchemaState } from "../src/telemetry/schema.js";
+import type { SchemaState } from "../src/telemetry/schema-layout.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 

@@ -9,7 +9,7 @@ import {
   CreateMonitorInput,
   toDefinition,
 } from "../src/monitors/definition.js";
-import type { CheckResult } from "../src/monitors/model.js";
+import type { CheckResult } from "../src/monitors/check-result.js";
 import { runCheck } from "../src/monitors/runner.js";
 
 /** Written by hand so number texts (1.50, a 20-digit id) reach the client exactly as here. */

@@ -9,7 +9,7 @@ import {
   type MonitorDefinition,
   toDefinition,
 } from "../src/monitors/definition.js";
-import type { CheckResult } from "../src/monitors/model.js";
+import type { CheckResult } from "../src/monitors/check-result.js";
 import { type RunnerDeps, runCheck, substituteVariables } from "../src/monitors/runner.js";
 
 interface Received {

@@ -8,7 +8,7 @@ import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
 import type { DomainDeps } from "../src/context.js";
-import type { AppDeps } from "../src/deps.js";
+import type { AppDeps } from "../src/composition/app-deps.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
 import { createSecretBox, loadSecretKey } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ForbiddenError } from "../src/lib/domain-errors.js";
-import { requireOrg } from "../src/projects/projects.js";
 import type {
   StatusPageComponentView,
   StatusPageConfigView,
   StatusPageGroupView,
   StatusPageMaintenanceView,
   StatusPageView,
-} from "../src/status-pages/views.js";
+} from "../src/contracts/status-pages.js";
+import { ForbiddenError } from "../src/lib/domain-errors.js";
+import { requireOrg } from "../src/projects/projects.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,

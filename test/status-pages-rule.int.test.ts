@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StatusPageData } from "../src/contracts/status-page-data.js";
 import { createIdGenerator } from "../src/lib/ids.js";
-import type { StatusPageData } from "../src/status-pages/model.js";
 import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import type { TestService } from "./helpers/test-service.js";

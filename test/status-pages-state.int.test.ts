@@ -3,8 +3,8 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
+import type { StatusPageData, StatusPageSummary } from "../src/contracts/status-page-data.js";
 import { createIdGenerator } from "../src/lib/ids.js";
-import type { StatusPageData, StatusPageSummary } from "../src/status-pages/model.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,

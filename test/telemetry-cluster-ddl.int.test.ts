@@ -13,11 +13,8 @@ import { Session } from "chdb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSettings } from "../src/telemetry/executor.js";
 import { DERIVED_TABLES, INTERNAL_TABLES } from "../src/telemetry/internal-tables.js";
-import {
-  createSchemaStatements,
-  migrationStatements,
-  type SchemaState,
-} from "../src/telemetry/schema.js";
+import { createSchemaStatements, migrationStatements } from "../src/telemetry/schema.js";
+import type { SchemaState } from "../src/telemetry/schema-layout.js";
 import { TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 

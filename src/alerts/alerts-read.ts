@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
+import { type Page, pageInfo } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
@@ -8,8 +9,6 @@ import {
   dashboardWindow,
   isoMs,
   listQuery,
-  type Page,
-  pageInfo,
   resolveWindow,
   WindowQuery,
 } from "../lib/list-params.js";

@@ -2,7 +2,7 @@
  * Alert rule settings and limits as plain data, shared by the validation (definition.ts) and the
  * dashboard's rule editor (web/, which bundles this file: it imports only plain data).
  */
-import { SEVERITIES, type Severity } from "../lib/severity.js";
+import { SEVERITIES, type Severity } from "../contracts/severity.js";
 
 /** Evaluation intervals and their period in seconds (docs/design.md §4: 30s, 1m, 5m, 15m, 1h). */
 export const ALERT_INTERVALS = { "30s": 30, "1m": 60, "5m": 300, "15m": 900, "1h": 3600 } as const;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
+import { type Page, pageInfo } from "../contracts/pagination.js";
 import { resolveSourceIncident } from "../incidents/incidents.js";
 import { ConflictError, InvalidInputError } from "../lib/domain-errors.js";
-import { type Page, PageQuery, pageInfo } from "../lib/list-params.js";
+import { PageQuery } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";

@@ -4,7 +4,7 @@ import { ApiKeyRole, MemberRole } from "../auth/permissions.js";
 import { createUser } from "../auth/users.js";
 import { type Config, loadConfig } from "../config.js";
 import type { Ctx, DomainDeps } from "../context.js";
-import { createDomainDeps, openMetaStore } from "../deps.js";
+import { createDomainDeps, openMetaStore } from "../composition/app-deps.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";

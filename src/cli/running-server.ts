@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type CreateApiKeyInput, createApiKey, deleteApiKey } from "../auth/api-keys.js";
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
-import { createDomainDeps, openMetaStore } from "../deps.js";
+import { createDomainDeps, openMetaStore } from "../composition/app-deps.js";
 import { DomainError } from "../lib/domain-errors.js";
 
 /**

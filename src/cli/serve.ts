@@ -8,7 +8,7 @@ import {
   createDeps,
   type DepsOptions,
   startBackgroundWork,
-} from "../deps.js";
+} from "../composition/app-deps.js";
 import { isLoopbackHost } from "../lib/http/address-policy.js";
 import { createLogger } from "../lib/logger.js";
 import { createMetrics } from "../lib/metrics.js";

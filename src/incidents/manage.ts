@@ -1,7 +1,8 @@
 import { type Ctx, nowIso } from "../context.js";
+import { type Page, pageInfo } from "../contracts/pagination.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
-import { type Page, pageInfo, resolveWindow } from "../lib/list-params.js";
+import { resolveWindow } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";

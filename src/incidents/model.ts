@@ -1,4 +1,4 @@
-import { SEVERITIES } from "../lib/severity.js";
+import { SEVERITIES } from "../contracts/severity.js";
 
 /** The closed sets of the incident model (docs/design.md §4 "Incidents: one model, three sources"). */
 export const INCIDENT_STATUSES = ["active", "resolved"] as const;

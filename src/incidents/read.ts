@@ -1,6 +1,7 @@
 import type { Ctx } from "../context.js";
+import type { Page } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
-import { bucketMs, bucketStarts, dashboardWindow, isoMs, type Page } from "../lib/list-params.js";
+import { bucketMs, bucketStarts, dashboardWindow, isoMs } from "../lib/list-params.js";
 import type { TimeTruncation } from "../meta/repositories/incidents.js";
 import { listIncidents } from "./manage.js";
 import { INCIDENT_SEVERITIES, INCIDENT_SOURCES } from "./model.js";

@@ -7,7 +7,7 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { ensureTelemetrySchema } from "../telemetry/schema.js";
 import { BatchWriter, IngestOverloadedError } from "./batch-writer.js";
 import { ErrorGroupStore } from "./error-groups.js";
-import { emptyBatch, type IngestBatch } from "./model.js";
+import { emptyBatch, type IngestBatch } from "./ingest-batch.js";
 
 /** An engine whose inserts wait until released, recording what each insert carried. */
 function fakeEngine() {

@@ -1,7 +1,8 @@
 import { type KeyLock, processLocalLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { quoteIdentifier } from "../telemetry/executor.js";
-import { occurrenceKey, occurrenceRow } from "./derive/errors.js";
+import { occurrenceRow } from "./derive/error-occurrences.js";
+import { occurrenceKey } from "./derive/occurrence-key.js";
 import {
   ERROR_SEVERITIES,
   type ErrorOccurrence,
@@ -9,7 +10,7 @@ import {
   type ErrorStatus,
   type Row,
   type Source,
-} from "./model.js";
+} from "./ingest-batch.js";
 import { millisToDateTime } from "./otlp/values.js";
 
 /** The current state of one error group, as its latest error_groups row holds it. */

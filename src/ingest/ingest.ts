@@ -12,8 +12,8 @@ import { ErrorGroupStore, type ErrorTransition } from "./error-groups.js";
 import { mapLogs } from "./map-logs.js";
 import { mapMetrics } from "./map-metrics.js";
 import { mapTraces } from "./map-traces.js";
-import type { MappedRequest, MappingOptions } from "./model.js";
-import type { Signal, SignalRequest } from "./otlp/types.js";
+import type { MappedRequest, MappingOptions } from "./ingest-batch.js";
+import type { Signal, SignalRequest } from "./otlp/otlp-messages.js";
 
 /** What the exporter is told: how many items were rejected and why ('' when none). */
 export interface ExportResult {

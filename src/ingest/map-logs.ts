@@ -1,8 +1,9 @@
 import type { UnixTime } from "../telemetry/unix-time.js";
-import { errorOccurrence, sessionErrorKey } from "./derive/errors.js";
+import { errorOccurrence } from "./derive/error-occurrences.js";
+import { sessionErrorKey } from "./derive/occurrence-key.js";
 import { sessionTouch } from "./derive/sessions.js";
-import type { MappedRequest, MappingOptions } from "./model.js";
-import type { LogRecord, LogsRequest } from "./otlp/types.js";
+import type { MappedRequest, MappingOptions } from "./ingest-batch.js";
+import type { LogRecord, LogsRequest } from "./otlp/otlp-messages.js";
 import {
   acceptedTime,
   anyValueText,

@@ -1,5 +1,5 @@
 import { UnixTime } from "../telemetry/unix-time.js";
-import type { MappedRequest, MappingOptions, Row } from "./model.js";
+import type { MappedRequest, MappingOptions, Row } from "./ingest-batch.js";
 import type {
   ExponentialHistogramDataPoint,
   HistogramDataPoint,
@@ -9,7 +9,7 @@ import type {
   MetricsRequest,
   NumberDataPoint,
   SummaryDataPoint,
-} from "./otlp/types.js";
+} from "./otlp/otlp-messages.js";
 import {
   attributeMap,
   enumNumber,

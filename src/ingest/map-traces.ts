@@ -1,10 +1,11 @@
 import type { UnixTime } from "../telemetry/unix-time.js";
 import type { PriceTable } from "./derive/ai-prices.js";
-import { errorOccurrence, failedSpanKey, sessionErrorKey } from "./derive/errors.js";
+import { errorOccurrence } from "./derive/error-occurrences.js";
+import { failedSpanKey, sessionErrorKey } from "./derive/occurrence-key.js";
 import { normalizeRoute } from "./derive/http.js";
 import { sessionTouch } from "./derive/sessions.js";
-import type { ErrorOccurrence, MappedRequest, MappingOptions, Row } from "./model.js";
-import type { Span, TracesRequest } from "./otlp/types.js";
+import type { ErrorOccurrence, MappedRequest, MappingOptions, Row } from "./ingest-batch.js";
+import type { Span, TracesRequest } from "./otlp/otlp-messages.js";
 import { attributeMap, cleanText, enumNumber, idHex, shaped, timeOf } from "./otlp/values.js";
 import {
   firstOf,

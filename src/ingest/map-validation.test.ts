@@ -4,7 +4,7 @@ import { PriceTable } from "./derive/ai-prices.js";
 import { mapLogs } from "./map-logs.js";
 import { mapMetrics } from "./map-metrics.js";
 import { mapTraces } from "./map-traces.js";
-import type { MappingOptions } from "./model.js";
+import type { MappingOptions } from "./ingest-batch.js";
 
 const options: MappingOptions = {
   projectId: "p",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UnixTime } from "../telemetry/unix-time.js";
 import { PriceTable } from "./derive/ai-prices.js";
 import { mapTraces } from "./map-traces.js";
-import type { TracesRequest } from "./otlp/types.js";
+import type { TracesRequest } from "./otlp/otlp-messages.js";
 import { firstOf, pathOf, senderOf } from "./resource.js";
 
 const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });

@@ -6,8 +6,8 @@ import {
   type MappedRequest,
   type MappingOptions,
   type Source,
-} from "./model.js";
-import type { Resource, Scope } from "./otlp/types.js";
+} from "./ingest-batch.js";
+import type { Resource, Scope } from "./otlp/otlp-messages.js";
 import { attributeMap, cleanText, ItemRejection } from "./otlp/values.js";
 
 /** An optional string field as stored: well-formed, cut to the attribute length limit. */

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { SEVERITIES, SEVERITY_RANK } from "../lib/severity.js";
+import { SEVERITIES, SEVERITY_RANK } from "../contracts/severity.js";
 
 /** A `severity` column's rank in SQL (same on SQLite and PostgreSQL), for ORDER BY. */
 export const SEVERITY_RANK_SQL = sql<number>`case severity ${sql.join(

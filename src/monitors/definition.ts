@@ -20,7 +20,7 @@ import {
   type MonitorType,
   TIMEOUT_SECONDS,
   VARIABLE_NAME,
-} from "./catalog.js";
+} from "../contracts/monitor-catalog.js";
 
 export {
   BODY_METHODS,
@@ -34,7 +34,7 @@ export {
   MAX_STEPS,
   MONITOR_TYPES,
   type MonitorType,
-} from "./catalog.js";
+} from "../contracts/monitor-catalog.js";
 
 /** Headers the HTTP client computes itself; setting them would corrupt the request. */
 const COMPUTED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);

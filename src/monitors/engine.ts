@@ -20,7 +20,7 @@ import type { MonitorEvent, MonitorNotification } from "../notifications/model.j
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/service.js";
 import type { MonitorDefinition } from "./definition.js";
-import type { CheckResult, StepResult } from "./model.js";
+import type { CheckResult, StepResult } from "./check-result.js";
 import { applyCheck, type Transition } from "./state-machine.js";
 
 export type CheckTrigger = "scheduled" | "manual";

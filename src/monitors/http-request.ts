@@ -14,7 +14,7 @@ import {
   type TransportError,
   type TransportErrorCode,
 } from "../lib/http/transport-error.js";
-import type { ResponseSnapshot } from "./model.js";
+import type { ResponseSnapshot } from "./check-result.js";
 
 /** One HTTP request of a monitor step, after {{name}} substitution. */
 export interface HttpRequestSpec {

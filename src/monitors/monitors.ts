@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
+import { type Page, pageInfo } from "../contracts/pagination.js";
 import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { privateTargetMessage, privateUrlHost } from "../lib/http/address-policy.js";
 import type { LeasableEntry } from "../lib/leased-scheduler.js";
-import { type Page, PageQuery, pageInfo, resolveWindow, WindowQuery } from "../lib/list-params.js";
+import { PageQuery, resolveWindow, WindowQuery } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";

@@ -11,10 +11,10 @@ import {
   resolveJsonPath,
 } from "./assertions/json-path.js";
 import type { ReadCache } from "./assertions/registry.js";
-import { VARIABLE_PLACEHOLDER } from "./catalog.js";
+import { VARIABLE_PLACEHOLDER } from "../contracts/monitor-catalog.js";
 import { BODY_METHODS, type MonitorDefinition, type StepDefinition } from "./definition.js";
 import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
-import type { CheckResult, ResponseSnapshot, StepResult } from "./model.js";
+import type { CheckResult, ResponseSnapshot, StepResult } from "./check-result.js";
 
 /** What running a check needs: the outbound agent, a clock, the body limits and a random source. */
 export interface RunnerDeps {

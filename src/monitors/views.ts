@@ -14,7 +14,7 @@ import {
   type MonitorDefinition,
   Step,
 } from "./definition.js";
-import { STEP_STATUSES, type StepResult } from "./model.js";
+import { STEP_STATUSES, type StepResult } from "./check-result.js";
 
 /** A stored step: the request schema with its defaults applied, every step named and asserted. */
 const StepView = Step.extend({ name: z.string(), assertions: z.array(Assertion) });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { annotateStack } from "../ingest/derive/stack-frames.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
-import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/model.js";
+import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/ingest-batch.js";
 import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,

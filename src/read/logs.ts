@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Page } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
@@ -9,7 +10,6 @@ import {
   hexIdParam,
   isoMs,
   listQuery,
-  type Page,
   resolveWindow,
   WindowQuery,
 } from "../lib/list-params.js";

@@ -1,4 +1,4 @@
-import { occurrenceKeySql } from "../ingest/derive/errors.js";
+import { occurrenceKeySql } from "../telemetry/occurrence-key-sql.js";
 
 /** The occurrence key (occurrenceKey) as every reader builds it. */
 const KEY = occurrenceKeySql();

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { errorOccurrence, occurrenceKey } from "../ingest/derive/errors.js";
+import { errorOccurrence } from "../ingest/derive/error-occurrences.js";
+import { occurrenceKey } from "../ingest/derive/occurrence-key.js";
 import { PAGE_ATTRIBUTES, pageOf } from "../ingest/derive/sessions.js";
-import type { Source } from "../ingest/model.js";
+import type { Source } from "../ingest/ingest-batch.js";
 import { isoMs, type TimeWindow } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { Page } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
-import { isoMs, listQuery, type Page, resolveWindow, type TimeWindow } from "../lib/list-params.js";
+import { isoMs, listQuery, resolveWindow, type TimeWindow } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
 import { num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";

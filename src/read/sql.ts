@@ -1,4 +1,5 @@
-import { type Page, type PageQuery, pageInfo, type TimeWindow } from "../lib/list-params.js";
+import { type Page, pageInfo } from "../contracts/pagination.js";
+import type { PageQuery, TimeWindow } from "../lib/list-params.js";
 import { quoteIdentifier, type TelemetryExecutor } from "../telemetry/executor.js";
 import type { TotalCache } from "./total-cache.js";
 

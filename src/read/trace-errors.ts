@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { occurrenceKey } from "../ingest/derive/errors.js";
+import { occurrenceKey } from "../ingest/derive/occurrence-key.js";
 import type { TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { OCCURRENCES_IN_SPAN } from "./occurrences.js";

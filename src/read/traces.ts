@@ -1,13 +1,7 @@
 import { z } from "zod";
+import type { Page } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
-import {
-  CountParam,
-  hexIdParam,
-  isoMs,
-  listQuery,
-  type Page,
-  resolveWindow,
-} from "../lib/list-params.js";
+import { CountParam, hexIdParam, isoMs, listQuery, resolveWindow } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { totalKey } from "./total-cache.js";

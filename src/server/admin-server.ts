@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import type { AppDeps } from "../deps.js";
+import type { AppDeps } from "../composition/app-deps.js";
 import { limitConnections } from "./connection-limits.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { noSniff, useSecurityHeaders } from "./plugins/security-headers.js";

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import { Problem } from "../contracts/pagination.js";
 import type { ErrorCode, FieldIssue } from "../lib/domain-errors.js";
+
+// Routes declare their error answers with the contract's Problem (src/contracts/pagination.ts).
+export { Problem };
 
 /** The one table from domain error codes to HTTP statuses; exhaustive by type. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -34,34 +37,6 @@ const TITLES: Record<number, string> = {
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
-
-/** RFC 9457 problem details as every error response carries them. */
-export const Problem = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string(),
-    requestId: z.string(),
-    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-    position: z
-      .object({ line: z.number().int(), column: z.number().int() })
-      .optional()
-      .describe("TQL errors: where in the query the problem is (1-based)"),
-    verification: z
-      .object({
-        reason: z.string(),
-        status: z.number().int(),
-        durationMs: z.number().int(),
-      })
-      .optional()
-      .describe(
-        "Webhook endpoint verification failures: why (status, timeout, dns, blocked_address, tls, refused, reset, network), the status received (0 for none) and the time taken",
-      ),
-  })
-  .meta({ id: "Problem", description: "RFC 9457 problem details" });
-export type Problem = z.infer<typeof Problem>;
 
 export function codeForStatus(status: number): string {
   const entry = Object.entries(STATUS_BY_CODE).find(([, s]) => s === status);

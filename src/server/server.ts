@@ -7,7 +7,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import type { AppDeps } from "../deps.js";
+import type { AppDeps } from "../composition/app-deps.js";
 import { newId } from "../lib/ids.js";
 import { useBodyTimeout } from "./body-timeout.js";
 import { limitConnections } from "./connection-limits.js";

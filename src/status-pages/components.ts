@@ -1,4 +1,11 @@
 import { nowIso } from "../context.js";
+import {
+  CreateComponentInput,
+  MAX_COMPONENTS_PER_PAGE,
+  MAX_SOURCES_PER_COMPONENT,
+  type StatusPageComponentView,
+  UpdateComponentInput,
+} from "../contracts/status-pages.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
@@ -6,14 +13,8 @@ import type {
   StatusPageComponentRecord,
   StatusPageRecord,
 } from "../meta/repositories/status-pages.js";
-import {
-  CreateComponentInput,
-  MAX_COMPONENTS_PER_PAGE,
-  MAX_SOURCES_PER_COMPONENT,
-  UpdateComponentInput,
-} from "./definition.js";
 import { changePage, nextPosition, type PageRef } from "./manage.js";
-import { type StatusPageComponentView, toComponentView } from "./views.js";
+import { toComponentView } from "./status-page-views.js";
 
 type ComponentRef = PageRef & { componentId: string };
 

@@ -1,44 +1,11 @@
+import type { ComponentState } from "../contracts/status-pages.js";
 import type { Clock } from "../lib/clock.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { ComponentStateRow } from "../meta/repositories/status-page-state.js";
 import { firstHistoryDay, splitByUtcDay, utcDay } from "./history.js";
-import { phaseAt } from "./maintenances.js";
-import type { ComponentState, SourceRef } from "./model.js";
-import type { StatusPageSignals } from "./signals.js";
+import { phaseAt } from "./maintenance-phase.js";
+import type { SourceRef, StatusPageEngine } from "./signals.js";
 import { componentStateOf, isMuted, pageStateOf } from "./state-rule.js";
-
-/** The state engine: the signals sources send, plus what the ticker and the management verbs call. */
-export interface StatusPageEngine extends StatusPageSignals {
-  /**
-   * A write under a page (its fields, groups, components, windows): the given components get
-   * their state computed again, the page its state (a component may be gone) and a new version.
-   */
-  pageChanged(tx: MetaAccess, pageId: string, componentIds: readonly string[]): Promise<void>;
-  /**
-   * Runs a write to these sources (pause, mute, delete…) in the caller's transaction, then
-   * computes again the components they fed before it, so a deleted source's components move too.
-   */
-  changeSources<T>(
-    tx: MetaAccess,
-    sources: readonly SourceRef[],
-    write: () => Promise<T>,
-  ): Promise<T>;
-  /**
-   * An incident opened, changed, updated or resolved: the components its source feeds and those
-   * linked to it (and `alsoComponentIds`, those it was linked to before a change) move.
-   */
-  incidentChanged(
-    tx: MetaAccess,
-    incident: { id: string; source: string; sourceId: string | null },
-    alsoComponentIds?: readonly string[],
-  ): Promise<void>;
-  /**
-   * Moves maintenance windows whose edge has passed, reconciles every component with its
-   * sources (a missed signal, an expired mute) and drops history past the 90 days: run
-   * periodically.
-   */
-  tick(meta: MetaAccess): Promise<{ windowsMoved: number; componentsChanged: number }>;
-}
 
 const RECONCILE_BATCH = 500;
 

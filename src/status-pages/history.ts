@@ -1,10 +1,10 @@
+import type { HistoryDay } from "../contracts/status-page-data.js";
 import {
   type ComponentState,
   HISTORY_DAYS,
-  type HistoryDay,
   type PageState,
   worstState,
-} from "./model.js";
+} from "../contracts/status-pages.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,24 +1,18 @@
+import type { MaintenancePhase } from "../contracts/status-pages.js";
+import {
+  CreateMaintenanceInput,
+  MAX_MAINTENANCE_MS,
+  type StatusPageMaintenanceView,
+  UpdateMaintenanceInput,
+} from "../contracts/status-pages.js";
 import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
-import {
-  CreateMaintenanceInput,
-  MAX_MAINTENANCE_MS,
-  UpdateMaintenanceInput,
-} from "./definition.js";
 import { changePage, findPage, type PageRef } from "./manage.js";
-import type { MaintenancePhase } from "./model.js";
-import { type StatusPageMaintenanceView, toMaintenanceView } from "./views.js";
+import { toMaintenanceView } from "./status-page-views.js";
 
 type MaintenanceRef = PageRef & { maintenanceId: string };
-
-/** A window's phase at a time; the status page ticker moves it at the edges afterwards. */
-export function phaseAt(window: { startsAt: string; endsAt: string }, now: Date): MaintenancePhase {
-  const t = now.getTime();
-  if (t < Date.parse(window.startsAt)) return "scheduled";
-  return t < Date.parse(window.endsAt) ? "in_progress" : "completed";
-}
 
 /** startsAt before endsAt, at most 7 days apart; times stored in UTC ISO form. */
 function checkTimes(startsAt: string, endsAt: string): { startsAt: string; endsAt: string } {

@@ -1,24 +1,24 @@
 import { type Ctx, nowIso } from "../context.js";
+import {
+  CreateGroupInput,
+  CreateStatusPageInput,
+  type StatusPageConfigView,
+  type StatusPageGroupView,
+  type StatusPageView,
+  UpdateGroupInput,
+  UpdateStatusPageInput,
+} from "../contracts/status-pages.js";
 import { ConflictError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageGroupRecord, StatusPageRecord } from "../meta/repositories/status-pages.js";
 import { requireOrg } from "../projects/projects.js";
 import {
-  CreateGroupInput,
-  CreateStatusPageInput,
-  UpdateGroupInput,
-  UpdateStatusPageInput,
-} from "./definition.js";
-import {
-  type StatusPageConfigView,
-  type StatusPageGroupView,
-  type StatusPageView,
   toComponentView,
   toGroupView,
   toMaintenanceView,
   toPageView,
-} from "./views.js";
+} from "./status-page-views.js";
 
 /** A status page of an organization, as the routes name it. */
 export interface PageRef {

@@ -1,3 +1,10 @@
+import type {
+  HistoryDay,
+  PublicIncident,
+  PublicMaintenance,
+  StatusPageData,
+} from "../contracts/status-page-data.js";
+import { HISTORY_DAYS, type PageState } from "../contracts/status-pages.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
@@ -9,15 +16,7 @@ import {
   splitByUtcDay,
   utcDay,
 } from "./history.js";
-import { phaseAt } from "./maintenances.js";
-import {
-  HISTORY_DAYS,
-  type HistoryDay,
-  type PageState,
-  type PublicIncident,
-  type PublicMaintenance,
-  type StatusPageData,
-} from "./model.js";
+import { phaseAt } from "./maintenance-phase.js";
 import {
   type AffectedComponent,
   groupStateOf,

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
+import { type Page, pageInfo } from "../contracts/pagination.js";
+import type { StatusPageSummary } from "../contracts/status-page-data.js";
+import { PAGE_STATES, STATE_RANK } from "../contracts/status-pages.js";
 import { NotFoundError } from "../lib/domain-errors.js";
-import { listQuery, type Page, pageInfo, resolveWindow } from "../lib/list-params.js";
+import { listQuery, resolveWindow } from "../lib/list-params.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
-import { PAGE_STATES, STATE_RANK, type StatusPageSummary } from "./model.js";
 import type { CachedStatusPage, StatusPageReader } from "./reader.js";
 
 // The /v1 status page reads: the pages of the key's project's organization.

@@ -1,8 +1,8 @@
+import type { StatusPageData } from "../contracts/status-page-data.js";
 import type { Clock } from "../lib/clock.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
 import { utcDay } from "./history.js";
-import type { StatusPageData } from "./model.js";
 import { buildStatusPageData } from "./public-data.js";
 
 /**

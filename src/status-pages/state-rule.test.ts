@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PAGE_HEADLINE, STATE_LABEL } from "../contracts/status-pages.js";
 import {
   type ComponentInputs,
   type CountedIncident,
@@ -6,9 +7,7 @@ import {
   groupStateOf,
   incidentImpactOf,
   isMuted,
-  PAGE_HEADLINE,
   pageStateOf,
-  STATE_LABEL,
   severityImpact,
   sourcesStateOf,
 } from "./state-rule.js";

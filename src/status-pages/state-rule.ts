@@ -1,4 +1,4 @@
-import { type ComponentState, type PageState, worstState } from "./model.js";
+import { type ComponentState, type PageState, worstState } from "../contracts/status-pages.js";
 
 // THE rule of status page state (docs/design.md §4, docs/status-pages.md "How state is computed"),
 // written once: the state engine computes components and pages with it, the public payload
@@ -106,18 +106,3 @@ export function groupStateOf(states: readonly ComponentState[]): ComponentState 
 /** Whether a rule's mute holds at `now` (an expired mute counts as unmuted). */
 export const isMuted = (rule: { muted: boolean; mutedUntil: string | null }, now: Date): boolean =>
   rule.muted && (rule.mutedUntil === null || Date.parse(rule.mutedUntil) > now.getTime());
-
-/** Each state's words, the same on the page's pills, incidents, feeds and the dashboard. */
-export const STATE_LABEL: Record<ComponentState, string> = {
-  operational: "Operational",
-  degraded: "Degraded performance",
-  down: "Outage",
-  maintenance: "Under maintenance",
-};
-
-/** The public page's banner for its state: the state's own label, "all systems" when all is well. */
-export const PAGE_HEADLINE: Record<PageState, string> = {
-  operational: "All systems operational",
-  degraded: STATE_LABEL.degraded,
-  down: STATE_LABEL.down,
-};

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { createPeriodicTask, type PeriodicTask } from "../lib/periodic-task.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import type { StatusPageEngine } from "./engine.js";
+import type { StatusPageEngine } from "./signals.js";
 
 /** How often maintenance edges are moved and components reconciled with their sources. */
 export const STATUS_PAGE_TICK_MS = 15_000;

@@ -1,6 +1,6 @@
-import { occurrenceKeySql, sessionErrorKeySql } from "../ingest/derive/errors.js";
+import { occurrenceKeySql, sessionErrorKeySql } from "./occurrence-key-sql.js";
 import { qualifiedName, quoteIdentifier } from "./executor.js";
-import type { SchemaState } from "./schema.js";
+import type { SchemaState } from "./schema-layout.js";
 import { TELEMETRY_TABLES } from "./tables.js";
 
 /**

@@ -1,6 +1,6 @@
 import { qualifiedName, quoteIdentifier } from "./executor.js";
 import { createViewSql, type DerivedTableDef, type DerivedView } from "./internal-tables.js";
-import type { SchemaLayout } from "./schema.js";
+import type { SchemaLayout } from "./schema-layout.js";
 import { settingsLines, type TableDef, ttlClause } from "./tables.js";
 
 /** The suffix of the table on each node that holds the rows. */

@@ -8,13 +8,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderSettings } from "./executor.js";
 import { DERIVED_TABLES, INTERNAL_TABLES, OBSOLETE } from "./internal-tables.js";
-import {
-  createSchemaStatements,
-  migrationStatements,
-  type SchemaState,
-  type SchemaStatement,
-} from "./schema.js";
+import { createSchemaStatements, migrationStatements, type SchemaStatement } from "./schema.js";
 import { replicatedEngine } from "./schema-cluster.js";
+import type { SchemaState } from "./schema-layout.js";
 import { settingsLines, TELEMETRY_TABLES } from "./tables.js";
 
 const ALL_TABLES = [...TELEMETRY_TABLES, ...INTERNAL_TABLES, ...DERIVED_TABLES];

@@ -1,5 +1,6 @@
 import { PROJECT_COLUMN, TELEMETRY_TABLES } from "../telemetry/tables.js";
-import { COMBINATORS, FUNCTIONS, type FunctionCategory } from "./functions.js";
+import type { FunctionCategory } from "./functions/function-def.js";
+import { COMBINATORS, FUNCTIONS } from "./functions.js";
 import { argumentsCell, COMBINATOR_DOCS } from "./functions-doc.js";
 import { reservedWords } from "./token-stream.js";
 

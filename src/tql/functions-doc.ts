@@ -1,4 +1,5 @@
-import { COMBINATORS, FUNCTIONS, type FunctionCategory, type FunctionDef } from "./functions.js";
+import type { FunctionCategory, FunctionDef } from "./functions/function-def.js";
+import { COMBINATORS, FUNCTIONS } from "./functions.js";
 
 /** Section titles and introductions, in page order. */
 const CATEGORIES: readonly { category: FunctionCategory; title: string; intro: string }[] = [

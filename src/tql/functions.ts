@@ -3,6 +3,7 @@ import { ARRAY_FUNCTIONS } from "./functions/array.js";
 import { CONDITIONAL_FUNCTIONS } from "./functions/conditional.js";
 import { CONVERSION_FUNCTIONS } from "./functions/conversion.js";
 import { DATE_FUNCTIONS } from "./functions/date.js";
+import type { FunctionDef } from "./functions/function-def.js";
 import { HASH_FUNCTIONS } from "./functions/hash.js";
 import { IP_FUNCTIONS } from "./functions/ip.js";
 import { JSON_FUNCTIONS } from "./functions/json.js";
@@ -13,44 +14,6 @@ import { REGEX_FUNCTIONS } from "./functions/regex.js";
 import { STRING_FUNCTIONS } from "./functions/string.js";
 import { TUPLE_FUNCTIONS } from "./functions/tuple.js";
 import { URL_FUNCTIONS } from "./functions/url.js";
-
-export type FunctionCategory =
-  | "aggregate"
-  | "date"
-  | "string"
-  | "regex"
-  | "array"
-  | "map"
-  | "json"
-  | "math"
-  | "conditional"
-  | "conversion"
-  | "tuple"
-  | "hash"
-  | "url"
-  | "ip"
-  | "other";
-
-export interface FunctionDef {
-  /** The ClickHouse name, printed exactly like this. */
-  readonly name: string;
-  readonly category: FunctionCategory;
-  readonly aggregate: boolean;
-  readonly minArgs: number;
-  /** Number.POSITIVE_INFINITY when variadic. */
-  readonly maxArgs: number;
-  /**
-   * Parametric aggregates such as quantile(0.95)(x): bounds of the parameter list. Absent = not
-   * parametric (a parameter list is then an error). min 0 where parameters are optional.
-   */
-  readonly params?: { readonly min: number; readonly max: number };
-  /** Higher-order functions whose first argument may be a lambda (arrayMap, arrayFilter, ...). */
-  readonly lambda?: boolean;
-  /** ClickHouse accepts the name in any letter case (system.functions.case_insensitive). */
-  readonly caseInsensitive?: boolean;
-  /** One short line for the generated docs. */
-  readonly description: string;
-}
 
 /** The allow-list of functions a TQL query may call, in documentation order. */
 export const FUNCTIONS: readonly FunctionDef[] = [

@@ -2,6 +2,14 @@ import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
 import {
+  type CreatedWebhookEndpointView,
+  CreateWebhookEndpointInput,
+  UpdateWebhookEndpointInput,
+  type WebhookDeliveryRecordView,
+  type WebhookEndpointView,
+  type WebhookEventTypeView,
+} from "../contracts/webhooks.js";
+import {
   ConflictError,
   InvalidInputError,
   NotFoundError,
@@ -17,16 +25,7 @@ import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import type { WebhookService } from "./service.js";
 import { generateSecret, openSecret, signatureHeaders, signingKey } from "./signing.js";
 import { isSuccess, type WebhookAnswer } from "./transport.js";
-import {
-  type CreatedEndpointView,
-  CreateEndpointInput,
-  type DeliveryRecordView,
-  type EndpointView,
-  type EventTypeView,
-  toDeliveryRecordView,
-  toView,
-  UpdateEndpointInput,
-} from "./views.js";
+import { toWebhookDeliveryRecordView, toWebhookEndpointView } from "./webhook-views.js";
 
 /** Spec: the receiver must answer a verification request with a 2xx within 8 seconds. */
 const VERIFY_TIMEOUT_MS = 8_000;
@@ -136,10 +135,10 @@ async function verifyUrl(
  */
 export async function createEndpoint(
   service: WebhookService,
-  { ctx, projectId, input }: ProjectArgs & { input: CreateEndpointInput },
-): Promise<CreatedEndpointView> {
+  { ctx, projectId, input }: ProjectArgs & { input: CreateWebhookEndpointInput },
+): Promise<CreatedWebhookEndpointView> {
   await requireProject(ctx, projectId, "write");
-  const { url, events } = parseInput(CreateEndpointInput, input);
+  const { url, events } = parseInput(CreateWebhookEndpointInput, input);
   const repos = ctx.deps.meta.repos;
   if ((await repos.webhookEndpoints.countByProject(projectId)) >= MAX_ENDPOINTS_PER_PROJECT)
     throw new ConflictError(
@@ -160,25 +159,25 @@ export async function createEndpoint(
     createdAt: at,
     updatedAt: at,
   });
-  return { ...toView(record), secret };
+  return { ...toWebhookEndpointView(record), secret };
 }
 
 export async function listEndpoints(
   _service: WebhookService,
   { ctx, projectId }: ProjectArgs,
-): Promise<EndpointView[]> {
+): Promise<WebhookEndpointView[]> {
   await requireProject(ctx, projectId, "read");
   const endpoints = await ctx.deps.meta.repos.webhookEndpoints.listByProject(projectId);
-  return endpoints.map(toView);
+  return endpoints.map(toWebhookEndpointView);
 }
 
 /** Changes isActive, events and url (a new URL is verified again first). */
 export async function updateEndpoint(
   service: WebhookService,
-  { ctx, projectId, endpointId, input }: EndpointArgs & { input: UpdateEndpointInput },
-): Promise<EndpointView> {
+  { ctx, projectId, endpointId, input }: EndpointArgs & { input: UpdateWebhookEndpointInput },
+): Promise<WebhookEndpointView> {
   await requireProject(ctx, projectId, "write");
-  const change = parseInput(UpdateEndpointInput, input);
+  const change = parseInput(UpdateWebhookEndpointInput, input);
   const existing = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const url = change.url ?? existing.url;
   if (url !== existing.url) {
@@ -211,7 +210,7 @@ export async function updateEndpoint(
   if (!updated) throw new NotFoundError("Webhook endpoint", endpointId);
   // Claimed deliveries go out with the endpoint's new URL and state, or not at all.
   await service.deliverer.forget(existing.id);
-  return toView(updated);
+  return toWebhookEndpointView(updated);
 }
 
 /** Deletes the endpoint and its whole delivery history, pending retries included. */
@@ -232,7 +231,7 @@ export async function deleteEndpoint(
 export async function testEndpoint(
   service: WebhookService,
   { ctx, projectId, endpointId }: EndpointArgs,
-): Promise<DeliveryRecordView> {
+): Promise<WebhookDeliveryRecordView> {
   await requireProject(ctx, projectId, "write");
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   if (!endpoint.isActive)
@@ -264,7 +263,7 @@ export async function testEndpoint(
     { ...delivery, status: "pending", attempts: 0, finishedAt: null },
     endpoint,
   );
-  return toDeliveryRecordView(
+  return toWebhookDeliveryRecordView(
     { ...outcome.attempt, retryAt: outcome.nextAttemptAt },
     delivery.payload,
   );
@@ -274,7 +273,7 @@ export async function testEndpoint(
 export async function listDeliveries(
   _service: WebhookService,
   { ctx, projectId, endpointId }: EndpointArgs,
-): Promise<DeliveryRecordView[]> {
+): Promise<WebhookDeliveryRecordView[]> {
   await requireProject(ctx, projectId, "read");
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const attempts = await ctx.deps.meta.repos.webhookDeliveries.listAttempts(
@@ -284,13 +283,13 @@ export async function listDeliveries(
   const payloads = await ctx.deps.meta.repos.webhookDeliveries.payloadsOf(
     attempts.map((a) => a.deliveryId),
   );
-  return attempts.map((a) => toDeliveryRecordView(a, payloads.get(a.deliveryId) ?? "null"));
+  return attempts.map((a) => toWebhookDeliveryRecordView(a, payloads.get(a.deliveryId) ?? "null"));
 }
 
-let eventTypes: EventTypeView[] | undefined;
+let eventTypes: WebhookEventTypeView[] | undefined;
 
 /** Every subscribable event type, with the JSON Schema and an example of its payload. */
-export function listEventTypes(): EventTypeView[] {
+export function listEventTypes(): WebhookEventTypeView[] {
   eventTypes ??= WEBHOOK_EVENT_NAMES.map((type) => {
     const spec = WEBHOOK_EVENT_TYPES[type];
     return {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { INCIDENT_SOURCES } from "../incidents/model.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
-import { ERROR_SEVERITIES } from "../ingest/model.js";
+import { ERROR_SEVERITIES } from "../ingest/ingest-batch.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { AlertNotification, MonitorNotification } from "../notifications/model.js";
 

@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { demoRequests } from "../../src/demo/generator.js";
 import { sendAll } from "../../src/demo/sender.js";
-import type { DepsOptions } from "../../src/deps.js";
+import type { DepsOptions } from "../../src/composition/app-deps.js";
 import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS } from "./browser.js";
 import { addKey } from "./projects.js";
 import { OWNER, startWithRoles } from "./roles.js";

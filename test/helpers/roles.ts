@@ -1,5 +1,5 @@
 import { createUser } from "../../src/auth/users.js";
-import type { DepsOptions } from "../../src/deps.js";
+import type { DepsOptions } from "../../src/composition/app-deps.js";
 import type { ServerOptions } from "../../src/server/server.js";
 import { signIn, startTestService, type TestService } from "./test-service.js";
 

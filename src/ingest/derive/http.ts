@@ -1,5 +1,5 @@
 import { HTTP_DURATION_BOUNDS_MS } from "../../telemetry/tables.js";
-import type { HttpObservation, Row } from "../model.js";
+import type { HttpObservation, Row } from "../ingest-batch.js";
 
 const ID_SEGMENT =
   /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?=.*\d)[0-9a-f]{12,}|(?=.*\d)[A-Za-z0-9_-]{20,})$/i;

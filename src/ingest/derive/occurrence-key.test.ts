@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { UnixTime } from "../../telemetry/unix-time.js";
 import { mapLogs } from "../map-logs.js";
 import { mapTraces } from "../map-traces.js";
-import type { LogsRequest, TracesRequest } from "../otlp/types.js";
+import type { LogsRequest, TracesRequest } from "../otlp/otlp-messages.js";
 import { PriceTable } from "./ai-prices.js";
-import { failedSpanKey, occurrenceKey, sessionErrorKey } from "./errors.js";
+import { failedSpanKey, occurrenceKey, sessionErrorKey } from "./occurrence-key.js";
 import { summarizeSessions, UserAgentParser } from "./sessions.js";
 
 const TRACE = "5b8efff798038103d269b633813fc60c";

@@ -1,5 +1,5 @@
 import Bowser from "bowser";
-import type { Row, SessionTouch, Source } from "../model.js";
+import type { Row, SessionTouch, Source } from "../ingest-batch.js";
 import { millisToDateTime } from "../otlp/values.js";
 import { firstOf, pathOf, type ResourceContext } from "../resource.js";
 

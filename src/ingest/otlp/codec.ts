@@ -14,7 +14,7 @@ import {
   UnavailableError,
 } from "../../lib/domain-errors.js";
 import { otlpCodec } from "./proto.js";
-import type { Signal, SignalRequest } from "./types.js";
+import type { Signal, SignalRequest } from "./otlp-messages.js";
 import { MAX_ANY_VALUE_DEPTH } from "./values.js";
 
 /** The two OTLP/HTTP encodings. */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
-import type { Signal } from "./types.js";
+import type { Signal } from "./otlp-messages.js";
 
 /** The vendored official OTLP definitions (see proto/README.md). */
 const PROTO_DIR = fileURLToPath(new URL("../../../proto/otlp/", import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UnixTime } from "../../telemetry/unix-time.js";
-import type { AnyValue, Int64 } from "./types.js";
+import type { AnyValue, Int64 } from "./otlp-messages.js";
 import {
   anyValueText,
   attributeMap,

@@ -1,5 +1,5 @@
 import { UnixTime } from "../../telemetry/unix-time.js";
-import type { AnyValue, IdBytes, Int64, KeyValue } from "./types.js";
+import type { AnyValue, IdBytes, Int64, KeyValue } from "./otlp-messages.js";
 
 /** Bounds applied to every attribute map while mapping. */
 export interface AttributeLimits {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Severity } from "../../lib/severity.js";
+import type { Severity } from "../../contracts/severity.js";
 import type { IncidentEventRow, IncidentRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
 

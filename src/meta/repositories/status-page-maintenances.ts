@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { MaintenancePhase } from "../../status-pages/model.js";
+import type { MaintenancePhase } from "../../contracts/status-pages.js";
 import type { MetaSchema, StatusPageMaintenanceRow } from "../schema.js";
 import { links } from "./links.js";
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { type ComponentState, type PageState, STATE_RANK } from "../../status-pages/model.js";
+import { type ComponentState, type PageState, STATE_RANK } from "../../contracts/status-pages.js";
 import type { CountedIncident, IncidentSeverity } from "../../status-pages/state-rule.js";
 import type { MetaSchema } from "../schema.js";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { ComponentState, PageState } from "../../status-pages/model.js";
+import type { ComponentState, PageState } from "../../contracts/status-pages.js";
 import type {
   MetaSchema,
   StatusPageComponentRow,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Assertion } from "../definition.js";
-import type { ResponseSnapshot } from "../model.js";
+import type { ResponseSnapshot } from "../check-result.js";
 import { evaluateAssertion, MAX_ACTUAL_CHARS } from "./evaluate.js";
 import { toNumber } from "./operators.js";
 import { OPERATORS, type Operator } from "./registry.js";

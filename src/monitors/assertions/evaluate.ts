@@ -1,12 +1,9 @@
-import type { Assertion } from "../definition.js";
-import type { AssertionResult, ResponseSnapshot } from "../model.js";
+import { assertionTarget } from "../../contracts/monitor-catalog.js";
+import type { Assertion } from "../../contracts/monitors.js";
+import type { AssertionResult, ResponseSnapshot } from "../check-result.js";
 import { COMPARISONS, PASSES_WHEN_ABSENT } from "./operators.js";
-import { ASSERTION_TYPES, type AssertionTypeSpec, type ReadCache } from "./registry.js";
-
-/** The path or header name of an assertion that has one. */
-export function assertionTarget(assertion: Assertion): string | undefined {
-  return "path" in assertion ? assertion.path : "name" in assertion ? assertion.name : undefined;
-}
+import type { ReadCache } from "./read-value.js";
+import { type AssertionTypeSpec, assertionSpec } from "./registry.js";
 
 /**
  * Evaluates one assertion against a response, exactly per the spec's Assertion rules. Never
@@ -17,7 +14,7 @@ export function evaluateAssertion(
   response: ResponseSnapshot,
   cache: ReadCache = {},
 ): AssertionResult {
-  const spec: AssertionTypeSpec = ASSERTION_TYPES[assertion.type];
+  const spec: AssertionTypeSpec = assertionSpec(assertion.type);
   const target = assertionTarget(assertion);
   const base = {
     type: assertion.type,

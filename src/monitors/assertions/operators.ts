@@ -1,4 +1,4 @@
-import type { Operator } from "./registry.js";
+import type { Operator } from "../../contracts/monitor-catalog.js";
 
 /** The verdict of one comparison, with the sentence shown beside it. */
 export interface Comparison {

@@ -10,10 +10,10 @@ import {
 } from "@grpc/grpc-js";
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
 import type { ApiKeyActor } from "../../context.js";
-import type { AppDeps } from "../../deps.js";
+import type { AppDeps } from "../../composition/app-deps.js";
 import type { ExportResult } from "../../ingest/ingest.js";
 import { decodeRequest, encodeResponse } from "../../ingest/otlp/codec.js";
-import type { Signal } from "../../ingest/otlp/types.js";
+import type { Signal } from "../../ingest/otlp/otlp-messages.js";
 import { type KeyLimiter, limitBucket } from "../key-limiter.js";
 import { bodyBudgetInterceptor } from "./body-budget-interceptor.js";
 import { GRPC_STATUS_BY_CODE, toServiceError } from "./grpc-status.js";

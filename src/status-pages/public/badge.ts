@@ -1,6 +1,6 @@
 import { makeBadge } from "badge-maker";
 import { z } from "zod";
-import type { PageState } from "../model.js";
+import type { PageState } from "../../contracts/status-pages.js";
 import { PALETTE } from "./page-style.js";
 
 // A shields.io-style SVG badge of the page's state. The label comes from the request's query

@@ -1,5 +1,5 @@
 import { Feed } from "feed";
-import type { PublicIncident, StatusPageData } from "../model.js";
+import type { PublicIncident, StatusPageData } from "../../contracts/status-page-data.js";
 import {
   escapeHtml,
   IMPACT_LABEL,

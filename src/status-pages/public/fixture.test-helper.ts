@@ -1,10 +1,10 @@
 import {
-  HISTORY_DAYS,
   type HistoryDay,
   type PublicComponent,
   type PublicIncident,
   StatusPageData,
-} from "../model.js";
+} from "../../contracts/status-page-data.js";
+import { HISTORY_DAYS } from "../../contracts/status-pages.js";
 
 // Test fixtures for the public renderers: valid StatusPageData (checked with the schema)
 // with HISTORY_DAYS days of history per component. Deterministic, no randomness.

@@ -1,5 +1,6 @@
-import type { ComponentState, HistoryDay, PublicIncident } from "../model.js";
-import { STATE_LABEL } from "../state-rule.js";
+import type { HistoryDay, PublicIncident } from "../../contracts/status-page-data.js";
+import type { ComponentState } from "../../contracts/status-pages.js";
+import { STATE_LABEL } from "../../contracts/status-pages.js";
 
 // Small, dependency-free helpers shared by the public page renderers: escaping, URL
 // allow-listing, and the wording and time formats the page shows.

@@ -1,4 +1,8 @@
-import type { HistoryDay, PublicComponent, StatusPageData } from "../model.js";
+import type {
+  HistoryDay,
+  PublicComponent,
+  StatusPageData,
+} from "../../contracts/status-page-data.js";
 import {
   COMPONENT_STATE_LABEL,
   DAY_STATUS_LABEL,

@@ -1,4 +1,8 @@
-import type { PublicIncident, PublicMaintenance, StatusPageData } from "../model.js";
+import type {
+  PublicIncident,
+  PublicMaintenance,
+  StatusPageData,
+} from "../../contracts/status-page-data.js";
 import {
   escapeHtml,
   formatDuration,

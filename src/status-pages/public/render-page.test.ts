@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HISTORY_DAYS, type PageState, StatusPageData } from "../model.js";
+import { StatusPageData } from "../../contracts/status-page-data.js";
+import { HISTORY_DAYS, type PageState } from "../../contracts/status-pages.js";
 import {
   buildRichStatusPageData,
   buildStatusPageData,

@@ -1,5 +1,6 @@
-import type { PageState, StatusPageData } from "../model.js";
-import { PAGE_HEADLINE } from "../state-rule.js";
+import type { StatusPageData } from "../../contracts/status-page-data.js";
+import type { PageState } from "../../contracts/status-pages.js";
+import { PAGE_HEADLINE } from "../../contracts/status-pages.js";
 import { escapeHtml, makeTimeFormatter, safeHttpUrl, timeHtml } from "./html.js";
 import { PAGE_CSS, PALETTE } from "./page-style.js";
 import { renderComponents } from "./render-components.js";

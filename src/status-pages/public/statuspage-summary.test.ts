@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ComponentState, PageState } from "../model.js";
+import type { ComponentState, PageState } from "../../contracts/status-pages.js";
 import { buildRichStatusPageData, buildStatusPageData } from "./fixture.test-helper.js";
 import { StatuspageSummary, toStatuspageSummary } from "./statuspage-summary.js";
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type {
-  ComponentState,
   PublicComponent,
   PublicIncident,
   PublicMaintenance,
   StatusPageData,
-} from "../model.js";
+} from "../../contracts/status-page-data.js";
+import type { ComponentState } from "../../contracts/status-pages.js";
 import { incidentAnchor } from "./html.js";
 
 // Atlassian Statuspage's public `/api/v2/summary.json`, built from our payload so that

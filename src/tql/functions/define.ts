@@ -1,4 +1,4 @@
-import type { FunctionCategory, FunctionDef } from "../functions.js";
+import type { FunctionCategory, FunctionDef } from "./function-def.js";
 
 /** An argument count: exactly n, or [min, max] with max possibly VARIADIC. */
 export type Arity = number | readonly [min: number, max: number];

@@ -1,5 +1,5 @@
-import type { FunctionDef } from "../functions.js";
 import { atLeast, CI, definer } from "./define.js";
+import type { FunctionDef } from "./function-def.js";
 
 const fn = definer("string");
 

@@ -20,7 +20,7 @@ import {
   updateRule,
 } from "../../../alerts/rules.js";
 import { AlertEventView, AlertPreviewView, AlertRuleView } from "../../../alerts/views.js";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
 import { ErrorIdParam, ErrorSummary, UpdateErrorInput, updateError } from "../../../read/errors.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
 import { CreateMonitorInput, UpdateMonitorInput } from "../../../monitors/definition.js";
 import {
   createMonitor,

@@ -2,22 +2,27 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
 import {
-  createComponent,
-  deleteComponent,
-  updateComponent,
-} from "../../../status-pages/components.js";
-import {
   CreateComponentInput,
   CreateGroupInput,
   CreateMaintenanceInput,
   CreateStatusPageInput,
   ItemIdParam,
   OrgIdParam,
+  StatusPageComponentView,
+  StatusPageConfigView,
+  StatusPageGroupView,
+  StatusPageMaintenanceView,
+  StatusPageView,
   UpdateComponentInput,
   UpdateGroupInput,
   UpdateMaintenanceInput,
   UpdateStatusPageInput,
-} from "../../../status-pages/definition.js";
+} from "../../../contracts/status-pages.js";
+import {
+  createComponent,
+  deleteComponent,
+  updateComponent,
+} from "../../../status-pages/components.js";
 import {
   createMaintenance,
   deleteMaintenance,
@@ -35,13 +40,6 @@ import {
   updateGroup,
   updatePage,
 } from "../../../status-pages/manage.js";
-import {
-  StatusPageComponentView,
-  StatusPageConfigView,
-  StatusPageGroupView,
-  StatusPageMaintenanceView,
-  StatusPageView,
-} from "../../../status-pages/views.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
+import { StatusPageData } from "../../../contracts/status-page-data.js";
+import { Slug } from "../../../contracts/status-pages.js";
 import { InvalidInputError, NotFoundError } from "../../../lib/domain-errors.js";
-import { Slug } from "../../../status-pages/definition.js";
-import { StatusPageData } from "../../../status-pages/model.js";
 import { BadgeQuery, renderStatusBadge } from "../../../status-pages/public/badge.js";
 import { renderIncidentFeed } from "../../../status-pages/public/feed.js";
 import { renderStatusPage } from "../../../status-pages/public/render-page.js";

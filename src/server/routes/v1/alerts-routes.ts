@@ -11,7 +11,7 @@ import {
   ListAlertsQuery,
   listAlerts,
 } from "../../../alerts/alerts-read.js";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
 import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";

@@ -1,7 +1,7 @@
 import { Transform } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
 import {
   bodyBudgetSpent,
   decodeBody,
@@ -10,7 +10,7 @@ import {
   formatOf,
   OTLP_CONTENT_TYPES,
 } from "../../../ingest/otlp/codec.js";
-import type { Signal } from "../../../ingest/otlp/types.js";
+import type { Signal } from "../../../ingest/otlp/otlp-messages.js";
 import type { BudgetLease } from "../../../lib/byte-budget.js";
 import { UnsupportedMediaTypeError } from "../../../lib/domain-errors.js";
 import { requirePermission } from "../../plugins/auth.js";

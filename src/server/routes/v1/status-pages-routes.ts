@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppDeps } from "../../../deps.js";
-import { Slug } from "../../../status-pages/definition.js";
-import { StatusPageData, StatusPageSummary } from "../../../status-pages/model.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
+import { StatusPageData, StatusPageSummary } from "../../../contracts/status-page-data.js";
+import { Slug } from "../../../contracts/status-pages.js";
 import {
   ListStatusPagesQuery,
   readStatusPageData,

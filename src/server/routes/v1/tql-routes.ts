@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppDeps } from "../../../deps.js";
+import type { AppDeps } from "../../../composition/app-deps.js";
 import { TQL_MAX_QUERY_LENGTH, TQL_MAX_RESULT_ROWS } from "../../../tql/service.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";

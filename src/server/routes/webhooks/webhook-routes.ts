@@ -2,6 +2,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
 import {
+  CreatedWebhookEndpointView,
+  CreateWebhookEndpointInput,
+  UpdateWebhookEndpointInput,
+  WebhookDeliveryRecordView,
+  WebhookEndpointView,
+  WebhookEventTypeView,
+} from "../../../contracts/webhooks.js";
+import {
   createEndpoint,
   DELIVERY_LOG_LIMIT,
   deleteEndpoint,
@@ -12,14 +20,6 @@ import {
   updateEndpoint,
 } from "../../../webhooks/endpoints.js";
 import type { WebhookService } from "../../../webhooks/service.js";
-import {
-  CreatedEndpointView,
-  CreateEndpointInput,
-  DeliveryRecordView,
-  EndpointView,
-  EventTypeView,
-  UpdateEndpointInput,
-} from "../../../webhooks/views.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
@@ -58,7 +58,7 @@ export const webhookRoutes =
           tags,
           summary:
             "The subscribable event types, each with its payload's JSON Schema and an example",
-          response: { 200: z.object({ data: z.array(EventTypeView) }), 401: Problem },
+          response: { 200: z.object({ data: z.array(WebhookEventTypeView) }), 401: Problem },
         },
       },
       async () => ({ data: listEventTypes() }),
@@ -72,7 +72,7 @@ export const webhookRoutes =
           summary: "The project's webhook endpoints (secrets are never shown)",
           params: ProjectParams,
           querystring: PaginationQuery,
-          response: { 200: listOf(EndpointView), ...read },
+          response: { 200: listOf(WebhookEndpointView), ...read },
         },
       },
       async (request) =>
@@ -91,8 +91,8 @@ export const webhookRoutes =
           summary:
             "Create an endpoint: it must answer the endpoint.verify POST with a 2xx within 8 s; the secret is shown only here",
           params: ProjectParams,
-          body: CreateEndpointInput,
-          response: { 201: CreatedEndpointView, ...write, 409: Problem },
+          body: CreateWebhookEndpointInput,
+          response: { 201: CreatedWebhookEndpointView, ...write, 409: Problem },
         },
       },
       async (request, reply) => {
@@ -113,8 +113,8 @@ export const webhookRoutes =
           tags,
           summary: "Enable or disable an endpoint, change its events, or its URL (verified again)",
           params: EndpointParams,
-          body: UpdateEndpointInput,
-          response: { 200: EndpointView, ...write, 409: Problem },
+          body: UpdateWebhookEndpointInput,
+          response: { 200: WebhookEndpointView, ...write, 409: Problem },
         },
       },
       async (request) =>
@@ -146,7 +146,7 @@ export const webhookRoutes =
           summary:
             "Send a test.ping now; answers with its delivery record (a failed ping is retried in 60 s like any delivery)",
           params: EndpointParams,
-          response: { 200: DeliveryRecordView, ...write, 409: Problem },
+          response: { 200: WebhookDeliveryRecordView, ...write, 409: Problem },
         },
       },
       async (request) => testEndpoint(webhooks, { ctx: ctx(request), ...request.params }),
@@ -160,7 +160,7 @@ export const webhookRoutes =
           summary: `The endpoint's last ${DELIVERY_LOG_LIMIT} delivery records (one per attempt), newest first`,
           params: EndpointParams,
           querystring: PaginationQuery,
-          response: { 200: listOf(DeliveryRecordView), ...read },
+          response: { 200: listOf(WebhookDeliveryRecordView), ...read },
         },
       },
       async (request) =>

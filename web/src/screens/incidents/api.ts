@@ -5,7 +5,7 @@ import {
   INCIDENT_STATUSES,
   type IncidentActor,
 } from "../../../../src/incidents/model";
-import { SEVERITIES, type Severity } from "../../../../src/lib/severity";
+import { SEVERITIES, type Severity } from "../../../../src/contracts/severity";
 import { api, type ListPage, projectApi, v1 } from "../../api/client";
 
 // The shapes of /api/projects/:projectId/incidents… (src/incidents/views.ts); the closed sets

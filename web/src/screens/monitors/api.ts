@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { AssertionType, Operator } from "../../../../src/monitors/assertions/registry";
-import type { Frequency, MonitorType } from "../../../../src/monitors/catalog";
-import type { CheckResult as RunResult } from "../../../../src/monitors/model";
+import type { Frequency, MonitorType } from "../../../../src/contracts/monitor-catalog";
+import type { CheckResult as RunResult } from "../../../../src/monitors/check-result";
 import { api, type ListPage, projectApi } from "../../api/client";
 
 /** One assertion as the API takes and returns it (src/monitors/definition.ts `Assertion`). */
@@ -50,7 +50,7 @@ export interface Monitor {
   updatedAt: string;
 }
 
-export type { AssertionResult, StepResult } from "../../../../src/monitors/model";
+export type { AssertionResult, StepResult } from "../../../../src/monitors/check-result";
 
 /** One check (src/monitors/views.ts `CheckResultView`): the runner's result with its ids. */
 export interface CheckResult extends RunResult {

@@ -5,7 +5,7 @@ import {
   type AssertionTypeSpec,
   type Operator,
 } from "../../../../src/monitors/assertions/registry";
-import { MAX_ASSERTIONS } from "../../../../src/monitors/catalog";
+import { MAX_ASSERTIONS } from "../../../../src/contracts/monitor-catalog";
 import { FieldGroup } from "../../components/field-group";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";

@@ -15,7 +15,7 @@ import {
   placeholderNames,
   TIMEOUT_SECONDS,
   VARIABLE_NAME,
-} from "../../../../src/monitors/catalog";
+} from "../../../../src/contracts/monitor-catalog";
 import type { Assertion, Monitor, MonitorInput } from "./api";
 
 /**

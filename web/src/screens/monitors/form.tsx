@@ -7,7 +7,7 @@ import {
   MAX_ASSERTIONS,
   MAX_STEPS,
   TIMEOUT_SECONDS,
-} from "../../../../src/monitors/catalog";
+} from "../../../../src/contracts/monitor-catalog";
 import { ApiError } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";

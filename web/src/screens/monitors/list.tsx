@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { MONITOR_TYPES } from "../../../../src/monitors/catalog";
+import { MONITOR_TYPES } from "../../../../src/contracts/monitor-catalog";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
 import { QueryView } from "../../components/feedback";

@@ -1,4 +1,4 @@
-import { FREQUENCIES, type Frequency } from "../../../../src/monitors/catalog";
+import { FREQUENCIES, type Frequency } from "../../../../src/contracts/monitor-catalog";
 import { StateBadge } from "../../components/ui";
 import type { Monitor } from "./api";
 

@@ -3,7 +3,7 @@ import {
   HTTP_METHODS,
   MAX_EXTRACTIONS,
   MAX_HEADERS,
-} from "../../../../src/monitors/catalog";
+} from "../../../../src/contracts/monitor-catalog";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { AssertionBuilder } from "./assertion-builder";

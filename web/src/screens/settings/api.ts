@@ -1,7 +1,13 @@
+import type {
+  WebhookDeliveryRecordView,
+  WebhookEndpointView,
+  WebhookEventTypeView,
+} from "../../../../src/contracts/webhooks";
 import { api, type ListPage, orgApi, projectApi } from "../../api/client";
 
 // The shapes of the settings APIs, as their zod schemas on the server define them
-// (src/auth/api-keys.ts, src/webhooks/views.ts, src/notifications/channels.ts, src/auth/members.ts).
+// (src/auth/api-keys.ts, src/notifications/channels.ts, src/auth/members.ts); the webhooks' are
+// src/contracts/webhooks.ts.
 
 export interface ApiKey {
   id: string;
@@ -22,38 +28,6 @@ export interface CreatedApiKey extends ApiKey {
 export interface ApiKeyPermissions {
   permissions: { name: string; description: string }[];
   roles: { name: string; permissions: string[] }[];
-}
-
-export interface WebhookEndpoint {
-  id: string;
-  projectId: string;
-  url: string;
-  events: string[];
-  isActive: boolean;
-  status: "enabled" | "disabled";
-  createdAt: string;
-  updatedAt: string;
-}
-export interface CreatedWebhookEndpoint extends WebhookEndpoint {
-  secret: string;
-}
-export interface WebhookEventType {
-  type: string;
-  description: string;
-  emittedBy: string;
-}
-export interface DeliveryRecord {
-  id: string;
-  messageId: string;
-  event: string;
-  attempt: number;
-  status: number;
-  durationMs: number;
-  success: boolean;
-  body: string;
-  request: string;
-  attemptedAt: string;
-  retryAt: string | null;
 }
 
 export interface Channel {
@@ -137,14 +111,14 @@ export const fetchApiKeys = (projectId: string) =>
   api<ListPage<ApiKey>>(projectApi(projectId, "/api-keys"), { query: ALL });
 export const fetchKeyPermissions = () => api<ApiKeyPermissions>("/api/api-key-permissions");
 export const fetchEndpoints = (projectId: string) =>
-  api<ListPage<WebhookEndpoint>>(webhookPath(projectId), { query: ALL });
+  api<ListPage<WebhookEndpointView>>(webhookPath(projectId), { query: ALL });
 export const fetchDeliveries = (projectId: string, endpointId: string) =>
-  api<ListPage<DeliveryRecord>>(
+  api<ListPage<WebhookDeliveryRecordView>>(
     webhookPath(projectId, `/${encodeURIComponent(endpointId)}/deliveries`),
     { query: ALL },
   );
 export const fetchEventTypes = () =>
-  api<{ data: WebhookEventType[] }>("/webhooks/event-types").then((r) => r.data);
+  api<{ data: WebhookEventTypeView[] }>("/webhooks/event-types").then((r) => r.data);
 export const fetchChannels = (projectId: string) =>
   api<ListPage<Channel>>(projectApi(projectId, "/channels"), { query: ALL });
 export const fetchChannelTypes = () =>

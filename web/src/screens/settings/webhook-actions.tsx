@@ -1,8 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type {
+  WebhookDeliveryRecordView,
+  WebhookEndpointView,
+} from "../../../../src/contracts/webhooks";
 import { api } from "../../api/client";
 import { formatDuration } from "../../lib/format";
 import { useProject } from "../project-context";
-import { type DeliveryRecord, keys, type WebhookEndpoint, webhookPath } from "./api";
+import { keys, webhookPath } from "./api";
 import { ItemActions } from "./item-actions";
 import { useDeleteItem } from "./list-write";
 
@@ -11,7 +15,7 @@ export function EndpointActions({
   endpoint,
   afterDelete,
 }: {
-  endpoint: WebhookEndpoint;
+  endpoint: WebhookEndpointView;
   /** Where to go once it is deleted (its own page is gone then). */
   afterDelete?: string;
 }) {
@@ -25,11 +29,11 @@ export function EndpointActions({
     ]);
   const toggle = useMutation({
     mutationFn: () =>
-      api<WebhookEndpoint>(path, { method: "PATCH", body: { isActive: !endpoint.isActive } }),
+      api<WebhookEndpointView>(path, { method: "PATCH", body: { isActive: !endpoint.isActive } }),
     onSuccess: refresh,
   });
   const test = useMutation({
-    mutationFn: () => api<DeliveryRecord>(`${path}/test`, { method: "POST" }),
+    mutationFn: () => api<WebhookDeliveryRecordView>(`${path}/test`, { method: "POST" }),
     onSuccess: refresh,
   });
   const remove = useDeleteItem(path, keys.endpoints(projectId), afterDelete);

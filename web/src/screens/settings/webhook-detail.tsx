@@ -1,6 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { Link } from "wouter";
+import type {
+  WebhookDeliveryRecordView,
+  WebhookEndpointView,
+} from "../../../../src/contracts/webhooks";
 import { api } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
@@ -10,14 +14,7 @@ import { TextField } from "../../components/text-field";
 import { KeyValues, StateBadge } from "../../components/ui";
 import { formatDuration, formatRelative, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
-import {
-  type DeliveryRecord,
-  fetchDeliveries,
-  fetchEndpoints,
-  keys,
-  type WebhookEndpoint,
-  webhookPath,
-} from "./api";
+import { fetchDeliveries, fetchEndpoints, keys, webhookPath } from "./api";
 import { submitWith, useListWrite } from "./list-write";
 import { SectionHeader } from "./section";
 import { EndpointActions } from "./webhook-actions";
@@ -47,7 +44,7 @@ export function WebhookDetail({ endpointId }: { endpointId: string }) {
   );
 }
 
-function EndpointView({ endpoint, write }: { endpoint: WebhookEndpoint; write: boolean }) {
+function EndpointView({ endpoint, write }: { endpoint: WebhookEndpointView; write: boolean }) {
   const [editing, setEditing] = useState(false);
   const [editingUrl, setEditingUrl] = useState(false);
   return (
@@ -101,14 +98,14 @@ function EndpointView({ endpoint, write }: { endpoint: WebhookEndpoint; write: b
 
 /** A change of the endpoint (PATCH with what `change` gives), then the list asked again. */
 function usePatchEndpoint(
-  endpoint: WebhookEndpoint,
-  change: () => Partial<Pick<WebhookEndpoint, "url" | "events">>,
+  endpoint: WebhookEndpointView,
+  change: () => Partial<Pick<WebhookEndpointView, "url" | "events">>,
   onDone: () => void,
 ) {
   const { projectId } = useProject();
   return useListWrite(
     () =>
-      api<WebhookEndpoint>(webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`), {
+      api<WebhookEndpointView>(webhookPath(projectId, `/${encodeURIComponent(endpoint.id)}`), {
         method: "PATCH",
         body: change(),
       }),
@@ -121,7 +118,7 @@ function usePatchEndpoint(
  * A new URL is verified before it is saved (spec): the server POSTs endpoint.verify to it and
  * keeps the old URL unless it answers 2xx within 8 s; the problem says why it did not.
  */
-function EditUrl({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
+function EditUrl({ endpoint, onDone }: { endpoint: WebhookEndpointView; onDone: () => void }) {
   const [url, setUrl] = useState(endpoint.url);
   const save = usePatchEndpoint(endpoint, () => ({ url }), onDone);
   return (
@@ -150,7 +147,7 @@ function EditUrl({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () =
   );
 }
 
-function EditEvents({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
+function EditEvents({ endpoint, onDone }: { endpoint: WebhookEndpointView; onDone: () => void }) {
   const [events, setEvents] = useState(endpoint.events);
   const save = usePatchEndpoint(endpoint, () => ({ events }), onDone);
   return (
@@ -205,7 +202,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
   );
 }
 
-function DeliveryTable({ records }: { records: DeliveryRecord[] }) {
+function DeliveryTable({ records }: { records: WebhookDeliveryRecordView[] }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
     setOpen((current) => {
@@ -287,7 +284,7 @@ const pretty = (text: string) => {
   }
 };
 
-function DeliveryBodies({ record }: { record: DeliveryRecord }) {
+function DeliveryBodies({ record }: { record: WebhookDeliveryRecordView }) {
   return (
     <div className="split">
       <div>

@@ -1,6 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
+import type {
+  CreatedWebhookEndpointView,
+  WebhookEndpointView,
+  WebhookEventTypeView,
+} from "../../../../src/contracts/webhooks";
 import { api } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
@@ -9,15 +14,7 @@ import { FieldGroup, toggled } from "../../components/field-group";
 import { RelativeTime } from "../../components/relative-time";
 import { Field, StateBadge } from "../../components/ui";
 import { useProject } from "../project-context";
-import {
-  type CreatedWebhookEndpoint,
-  fetchEndpoints,
-  fetchEventTypes,
-  keys,
-  type WebhookEndpoint,
-  type WebhookEventType,
-  webhookPath,
-} from "./api";
+import { fetchEndpoints, fetchEventTypes, keys, webhookPath } from "./api";
 import { submitWith, useListWrite } from "./list-write";
 import { SecretOnce } from "./secret-once";
 import { AddButton, SettingsSection } from "./section";
@@ -31,7 +28,7 @@ export function WebhooksTab() {
     queryKey: keys.endpoints(projectId),
     queryFn: () => fetchEndpoints(projectId),
   });
-  const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
+  const [created, setCreated] = useState<CreatedWebhookEndpointView | null>(null);
   const [adding, setAdding] = useState(false);
   return (
     <SettingsSection
@@ -79,7 +76,7 @@ export function WebhooksTab() {
   );
 }
 
-function EndpointTable({ endpoints, write }: { endpoints: WebhookEndpoint[]; write: boolean }) {
+function EndpointTable({ endpoints, write }: { endpoints: WebhookEndpointView[]; write: boolean }) {
   return (
     <DataTable
       columns={["URL", "Events", "Status", "Created", { label: "Actions", hidden: true }]}
@@ -131,7 +128,7 @@ function CreateEndpointForm({
   onCreated,
   onCancel,
 }: {
-  onCreated: (endpoint: CreatedWebhookEndpoint) => void;
+  onCreated: (endpoint: CreatedWebhookEndpointView) => void;
   onCancel: () => void;
 }) {
   const { projectId } = useProject();
@@ -139,7 +136,7 @@ function CreateEndpointForm({
   const [events, setEvents] = useState<string[]>([]);
   const create = useListWrite(
     () =>
-      api<CreatedWebhookEndpoint>(webhookPath(projectId), {
+      api<CreatedWebhookEndpointView>(webhookPath(projectId), {
         method: "POST",
         body: { url, events },
       }),
@@ -199,7 +196,7 @@ export function EventPicker({
   return (
     <FieldGroup legend="Events" name="events" error={error} className="settings-events">
       <QueryView query={types} loadingLabel="Loading event types…">
-        {(list: WebhookEventType[]) => (
+        {(list: WebhookEventTypeView[]) => (
           <>
             <div className="settings-buttons">
               <button

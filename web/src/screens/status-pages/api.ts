@@ -5,7 +5,7 @@ import type {
   ComponentState,
   MaintenancePhase,
   PageState,
-} from "../../../../src/status-pages/model";
+} from "../../../../src/contracts/status-pages";
 import { api, type ListPage, orgApi, projectApi, v1 } from "../../api/client";
 import { useProjects } from "../../api/session";
 

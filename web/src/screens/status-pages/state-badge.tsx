@@ -1,4 +1,4 @@
-import { STATE_LABEL } from "../../../../src/status-pages/state-rule";
+import { STATE_LABEL } from "../../../../src/contracts/status-pages";
 import { StateBadge } from "../../components/ui";
 import type { ComponentState } from "./api";
 
