@@ -2,13 +2,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
-import {
-  COMBINATORS,
-  FUNCTIONS,
-  type FunctionDef,
-  functionNames,
-  resolveFunction,
-} from "../src/tql/functions.js";
+import type { FunctionDef } from "../src/tql/functions/function-def.js";
+import { COMBINATORS, FUNCTIONS, functionNames, resolveFunction } from "../src/tql/functions.js";
 import { renderTqlFunctionsDoc, UNAVAILABLE_FUNCTIONS } from "../src/tql/functions-doc.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
