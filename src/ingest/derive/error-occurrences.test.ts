@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UnixTime } from "../../telemetry/unix-time.js";
 import { mapTraces } from "../map-traces.js";
-import type { AnyValue, TracesRequest } from "../otlp/types.js";
+import type { AnyValue, TracesRequest } from "../otlp/otlp-messages.js";
 import { PriceTable } from "./ai-prices.js";
 
 // What opentelemetry-python's Span.record_exception writes: escaped is str(True), a string.

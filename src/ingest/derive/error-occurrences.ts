@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { ErrorOccurrence, ErrorSeverity, Row, Source } from "../model.js";
+import type { ErrorOccurrence, ErrorSeverity, Row, Source } from "../ingest-batch.js";
 import { millisToDateTime } from "../otlp/values.js";
 import { fingerprintError } from "./fingerprint.js";
 import { typeFromStack } from "./stack-frames.js";
@@ -82,63 +81,3 @@ export function occurrenceRow(o: ErrorOccurrence): Row {
     log_id: o.logId,
   };
 }
-
-/**
- * What makes an occurrence one (docs/ingestion.md, "One occurrence"): within its group (the
- * fingerprint fixes the type), the trace, span and message. A span's exception event and a log
- * record of the same span with the same type and message are two sources of one occurrence,
- * whichever arrives first. Undefined without a span: such an occurrence is always its own.
- */
-export function occurrenceKey(o: {
-  fingerprint: string;
-  traceId: string;
-  spanId: string;
-  message: string;
-}): string | undefined {
-  if (o.traceId === "" || o.spanId === "") return undefined;
-  return `${o.fingerprint}\u0000${o.traceId}\u0000${o.spanId}\u0000${o.message}`;
-}
-
-/**
- * occurrenceKey in SQL, over error_occurrences' columns (`prefix`: a table alias and a dot):
- * `has`, the condition of a row having a key (a trace and a span); `columns`, the key's columns
- * to group by. Readers and recounts build keys from these, so they agree with ingestion.
- */
-export function occurrenceKeySql(prefix = ""): { has: string; columns: string } {
-  return {
-    has: `${prefix}trace_id != '' AND ${prefix}span_id != ''`,
-    columns: ["fingerprint", "trace_id", "span_id", "message"].map((c) => prefix + c).join(", "),
-  };
-}
-
-/**
- * sessionErrorKey in SQL, from error_occurrences' columns (`prefix`: a table alias and a dot) of
- * a row with a key (occurrenceKeySql().has): `<trace><span>:<16 hex of the SHA-256 of fingerprint
- * NUL message>`, the key ingestion writes for the same occurrence.
- */
-export const sessionErrorKeySql = (prefix = ""): string =>
-  `concat(${prefix}trace_id, ${prefix}span_id, ':', lower(hex(substring(SHA256(concat(${prefix}fingerprint, '\\0', ${prefix}message)), 1, 8))))`;
-
-/**
- * A session's key of one error (sessions.error_keys): `<trace><span>:<digest>` for an occurrence
- * in a span, so two sources of it are one; `<trace><span>:` for a failed span that recorded no
- * exception (counted only when nothing else in the span is an error); `log:<id>` for an error
- * log without a span.
- */
-export function sessionErrorKey(o: {
-  fingerprint: string;
-  traceId: string;
-  spanId: string;
-  message: string;
-  logId: string;
-}): string {
-  if (o.traceId === "" || o.spanId === "") return `log:${o.logId}`;
-  const digest = createHash("sha256")
-    .update(`${o.fingerprint}\u0000${o.message}`)
-    .digest("hex")
-    .slice(0, 16);
-  return `${o.traceId}${o.spanId}:${digest}`;
-}
-
-/** sessions.error_keys of a failed span that recorded no exception event. */
-export const failedSpanKey = (traceId: string, spanId: string): string => `${traceId}${spanId}:`;

@@ -1,0 +1,42 @@
+import type { AppDeps } from "./app-deps.js";
+
+/**
+ * Starts the background work: scheduled checks, the notification outbox, webhook delivery and
+ * the retention sweeps.
+ */
+export async function startBackgroundWork(deps: AppDeps): Promise<void> {
+  // API nodes serve requests only; workers (or one process doing it all) run the rest.
+  if (deps.config.role === "api") return;
+  deps.notifier.start();
+  deps.monitors.retention.start();
+  deps.statusPages.ticker.start();
+  deps.webhooks.retention.start();
+  if (deps.config.webhooks.enabled) deps.webhooks.deliverer.start();
+  await deps.monitors.scheduler?.start();
+  await deps.alerts.scheduler?.start();
+}
+
+/** Writes what ingestion accepted, then closes the engines: telemetry last, after its in-flight queries. */
+export async function closeDeps(deps: AppDeps): Promise<void> {
+  try {
+    // Checks in flight are cancelled (not recorded) so accepted telemetry is written in time.
+    deps.monitors.engine.abort();
+    await deps.monitors.scheduler?.stop();
+    await deps.monitors.engine.idle();
+    // Evaluations in flight finish and are recorded (their queries are bounded by the TQL limit).
+    await deps.alerts.scheduler?.stop();
+    await deps.alerts.engine.idle();
+    await deps.notifier.stop();
+    await deps.statusPages.ticker.stop();
+    await deps.webhooks.deliverer.stop();
+    await deps.monitors.retention.stop();
+    await deps.webhooks.retention.stop();
+    await deps.closeOutbound();
+    await deps.ingest.close();
+    // The last batches' error.created / error.regressed are enqueued before the store closes.
+    await deps.webhooks.settled();
+    await deps.meta.close();
+  } finally {
+    await deps.telemetry.close();
+  }
+}
