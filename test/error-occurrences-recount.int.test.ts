@@ -4,8 +4,8 @@ import { SESSION_ERRORS } from "../src/read/sessions.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { sessionRecountStatement } from "../src/telemetry/occurrence-recount.js";
-import type { SchemaState } from "../src/telemetry/schema-layout.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
+import type { SchemaState } from "../src/telemetry/schema-layout.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 const T = Date.now() - 3_600_000;

@@ -4,8 +4,8 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
 import type { ErrorGroupStore, ErrorTransition } from "./error-groups.js";
-import { refusedDataCode } from "./insert-errors.js";
 import { batchSize, type IngestBatch, type Row } from "./ingest-batch.js";
+import { refusedDataCode } from "./insert-errors.js";
 
 /** The write queue is full: the client should retry after a pause (503 + Retry-After). */
 export class IngestOverloadedError extends UnavailableError {

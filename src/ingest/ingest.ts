@@ -9,10 +9,10 @@ import { UnixTime } from "../telemetry/unix-time.js";
 import { BatchWriter } from "./batch-writer.js";
 import { PriceTable } from "./derive/ai-prices.js";
 import { ErrorGroupStore, type ErrorTransition } from "./error-groups.js";
+import type { MappedRequest, MappingOptions } from "./ingest-batch.js";
 import { mapLogs } from "./map-logs.js";
 import { mapMetrics } from "./map-metrics.js";
 import { mapTraces } from "./map-traces.js";
-import type { MappedRequest, MappingOptions } from "./ingest-batch.js";
 import type { Signal, SignalRequest } from "./otlp/otlp-messages.js";
 
 /** What the exporter is told: how many items were rejected and why ('' when none). */

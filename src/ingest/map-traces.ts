@@ -1,8 +1,8 @@
 import type { UnixTime } from "../telemetry/unix-time.js";
 import type { PriceTable } from "./derive/ai-prices.js";
 import { errorOccurrence } from "./derive/error-occurrences.js";
-import { failedSpanKey, sessionErrorKey } from "./derive/occurrence-key.js";
 import { normalizeRoute } from "./derive/http.js";
+import { failedSpanKey, sessionErrorKey } from "./derive/occurrence-key.js";
 import { sessionTouch } from "./derive/sessions.js";
 import type { ErrorOccurrence, MappedRequest, MappingOptions, Row } from "./ingest-batch.js";
 import type { Span, TracesRequest } from "./otlp/otlp-messages.js";

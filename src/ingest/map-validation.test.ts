@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { UnixTime } from "../telemetry/unix-time.js";
 import { PriceTable } from "./derive/ai-prices.js";
+import type { MappingOptions } from "./ingest-batch.js";
 import { mapLogs } from "./map-logs.js";
 import { mapMetrics } from "./map-metrics.js";
 import { mapTraces } from "./map-traces.js";
-import type { MappingOptions } from "./ingest-batch.js";
 
 const options: MappingOptions = {
   projectId: "p",

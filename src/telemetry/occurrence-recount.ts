@@ -1,5 +1,5 @@
-import { occurrenceKeySql, sessionErrorKeySql } from "./occurrence-key-sql.js";
 import { qualifiedName, quoteIdentifier } from "./executor.js";
+import { occurrenceKeySql, sessionErrorKeySql } from "./occurrence-key-sql.js";
 import type { SchemaState } from "./schema-layout.js";
 import { TELEMETRY_TABLES } from "./tables.js";
 

@@ -13,8 +13,8 @@ import {
   PayloadTooLargeError,
   UnavailableError,
 } from "../../lib/domain-errors.js";
-import { otlpCodec } from "./proto.js";
 import type { Signal, SignalRequest } from "./otlp-messages.js";
+import { otlpCodec } from "./proto.js";
 import { MAX_ANY_VALUE_DEPTH } from "./values.js";
 
 /** The two OTLP/HTTP encodings. */
