@@ -1,18 +1,15 @@
-import type { PageInfo } from "../../../src/lib/list-params";
+import type { Page, Problem } from "../../../src/contracts/pagination";
 
-/** A problem+json body as every Vigil API answers errors (docs/design.md §3). */
-export interface Problem {
-  type?: string;
-  title?: string;
-  status: number;
-  detail: string;
-  code?: string;
-  errors?: { field: string; message: string }[];
-}
+/**
+ * A problem+json body as every Vigil API answers errors (docs/design.md §4): the server's
+ * Problem, of which a problem made up here (no answer, a proxy's page) has only status and detail.
+ */
+export type ApiProblem = Pick<Problem, "status" | "detail"> &
+  Partial<Omit<Problem, "status" | "detail">>;
 
 /** A failed API call, carrying the server's problem (detail and the fields it names). */
 export class ApiError extends Error {
-  constructor(readonly problem: Problem) {
+  constructor(readonly problem: ApiProblem) {
     super(problem.detail);
     this.name = "ApiError";
   }
@@ -27,10 +24,7 @@ export class ApiError extends Error {
 }
 
 /** Every list the API returns: `{ data, pagination }` (docs/design.md §4), paged as the server pages. */
-export interface ListPage<T> {
-  data: T[];
-  pagination: PageInfo;
-}
+export type ListPage<T> = Page<T>;
 
 /** Fired when the session is gone (a 401): the app goes back to the sign-in screen. */
 export const SIGNED_OUT_EVENT = "vigil:signed-out";
@@ -84,7 +78,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (!response.ok) {
     const problem =
       typeof body === "object" && body !== null && "detail" in body
-        ? (body as Problem)
+        ? (body as ApiProblem)
         : { status: response.status, detail: `${response.status} ${response.statusText}` };
     throw new ApiError(problem);
   }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 // GET /v1/tql/schema: the catalog the server builds from the analyzer's own definitions.
 import type { TqlCatalog } from "../../../../src/tql/catalog";
-import { ApiError, api, type ListPage, type Problem, projectApi, v1 } from "../../api/client";
+import { ApiError, type ApiProblem, api, type ListPage, projectApi, v1 } from "../../api/client";
 
 export type {
   CatalogColumn,
@@ -44,7 +44,7 @@ export interface TqlPosition {
 /** The position a 400 names, if the error is one. */
 export function errorPosition(error: unknown): TqlPosition | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  const { position } = error.problem as Problem & { position?: TqlPosition };
+  const { position } = error.problem as ApiProblem & { position?: TqlPosition };
   return position && Number.isInteger(position.line) && Number.isInteger(position.column)
     ? position
     : undefined;
