@@ -1,16 +1,7 @@
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { PACKED_ERROR_FIELDS, PACKED_SPAN_FIELDS } from "../telemetry/internal-tables.js";
 import { Sql, whereClause } from "./sql.js";
-import type { SpanRow } from "./trace-lookup.js";
-
-/** One error occurrence of a trace, as `trace_data` packs it. */
-export interface ErrorItem {
-  fingerprint: string;
-  /** '' for an error log of the trace without a span. */
-  spanId: string;
-  message: string;
-  timeMs: number;
-}
+import type { ErrorItem, SpanRow } from "./trace-rows.js";
 
 /** What `trace_data` holds of one trace, each kind of item cut at the limit it was read with. */
 export interface TraceData {

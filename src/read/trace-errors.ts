@@ -4,8 +4,8 @@ import type { TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { OCCURRENCES_IN_SPAN } from "./occurrences.js";
 import { num, Sql, whereClause } from "./sql.js";
-import type { ErrorItem } from "./trace-data.js";
 import { anyOf } from "./trace-index.js";
+import type { ErrorItem } from "./trace-rows.js";
 
 /** At most this many (group, span) pairs per trace: a trace failing in every span still answers fast. */
 export const MAX_TRACE_ERROR_GROUPS = 1000;

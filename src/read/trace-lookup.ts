@@ -3,8 +3,9 @@ import { isoMs, type TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { PACKED_SPAN_EXPRESSIONS } from "../telemetry/internal-tables.js";
 import { num, Sql, whereClause } from "./sql.js";
-import { type ErrorItem, readTraceData } from "./trace-data.js";
+import { readTraceData } from "./trace-data.js";
 import { errorGroupsOfItems, type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
+import type { ErrorItem, SpanRow } from "./trace-rows.js";
 
 /** Spans read for one trace at most; a larger trace is cut to its earliest spans and flagged. */
 export const MAX_TRACE_SPANS = 50_000;
@@ -17,8 +18,6 @@ export interface TraceKey {
   projectId: string;
   traceId: string;
 }
-
-export type SpanRow = Record<string, unknown>;
 
 /** One trace as read: its span rows (SPAN_COLUMNS, unordered) and its error groups. */
 export interface LoadedTrace {
