@@ -13,7 +13,7 @@ import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { PROJECT_COLUMN, type TableDef, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { analyzeTql } from "../src/tql/analyzer.js";
 import { compileTql, DEFAULT_MAX_TABLE_REFERENCES } from "../src/tql/compile.js";
-import { TqlError } from "../src/tql/errors.js";
+import { TqlError } from "../src/tql/tql-errors.js";
 import { FUNCTIONS as ALLOWED_FUNCTIONS } from "../src/tql/functions.js";
 import { parseTql } from "../src/tql/parser.js";
 import { createTqlService, type TqlService } from "../src/tql/service.js";

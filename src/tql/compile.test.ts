@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileTql } from "./compile.js";
-import { TqlError } from "./errors.js";
+import { TqlError } from "./tql-errors.js";
 import { tokenize } from "./lexer.js";
 
 const GUARD = "PREWHERE `project_id` = {project:String}";

@@ -1,5 +1,5 @@
 import { analyzeTql } from "./analyzer.js";
-import { TqlError } from "./errors.js";
+import { TqlError } from "./tql-errors.js";
 import { parseTql } from "./parser.js";
 import { type PrintedQuery, printTql } from "./printer.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./token-stream.js";

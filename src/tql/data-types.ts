@@ -1,5 +1,5 @@
 import type { TypeArg, TypeNode } from "./ast.js";
-import { TqlError } from "./errors.js";
+import { TqlError } from "./tql-errors.js";
 
 /** How many arguments each data type takes, and of which kind. */
 interface TypeRule {

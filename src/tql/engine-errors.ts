@@ -1,5 +1,5 @@
 import { DomainError } from "../lib/domain-errors.js";
-import { TqlError } from "./errors.js";
+import { TqlError } from "./tql-errors.js";
 
 /** What an engine error means for the caller. */
 type Kind = "query" | "timeout" | "limit";

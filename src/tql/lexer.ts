@@ -1,4 +1,4 @@
-import { TqlSyntaxError } from "./errors.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 
 export type TokenKind = "word" | "quoted" | "number" | "string" | "op" | "eof";
 

@@ -8,7 +8,7 @@ import {
   type TypeArg,
   type TypeNode,
 } from "./ast.js";
-import { TqlSyntaxError } from "./errors.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 import { tokenize } from "./lexer.js";
 import { isReserved, TokenStream } from "./token-stream.js";
 

@@ -12,7 +12,7 @@ import type {
   SelectQuery,
   TableRef,
 } from "./ast.js";
-import { TqlSyntaxError } from "./errors.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 import { tokenize } from "./lexer.js";
 import { ExprParser } from "./parse-expr.js";
 import { DEFAULT_PARSE_LIMITS, describe, type ParseLimits, TokenStream } from "./token-stream.js";

@@ -2,7 +2,7 @@ import { quoteIdentifier } from "../telemetry/executor.js";
 import { PROJECT_COLUMN, type TableDef } from "../telemetry/tables.js";
 import type { Analysis } from "./analyzer.js";
 import type { CallExpr, Cte, Expr, FromClause, Query, SelectQuery, TableRef } from "./ast.js";
-import { printType } from "./types.js";
+import { printType } from "./data-types.js";
 
 /** The name of the bound parameter carrying the caller's project id. */
 export const PROJECT_PARAM = "project";

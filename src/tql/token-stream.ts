@@ -1,4 +1,4 @@
-import { TqlSyntaxError } from "./errors.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 import type { Token } from "./lexer.js";
 
 /** Caps that keep a hostile query from exhausting the stack or the heap while it is parsed. */

@@ -1,5 +1,5 @@
 import { SQLDialect } from "@codemirror/lang-sql";
-import { CAST_TYPE_NAMES } from "../../../../src/tql/types";
+import { CAST_TYPE_NAMES } from "../../../../src/tql/data-types";
 import type { TqlCatalog } from "./tql-api";
 
 /**
