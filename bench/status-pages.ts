@@ -182,7 +182,7 @@ async function main() {
   const { splitByUtcDay, utcDay } = await import("../src/status-pages/history.js");
   const { buildStatusPageData } = await import("../src/status-pages/public-data.js");
   const { renderStatusPage } = await import("../src/status-pages/public/render-page.js");
-  const { StatusPageData } = await import("../src/status-pages/model.js");
+  const { StatusPageData } = await import("../src/contracts/status-page-data.js");
   const { appendIncidentEvent, openSourceIncident, resolveSourceIncident } = await import(
     "../src/incidents/incidents.js"
   );

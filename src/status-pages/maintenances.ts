@@ -1,4 +1,3 @@
-import type { MaintenancePhase } from "../contracts/status-pages.js";
 import {
   CreateMaintenanceInput,
   MAX_MAINTENANCE_MS,
@@ -9,6 +8,7 @@ import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
+import { phaseAt } from "./maintenance-phase.js";
 import { changePage, findPage, type PageRef } from "./manage.js";
 import { toMaintenanceView } from "./status-page-views.js";
 
