@@ -1,10 +1,11 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.js";
-import { ApiKeyRole, MemberRole } from "../auth/permissions.js";
 import { createUser } from "../auth/users.js";
+import { createDomainDeps } from "../composition/domain-deps.js";
+import { openMetaStore } from "../composition/stores.js";
 import { type Config, loadConfig } from "../config.js";
 import type { Ctx, DomainDeps } from "../context.js";
-import { createDomainDeps, openMetaStore } from "../composition/app-deps.js";
+import { ApiKeyRole, MemberRole } from "../contracts/auth.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";

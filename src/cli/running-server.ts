@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { type CreateApiKeyInput, createApiKey, deleteApiKey } from "../auth/api-keys.js";
+import { createApiKey, deleteApiKey } from "../auth/api-keys.js";
+import { createDomainDeps } from "../composition/domain-deps.js";
+import { openMetaStore } from "../composition/stores.js";
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
-import { createDomainDeps, openMetaStore } from "../composition/app-deps.js";
+import type { CreateApiKeyInput } from "../contracts/auth.js";
 import { DomainError } from "../lib/domain-errors.js";
 
 /**

@@ -1,14 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { purgeExpiredSessions } from "../auth/sessions.js";
+import { type AppDeps, createDeps, type DepsOptions } from "../composition/app-deps.js";
+import { closeDeps, startBackgroundWork } from "../composition/background-work.js";
 import { type Config, DEFAULT_GRPC_PORT } from "../config.js";
-import {
-  type AppDeps,
-  closeDeps,
-  createDeps,
-  type DepsOptions,
-  startBackgroundWork,
-} from "../composition/app-deps.js";
 import { isLoopbackHost } from "../lib/http/address-policy.js";
 import { createLogger } from "../lib/logger.js";
 import { createMetrics } from "../lib/metrics.js";

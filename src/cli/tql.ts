@@ -1,6 +1,7 @@
+import { createDomainDeps } from "../composition/domain-deps.js";
+import { openMetaStore, openTelemetryStore } from "../composition/stores.js";
 import type { Config } from "../config.js";
 import type { Ctx } from "../context.js";
-import { createDomainDeps, openMetaStore, openTelemetryStore } from "../composition/app-deps.js";
 import { DomainError, type ErrorCode, InvalidInputError } from "../lib/domain-errors.js";
 import { listProjects } from "../projects/projects.js";
 import { createTqlService, TQL_MAX_RESULT_ROWS, type TqlResult } from "../tql/service.js";

@@ -9,7 +9,7 @@ import type { Metrics } from "../lib/metrics.js";
 import type { PeriodicScheduler } from "../lib/periodic-scheduler.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import type { TqlService } from "../tql/service.js";
-import type { WebhookService } from "../webhooks/service.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
 
 /**
  * Alert rule evaluation and, when this process runs it, the scheduler: rule create, update,

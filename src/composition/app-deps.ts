@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { AlertRuleDeps } from "../alerts/rules.js";
+import type { AlertRuleDeps } from "../alerts/alert-rules.js";
 import type { Config } from "../config.js";
 import type { DomainDeps } from "../context.js";
 import type { IncidentApiDeps } from "../incidents/manage.js";
@@ -16,7 +16,7 @@ import type { ReadDeps } from "../read/read-deps.js";
 import type { RateLimitCounter } from "../server/rate-limit-counter.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import type { TqlService } from "../tql/service.js";
-import type { WebhookService } from "../webhooks/service.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
 import { type AppAlerts, createAlerts } from "./alerts.js";
 import { createDomainDeps } from "./domain-deps.js";
 import { type AppMonitors, createMonitors, createOutbound } from "./monitors.js";
@@ -110,7 +110,14 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   const { clock } = domain;
   const secretBox = createSecretBox(secretKey);
   const pending = createPendingPublishes();
-  const webhooks = createWebhooks(config, { ...domain, logger, metrics, secretBox, pending });
+  const webhooks = createWebhooks(config, {
+    ...domain,
+    meta,
+    logger,
+    metrics,
+    secretBox,
+    pending,
+  });
   const { publish } = webhooks;
   const ingest = createIngest(config, {
     logger,
@@ -126,6 +133,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   const lease = workerLeases(config, meta);
   const monitors = createMonitors(config, {
     ...domain,
+    meta,
     logger,
     metrics,
     outbound,

@@ -6,7 +6,11 @@ import type { IdGenerator } from "../lib/ids.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaStore } from "../meta/meta-store.js";
-import { createMonitorEngine, type MonitorEngine, type MonitorEngineDeps } from "../monitors/engine.js";
+import {
+  createMonitorEngine,
+  type MonitorEngine,
+  type MonitorEngineDeps,
+} from "../monitors/engine.js";
 import { listScheduleEntries, type MonitorDeps } from "../monitors/monitors.js";
 import { createResultRetention, type ResultRetention } from "../monitors/retention.js";
 import { createCheckRunner } from "../monitors/runner.js";
@@ -49,7 +53,7 @@ export function monitorSchedulerFor(
     meta: MetaStore;
     clock: Clock;
     logger: Logger;
-    metrics?: Metrics;
+    metrics: Metrics;
     lease: WorkerLeases | undefined;
   },
 ): MonitorScheduler | undefined {

@@ -12,7 +12,7 @@ import {
   createNotificationDispatcher,
   type NotificationDispatcher,
 } from "../notifications/dispatcher.js";
-import type { WebhookService } from "../webhooks/service.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
 import type { OutboundAgent } from "./monitors.js";
 
 /**

@@ -7,7 +7,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import { createReadDeps, type ReadDeps } from "../read/read-deps.js";
-import type { OrganizationOf } from "../telemetry/engine-admission.js";
+import type { OrganizationOf } from "../telemetry/admission-options.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { createTqlService, type TqlService } from "../tql/service.js";
 
@@ -28,7 +28,7 @@ export function createIngest(
     metrics: deps.metrics,
     telemetry: deps.telemetry,
     errorGroupLock: deps.meta.keyLock,
-    onErrorTransitions: deps.onErrorTransitions,
+    ...(deps.onErrorTransitions ? { onErrorTransitions: deps.onErrorTransitions } : {}),
   });
 }
 

@@ -1,14 +1,34 @@
 import type { Logger } from "pino";
+import { ALERT_WEBHOOK_EVENTS } from "../alerts/alert-webhook-events.js";
 import { type Config, readPemSetting } from "../config.js";
+import { INCIDENT_WEBHOOK_EVENTS } from "../incidents/incident-webhook-events.js";
 import type { ErrorTransition } from "../ingest/error-groups.js";
+import { ERROR_WEBHOOK_EVENTS, errorEventPayload } from "../ingest/error-webhook-events.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
 import { createRetentionSweep, type RetentionSweep } from "../lib/retention-sweep.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaStore } from "../meta/meta-store.js";
-import { errorEventPayload } from "../webhooks/event-types.js";
-import { createWebhookService, type WebhookService } from "../webhooks/service.js";
+import { MONITOR_WEBHOOK_EVENTS } from "../monitors/monitor-webhook-events.js";
+import {
+  createWebhookEventRegistry,
+  type WebhookEventRegistry,
+} from "../webhooks/event-registry.js";
+import { createWebhookService, type WebhookService } from "../webhooks/webhook-service.js";
+
+/**
+ * The subscribable webhook event types: test.ping and those each domain defines for what it
+ * emits (docs/webhooks.md). A new domain's events are one more list here.
+ */
+export function createWebhookEventTypes(): WebhookEventRegistry {
+  return createWebhookEventRegistry([
+    ...MONITOR_WEBHOOK_EVENTS,
+    ...ERROR_WEBHOOK_EVENTS,
+    ...ALERT_WEBHOOK_EVENTS,
+    ...INCIDENT_WEBHOOK_EVENTS,
+  ]);
+}
 
 /** Webhook endpoints' delivery: the guarded transport, the deliverer and log retention. */
 export type AppWebhooks = WebhookService & {
@@ -41,7 +61,7 @@ export interface WebhookWiring {
   clock: Clock;
   newId: IdGenerator;
   logger: Logger;
-  metrics?: Metrics;
+  metrics: Metrics;
   secretBox: SecretBox;
   /** Where `settled()` waits; a fresh set when not given. */
   pending?: PendingPublishes;
@@ -64,6 +84,7 @@ export function createWebhooks(
     logger,
     metrics: deps.metrics,
     secretBox: deps.secretBox,
+    eventTypes: createWebhookEventTypes(),
     ca: readPemSetting("VIGIL_WEBHOOKS_CA_FILE", config.webhooks.caFile),
   });
   const pending = deps.pending ?? createPendingPublishes();
