@@ -1,5 +1,5 @@
 import type { LoginThrottle } from "./auth/login-throttle.js";
-import type { Permission } from "./auth/permissions.js";
+import type { Permission } from "./contracts/auth.js";
 import type { Clock } from "./lib/clock.js";
 import type { IdGenerator } from "./lib/ids.js";
 import type { PasswordHasher } from "./lib/password-hasher.js";

@@ -20,10 +20,10 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiKeyRole } from "../src/auth/permissions.js";
+import type { ApiKeyRole } from "../src/contracts/auth.js";
 import { encodeRequest } from "../src/ingest/otlp/codec.js";
-import { otlpCodec } from "../src/ingest/otlp/proto.js";
 import type { Signal } from "../src/ingest/otlp/otlp-messages.js";
+import { otlpCodec } from "../src/ingest/otlp/proto.js";
 import { createOtlpGrpcServer } from "../src/server/grpc/otlp-grpc-server.js";
 import { KeyLimiter } from "../src/server/key-limiter.js";
 import { initialize } from "../src/setup/initialize.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
-import { PERMISSIONS, type Permission } from "../src/auth/permissions.js";
+import { PERMISSIONS, type Permission } from "../src/contracts/auth.js";
 import { createIncident } from "../src/incidents/manage.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createPage as createStatusPage } from "../src/status-pages/manage.js";

@@ -1,40 +1,24 @@
-import { z } from "zod";
 import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
 import { nowIso } from "../context.js";
+import {
+  type ApiKeyPermissions,
+  ApiKeyRole,
+  type ApiKeyView,
+  CreateApiKeyInput,
+  Permission,
+} from "../contracts/auth.js";
 import { randomBase62, sha256Hex } from "../lib/crypto.js";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { ApiKeyRecord } from "../meta/repositories/api-keys.js";
 import { requireProject } from "../projects/projects.js";
-import { API_KEY_ROLES, ApiKeyRole, PERMISSION_DESCRIPTIONS, Permission } from "./permissions.js";
+import { API_KEY_ROLES, PERMISSION_DESCRIPTIONS } from "./permissions.js";
 
 const KEY_PREFIX = "vgl_";
 const KEY_RANDOM_LENGTH = 32;
 const KEY_PATTERN = /^vgl_[0-9A-Za-z]{24,64}$/;
 /** Writes of lastUsedAt are skipped when the stored value is newer than this. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-export const CreateApiKeyInput = z
-  .object({
-    name: z.string().trim().min(1).max(100).default("API key"),
-    role: ApiKeyRole.optional(),
-    permissions: z.array(Permission).min(1, "choose at least one permission").optional(),
-  })
-  .strict()
-  .refine((v) => v.role === undefined || v.permissions === undefined, {
-    message: "give either role or permissions, not both",
-    path: ["permissions"],
-  });
-export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
-
-/** The permissions a key can hold and the roles that bundle them (the key form lists them). */
-export const ApiKeyPermissions = z
-  .object({
-    permissions: z.array(z.object({ name: Permission, description: z.string() })),
-    roles: z.array(z.object({ name: ApiKeyRole, permissions: z.array(Permission) })),
-  })
-  .meta({ id: "ApiKeyPermissions" });
-export type ApiKeyPermissions = z.infer<typeof ApiKeyPermissions>;
 
 export function listApiKeyPermissions(): ApiKeyPermissions {
   return {
@@ -45,24 +29,6 @@ export function listApiKeyPermissions(): ApiKeyPermissions {
     roles: ApiKeyRole.options.map((name) => ({ name, permissions: [...API_KEY_ROLES[name]] })),
   };
 }
-
-/** An API key as the API shows it: never the secret or its hash. */
-export const ApiKeyView = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string(),
-    prefix: z.string().describe("The first 8 characters of the key, for recognising it"),
-    role: z
-      .string()
-      .describe("read_only, ingest, full, or custom when created with explicit permissions"),
-    permissions: z.array(z.string()),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-  })
-  .meta({ id: "ApiKey" });
-export type ApiKeyView = z.infer<typeof ApiKeyView>;
 
 export const toApiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
   id: key.id,

@@ -1,29 +1,10 @@
-import { z } from "zod";
 import type { Ctx } from "../context.js";
+import { ChangeMemberRoleInput, type MemberView } from "../contracts/auth.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
 import type { OrgMember } from "../meta/repositories/users.js";
 import { requireOrg } from "../projects/projects.js";
-import { MemberRole } from "./permissions.js";
-
-/** A member of an organization as the API shows it. */
-export const MemberView = z
-  .object({
-    userId: z.string(),
-    email: z.string(),
-    name: z.string(),
-    role: MemberRole,
-    joinedAt: z.string(),
-  })
-  .meta({ id: "OrganizationMember" });
-export type MemberView = z.infer<typeof MemberView>;
-
-export const ChangeMemberRoleInput = z
-  .object({ role: MemberRole })
-  .strict()
-  .meta({ id: "ChangeMemberRoleInput", example: { role: "viewer" } });
-export type ChangeMemberRoleInput = z.input<typeof ChangeMemberRoleInput>;
 
 type OrgArgs = { ctx: Ctx; orgId: string };
 type MemberArgs = OrgArgs & { userId: string };

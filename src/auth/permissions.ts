@@ -1,23 +1,9 @@
-import { z } from "zod";
-import { MEMBER_ROLES } from "../meta/repositories/users.js";
-
-/** Every permission an API key can hold (docs/design.md §4). */
-export const PERMISSIONS = [
-  "ingest",
-  "logs:read",
-  "traces:read",
-  "errors:read",
-  "incidents:read",
-  "alerts:read",
-  "status_pages:read",
-  "infra:read",
-  "http_metrics:read",
-  "ai:read",
-  "sessions:read",
-  "tql:query",
-] as const;
-export const Permission = z.enum(PERMISSIONS);
-export type Permission = z.infer<typeof Permission>;
+import {
+  type ApiKeyRole,
+  type MemberRole,
+  PERMISSIONS,
+  type Permission,
+} from "../contracts/auth.js";
 
 /** What each permission lets a key do, as the key form and the API describe it. */
 export const PERMISSION_DESCRIPTIONS: Readonly<Record<Permission, string>> = {
@@ -42,12 +28,7 @@ export const API_KEY_ROLES = {
   read_only: [...READ_PERMISSIONS, "tql:query"],
   ingest: ["ingest"],
   full: [...PERMISSIONS],
-} as const satisfies Record<string, readonly Permission[]>;
-export const ApiKeyRole = z.enum(["read_only", "ingest", "full"]);
-export type ApiKeyRole = z.infer<typeof ApiKeyRole>;
-
-export const MemberRole = z.enum(MEMBER_ROLES);
-export type MemberRole = z.infer<typeof MemberRole>;
+} as const satisfies Record<ApiKeyRole, readonly Permission[]>;
 
 /** Member roles allowed to manage an organization's projects and API keys. */
 export const MANAGING_ROLES: readonly MemberRole[] = ["owner", "admin"];

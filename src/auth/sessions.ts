@@ -1,13 +1,9 @@
-import { z } from "zod";
 import type { DomainDeps, UserActor } from "../context.js";
+import { LoginInput } from "../contracts/auth.js";
 import { randomBase62, sha256Hex } from "../lib/crypto.js";
 import { UnauthorizedError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Membership, User, UserWithPassword } from "../meta/repositories/users.js";
-import { Email } from "./users.js";
-
-export const LoginInput = z.object({ email: Email, password: z.string().min(1).max(256) }).strict();
-export type LoginInput = z.input<typeof LoginInput>;
 
 /** Sessions are extended on use, but the store is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 5 * 60_000;

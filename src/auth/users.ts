@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
+import { Email, MemberRole, Password } from "../contracts/auth.js";
 import {
   ConflictError,
   ForbiddenError,
@@ -9,14 +10,6 @@ import {
 } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { User } from "../meta/repositories/users.js";
-import { MemberRole } from "./permissions.js";
-
-export const Email = z.string().trim().toLowerCase().pipe(z.email("must be a valid email address"));
-/** Upper bound keeps scrypt's cost bounded for hostile inputs. */
-export const Password = z
-  .string()
-  .min(8, "must be at least 8 characters")
-  .max(256, "must be at most 256 characters");
 
 export const CreateUserInput = z
   .object({

@@ -3,7 +3,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.js";
 import { createUser } from "../auth/users.js";
 import { createDomainDeps } from "../composition/domain-deps.js";
 import { openMetaStore } from "../composition/stores.js";
-import { type Config, loadConfig } from "../config.js";
+import { type Config, loadConfig } from "../config/load-config.js";
 import type { Ctx, DomainDeps } from "../context.js";
 import { ApiKeyRole, MemberRole } from "../contracts/auth.js";
 import { InvalidInputError } from "../lib/domain-errors.js";

@@ -1,22 +1,13 @@
-import { z } from "zod";
 import { MANAGING_ROLES, WRITING_ROLES } from "../auth/permissions.js";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
+import { CreateProjectInput } from "../contracts/projects.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Organization } from "../meta/repositories/organizations.js";
 import type { Project } from "../meta/repositories/projects.js";
 
 export type { Project };
-
-export const CreateProjectInput = z
-  .object({
-    name: z.string().trim().min(1).max(100),
-    /** Required only when the user belongs to several organizations. */
-    orgId: z.string().min(1).optional(),
-  })
-  .strict();
-export type CreateProjectInput = z.input<typeof CreateProjectInput>;
 
 /**
  * Loads a project the actor may use. Projects outside the actor's organizations are reported as

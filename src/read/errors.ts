@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
+import type { Page } from "../contracts/pagination.js";
 import { annotateStack } from "../ingest/derive/stack-frames.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
 import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/ingest-batch.js";
@@ -12,7 +13,6 @@ import {
   hexIdParam,
   isoMs,
   listQuery,
-  type Page,
   resolveWindow,
   type TimeWindow,
   WindowQuery,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { createApiKey } from "../auth/api-keys.js";
-import { createUser, Email, Password } from "../auth/users.js";
+import { createUser } from "../auth/users.js";
 import type { DomainDeps } from "../context.js";
+import { Email, Password } from "../contracts/auth.js";
 import { ConflictError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import { createProject } from "../projects/projects.js";

@@ -1,4 +1,5 @@
-import { type CreateApiKeyInput, createApiKey } from "../../src/auth/api-keys.js";
+import { createApiKey } from "../../src/auth/api-keys.js";
+import type { CreateApiKeyInput } from "../../src/contracts/auth.js";
 import type { TestService } from "./test-service.js";
 
 /**

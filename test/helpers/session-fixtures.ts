@@ -1,4 +1,5 @@
-import { type CreateApiKeyInput, createApiKey, revokeApiKey } from "../../src/auth/api-keys.js";
+import { createApiKey, revokeApiKey } from "../../src/auth/api-keys.js";
+import type { CreateApiKeyInput } from "../../src/contracts/auth.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { hexId, type LogSpec, logsBody, type SpanSpec, sendOtlp, tracesBody } from "./otlp.js";
 import { startTestService, type TestService } from "./test-service.js";

@@ -1,8 +1,7 @@
 import type { Kysely } from "kysely";
+import { MEMBER_ROLES, type MemberRole } from "../../contracts/auth.js";
 import type { MetaSchema, UserRow } from "../schema.js";
 
-export const MEMBER_ROLES = ["owner", "admin", "member", "viewer"] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
 // An unrecognised stored role reads as the least privileged one.
 const toRole = (role: string): MemberRole => MEMBER_ROLES.find((r) => r === role) ?? "viewer";
 

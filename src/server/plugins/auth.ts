@@ -6,9 +6,9 @@ import type {
   preHandlerHookHandler,
 } from "fastify";
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
-import type { Permission } from "../../auth/permissions.js";
 import { authenticateSession } from "../../auth/sessions.js";
 import type { DomainDeps } from "../../context.js";
+import type { Permission } from "../../contracts/auth.js";
 import { ForbiddenError, UnauthorizedError } from "../../lib/domain-errors.js";
 
 export const SESSION_COOKIE = "vigil_session";

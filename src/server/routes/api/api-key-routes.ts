@@ -1,23 +1,21 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
-  ApiKeyPermissions,
-  ApiKeyView,
-  CreateApiKeyInput,
   createApiKey,
   listApiKeyPermissions,
   listApiKeys,
   revokeApiKey,
 } from "../../../auth/api-keys.js";
 import type { DomainDeps } from "../../../context.js";
+import {
+  ApiKeyPermissions,
+  ApiKeyView,
+  CreateApiKeyInput,
+  CreatedApiKey,
+} from "../../../contracts/auth.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
-
-const CreatedApiKey = ApiKeyView.extend({
-  key: z.string().describe("The secret; shown in this response only"),
-}).meta({ id: "CreatedApiKey" });
 
 export const apiKeyRoutes =
   (deps: DomainDeps): FastifyPluginAsyncZod =>

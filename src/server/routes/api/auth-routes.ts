@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  type AuthenticatedUser,
-  findSession,
-  LoginInput,
-  login,
-  logout,
-} from "../../../auth/sessions.js";
+import { type AuthenticatedUser, findSession, login, logout } from "../../../auth/sessions.js";
 import type { DomainDeps } from "../../../context.js";
+import { LoginInput, Me, SessionState } from "../../../contracts/auth.js";
 import { UnauthorizedError } from "../../../lib/domain-errors.js";
 import {
   clearSessionCookie,
@@ -17,25 +12,7 @@ import {
 } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
 
-const Me = z
-  .object({
-    user: z.object({ id: z.string(), email: z.string(), name: z.string(), createdAt: z.string() }),
-    organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
-    sessionExpiresAt: z.string(),
-  })
-  .meta({ id: "Me" });
-
-/** Whether the request's session is signed in: 200 either way (the dashboard's first question). */
-const SessionState = z
-  .object({
-    signedIn: z.boolean(),
-    me: Me.nullable().describe(
-      "The signed-in user, as GET /api/auth/me answers; null when signed out",
-    ),
-  })
-  .meta({ id: "SessionState" });
-
-const toMe = (auth: AuthenticatedUser): z.infer<typeof Me> => ({
+const toMe = (auth: AuthenticatedUser): Me => ({
   user: auth.user,
   organizations: auth.memberships.map((m) => ({ id: m.orgId, name: m.orgName, role: m.role })),
   sessionExpiresAt: auth.expiresAt,

@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  ChangeMemberRoleInput,
-  changeMemberRole,
-  listMembers,
-  MemberView,
-  removeMember,
-} from "../../../auth/members.js";
+import { changeMemberRole, listMembers, removeMember } from "../../../auth/members.js";
 import type { DomainDeps } from "../../../context.js";
+import { ChangeMemberRoleInput, MemberView } from "../../../contracts/auth.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";

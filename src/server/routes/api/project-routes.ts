@@ -1,19 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
-import {
-  CreateProjectInput,
-  createProject,
-  listProjects,
-  requireProject,
-} from "../../../projects/projects.js";
+import { CreateProjectInput, ProjectView } from "../../../contracts/projects.js";
+import { createProject, listProjects, requireProject } from "../../../projects/projects.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 
-export const ProjectView = z
-  .object({ id: z.string(), orgId: z.string(), name: z.string(), createdAt: z.string() })
-  .meta({ id: "Project" });
 /** An id in a session route's path (projects, organizations, keys, channels…). */
 export const IdParam = z.string().min(1).max(64);
 export const ProjectParams = z.object({ projectId: IdParam });

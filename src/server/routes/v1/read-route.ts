@@ -1,6 +1,6 @@
 import type { preHandlerHookHandler } from "fastify";
 import type { z } from "zod";
-import type { Permission } from "../../../auth/permissions.js";
+import type { Permission } from "../../../contracts/auth.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
 
