@@ -1,12 +1,8 @@
 import type { ErrorGroupStore } from "../ingest/error-groups.js";
 import type { Clock } from "../lib/clock.js";
-import {
-  type AdmissionOptions,
-  admitFor,
-  admitReads,
-  EngineAdmission,
-  type OrganizationOf,
-} from "../telemetry/engine-admission.js";
+import type { AdmissionOptions, OrganizationOf } from "../telemetry/admission-options.js";
+import { admitFor, admitReads } from "../telemetry/admitted-reads.js";
+import { EngineAdmission } from "../telemetry/engine-admission.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { TotalCache } from "./total-cache.js";
 import { createTraceLoader, type LoadedTrace, type TraceKey } from "./trace-lookup.js";

@@ -1,10 +1,7 @@
 import { InvalidInputError, RateLimitedError, UnavailableError } from "../lib/domain-errors.js";
-import {
-  type AdmissionRefusal,
-  admitFor,
-  EngineAdmission,
-  type OrganizationOf,
-} from "../telemetry/engine-admission.js";
+import type { AdmissionRefusal, OrganizationOf } from "../telemetry/admission-options.js";
+import { admitFor } from "../telemetry/admitted-reads.js";
+import { EngineAdmission } from "../telemetry/engine-admission.js";
 import type { CompactResult, ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
