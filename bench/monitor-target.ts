@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { SingleBar } from "cli-progress";
 import { request } from "undici";
 import type { DomainDeps } from "../src/context.js";
-import { DEFAULT_ASSERTIONS } from "../src/monitors/definition.js";
+import { DEFAULT_ASSERTIONS } from "../src/contracts/monitors.js";
 import type { MonitorEngine } from "../src/monitors/engine.js";
 import { createMonitor } from "../src/monitors/monitors.js";
 

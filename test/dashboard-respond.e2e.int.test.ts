@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ASSERTION_TYPES } from "../src/monitors/assertions/registry.js";
+import { ASSERTION_TYPES } from "../src/contracts/monitor-catalog.js";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
 import { VIEWER } from "./helpers/roles.js";

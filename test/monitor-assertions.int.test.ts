@@ -2,14 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ASSERTION_TYPES, OPERATORS, type Operator } from "../src/contracts/monitor-catalog.js";
+import { type AssertionInput, CreateMonitorInput } from "../src/contracts/monitors.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
-import { ASSERTION_TYPES, OPERATORS, type Operator } from "../src/monitors/assertions/registry.js";
-import {
-  type AssertionInput,
-  CreateMonitorInput,
-  toDefinition,
-} from "../src/monitors/definition.js";
 import type { CheckResult } from "../src/monitors/check-result.js";
+import { toDefinition } from "../src/monitors/definition.js";
 import { runCheck } from "../src/monitors/runner.js";
 
 /** Written by hand so number texts (1.50, a 20-digit id) reach the client exactly as here. */

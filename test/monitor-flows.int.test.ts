@@ -3,13 +3,10 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { Agent } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CreateMonitorInput } from "../src/contracts/monitors.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
-import {
-  CreateMonitorInput,
-  type MonitorDefinition,
-  toDefinition,
-} from "../src/monitors/definition.js";
 import type { CheckResult } from "../src/monitors/check-result.js";
+import { type MonitorDefinition, toDefinition } from "../src/monitors/definition.js";
 import { type RunnerDeps, runCheck, substituteVariables } from "../src/monitors/runner.js";
 
 interface Received {

@@ -1,4 +1,4 @@
-import type { AssertionType, Operator } from "./assertions/registry.js";
+import type { AssertionType, Operator, StepStatus } from "../contracts/monitor-catalog.js";
 
 /** What the runner read from one HTTP response; assertions read only this. */
 export interface ResponseSnapshot {
@@ -24,9 +24,6 @@ export interface AssertionResult {
   passed: boolean;
   message: string;
 }
-
-export const STEP_STATUSES = ["passed", "failed", "skipped"] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** One step of a check: its request as sent (after {{name}} substitution) and its outcome. */
 export interface StepResult {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { OPERATORS } from "./assertions/registry.js";
+import { MAX_ASSERTIONS, OPERATORS } from "../contracts/monitor-catalog.js";
 import {
   Assertion,
   CreateMonitorInput,
   DEFAULT_ASSERTIONS,
-  MAX_ASSERTIONS,
-  toDefinition,
   UpdateMonitorInput,
-} from "./definition.js";
+} from "../contracts/monitors.js";
+import { toDefinition } from "./definition.js";
 
 type Input = Record<string, unknown>;
 const step = (over: Input = {}): Input => ({ url: "https://api.example.com/health", ...over });

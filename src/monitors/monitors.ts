@@ -1,5 +1,13 @@
 import { z } from "zod";
 import { type Ctx, nowIso } from "../context.js";
+import { FREQUENCIES } from "../contracts/monitor-catalog.js";
+import {
+  type CheckResultView,
+  CreateMonitorInput,
+  type MonitorIncidentView,
+  type MonitorView,
+  type UpdateMonitorInput,
+} from "../contracts/monitors.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
 import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { privateTargetMessage, privateUrlHost } from "../lib/http/address-policy.js";
@@ -10,23 +18,10 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import { toDeliveryView } from "../notifications/channels.js";
 import { requireProject } from "../projects/projects.js";
-import {
-  CreateMonitorInput,
-  FREQUENCIES,
-  type MonitorDefinition,
-  toDefinition,
-  type UpdateMonitorInput,
-} from "./definition.js";
+import { type MonitorDefinition, toDefinition } from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
+import { toCheckResultView, toIncidentView, toMonitorView } from "./monitor-views.js";
 import type { MonitorScheduler } from "./scheduler.js";
-import {
-  type CheckResultView,
-  type MonitorIncidentView,
-  type MonitorView,
-  toCheckResultView,
-  toIncidentView,
-  toMonitorView,
-} from "./views.js";
 
 /** What the monitor verbs need besides the domain context. */
 export interface MonitorDeps {

@@ -1,20 +1,16 @@
 import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
+import { parseJsonPath } from "../contracts/json-path.js";
+import { BODY_METHODS, VARIABLE_PLACEHOLDER } from "../contracts/monitor-catalog.js";
 import type { Clock } from "../lib/clock.js";
 import { utf8Prefix } from "../lib/http/bounded-body.js";
 import { redactUrl } from "../lib/http/redact-url.js";
 import { evaluateAssertion } from "./assertions/evaluate.js";
-import {
-  jsonValueText,
-  parseBodyOnce,
-  parseJsonPath,
-  resolveJsonPath,
-} from "./assertions/json-path.js";
-import type { ReadCache } from "./assertions/registry.js";
-import { VARIABLE_PLACEHOLDER } from "../contracts/monitor-catalog.js";
-import { BODY_METHODS, type MonitorDefinition, type StepDefinition } from "./definition.js";
-import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
+import { jsonValueText, parseBodyOnce, resolveJsonPath } from "./assertions/json-path.js";
+import type { ReadCache } from "./assertions/read-value.js";
 import type { CheckResult, ResponseSnapshot, StepResult } from "./check-result.js";
+import type { MonitorDefinition, StepDefinition } from "./definition.js";
+import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
 
 /** What running a check needs: the outbound agent, a clock, the body limits and a random source. */
 export interface RunnerDeps {

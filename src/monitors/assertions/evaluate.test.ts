@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Assertion } from "../definition.js";
+import { OPERATORS, type Operator } from "../../contracts/monitor-catalog.js";
+import type { Assertion } from "../../contracts/monitors.js";
 import type { ResponseSnapshot } from "../check-result.js";
 import { evaluateAssertion, MAX_ACTUAL_CHARS } from "./evaluate.js";
 import { toNumber } from "./operators.js";
-import { OPERATORS, type Operator } from "./registry.js";
 
 const response = (over: Partial<ResponseSnapshot> = {}): ResponseSnapshot => ({
   status: 200,

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  jsonValueText,
-  type PathSegment,
-  parseJsonPath,
-  readJsonPath,
-  resolveJsonPath,
-} from "./json-path.js";
+import { type PathSegment, parseJsonPath } from "../../contracts/json-path.js";
+import { jsonValueText, readJsonPath, resolveJsonPath } from "./json-path.js";
 import { type JsonValue, parseJsonText } from "./json-text.js";
-import type { ReadCache } from "./registry.js";
+import type { ReadCache } from "./read-value.js";
 
 const segments = (path: string): PathSegment[] => {
   const parsed = parseJsonPath(path);

@@ -43,7 +43,7 @@ export const ASSERTION_READERS: Record<AssertionType, AssertionReader> = {
 };
 
 const SPECS = Object.fromEntries(
-  ASSERTION_TYPE_NAMES.map((type) => [
+  ASSERTION_TYPE_NAMES.map((type): [AssertionType, AssertionTypeSpec] => [
     type,
     { ...ASSERTION_TYPES[type], read: ASSERTION_READERS[type] },
   ]),

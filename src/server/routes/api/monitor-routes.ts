@@ -2,7 +2,13 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { CreateMonitorInput, UpdateMonitorInput } from "../../../monitors/definition.js";
+import {
+  CheckResultView,
+  CreateMonitorInput,
+  MonitorIncidentView,
+  MonitorView,
+  UpdateMonitorInput,
+} from "../../../contracts/monitors.js";
 import {
   createMonitor,
   deleteMonitor,
@@ -18,7 +24,6 @@ import {
   runMonitor,
   updateMonitor,
 } from "../../../monitors/monitors.js";
-import { CheckResultView, MonitorIncidentView, MonitorView } from "../../../monitors/views.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";

@@ -1,88 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { AssertionType, Operator } from "../../../../src/monitors/assertions/registry";
-import type { Frequency, MonitorType } from "../../../../src/contracts/monitor-catalog";
-import type { CheckResult as RunResult } from "../../../../src/monitors/check-result";
+import type { ChannelView } from "../../../../src/contracts/channels";
+import type {
+  CheckResultView,
+  CreateMonitorInput,
+  MonitorIncidentView,
+  MonitorView,
+} from "../../../../src/contracts/monitors";
 import { api, type ListPage, projectApi } from "../../api/client";
-
-/** One assertion as the API takes and returns it (src/monitors/definition.ts `Assertion`). */
-export interface Assertion {
-  type: AssertionType;
-  operator: Operator;
-  value: string;
-  /** json_path only. */
-  path?: string;
-  /** header only. */
-  name?: string;
-}
-
-export interface Step {
-  name: string;
-  method: string;
-  url: string;
-  headers: { name: string; value: string }[];
-  body?: string;
-  assertions: Assertion[];
-  extract: { name: string; path: string }[];
-  followRedirects: boolean;
-}
-
-/** `GET /api/projects/:id/monitors/:monitorId` (src/monitors/views.ts `MonitorView`). */
-export interface Monitor {
-  id: string;
-  projectId: string;
-  name: string;
-  type: MonitorType;
-  frequency: Frequency;
-  timeoutSeconds: number;
-  locations: string[];
-  alertAfter: number;
-  channelIds: string[];
-  steps: Step[];
-  status: "active" | "paused";
-  health: "pending" | "passing" | "outage";
-  failureStreak: number;
-  lastCheckedAt: string | null;
-  lastResultId: string | null;
-  lastResult: { id: string; startedAt: string; durationMs: number; passed: boolean } | null;
-  openIncidentId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type { AssertionResult, StepResult } from "../../../../src/monitors/check-result";
-
-/** One check (src/monitors/views.ts `CheckResultView`): the runner's result with its ids. */
-export interface CheckResult extends RunResult {
-  id: string;
-  monitorId: string;
-  trigger: "scheduled" | "manual";
-}
-
-export interface MonitorIncident {
-  id: string;
-  monitorId: string;
-  status: "active" | "resolved";
-  startedAt: string;
-  resolvedAt: string | null;
-  durationMs: number | null;
-  cause: string;
-  openedByResultId: string;
-  closedByResultId: string | null;
-  notifications: { id: string; channelId: string; event: string; status: string }[];
-}
-
-export interface Channel {
-  id: string;
-  name: string;
-  type: string;
-}
-
-/** What a create (POST) or a full edit (PATCH) sends. */
-export type MonitorInput = Pick<
-  Monitor,
-  "name" | "type" | "frequency" | "timeoutSeconds" | "alertAfter" | "channelIds"
-> & { locations: string[]; steps: Step[] };
 
 const monitorsPath = (projectId: string, ...rest: string[]) =>
   projectApi(projectId, ["/monitors", ...rest.map(encodeURIComponent)].join("/"));
@@ -99,7 +24,7 @@ export function useMonitors(projectId: string) {
   return useQuery({
     queryKey: monitorKeys.all(projectId),
     queryFn: ({ signal }) =>
-      api<ListPage<Monitor>>(monitorsPath(projectId), { query: { limit: 1000 }, signal }),
+      api<ListPage<MonitorView>>(monitorsPath(projectId), { query: { limit: 1000 }, signal }),
     refetchInterval: 30_000,
   });
 }
@@ -107,7 +32,7 @@ export function useMonitors(projectId: string) {
 export function useMonitor(projectId: string, monitorId: string) {
   return useQuery({
     queryKey: monitorKeys.one(projectId, monitorId),
-    queryFn: ({ signal }) => api<Monitor>(monitorsPath(projectId, monitorId), { signal }),
+    queryFn: ({ signal }) => api<MonitorView>(monitorsPath(projectId, monitorId), { signal }),
     // A new monitor's first check comes within seconds: look again soon until it has one.
     refetchInterval: (query) =>
       query.state.data?.status === "active" && query.state.data.health === "pending"
@@ -154,7 +79,7 @@ function useResults(
   return useQuery({
     queryKey: [...monitorKeys.results(projectId, monitorId), query, lastResultId],
     queryFn: ({ signal }) =>
-      api<ListPage<CheckResult>>(monitorsPath(projectId, monitorId, "results"), {
+      api<ListPage<CheckResultView>>(monitorsPath(projectId, monitorId, "results"), {
         query: { ...query, limit: 200 },
         signal,
       }),
@@ -168,7 +93,7 @@ export function useResult(projectId: string, monitorId: string, resultId: string
   return useQuery({
     queryKey: [...monitorKeys.results(projectId, monitorId), "one", resultId],
     queryFn: ({ signal }) =>
-      api<CheckResult>(monitorsPath(projectId, monitorId, "results", resultId), { signal }),
+      api<CheckResultView>(monitorsPath(projectId, monitorId, "results", resultId), { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -177,7 +102,7 @@ export function useMonitorIncidents(projectId: string, monitorId: string) {
   return useQuery({
     queryKey: monitorKeys.incidents(projectId, monitorId),
     queryFn: ({ signal }) =>
-      api<ListPage<MonitorIncident>>(monitorsPath(projectId, monitorId, "incidents"), {
+      api<ListPage<MonitorIncidentView>>(monitorsPath(projectId, monitorId, "incidents"), {
         query: { limit: 50 },
         signal,
       }),
@@ -188,7 +113,7 @@ export function useChannels(projectId: string) {
   return useQuery({
     queryKey: ["channels", projectId],
     queryFn: ({ signal }) =>
-      api<ListPage<Channel>>(projectApi(projectId, "/channels"), {
+      api<ListPage<ChannelView>>(projectApi(projectId, "/channels"), {
         query: { limit: 1000 },
         signal,
       }),
@@ -199,10 +124,10 @@ export function useChannels(projectId: string) {
 export function useSaveMonitor(projectId: string, monitorId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: MonitorInput) =>
+    mutationFn: (input: CreateMonitorInput) =>
       monitorId
-        ? api<Monitor>(monitorsPath(projectId, monitorId), { method: "PATCH", body: input })
-        : api<Monitor>(monitorsPath(projectId), { method: "POST", body: input }),
+        ? api<MonitorView>(monitorsPath(projectId, monitorId), { method: "PATCH", body: input })
+        : api<MonitorView>(monitorsPath(projectId), { method: "POST", body: input }),
     onSuccess: async (monitor) => {
       client.setQueryData(monitorKeys.one(projectId, monitor.id), monitor);
       await client.invalidateQueries({ queryKey: monitorKeys.all(projectId), exact: true });

@@ -2,10 +2,10 @@ import {
   ASSERTION_TYPE_NAMES,
   ASSERTION_TYPES,
   type AssertionType,
-  type AssertionTypeSpec,
+  type AssertionTypeInfo,
+  MAX_ASSERTIONS,
   type Operator,
-} from "../../../../src/monitors/assertions/registry";
-import { MAX_ASSERTIONS } from "../../../../src/contracts/monitor-catalog";
+} from "../../../../src/contracts/monitor-catalog";
 import { FieldGroup } from "../../components/field-group";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
@@ -53,7 +53,7 @@ export function AssertionBuilder({
         </p>
       )}
       {assertions.map((assertion, index) => {
-        const spec: AssertionTypeSpec = ASSERTION_TYPES[assertion.type];
+        const spec: AssertionTypeInfo = ASSERTION_TYPES[assertion.type];
         const target = spec.target;
         const field = targetField(assertion.type);
         const where = `${base}.${index}`;

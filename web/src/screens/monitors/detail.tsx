@@ -1,4 +1,5 @@
 import { Link, useLocation } from "wouter";
+import type { CheckResultView, MonitorView } from "../../../../src/contracts/monitors";
 import { canWrite } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
 import { DataTable } from "../../components/data-table";
@@ -8,13 +9,7 @@ import { formatDuration, formatRelative, formatTime } from "../../lib/format";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { projectPath } from "../registry";
-import {
-  type CheckResult,
-  type Monitor,
-  useMonitor,
-  useMonitorAction,
-  useMonitorIncidents,
-} from "./api";
+import { useMonitor, useMonitorAction, useMonitorIncidents } from "./api";
 import { ResultDetail } from "./result-detail";
 import { ResultsTimeline } from "./results";
 import { frequencyLabel, MonitorStateBadge, OutcomeBadge, TYPE_LABELS } from "./state";
@@ -38,13 +33,13 @@ export function MonitorDetail({ monitorId }: { monitorId: string }) {
   );
 }
 
-function Loaded({ monitor, projectId }: { monitor: Monitor; projectId: string }) {
+function Loaded({ monitor, projectId }: { monitor: MonitorView; projectId: string }) {
   const { role } = useProject();
   const [, navigate] = useLocation();
   const [tab, setTab] = useUrlParam("tab", "results");
-  const run = useMonitorAction<CheckResult>(projectId, monitor.id, "run");
-  const pause = useMonitorAction<Monitor>(projectId, monitor.id, "pause");
-  const resume = useMonitorAction<Monitor>(projectId, monitor.id, "resume");
+  const run = useMonitorAction<CheckResultView>(projectId, monitor.id, "run");
+  const pause = useMonitorAction<MonitorView>(projectId, monitor.id, "pause");
+  const resume = useMonitorAction<MonitorView>(projectId, monitor.id, "resume");
   const remove = useMonitorAction<void>(projectId, monitor.id, "delete");
   const paused = monitor.status === "paused";
   const toggle = paused ? resume : pause;

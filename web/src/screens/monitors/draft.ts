@@ -1,22 +1,26 @@
 import {
+  ALERT_AFTER,
   ASSERTION_TYPES,
   type AssertionType,
-  type AssertionTypeSpec,
-  type Operator,
-} from "../../../../src/monitors/assertions/registry";
-import {
-  ALERT_AFTER,
+  type AssertionTypeInfo,
+  assertionTarget,
   BODY_METHODS,
   DEFAULT_ASSERTIONS,
   DEFAULT_FREQUENCY,
   type Frequency,
+  type HttpMethod,
   LOCATIONS,
   type MonitorType,
+  type Operator,
   placeholderNames,
   TIMEOUT_SECONDS,
   VARIABLE_NAME,
 } from "../../../../src/contracts/monitor-catalog";
-import type { Assertion, Monitor, MonitorInput } from "./api";
+import type {
+  AssertionInput,
+  CreateMonitorInput,
+  MonitorView,
+} from "../../../../src/contracts/monitors";
 
 /**
  * The form's state: the monitor as the user edits it. Every row has a `key` so React keeps
@@ -35,7 +39,7 @@ export interface DraftAssertion {
 export interface DraftStep {
   key: string;
   name: string;
-  method: string;
+  method: HttpMethod;
   url: string;
   headers: { key: string; name: string; value: string }[];
   body: string;
@@ -90,7 +94,7 @@ export const emptyDraft = (): Draft => ({
 
 /** Where an assertion type keeps its second input in the API (`path` or `name`), if it has one. */
 export const targetField = (type: AssertionType): "path" | "name" | undefined => {
-  const spec: AssertionTypeSpec = ASSERTION_TYPES[type];
+  const spec: AssertionTypeInfo = ASSERTION_TYPES[type];
   return spec.target?.field;
 };
 
@@ -107,7 +111,7 @@ export function withType(assertion: DraftAssertion, type: AssertionType): DraftA
   };
 }
 
-export function fromMonitor(monitor: Monitor): Draft {
+export function fromMonitor(monitor: MonitorView): Draft {
   return {
     name: monitor.name,
     type: monitor.type,
@@ -127,7 +131,7 @@ export function fromMonitor(monitor: Monitor): Draft {
         key: newKey(),
         type: a.type,
         operator: a.operator,
-        target: a.path ?? a.name ?? "",
+        target: assertionTarget(a) ?? "",
         value: a.value,
       })),
       extract: step.extract.map((e) => ({ ...e, key: newKey() })),
@@ -139,7 +143,7 @@ export function fromMonitor(monitor: Monitor): Draft {
 const toNumber = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text));
 
 /** The request body; a number left empty is sent as null so the server names the field. */
-export function toInput(draft: Draft): MonitorInput {
+export function toInput(draft: Draft): CreateMonitorInput {
   return {
     name: draft.name,
     type: draft.type,
@@ -156,9 +160,9 @@ export function toInput(draft: Draft): MonitorInput {
       ...(BODY_METHODS.has(step.method) && step.body !== "" ? { body: step.body } : {}),
       assertions: step.assertions.map((a) => {
         const field = targetField(a.type);
-        const assertion: Assertion = { type: a.type, operator: a.operator, value: a.value };
-        if (field) assertion[field] = a.target;
-        return assertion;
+        const assertion = { type: a.type, operator: a.operator, value: a.value };
+        // The union's pairing of type and operator is the server's to check: it names a bad one.
+        return (field ? { ...assertion, [field]: a.target } : assertion) as AssertionInput;
       }),
       extract: draft.type === "flow" ? step.extract.map(({ name, path }) => ({ name, path })) : [],
       followRedirects: step.followRedirects,

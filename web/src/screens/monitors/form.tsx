@@ -8,13 +8,14 @@ import {
   MAX_STEPS,
   TIMEOUT_SECONDS,
 } from "../../../../src/contracts/monitor-catalog";
+import type { MonitorView } from "../../../../src/contracts/monitors";
 import { ApiError } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Field, PageHeader } from "../../components/ui";
 import { useProject } from "../project-context";
-import { type Monitor, useMonitor, useSaveMonitor } from "./api";
+import { useMonitor, useSaveMonitor } from "./api";
 import { ChannelPicker } from "./channel-picker";
 import {
   type Draft,
@@ -45,7 +46,7 @@ export function EditMonitor({ monitorId }: { monitorId: string }) {
   );
 }
 
-function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: Monitor }) {
+function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: MonitorView }) {
   const { projectId, role } = useProject();
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState(initial);

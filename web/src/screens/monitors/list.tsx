@@ -1,5 +1,6 @@
 import { Link } from "wouter";
 import { MONITOR_TYPES } from "../../../../src/contracts/monitor-catalog";
+import type { MonitorView } from "../../../../src/contracts/monitors";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
 import { QueryView } from "../../components/feedback";
@@ -13,7 +14,7 @@ import { RelativeTime } from "../../components/relative-time";
 import { PageHeader } from "../../components/ui";
 import { formatDuration } from "../../lib/format";
 import { useProject } from "../project-context";
-import { type Monitor, useMonitors } from "./api";
+import { useMonitors } from "./api";
 import {
   frequencyLabel,
   MONITOR_STATES,
@@ -31,7 +32,7 @@ export function MonitorList() {
   const monitors = useMonitors(projectId);
   const filters = useListFilters(["q", "state", "type"] as const);
   const { q, state, type } = filters.values;
-  const matches = (m: Monitor) =>
+  const matches = (m: MonitorView) =>
     (!q ||
       m.name.toLowerCase().includes(q.toLowerCase()) ||
       m.steps.some((s) => s.url.toLowerCase().includes(q.toLowerCase()))) &&

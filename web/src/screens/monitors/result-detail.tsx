@@ -1,13 +1,17 @@
 import { Link } from "wouter";
+import type {
+  AssertionResultView,
+  CheckResultView,
+  StepResultView,
+} from "../../../../src/contracts/monitors";
 import { StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
 import { projectPath } from "../registry";
-import type { AssertionResult, CheckResult, StepResult } from "./api";
 import { operatorLabel } from "./assertion-builder";
 import { OutcomeBadge } from "./state";
 
 /** Why a check failed, in one line: the first failed step's transport error or assertion. */
-export function failureReason(result: CheckResult): string | undefined {
+export function failureReason(result: CheckResultView): string | undefined {
   if (result.passed) return undefined;
   const step = result.steps.find((s) => s.status === "failed");
   if (!step) return "The check failed";
@@ -17,11 +21,17 @@ export function failureReason(result: CheckResult): string | undefined {
   return failed ? `${where}${describeAssertion(failed)} — ${failed.message}` : `${where}failed`;
 }
 
-const describeAssertion = (a: AssertionResult) =>
+const describeAssertion = (a: AssertionResultView) =>
   `${a.type.replaceAll("_", " ")}${a.target ? ` ${a.target}` : ""} ${operatorLabel(a.operator)} ${JSON.stringify(a.expected)}`;
 
 /** One check in full: every step with its request, outcome, assertions and extractions. */
-export function ResultDetail({ result, projectId }: { result: CheckResult; projectId: string }) {
+export function ResultDetail({
+  result,
+  projectId,
+}: {
+  result: CheckResultView;
+  projectId: string;
+}) {
   return (
     <div className="mon-result">
       <p className="mon-result-summary">
@@ -45,7 +55,7 @@ export function ResultDetail({ result, projectId }: { result: CheckResult; proje
   );
 }
 
-function StepOutcome({ step }: { step: StepResult }) {
+function StepOutcome({ step }: { step: StepResultView }) {
   return (
     <li className={`mon-step-result mon-${step.status}`}>
       <div className="mon-step-result-head">

@@ -1,4 +1,5 @@
 import { useCallback, useId, useMemo } from "react";
+import type { CheckResultView } from "../../../../src/contracts/monitors";
 import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
 import { FilterSelect } from "../../components/list-filters";
@@ -7,7 +8,7 @@ import { Drawer, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatPercent, formatTime } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
-import { type CheckResult, useMonitorResults, useResult } from "./api";
+import { useMonitorResults, useResult } from "./api";
 import { failureReason, ResultDetail } from "./result-detail";
 import { OutcomeBadge } from "./state";
 
@@ -20,7 +21,7 @@ const OUTCOMES = [
  * The checks as a strip of bars, oldest on the left: the height is the duration, the colour the
  * outcome (and the pattern, so colour is not the only signal). Each bar's title has its details.
  */
-function ResultsStrip({ results }: { results: CheckResult[] }) {
+function ResultsStrip({ results }: { results: CheckResultView[] }) {
   const ordered = useMemo(() => [...results].reverse(), [results]);
   const max = Math.max(1, ...ordered.map((r) => r.durationMs));
   const slot = 10;

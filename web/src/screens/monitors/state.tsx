@@ -1,6 +1,6 @@
 import { FREQUENCIES, type Frequency } from "../../../../src/contracts/monitor-catalog";
+import type { MonitorView } from "../../../../src/contracts/monitors";
 import { StateBadge } from "../../components/ui";
-import type { Monitor } from "./api";
 
 /** What the list filters on and the badge says. */
 export const MONITOR_STATES = [
@@ -16,7 +16,7 @@ export type MonitorStateKey = (typeof MONITOR_STATES)[number]["key"];
  * A monitor's state in words: paused; down (an outage: failures reached alertAfter); failing
  * (failed lately, still under alertAfter); up; or not checked yet.
  */
-export function monitorState(m: Pick<Monitor, "status" | "health" | "failureStreak">): {
+export function monitorState(m: Pick<MonitorView, "status" | "health" | "failureStreak">): {
   key: MonitorStateKey;
   label: string;
   tone: "ok" | "bad" | "warn" | "muted";
@@ -33,7 +33,7 @@ export function monitorState(m: Pick<Monitor, "status" | "health" | "failureStre
   return { key: "up", label: "Up", tone: "ok" };
 }
 
-export function MonitorStateBadge({ monitor }: { monitor: Monitor }) {
+export function MonitorStateBadge({ monitor }: { monitor: MonitorView }) {
   const state = monitorState(monitor);
   return <StateBadge state={state.label} tone={state.tone} />;
 }
@@ -48,7 +48,7 @@ export function frequencyLabel(frequency: Frequency): string {
   return seconds >= 3600 ? `${seconds / 3600} hour` : `${seconds / 60} min`;
 }
 
-export const TYPE_LABELS: Record<Monitor["type"], string> = {
+export const TYPE_LABELS: Record<MonitorView["type"], string> = {
   api: "API",
   flow: "Multi-step",
 };

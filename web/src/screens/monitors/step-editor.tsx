@@ -1,6 +1,7 @@
 import {
   BODY_METHODS,
   HTTP_METHODS,
+  type HttpMethod,
   MAX_EXTRACTIONS,
   MAX_HEADERS,
 } from "../../../../src/contracts/monitor-catalog";
@@ -98,7 +99,7 @@ export function StepEditor({
             <select
               {...props}
               value={step.method}
-              onChange={(e) => set({ method: e.target.value })}
+              onChange={(e) => set({ method: e.target.value as HttpMethod })}
             >
               {HTTP_METHODS.map((m) => (
                 <option key={m}>{m}</option>

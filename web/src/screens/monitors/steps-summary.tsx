@@ -1,10 +1,10 @@
-import { ASSERTION_TYPES } from "../../../../src/monitors/assertions/registry";
+import { ASSERTION_TYPES } from "../../../../src/contracts/monitor-catalog";
+import type { MonitorView } from "../../../../src/contracts/monitors";
 import { formatTime } from "../../lib/format";
-import type { Monitor } from "./api";
 import { operatorLabel } from "./assertion-builder";
 
 /** The configuration tab: what each step requests, asserts and extracts. */
-export function StepsSummary({ monitor }: { monitor: Monitor }) {
+export function StepsSummary({ monitor }: { monitor: MonitorView }) {
   return (
     <div>
       <ol className="mon-config">
@@ -39,8 +39,8 @@ export function StepsSummary({ monitor }: { monitor: Monitor }) {
                 // biome-ignore lint/suspicious/noArrayIndexKey: stored assertions shown in order; they may repeat
                 <li key={`${j}-${a.type}`}>
                   {ASSERTION_TYPES[a.type].label}
-                  {a.path !== undefined && <code> {a.path}</code>}
-                  {a.name !== undefined && <code> {a.name}</code>} {operatorLabel(a.operator)}{" "}
+                  {"path" in a && <code> {a.path}</code>}
+                  {"name" in a && <code> {a.name}</code>} {operatorLabel(a.operator)}{" "}
                   <code>{a.value}</code>
                 </li>
               ))}
