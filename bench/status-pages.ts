@@ -7,7 +7,7 @@
  *    monitor: 55 monitors, aimed at https://example.com and never run), 10 maintenance windows
  *    (6 past ones written through the repository since the verb only takes windows that end
  *    ahead, 1 in progress and 3 scheduled through the verb) and 90 days of history: one
- *    status_page_days row per component and day through `statusPageState.accrue` (~1,440
+ *    status_page_days row per component and day through `statusPageDays.accrue` (~1,440
  *    checks a day, a few failed; down or degraded time and worst state on incident days, a few
  *    degraded blips, maintenance time on the past windows' days) and 30 monitor incidents spread
  *    over the 90 days, opened and resolved with the incident verbs (`at` in the past), with 4
@@ -171,7 +171,7 @@ interface TargetFigures {
 }
 
 async function main() {
-  const { loadConfig } = await import("../src/config.js");
+  const { loadConfig } = await import("../src/config/load-config.js");
   const { startService } = await import("../src/cli/serve.js");
   const { createLogger } = await import("../src/lib/logger.js");
   const { initialize } = await import("../src/setup/initialize.js");
@@ -478,7 +478,7 @@ async function main() {
     for (const c of components)
       await meta.transaction(async (tx) => {
         for (const row of rows.get(c.id)?.values() ?? []) {
-          await tx.repos.statusPageState.accrue({
+          await tx.repos.statusPageDays.accrue({
             componentId: c.id,
             pageId,
             ...row,
@@ -497,7 +497,7 @@ async function main() {
     );
 
     // Counts the payload builds (the cache calls days() once per build).
-    const stateRepo = meta.repos.statusPageState;
+    const stateRepo = meta.repos.statusPageDays;
     const readDays = stateRepo.days.bind(stateRepo);
     let builds = 0;
     stateRepo.days = (...args: Parameters<typeof readDays>) => {

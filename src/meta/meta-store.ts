@@ -16,6 +16,7 @@ import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSavedQueryRepository } from "./repositories/saved-queries.js";
 import { createSessionRepository } from "./repositories/sessions.js";
+import { createStatusPageDayRepository } from "./repositories/status-page-days.js";
 import { createStatusPageIncidentLinkRepository } from "./repositories/status-page-incident-links.js";
 import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
 import { createStatusPageStateRepository } from "./repositories/status-page-state.js";
@@ -46,6 +47,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPages: createStatusPageRepository(db),
     statusPageMaintenances: createStatusPageMaintenanceRepository(db),
     statusPageState: createStatusPageStateRepository(db),
+    statusPageDays: createStatusPageDayRepository(db),
     statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
     savedQueries: createSavedQueryRepository(db),
     workLeases: createWorkLeaseRepository(db),

@@ -84,7 +84,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       const from = Math.max(Date.parse(component.stateChangedAt), historyStart);
       if (previous !== "operational")
         for (const { day, ms } of splitByUtcDay(from, now.getTime()))
-          await repo.accrue({
+          await tx.repos.statusPageDays.accrue({
             componentId: component.id,
             pageId: component.pageId,
             day,
@@ -96,7 +96,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
             at,
           });
       // Today's row learns the new state now, so even a state held for a moment colours it.
-      await repo.accrue({
+      await tx.repos.statusPageDays.accrue({
         componentId: component.id,
         pageId: component.pageId,
         day: utcDay(now.getTime()),
@@ -151,7 +151,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       // A component's first counted check of the day gives the day (and maybe the 90 days) an
       // uptime where there was none: a new data version, so no cached read says "no data yet".
       // Later checks only move the numbers, which a read may show up to 30 s late.
-      const run = await repo.checksRunOn(ids, day);
+      const run = await tx.repos.statusPageDays.checksRunOn(ids, day);
       const firsts = [
         ...new Set(
           components
@@ -164,7 +164,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       const at = deps.clock.now().toISOString();
       for (const c of components) {
         const maintenance = covered.has(c.id);
-        await repo.accrue({
+        await tx.repos.statusPageDays.accrue({
           componentId: c.id,
           pageId: c.pageId,
           day,
@@ -244,7 +244,7 @@ export function createStatusPageEngine(deps: { clock: Clock }): StatusPageEngine
       // Days past the window are never shown again: dropped once per UTC day.
       const first = firstHistoryDay(now);
       if (first !== prunedBefore) {
-        await meta.repos.statusPageState.deleteDaysBefore(first);
+        await meta.repos.statusPageDays.deleteDaysBefore(first);
         prunedBefore = first;
       }
       return { windowsMoved, componentsChanged };

@@ -4,11 +4,10 @@ import type {
   PublicMaintenance,
   StatusPageData,
 } from "../contracts/status-page-data.js";
-import { HISTORY_DAYS, type PageState } from "../contracts/status-pages.js";
+import { HISTORY_DAYS } from "../contracts/status-pages.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
-import type { StatusPageDayRow } from "../meta/schema.js";
 import {
   componentHistory,
   type DayRow,
@@ -28,18 +27,6 @@ import {
 /** Resolved incidents a payload lists at most (every open one is listed): a flapping monitor's
  * hundreds would swamp the page and its feeds. */
 export const MAX_RESOLVED_INCIDENTS = 100;
-
-const toDayRow = (row: StatusPageDayRow): DayRow => ({
-  day: row.day,
-  checksRun: Number(row.checks_run),
-  checksPassed: Number(row.checks_passed),
-  checksInMaintenance: Number(row.checks_in_maintenance),
-  downMs: Number(row.down_ms),
-  degradedMs: Number(row.degraded_ms),
-  maintenanceMs: Number(row.maintenance_ms),
-  worstState: row.worst_state as PageState,
-  maintenance: Number(row.maintenance) === 1,
-});
 
 /**
  * What the public reads as an incident's title: a person's own for an incident opened by hand;
@@ -94,6 +81,7 @@ export async function buildStatusPageData(
     statusPages,
     statusPageMaintenances,
     statusPageState,
+    statusPageDays,
     statusPageIncidentLinks,
     incidents,
   } = meta.repos;
@@ -103,7 +91,7 @@ export async function buildStatusPageData(
     statusPages.listGroups(page.id),
     statusPages.listComponents(page.id),
     statusPageMaintenances.listByPage(page.id),
-    statusPageState.days(page.id, fromDay),
+    statusPageDays.days(page.id, fromDay),
   ]);
   const componentIds = components.map((c) => c.id);
   const [sources, signals] = await Promise.all([
@@ -221,9 +209,9 @@ export async function buildStatusPageData(
 
   const rowsByComponent = new Map<string, Map<string, DayRow>>();
   for (const row of dayRows) {
-    const byDay = rowsByComponent.get(row.component_id) ?? new Map<string, DayRow>();
-    rowsByComponent.set(row.component_id, byDay);
-    byDay.set(row.day, toDayRow(row));
+    const byDay = rowsByComponent.get(row.componentId) ?? new Map<string, DayRow>();
+    rowsByComponent.set(row.componentId, byDay);
+    byDay.set(row.day, row);
   }
 
   const services = components.map((c) => {

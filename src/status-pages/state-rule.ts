@@ -1,11 +1,12 @@
+import type { Severity } from "../contracts/severity.js";
 import { type ComponentState, type PageState, worstState } from "../contracts/status-pages.js";
 
 // THE rule of status page state (docs/design.md §4, docs/status-pages.md "How state is computed"),
 // written once: the state engine computes components and pages with it, the public payload
-// computes incident impact with it, and every public format and the dashboard name the states
-// with its labels. Pure, no imports but the state types: the web imports it too.
+// computes incident impact with it. Pure, no imports but the contracts' state types; the states'
+// words, which every public format and the dashboard share, are in src/contracts/status-pages.ts.
 
-export type IncidentSeverity = "low" | "medium" | "high" | "critical";
+export type IncidentSeverity = Severity;
 export type IncidentImpact = "degraded" | "down";
 
 /** What a component's monitors and alert rules say. */

@@ -1,10 +1,10 @@
-import { type Kysely, sql } from "kysely";
-import { type ComponentState, type PageState, STATE_RANK } from "../../contracts/status-pages.js";
-import type { CountedIncident, IncidentSeverity } from "../../status-pages/state-rule.js";
+import type { Kysely } from "kysely";
+import type { Severity } from "../../contracts/severity.js";
+import type { ComponentState, PageState } from "../../contracts/status-pages.js";
 import type { MetaSchema } from "../schema.js";
 
-// What the status page state engine reads and writes: the states of components' sources, the
-// components' and pages' computed states, and the per-day history rows (status_page_days).
+// What the status page state engine reads and writes: the states of components' sources and the
+// components' and pages' computed states. The per-day history rows are status-page-days.ts.
 
 /** A component as the state engine needs it. */
 export interface ComponentStateRow {
@@ -12,6 +12,12 @@ export interface ComponentStateRow {
   pageId: string;
   state: ComponentState;
   stateChangedAt: string;
+}
+
+/** An open incident a component counts, and whether one of its own sources opened it. */
+export interface CountedIncidentRecord {
+  severity: Severity;
+  ownSource: boolean;
 }
 
 /** What the sources of a set of components say, keyed by component id. */
@@ -23,23 +29,7 @@ export interface SourceStates {
    * publishes them and the source counts now (an active monitor, a rule whose mute does not
    * hold), once each, `ownSource` when its source feeds it.
    */
-  incidents: Map<string, CountedIncident[]>;
-}
-
-/** Additions to one component's day row; worst_state keeps the worse of the two. */
-export interface DayAccrual {
-  componentId: string;
-  pageId: string;
-  day: string;
-  checksRun?: number;
-  checksPassed?: number;
-  checksInMaintenance?: number;
-  downMs?: number;
-  degradedMs?: number;
-  maintenanceMs?: number;
-  worstState?: PageState;
-  maintenance?: boolean;
-  at: string;
+  incidents: Map<string, CountedIncidentRecord[]>;
 }
 
 const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
@@ -47,9 +37,6 @@ const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
   if (list) list.push(value);
   else map.set(key, [value]);
 };
-
-// worst_state as a rank so the upsert can keep the higher one in plain SQL on both engines.
-const RANKED = sql`case status_page_days.worst_state when 'down' then 2 when 'degraded' then 1 else 0 end`;
 
 export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
   /**
@@ -224,16 +211,16 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
           mutedUntil: r.muted_until,
         });
       // Open incidents of each component's sources: shown and counted where it publishes them.
-      const own = new Map<string, Map<string, CountedIncident>>();
-      const add = (componentId: string, id: string, incident: CountedIncident) => {
-        const byId = own.get(componentId) ?? new Map<string, CountedIncident>();
+      const own = new Map<string, Map<string, CountedIncidentRecord>>();
+      const add = (componentId: string, id: string, incident: CountedIncidentRecord) => {
+        const byId = own.get(componentId) ?? new Map<string, CountedIncidentRecord>();
         own.set(componentId, byId);
         const seen = byId.get(id);
         byId.set(id, { ...incident, ownSource: incident.ownSource || (seen?.ownSource ?? false) });
       };
       for (const kind of ["monitor", "alert"] as const)
         for (const r of await ownIncidents(kind, componentIds, now))
-          add(r.component_id, r.id, { severity: r.severity as IncidentSeverity, ownSource: true });
+          add(r.component_id, r.id, { severity: r.severity as Severity, ownSource: true });
       // Incidents linked by hand count by their severity, published or not.
       const linked = await db
         .selectFrom("status_page_incident_components as l")
@@ -243,21 +230,9 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .where("i.status", "=", "active")
         .execute();
       for (const i of linked)
-        add(i.component_id, i.id, { severity: i.severity as IncidentSeverity, ownSource: false });
+        add(i.component_id, i.id, { severity: i.severity as Severity, ownSource: false });
       for (const [componentId, byId] of own) states.incidents.set(componentId, [...byId.values()]);
       return states;
-    },
-
-    /** Checks counted so far on `day` for each of the components that has a row for it. */
-    async checksRunOn(componentIds: readonly string[], day: string): Promise<Map<string, number>> {
-      if (componentIds.length === 0) return new Map();
-      const rows = await db
-        .selectFrom("status_page_days")
-        .select(["component_id", "checks_run"])
-        .where("component_id", "in", componentIds)
-        .where("day", "=", day)
-        .execute();
-      return new Map(rows.map((r) => [r.component_id, Number(r.checks_run)]));
     },
 
     /** Which of the components a maintenance window covers at `at`. */
@@ -332,75 +307,6 @@ export function createStatusPageStateRepository(db: Kysely<MetaSchema>) {
         .where("id", "in", ids)
         .execute();
       return new Map(rows.map((r) => [r.id, r.state as PageState]));
-    },
-
-    /**
-     * Adds to a component's day row, creating it at zero: atomic on both engines, so checks of
-     * two monitors of one component recorded at once both count.
-     */
-    async accrue(a: DayAccrual): Promise<void> {
-      const worst = a.worstState ?? "operational";
-      await db
-        .insertInto("status_page_days")
-        .values({
-          component_id: a.componentId,
-          page_id: a.pageId,
-          day: a.day,
-          checks_run: a.checksRun ?? 0,
-          checks_passed: a.checksPassed ?? 0,
-          checks_in_maintenance: a.checksInMaintenance ?? 0,
-          down_ms: a.downMs ?? 0,
-          degraded_ms: a.degradedMs ?? 0,
-          maintenance_ms: a.maintenanceMs ?? 0,
-          worst_state: worst,
-          maintenance: a.maintenance ? 1 : 0,
-          updated_at: a.at,
-        })
-        .onConflict((oc) =>
-          oc.columns(["component_id", "day"]).doUpdateSet((eb) => ({
-            checks_run: eb("status_page_days.checks_run", "+", eb.ref("excluded.checks_run")),
-            checks_passed: eb(
-              "status_page_days.checks_passed",
-              "+",
-              eb.ref("excluded.checks_passed"),
-            ),
-            checks_in_maintenance: eb(
-              "status_page_days.checks_in_maintenance",
-              "+",
-              eb.ref("excluded.checks_in_maintenance"),
-            ),
-            down_ms: eb("status_page_days.down_ms", "+", eb.ref("excluded.down_ms")),
-            degraded_ms: eb("status_page_days.degraded_ms", "+", eb.ref("excluded.degraded_ms")),
-            maintenance_ms: eb(
-              "status_page_days.maintenance_ms",
-              "+",
-              eb.ref("excluded.maintenance_ms"),
-            ),
-            worst_state: sql<string>`case when ${RANKED} >= ${STATE_RANK[worst]} then status_page_days.worst_state else ${worst} end`,
-            maintenance: sql<number>`case when status_page_days.maintenance = 1 or excluded.maintenance = 1 then 1 else 0 end`,
-            updated_at: eb.ref("excluded.updated_at"),
-          })),
-        )
-        .execute();
-    },
-
-    /** A page's history rows from `fromDay` on (one indexed read for all its components). */
-    async days(pageId: string, fromDay: string) {
-      return db
-        .selectFrom("status_page_days")
-        .selectAll()
-        .where("page_id", "=", pageId)
-        .where("day", ">=", fromDay)
-        .execute();
-    },
-
-    /** Drops history rows no page shows any more; says how many went. */
-    async deleteDaysBefore(day: string): Promise<number> {
-      const result = await db
-        .deleteFrom("status_page_days")
-        .where("day", "<", day)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
     },
   };
 }
