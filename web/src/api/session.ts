@@ -1,24 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { LoginInput, Me, SessionState } from "../../../src/contracts/auth";
+import type { ProjectView } from "../../../src/contracts/projects";
 import { api, type ListPage } from "./client";
-
-export interface Organization {
-  id: string;
-  name: string;
-  role: "owner" | "admin" | "member" | "viewer" | string;
-}
-
-export interface Me {
-  user: { id: string; email: string; name: string; createdAt: string };
-  organizations: Organization[];
-  sessionExpiresAt: string;
-}
-
-export interface Project {
-  id: string;
-  orgId: string;
-  name: string;
-  createdAt: string;
-}
 
 export const ME_KEY = ["me"] as const;
 export const PROJECTS_KEY = ["projects"] as const;
@@ -29,8 +12,7 @@ export const PROJECTS_KEY = ["projects"] as const;
  */
 export const meQuery = {
   queryKey: ME_KEY,
-  queryFn: async (): Promise<Me | null> =>
-    (await api<{ signedIn: boolean; me: Me | null }>("/api/auth/session")).me,
+  queryFn: async (): Promise<Me | null> => (await api<SessionState>("/api/auth/session")).me,
   staleTime: 60_000,
 };
 
@@ -41,7 +23,7 @@ export function useMe() {
 /** The projects query, shared by the hook and the start-up prefetch. */
 export const projectsQuery = {
   queryKey: PROJECTS_KEY,
-  queryFn: () => api<ListPage<Project>>("/api/projects", { query: { limit: 1000 } }),
+  queryFn: () => api<ListPage<ProjectView>>("/api/projects", { query: { limit: 1000 } }),
 };
 
 export function useProjects() {
@@ -51,8 +33,7 @@ export function useProjects() {
 export function useSignIn() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; password: string }) =>
-      api<Me>("/api/auth/login", { method: "POST", body: input }),
+    mutationFn: (input: LoginInput) => api<Me>("/api/auth/login", { method: "POST", body: input }),
     onSuccess: async () => {
       client.clear();
       await client.invalidateQueries({ queryKey: ME_KEY });
@@ -72,7 +53,7 @@ export function useSignOut() {
 }
 
 /** The role the user has in an organization; writes are hidden from viewers. */
-export function useRole(orgId: string | undefined): Organization["role"] | undefined {
+export function useRole(orgId: string | undefined): string | undefined {
   const me = useMe();
   return me.data?.organizations.find((o) => o.id === orgId)?.role;
 }

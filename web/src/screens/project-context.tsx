@@ -1,8 +1,8 @@
 import { createContext, useContext } from "react";
-import type { Project } from "../api/session";
+import type { ProjectView } from "../../../src/contracts/projects";
 
 export interface ProjectScope {
-  project: Project;
+  project: ProjectView;
   /** The user's role in the project's organization. */
   role: string;
 }

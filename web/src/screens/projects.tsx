@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
+import type { Me } from "../../../src/contracts/auth";
+import type { ProjectView } from "../../../src/contracts/projects";
 import { api } from "../api/client";
-import { canManage, type Me, PROJECTS_KEY, type Project, useMe, useProjects } from "../api/session";
+import { canManage, PROJECTS_KEY, useMe, useProjects } from "../api/session";
 import { Empty, ProblemMessage, QueryView } from "../components/feedback";
 import { TextField } from "../components/text-field";
 import { Field, PageHeader } from "../components/ui";
@@ -28,7 +30,7 @@ export function ProjectsScreen() {
   );
 }
 
-function ProjectList({ projects, me }: { projects: Project[]; me: Me | null }) {
+function ProjectList({ projects, me }: { projects: ProjectView[]; me: Me | null }) {
   const orgName = (id: string) => me?.organizations.find((o) => o.id === id)?.name ?? id;
   return (
     <ul className="card-list">
@@ -48,7 +50,7 @@ export function CreateProject({ orgs }: { orgs: { id: string; name: string }[] }
   const [name, setName] = useState("");
   const [orgId, setOrgId] = useState(orgs[0]?.id ?? "");
   const create = useMutation({
-    mutationFn: () => api<Project>("/api/projects", { method: "POST", body: { name, orgId } }),
+    mutationFn: () => api<ProjectView>("/api/projects", { method: "POST", body: { name, orgId } }),
     onSuccess: async (project) => {
       await client.invalidateQueries({ queryKey: PROJECTS_KEY });
       navigate(projectPath(project.id, "overview"));

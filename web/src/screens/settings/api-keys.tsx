@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import type { ApiKeyPermissions, ApiKeyView, CreatedApiKey } from "../../../../src/contracts/auth";
 import { api, projectApi } from "../../api/client";
 import { canManage } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
@@ -11,14 +12,7 @@ import { TextField } from "../../components/text-field";
 import { Field, StateBadge } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
-import {
-  type ApiKey,
-  type ApiKeyPermissions,
-  type CreatedApiKey,
-  fetchApiKeys,
-  fetchKeyPermissions,
-  keys,
-} from "./api";
+import { fetchApiKeys, fetchKeyPermissions, keys } from "./api";
 import { submitWith, useListWrite } from "./list-write";
 import { SecretOnce } from "./secret-once";
 import { SettingsSection } from "./section";
@@ -194,7 +188,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
   );
 }
 
-function KeyTable({ keys: list, manage }: { keys: ApiKey[]; manage: boolean }) {
+function KeyTable({ keys: list, manage }: { keys: ApiKeyView[]; manage: boolean }) {
   // Active keys first, then revoked ones; each group newest first.
   const sorted = [...list].sort(
     (a, b) =>
@@ -221,11 +215,11 @@ function KeyTable({ keys: list, manage }: { keys: ApiKey[]; manage: boolean }) {
   );
 }
 
-function KeyRow({ apiKey, manage }: { apiKey: ApiKey; manage: boolean }) {
+function KeyRow({ apiKey, manage }: { apiKey: ApiKeyView; manage: boolean }) {
   const { projectId } = useProject();
   const revoke = useListWrite(
     () =>
-      api<ApiKey>(projectApi(projectId, `/api-keys/${encodeURIComponent(apiKey.id)}`), {
+      api<ApiKeyView>(projectApi(projectId, `/api-keys/${encodeURIComponent(apiKey.id)}`), {
         method: "DELETE",
       }),
     keys.apiKeys(projectId),

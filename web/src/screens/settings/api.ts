@@ -1,3 +1,4 @@
+import type { ApiKeyPermissions, ApiKeyView, MemberView } from "../../../../src/contracts/auth";
 import type {
   WebhookDeliveryRecordView,
   WebhookEndpointView,
@@ -6,29 +7,8 @@ import type {
 import { api, type ListPage, orgApi, projectApi } from "../../api/client";
 
 // The shapes of the settings APIs, as their zod schemas on the server define them
-// (src/auth/api-keys.ts, src/notifications/channels.ts, src/auth/members.ts); the webhooks' are
-// src/contracts/webhooks.ts.
-
-export interface ApiKey {
-  id: string;
-  projectId: string;
-  name: string;
-  prefix: string;
-  role: string;
-  permissions: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-export interface CreatedApiKey extends ApiKey {
-  key: string;
-}
-
-/** The permissions a key can hold and the roles that bundle them (GET /api/api-key-permissions). */
-export interface ApiKeyPermissions {
-  permissions: { name: string; description: string }[];
-  roles: { name: string; permissions: string[] }[];
-}
+// (src/notifications/channels.ts); the API keys' and members' are src/contracts/auth.ts, the
+// webhooks' src/contracts/webhooks.ts.
 
 export interface Channel {
   id: string;
@@ -78,15 +58,6 @@ export interface ChannelTestResult {
   deliveryId: string;
 }
 
-export interface Member {
-  userId: string;
-  email: string;
-  name: string;
-  role: "owner" | "admin" | "member" | "viewer";
-  joinedAt: string;
-}
-export const MEMBER_ROLES = ["owner", "admin", "member", "viewer"] as const;
-
 /** Every list these screens show is small (keys, endpoints, channels, members): one page of all. */
 const ALL = { limit: 1000 };
 
@@ -108,7 +79,7 @@ export const webhookPath = (projectId: string, path = "") =>
   `/webhooks/${encodeURIComponent(projectId)}/endpoints${path}`;
 
 export const fetchApiKeys = (projectId: string) =>
-  api<ListPage<ApiKey>>(projectApi(projectId, "/api-keys"), { query: ALL });
+  api<ListPage<ApiKeyView>>(projectApi(projectId, "/api-keys"), { query: ALL });
 export const fetchKeyPermissions = () => api<ApiKeyPermissions>("/api/api-key-permissions");
 export const fetchEndpoints = (projectId: string) =>
   api<ListPage<WebhookEndpointView>>(webhookPath(projectId), { query: ALL });
@@ -129,4 +100,4 @@ export const fetchChannelDeliveries = (projectId: string, channelId: string) =>
     { query: ALL },
   );
 export const fetchMembers = (orgId: string) =>
-  api<ListPage<Member>>(orgApi(orgId, "/members"), { query: ALL });
+  api<ListPage<MemberView>>(orgApi(orgId, "/members"), { query: ALL });

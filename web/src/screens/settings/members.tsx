@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { MEMBER_ROLES, type MemberView } from "../../../../src/contracts/auth";
 import { api, orgApi } from "../../api/client";
 import { ME_KEY, useMe } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
@@ -6,10 +7,10 @@ import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { RelativeTime } from "../../components/relative-time";
 import { useProject } from "../project-context";
-import { fetchMembers, keys, MEMBER_ROLES, type Member } from "./api";
+import { fetchMembers, keys } from "./api";
 import { SettingsSection } from "./section";
 
-const ROLE_HELP: Record<Member["role"], string> = {
+const ROLE_HELP: Record<MemberView["role"], string> = {
   owner: "everything, including members and their roles",
   admin: "manage projects, API keys and everything in them",
   member: "change monitors, alerts, incidents, channels and webhooks",
@@ -73,7 +74,7 @@ export function MembersTab() {
   );
 }
 
-function MemberRow({ member, self, owner }: { member: Member; self: boolean; owner: boolean }) {
+function MemberRow({ member, self, owner }: { member: MemberView; self: boolean; owner: boolean }) {
   const { orgId } = useProject();
   const client = useQueryClient();
   const path = orgApi(orgId, `/members/${encodeURIComponent(member.userId)}`);
@@ -84,7 +85,7 @@ function MemberRow({ member, self, owner }: { member: Member; self: boolean; own
       ...(self ? [client.invalidateQueries({ queryKey: ME_KEY })] : []),
     ]);
   const change = useMutation({
-    mutationFn: (role: string) => api<Member>(path, { method: "PATCH", body: { role } }),
+    mutationFn: (role: string) => api<MemberView>(path, { method: "PATCH", body: { role } }),
     onSuccess: refresh,
   });
   const remove = useMutation({
