@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { Webhook } from "standardwebhooks";
 import type { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createWebhookEventTypes } from "../src/composition/webhooks.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
 import type { Clock } from "../src/lib/clock.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
@@ -22,7 +23,7 @@ import {
   LEASE_MS,
   type WebhookDeliverer,
 } from "../src/webhooks/deliverer.js";
-import { createEventPublisher } from "../src/webhooks/service.js";
+import { createEventPublisher } from "../src/webhooks/event-publisher.js";
 import { generateSecret } from "../src/webhooks/signing.js";
 import { postWebhook, type WebhookPost } from "../src/webhooks/transport.js";
 import { defaultAuthDeps } from "./helpers/auth-deps.js";
@@ -35,6 +36,7 @@ import {
 } from "./helpers/webhook-receiver.js";
 
 const silent = pino({ level: "silent" });
+const eventTypes = createWebhookEventTypes();
 const iso = (ms: number) => new Date(ms).toISOString();
 const HOUR = 3_600_000;
 
@@ -144,6 +146,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
       clock: publishClock,
       newId,
       logger: silent,
+      eventTypes,
       deliverer: target,
     }).publish;
   }
@@ -504,6 +507,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
         clock,
         newId,
         logger: silent,
+        eventTypes,
         deliverer: hooks,
       }).publish;
       expect(await publish(event("evt_race"))).toBe(1);
@@ -529,6 +533,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
         clock,
         newId,
         logger: silent,
+        eventTypes,
         deliverer: hooks,
       }).publish;
       const counts = await Promise.all([
@@ -567,6 +572,7 @@ describe("webhook deliverer on the SQLite meta store", () => {
       clock,
       newId,
       logger: silent,
+      eventTypes,
       deliverer: hooks,
     });
     await expect(

@@ -7,7 +7,7 @@ import type {
   IncidentRecord,
   IncidentSeverity,
 } from "../meta/repositories/incidents.js";
-import { incidentEventPayload } from "../webhooks/event-types.js";
+import { incidentEventPayload } from "./incident-webhook-events.js";
 import type { IncidentActor, IncidentEventType, IncidentPhase } from "./model.js";
 
 /** What the incident verbs need: the time and ids (a subset of DomainDeps). */

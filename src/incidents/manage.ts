@@ -8,7 +8,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import { requireProject } from "../projects/projects.js";
 import { linkIncidentComponents, requireLinkAccess } from "../status-pages/incident-links.js";
-import type { WebhookService } from "../webhooks/service.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
 import {
   appendIncidentEvents,
   incidentCreatedEvent,

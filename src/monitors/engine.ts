@@ -18,9 +18,9 @@ import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { LeaseFence } from "../meta/repositories/work-leases.js";
 import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
-import type { WebhookService } from "../webhooks/service.js";
-import type { MonitorDefinition } from "./definition.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
 import type { CheckResult, StepResult } from "./check-result.js";
+import type { MonitorDefinition } from "./definition.js";
 import { applyCheck, type Transition } from "./state-machine.js";
 
 export type CheckTrigger = "scheduled" | "manual";

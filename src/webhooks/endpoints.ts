@@ -1,6 +1,4 @@
-import { z } from "zod";
-import type { Ctx } from "../context.js";
-import { nowIso } from "../context.js";
+import { type Ctx, type DomainDeps, nowIso } from "../context.js";
 import {
   type CreatedWebhookEndpointView,
   CreateWebhookEndpointInput,
@@ -21,10 +19,10 @@ import type { Repositories } from "../meta/meta-store.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { requireProject } from "../projects/projects.js";
 import { LEASE_MS } from "./deliverer.js";
-import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_TYPES } from "./event-types.js";
-import type { WebhookService } from "./service.js";
 import { generateSecret, openSecret, signatureHeaders, signingKey } from "./signing.js";
+import { testPingPayload } from "./test-ping-event.js";
 import { isSuccess, type WebhookAnswer } from "./transport.js";
+import type { WebhookService } from "./webhook-service.js";
 import { toWebhookDeliveryRecordView, toWebhookEndpointView } from "./webhook-views.js";
 
 /** Spec: the receiver must answer a verification request with a 2xx within 8 seconds. */
@@ -33,7 +31,11 @@ const VERIFY_TIMEOUT_MS = 8_000;
 export const DELIVERY_LOG_LIMIT = 50;
 /** Endpoints one project may have (the spec leaves it open; Svix and GitHub allow about 20). */
 const MAX_ENDPOINTS_PER_PROJECT = 20;
-type ProjectArgs = { ctx: Ctx; projectId: string };
+
+/** What the webhook verbs need: the domain deps and the webhook service. */
+export type WebhookDomainDeps = DomainDeps & { webhooks: WebhookService };
+export type WebhookCtx = Ctx<WebhookDomainDeps>;
+type ProjectArgs = { ctx: WebhookCtx; projectId: string };
 type EndpointArgs = ProjectArgs & { endpointId: string };
 
 /** The project's endpoint; one of another project is reported as not found. */
@@ -106,14 +108,9 @@ function requireAllowedScheme(service: WebhookService, text: string): void {
  * POSTs `{"type":"endpoint.verify"}` (signed with the endpoint's secret) and resolves when the
  * endpoint answered 2xx within 8 s; otherwise throws a 400 naming `url` and saying why.
  */
-async function verifyUrl(
-  service: WebhookService,
-  ctx: Ctx,
-  url: string,
-  secret: string,
-): Promise<void> {
+async function verifyUrl(ctx: WebhookCtx, url: string, secret: string): Promise<void> {
   const body = JSON.stringify({ type: "endpoint.verify" });
-  const answer = await service.send({
+  const answer = await ctx.deps.webhooks.send({
     url,
     event: "endpoint.verify",
     body,
@@ -133,10 +130,11 @@ async function verifyUrl(
  * Creates an endpoint (members and above) once its URL answered the verification request; the
  * response carries the signing secret, the only time it is shown.
  */
-export async function createEndpoint(
-  service: WebhookService,
-  { ctx, projectId, input }: ProjectArgs & { input: CreateWebhookEndpointInput },
-): Promise<CreatedWebhookEndpointView> {
+export async function createEndpoint({
+  ctx,
+  projectId,
+  input,
+}: ProjectArgs & { input: CreateWebhookEndpointInput }): Promise<CreatedWebhookEndpointView> {
   await requireProject(ctx, projectId, "write");
   const { url, events } = parseInput(CreateWebhookEndpointInput, input);
   const repos = ctx.deps.meta.repos;
@@ -144,9 +142,10 @@ export async function createEndpoint(
     throw new ConflictError(
       `A project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints; delete one first`,
     );
+  const service = ctx.deps.webhooks;
   requireAllowedScheme(service, url);
   const secret = generateSecret();
-  await verifyUrl(service, ctx, url, secret);
+  await verifyUrl(ctx, url, secret);
   const at = nowIso(ctx.deps);
   const record = await repos.webhookEndpoints.insert({
     id: ctx.deps.newId("whe"),
@@ -162,24 +161,27 @@ export async function createEndpoint(
   return { ...toWebhookEndpointView(record), secret };
 }
 
-export async function listEndpoints(
-  _service: WebhookService,
-  { ctx, projectId }: ProjectArgs,
-): Promise<WebhookEndpointView[]> {
+export async function listEndpoints({
+  ctx,
+  projectId,
+}: ProjectArgs): Promise<WebhookEndpointView[]> {
   await requireProject(ctx, projectId, "read");
   const endpoints = await ctx.deps.meta.repos.webhookEndpoints.listByProject(projectId);
   return endpoints.map(toWebhookEndpointView);
 }
 
 /** Changes isActive, events and url (a new URL is verified again first). */
-export async function updateEndpoint(
-  service: WebhookService,
-  { ctx, projectId, endpointId, input }: EndpointArgs & { input: UpdateWebhookEndpointInput },
-): Promise<WebhookEndpointView> {
+export async function updateEndpoint({
+  ctx,
+  projectId,
+  endpointId,
+  input,
+}: EndpointArgs & { input: UpdateWebhookEndpointInput }): Promise<WebhookEndpointView> {
   await requireProject(ctx, projectId, "write");
   const change = parseInput(UpdateWebhookEndpointInput, input);
   const existing = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const url = change.url ?? existing.url;
+  const service = ctx.deps.webhooks;
   if (url !== existing.url) {
     requireAllowedScheme(service, url);
     let secret: string;
@@ -190,7 +192,7 @@ export async function updateEndpoint(
         "The endpoint's signing secret cannot be read with this server's key; delete the endpoint and create it again",
       );
     }
-    await verifyUrl(service, ctx, url, secret);
+    await verifyUrl(ctx, url, secret);
   }
   // Only the fields sent are written, so a change made meanwhile (during verification) stays.
   const updatedAt = nowIso(ctx.deps);
@@ -214,24 +216,22 @@ export async function updateEndpoint(
 }
 
 /** Deletes the endpoint and its whole delivery history, pending retries included. */
-export async function deleteEndpoint(
-  service: WebhookService,
-  { ctx, projectId, endpointId }: EndpointArgs,
-): Promise<void> {
+export async function deleteEndpoint({ ctx, projectId, endpointId }: EndpointArgs): Promise<void> {
   await requireProject(ctx, projectId, "write");
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   await ctx.deps.meta.repos.webhookEndpoints.delete(endpoint.id);
-  await service.deliverer.forget(endpoint.id);
+  await ctx.deps.webhooks.deliverer.forget(endpoint.id);
 }
 
 /**
  * Sends a test.ping to the endpoint now and answers with its delivery record; it is queued and
  * logged like a real delivery, so a failed ping is retried once 60 s later.
  */
-export async function testEndpoint(
-  service: WebhookService,
-  { ctx, projectId, endpointId }: EndpointArgs,
-): Promise<WebhookDeliveryRecordView> {
+export async function testEndpoint({
+  ctx,
+  projectId,
+  endpointId,
+}: EndpointArgs): Promise<WebhookDeliveryRecordView> {
   await requireProject(ctx, projectId, "write");
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   if (!endpoint.isActive)
@@ -240,12 +240,7 @@ export async function testEndpoint(
     );
   const now = ctx.deps.clock.now();
   const messageId = ctx.deps.newId("msg");
-  const data = {
-    type: "test.ping",
-    message: "This is a test delivery from Vigil",
-    timestamp: now.toISOString(),
-    projectId,
-  } satisfies z.infer<(typeof WEBHOOK_EVENT_TYPES)["test.ping"]["payload"]>;
+  const data = testPingPayload(projectId, now);
   const delivery = {
     id: ctx.deps.newId("dlv"),
     projectId,
@@ -259,7 +254,7 @@ export async function testEndpoint(
     nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString(),
   };
   await ctx.deps.meta.repos.webhookDeliveries.enqueue([delivery]);
-  const outcome = await service.deliverer.attemptNow(
+  const outcome = await ctx.deps.webhooks.deliverer.attemptNow(
     { ...delivery, status: "pending", attempts: 0, finishedAt: null },
     endpoint,
   );
@@ -270,10 +265,11 @@ export async function testEndpoint(
 }
 
 /** The endpoint's last 50 delivery records, newest first. */
-export async function listDeliveries(
-  _service: WebhookService,
-  { ctx, projectId, endpointId }: EndpointArgs,
-): Promise<WebhookDeliveryRecordView[]> {
+export async function listDeliveries({
+  ctx,
+  projectId,
+  endpointId,
+}: EndpointArgs): Promise<WebhookDeliveryRecordView[]> {
   await requireProject(ctx, projectId, "read");
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const attempts = await ctx.deps.meta.repos.webhookDeliveries.listAttempts(
@@ -286,19 +282,11 @@ export async function listDeliveries(
   return attempts.map((a) => toWebhookDeliveryRecordView(a, payloads.get(a.deliveryId) ?? "null"));
 }
 
-let eventTypes: WebhookEventTypeView[] | undefined;
-
 /** Every subscribable event type, with the JSON Schema and an example of its payload. */
-export function listEventTypes(): WebhookEventTypeView[] {
-  eventTypes ??= WEBHOOK_EVENT_NAMES.map((type) => {
-    const spec = WEBHOOK_EVENT_TYPES[type];
-    return {
-      type,
-      description: spec.description,
-      emittedBy: spec.emittedBy,
-      schema: z.toJSONSchema(spec.payload) as Record<string, unknown>,
-      example: spec.example,
-    };
-  });
-  return eventTypes;
+export async function listEventTypes({
+  ctx,
+}: {
+  ctx: WebhookCtx;
+}): Promise<WebhookEventTypeView[]> {
+  return ctx.deps.webhooks.eventTypes.list();
 }

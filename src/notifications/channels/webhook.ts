@@ -1,10 +1,7 @@
 import { z } from "zod";
+import { alertEventId, alertEventPayload } from "../../alerts/alert-webhook-events.js";
 import type { DomainEvent } from "../../events/event-bus.js";
-import {
-  alertEventId,
-  alertEventPayload,
-  monitorEventPayload,
-} from "../../webhooks/event-types.js";
+import { monitorEventPayload } from "../../monitors/monitor-webhook-events.js";
 import { isAlertNotification, type Notification } from "../model.js";
 import { defineChannelType, type SendContext } from "./channel-type.js";
 

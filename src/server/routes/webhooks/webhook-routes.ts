@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { DomainDeps } from "../../../context.js";
 import {
   CreatedWebhookEndpointView,
   CreateWebhookEndpointInput,
@@ -18,16 +17,16 @@ import {
   listEventTypes,
   testEndpoint,
   updateEndpoint,
+  type WebhookDomainDeps,
 } from "../../../webhooks/endpoints.js";
-import type { WebhookService } from "../../../webhooks/service.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "../api/project-routes.js";
 
 export interface WebhookRouteDeps {
-  domain: DomainDeps;
-  webhooks: WebhookService;
+  /** The domain deps with their webhooks section. */
+  domain: WebhookDomainDeps;
   /** Per user: creations, edits and tests, each of which may POST to a URL. */
   writesPerMinute: number;
 }
@@ -41,7 +40,6 @@ const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 429: Pro
 export const webhookRoutes =
   (deps: WebhookRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { webhooks } = deps;
     // Writes that make the server POST to a URL (verification, test pings) share one budget
     // per signed-in user: a member cannot turn the service into a request cannon.
     const limited = app.rateLimit({
@@ -61,7 +59,7 @@ export const webhookRoutes =
           response: { 200: z.object({ data: z.array(WebhookEventTypeView) }), 401: Problem },
         },
       },
-      async () => ({ data: listEventTypes() }),
+      async (request) => ({ data: await listEventTypes({ ctx: ctx(request) }) }),
     );
 
     app.get(
@@ -77,7 +75,7 @@ export const webhookRoutes =
       },
       async (request) =>
         paginate(
-          await listEndpoints(webhooks, { ctx: ctx(request), projectId: request.params.projectId }),
+          await listEndpoints({ ctx: ctx(request), projectId: request.params.projectId }),
           request.query,
         ),
     );
@@ -96,7 +94,7 @@ export const webhookRoutes =
         },
       },
       async (request, reply) => {
-        const endpoint = await createEndpoint(webhooks, {
+        const endpoint = await createEndpoint({
           ctx: ctx(request),
           projectId: request.params.projectId,
           input: request.body,
@@ -118,7 +116,7 @@ export const webhookRoutes =
         },
       },
       async (request) =>
-        updateEndpoint(webhooks, { ctx: ctx(request), ...request.params, input: request.body }),
+        updateEndpoint({ ctx: ctx(request), ...request.params, input: request.body }),
     );
 
     app.delete(
@@ -132,7 +130,7 @@ export const webhookRoutes =
         },
       },
       async (request, reply) => {
-        await deleteEndpoint(webhooks, { ctx: ctx(request), ...request.params });
+        await deleteEndpoint({ ctx: ctx(request), ...request.params });
         return reply.code(204).send(null);
       },
     );
@@ -149,7 +147,7 @@ export const webhookRoutes =
           response: { 200: WebhookDeliveryRecordView, ...write, 409: Problem },
         },
       },
-      async (request) => testEndpoint(webhooks, { ctx: ctx(request), ...request.params }),
+      async (request) => testEndpoint({ ctx: ctx(request), ...request.params }),
     );
 
     app.get(
@@ -164,9 +162,6 @@ export const webhookRoutes =
         },
       },
       async (request) =>
-        paginate(
-          await listDeliveries(webhooks, { ctx: ctx(request), ...request.params }),
-          request.query,
-        ),
+        paginate(await listDeliveries({ ctx: ctx(request), ...request.params }), request.query),
     );
   };
