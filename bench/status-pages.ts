@@ -176,7 +176,8 @@ async function main() {
   const { createLogger } = await import("../src/lib/logger.js");
   const { initialize } = await import("../src/setup/initialize.js");
   const { createMonitor } = await import("../src/monitors/monitors.js");
-  const { createPage, createGroup } = await import("../src/status-pages/manage.js");
+  const { createPage } = await import("../src/status-pages/status-pages.js");
+  const { createGroup } = await import("../src/status-pages/groups.js");
   const { createComponent } = await import("../src/status-pages/components.js");
   const { createMaintenance } = await import("../src/status-pages/maintenances.js");
   const { splitByUtcDay, utcDay } = await import("../src/status-pages/history.js");

@@ -3,7 +3,7 @@ import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
 import { PERMISSIONS, type Permission } from "../src/contracts/auth.js";
 import { createIncident } from "../src/incidents/manage.js";
 import { initialize } from "../src/setup/initialize.js";
-import { createPage as createStatusPage } from "../src/status-pages/manage.js";
+import { createPage as createStatusPage } from "../src/status-pages/status-pages.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";

@@ -13,8 +13,8 @@ import type {
   StatusPageComponentRecord,
   StatusPageRecord,
 } from "../meta/repositories/status-pages.js";
-import { changePage, nextPosition, type PageRef } from "./manage.js";
 import { toComponentView } from "./status-page-views.js";
+import { changePage, nextPosition, type PageRef } from "./status-pages.js";
 
 type ComponentRef = PageRef & { componentId: string };
 
@@ -71,38 +71,44 @@ async function viewOf(
 }
 
 /** Adds a component; it starts operational until the state engine computes it from its sources. */
-export async function createComponent(
-  ref: PageRef & { input: unknown },
-): Promise<StatusPageComponentView> {
-  const input = parseInput(CreateComponentInput, ref.input);
-  return changePage(ref, async (tx, page) => {
-    const components = await tx.repos.statusPages.listComponents(page.id);
-    if (components.length >= MAX_COMPONENTS_PER_PAGE)
-      throw new ConflictError(
-        `A status page holds at most ${MAX_COMPONENTS_PER_PAGE} components; delete one first`,
-      );
-    await requireGroup(tx, page.id, input.groupId);
-    await requireSources(tx, page, input);
-    const at = nowIso(ref.ctx.deps);
-    const component: StatusPageComponentRecord = {
-      id: ref.ctx.deps.newId("spc"),
-      pageId: page.id,
-      groupId: input.groupId,
-      name: input.name,
-      description: input.description,
-      position: input.position ?? nextPosition(components),
-      state: "operational",
-      stateChangedAt: at,
-      publishIncidents: input.publishIncidents,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await tx.repos.statusPages.insertComponent(component);
-    await tx.repos.statusPages.setSources(component.id, {
-      monitorIds: unique(input.monitorIds),
-      alertRuleIds: unique(input.alertRuleIds),
-    });
-    return { result: await viewOf(tx, component), componentIds: [component.id] };
+export async function createComponent({
+  ctx,
+  input,
+  ...ref
+}: PageRef & { input: unknown }): Promise<StatusPageComponentView> {
+  const parsed = parseInput(CreateComponentInput, input);
+  return changePage({
+    ctx,
+    ...ref,
+    change: async (tx, page) => {
+      const components = await tx.repos.statusPages.listComponents(page.id);
+      if (components.length >= MAX_COMPONENTS_PER_PAGE)
+        throw new ConflictError(
+          `A status page holds at most ${MAX_COMPONENTS_PER_PAGE} components; delete one first`,
+        );
+      await requireGroup(tx, page.id, parsed.groupId);
+      await requireSources(tx, page, parsed);
+      const at = nowIso(ctx.deps);
+      const component: StatusPageComponentRecord = {
+        id: ctx.deps.newId("spc"),
+        pageId: page.id,
+        groupId: parsed.groupId,
+        name: parsed.name,
+        description: parsed.description,
+        position: parsed.position ?? nextPosition(components),
+        state: "operational",
+        stateChangedAt: at,
+        publishIncidents: parsed.publishIncidents,
+        createdAt: at,
+        updatedAt: at,
+      };
+      await tx.repos.statusPages.insertComponent(component);
+      await tx.repos.statusPages.setSources(component.id, {
+        monitorIds: unique(parsed.monitorIds),
+        alertRuleIds: unique(parsed.alertRuleIds),
+      });
+      return { result: await viewOf(tx, component), componentIds: [component.id] };
+    },
   });
 }
 
@@ -117,48 +123,66 @@ async function findComponent(
   return component;
 }
 
+/** The component's sources after a patch: a list given replaces that kind, at most 20 in all. */
+async function patchedSources(
+  tx: MetaAccess,
+  componentId: string,
+  patch: UpdateComponentInput,
+): Promise<{ monitorIds: string[]; alertRuleIds: string[] }> {
+  const current = (await tx.repos.statusPages.sourcesOf([componentId])).get(componentId);
+  const sources = {
+    monitorIds: unique(patch.monitorIds ?? current?.monitors.map((m) => m.id) ?? []),
+    alertRuleIds: unique(patch.alertRuleIds ?? current?.alertRules.map((r) => r.id) ?? []),
+  };
+  if (sources.monitorIds.length + sources.alertRuleIds.length > MAX_SOURCES_PER_COMPONENT)
+    throw InvalidInputError.forField(
+      patch.alertRuleIds === undefined ? "monitorIds" : "alertRuleIds",
+      `a component takes at most ${MAX_SOURCES_PER_COMPONENT} sources (monitors and rules together)`,
+    );
+  return sources;
+}
+
 /**
  * Changes any fields; giving `monitorIds` or `alertRuleIds` replaces that list (and the
  * component's state is computed again from its new sources).
  */
-export async function updateComponent(
-  ref: ComponentRef & { input: unknown },
-): Promise<StatusPageComponentView> {
-  const patch = parseInput(UpdateComponentInput, ref.input);
-  return changePage(ref, async (tx, page) => {
-    const component = await findComponent(tx, page.id, ref.componentId);
-    const changed: StatusPageComponentRecord = {
-      ...component,
-      groupId: patch.groupId === undefined ? component.groupId : patch.groupId,
-      name: patch.name ?? component.name,
-      description: patch.description ?? component.description,
-      position: patch.position ?? component.position,
-      publishIncidents: patch.publishIncidents ?? component.publishIncidents,
-      updatedAt: nowIso(ref.ctx.deps),
-    };
-    await requireGroup(tx, page.id, patch.groupId ?? null);
-    await requireSources(tx, page, patch);
-    await tx.repos.statusPages.updateComponent(component.id, changed);
-    const sourcesChanged = patch.monitorIds !== undefined || patch.alertRuleIds !== undefined;
-    if (sourcesChanged) {
-      const current = (await tx.repos.statusPages.sourcesOf([component.id])).get(component.id);
-      const sources = {
-        monitorIds: unique(patch.monitorIds ?? current?.monitors.map((m) => m.id) ?? []),
-        alertRuleIds: unique(patch.alertRuleIds ?? current?.alertRules.map((r) => r.id) ?? []),
+export async function updateComponent({
+  ctx,
+  componentId,
+  input,
+  ...ref
+}: ComponentRef & { input: unknown }): Promise<StatusPageComponentView> {
+  const patch = parseInput(UpdateComponentInput, input);
+  return changePage({
+    ctx,
+    ...ref,
+    change: async (tx, page) => {
+      const component = await findComponent(tx, page.id, componentId);
+      const changed: StatusPageComponentRecord = {
+        ...component,
+        groupId: patch.groupId === undefined ? component.groupId : patch.groupId,
+        name: patch.name ?? component.name,
+        description: patch.description ?? component.description,
+        position: patch.position ?? component.position,
+        publishIncidents: patch.publishIncidents ?? component.publishIncidents,
+        updatedAt: nowIso(ctx.deps),
       };
-      if (sources.monitorIds.length + sources.alertRuleIds.length > MAX_SOURCES_PER_COMPONENT)
-        throw InvalidInputError.forField(
-          patch.alertRuleIds === undefined ? "monitorIds" : "alertRuleIds",
-          `a component takes at most ${MAX_SOURCES_PER_COMPONENT} sources (monitors and rules together)`,
+      await requireGroup(tx, page.id, patch.groupId ?? null);
+      await requireSources(tx, page, patch);
+      await tx.repos.statusPages.updateComponent(component.id, changed);
+      const sourcesChanged = patch.monitorIds !== undefined || patch.alertRuleIds !== undefined;
+      if (sourcesChanged)
+        await tx.repos.statusPages.setSources(
+          component.id,
+          await patchedSources(tx, component.id, patch),
         );
-      await tx.repos.statusPages.setSources(component.id, sources);
-    }
-    // New sources, or their incidents shown or not: the state is computed again.
-    const recompute = sourcesChanged || changed.publishIncidents !== component.publishIncidents;
-    return {
-      result: await viewOf(tx, changed),
-      componentIds: recompute ? [component.id] : [],
-    };
+      // New sources, or their incidents shown or not: the state is computed again.
+      const recompute = sourcesChanged || changed.publishIncidents !== component.publishIncidents;
+      return {
+        result: await viewOf(tx, changed),
+        componentIds: recompute ? [component.id] : [],
+      };
+    },
   });
 }
 
@@ -166,11 +190,15 @@ export async function updateComponent(
  * Removes a component with its history; maintenance windows no longer list it, and a window
  * left listing nothing is deleted (a window always covers at least one component).
  */
-export async function deleteComponent(ref: ComponentRef): Promise<void> {
-  await changePage(ref, async (tx, page) => {
-    const component = await findComponent(tx, page.id, ref.componentId);
-    await tx.repos.statusPages.deleteComponent(component.id);
-    await tx.repos.statusPageMaintenances.deleteEmpty(page.id);
-    return { result: undefined, componentIds: [] };
+export async function deleteComponent({ ctx, componentId, ...ref }: ComponentRef): Promise<void> {
+  await changePage({
+    ctx,
+    ...ref,
+    change: async (tx, page) => {
+      const component = await findComponent(tx, page.id, componentId);
+      await tx.repos.statusPages.deleteComponent(component.id);
+      await tx.repos.statusPageMaintenances.deleteEmpty(page.id);
+      return { result: undefined, componentIds: [] };
+    },
   });
 }

@@ -9,8 +9,8 @@ import { parseInput, unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageMaintenanceRecord } from "../meta/repositories/status-page-maintenances.js";
 import { phaseAt } from "./maintenance-phase.js";
-import { changePage, findPage, type PageRef } from "./manage.js";
 import { toMaintenanceView } from "./status-page-views.js";
+import { changePage, findPage, type PageRef } from "./status-pages.js";
 
 type MaintenanceRef = PageRef & { maintenanceId: string };
 
@@ -53,81 +53,109 @@ async function findMaintenance(
 }
 
 /** A page's windows, latest start first. */
-export async function listMaintenances(ref: PageRef): Promise<StatusPageMaintenanceView[]> {
-  const page = await findPage(ref, "read");
-  return (await ref.ctx.deps.meta.repos.statusPageMaintenances.listByPage(page.id)).map(
+export async function listMaintenances({
+  ctx,
+  ...ref
+}: PageRef): Promise<StatusPageMaintenanceView[]> {
+  const page = await findPage({ ctx, ...ref, access: "read" });
+  return (await ctx.deps.meta.repos.statusPageMaintenances.listByPage(page.id)).map(
     toMaintenanceView,
   );
 }
 
-export async function getMaintenance(ref: MaintenanceRef): Promise<StatusPageMaintenanceView> {
-  const page = await findPage(ref, "read");
-  return toMaintenanceView(await findMaintenance(ref.ctx.deps.meta, page.id, ref.maintenanceId));
+export async function getMaintenance({
+  ctx,
+  maintenanceId,
+  ...ref
+}: MaintenanceRef): Promise<StatusPageMaintenanceView> {
+  const page = await findPage({ ctx, ...ref, access: "read" });
+  return toMaintenanceView(await findMaintenance(ctx.deps.meta, page.id, maintenanceId));
 }
 
 /** Schedules a window (or opens one at once when startsAt has passed); it must end ahead. */
-export async function createMaintenance(
-  ref: PageRef & { input: unknown },
-): Promise<StatusPageMaintenanceView> {
-  const input = parseInput(CreateMaintenanceInput, ref.input);
-  const times = checkTimes(input.startsAt, input.endsAt);
-  const now = ref.ctx.deps.clock.now();
+export async function createMaintenance({
+  ctx,
+  input,
+  ...ref
+}: PageRef & { input: unknown }): Promise<StatusPageMaintenanceView> {
+  const parsed = parseInput(CreateMaintenanceInput, input);
+  const times = checkTimes(parsed.startsAt, parsed.endsAt);
+  const now = ctx.deps.clock.now();
   if (Date.parse(times.endsAt) <= now.getTime())
     throw InvalidInputError.forField("endsAt", "must be in the future");
-  return changePage(ref, async (tx, page) => {
-    const componentIds = await requireComponents(tx, page.id, input.componentIds);
-    const at = now.toISOString();
-    const window: StatusPageMaintenanceRecord = {
-      id: ref.ctx.deps.newId("mnt"),
-      pageId: page.id,
-      title: input.title,
-      message: input.message,
-      ...times,
-      phase: phaseAt(times, now),
-      componentIds,
-      createdBy: ref.ctx.actor.kind === "user" ? ref.ctx.actor.userId : null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await tx.repos.statusPageMaintenances.insert(window);
-    return { result: toMaintenanceView(window), componentIds };
+  return changePage({
+    ctx,
+    ...ref,
+    change: async (tx, page) => {
+      const componentIds = await requireComponents(tx, page.id, parsed.componentIds);
+      const at = now.toISOString();
+      const window: StatusPageMaintenanceRecord = {
+        id: ctx.deps.newId("mnt"),
+        pageId: page.id,
+        title: parsed.title,
+        message: parsed.message,
+        ...times,
+        phase: phaseAt(times, now),
+        componentIds,
+        createdBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+        createdAt: at,
+        updatedAt: at,
+      };
+      await tx.repos.statusPageMaintenances.insert(window);
+      return { result: toMaintenanceView(window), componentIds };
+    },
   });
 }
 
 /** Changes any fields; the phase is derived again from the times and the clock. */
-export async function updateMaintenance(
-  ref: MaintenanceRef & { input: unknown },
-): Promise<StatusPageMaintenanceView> {
-  const patch = parseInput(UpdateMaintenanceInput, ref.input);
-  return changePage(ref, async (tx, page) => {
-    const window = await findMaintenance(tx, page.id, ref.maintenanceId);
-    const times = checkTimes(patch.startsAt ?? window.startsAt, patch.endsAt ?? window.endsAt);
-    const componentIds =
-      patch.componentIds === undefined
-        ? window.componentIds
-        : await requireComponents(tx, page.id, patch.componentIds);
-    const now = ref.ctx.deps.clock.now();
-    const changed: StatusPageMaintenanceRecord = {
-      ...window,
-      title: patch.title ?? window.title,
-      message: patch.message ?? window.message,
-      ...times,
-      phase: phaseAt(times, now),
-      componentIds,
-      updatedAt: now.toISOString(),
-    };
-    await tx.repos.statusPageMaintenances.update(window.id, changed);
-    // Components it left and components it took may both change state.
-    const touched = [...new Set([...window.componentIds, ...componentIds])];
-    return { result: toMaintenanceView(changed), componentIds: touched };
+export async function updateMaintenance({
+  ctx,
+  maintenanceId,
+  input,
+  ...ref
+}: MaintenanceRef & { input: unknown }): Promise<StatusPageMaintenanceView> {
+  const patch = parseInput(UpdateMaintenanceInput, input);
+  return changePage({
+    ctx,
+    ...ref,
+    change: async (tx, page) => {
+      const window = await findMaintenance(tx, page.id, maintenanceId);
+      const times = checkTimes(patch.startsAt ?? window.startsAt, patch.endsAt ?? window.endsAt);
+      const componentIds =
+        patch.componentIds === undefined
+          ? window.componentIds
+          : await requireComponents(tx, page.id, patch.componentIds);
+      const now = ctx.deps.clock.now();
+      const changed: StatusPageMaintenanceRecord = {
+        ...window,
+        title: patch.title ?? window.title,
+        message: patch.message ?? window.message,
+        ...times,
+        phase: phaseAt(times, now),
+        componentIds,
+        updatedAt: now.toISOString(),
+      };
+      await tx.repos.statusPageMaintenances.update(window.id, changed);
+      // Components it left and components it took may both change state.
+      const touched = [...new Set([...window.componentIds, ...componentIds])];
+      return { result: toMaintenanceView(changed), componentIds: touched };
+    },
   });
 }
 
 /** Deletes a window; components it held in maintenance get their state computed again. */
-export async function deleteMaintenance(ref: MaintenanceRef): Promise<void> {
-  await changePage(ref, async (tx, page) => {
-    const window = await findMaintenance(tx, page.id, ref.maintenanceId);
-    await tx.repos.statusPageMaintenances.delete(window.id);
-    return { result: undefined, componentIds: window.componentIds };
+export async function deleteMaintenance({
+  ctx,
+  maintenanceId,
+  ...ref
+}: MaintenanceRef): Promise<void> {
+  await changePage({
+    ctx,
+    ...ref,
+    change: async (tx, page) => {
+      const window = await findMaintenance(tx, page.id, maintenanceId);
+      await tx.repos.statusPageMaintenances.delete(window.id);
+      return { result: undefined, componentIds: window.componentIds };
+    },
   });
 }

@@ -23,6 +23,7 @@ import {
   deleteComponent,
   updateComponent,
 } from "../../../status-pages/components.js";
+import { createGroup, deleteGroup, updateGroup } from "../../../status-pages/groups.js";
 import {
   createMaintenance,
   deleteMaintenance,
@@ -31,15 +32,12 @@ import {
   updateMaintenance,
 } from "../../../status-pages/maintenances.js";
 import {
-  createGroup,
   createPage,
-  deleteGroup,
   deletePage,
   getPage,
   listPages,
-  updateGroup,
   updatePage,
-} from "../../../status-pages/manage.js";
+} from "../../../status-pages/status-pages.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
