@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startService } from "../src/cli/serve.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load-config.js";
 import { systemClock } from "../src/lib/clock.js";
 import { createLogger } from "../src/lib/logger.js";
 import { createPeriodicScheduler } from "../src/lib/periodic-scheduler.js";

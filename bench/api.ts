@@ -93,7 +93,7 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
 const fmt = (n: number) => n.toLocaleString("en");
 
 async function main() {
-  const { loadConfig } = await import("../src/config.js");
+  const { loadConfig } = await import("../src/config/load-config.js");
   const { startService } = await import("../src/cli/serve.js");
   const { createLogger } = await import("../src/lib/logger.js");
   const { initialize } = await import("../src/setup/initialize.js");

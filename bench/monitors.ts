@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import SQLite from "better-sqlite3";
 import { Agent, request } from "undici";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load-config.js";
 import type { DomainDeps } from "../src/context.js";
 import { systemClock } from "../src/lib/clock.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_GRPC_PORT } from "../src/config.js";
+import { DEFAULT_GRPC_PORT } from "../src/config/config-fields.js";
 import { spawnCli } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";

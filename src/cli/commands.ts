@@ -3,8 +3,9 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.js";
 import { createUser } from "../auth/users.js";
 import { createDomainDeps } from "../composition/domain-deps.js";
 import { openMetaStore } from "../composition/stores.js";
-import { type Config, loadConfig } from "../config/load-config.js";
-import type { Ctx, DomainDeps } from "../context.js";
+import type { Config } from "../config/config-schema.js";
+import { loadConfig } from "../config/load-config.js";
+import { type Ctx, type DomainDeps, systemCtx } from "../context.js";
 import { ApiKeyRole, MemberRole } from "../contracts/auth.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { createProject } from "../projects/projects.js";
@@ -104,11 +105,14 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
     .action(async (opts: PasswordOptions & { email: string; org: string; project: string }) => {
       const password = await passwordFrom(opts, cli);
       const result = await withMeta(globals(), cli, (deps) =>
-        initialize(deps, {
-          email: opts.email,
-          password,
-          org: opts.org,
-          project: opts.project,
+        initialize({
+          ctx: systemCtx(deps),
+          input: {
+            email: opts.email,
+            password,
+            org: opts.org,
+            project: opts.project,
+          },
         }),
       );
       // The same object as --json, readable: the README shows it, and scripts can still parse it.

@@ -1,5 +1,5 @@
 import { SingleBar } from "cli-progress";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { Ctx } from "../context.js";
 import { demoRequests } from "../demo/generator.js";
 import { type SendSummary, sendAll } from "../demo/sender.js";

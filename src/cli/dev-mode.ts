@@ -1,4 +1,4 @@
-import { DEV_SETTINGS } from "../config.js";
+import { DEV_SETTINGS } from "../config/environment.js";
 
 /**
  * The banner `vigil serve --dev` prints before anything else, so nobody runs it in production

@@ -1,4 +1,4 @@
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config/config-error.js";
 import { DomainError } from "../lib/domain-errors.js";
 
 /** Exit codes of every command (docs/design.md §4). */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { createApiKey, deleteApiKey } from "../auth/api-keys.js";
 import { createDomainDeps } from "../composition/domain-deps.js";
 import { openMetaStore } from "../composition/stores.js";
-import type { Config } from "../config/load-config.js";
+import type { Config } from "../config/config-schema.js";
 import type { Ctx } from "../context.js";
 import type { CreateApiKeyInput } from "../contracts/auth.js";
 import { DomainError } from "../lib/domain-errors.js";

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { purgeExpiredSessions } from "../auth/sessions.js";
+import { purgeExpiredSessions } from "../auth/sign-in-sessions.js";
 import { type AppDeps, createDeps, type DepsOptions } from "../composition/app-deps.js";
 import { closeDeps, startBackgroundWork } from "../composition/background-work.js";
-import { type Config, DEFAULT_GRPC_PORT } from "../config.js";
+import { DEFAULT_GRPC_PORT } from "../config/config-fields.js";
+import type { Config } from "../config/config-schema.js";
+import { systemCtx } from "../context.js";
 import { isLoopbackHost } from "../lib/http/address-policy.js";
 import { createLogger } from "../lib/logger.js";
 import { createMetrics } from "../lib/metrics.js";
@@ -36,15 +38,19 @@ export interface RunningService {
 
 /** First start on an empty data dir: create the admin from env, or say how to. */
 async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
-  const expired = await purgeExpiredSessions(deps.domain);
+  const ctx = systemCtx(deps.domain);
+  const expired = await purgeExpiredSessions({ ctx });
   if (expired > 0) logger.info({ expired }, "Removed expired sessions");
-  if (!(await needsInitialization(deps.domain))) return;
+  if (!(await needsInitialization({ ctx }))) return;
   const { adminEmail, adminPassword } = deps.config.auth;
   if (adminEmail && adminPassword) {
-    const result = await initialize(deps.domain, {
-      email: adminEmail,
-      password: adminPassword,
-      withApiKey: false,
+    const result = await initialize({
+      ctx,
+      input: {
+        email: adminEmail,
+        password: adminPassword,
+        withApiKey: false,
+      },
     });
     logger.info(
       { orgId: result.orgId, projectId: result.projectId, userId: result.userId },

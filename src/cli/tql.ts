@@ -1,10 +1,12 @@
 import { createDomainDeps } from "../composition/domain-deps.js";
 import { openMetaStore, openTelemetryStore } from "../composition/stores.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { Ctx } from "../context.js";
+import type { TqlResult } from "../contracts/tql.js";
+import { TQL_MAX_RESULT_ROWS } from "../contracts/tql-dialect.js";
 import { DomainError, type ErrorCode, InvalidInputError } from "../lib/domain-errors.js";
 import { listProjects } from "../projects/projects.js";
-import { createTqlService, TQL_MAX_RESULT_ROWS, type TqlResult } from "../tql/service.js";
+import { createTqlService } from "../tql/tql-service.js";
 import { engineOpenError, findRunningServer, withTemporaryKey } from "./running-server.js";
 
 export interface TqlCommandOptions {

@@ -2,13 +2,13 @@ import type { Logger } from "pino";
 import { type AlertEngine, createAlertEngine } from "../alerts/evaluator.js";
 import { incidentVerbs } from "../alerts/incidents-port.js";
 import { createAlertScheduler } from "../alerts/scheduler.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { DomainDeps } from "../context.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { PeriodicScheduler } from "../lib/periodic-scheduler.js";
 import type { MetaStore } from "../meta/meta-store.js";
-import type { TqlService } from "../tql/service.js";
+import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { AlertRuleDeps } from "../alerts/alert-rules.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
+import { loadSecretKey } from "../config/secret-key.js";
 import type { DomainDeps } from "../context.js";
 import type { IncidentApiDeps } from "../incidents/manage.js";
 import type { IngestService } from "../ingest/ingest.js";
@@ -8,14 +9,15 @@ import type { ByteBudget } from "../lib/byte-budget.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { createMetrics, type Metrics } from "../lib/metrics.js";
-import { createSecretBox, loadSecretKey } from "../lib/secret-box.js";
+import { createSecretBox } from "../lib/secret-box.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import type { ChannelService } from "../notifications/channels.js";
 import type { NotificationDispatcher } from "../notifications/dispatcher.js";
 import type { ReadDeps } from "../read/read-deps.js";
 import type { RateLimitCounter } from "../server/rate-limit-counter.js";
+import type { StatusPageReadDeps } from "../status-pages/status-page-reads.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import type { TqlService } from "../tql/service.js";
+import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { type AppAlerts, createAlerts } from "./alerts.js";
 import { createDomainDeps } from "./domain-deps.js";
@@ -79,6 +81,7 @@ export interface AppDomainDeps extends DomainDeps {
   webhooks: WebhookService;
   tql: TqlService;
   read: ReadDeps;
+  statusPageReads: StatusPageReadDeps;
 }
 
 export interface DepsOptions {
@@ -155,6 +158,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     lease,
   });
   const read = createRead(config, { telemetry, clock, ingest, metrics, organizationOf });
+  const statusPages = createStatusPages({ meta, domain, logger });
   return {
     config,
     logger,
@@ -179,13 +183,14 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       webhooks,
       tql,
       read,
+      statusPageReads: { reader: statusPages.reader, publicUrl: config.publicUrl },
     },
     monitors,
     channels,
     notifier,
     alerts,
     webhooks,
-    statusPages: createStatusPages({ meta, domain, logger }),
+    statusPages,
     async closeOutbound() {
       mailer?.close();
       await Promise.all([outbound.close(), webhooks.close()]);

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { LoginThrottle } from "../auth/login-throttle.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { DomainDeps } from "../context.js";
 import { type Clock, systemClock } from "../lib/clock.js";
 import { type IdGenerator, newId } from "../lib/ids.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { Clock } from "../lib/clock.js";
 import { createOutboundAgent } from "../lib/http/outbound-agent.js";
 import type { IdGenerator } from "../lib/ids.js";

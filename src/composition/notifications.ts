@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import { createEventBus } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../lib/metrics.js";

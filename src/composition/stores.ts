@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { Metrics } from "../lib/metrics.js";
 import { openMetaDatabase } from "../meta/database.js";
 import { createMetaStore, type MetaStore } from "../meta/meta-store.js";

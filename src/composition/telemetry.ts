@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { ErrorTransition } from "../ingest/error-groups.js";
 import { createIngestService, type IngestService } from "../ingest/ingest.js";
 import { ByteBudget } from "../lib/byte-budget.js";
@@ -9,7 +9,7 @@ import type { MetaStore } from "../meta/meta-store.js";
 import { createReadDeps, type ReadDeps } from "../read/read-deps.js";
 import type { OrganizationOf } from "../telemetry/admission-options.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { createTqlService, type TqlService } from "../tql/service.js";
+import { createTqlService, type TqlService } from "../tql/tql-service.js";
 
 /** OTLP ingestion on the telemetry store; error groups are locked through the metadata store. */
 export function createIngest(

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { ALERT_WEBHOOK_EVENTS } from "../alerts/alert-webhook-events.js";
-import { type Config, readPemSetting } from "../config.js";
+import type { Config } from "../config/config-schema.js";
+import { readPemSetting } from "../config/load-config.js";
 import { INCIDENT_WEBHOOK_EVENTS } from "../incidents/incident-webhook-events.js";
 import type { ErrorTransition } from "../ingest/error-groups.js";
 import { ERROR_WEBHOOK_EVENTS, errorEventPayload } from "../ingest/error-webhook-events.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { MetaStore } from "../meta/meta-store.js";
 

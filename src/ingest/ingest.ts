@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config-schema.js";
 import type { ApiKeyActor } from "../context.js";
 import { ForbiddenError } from "../lib/domain-errors.js";
 import type { Metrics } from "../lib/metrics.js";

@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../config.js";
 
 /** Encrypts small JSON values (channel URLs, webhook secrets) for storage; `open` undoes `seal`. */
 export interface SecretBox {
@@ -92,34 +91,15 @@ export function parseSecretKey(text: string): Buffer | undefined {
 export const SECRET_KEY_FILE = "secret.key";
 
 /**
- * The server's secret key: `secretKey` from the config when set (a malformed one is a
- * ConfigError), otherwise `<dataDir>/secret.key`, created once with 32 random bytes (mode 0600)
- * and reused on every later start. Losing that file makes stored channel secrets unreadable.
+ * `<dataDir>/secret.key`, created once with 32 random bytes (mode 0600) and reused on every
+ * later start. A file that does not hold a key throws MalformedKeyFileError: it is never replaced,
+ * as a new key could not read the secrets already stored.
  */
-export function loadSecretKey(
-  config: { secretKey?: string | undefined; dataDir: string },
-  metaEngine: "sqlite" | "postgres" = "sqlite",
-): Buffer {
-  if (config.secretKey === undefined && metaEngine === "postgres")
-    // Several nodes share one PostgreSQL: a key generated per node could not open the others' secrets.
-    throw new ConfigError([
-      "VIGIL_SECRET_KEY (secretKey): required with a PostgreSQL metadata store, the same on every node " +
-        "(create one with `openssl rand -base64 32`)",
-    ]);
-  if (config.secretKey !== undefined) {
-    const key = parseSecretKey(config.secretKey);
-    // The message never repeats the value: it is a secret even when malformed.
-    if (!key)
-      throw new ConfigError([
-        "VIGIL_SECRET_KEY (secretKey): must be 32 bytes written as base64 or as 64 hex characters " +
-          "(e.g. the output of `openssl rand -base64 32`)",
-      ]);
-    return key;
-  }
-  const path = join(config.dataDir, SECRET_KEY_FILE);
+export function readOrCreateKeyFile(dataDir: string): Buffer {
+  const path = join(dataDir, SECRET_KEY_FILE);
   const existing = readKeyFile(path);
   if (existing) return existing;
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   // Written whole under a private name, then linked into place: link fails if another process
   // won the race, and nobody ever reads a half-written key.
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
@@ -140,6 +120,14 @@ export function loadSecretKey(
   return created;
 }
 
+/** The key file exists but holds no 32-byte key. */
+export class MalformedKeyFileError extends SecretBoxError {
+  constructor(readonly path: string) {
+    super(`${path} does not hold a 32-byte key`);
+    this.name = "MalformedKeyFileError";
+  }
+}
+
 function readKeyFile(path: string): Buffer | undefined {
   let text: string;
   try {
@@ -149,10 +137,6 @@ function readKeyFile(path: string): Buffer | undefined {
     throw error;
   }
   const key = parseSecretKey(text);
-  if (!key)
-    throw new ConfigError([
-      `${path}: must hold a 32-byte key as base64 or 64 hex characters; restore it from a backup ` +
-        "(a new key cannot read the secrets already stored)",
-    ]);
+  if (!key) throw new MalformedKeyFileError(path);
   return key;
 }

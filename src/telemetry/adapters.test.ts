@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../config/load-config.js";
 import { createTelemetryExecutor, TELEMETRY_ADAPTERS, telemetryEngineOf } from "./adapters.js";
 
 describe("telemetry adapters", () => {

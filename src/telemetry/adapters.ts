@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { type Config, readPemSetting } from "../config.js";
+import type { Config } from "../config/config-schema.js";
+import { readPemSetting } from "../config/load-config.js";
 import type { TelemetryExecutor } from "./executor.js";
 
 /**

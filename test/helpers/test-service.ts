@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { type RunningService, startService } from "../../src/cli/serve.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import type { DepsOptions } from "../../src/composition/app-deps.js";
 import { createLogger } from "../../src/lib/logger.js";
 import type { ServerOptions } from "../../src/server/server.js";

@@ -1,4 +1,4 @@
-import type { ModelPrice } from "../../config.js";
+import type { ModelPrice } from "../../config/config-fields.js";
 
 /**
  * List prices in US dollars per million tokens (input, output, cached input read, cache write),

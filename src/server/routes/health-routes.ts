@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/config-schema.js";
 import type { IngestService } from "../../ingest/ingest.js";
 import { assessWriteHealth } from "../../ingest/write-health.js";
 import type { Metrics } from "../../lib/metrics.js";

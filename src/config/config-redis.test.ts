@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.js";
-import { describeRedisUrl } from "./server/rate-limit-redis.js";
+import { describeRedisUrl } from "../server/rate-limit-redis.js";
+import { ConfigError } from "./config-error.js";
+import { loadConfig } from "./load-config.js";
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
