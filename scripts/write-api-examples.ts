@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRule } from "../src/alerts/rules.js";
+import { createRule } from "../src/alerts/alert-rules.js";
 import { startService } from "../src/cli/serve.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load-config.js";
 import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
 import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
@@ -22,7 +22,8 @@ import { createLogger } from "../src/lib/logger.js";
 import { createMonitor } from "../src/monitors/monitors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createComponent } from "../src/status-pages/components.js";
-import { createGroup, createPage } from "../src/status-pages/manage.js";
+import { createGroup } from "../src/status-pages/groups.js";
+import { createPage } from "../src/status-pages/status-pages.js";
 
 const OUTPUT = new URL("../src/server/openapi-examples.json", import.meta.url);
 const SEED = 42;
@@ -139,7 +140,7 @@ async function seedStatusPage(
   setup: { orgId: string; projectId: string },
 ): Promise<void> {
   const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
-  const monitor = await createMonitor(deps.monitors, {
+  const monitor = await createMonitor({
     ctx,
     projectId: setup.projectId,
     input: { name: "Checkout API", type: "api", steps: [{ url: "https://shop.example/health" }] },
@@ -190,20 +191,22 @@ async function main(): Promise<void> {
     await seedIncidents(service.deps, setup.projectId);
     await seedStatusPage(service.deps, setup);
     // An alert rule, so /v1/alerts has an item (its fires come from evaluation).
-    await createRule(
-      { tql: service.deps.tql, webhooks: service.deps.webhooks, maxRulesPerProject: 500 },
-      {
-        ctx: { deps: service.deps.domain, actor: { kind: "system" } },
-        projectId: setup.projectId,
-        input: {
-          name: "Checkout error rate",
-          severity: "high",
-          preset: { kind: "error_rate", params: { groupBy: "service" } },
-          condition: { op: ">", threshold: 5 },
-          forSeconds: 120,
-        },
+    const alertRules = {
+      tql: service.deps.tql,
+      webhooks: service.deps.webhooks,
+      maxRulesPerProject: 500,
+    };
+    await createRule({
+      ctx: { deps: { ...service.deps.domain, alertRules }, actor: { kind: "system" } },
+      projectId: setup.projectId,
+      input: {
+        name: "Checkout error rate",
+        severity: "high",
+        preset: { kind: "error_rate", params: { groupBy: "service" } },
+        condition: { op: ">", threshold: 5 },
+        forSeconds: 120,
       },
-    );
+    });
 
     const get = async (path: string): Promise<Json> => {
       const response = await fetch(`${service.url}${path}`, { headers: { "x-api-key": key } });

@@ -1,11 +1,12 @@
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AlertRuleDefinition, seriesKeyHash } from "../src/alerts/definition.js";
+import { seriesKeyHash } from "../src/alerts/definition.js";
 import { createAlertEngine } from "../src/alerts/evaluator.js";
 import { incidentVerbs } from "../src/alerts/incidents-port.js";
 import { UnavailableError } from "../src/lib/domain-errors.js";
 import { createIdGenerator } from "../src/lib/ids.js";
+import type { AlertRuleDefinition } from "../src/meta/repositories/alert-rule-definition.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { createChannel, listChannelDeliveries } from "../src/notifications/channels.js";
 import { initialize } from "../src/setup/initialize.js";
@@ -72,7 +73,7 @@ beforeEach(async () => {
   projectId = admin.projectId;
   apiKey = admin.apiKey ?? "";
   channelId = (
-    await createChannel(service.deps.channels, {
+    await createChannel({
       ctx: { deps: service.deps.domain, actor: { kind: "system" } },
       projectId,
       input: { name: "hooks", type: "webhook", settings: {} },
@@ -203,7 +204,7 @@ describe("alert evaluation", () => {
     });
     // The outbox sends them through the channel; its log names the rule.
     await service.deps.notifier.deliverDue();
-    const log = await listChannelDeliveries(service.deps.channels, {
+    const log = await listChannelDeliveries({
       ctx: { deps: service.deps.domain, actor: { kind: "system" } },
       projectId,
       channelId,
@@ -221,7 +222,7 @@ describe("alert evaluation", () => {
   });
 
   it("a muted rule is evaluated and recorded, but notifies no channel and sends no webhook", async () => {
-    await createEndpoint(service.deps.webhooks, {
+    await createEndpoint({
       ctx: { deps: service.deps.domain, actor: { kind: "system" } },
       projectId,
       input: { url: `${receiver.url}/muted`, events: ["alert.fired", "alert.resolved"] },
@@ -475,7 +476,7 @@ describe("alert evaluation", () => {
   });
 
   it("delivers alert.fired and alert.resolved webhooks with ruleId, signed per Standard Webhooks", async () => {
-    const endpoint = await createEndpoint(service.deps.webhooks, {
+    const endpoint = await createEndpoint({
       ctx: { deps: service.deps.domain, actor: { kind: "system" } },
       projectId,
       input: { url: `${receiver.url}/alerts`, events: ["alert.fired", "alert.resolved"] },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AlertRuleDefinition } from "../src/alerts/definition.js";
 import type { AlertEventRecord } from "../src/meta/repositories/alert-events.js";
+import type { AlertRuleDefinition } from "../src/meta/repositories/alert-rule-definition.js";
 import type { AlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { initialize } from "../src/setup/initialize.js";
 import { addProjectWithKey } from "./helpers/projects.js";

@@ -1,11 +1,21 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATUSES,
+  type AlertSeverity,
+} from "../contracts/alert-catalog.js";
+import {
+  ALERTS_DASHBOARD_TOP,
+  type AlertDetail,
+  type AlertSummary,
+  type AlertsDashboard,
+} from "../contracts/alert-reads.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
-  countsOf,
   dashboardWindow,
   isoMs,
   listQuery,
@@ -14,20 +24,13 @@ import {
 } from "../lib/list-params.js";
 import { ALERT_RULE_SORTS } from "../meta/repositories/alert-rules.js";
 import { requireProject } from "../projects/projects.js";
-import { ALERT_SEVERITIES, type AlertSeverity } from "./definition.js";
-import {
-  ALERT_STATUSES,
-  AlertEventView,
-  AlertRuleView,
-  SeriesStateView,
-  toEventView,
-  toRuleView,
-  toSeriesView,
-} from "./views.js";
+import { toEventView, toRuleView, toSeriesView } from "./alert-views.js";
+
+// The /v1/alerts reads: a project's rules seen as alerts, one alert, and the dashboard (the
+// views are contracts/alert-reads.ts).
 
 const RECENT_EVENTS = 5;
 const DETAIL_EVENTS = 20;
-const TOP = 10;
 
 export const AlertIdParam = z.string().min(1).max(64).describe("The alert rule's id (alr_…)");
 
@@ -46,36 +49,21 @@ export const ListAlertsQuery = listQuery(ALERT_RULE_SORTS, {
 });
 export type ListAlertsQuery = z.infer<typeof ListAlertsQuery>;
 
-const RecentEvents = z
-  .array(AlertEventView)
-  .describe(
-    "The latest fire and resolve events, newest first. With a window: those in it, and the fire that began a series' firing still going when the window began",
-  );
-
-/** An alert as /v1/alerts lists it: the rule, its state and thresholds, recent fires/resolves. */
-export const AlertSummary = AlertRuleView.extend({ recentEvents: RecentEvents }).meta({
-  id: "AlertSummary",
-});
-export type AlertSummary = z.infer<typeof AlertSummary>;
-
-export const AlertDetail = AlertRuleView.extend({
-  channels: z.array(z.object({ id: z.string(), name: z.string(), type: z.string() })),
-  series: z.array(SeriesStateView).describe("Every series the rule tracks and its state"),
-  recentEvents: z.array(AlertEventView).describe("The latest events of every kind, newest first"),
-}).meta({ id: "AlertDetail" });
-export type AlertDetail = z.infer<typeof AlertDetail>;
-
 const readCtx = async (ctx: Ctx, projectId: string) => {
   await requireProject(ctx, projectId, "read");
   return { repos: ctx.deps.meta.repos, now: ctx.deps.clock.now() };
 };
 
 /** GET /v1/alerts: the project's rules as alerts, by status, with their recent fires and resolves. */
-export async function listAlerts(
-  ctx: Ctx,
-  projectId: string,
-  query: ListAlertsQuery,
-): Promise<Page<AlertSummary>> {
+export async function listAlerts({
+  ctx,
+  projectId,
+  query,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  query: ListAlertsQuery;
+}): Promise<Page<AlertSummary>> {
   const { repos, now } = await readCtx(ctx, projectId);
   const window = resolveWindow(query, now.getTime());
   const filter = {
@@ -112,7 +100,15 @@ export async function listAlerts(
 }
 
 /** GET /v1/alerts/:alertId: the rule and its configuration, series states and last evaluation. */
-export async function getAlert(ctx: Ctx, projectId: string, alertId: string): Promise<AlertDetail> {
+export async function getAlert({
+  ctx,
+  projectId,
+  alertId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  alertId: string;
+}): Promise<AlertDetail> {
   const { repos, now } = await readCtx(ctx, projectId);
   const rule = await repos.alertRules.findById(alertId);
   if (!rule || rule.projectId !== projectId) throw new NotFoundError("Alert", alertId);
@@ -134,53 +130,16 @@ export async function getAlert(ctx: Ctx, projectId: string, alertId: string): Pr
 export const AlertsDashboardQuery = z.object(WindowQuery.shape).strict();
 export type AlertsDashboardQuery = z.infer<typeof AlertsDashboardQuery>;
 
-export const AlertsDashboard = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    fires: z.number().int().describe("Series that fired in the window"),
-    resolves: z.number().int().describe("Series that resolved in the window"),
-    firingNow: z.number().int().describe("Series firing now"),
-    rules: z
-      .object({
-        total: z.number().int(),
-        active: z.number().int(),
-        muted: z.number().int(),
-        failing: z.number().int(),
-      })
-      .describe(
-        "Rules now: all, active (a series firing, not muted), muted, and failing (their evaluations fail, whatever their status)",
-      ),
-    meanTimeToResolveMs: z
-      .number()
-      .int()
-      .nullable()
-      .describe("Mean time from fire to resolve of the resolves in the window; null if none"),
-    series: z
-      .array(z.object({ time: z.string(), fires: z.number().int(), resolves: z.number().int() }))
-      .describe("Every bucket of the window, zero-filled"),
-    firesBySeverity: countsOf(ALERT_SEVERITIES),
-    topRules: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          severity: z.enum(ALERT_SEVERITIES),
-          fires: z.number().int(),
-        }),
-      )
-      .describe(`The ${TOP} rules that fired most in the window`),
-  })
-  .meta({ id: "AlertsDashboard" });
-export type AlertsDashboard = z.infer<typeof AlertsDashboard>;
-
 /** GET /v1/alerts/dashboard: fires over time, by severity, noisiest rules, MTTR, firing now. */
-export async function alertsDashboard(
-  ctx: Ctx,
-  projectId: string,
-  query: AlertsDashboardQuery,
-): Promise<AlertsDashboard> {
+export async function alertsDashboard({
+  ctx,
+  projectId,
+  query,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  query: AlertsDashboardQuery;
+}): Promise<AlertsDashboard> {
   const { repos, now } = await readCtx(ctx, projectId);
   const window = dashboardWindow(query, now.getTime());
   const step = bucketMs(window);
@@ -188,7 +147,12 @@ export async function alertsDashboard(
   const to = isoMs(window.toMs);
   const nowIso = now.toISOString();
   const [stats, firingNow, total, active, muted, failing] = await Promise.all([
-    repos.alertEvents.transitionStats(projectId, { from, to, stepMs: step, top: TOP }),
+    repos.alertEvents.transitionStats(projectId, {
+      from,
+      to,
+      stepMs: step,
+      top: ALERTS_DASHBOARD_TOP,
+    }),
     repos.alertSeries.countFiring(projectId),
     repos.alertRules.count({ projectId, now: nowIso }),
     repos.alertRules.count({ projectId, now: nowIso, status: "active" }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AlertRuleDefinition } from "./definition.js";
+import type { AlertRuleDefinition } from "../meta/repositories/alert-rule-definition.js";
 import { conditionText } from "./evaluator.js";
 
 const definition = (preset: AlertRuleDefinition["preset"], threshold: number) => ({

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { renderMessage, templatePlaceholders } from "../contracts/alert-catalog.js";
+import { CreateAlertRuleInput } from "../contracts/alerts.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
-import {
-  breaches,
-  CreateAlertRuleInput,
-  renderMessage,
-  seriesKey,
-  seriesKeyHash,
-  templatePlaceholders,
-  toDefinition,
-} from "./definition.js";
+import { breaches, seriesKey, seriesKeyHash, toDefinition } from "./definition.js";
 
 const fieldsOf = (input: unknown): string[] => {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { AlertRuleDefinition } from "../meta/repositories/alert-rule-definition.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
-import type { AlertRuleDefinition } from "./definition.js";
 import { seriesKey } from "./definition.js";
 import { type EvaluationPlan, isMuted, planEvaluation, type QueryOutcome } from "./evaluation.js";
 

@@ -1,6 +1,7 @@
+import type { AlertRuleState, SeriesState } from "../contracts/alert-catalog.js";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../meta/repositories/alert-series.js";
-import { type AlertRuleState, intervalMs, type SeriesState, seriesKeyHash } from "./definition.js";
+import { intervalMs, seriesKeyHash } from "./definition.js";
 import type { SeriesSample } from "./query-check.js";
 import { planSeries } from "./series-plan.js";
 

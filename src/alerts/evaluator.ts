@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { renderMessage, withUnit } from "../contracts/alert-catalog.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import { UnavailableError } from "../lib/domain-errors.js";
@@ -13,10 +14,8 @@ import type { LeaseFence } from "../meta/repositories/work-leases.js";
 import type { AlertEvent, AlertNotification } from "../notifications/model.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { ResultColumn } from "../telemetry/executor.js";
-import { alertEventId, alertEventPayload } from "../webhooks/event-types.js";
-import type { WebhookService } from "../webhooks/service.js";
-import { withUnit } from "./catalog.js";
-import { renderMessage } from "./definition.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
+import { alertEventId, alertEventPayload } from "./alert-webhook-events.js";
 import {
   type EvaluationPlan,
   isBackingOff,

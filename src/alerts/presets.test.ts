@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { compileTql } from "../tql/compile.js";
-import { compilePreset, PRESET_KINDS, tqlString } from "./presets.js";
+import { compilePreset, PRESET_KINDS, PRESETS, tqlString } from "./presets.js";
 
 const compile = (text: string) => compileTql(text, { database: "vigil", rowCap: 0 });
 
@@ -40,6 +40,10 @@ const fieldOf = (run: () => unknown): string | undefined => {
 describe("alert presets", () => {
   it("has a case for every preset", () => {
     expect(Object.keys(CASES).sort()).toEqual([...PRESET_KINDS].sort());
+  });
+
+  it("registers exactly the contract's kinds, in its order", () => {
+    expect(Object.keys(PRESETS)).toEqual([...PRESET_KINDS]);
   });
 
   for (const [kind, cases] of Object.entries(CASES))

@@ -1,13 +1,17 @@
 import { z } from "zod";
 import type { Ctx } from "../context.js";
+import {
+  ALERT_PRESET_KINDS,
+  ALERT_UNITS,
+  type AlertPresetKind,
+} from "../contracts/alert-catalog.js";
+import type { AlertPresetView, AlertUnitView, PresetRef } from "../contracts/alerts.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import { requireProject } from "../projects/projects.js";
 import { searchTerms } from "../read/search.js";
 import { containsPattern } from "../read/sql.js";
 import { TELEMETRY_TABLES } from "../telemetry/tables.js";
-import { ALERT_UNIT_NAMES, ALERT_UNITS } from "./catalog.js";
-import type { PresetRef } from "./definition.js";
 import type { ValueRange } from "./value-range.js";
 
 /** Look-back windows a preset may aggregate over, as TQL INTERVALs. */
@@ -271,10 +275,11 @@ export const PRESETS = {
       )}${label.groupBy}`;
     },
   }),
-} as const;
+} as const satisfies Record<AlertPresetKind, unknown>;
 
-export type PresetKind = keyof typeof PRESETS;
-export const PRESET_KINDS = Object.keys(PRESETS) as [PresetKind, ...PresetKind[]];
+export type PresetKind = AlertPresetKind;
+/** The registry's kinds, in the contract's order (the `satisfies` above keeps the two alike). */
+export const PRESET_KINDS = ALERT_PRESET_KINDS;
 
 const isPresetKind = (kind: string): kind is PresetKind => Object.hasOwn(PRESETS, kind);
 
@@ -309,18 +314,6 @@ export function presetUnit(preset: PresetRef | null): ValueRange["unit"] {
   return (params.success ? spec.range?.(params.data) : undefined)?.unit ?? spec.unit?.unit ?? null;
 }
 
-/** A preset's unit as the editor shows it beside the threshold: name, symbol and bounds. */
-export const AlertUnitView = z
-  .object({
-    name: z.enum(ALERT_UNIT_NAMES),
-    symbol: z.string().describe("Shown after a value: `%`, `ms`, or empty for a count"),
-    min: z.number().optional().describe("No value is below it"),
-    max: z.number().optional().describe("No value is above it"),
-    integer: z.boolean().optional().describe("Whole numbers only"),
-  })
-  .meta({ id: "AlertUnit" });
-export type AlertUnitView = z.infer<typeof AlertUnitView>;
-
 const toUnitView = (range: ValueRange | null): AlertUnitView | null =>
   range?.unit
     ? {
@@ -331,24 +324,6 @@ const toUnitView = (range: ValueRange | null): AlertUnitView | null =>
         ...(range.integer ? { integer: true } : {}),
       }
     : null;
-
-/** A preset as the dashboard's rule editor offers it: its parameters as JSON Schema. */
-export const AlertPresetView = z
-  .object({
-    kind: z.enum(PRESET_KINDS),
-    title: z.string(),
-    description: z.string(),
-    unit: AlertUnitView.nullable().describe(
-      "The unit of the value and of the threshold, and its bounds; null when it depends on the parameters (a metric's own unit)",
-    ),
-    params: z
-      .record(z.string(), z.unknown())
-      .describe(
-        "JSON Schema (2020-12) of `preset.params`, input side: a parameter with a default is not required",
-      ),
-  })
-  .meta({ id: "AlertPreset" });
-export type AlertPresetView = z.infer<typeof AlertPresetView>;
 
 /** The params schema itself: zod puts a schema with an id under `$defs` behind a `$ref`. */
 function paramsJsonSchema(params: z.ZodType): Record<string, unknown> {

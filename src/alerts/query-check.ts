@@ -1,6 +1,6 @@
 import { InvalidInputError } from "../lib/domain-errors.js";
 import type { ResultColumn } from "../telemetry/executor.js";
-import type { TqlService } from "../tql/service.js";
+import type { TqlService } from "../tql/tql-service.js";
 import { seriesKey } from "./definition.js";
 
 /** The column an alert query must return: its number per series. */

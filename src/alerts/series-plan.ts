@@ -1,4 +1,6 @@
-import { type AlertRuleDefinition, breaches, type SeriesState, seriesKey } from "./definition.js";
+import type { SeriesState } from "../contracts/alert-catalog.js";
+import type { AlertRuleDefinition } from "../meta/repositories/alert-rule-definition.js";
+import { breaches, seriesKey } from "./definition.js";
 import type { SeriesSample } from "./query-check.js";
 import { type NextSeriesState, nextSeriesState, type SeriesStateSnapshot } from "./series-state.js";
 

@@ -1,4 +1,4 @@
-import type { SeriesState } from "./definition.js";
+import type { SeriesState } from "../contracts/alert-catalog.js";
 
 /** The state-machine columns of one series (`alert_series`), ISO times. */
 export interface SeriesStateSnapshot {

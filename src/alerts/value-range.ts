@@ -1,5 +1,9 @@
-import { ALERT_UNITS, type AlertUnit, type ConditionOp } from "./catalog.js";
-import { formatAlertValue } from "./definition.js";
+import {
+  ALERT_UNITS,
+  type AlertUnit,
+  type ConditionOp,
+  formatAlertValue,
+} from "../contracts/alert-catalog.js";
 
 /**
  * What a rule's value can be: its unit and, where known, its bounds. A preset knows its own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALERT_SEVERITIES } from "../alerts/definition.js";
 import { INCIDENT_SEVERITIES } from "../incidents/model.js";
+import { ALERT_SEVERITIES } from "./alert-catalog.js";
 import { SEVERITIES, SEVERITY_RANK } from "./severity.js";
 
 describe("severities", () => {

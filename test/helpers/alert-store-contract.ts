@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import type { AlertRuleDefinition } from "../../src/alerts/definition.js";
 import { ConflictError } from "../../src/lib/domain-errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import type { AlertEventRecord } from "../../src/meta/repositories/alert-events.js";
+import type { AlertRuleDefinition } from "../../src/meta/repositories/alert-rule-definition.js";
 import type { AlertRuleRecord } from "../../src/meta/repositories/alert-rules.js";
 import type { AlertSeriesRecord } from "../../src/meta/repositories/alert-series.js";
 

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
-import type { AlertEventKind, AlertSeverity } from "../../alerts/definition.js";
+import type { AlertEventKind, AlertSeverity } from "../../contracts/alert-catalog.js";
 import type { MetaEngine } from "../database.js";
 import type { AlertEventRow, MetaSchema } from "../schema.js";
 import { parseLabels } from "./alert-series.js";

@@ -1,14 +1,14 @@
 import { type Kysely, sql } from "kysely";
 import {
-  type AlertRuleDefinition,
+  ALERT_INTERVALS,
   type AlertRuleState,
   type AlertSeverity,
-  intervalMs,
-  StoredDefinition,
-} from "../../alerts/definition.js";
+  type AlertStatus,
+} from "../../contracts/alert-catalog.js";
 import type { AlertRuleRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
 import { type EventWindow, transitionsActiveIn } from "./alert-events.js";
+import { type AlertRuleDefinition, parseAlertRuleDefinition } from "./alert-rule-definition.js";
 import { links } from "./links.js";
 import { lockRow } from "./row-lock.js";
 
@@ -79,9 +79,6 @@ export interface AlertRuleEvaluation {
   failingSince: string | null;
 }
 
-/** The alert status the spec lists, derived from mute and series states at a time. */
-export type AlertStatus = "active" | "muted" | "resolved";
-
 /** Which rules a list shows: a project's, optionally by alert status (computed at `now`). */
 export interface AlertRuleFilter {
   projectId: string;
@@ -106,7 +103,7 @@ const toRecord = (row: AlertRuleRow, channelIds: string[]): AlertRuleRecord => (
   name: row.name,
   description: row.description,
   severity: row.severity as AlertSeverity,
-  definition: StoredDefinition.parse(JSON.parse(row.definition)),
+  definition: parseAlertRuleDefinition(row.definition),
   query: row.query,
   channelIds,
   muted: row.muted === 1,
@@ -259,7 +256,6 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** Every rule with its evaluation period, for the scheduler (muted rules are evaluated too). */
     /** A cheap fingerprint of the rules (count and latest edit): see monitors' activeVersion. */
     async schedulableVersion(): Promise<string> {
       const row = await db
@@ -271,6 +267,7 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return `${Number(row?.n ?? 0)}@${row?.latest ?? ""}`;
     },
+    /** Every rule with its evaluation period, for the scheduler (muted rules are evaluated too). */
     async listSchedulable(): Promise<
       {
         id: string;
@@ -295,7 +292,7 @@ export function createAlertRuleRepository(db: Kysely<MetaSchema>) {
         id: r.id,
         projectId: r.project_id,
         orgId: r.org_id,
-        intervalMs: intervalMs(StoredDefinition.parse(JSON.parse(r.definition)).interval),
+        intervalMs: ALERT_INTERVALS[parseAlertRuleDefinition(r.definition).interval] * 1000,
         lastEvaluatedAt: r.last_evaluated_at,
       }));
     },

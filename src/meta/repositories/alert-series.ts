@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { SeriesState } from "../../alerts/definition.js";
+import type { SeriesState } from "../../contracts/alert-catalog.js";
 import type { AlertSeriesRow, MetaSchema } from "../schema.js";
 
 /** One series of a rule (one distinct label set) and its state machine. */

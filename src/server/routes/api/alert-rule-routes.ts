@@ -1,10 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { CreateAlertRuleInput, UpdateAlertRuleInput } from "../../../alerts/definition.js";
-import { AlertPresetView, listAlertPresets } from "../../../alerts/presets.js";
 import {
-  type AlertRuleDeps,
   AlertRuleIdParam,
   createRule,
   deleteRule,
@@ -12,15 +9,22 @@ import {
   ListEventsQuery,
   listRuleEvents,
   listRules,
-  MuteInput,
   muteRule,
-  previewDraft,
-  previewRule,
   unmuteRule,
   updateRule,
-} from "../../../alerts/rules.js";
-import { AlertEventView, AlertPreviewView, AlertRuleView } from "../../../alerts/views.js";
+} from "../../../alerts/alert-rules.js";
+import { listAlertPresets } from "../../../alerts/presets.js";
+import { previewDraft, previewRule } from "../../../alerts/rule-preview.js";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import {
+  AlertEventView,
+  AlertPresetView,
+  AlertPreviewView,
+  AlertRuleView,
+  CreateAlertRuleInput,
+  MuteAlertRuleInput,
+  UpdateAlertRuleInput,
+} from "../../../contracts/alerts.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
@@ -40,15 +44,7 @@ const save = { ...run, 409: Problem };
 
 /** /api/projects/:projectId/alert-rules… (docs/design.md §4): alert rules, mute, preview and events. */
 export const alertRuleRoutes =
-  (
-    deps: AppDeps,
-    rules: AlertRuleDeps = {
-      tql: deps.tql,
-      webhooks: deps.webhooks,
-      scheduler: deps.alerts.scheduler,
-      maxRulesPerProject: deps.config.alerts.maxRulesPerProject,
-    },
-  ): FastifyPluginAsyncZod =>
+  (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const ref = (request: FastifyRequest & { params: z.infer<typeof RuleParams> }) => ({
       ctx: userCtx(deps.domain, request),
@@ -89,7 +85,7 @@ export const alertRuleRoutes =
         },
       },
       async (request, reply) => {
-        const rule = await createRule(rules, {
+        const rule = await createRule({
           ctx: userCtx(deps.domain, request),
           projectId: request.params.projectId,
           input: request.body,
@@ -110,7 +106,7 @@ export const alertRuleRoutes =
         },
       },
       async (request) =>
-        previewDraft(rules, {
+        previewDraft({
           ctx: userCtx(deps.domain, request),
           projectId: request.params.projectId,
           input: request.body,
@@ -163,7 +159,7 @@ export const alertRuleRoutes =
           response: { 200: AlertRuleView, ...save },
         },
       },
-      async (request) => updateRule(rules, { ...ref(request), input: request.body }),
+      async (request) => updateRule({ ...ref(request), input: request.body }),
     );
 
     app.delete(
@@ -177,7 +173,7 @@ export const alertRuleRoutes =
         },
       },
       async (request, reply) => {
-        await deleteRule(rules, ref(request));
+        await deleteRule(ref(request));
         return reply.code(204).send(null);
       },
     );
@@ -189,7 +185,7 @@ export const alertRuleRoutes =
           tags,
           summary: "Mute until a time, or indefinitely: still evaluated and recorded, not notified",
           params: RuleParams,
-          body: MuteInput.nullish(),
+          body: MuteAlertRuleInput.nullish(),
           response: { 200: AlertRuleView, ...write },
         },
       },
@@ -220,7 +216,7 @@ export const alertRuleRoutes =
           response: { 200: AlertPreviewView, ...run },
         },
       },
-      async (request) => previewRule(rules, ref(request)),
+      async (request) => previewRule(ref(request)),
     );
 
     app.get(

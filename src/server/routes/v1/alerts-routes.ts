@@ -1,10 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
-  AlertDetail,
   AlertIdParam,
-  AlertSummary,
-  AlertsDashboard,
   AlertsDashboardQuery,
   alertsDashboard,
   getAlert,
@@ -12,6 +9,7 @@ import {
   listAlerts,
 } from "../../../alerts/alerts-read.js";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { AlertDetail, AlertSummary, AlertsDashboard } from "../../../contracts/alert-reads.js";
 import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";
@@ -20,9 +18,9 @@ import { readRoute } from "./read-route.js";
 export const alertsRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const ctx = (request: Parameters<typeof apiKeyCtx>[1]) => {
-      const c = apiKeyCtx(deps.domain, request);
-      return { ctx: c, projectId: c.actor.projectId };
+    const scope = (request: Parameters<typeof apiKeyCtx>[1]) => {
+      const ctx = apiKeyCtx(deps.domain, request);
+      return { ctx, projectId: ctx.actor.projectId };
     };
     app.get(
       "/alerts",
@@ -35,10 +33,7 @@ export const alertsRoutes =
         querystring: ListAlertsQuery,
         response: listOf(AlertSummary),
       }),
-      async (request) => {
-        const { ctx: c, projectId } = ctx(request);
-        return listAlerts(c, projectId, request.query);
-      },
+      async (request) => listAlerts({ ...scope(request), query: request.query }),
     );
     app.get(
       "/alerts/dashboard",
@@ -49,10 +44,7 @@ export const alertsRoutes =
         querystring: AlertsDashboardQuery,
         response: AlertsDashboard,
       }),
-      async (request) => {
-        const { ctx: c, projectId } = ctx(request);
-        return alertsDashboard(c, projectId, request.query);
-      },
+      async (request) => alertsDashboard({ ...scope(request), query: request.query }),
     );
     app.get(
       "/alerts/:alertId",
@@ -63,9 +55,6 @@ export const alertsRoutes =
         params: z.object({ alertId: AlertIdParam }),
         response: AlertDetail,
       }),
-      async (request) => {
-        const { ctx: c, projectId } = ctx(request);
-        return getAlert(c, projectId, request.params.alertId);
-      },
+      async (request) => getAlert({ ...scope(request), alertId: request.params.alertId }),
     );
   };

@@ -1,114 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
-  AlertEventKind,
-  AlertInterval,
-  AlertRuleState,
-  AlertSeverity,
-  AlertUnit,
-  AlertWarningCode,
-  ConditionOp,
-  NoDataMode,
-  SeriesState,
-} from "../../../../src/alerts/catalog";
+  AlertEventView,
+  AlertPresetView,
+  AlertPreviewView,
+  AlertRuleView,
+  CreateAlertRuleInput,
+  MuteAlertRuleInput,
+} from "../../../../src/contracts/alerts";
 import { api, type ListPage, projectApi } from "../../api/client";
 
-export interface PresetRef {
-  kind: string;
-  params: Record<string, unknown>;
-}
-
-/** `GET /api/projects/:id/alert-rules/:ruleId` (src/alerts/views.ts `AlertRuleView`). */
-export interface AlertRule {
-  id: string;
-  projectId: string;
-  name: string;
-  description: string;
-  severity: AlertSeverity;
-  query: string;
-  preset: PresetRef | null;
-  condition: { op: ConditionOp; threshold: number };
-  /** The unit of the value and threshold (percent, ms, count); null for TQL or a metric. */
-  unit: AlertUnit | null;
-  interval: AlertInterval;
-  forSeconds: number;
-  noData: NoDataMode;
-  renotifyMinutes: number;
-  openIncident: boolean;
-  messageTemplate: string;
-  channelIds: string[];
-  /** Saved, but worth a look: no channel (it notifies no one). */
-  warnings: { code: AlertWarningCode; message: string }[];
-  status: "active" | "muted" | "resolved";
-  state: AlertRuleState;
-  /** While its evaluations fail: since when, how many in a row, why, and when it runs next. */
-  failing: {
-    since: string;
-    failures: number;
-    reason: string;
-    nextEvaluationAt: string | null;
-  } | null;
-  muted: boolean;
-  mutedUntil: string | null;
-  firingSeries: number;
-  lastEvaluation: {
-    at: string;
-    durationMs: number | null;
-    value: number | null;
-    series: number | null;
-    error: string | null;
-  } | null;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What a create, a full edit (PATCH) or a draft preview sends. */
-export type AlertRuleInput = Pick<
-  AlertRule,
-  | "name"
-  | "description"
-  | "severity"
-  | "condition"
-  | "interval"
-  | "forSeconds"
-  | "noData"
-  | "renotifyMinutes"
-  | "openIncident"
-  | "messageTemplate"
-  | "channelIds"
-> & { query?: string; preset?: PresetRef };
-
-export interface AlertPreview {
-  evaluatedAt: string;
-  durationMs: number;
-  query: string;
-  labels: string[];
-  noData: boolean;
-  series: {
-    seriesKey: string;
-    labels: Record<string, string>;
-    value: number | null;
-    breaching: boolean | "no_data_keep";
-    state: SeriesState;
-    nextState: SeriesState;
-    transition: "none" | "pending" | "fired" | "resolved" | "cancelled";
-    message: string;
-  }[];
-}
-
-export interface AlertEvent {
-  id: string;
-  ruleId: string;
-  kind: AlertEventKind;
-  seriesKey: string;
-  labels: Record<string, string>;
-  value: number | null;
-  threshold: number;
-  at: string;
-  notified: boolean;
-  incidentId: string | null;
-  message: string | null;
-}
+// The alert rule API's views and inputs are the server's own (src/contracts/alerts.ts).
 
 /** A JSON Schema property as the presets endpoint describes parameters. */
 export interface ParamSchema {
@@ -127,22 +28,10 @@ export interface ParamSchema {
   maximum?: number;
 }
 
-/** A preset's unit and bounds: the threshold is taken in it and must be reachable. */
-export interface PresetUnit {
-  name: AlertUnit;
-  symbol: string;
-  min?: number;
-  max?: number;
-  integer?: boolean;
-}
-
-export interface AlertPreset {
-  kind: string;
-  title: string;
-  description: string;
-  unit: PresetUnit | null;
+/** A preset as the editor reads it: the contract's view, its params JSON Schema made precise. */
+export type AlertPreset = Omit<AlertPresetView, "params"> & {
   params: { properties: Record<string, ParamSchema>; required?: string[] };
-}
+};
 
 const rulesPath = (projectId: string, ...rest: string[]) =>
   projectApi(projectId, ["/alert-rules", ...rest.map(encodeURIComponent)].join("/"));
@@ -157,7 +46,7 @@ export function useRules(projectId: string) {
   return useQuery({
     queryKey: alertKeys.all(projectId),
     queryFn: ({ signal }) =>
-      api<ListPage<AlertRule>>(rulesPath(projectId), { query: { limit: 1000 }, signal }),
+      api<ListPage<AlertRuleView>>(rulesPath(projectId), { query: { limit: 1000 }, signal }),
     refetchInterval: 30_000,
   });
 }
@@ -165,7 +54,7 @@ export function useRules(projectId: string) {
 export function useRule(projectId: string, ruleId: string) {
   return useQuery({
     queryKey: alertKeys.one(projectId, ruleId),
-    queryFn: ({ signal }) => api<AlertRule>(rulesPath(projectId, ruleId), { signal }),
+    queryFn: ({ signal }) => api<AlertRuleView>(rulesPath(projectId, ruleId), { signal }),
     refetchInterval: 30_000,
   });
 }
@@ -188,7 +77,7 @@ export function useRuleEvents(
   return useQuery({
     queryKey: [...alertKeys.events(projectId, ruleId), query],
     queryFn: ({ signal }) =>
-      api<ListPage<AlertEvent>>(rulesPath(projectId, ruleId, "events"), {
+      api<ListPage<AlertEventView>>(rulesPath(projectId, ruleId, "events"), {
         query: { ...query, limit: 50 },
         signal,
       }),
@@ -200,10 +89,10 @@ export function useRuleEvents(
 export function useSaveRule(projectId: string, ruleId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: AlertRuleInput) =>
+    mutationFn: (input: CreateAlertRuleInput) =>
       ruleId
-        ? api<AlertRule>(rulesPath(projectId, ruleId), { method: "PATCH", body: input })
-        : api<AlertRule>(rulesPath(projectId), { method: "POST", body: input }),
+        ? api<AlertRuleView>(rulesPath(projectId, ruleId), { method: "PATCH", body: input })
+        : api<AlertRuleView>(rulesPath(projectId), { method: "POST", body: input }),
     onSuccess: async (rule) => {
       client.setQueryData(alertKeys.one(projectId, rule.id), rule);
       await client.invalidateQueries({ queryKey: alertKeys.all(projectId), exact: true });
@@ -214,8 +103,8 @@ export function useSaveRule(projectId: string, ruleId: string | undefined) {
 /** Evaluates a draft now without saving anything (`POST …/alert-rules/preview`). */
 export function usePreview(projectId: string) {
   return useMutation({
-    mutationFn: (input: AlertRuleInput) =>
-      api<AlertPreview>(rulesPath(projectId, "preview"), { method: "POST", body: input }),
+    mutationFn: (input: CreateAlertRuleInput) =>
+      api<AlertPreviewView>(rulesPath(projectId, "preview"), { method: "POST", body: input }),
   });
 }
 
@@ -226,9 +115,9 @@ export function useRuleAction(
 ) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body?: { until?: string }): Promise<AlertRule | undefined> => {
+    mutationFn: async (body?: MuteAlertRuleInput): Promise<AlertRuleView | undefined> => {
       if (action !== "delete")
-        return api<AlertRule>(rulesPath(projectId, ruleId, action), {
+        return api<AlertRuleView>(rulesPath(projectId, ruleId, action), {
           method: "POST",
           body: body ?? {},
         });

@@ -4,9 +4,10 @@ import {
   type ConditionOp,
   DEFAULT_MESSAGE_TEMPLATE,
   type NoDataMode,
-} from "../../../../src/alerts/catalog";
+} from "../../../../src/contracts/alert-catalog";
+import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts";
 import { capitalize } from "../../lib/format";
-import type { AlertPreset, AlertRule, AlertRuleInput, ParamSchema } from "./api";
+import type { AlertPreset, ParamSchema } from "./api";
 
 /** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
 export interface RuleDraft {
@@ -48,7 +49,7 @@ export const emptyRuleDraft = (): RuleDraft => ({
   channelIds: [],
 });
 
-export function fromRule(rule: AlertRule): RuleDraft {
+export function fromRule(rule: AlertRuleView): RuleDraft {
   return {
     name: rule.name,
     description: rule.description,
@@ -93,7 +94,10 @@ export function presetParams(
   return params;
 }
 
-export function toRuleInput(draft: RuleDraft, presets: readonly AlertPreset[]): AlertRuleInput {
+export function toRuleInput(
+  draft: RuleDraft,
+  presets: readonly AlertPreset[],
+): CreateAlertRuleInput {
   const preset = presets.find((p) => p.kind === draft.presetKind);
   return {
     name: draft.name,

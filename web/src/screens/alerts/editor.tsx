@@ -1,12 +1,13 @@
 import { useMemo } from "react";
 import { Link, useLocation } from "wouter";
+import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { canWrite } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { PageHeader } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
-import { type AlertRule, useRule, useRuleAction } from "./api";
+import { useRule, useRuleAction } from "./api";
 import { emptyRuleDraft, fromRule } from "./draft";
 import { RuleEvents } from "./events";
 import { MuteControl } from "./mute";
@@ -44,7 +45,7 @@ export function RuleScreen({ ruleId }: { ruleId: string }) {
   );
 }
 
-function Loaded({ rule, projectId }: { rule: AlertRule; projectId: string }) {
+function Loaded({ rule, projectId }: { rule: AlertRuleView; projectId: string }) {
   const { role } = useProject();
   const [, navigate] = useLocation();
   const writer = canWrite(role);

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { ALERT_EVENT_KINDS } from "../../../../src/alerts/catalog";
+import { ALERT_EVENT_KINDS } from "../../../../src/contracts/alert-catalog";
 import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
 import { FilterSelect } from "../../components/list-filters";

@@ -1,5 +1,6 @@
 import { Link } from "wouter";
-import { ALERT_SEVERITIES } from "../../../../src/alerts/catalog";
+import { ALERT_SEVERITIES } from "../../../../src/contracts/alert-catalog";
+import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
 import { QueryView } from "../../components/feedback";
@@ -13,7 +14,7 @@ import { RelativeTime } from "../../components/relative-time";
 import { PageHeader } from "../../components/ui";
 import { formatNumber } from "../../lib/format";
 import { useProject } from "../project-context";
-import { type AlertRule, usePresets, useRules } from "./api";
+import { usePresets, useRules } from "./api";
 import { conditionText, RULE_STATES, RuleStateBadge, ruleStateKey, SeverityBadge } from "./state";
 
 /** `/alerts`: the rules with their state; filters live in the URL. */
@@ -23,7 +24,7 @@ export function RuleList() {
   const presets = usePresets(projectId);
   const filters = useListFilters(["q", "state", "severity"] as const);
   const { q, state, severity } = filters.values;
-  const matches = (r: AlertRule) =>
+  const matches = (r: AlertRuleView) =>
     (!q || r.name.toLowerCase().includes(q.toLowerCase())) &&
     (!state || ruleStateKey(r) === state) &&
     (!severity || r.severity === severity);

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
+import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { ApiError } from "../../api/client";
 import { ProblemMessage } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { formatTime } from "../../lib/format";
-import type { AlertRule } from "./api";
 import { useRuleAction } from "./api";
 
 const DURATIONS = [
@@ -27,7 +27,7 @@ const localInput = (ms: number) => {
  * Mute for a while, until a time, or indefinitely (the rule is still evaluated and recorded,
  * not notified); or unmute. The server refuses a time in the past, naming `until`.
  */
-export function MuteControl({ rule, projectId }: { rule: AlertRule; projectId: string }) {
+export function MuteControl({ rule, projectId }: { rule: AlertRuleView; projectId: string }) {
   const mute = useRuleAction(projectId, rule.id, "mute");
   const unmute = useRuleAction(projectId, rule.id, "unmute");
   const [open, setOpen] = useState(false);

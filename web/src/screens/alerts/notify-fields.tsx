@@ -1,4 +1,4 @@
-import { MAX_RENOTIFY_MINUTES } from "../../../../src/alerts/catalog";
+import { MAX_RENOTIFY_MINUTES } from "../../../../src/contracts/alert-catalog";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { ChannelPicker } from "../monitors/channel-picker";

@@ -1,11 +1,11 @@
 import { useMemo } from "react";
-import { type AlertUnit, withUnit } from "../../../../src/alerts/catalog";
+import { type AlertUnit, withUnit } from "../../../../src/contracts/alert-catalog";
+import type { AlertPreviewView } from "../../../../src/contracts/alerts";
 import { type ChartSeries, TimeSeriesChart } from "../../components/chart";
 import { DataTable } from "../../components/data-table";
 import { ProblemMessage } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import { formatDuration, formatNumber, formatTime } from "../../lib/format";
-import type { AlertPreview } from "./api";
 import { seriesLabel } from "./draft";
 
 const BREACHING = "#dc2626";
@@ -17,7 +17,7 @@ function PreviewChart({
   threshold,
   unit,
 }: {
-  preview: AlertPreview;
+  preview: AlertPreviewView;
   threshold: number | undefined;
   unit: AlertUnit | null;
 }) {
@@ -68,7 +68,7 @@ export function PreviewResult({
   threshold,
   unit = null,
 }: {
-  preview: AlertPreview;
+  preview: AlertPreviewView;
   threshold: number | undefined;
   /** The value's unit (the preset's): values and threshold are written in it. */
   unit?: AlertUnit | null;
@@ -127,7 +127,12 @@ export function PreviewPanel({
   unit = null,
 }: {
   writer: boolean;
-  preview: { isPending: boolean; isError: boolean; error: unknown; data: AlertPreview | undefined };
+  preview: {
+    isPending: boolean;
+    isError: boolean;
+    error: unknown;
+    data: AlertPreviewView | undefined;
+  };
   threshold: number | undefined;
   unit?: AlertUnit | null;
 }) {

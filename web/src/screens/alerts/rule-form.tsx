@@ -8,11 +8,12 @@ import {
   MAX_FOR_SECONDS,
   NO_DATA_MODES,
   type NoDataMode,
-} from "../../../../src/alerts/catalog";
+} from "../../../../src/contracts/alert-catalog";
+import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { ProblemMessage, QueryView } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
-import { type AlertPreset, type AlertRule, usePresets, usePreview, useSaveRule } from "./api";
+import { type AlertPreset, usePresets, usePreview, useSaveRule } from "./api";
 import { type RuleDraft, toRuleInput } from "./draft";
 import { NotifyFields } from "./notify-fields";
 import { PresetFields } from "./preset-fields";
@@ -53,7 +54,7 @@ export function RuleForm({
 }: {
   projectId: string;
   initial: RuleDraft;
-  rule?: AlertRule;
+  rule?: AlertRuleView;
   writer: boolean;
 }) {
   const [, navigate] = useLocation();

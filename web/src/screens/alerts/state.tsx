@@ -1,6 +1,6 @@
-import { withUnit } from "../../../../src/alerts/catalog";
+import { withUnit } from "../../../../src/contracts/alert-catalog";
+import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { StateBadge } from "../../components/ui";
-import type { AlertRule } from "./api";
 
 /** What the list filters on: a muted rule is "muted" whatever its series do. */
 export const RULE_STATES = [
@@ -11,13 +11,13 @@ export const RULE_STATES = [
   { key: "muted", label: "Muted" },
 ] as const;
 
-export const ruleStateKey = (rule: AlertRule): string => (rule.muted ? "muted" : rule.state);
+export const ruleStateKey = (rule: AlertRuleView): string => (rule.muted ? "muted" : rule.state);
 
 /**
  * The rule's state in words: muted, or its worst series state (ok, pending, firing), or failing
  * (its evaluations fail: its series keep their last states, so it is never shown as ok).
  */
-export function RuleStateBadge({ rule }: { rule: AlertRule }) {
+export function RuleStateBadge({ rule }: { rule: AlertRuleView }) {
   if (rule.state === "error")
     return (
       <span title={rule.failing?.reason}>
@@ -44,7 +44,7 @@ export function RuleStateBadge({ rule }: { rule: AlertRule }) {
   return <StateBadge state={rule.state} tone={rule.state === "ok" ? "ok" : undefined} />;
 }
 
-export function SeverityBadge({ severity }: { severity: AlertRule["severity"] }) {
+export function SeverityBadge({ severity }: { severity: AlertRuleView["severity"] }) {
   const tone =
     severity === "critical" || severity === "high"
       ? "bad"
@@ -55,5 +55,5 @@ export function SeverityBadge({ severity }: { severity: AlertRule["severity"] })
 }
 
 /** `value > 5%`: the threshold in the rule's unit. */
-export const conditionText = (rule: Pick<AlertRule, "condition" | "unit">) =>
+export const conditionText = (rule: Pick<AlertRuleView, "condition" | "unit">) =>
   `value ${rule.condition.op} ${withUnit(rule.condition.threshold, rule.unit)}`;
