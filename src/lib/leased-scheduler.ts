@@ -1,9 +1,3 @@
-import type {
-  HeldLease,
-  LeaseFence,
-  LeaseKind,
-  WorkLeaseRepository,
-} from "../meta/repositories/work-leases.js";
 import {
   createPeriodicScheduler,
   type PeriodicScheduler,
@@ -11,6 +5,7 @@ import {
   type ScheduleEntry,
 } from "./periodic-scheduler.js";
 import { createPeriodicTask } from "./periodic-task.js";
+import type { HeldLease, LeaseFence, LeaseKind, WorkLeasePort } from "./work-lease-port.js";
 
 /** A write under a lease found the lease taken over (or the slot already recorded): nothing was written. */
 export class LeaseLostError extends Error {
@@ -29,10 +24,7 @@ export type LeasableEntry = ScheduleEntry & { fresh?: boolean };
 export interface WorkerLeases {
   /** This process, unique per start (a restarted worker is a new worker). */
   workerId: string;
-  leases: Pick<
-    WorkLeaseRepository,
-    "heartbeat" | "leave" | "reconcile" | "held" | "claim" | "release"
-  >;
+  leases: WorkLeasePort;
   /** How long a lease lasts unrenewed: a dead worker's share moves on within it. */
   leaseMs: number;
 }

@@ -1,26 +1,14 @@
 import { type Kysely, sql } from "kysely";
+import type { HeldLease, LeaseFence, LeaseKind, WorkLeasePort } from "../../lib/work-lease-port.js";
 import type { MetaSchema } from "../schema.js";
 import { isSqlite, slices } from "./raw-sql.js";
 
-/** What a lease divides: one row per monitor or alert rule. */
-export type LeaseKind = "monitor" | "alert_rule";
+export type { HeldLease, LeaseFence, LeaseKind } from "../../lib/work-lease-port.js";
 
-/** A lease this worker holds: the fencing token its writes must show, and the last slot run. */
-export interface HeldLease {
-  entityId: string;
-  token: number;
-  /** Epoch ms of the last slot whose run was recorded (0 = never run). */
-  lastSlot: number;
-}
-
-/** What a write made under a lease carries, checked in the write's own transaction. */
-export interface LeaseFence {
-  kind: LeaseKind;
-  entityId: string;
-  owner: string;
-  token: number;
-  /** The slot the run stands for; recorded as the lease's last slot. */
-  slot: number;
+/** The lease port and what only the engines and diagnostics use: the fenced write and a listing. */
+export interface WorkLeaseRepository extends WorkLeasePort {
+  advance(fence: LeaseFence): Promise<boolean>;
+  list(kind: LeaseKind): Promise<(HeldLease & { owner: string | null })[]>;
 }
 
 const CHUNK = 500;
@@ -43,7 +31,7 @@ const toHeld = (row: {
  * lease was taken over can no longer record anything. Clocks only decide how soon a silent
  * worker's share is taken over.
  */
-export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
+export function createWorkLeaseRepository(db: Kysely<MetaSchema>): WorkLeaseRepository {
   const sqlite = () => isSqlite(db);
   return {
     /**
@@ -199,4 +187,3 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>) {
     },
   };
 }
-export type WorkLeaseRepository = ReturnType<typeof createWorkLeaseRepository>;
