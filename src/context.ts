@@ -42,13 +42,33 @@ export interface SystemActor {
 export type Actor = UserActor | ApiKeyActor | SystemActor;
 
 /**
+ * A request not yet authenticated: only the sign-in verbs (login, session and key checks) take
+ * it. It is no `Actor`, so no other verb can be called with it.
+ */
+export interface AnonymousActor {
+  kind: "anonymous";
+}
+
+/**
  * Passed to every domain verb: who is acting, and with what. A verb names the dependencies it
  * needs as `D` (the base plus its domain's section, e.g. `DomainDeps & { monitors: … }`); the
  * composition root's `domain` holds every section, so one ctx serves every verb.
  */
-export interface Ctx<D extends DomainDeps = DomainDeps> {
+export interface Ctx<D extends DomainDeps = DomainDeps, A extends Actor | AnonymousActor = Actor> {
   deps: D;
-  actor: Actor;
+  actor: A;
 }
+
+/** The operator's context (CLI commands, start-up bootstrap). */
+export const systemCtx = <D extends DomainDeps>(deps: D): Ctx<D> => ({
+  deps,
+  actor: { kind: "system" },
+});
+
+/** The context of a request before it is authenticated, for the sign-in verbs. */
+export const anonymousCtx = <D extends DomainDeps>(deps: D): Ctx<D, AnonymousActor> => ({
+  deps,
+  actor: { kind: "anonymous" },
+});
 
 export const nowIso = (deps: Pick<DomainDeps, "clock">): string => deps.clock.now().toISOString();

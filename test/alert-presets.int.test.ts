@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePreset } from "../src/alerts/presets.js";
 import { checkAlertQuery, type SeriesSample, seriesFromResult } from "../src/alerts/query-check.js";
+import { systemCtx } from "../src/context.js";
 import { InvalidInputError } from "../src/lib/domain-errors.js";
 import { initialize } from "../src/setup/initialize.js";
 import { compileTql } from "../src/tql/compile.js";
@@ -29,9 +30,12 @@ describe("alert presets over ingested data", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "presets@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "presets@example.com",
+        password: "correct horse battery",
+      },
     });
     projectId = setup.projectId;
     const key = setup.apiKey ?? "";

@@ -106,12 +106,12 @@ describe("sessions, projects and API key management over /api", () => {
     const first = await session.get("/api/auth/me");
     expect(first.headers.get("set-cookie")).toBeNull();
     // Age the session past the renewal interval, as if the user came back later.
-    const stored = await service.deps.meta.repos.sessions.findByTokenHash(
+    const stored = await service.deps.meta.repos.signInSessions.findByTokenHash(
       sha256Hex(session.cookie.split("=")[1] ?? ""),
     );
     if (!stored) throw new Error("session not stored");
     const old = new Date(Date.now() - 10 * 60_000).toISOString();
-    await service.deps.meta.repos.sessions.touch(stored.id, old, stored.expiresAt);
+    await service.deps.meta.repos.signInSessions.touch(stored.id, old, stored.expiresAt);
     const renewed = await session.get("/api/auth/me");
     const cookie = renewed.headers.get("set-cookie") ?? "";
     expect(cookie).toContain(session.cookie);

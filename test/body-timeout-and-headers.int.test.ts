@@ -1,5 +1,6 @@
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from "./helpers/browser.js";
 import { tracesBody } from "./helpers/otlp.js";
@@ -27,9 +28,12 @@ describe("small bodies, response headers and the metrics token", () => {
       VIGIL_METRICS_TOKEN: METRICS_TOKEN,
     });
     port = Number(new URL(service.url).port);
-    const setup = await initialize(service.deps.domain, {
-      email: "owner@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "owner@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
   });

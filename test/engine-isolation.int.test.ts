@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -38,9 +39,12 @@ const ingestSpan = (service: TestService, key: string, name: string) =>
 async function twoTenants(env: Record<string, string>) {
   const dir = makeTempDir();
   const service = await startTestService(dir.path, env);
-  const setup = await initialize(service.deps.domain, {
-    email: "engine@example.com",
-    password: "correct horse battery",
+  const setup = await initialize({
+    ctx: systemCtx(service.deps.domain),
+    input: {
+      email: "engine@example.com",
+      password: "correct horse battery",
+    },
   });
   const other = await addProjectWithKey(service, setup.orgId, "prj_tenant_b");
   // Recent rows: older ones would fall to the retention TTL at once.

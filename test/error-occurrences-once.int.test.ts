@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePreset } from "../src/alerts/presets.js";
 import { seriesFromResult } from "../src/alerts/query-check.js";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import {
   hexId,
@@ -138,9 +139,12 @@ describe("an exception recorded on a span and logged in the same span is one occ
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "once@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "once@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     projectId = setup.projectId;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -38,9 +39,12 @@ describe("TQL shared fairly between organizations", () => {
       VIGIL_TELEMETRY_SESSIONS: "7",
       VIGIL_TQL_MAX_EXECUTION_SECONDS: String(LIMIT_SECONDS),
     });
-    const x = await initialize(service.deps.domain, {
-      email: "x@example.com",
-      password: "correct horse battery",
+    const x = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "x@example.com",
+        password: "correct horse battery",
+      },
     });
     keysX.push(x.apiKey ?? "");
     for (let i = 2; i <= 5; i++)

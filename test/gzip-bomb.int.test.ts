@@ -5,6 +5,7 @@ import { connect, type Socket } from "node:net";
 import { createGzip } from "node:zlib";
 import { Client, credentials, Metadata, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { runCli, type ServeProcess, startServeProcess } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -180,9 +181,12 @@ describe("the in-flight body budget counts bodies as they arrive", () => {
     });
     key =
       (
-        await initialize(service.deps.domain, {
-          email: "held@example.com",
-          password: "hunter2hunter2",
+        await initialize({
+          ctx: systemCtx(service.deps.domain),
+          input: {
+            email: "held@example.com",
+            password: "hunter2hunter2",
+          },
         })
       ).apiKey ?? "";
   });

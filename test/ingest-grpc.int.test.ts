@@ -20,6 +20,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import type { ApiKeyRole } from "../src/contracts/auth.js";
 import { encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { Signal } from "../src/ingest/otlp/otlp-messages.js";
@@ -94,9 +95,12 @@ describe("OTLP/gRPC receiver", () => {
       VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
     });
     address = (service.grpcUrl ?? "").replace(/^http:\/\//, "");
-    const setup = await initialize(service.deps.domain, {
-      email: "grpc@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "grpc@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     newKey = (role) => addKey(service, setup.projectId, { role });

@@ -1,5 +1,6 @@
 import protobufjs from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { encodeRequest } from "../src/ingest/otlp/codec.js";
 import { initialize } from "../src/setup/initialize.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -92,9 +93,12 @@ describe("hostile ingest input", () => {
     // Victim and attacker send 80 requests at once, all from loopback: the per-address cap
     // would take two tenants' clients for one.
     service = await startTestService(dir.path, { VIGIL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" });
-    const setup = await initialize(service.deps.domain, {
-      email: "hostile@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "hostile@example.com",
+        password: "correct horse battery",
+      },
     });
     victim = { projectId: setup.projectId, key: setup.apiKey ?? "" };
     attacker = await addProjectWithKey(service, setup.orgId, "attacker");

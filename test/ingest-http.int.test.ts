@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { encodeRequest } from "../src/ingest/otlp/codec.js";
 import { otlpCodec } from "../src/ingest/otlp/proto.js";
 import { initialize } from "../src/setup/initialize.js";
@@ -45,9 +46,12 @@ describe("OTLP/HTTP endpoints", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path, { VIGIL_INGEST_MAX_BODY_BYTES: String(MAX_BODY) });
-    const setup = await initialize(service.deps.domain, {
-      email: "otlp@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "otlp@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     readOnlyKey = await addKey(service, setup.projectId, { name: "ro", role: "read_only" });

@@ -12,6 +12,7 @@ import {
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
@@ -26,9 +27,12 @@ describe("OTLP ingestion from the OpenTelemetry JS SDK", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "sdk@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "sdk@example.com",
+        password: "correct horse battery",
+      },
     });
     projectId = setup.projectId;
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = service.url;

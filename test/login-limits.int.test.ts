@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
@@ -32,7 +33,7 @@ describe("sign-in limits and the password-hash bound", () => {
       VIGIL_ALERTS_ENABLED: "false",
       VIGIL_WEBHOOKS_ENABLED: "false",
     });
-    apiKey = (await initialize(service.deps.domain, OWNER)).apiKey ?? "";
+    apiKey = (await initialize({ ctx: systemCtx(service.deps.domain), input: OWNER })).apiKey ?? "";
   });
   afterAll(async () => {
     await service?.stop();

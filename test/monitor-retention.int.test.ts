@@ -1,5 +1,6 @@
 import pino from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { newId } from "../src/lib/ids.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
@@ -34,9 +35,12 @@ it("deletes results older than the retention in batches and keeps the rest", asy
     ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   };
-  const { projectId } = await initialize(domain, {
-    email: "r@example.com",
-    password: "a long password",
+  const { projectId } = await initialize({
+    ctx: systemCtx(domain),
+    input: {
+      email: "r@example.com",
+      password: "a long password",
+    },
   });
   const monitorId = newId("mon");
   await store.repos.monitors.insert({

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Client, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { freePort } from "./helpers/free-port.js";
 import {
@@ -59,7 +60,7 @@ describe.skipIf(SKIP_REDIS || !postgresBin)("rate limits across API nodes", () =
     };
     nodeA = await startTestService(dirA.path, env);
     grpcA = (nodeA.grpcUrl ?? "").replace(/^http:\/\//, "");
-    ({ projectId } = await initialize(nodeA.deps.domain, owner));
+    ({ projectId } = await initialize({ ctx: systemCtx(nodeA.deps.domain), input: owner }));
     const port = await freePort();
     // The later --grpc-port wins over the helper's `--grpc-port 0`: node B's port must be known.
     nodeB = await startServeProcess(["--data-dir", dirB.path, "--grpc-port", String(port)], {

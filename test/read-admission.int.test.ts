@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -10,9 +11,12 @@ const NOW = Date.now();
 /** A service with these settings, 50 log records and 20 one-span traces; its API key. */
 async function seededService(path: string, env: Record<string, string>) {
   const service = await startTestService(path, env);
-  const setup = await initialize(service.deps.domain, {
-    email: "admission@example.com",
-    password: "correct horse battery",
+  const setup = await initialize({
+    ctx: systemCtx(service.deps.domain),
+    input: {
+      email: "admission@example.com",
+      password: "correct horse battery",
+    },
   });
   const key = setup.apiKey ?? "";
   const { orgId } = setup;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
+import { systemCtx } from "../src/context.js";
 import { createProject } from "../src/projects/projects.js";
 import type { AiDashboard } from "../src/read/ai/dashboard.js";
 import type { Recommendation } from "../src/read/ai/recommendation.js";
@@ -21,9 +22,12 @@ describe("GET /v1/ai/dashboard", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "ai@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "ai@example.com",
+        password: "correct horse battery",
+      },
     });
     keys.a = setup.apiKey ?? "";
     const owner = {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -78,9 +79,12 @@ describe("errors: /v1/errors and PATCH /api/projects/:projectId/errors/:errorId"
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "owner@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "owner@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     projectId = setup.projectId;

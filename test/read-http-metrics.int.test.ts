@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/auth/api-keys.js";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { HTTP_DURATION_BOUNDS_MS } from "../src/telemetry/tables.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -127,9 +128,12 @@ describe("GET /v1/http-metrics", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "http@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "http@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     const system = { deps: service.deps.domain, actor: { kind: "system" as const } };

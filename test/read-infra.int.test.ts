@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/auth/api-keys.js";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -215,9 +216,12 @@ describe("GET /v1/infra-health", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "infra@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "infra@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     const system = { deps: service.deps.domain, actor: { kind: "system" as const } };

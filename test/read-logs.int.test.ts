@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, type LogSpec, logsBody, sendOtlp } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -100,9 +101,12 @@ describe("GET /v1/logs", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "logs@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "logs@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     const _system = { deps: service.deps.domain, actor: { kind: "system" as const } };

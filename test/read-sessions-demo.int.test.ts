@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
 import { initialize } from "../src/setup/initialize.js";
@@ -128,9 +129,12 @@ describe("sessions and traffic over the `vigil demo` dataset", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path, { VIGIL_RATE_LIMIT_PER_MINUTE: "10000" });
-    const setup = await initialize(service.deps.domain, {
-      email: "demo-sessions@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "demo-sessions@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     const requests = [

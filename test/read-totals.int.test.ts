@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -42,9 +43,12 @@ describe("list totals", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "totals@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "totals@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     await addTraces(1, 5);

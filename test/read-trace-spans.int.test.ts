@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { hexId, oversizedTraceRows, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addProjectWithKey } from "./helpers/projects.js";
@@ -61,9 +62,12 @@ describe("GET /v1/traces/:traceId/spans", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "spans@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "spans@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     projectId = setup.projectId;

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { type ClickHouseShim, startClickHouseShim } from "./helpers/clickhouse-shim.js";
 import { hexId, sendOtlp, tracesBody } from "./helpers/otlp.js";
@@ -37,9 +38,12 @@ describe("Vigil with its telemetry on a ClickHouse server", () => {
       VIGIL_TELEMETRY_PASSWORD: PASSWORD,
       VIGIL_TELEMETRY_DATABASE: "vigil_e2e",
     });
-    const setup = await initialize(service.deps.domain, {
-      email: "clickhouse@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "clickhouse@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
   });

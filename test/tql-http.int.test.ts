@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/auth/api-keys.js";
+import { systemCtx } from "../src/context.js";
 import { initialize } from "../src/setup/initialize.js";
 import { runCli } from "./helpers/run-cli.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -45,9 +46,12 @@ describe("POST /v1/tql", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "tql@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "tql@example.com",
+        password: "correct horse battery",
+      },
     });
     fullKey = setup.apiKey ?? "";
     ingestKey = (

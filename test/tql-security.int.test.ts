@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/auth/api-keys.js";
+import { systemCtx } from "../src/context.js";
 import { createProject } from "../src/projects/projects.js";
 import { initialize } from "../src/setup/initialize.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -1107,9 +1108,12 @@ describe("TQL security over HTTP", () => {
       VIGIL_TQL_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS),
       VIGIL_TQL_MAX_MEMORY_BYTES: String(256 * 1024 * 1024),
     });
-    const setup = await initialize(service.deps.domain, {
-      email: "attacker@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "attacker@example.com",
+        password: "correct horse battery",
+      },
     });
     projectA = setup.projectId;
     keyA = setup.apiKey ?? "";

@@ -1,4 +1,4 @@
-import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
+import type { Actor, AnonymousActor, ApiKeyActor, Ctx, DomainDeps } from "../context.js";
 import { nowIso } from "../context.js";
 import {
   type ApiKeyPermissions,
@@ -59,7 +59,7 @@ export async function createApiKey({
   input: CreateApiKeyInput;
 }): Promise<ApiKeyView & { key: string }> {
   const { name, role, permissions } = parseInput(CreateApiKeyInput, input);
-  await requireProject(ctx, projectId, "manage");
+  await requireProject({ ctx, projectId, access: "manage" });
   const { secret, keyHash, keyPrefix } = generateApiKeySecret();
   const record = await ctx.deps.meta.run((repos) =>
     repos.apiKeys.insert({
@@ -86,7 +86,7 @@ export async function listApiKeys({
   ctx: Ctx;
   projectId: string;
 }): Promise<ApiKeyView[]> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   const keys = await ctx.deps.meta.repos.apiKeys.listByProject(projectId);
   return keys.map(toApiKeyView);
 }
@@ -108,7 +108,7 @@ export async function revokeApiKey({
   const existing = await apiKeys.findById(keyId);
   const scope = projectId ?? existing?.projectId;
   // Access first: a project outside the actor's organizations answers 404 before anything else.
-  if (scope) await requireProject(ctx, scope, "manage");
+  if (scope) await requireProject({ ctx, projectId: scope, access: "manage" });
   if (!existing || existing.projectId !== scope) throw new NotFoundError("API key", keyId);
   const at = nowIso(ctx.deps);
   await apiKeys.revoke(keyId, at);
@@ -123,7 +123,7 @@ export async function deleteApiKey({ ctx, keyId }: { ctx: Ctx; keyId: string }):
   const { apiKeys } = ctx.deps.meta.repos;
   const existing = await apiKeys.findById(keyId);
   if (!existing) throw new NotFoundError("API key", keyId);
-  await requireProject(ctx, existing.projectId, "manage");
+  await requireProject({ ctx, projectId: existing.projectId, access: "manage" });
   await apiKeys.delete(keyId);
 }
 
@@ -135,10 +135,14 @@ export function requireKeyPermission(actor: ApiKeyActor, permission: Permission)
 }
 
 /** Resolves the X-API-Key value to its key; missing, malformed, unknown or revoked → UnauthorizedError. */
-export async function authenticateApiKey(
-  deps: DomainDeps,
-  presented: string | undefined,
-): Promise<ApiKeyActor> {
+export async function authenticateApiKey({
+  ctx,
+  presented,
+}: {
+  ctx: Ctx<DomainDeps, Actor | AnonymousActor>;
+  presented: string | undefined;
+}): Promise<ApiKeyActor> {
+  const { deps } = ctx;
   if (!presented) throw new UnauthorizedError("Missing X-API-Key header");
   if (!KEY_PATTERN.test(presented)) throw new UnauthorizedError("Invalid API key");
   // Looked up by the SHA-256 of the secret: the secret itself is never compared, so response

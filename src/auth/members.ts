@@ -11,7 +11,7 @@ type MemberArgs = OrgArgs & { userId: string };
 
 /** Any member of the organization may see who else is in it. */
 export async function listMembers({ ctx, orgId }: OrgArgs): Promise<MemberView[]> {
-  await requireOrg(ctx, orgId, "read");
+  await requireOrg({ ctx, orgId, access: "read" });
   return ctx.deps.meta.repos.users.listMembers(orgId);
 }
 
@@ -21,7 +21,7 @@ export async function listMembers({ ctx, orgId }: OrgArgs): Promise<MemberView[]
  * applies to the member's next request.
  */
 async function requireOwner(ctx: Ctx, orgId: string): Promise<void> {
-  await requireOrg(ctx, orgId, "manage");
+  await requireOrg({ ctx, orgId, access: "manage" });
   const { actor } = ctx;
   const role = actor.kind === "user" ? actor.memberships.find((m) => m.orgId === orgId)?.role : "";
   if (actor.kind === "user" && role !== "owner")

@@ -15,7 +15,7 @@ import { createNotificationDeliveryRepository } from "./repositories/notificatio
 import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSavedQueryRepository } from "./repositories/saved-queries.js";
-import { createSessionRepository } from "./repositories/sessions.js";
+import { createSignInSessionRepository } from "./repositories/sign-in-sessions.js";
 import { createStatusPageDayRepository } from "./repositories/status-page-days.js";
 import { createStatusPageIncidentLinkRepository } from "./repositories/status-page-incident-links.js";
 import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
@@ -33,7 +33,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     users: createUserRepository(db),
     projects: createProjectRepository(db),
     apiKeys: createApiKeyRepository(db),
-    sessions: createSessionRepository(db),
+    signInSessions: createSignInSessionRepository(db),
     monitors: createMonitorRepository(db),
     monitorResults: createMonitorResultRepository(db),
     notificationChannels: createNotificationChannelRepository(db),

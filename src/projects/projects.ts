@@ -9,16 +9,36 @@ import type { Project } from "../meta/repositories/projects.js";
 
 export type { Project };
 
+/** What a verb does with a project: read it, change its data (all but viewers), or manage it. */
+export type ProjectAccess = "read" | "write" | "manage";
+/** What a verb does with an organization: read its resources, or manage them. */
+export type OrgAccess = "read" | "manage";
+
 /**
  * Loads a project the actor may use. Projects outside the actor's organizations are reported as
  * not found, so their existence does not leak; `write` (triaging its data) needs a role above
  * viewer, `manage` an owner or admin role. API keys only read.
  */
+export async function requireProject(args: {
+  ctx: Ctx;
+  projectId: string;
+  access: ProjectAccess;
+}): Promise<Project>;
+/** @deprecated The positional form, until every caller passes `{ ctx, projectId, access }`. */
 export async function requireProject(
   ctx: Ctx,
   projectId: string,
-  access: "read" | "write" | "manage",
+  access: ProjectAccess,
+): Promise<Project>;
+export async function requireProject(
+  first: Ctx | { ctx: Ctx; projectId: string; access: ProjectAccess },
+  positionalId?: string,
+  positionalAccess?: ProjectAccess,
 ): Promise<Project> {
+  const { ctx, projectId, access } =
+    "deps" in first
+      ? { ctx: first, projectId: positionalId ?? "", access: positionalAccess ?? "manage" }
+      : first;
   const project = await ctx.deps.meta.repos.projects.findById(projectId);
   const { actor } = ctx;
   if (!project) throw new NotFoundError("Project", projectId);
@@ -44,11 +64,22 @@ export async function requireProject(
  * Outsiders get not found, so its existence does not leak; `read` is any member role, `manage`
  * an owner or admin. API keys belong to one project, never to an organization's management.
  */
+export async function requireOrg(args: {
+  ctx: Ctx;
+  orgId: string;
+  access: OrgAccess;
+}): Promise<Organization>;
+/** @deprecated The positional form, until every caller passes `{ ctx, orgId, access }`. */
+export async function requireOrg(ctx: Ctx, orgId: string, access: OrgAccess): Promise<Organization>;
 export async function requireOrg(
-  ctx: Ctx,
-  orgId: string,
-  access: "read" | "manage",
+  first: Ctx | { ctx: Ctx; orgId: string; access: OrgAccess },
+  positionalId?: string,
+  positionalAccess?: OrgAccess,
 ): Promise<Organization> {
+  const { ctx, orgId, access } =
+    "deps" in first
+      ? { ctx: first, orgId: positionalId ?? "", access: positionalAccess ?? "manage" }
+      : first;
   const { actor } = ctx;
   if (actor.kind === "api_key")
     throw new ForbiddenError("API keys cannot use organization resources");

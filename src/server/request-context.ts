@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { AuthenticatedUser } from "../auth/sessions.js";
-import { toUserActor } from "../auth/sessions.js";
+import type { AuthenticatedUser } from "../auth/sign-in-sessions.js";
+import { toUserActor } from "../auth/sign-in-sessions.js";
 import type { ApiKeyActor, Ctx, DomainDeps } from "../context.js";
 import { UnauthorizedError } from "../lib/domain-errors.js";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createApiKey } from "../auth/api-keys.js";
 import { createUser } from "../auth/users.js";
-import type { DomainDeps } from "../context.js";
+import { type Ctx, type DomainDeps, systemCtx } from "../context.js";
 import { Email, Password } from "../contracts/auth.js";
-import { ConflictError } from "../lib/domain-errors.js";
+import { ConflictError, ForbiddenError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import { createProject } from "../projects/projects.js";
 
@@ -28,8 +28,8 @@ export interface InitializeResult {
 }
 
 /** True when nobody can sign in yet: the state `vigil init` and the admin env vars act on. */
-export async function needsInitialization(deps: DomainDeps): Promise<boolean> {
-  return (await deps.meta.repos.users.count()) === 0;
+export async function needsInitialization({ ctx }: { ctx: Ctx }): Promise<boolean> {
+  return (await ctx.deps.meta.repos.users.count()) === 0;
 }
 
 /**
@@ -37,20 +37,34 @@ export async function needsInitialization(deps: DomainDeps): Promise<boolean> {
  * organization, then the owner creates the first project and, optionally, a `full` API key.
  * Refuses when any user exists.
  */
+export async function initialize(args: {
+  ctx: Ctx;
+  input: InitializeInput;
+}): Promise<InitializeResult>;
+/** @deprecated The positional form, until every caller passes `{ ctx, input }`. */
 export async function initialize(
   deps: DomainDeps,
   input: InitializeInput,
+): Promise<InitializeResult>;
+export async function initialize(
+  first: { ctx: Ctx; input: InitializeInput } | DomainDeps,
+  positional?: InitializeInput,
 ): Promise<InitializeResult> {
+  const { ctx, input } =
+    "ctx" in first
+      ? first
+      : { ctx: systemCtx(first), input: positional ?? { email: "", password: "" } };
+  if (ctx.actor.kind !== "system") throw new ForbiddenError("Only the operator can initialize");
   const data = parseInput(InitializeInput, input);
-  return deps.meta.transaction(async (meta) => {
+  return ctx.deps.meta.transaction(async (meta) => {
     if ((await meta.repos.users.count()) > 0) {
       throw new ConflictError(
         "This data directory is already initialized; use `vigil users create` or `vigil keys create` instead",
       );
     }
-    const txDeps = { ...deps, meta };
+    const txDeps = { ...ctx.deps, meta };
     const { user, orgId, role } = await createUser({
-      ctx: { deps: txDeps, actor: { kind: "system" } },
+      ctx: { deps: txDeps, actor: ctx.actor },
       input: { email: data.email, password: data.password, newOrg: data.org },
     });
     const owner = {

@@ -14,7 +14,7 @@ export const MAX_INCIDENT_COMPONENTS = 100;
 export async function requireLinkAccess(ctx: Ctx, projectId: string): Promise<void> {
   const project = await ctx.deps.meta.repos.projects.findById(projectId);
   if (!project) throw new NotFoundError("Project", projectId);
-  await requireOrg(ctx, project.orgId, "manage");
+  await requireOrg({ ctx, orgId: project.orgId, access: "manage" });
 }
 
 /**

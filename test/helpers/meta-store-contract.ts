@@ -5,10 +5,10 @@ import {
   listApiKeys,
   revokeApiKey,
 } from "../../src/auth/api-keys.js";
-import { authenticateSession, login, logout } from "../../src/auth/sessions.js";
+import { authenticateSession, login, logout } from "../../src/auth/sign-in-sessions.js";
 import { createUser } from "../../src/auth/users.js";
-import type { DomainDeps } from "../../src/context.js";
-import { markResolved } from "../../src/incidents/incidents.js";
+import { anonymousCtx, type DomainDeps, systemCtx } from "../../src/context.js";
+import { markResolved } from "../../src/incidents/incident-lifecycle.js";
 import { ConflictError, UnauthorizedError } from "../../src/lib/domain-errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import type {
@@ -39,7 +39,8 @@ export function metaStoreContract(getStore: () => MetaStore): void {
     ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   });
-  const system = () => ({ deps: deps(), actor: { kind: "system" as const } });
+  const system = () => systemCtx(deps());
+  const anon = () => anonymousCtx(deps());
 
   it("runs the migrations once; a second run has nothing to do", async () => {
     expect(await getStore().migrate()).toEqual([]);
@@ -47,18 +48,24 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   });
 
   it("initializes an installation atomically and refuses to do it twice", async () => {
-    const result = await initialize(deps(), {
-      email: "Admin@Example.com",
-      password: "password-1",
-      org: "Acme",
+    const result = await initialize({
+      ctx: systemCtx(deps()),
+      input: {
+        email: "Admin@Example.com",
+        password: "password-1",
+        org: "Acme",
+      },
     });
     expect(result.apiKey).toMatch(/^vgl_/);
     await expect(
-      initialize(deps(), { email: "second@example.com", password: "password-2" }),
+      initialize({
+        ctx: systemCtx(deps()),
+        input: { email: "second@example.com", password: "password-2" },
+      }),
     ).rejects.toBeInstanceOf(ConflictError);
     expect(await getStore().repos.users.count()).toBe(1);
     expect(await getStore().repos.organizations.count()).toBe(1);
-    const actor = await authenticateApiKey(deps(), result.apiKey);
+    const actor = await authenticateApiKey({ ctx: anon(), presented: result.apiKey });
     expect(actor.projectId).toBe(result.projectId);
     const [key] = await getStore().repos.apiKeys.listByProject(result.projectId);
     expect(key).toMatchObject({ role: "full", createdBy: result.userId });
@@ -81,39 +88,43 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   });
 
   it("logs in by case-insensitive email, resolves and ends the session", async () => {
-    const session = await login(
-      deps(),
-      { email: "ADMIN@example.com", password: "password-1" },
-      "192.0.2.1",
-    );
+    const session = await login({
+      ctx: anon(),
+      input: { email: "ADMIN@example.com", password: "password-1" },
+      address: "192.0.2.1",
+    });
     expect(session.user.email).toBe("admin@example.com");
     expect(session.memberships).toEqual([
       expect.objectContaining({ orgName: "Acme", role: "owner" }),
     ]);
-    const resolved = await authenticateSession(deps(), session.token);
+    const resolved = await authenticateSession({ ctx: anon(), token: session.token });
     expect(resolved.user.id).toBe(session.user.id);
-    await logout(deps(), session.token);
-    await expect(authenticateSession(deps(), session.token)).rejects.toBeInstanceOf(
+    await logout({ ctx: anon(), token: session.token });
+    await expect(authenticateSession({ ctx: anon(), token: session.token })).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
     await expect(
-      login(deps(), { email: "admin@example.com", password: "wrong-password" }, "192.0.2.1"),
+      login({
+        ctx: anon(),
+        input: { email: "admin@example.com", password: "wrong-password" },
+        address: "192.0.2.1",
+      }),
     ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it("expires sessions after their time to live", async () => {
-    const session = await login(
-      deps(),
-      { email: "admin@example.com", password: "password-1" },
-      "192.0.2.1",
-    );
+    const session = await login({
+      ctx: anon(),
+      input: { email: "admin@example.com", password: "password-1" },
+      address: "192.0.2.1",
+    });
     const later: DomainDeps = {
       ...deps(),
       clock: { now: () => new Date(Date.now() + 2 * 3_600_000) },
     };
-    await expect(authenticateSession(later, session.token)).rejects.toBeInstanceOf(
-      UnauthorizedError,
-    );
+    await expect(
+      authenticateSession({ ctx: anonymousCtx(later), token: session.token }),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it("rejects a duplicate email with a ConflictError", async () => {
@@ -127,11 +138,11 @@ export function metaStoreContract(getStore: () => MetaStore): void {
       ctx: system(),
       input: { email: "other@example.com", password: "password-4", newOrg: "Other" },
     });
-    const otherSession = await login(
-      deps(),
-      { email: "other@example.com", password: "password-4" },
-      "192.0.2.1",
-    );
+    const otherSession = await login({
+      ctx: anon(),
+      input: { email: "other@example.com", password: "password-4" },
+      address: "192.0.2.1",
+    });
     const ctx = {
       deps: deps(),
       actor: {
@@ -149,9 +160,13 @@ export function metaStoreContract(getStore: () => MetaStore): void {
       input: { name: "k", role: "ingest" },
     });
     expect((await listApiKeys({ ctx, projectId: project.id })).map((k) => k.id)).toContain(key.id);
-    expect((await authenticateApiKey(deps(), key.key)).permissions).toEqual(["ingest"]);
+    expect((await authenticateApiKey({ ctx: anon(), presented: key.key })).permissions).toEqual([
+      "ingest",
+    ]);
     await revokeApiKey({ ctx, projectId: project.id, keyId: key.id });
-    await expect(authenticateApiKey(deps(), key.key)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(authenticateApiKey({ ctx: anon(), presented: key.key })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
   });
 
   notificationContract(getStore);

@@ -1,4 +1,5 @@
 import { createApiKey, revokeApiKey } from "../../src/auth/api-keys.js";
+import { systemCtx } from "../../src/context.js";
 import type { CreateApiKeyInput } from "../../src/contracts/auth.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { hexId, type LogSpec, logsBody, type SpanSpec, sendOtlp, tracesBody } from "./otlp.js";
@@ -347,9 +348,12 @@ export async function sendProjectB(service: TestService, key: string): Promise<v
 /** A service with projects A and B ingested (C exists, empty), and a way to mint keys. */
 export async function startSessionsService(dataDir: string) {
   const service = await startTestService(dataDir);
-  const setup = await initialize(service.deps.domain, {
-    email: "sessions@example.com",
-    password: "correct horse battery",
+  const setup = await initialize({
+    ctx: systemCtx(service.deps.domain),
+    input: {
+      email: "sessions@example.com",
+      password: "correct horse battery",
+    },
   });
   const system = { deps: service.deps.domain, actor: { kind: "system" as const } };
   const project = (id: string) =>

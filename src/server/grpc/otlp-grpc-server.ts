@@ -9,8 +9,8 @@ import {
   status,
 } from "@grpc/grpc-js";
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
-import type { ApiKeyActor } from "../../context.js";
 import type { AppDeps } from "../../composition/app-deps.js";
+import { type ApiKeyActor, anonymousCtx } from "../../context.js";
 import type { ExportResult } from "../../ingest/ingest.js";
 import { decodeRequest, encodeResponse } from "../../ingest/otlp/codec.js";
 import type { Signal } from "../../ingest/otlp/otlp-messages.js";
@@ -122,7 +122,10 @@ export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGr
     let actor: ApiKeyActor | undefined;
     let failure: unknown;
     try {
-      actor = await authenticateApiKey(deps.domain, firstText(metadata, "x-api-key"));
+      actor = await authenticateApiKey({
+        ctx: anonymousCtx(deps.domain),
+        presented: firstText(metadata, "x-api-key"),
+      });
     } catch (error) {
       failure = error;
     }

@@ -6,8 +6,8 @@ import type {
   preHandlerHookHandler,
 } from "fastify";
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
-import { authenticateSession } from "../../auth/sessions.js";
-import type { DomainDeps } from "../../context.js";
+import { authenticateSession } from "../../auth/sign-in-sessions.js";
+import { anonymousCtx, type DomainDeps } from "../../context.js";
 import type { Permission } from "../../contracts/auth.js";
 import { ForbiddenError, UnauthorizedError } from "../../lib/domain-errors.js";
 
@@ -28,7 +28,10 @@ export function useApiKeyAuth(
     const header = request.headers["x-api-key"];
     let failure: unknown;
     try {
-      request.apiKey = await authenticateApiKey(deps, Array.isArray(header) ? header[0] : header);
+      request.apiKey = await authenticateApiKey({
+        ctx: anonymousCtx(deps),
+        presented: Array.isArray(header) ? header[0] : header,
+      });
     } catch (error) {
       failure = error;
     }
@@ -100,7 +103,7 @@ export function useSessionAuth(
     if (!SAFE_METHODS.has(request.method))
       assertSameOrigin(request, options.publicOrigin, token !== undefined);
     if (request.routeOptions.config.public) return;
-    request.auth = await authenticateSession(deps, token);
+    request.auth = await authenticateSession({ ctx: anonymousCtx(deps), token });
     if (token && request.auth.renewed) {
       setSessionCookie(request, reply, { token, expiresAt: request.auth.expiresAt }, options);
     }

@@ -40,7 +40,11 @@ export function useProjectSession(
     if (reply.sent) return;
     if (!request.auth) throw new UnauthorizedError("Not signed in");
     const { projectId } = request.params as { projectId?: string };
-    const project = await requireProject(userCtx(deps, request), projectId ?? "", "read");
+    const project = await requireProject({
+      ctx: userCtx(deps, request),
+      projectId: projectId ?? "",
+      access: "read",
+    });
     request.apiKey = {
       kind: "api_key",
       keyId: `session:${request.auth.user.id}`,

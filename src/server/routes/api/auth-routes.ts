@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { type AuthenticatedUser, findSession, login, logout } from "../../../auth/sessions.js";
-import type { DomainDeps } from "../../../context.js";
+import {
+  type AuthenticatedUser,
+  findSession,
+  login,
+  logout,
+} from "../../../auth/sign-in-sessions.js";
+import { anonymousCtx, type DomainDeps } from "../../../context.js";
 import { LoginInput, Me, SessionState } from "../../../contracts/auth.js";
 import { UnauthorizedError } from "../../../lib/domain-errors.js";
 import {
@@ -38,7 +43,11 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        const result = await login(deps, request.body, request.ip);
+        const result = await login({
+          ctx: anonymousCtx(deps),
+          input: request.body,
+          address: request.ip,
+        });
         setSessionCookie(request, reply, result, cookies);
         return toMe(result);
       },
@@ -56,7 +65,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        await logout(deps, request.cookies[SESSION_COOKIE]);
+        await logout({ ctx: anonymousCtx(deps), token: request.cookies[SESSION_COOKIE] });
         clearSessionCookie(request, reply, cookies);
         return reply.code(204).send(null);
       },
@@ -75,7 +84,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const token = request.cookies[SESSION_COOKIE];
-        const auth = await findSession(deps, token);
+        const auth = await findSession({ ctx: anonymousCtx(deps), token });
         if (!auth) {
           // A cookie of an ended session is dropped, so the browser stops sending it.
           if (token !== undefined) clearSessionCookie(request, reply, cookies);

@@ -55,6 +55,11 @@ export const projectRoutes =
           response: { 200: ProjectView, 401: Problem, 404: Problem },
         },
       },
-      async (request) => requireProject(userCtx(deps, request), request.params.projectId, "read"),
+      async (request) =>
+        requireProject({
+          ctx: userCtx(deps, request),
+          projectId: request.params.projectId,
+          access: "read",
+        }),
     );
   };

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { MetaSchema, SessionRow } from "../schema.js";
 
-/** A login session; the cookie holds the token, the store holds only its SHA-256. */
-export interface SessionRecord {
+/** A sign-in session; the cookie holds the token, the store holds only its SHA-256. */
+export interface SignInSessionRecord {
   id: string;
   tokenHash: string;
   userId: string;
@@ -11,7 +11,7 @@ export interface SessionRecord {
   lastSeenAt: string;
 }
 
-const toRecord = (row: SessionRow): SessionRecord => ({
+const toRecord = (row: SessionRow): SignInSessionRecord => ({
   id: row.id,
   tokenHash: row.token_hash,
   userId: row.user_id,
@@ -20,9 +20,9 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   lastSeenAt: row.last_seen_at,
 });
 
-export function createSessionRepository(db: Kysely<MetaSchema>) {
+export function createSignInSessionRepository(db: Kysely<MetaSchema>) {
   return {
-    async insert(session: SessionRecord): Promise<SessionRecord> {
+    async insert(session: SignInSessionRecord): Promise<SignInSessionRecord> {
       await db
         .insertInto("sessions")
         .values({
@@ -36,7 +36,7 @@ export function createSessionRepository(db: Kysely<MetaSchema>) {
         .execute();
       return session;
     },
-    async findByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
+    async findByTokenHash(tokenHash: string): Promise<SignInSessionRecord | undefined> {
       const row = await db
         .selectFrom("sessions")
         .selectAll()
@@ -63,4 +63,4 @@ export function createSessionRepository(db: Kysely<MetaSchema>) {
     },
   };
 }
-export type SessionRepository = ReturnType<typeof createSessionRepository>;
+export type SignInSessionRepository = ReturnType<typeof createSignInSessionRepository>;

@@ -1,4 +1,5 @@
-import type { DomainDeps, UserActor } from "../context.js";
+import type { Actor, AnonymousActor, Ctx, DomainDeps, UserActor } from "../context.js";
+import { nowIso } from "../context.js";
 import { LoginInput } from "../contracts/auth.js";
 import { randomBase62, sha256Hex } from "../lib/crypto.js";
 import { UnauthorizedError } from "../lib/domain-errors.js";
@@ -20,7 +21,10 @@ export interface AuthenticatedUser {
   renewed?: boolean;
 }
 
-export const sessionExpiry = (deps: DomainDeps, now: Date): string =>
+/** Signing in, and checking a session, is done by anyone: before authentication, or as an actor. */
+type SignInCtx = Ctx<DomainDeps, Actor | AnonymousActor>;
+
+const sessionExpiry = (deps: DomainDeps, now: Date): string =>
   new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
 
 export const toUserActor = (auth: AuthenticatedUser): UserActor => ({
@@ -38,11 +42,16 @@ function publicUser(user: User & { passwordHash?: string }): User {
  * is the client's: the sign-in limits count failures per address and per email
  * (RateLimitedError beyond them), and the password check waits for a turn (UnavailableError).
  */
-export async function login(
-  deps: DomainDeps,
-  input: LoginInput,
-  address: string,
-): Promise<AuthenticatedUser & { token: string }> {
+export async function login({
+  ctx,
+  input,
+  address,
+}: {
+  ctx: SignInCtx;
+  input: LoginInput;
+  address: string;
+}): Promise<AuthenticatedUser & { token: string }> {
+  const { deps } = ctx;
   const { email, password } = parseInput(LoginInput, input);
   const attempt = await deps.loginThrottle.admit(address, email);
   let user: UserWithPassword | undefined;
@@ -59,7 +68,7 @@ export async function login(
   const token = randomBase62(43);
   const now = deps.clock.now();
   const expiresAt = sessionExpiry(deps, now);
-  const session = await deps.meta.repos.sessions.insert({
+  const session = await deps.meta.repos.signInSessions.insert({
     id: deps.newId("ses"),
     tokenHash: sha256Hex(token),
     userId: user.id,
@@ -72,12 +81,16 @@ export async function login(
 }
 
 /** Resolves a session cookie to its user, extending the session; unknown or expired → UnauthorizedError. */
-export async function authenticateSession(
-  deps: DomainDeps,
-  token: string | undefined,
-): Promise<AuthenticatedUser> {
+export async function authenticateSession({
+  ctx,
+  token,
+}: {
+  ctx: SignInCtx;
+  token: string | undefined;
+}): Promise<AuthenticatedUser> {
   if (!token || token.length > 128) throw new UnauthorizedError("Not signed in");
-  const { sessions, users } = deps.meta.repos;
+  const { deps } = ctx;
+  const { signInSessions: sessions, users } = deps.meta.repos;
   const session = await sessions.findByTokenHash(sha256Hex(token));
   const now = deps.clock.now();
   if (!session || Date.parse(session.expiresAt) <= now.getTime()) {
@@ -94,12 +107,15 @@ export async function authenticateSession(
 }
 
 /** The signed-in user of a session token, or undefined when signed out (none, ended, unknown). */
-export async function findSession(
-  deps: DomainDeps,
-  token: string | undefined,
-): Promise<AuthenticatedUser | undefined> {
+export async function findSession({
+  ctx,
+  token,
+}: {
+  ctx: SignInCtx;
+  token: string | undefined;
+}): Promise<AuthenticatedUser | undefined> {
   try {
-    return await authenticateSession(deps, token);
+    return await authenticateSession({ ctx, token });
   } catch (error) {
     if (error instanceof UnauthorizedError) return undefined;
     throw error;
@@ -107,12 +123,20 @@ export async function findSession(
 }
 
 /** Deletes sessions past their expiry; returns how many. */
-export function purgeExpiredSessions(deps: DomainDeps): Promise<number> {
-  return deps.meta.repos.sessions.deleteExpired(deps.clock.now().toISOString());
+export function purgeExpiredSessions({ ctx }: { ctx: Ctx }): Promise<number> {
+  return ctx.deps.meta.repos.signInSessions.deleteExpired(nowIso(ctx.deps));
 }
 
-export async function logout(deps: DomainDeps, token: string | undefined): Promise<void> {
+/** Ends the session of a token; an unknown or ended one is no error (signing out twice is fine). */
+export async function logout({
+  ctx,
+  token,
+}: {
+  ctx: SignInCtx;
+  token: string | undefined;
+}): Promise<void> {
   if (!token || token.length > 128) return;
-  const session = await deps.meta.repos.sessions.findByTokenHash(sha256Hex(token));
-  if (session) await deps.meta.repos.sessions.delete(session.id);
+  const { signInSessions } = ctx.deps.meta.repos;
+  const session = await signInSessions.findByTokenHash(sha256Hex(token));
+  if (session) await signInSessions.delete(session.id);
 }
