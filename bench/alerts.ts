@@ -30,7 +30,7 @@ import { newAlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
 import { initialize } from "../src/setup/initialize.js";
 import { compileTql } from "../src/tql/compile.js";
 import { GUARD_SETTINGS, PROJECT_PARAM } from "../src/tql/printer.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const SPANS = Number(process.env.BENCH_ALERTS_SPANS ?? 1_000_000);
 const RULES = Number(process.env.BENCH_ALERTS_RULES ?? 1000);

@@ -21,8 +21,8 @@ import {
   type OpenLoopResult,
   round,
   startClient,
-} from "./http-load.js";
-import { printTable } from "./table.js";
+} from "./harness/http-load.js";
+import { printTable } from "./harness/table.js";
 
 /** Spans per OTLP export of the background ingestion. */
 const SPANS_PER_EXPORT = 100;

@@ -5,8 +5,8 @@
  * ingestion and reads with no TQL query running (the baseline).
  */
 import { traceExportBodies } from "./api-distinct.js";
-import { type HttpClient, round } from "./http-load.js";
-import { printTable } from "./table.js";
+import { type HttpClient, round } from "./harness/http-load.js";
+import { printTable } from "./harness/table.js";
 
 export const MIXED_SECONDS = Number(process.env.BENCH_API_MIXED_SECONDS ?? 20);
 export const MIXED_READ_RATE = Number(process.env.BENCH_API_MIXED_READ_RATE ?? 50);

@@ -65,7 +65,7 @@ import {
   round,
   type Send,
   startClient,
-} from "./http-load.js";
+} from "./harness/http-load.js";
 
 const SPANS = Number(process.env.BENCH_API_SPANS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_API_RATE ?? 200);
@@ -227,11 +227,12 @@ async function main() {
       telemetry: recording,
       traces: createTraceLoader(recording),
     };
-    await listLogs(recordingRead, projectId, logsQuery);
+    const recordingCtx = { ...system, deps: { ...deps.domain, read: recordingRead } };
+    await listLogs({ ctx: recordingCtx, projectId, ...logsQuery });
     const logsSql = captured.splice(0);
     const traceSql: Captured[][] = [];
     for (const id of traceIds) {
-      await getTrace(recordingRead, projectId, id);
+      await getTrace({ ctx: recordingCtx, projectId, traceId: id });
       traceSql.push(captured.splice(0));
     }
     const runCaptured = async (queries: Captured[] | undefined) => {
@@ -276,14 +277,16 @@ async function main() {
       logs: {
         label: `GET ${LOGS_PATH}`,
         paths: [LOGS_PATH],
-        verb: () => listLogs(deps.read, projectId, logsQuery).then(() => true),
+        verb: () => listLogs({ ctx: system, projectId, ...logsQuery }).then(() => true),
         engine: () => runCaptured(logsSql),
       },
       trace: {
         label: "GET /v1/traces/:traceId",
         paths: tracePaths,
         verb: (i: number) =>
-          getTrace(deps.read, projectId, traceIds[i % traceIds.length] ?? "").then(() => true),
+          getTrace({ ctx: system, projectId, traceId: traceIds[i % traceIds.length] ?? "" }).then(
+            () => true,
+          ),
         engine: (i: number) => runCaptured(traceSql[i % traceSql.length]),
       },
     };

@@ -33,7 +33,7 @@ import {
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -31,7 +31,7 @@ import { encodeNativeBlock, nativePlan } from "../src/telemetry/native/block.js"
 import { createTableSql } from "../src/telemetry/schema.js";
 import { type TableDef, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 5000);
 const INSERTS = Number(process.env.BENCH_INSERTS ?? 20);

@@ -29,9 +29,9 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
 import { Agent, fetch as undiciFetch } from "undici";
-import { type Latencies, latencies, type OpenLoopResult, openLoop, round } from "./http-load.js";
-import { benchEnv, initDataDir, startServer, vigilJson } from "./serve-process.js";
-import { printTable } from "./table.js";
+import { type Latencies, latencies, type OpenLoopResult, openLoop, round } from "./harness/http-load.js";
+import { benchEnv, initDataDir, startServer, vigilJson } from "./harness/serve-process.js";
+import { printTable } from "./harness/table.js";
 
 const ONLY = new Set(
   (process.env.BENCH_FAIR_ONLY ?? "alerts,logins,tql,connections").split(",").map((s) => s.trim()),

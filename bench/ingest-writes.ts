@@ -26,7 +26,7 @@ import type { TracesRequest } from "../src/ingest/otlp/otlp-messages.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "500,2400,8000").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);

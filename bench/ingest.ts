@@ -24,7 +24,7 @@ import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/otlp-messages.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./serve-process.js";
+import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./harness/serve-process.js";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);

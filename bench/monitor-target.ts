@@ -85,29 +85,27 @@ export async function createBenchMonitors(
   bar.start(count, 0);
   for (let from = 0; from < count; from += 500) {
     await domain.meta.transaction(async (tx) => {
-      const ctx = { deps: { ...domain, meta: tx }, actor: { kind: "system" as const } };
+      const monitors = { engine, allowPrivateTargets: true };
+      const ctx = { deps: { ...domain, meta: tx, monitors }, actor: { kind: "system" as const } };
       for (let i = from; i < Math.min(count, from + 500); i++)
-        await createMonitor(
-          { engine, allowPrivateTargets: true },
-          {
-            ctx,
-            projectId,
-            input: {
-              name: `bench api ${i}`,
-              type: "api",
-              frequency: "1m",
-              steps: [
-                {
-                  url: `${targetUrl}?monitor=${i}`,
-                  assertions: [
-                    ...DEFAULT_ASSERTIONS,
-                    { type: "json_path", path: "$.ok", operator: "equals", value: "true" },
-                  ],
-                },
-              ],
-            },
+        await createMonitor({
+          ctx,
+          projectId,
+          input: {
+            name: `bench api ${i}`,
+            type: "api",
+            frequency: "1m",
+            steps: [
+              {
+                url: `${targetUrl}?monitor=${i}`,
+                assertions: [
+                  ...DEFAULT_ASSERTIONS,
+                  { type: "json_path", path: "$.ok", operator: "equals", value: "true" },
+                ],
+              },
+            ],
           },
-        );
+        });
     });
     bar.update(Math.min(count, from + 500));
   }

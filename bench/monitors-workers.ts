@@ -27,7 +27,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import type { DomainDeps } from "../src/context.js";
+import { type DomainDeps, systemCtx } from "../src/context.js";
 import { systemClock } from "../src/lib/clock.js";
 import { newId } from "../src/lib/ids.js";
 import { createLogger } from "../src/lib/logger.js";
@@ -43,7 +43,7 @@ import { findPostgresBin, startThrowawayPostgres } from "../test/helpers/postgre
 import { type ServeProcess, startServeProcess } from "../test/helpers/run-cli.js";
 import { makeTempDir } from "../test/helpers/temp-dir.js";
 import { createBenchMonitors, startTarget } from "./monitor-target.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -127,10 +127,13 @@ async function main() {
       ...defaultAuthDeps(),
       statusPages: createStatusPageEngine({ clock: systemClock }),
     };
-    const setup = await initialize(domain, {
-      email: "bench@example.com",
-      password: "bench password 1",
-      withApiKey: false,
+    const setup = await initialize({
+      ctx: systemCtx(domain),
+      input: {
+        email: "bench@example.com",
+        password: "bench password 1",
+        withApiKey: false,
+      },
     });
     // The verb needs an engine only for `run now`; nothing runs here.
     const engine = createMonitorEngine({

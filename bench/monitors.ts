@@ -22,7 +22,7 @@ import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { defaultAuthDeps } from "../test/helpers/auth-deps.js";
 import { createBenchMonitors, startTarget } from "./monitor-target.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const { values: args } = parseArgs({
   options: {

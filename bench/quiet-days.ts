@@ -4,8 +4,8 @@
  * wait an hour; and the timing of one read per key, first and again, beside `SELECT 1`.
  */
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
-import { latencies, round } from "./http-load.js";
-import { cpuSeconds } from "./serve-process.js";
+import { latencies, round } from "./harness/http-load.js";
+import { cpuSeconds } from "./harness/serve-process.js";
 
 /** The table's days (partitions), active parts in all, and the most parts one day has. */
 export async function partsPerDay(telemetry: TelemetryExecutor, table: string) {

@@ -50,6 +50,7 @@ import { join } from "node:path";
 import type { EventLoopUtilization } from "node:perf_hooks";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import type { RunningService } from "../src/cli/serve.js";
+import { systemCtx } from "../src/context.js";
 import type { IncidentSeverity } from "../src/meta/repositories/incidents.js";
 import type { DayRow } from "../src/status-pages/history.js";
 import {
@@ -60,8 +61,8 @@ import {
   type OpenLoopResult,
   round,
   startClient,
-} from "./http-load.js";
-import { printTable } from "./table.js";
+} from "./harness/http-load.js";
+import { printTable } from "./harness/table.js";
 
 const RATE = Number(process.env.BENCH_STATUS_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_STATUS_SECONDS ?? 20);
@@ -185,7 +186,7 @@ async function main() {
   const { renderStatusPage } = await import("../src/status-pages/public/render-page.js");
   const { StatusPageData } = await import("../src/contracts/status-page-data.js");
   const { appendIncidentEvent, openSourceIncident, resolveSourceIncident } = await import(
-    "../src/incidents/incidents.js"
+    "../src/incidents/source-incidents.js"
   );
 
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-status-"));
@@ -213,9 +214,12 @@ async function main() {
     const { deps } = service;
     const domain = deps.domain;
     const meta = domain.meta;
-    const setup = await initialize(domain, {
-      email: "bench@example.com",
-      password: "bench password 1",
+    const setup = await initialize({
+      ctx: systemCtx(domain),
+      input: {
+        email: "bench@example.com",
+        password: "bench password 1",
+      },
     });
     const apiKey = setup.apiKey ?? "";
     const system = { deps: domain, actor: { kind: "system" as const } };
@@ -245,7 +249,7 @@ async function main() {
 
     const newMonitor = async (name: string, path: string) =>
       (
-        await createMonitor(deps.monitors, {
+        await createMonitor({
           ctx: system,
           projectId: setup.projectId,
           input: {

@@ -18,7 +18,7 @@ import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { compileTql } from "../src/tql/compile.js";
-import { createTqlService } from "../src/tql/service.js";
+import { createTqlService } from "../src/tql/tql-service.js";
 import { CORPUS } from "../test/tql/corpus.js";
 
 const SPANS = Number(process.env.BENCH_TQL_SPANS ?? 10_000_000);

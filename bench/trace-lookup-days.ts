@@ -37,7 +37,7 @@ import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
-import { round } from "./http-load.js";
+import { round } from "./harness/http-load.js";
 import { mergeQuietDays, partsPerDay, readEachTwice } from "./quiet-days.js";
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);

@@ -34,7 +34,7 @@ import type { Browser, Page } from "playwright-core";
 import { sendAll } from "../src/demo/sender.js";
 import { type DashboardHarness, startDashboard } from "../test/helpers/dashboard.js";
 import { addKey } from "../test/helpers/projects.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 import {
   INIT_SCRIPT,
   type LoadFigures,

@@ -56,7 +56,8 @@ import { parseArgs } from "node:util";
 import SQLite from "better-sqlite3";
 import { SingleBar } from "cli-progress";
 import { Agent, request } from "undici";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load-config.js";
+import { createWebhookEventTypes } from "../src/composition/webhooks.js";
 import type { DomainDeps } from "../src/context.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
 import { systemClock } from "../src/lib/clock.js";
@@ -68,11 +69,11 @@ import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore } from "../src/meta/meta-store.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
-import { createWebhookService } from "../src/webhooks/service.js";
+import { createWebhookService } from "../src/webhooks/webhook-service.js";
 import { generateSecret, signatureHeaders, signingKey } from "../src/webhooks/signing.js";
 import { WEBHOOK_USER_AGENT } from "../src/webhooks/transport.js";
 import { defaultAuthDeps } from "../test/helpers/auth-deps.js";
-import { printTable } from "./table.js";
+import { printTable } from "./harness/table.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -664,6 +665,7 @@ async function run(dataDir: string, cleanups: (() => Promise<void> | void)[]) {
       logger,
       metrics,
       secretBox,
+      eventTypes: createWebhookEventTypes(),
       ca,
     },
   );

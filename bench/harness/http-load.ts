@@ -7,6 +7,7 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import { parentPort, Worker, workerData } from "node:worker_threads";
+import { percentile, round } from "./stats.js";
 
 /** One request: resolves true for a good answer, false for a bad one. */
 export type Send = (i: number) => Promise<boolean>;
@@ -37,13 +38,7 @@ export interface ClosedLoopResult extends Latencies {
   requestsPerSecond: number;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
-
-export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+export { round };
 
 export function latencies(values: Float64Array): Latencies {
   const sorted = values.slice().sort();

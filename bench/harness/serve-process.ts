@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "bin", "vigil.js");
 
 /** This process's environment without VIGIL_ settings, quiet logs, no ingest rate limit to speak of. */
