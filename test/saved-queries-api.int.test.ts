@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SavedQueryView } from "../src/tql/saved-queries.js";
-import { TQL_MAX_QUERY_LENGTH } from "../src/tql/service.js";
+import type { SavedQueryView } from "../src/contracts/tql.js";
+import { TQL_MAX_QUERY_LENGTH } from "../src/contracts/tql-dialect.js";
 import {
   findPostgresBin,
   startThrowawayPostgres,

@@ -10,7 +10,7 @@ import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { createClickHouseExecutor } from "../src/telemetry/clickhouse/clickhouse-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
-import { createTqlService, type TqlLimits, type TqlService } from "../src/tql/service.js";
+import { createTqlService, type TqlLimits, type TqlService } from "../src/tql/tql-service.js";
 import { type ClickHouseShim, startClickHouseShim } from "./helpers/clickhouse-shim.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { tqlConformanceCases } from "./tql/conformance.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
-import { createTqlService, type TqlService } from "../src/tql/service.js";
+import { createTqlService, type TqlService } from "../src/tql/tql-service.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { EXPECTED, tqlConformanceCases } from "./tql/conformance.js";
 import { CORPUS } from "./tql/corpus.js";

@@ -16,7 +16,7 @@ import { compileTql, DEFAULT_MAX_TABLE_REFERENCES } from "../src/tql/compile.js"
 import { TqlError } from "../src/tql/tql-errors.js";
 import { FUNCTIONS as ALLOWED_FUNCTIONS } from "../src/tql/functions.js";
 import { parseTql } from "../src/tql/parser.js";
-import { createTqlService, type TqlService } from "../src/tql/service.js";
+import { createTqlService, type TqlService } from "../src/tql/tql-service.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { startTestService, type TestService } from "./helpers/test-service.js";
 

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
-import { TqlSchema } from "../src/server/routes/v1/tql-schema.js";
+import { TqlCatalog, type TqlResult } from "../src/contracts/tql.js";
 import { PROJECT_COLUMN, TELEMETRY_TABLES } from "../src/telemetry/tables.js";
 import { COMBINATORS, FUNCTIONS } from "../src/tql/functions.js";
 import { addKey } from "./helpers/projects.js";
 import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import type { TestService } from "./helpers/test-service.js";
-
-type Schema = z.infer<typeof TqlSchema>;
-interface TqlResult {
-  columns: { name: string; type: string }[];
-}
 
 /** GET /v1/tql/schema: what the editor completes from, straight from the compiler's definitions. */
 describe("GET /v1/tql/schema", () => {
@@ -23,7 +17,7 @@ describe("GET /v1/tql/schema", () => {
   let projectId: string;
   let readKey: string;
   let ingestKey: string;
-  let schema: Schema;
+  let schema: TqlCatalog;
 
   const get = (path: string, key: string, headers: Record<string, string> = {}) =>
     service.fetch(path, { headers: { "x-api-key": key, ...headers } });
@@ -37,7 +31,7 @@ describe("GET /v1/tql/schema", () => {
     ingestKey = await addKey(service, projectId, { name: "ingest", role: "ingest" });
     const response = await get("/v1/tql/schema", readKey);
     expect(response.status).toBe(200);
-    schema = TqlSchema.parse(await response.json());
+    schema = TqlCatalog.parse(await response.json());
   });
   afterAll(async () => {
     await service?.stop();
@@ -101,7 +95,7 @@ describe("GET /v1/tql/schema", () => {
     expect(first.headers.get("cache-control")).toBe("private, max-age=3600");
     expect(first.headers.get("content-encoding")).toBe("br");
     expect(first.headers.get("content-type")).toContain("application/json");
-    expect(TqlSchema.parse(await first.json())).toEqual(schema);
+    expect(TqlCatalog.parse(await first.json())).toEqual(schema);
 
     const again = await get("/v1/tql/schema", readKey, {
       "accept-encoding": "br",
@@ -112,7 +106,7 @@ describe("GET /v1/tql/schema", () => {
     const plain = await get("/v1/tql/schema", readKey, { "accept-encoding": "identity" });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(plain.headers.get("etag")).toBe(etag.replace("-br", ""));
-    expect(TqlSchema.parse(await plain.json())).toEqual(schema);
+    expect(TqlCatalog.parse(await plain.json())).toEqual(schema);
   });
 
   it("needs the tql:query permission (403) and a key (401)", async () => {
@@ -129,7 +123,7 @@ describe("GET /v1/tql/schema", () => {
     for (const member of [owner, viewer]) {
       const response = await member.get(path);
       expect(response.status).toBe(200);
-      expect(TqlSchema.parse(await response.json())).toEqual(schema);
+      expect(TqlCatalog.parse(await response.json())).toEqual(schema);
     }
     const foreign = await outsider.get(path);
     expect(foreign.status).toBe(404);

@@ -10,9 +10,9 @@ import {
   type SelectQuery,
   type TableRef,
 } from "./ast.js";
-import { TqlError } from "./tql-errors.js";
-import { functionNames, type ResolvedFunction, resolveFunction } from "./functions.js";
 import { checkType } from "./data-types.js";
+import { functionNames, type ResolvedFunction, resolveFunction } from "./functions.js";
+import { TqlError } from "./tql-errors.js";
 
 /** What the analyzer learned that the printer needs. */
 export interface Analysis {

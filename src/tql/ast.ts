@@ -3,6 +3,8 @@
  * where it starts, so the analyzer can point at the user's text when it rejects something.
  */
 
+import type { IntervalUnit } from "../contracts/tql-dialect.js";
+
 export type Expr =
   | Literal
   | ColumnRef
@@ -170,21 +172,6 @@ export interface LambdaExpr extends Node {
   readonly params: readonly string[];
   readonly body: Expr;
 }
-
-export const INTERVAL_UNITS = [
-  "NANOSECOND",
-  "MICROSECOND",
-  "MILLISECOND",
-  "SECOND",
-  "MINUTE",
-  "HOUR",
-  "DAY",
-  "WEEK",
-  "MONTH",
-  "QUARTER",
-  "YEAR",
-] as const;
-export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
 
 export interface IntervalExpr extends Node {
   readonly kind: "interval";

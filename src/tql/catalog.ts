@@ -1,52 +1,8 @@
+import type { TqlCatalog } from "../contracts/tql.js";
 import { PROJECT_COLUMN, TELEMETRY_TABLES } from "../telemetry/tables.js";
-import type { FunctionCategory } from "./functions/function-def.js";
 import { COMBINATORS, FUNCTIONS } from "./functions.js";
 import { argumentsCell, COMBINATOR_DOCS } from "./functions-doc.js";
 import { reservedWords } from "./token-stream.js";
-
-/** One column a TQL query can read. */
-export interface CatalogColumn {
-  name: string;
-  type: string;
-  description: string;
-}
-
-export interface CatalogTable {
-  name: string;
-  description: string;
-  columns: CatalogColumn[];
-}
-
-export interface CatalogFunction {
-  name: string;
-  category: FunctionCategory;
-  aggregate: boolean;
-  /** How many arguments a call takes, as the docs write it: `2`, `(0–1)(1)`, `1+`. */
-  arguments: string;
-  minArgs: number;
-  /** null when variadic. */
-  maxArgs: number | null;
-  /** Parametric aggregates: bounds of the parameter list (max null when unbounded). */
-  params: { min: number; max: number | null } | null;
-  lambda: boolean;
-  caseInsensitive: boolean;
-  description: string;
-}
-
-export interface CatalogCombinator {
-  suffix: string;
-  extraArgs: number;
-  example: string;
-  description: string;
-}
-
-/** Everything a TQL query may name: the editor's completions and highlighting come from it. */
-export interface TqlCatalog {
-  tables: CatalogTable[];
-  functions: CatalogFunction[];
-  combinators: CatalogCombinator[];
-  keywords: string[];
-}
 
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
 

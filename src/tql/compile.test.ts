@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileTql } from "./compile.js";
-import { TqlError } from "./tql-errors.js";
 import { tokenize } from "./lexer.js";
+import { TqlError } from "./tql-errors.js";
 
 const GUARD = "PREWHERE `project_id` = {project:String}";
 const compile = (text: string) => compileTql(text, { database: "vigil", rowCap: 10_001 });

@@ -1,8 +1,8 @@
 import { analyzeTql } from "./analyzer.js";
-import { TqlError } from "./tql-errors.js";
 import { parseTql } from "./parser.js";
 import { type PrintedQuery, printTql } from "./printer.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./token-stream.js";
+import { TqlError } from "./tql-errors.js";
 
 export interface CompileOptions {
   /** The ClickHouse database holding the telemetry tables. */

@@ -1,3 +1,4 @@
+import { CAST_TYPE_NAMES, type CastTypeName } from "../contracts/tql-dialect.js";
 import type { TypeArg, TypeNode } from "./ast.js";
 import { TqlError } from "./tql-errors.js";
 
@@ -12,34 +13,33 @@ interface TypeRule {
 
 const SCALAR: TypeRule = { args: "none" };
 
-/** Data types a CAST may name; ClickHouse's own spellings plus the common SQL aliases. */
-const TYPES: Readonly<Record<string, TypeRule>> = {
-  ...Object.fromEntries(
-    [
-      "UInt8",
-      "UInt16",
-      "UInt32",
-      "UInt64",
-      "UInt128",
-      "UInt256",
-      "Int8",
-      "Int16",
-      "Int32",
-      "Int64",
-      "Int128",
-      "Int256",
-      "Float32",
-      "Float64",
-      "BFloat16",
-      "String",
-      "UUID",
-      "Date",
-      "Date32",
-      "Bool",
-      "IPv4",
-      "IPv6",
-    ].map((name) => [name, SCALAR]),
-  ),
+/**
+ * The rule of each data type a CAST may name (contracts/tql-dialect.ts lists them for the
+ * dashboard too); ClickHouse's own spellings, the common SQL aliases below.
+ */
+const TYPES: Readonly<Record<CastTypeName, TypeRule>> = {
+  UInt8: SCALAR,
+  UInt16: SCALAR,
+  UInt32: SCALAR,
+  UInt64: SCALAR,
+  UInt128: SCALAR,
+  UInt256: SCALAR,
+  Int8: SCALAR,
+  Int16: SCALAR,
+  Int32: SCALAR,
+  Int64: SCALAR,
+  Int128: SCALAR,
+  Int256: SCALAR,
+  Float32: SCALAR,
+  Float64: SCALAR,
+  BFloat16: SCALAR,
+  String: SCALAR,
+  UUID: SCALAR,
+  Date: SCALAR,
+  Date32: SCALAR,
+  Bool: SCALAR,
+  IPv4: SCALAR,
+  IPv6: SCALAR,
   FixedString: { args: "numbers", min: 1, max: 1, minValue: 1 },
   Decimal: { args: "numbers", min: 1, max: 2 },
   Decimal32: { args: "numbers", min: 1, max: 1 },
@@ -55,11 +55,8 @@ const TYPES: Readonly<Record<string, TypeRule>> = {
   Tuple: { args: "tuple" },
 };
 
-/** The data types a CAST may name, in ClickHouse's spelling (the dashboard completes them). */
-export const CAST_TYPE_NAMES: readonly string[] = Object.keys(TYPES);
-
 /** SQL spellings ClickHouse also accepts, by upper-case name. */
-const ALIASES: Readonly<Record<string, string>> = {
+const ALIASES: Readonly<Record<string, CastTypeName>> = {
   BOOLEAN: "Bool",
   BOOL: "Bool",
   TINYINT: "Int8",
@@ -84,11 +81,12 @@ const ALIASES: Readonly<Record<string, string>> = {
 const TIME_ZONE = /^[A-Za-z][A-Za-z0-9/_+-]{0,63}$/;
 
 /** The canonical name of a type, or undefined when TQL does not know it. */
-function canonicalName(name: string): string | undefined {
-  if (Object.hasOwn(TYPES, name)) return name;
+function canonicalName(name: string): CastTypeName | undefined {
+  const exact = CAST_TYPE_NAMES.find((known) => known === name);
+  if (exact) return exact;
   const alias = ALIASES[name.toUpperCase()];
   if (alias) return alias;
-  return Object.keys(TYPES).find((known) => known.toLowerCase() === name.toLowerCase());
+  return CAST_TYPE_NAMES.find((known) => known.toLowerCase() === name.toLowerCase());
 }
 
 /** Refuses types TQL does not know or arguments that do not fit them. */
@@ -103,7 +101,7 @@ export function checkType(type: TypeNode): void {
  */
 export function printType(type: TypeNode): string {
   const name = canonicalName(type.name);
-  const rule = name ? TYPES[name] : undefined;
+  const rule = name && TYPES[name];
   if (!name || !rule) throw new TqlError(`Unknown data type '${type.name}'`, type.pos);
   const bad = (why: string) => new TqlError(`${name}: ${why}`, type.pos);
   const { args } = type;

@@ -1,16 +1,8 @@
-import {
-  type BinaryOp,
-  type CallExpr,
-  type Expr,
-  INTERVAL_UNITS,
-  type IntervalUnit,
-  type Query,
-  type TypeArg,
-  type TypeNode,
-} from "./ast.js";
-import { TqlSyntaxError } from "./tql-errors.js";
+import { INTERVAL_UNITS, type IntervalUnit } from "../contracts/tql-dialect.js";
+import type { BinaryOp, CallExpr, Expr, Query, TypeArg, TypeNode } from "./ast.js";
 import { tokenize } from "./lexer.js";
 import { isReserved, TokenStream } from "./token-stream.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 
 /** Binding powers, lowest first; ClickHouse's operator precedence. */
 const BP = {

@@ -12,10 +12,10 @@ import type {
   SelectQuery,
   TableRef,
 } from "./ast.js";
-import { TqlSyntaxError } from "./tql-errors.js";
 import { tokenize } from "./lexer.js";
 import { ExprParser } from "./parse-expr.js";
 import { DEFAULT_PARSE_LIMITS, describe, type ParseLimits, TokenStream } from "./token-stream.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 
 /** Statements TQL recognizes only to refuse them with a clear message. */
 const NON_SELECT = new Set([

@@ -1,46 +1,15 @@
-import { z } from "zod";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
+import {
+  CreateSavedQueryInput,
+  type SavedQueryView,
+  UpdateSavedQueryInput,
+} from "../contracts/tql.js";
 import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
 import type { SavedQueryRecord } from "../meta/repositories/saved-queries.js";
 import { findInProject, requireFreeName } from "../projects/project-records.js";
 import { requireProject } from "../projects/projects.js";
-import { TQL_MAX_QUERY_LENGTH } from "./service.js";
-
-const Name = z.string().trim().min(1).max(100);
-const Query = z
-  .string()
-  .max(TQL_MAX_QUERY_LENGTH)
-  .refine((text) => text.trim().length > 0, "must not be empty")
-  .describe("The TQL text, kept as written");
-const Description = z.string().trim().max(1000);
-
-export const CreateSavedQueryInput = z
-  .object({ name: Name, query: Query, description: Description.default("") })
-  .strict()
-  .meta({ id: "CreateSavedQueryInput" });
-export type CreateSavedQueryInput = z.input<typeof CreateSavedQueryInput>;
-
-export const UpdateSavedQueryInput = z
-  .object({ name: Name.optional(), query: Query.optional(), description: Description.optional() })
-  .strict()
-  .meta({ id: "UpdateSavedQueryInput" });
-export type UpdateSavedQueryInput = z.input<typeof UpdateSavedQueryInput>;
-
-export const SavedQueryView = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string(),
-    description: z.string(),
-    query: z.string(),
-    createdBy: z.string().nullable().describe("The user who saved it; null once removed"),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "SavedQuery" });
-export type SavedQueryView = z.infer<typeof SavedQueryView>;
 
 type ProjectArgs = { ctx: Ctx; projectId: string };
 type SavedQueryArgs = ProjectArgs & { savedQueryId: string };

@@ -1,5 +1,5 @@
-import { TqlSyntaxError } from "./tql-errors.js";
 import type { Token } from "./lexer.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 
 /** Caps that keep a hostile query from exhausting the stack or the heap while it is parsed. */
 export interface ParseLimits {

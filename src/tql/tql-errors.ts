@@ -1,3 +1,4 @@
+import type { TqlPosition } from "../contracts/tql.js";
 import { DomainError } from "../lib/domain-errors.js";
 
 /**
@@ -9,7 +10,7 @@ export class TqlError extends DomainError {
   readonly offset: number | undefined;
   override readonly extensions: Readonly<Record<string, unknown>>;
 
-  constructor(message: string, offset?: number, position?: { line: number; column: number }) {
+  constructor(message: string, offset?: number, position?: TqlPosition) {
     super("invalid_input", message, [{ field: "query", message }]);
     this.offset = offset;
     this.extensions = position ? { position } : {};
@@ -26,7 +27,7 @@ export class TqlError extends DomainError {
 export class TqlSyntaxError extends TqlError {}
 
 /** Converts an offset into the 1-based line and column users see in editors. */
-export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
+export function lineColumnOf(text: string, offset: number): TqlPosition {
   let line = 1;
   let lineStart = 0;
   const limit = Math.min(offset, text.length);

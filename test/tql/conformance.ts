@@ -6,8 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
+import { TQL_MAX_RESULT_ROWS } from "../../src/contracts/tql-dialect.js";
 import type { ResultColumn } from "../../src/telemetry/executor.js";
-import { TQL_MAX_RESULT_ROWS, type TqlService } from "../../src/tql/service.js";
+import type { TqlService } from "../../src/tql/tql-service.js";
 import { canonicalRows, markersIn } from "./compare.js";
 import { CORPUS } from "./corpus.js";
 import { MAIN_PROJECT, OTHER_PROJECT_MARKERS } from "./dataset.js";

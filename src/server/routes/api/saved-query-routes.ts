@@ -3,12 +3,14 @@ import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
 import {
   CreateSavedQueryInput,
+  SavedQueryView,
+  UpdateSavedQueryInput,
+} from "../../../contracts/tql.js";
+import {
   createSavedQuery,
   deleteSavedQuery,
   getSavedQuery,
   listSavedQueries,
-  SavedQueryView,
-  UpdateSavedQueryInput,
   updateSavedQuery,
 } from "../../../tql/saved-queries.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";

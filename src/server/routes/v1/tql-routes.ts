@@ -1,65 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { TQL_MAX_QUERY_LENGTH, TQL_MAX_RESULT_ROWS } from "../../../tql/service.js";
+import { TqlCatalog, TqlRequest, TqlResult } from "../../../contracts/tql.js";
+import { TQL_MAX_RESULT_ROWS } from "../../../contracts/tql-dialect.js";
+import { runTqlQuery } from "../../../tql/tql-queries.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { sendCatalog, TqlSchema } from "./tql-schema.js";
-
-const TqlRequest = z
-  .object({
-    query: z
-      .string()
-      .min(1)
-      .max(TQL_MAX_QUERY_LENGTH)
-      .describe("One TQL SELECT statement (ClickHouse SQL over the six TQL tables)"),
-  })
-  .strict()
-  .meta({
-    id: "TqlRequest",
-    example: {
-      query:
-        "SELECT service_name, count() AS requests, countIf(status = 'error') AS errors, round(quantile(0.95)(duration_ms), 1) AS p95_ms FROM traces WHERE timestamp > now() - INTERVAL 1 HOUR GROUP BY service_name ORDER BY requests DESC LIMIT 10",
-    },
-  });
-
-const TqlResult = z
-  .object({
-    columns: z
-      .array(z.object({ name: z.string(), type: z.string().describe("ClickHouse type name") }))
-      .describe("Result columns in order"),
-    rows: z
-      .array(z.array(z.unknown()))
-      .describe(
-        "Rows, each holding values in column order. 64-bit integers are JSON numbers within ±(2^53−1) and decimal strings beyond",
-      ),
-    rowCount: z.number().int().describe("Number of rows returned"),
-    durationMs: z.number().int().describe("Execution time in milliseconds"),
-    truncated: z
-      .boolean()
-      .describe(
-        `True when the result was cut at ${TQL_MAX_RESULT_ROWS.toLocaleString("en-US")} rows`,
-      ),
-  })
-  .meta({
-    id: "TqlResult",
-    example: {
-      columns: [
-        { name: "service_name", type: "LowCardinality(String)" },
-        { name: "requests", type: "UInt64" },
-        { name: "errors", type: "UInt64" },
-        { name: "p95_ms", type: "Float64" },
-      ],
-      rows: [
-        ["checkout", 1840, 12, 231.4],
-        ["gateway", 1533, 3, 88.2],
-      ],
-      rowCount: 2,
-      durationMs: 14,
-      truncated: false,
-    },
-  });
+import { keyReader } from "./read-route.js";
+import { sendCatalog } from "./tql-schema.js";
 
 /** POST /v1/tql: one project-confined SELECT; GET /v1/tql/schema: what a query may name. */
 export const tqlRoutes =
@@ -98,10 +45,8 @@ export const tqlRoutes =
           },
         },
       },
-      async (request) => {
-        const { actor } = apiKeyCtx(deps.domain, request);
-        return deps.tql.query(actor.projectId, request.body.query);
-      },
+      async (request) =>
+        runTqlQuery({ ...keyReader(deps.domain, request), query: request.body.query }),
     );
 
     app.get(
@@ -119,7 +64,7 @@ export const tqlRoutes =
             "highlight from it. It changes only with the server's version: responses carry an " +
             "`ETag` (send `If-None-Match` for a 304) and may be cached for an hour.",
           security: [{ apiKey: [] }],
-          response: { 200: TqlSchema, 401: Problem, 403: Problem, 429: Problem },
+          response: { 200: TqlCatalog, 401: Problem, 403: Problem, 429: Problem },
         },
       },
       async (request, reply) => sendCatalog(request, reply),

@@ -1,5 +1,5 @@
 import { SQLDialect } from "@codemirror/lang-sql";
-import { CAST_TYPE_NAMES } from "../../../../src/tql/data-types";
+import { CAST_TYPE_NAMES } from "../../../../src/contracts/tql-dialect";
 import type { TqlCatalog } from "./tql-api";
 
 /**
@@ -13,10 +13,10 @@ const CLAUSE_WORDS =
   "anti asof except fill step totals rollup cube ties";
 
 /**
- * Units of `INTERVAL n UNIT` (the analyzer's own list): offered as completions but not
+ * Units of `INTERVAL n UNIT` (the parser's own list): offered as completions but not
  * highlighted as keywords, since `minute` or `day` is as often a column alias.
  */
-export { INTERVAL_UNITS } from "../../../../src/tql/ast";
+export { INTERVAL_UNITS } from "../../../../src/contracts/tql-dialect";
 
 /** ClickHouse type names, for CAST and `::`: the ones the analyzer accepts. */
 export const CLICKHOUSE_TYPES = CAST_TYPE_NAMES;

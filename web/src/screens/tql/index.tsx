@@ -17,7 +17,7 @@ import { SchemaPanel } from "./schema-panel";
 import {
   errorPosition,
   runTql,
-  type SavedQuery,
+  type SavedQueryView,
   type TqlResult,
   useSavedQueries,
   useSaveQuery,
@@ -257,7 +257,7 @@ function TqlScreen() {
               projectId={projectId}
               currentId={savedId}
               writable={writable}
-              onLoad={(item: SavedQuery) => load(item.query, item.id)}
+              onLoad={(item: SavedQueryView) => load(item.query, item.id)}
               onDeleted={(item) => {
                 if (item.id === savedId) setParams({ saved: undefined });
               }}

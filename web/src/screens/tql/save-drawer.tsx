@@ -3,7 +3,7 @@ import { ProblemMessage } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Drawer, Field } from "../../components/ui";
 import { namesField } from "./saved-panel";
-import { type SavedQuery, useSaveQuery } from "./tql-api";
+import { type SavedQueryView, useSaveQuery } from "./tql-api";
 
 /** Saves the editor's query as a new saved query: a name (unique in the project) and a note. */
 export function SaveDrawer({
@@ -15,7 +15,7 @@ export function SaveDrawer({
   projectId: string;
   query: string;
   onClose: () => void;
-  onSaved: (saved: SavedQuery) => void;
+  onSaved: (saved: SavedQueryView) => void;
 }) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");

@@ -3,7 +3,7 @@ import { ApiError } from "../../api/client";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { Field } from "../../components/ui";
 import { formatRelative } from "../../lib/format";
-import { type SavedQuery, useDeleteSavedQuery, useSavedQueries, useSaveQuery } from "./tql-api";
+import { type SavedQueryView, useDeleteSavedQuery, useSavedQueries, useSaveQuery } from "./tql-api";
 
 /** Whether the error is about one field (then Field shows it beside that field). */
 export const namesField = (error: unknown, field: string): boolean =>
@@ -19,11 +19,11 @@ function SavedItem({
   onDeleted,
 }: {
   projectId: string;
-  saved: SavedQuery;
+  saved: SavedQueryView;
   current: boolean;
   writable: boolean;
-  onLoad: (saved: SavedQuery) => void;
-  onDeleted: (saved: SavedQuery) => void;
+  onLoad: (saved: SavedQueryView) => void;
+  onDeleted: (saved: SavedQueryView) => void;
 }) {
   const [mode, setMode] = useState<"view" | "rename" | "delete">("view");
   const [name, setName] = useState(saved.name);
@@ -130,8 +130,8 @@ export function SavedPanel({
   projectId: string;
   currentId: string;
   writable: boolean;
-  onLoad: (saved: SavedQuery) => void;
-  onDeleted: (saved: SavedQuery) => void;
+  onLoad: (saved: SavedQueryView) => void;
+  onDeleted: (saved: SavedQueryView) => void;
 }) {
   const saved = useSavedQueries(projectId);
   return (

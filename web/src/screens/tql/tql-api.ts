@@ -1,45 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-// GET /v1/tql/schema: the catalog the server builds from the analyzer's own definitions.
-import type { TqlCatalog } from "../../../../src/tql/catalog";
+import type {
+  CreateSavedQueryInput,
+  SavedQueryView,
+  TqlCatalog,
+  TqlPosition,
+  TqlRequest,
+  TqlResult,
+  UpdateSavedQueryInput,
+} from "../../../../src/contracts/tql";
 import { ApiError, type ApiProblem, api, type ListPage, projectApi, v1 } from "../../api/client";
 
+// The TQL API's shapes are the server's own (src/contracts/tql.ts): GET /v1/tql/schema's catalog
+// is built from the analyzer's definitions, POST /v1/tql answers a TqlResult.
 export type {
   CatalogColumn,
   CatalogFunction,
   CatalogTable,
+  SavedQueryView,
   TqlCatalog,
-} from "../../../../src/tql/catalog";
-
-export interface TqlColumn {
-  name: string;
-  /** The ClickHouse type name. */
-  type: string;
-}
-
-export interface TqlResult {
-  columns: TqlColumn[];
-  rows: unknown[][];
-  rowCount: number;
-  durationMs: number;
-  truncated: boolean;
-}
-
-export interface SavedQuery {
-  id: string;
-  projectId: string;
-  name: string;
-  description: string;
-  query: string;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** Where a TQL error is: 1-based line and column, as the server's problem carries it. */
-export interface TqlPosition {
-  line: number;
-  column: number;
-}
+  TqlColumn,
+  TqlPosition,
+  TqlResult,
+} from "../../../../src/contracts/tql";
 
 /** The position a 400 names, if the error is one. */
 export function errorPosition(error: unknown): TqlPosition | undefined {
@@ -62,7 +44,8 @@ export function useTqlCatalog(projectId: string) {
 
 /** Runs one query; `signal` lets the user stop waiting for it. */
 export function runTql(projectId: string, query: string, signal: AbortSignal): Promise<TqlResult> {
-  return api<TqlResult>(v1(projectId, "/tql"), { method: "POST", body: { query }, signal });
+  const body: TqlRequest = { query };
+  return api<TqlResult>(v1(projectId, "/tql"), { method: "POST", body, signal });
 }
 
 const savedKey = (projectId: string) => ["tql-saved", projectId] as const;
@@ -71,7 +54,7 @@ export function useSavedQueries(projectId: string) {
   return useQuery({
     queryKey: savedKey(projectId),
     queryFn: ({ signal }) =>
-      api<ListPage<SavedQuery>>(projectApi(projectId, "/saved-queries"), {
+      api<ListPage<SavedQueryView>>(projectApi(projectId, "/saved-queries"), {
         query: { limit: 1000 },
         signal,
       }),
@@ -79,22 +62,24 @@ export function useSavedQueries(projectId: string) {
   });
 }
 
-export interface SavedQueryInput {
-  name?: string;
-  query?: string;
-  description?: string;
-}
+/** A new query (no id) or a change to a saved one. */
+type SaveQuery =
+  | { id?: undefined; input: CreateSavedQueryInput }
+  | { id: string; input: UpdateSavedQueryInput };
 
 export function useSaveQuery(projectId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, input }: { id?: string; input: SavedQueryInput }) =>
+    mutationFn: ({ id, input }: SaveQuery) =>
       id
-        ? api<SavedQuery>(projectApi(projectId, `/saved-queries/${encodeURIComponent(id)}`), {
+        ? api<SavedQueryView>(projectApi(projectId, `/saved-queries/${encodeURIComponent(id)}`), {
             method: "PATCH",
             body: input,
           })
-        : api<SavedQuery>(projectApi(projectId, "/saved-queries"), { method: "POST", body: input }),
+        : api<SavedQueryView>(projectApi(projectId, "/saved-queries"), {
+            method: "POST",
+            body: input,
+          }),
     onSuccess: () => client.invalidateQueries({ queryKey: savedKey(projectId) }),
   });
 }

@@ -1,3 +1,5 @@
+import type { TqlResult } from "../contracts/tql.js";
+import { TQL_MAX_QUERY_LENGTH, TQL_MAX_RESULT_ROWS } from "../contracts/tql-dialect.js";
 import { InvalidInputError, RateLimitedError, UnavailableError } from "../lib/domain-errors.js";
 import type { AdmissionRefusal, OrganizationOf } from "../telemetry/admission-options.js";
 import { admitFor } from "../telemetry/admitted-reads.js";
@@ -8,10 +10,6 @@ import { classifyEngineError } from "./engine-errors.js";
 import { GUARD_SETTINGS, PROJECT_PARAM } from "./printer.js";
 import { toJsonRows } from "./result-json.js";
 
-/** The spec's limits on one query. */
-export const TQL_MAX_QUERY_LENGTH = 50_000;
-export const TQL_MAX_RESULT_ROWS = 10_000;
-
 export interface TqlLimits {
   maxExecutionSeconds: number;
   maxMemoryBytes: number;
@@ -20,15 +18,6 @@ export interface TqlLimits {
   maxConcurrentPerProject?: number;
   /** The same for all projects of one organization together. Absent: no organization bound. */
   maxConcurrentPerOrganization?: number;
-}
-
-/** The TQL result object of the specification. */
-export interface TqlResult {
-  columns: ResultColumn[];
-  rows: unknown[][];
-  rowCount: number;
-  durationMs: number;
-  truncated: boolean;
 }
 
 export interface TqlService {
