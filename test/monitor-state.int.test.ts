@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Ctx, DomainDeps } from "../src/context.js";
+import { type Ctx, type DomainDeps, systemCtx } from "../src/context.js";
 import { createEventBus } from "../src/events/event-bus.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import { createIdGenerator } from "../src/lib/ids.js";
@@ -16,6 +16,7 @@ import {
   createMonitor,
   getMonitor,
   listIncidents,
+  type MonitorCtx,
   type MonitorDeps,
   pauseMonitor,
   resumeMonitor,
@@ -88,7 +89,7 @@ function open() {
 let domain: DomainDeps;
 let engine: MonitorEngine;
 let deps: MonitorDeps;
-let ctx: Ctx;
+let ctx: MonitorCtx;
 let projectId: string;
 let channelId: string;
 
@@ -98,22 +99,27 @@ beforeEach(async () => {
   targetStatus = 200;
   ({ domain, engine, deps } = open());
   await store.migrate();
-  const admin = await initialize(domain, { email: "a@example.com", password: "a long password" });
+  const admin = await initialize({
+    ctx: systemCtx(domain),
+    input: { email: "a@example.com", password: "a long password" },
+  });
   projectId = admin.projectId;
-  ctx = { deps: domain, actor: { kind: "system" } };
+  ctx = { deps: { ...domain, monitors: deps }, actor: { kind: "system" } };
+  const channels = {
+    secretBox: createSecretBox(randomBytes(32)),
+    channelDeps: {
+      eventBus: createEventBus(),
+      dispatcher: agent,
+      mailer: undefined,
+      allowPrivateTargets: true,
+    },
+  };
   channelId = (
-    await createChannel(
-      {
-        secretBox: createSecretBox(randomBytes(32)),
-        channelDeps: {
-          eventBus: createEventBus(),
-          dispatcher: agent,
-          mailer: undefined,
-          allowPrivateTargets: true,
-        },
-      },
-      { ctx, projectId, input: { name: "hooks", type: "webhook", settings: {} } },
-    )
+    await createChannel({
+      ctx: { ...ctx, deps: { ...domain, channels } },
+      projectId,
+      input: { name: "hooks", type: "webhook", settings: {} },
+    })
   ).id;
 });
 afterEach(async () => {
@@ -122,7 +128,7 @@ afterEach(async () => {
 });
 
 async function newMonitor(alertAfter: number) {
-  return createMonitor(deps, {
+  return createMonitor({
     ctx,
     projectId,
     input: {
@@ -232,9 +238,9 @@ describe("monitor state machine", () => {
     const m = await newMonitor(2);
     await tick(m.id, 500);
     expect((await getMonitor({ ctx, projectId, monitorId: m.id })).failureStreak).toBe(1);
-    const paused = await pauseMonitor(deps, { ctx, projectId, monitorId: m.id });
+    const paused = await pauseMonitor({ ctx, projectId, monitorId: m.id });
     expect(paused.status).toBe("paused");
-    const resumed = await resumeMonitor(deps, { ctx, projectId, monitorId: m.id });
+    const resumed = await resumeMonitor({ ctx, projectId, monitorId: m.id });
     expect(resumed.status).toBe("active");
     expect(resumed.failureStreak).toBe(0);
     expect((await tick(m.id, 500)).transition).toBe("none");
@@ -248,7 +254,7 @@ describe("monitor state machine", () => {
     const before = await getMonitor({ ctx, projectId, monitorId: m.id });
     await store.close();
     ({ domain, engine, deps } = open());
-    ctx = { deps: domain, actor: { kind: "system" } };
+    ctx = { deps: { ...domain, monitors: deps }, actor: { kind: "system" } };
     expect((await tick(m.id, 500)).transition).toBe("none");
     const after = await getMonitor({ ctx, projectId, monitorId: m.id });
     expect(after.openIncidentId).toBe(before.openIncidentId);
@@ -259,7 +265,7 @@ describe("monitor state machine", () => {
   });
 
   it("a monitor without channels still opens and ends incidents, with no deliveries", async () => {
-    const m = await createMonitor(deps, {
+    const m = await createMonitor({
       ctx,
       projectId,
       input: { name: "Quiet", type: "api", alertAfter: 1, steps: [{ url: targetUrl }] },
@@ -278,19 +284,19 @@ describe("monitor state machine", () => {
 
   it("a scheduled check of a paused monitor does nothing; a manual run still checks it", async () => {
     const m = await newMonitor(1);
-    await pauseMonitor(deps, { ctx, projectId, monitorId: m.id });
+    await pauseMonitor({ ctx, projectId, monitorId: m.id });
     expect(await engine.check(m.id, "scheduled")).toBeUndefined();
     expect((await engine.check(m.id, "manual"))?.trigger).toBe("manual");
     // Resuming an active monitor leaves its streak alone.
-    await resumeMonitor(deps, { ctx, projectId, monitorId: m.id });
+    await resumeMonitor({ ctx, projectId, monitorId: m.id });
     await tick(m.id, 500);
     await tick(m.id, 500);
-    const again = await resumeMonitor(deps, { ctx, projectId, monitorId: m.id });
+    const again = await resumeMonitor({ ctx, projectId, monitorId: m.id });
     expect(again.failureStreak).toBe(2);
   });
 
   it("shutdown cancels a check in flight and records nothing", async () => {
-    const m = await createMonitor(deps, {
+    const m = await createMonitor({
       ctx,
       projectId,
       input: { name: "Slow", type: "api", steps: [{ url: `${targetUrl}?slow` }] },
@@ -303,7 +309,7 @@ describe("monitor state machine", () => {
   });
 
   it("masks credentials of the URL in results and notifications", async () => {
-    const m = await createMonitor(deps, {
+    const m = await createMonitor({
       ctx,
       projectId,
       input: {

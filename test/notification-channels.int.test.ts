@@ -7,12 +7,14 @@ import { SMTPServer } from "smtp-server";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../src/auth/users.js";
-import type { DomainDeps } from "../src/context.js";
 import type { AppDeps } from "../src/composition/app-deps.js";
+import { loadSecretKey } from "../src/config/secret-key.js";
+import type { DomainDeps } from "../src/context.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
-import { createSecretBox, loadSecretKey } from "../src/lib/secret-box.js";
+import { createSecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import type { NewNotificationDelivery } from "../src/meta/repositories/notification-deliveries.js";
+import { monitorEventPayload } from "../src/monitors/monitor-webhook-events.js";
 import { createSmtpMailer } from "../src/notifications/channels/mailer.js";
 import {
   type ChannelService,
@@ -21,7 +23,6 @@ import {
 } from "../src/notifications/channels.js";
 import { createNotificationDispatcher } from "../src/notifications/dispatcher.js";
 import type { MonitorNotification } from "../src/notifications/model.js";
-import { monitorEventPayload } from "../src/webhooks/event-types.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
@@ -507,9 +508,12 @@ describe("notification channels over HTTP", () => {
       ...channels,
       channelDeps: { ...channels.channelDeps, mailer: undefined },
     };
-    const ctx = { deps: service.deps.domain, actor: { kind: "system" as const } };
+    const ctx = {
+      deps: { ...service.deps.domain, channels: noSmtp },
+      actor: { kind: "system" as const },
+    };
     await expect(
-      createChannel(noSmtp, {
+      createChannel({
         ctx,
         projectId,
         input: { name: "no smtp", type: "email", settings: { to: ["a@example.com"] } },
@@ -558,7 +562,11 @@ describe("notification channels over HTTP", () => {
       ...channels,
       channelDeps: { ...channels.channelDeps, mailer: undefined },
     };
-    expect(listChannelTypes(noSmtp).find((t) => t.type === "email")).toMatchObject({
+    const noSmtpCtx = {
+      deps: { ...service.deps.domain, channels: noSmtp },
+      actor: { kind: "system" as const },
+    };
+    expect(listChannelTypes({ ctx: noSmtpCtx }).find((t) => t.type === "email")).toMatchObject({
       available: false,
       unavailableReason: "email channels need SMTP: set VIGIL_SMTP_URL",
     });
@@ -637,15 +645,12 @@ describe("notification channels over HTTP", () => {
         ...(intervalMs === undefined ? {} : { intervalMs }),
       });
     const find = (id: string) => service.deps.meta.repos.notificationDeliveries.findById(id);
-    const system = (): { deps: DomainDeps; actor: { kind: "system" } } => ({
-      deps: service.deps.domain,
-      actor: { kind: "system" },
-    });
+    const system = () => ({ deps: service.deps.domain, actor: { kind: "system" as const } });
 
     it("sends Slack, email and webhook notifications and records them as sent", async () => {
       const token = secretToken();
       secrets.push(token);
-      const slackChannel = await createChannel(channels, {
+      const slackChannel = await createChannel({
         ctx: system(),
         projectId,
         input: {
@@ -654,12 +659,12 @@ describe("notification channels over HTTP", () => {
           settings: { webhookUrl: `${slackBase}/services/D/D/${token}` },
         },
       });
-      const mailChannel = await createChannel(channels, {
+      const mailChannel = await createChannel({
         ctx: system(),
         projectId,
         input: { name: "d-mail", type: "email", settings: { to: ["oncall@example.com"] } },
       });
-      const hookChannel = await createChannel(channels, {
+      const hookChannel = await createChannel({
         ctx: system(),
         projectId,
         input: { name: "d-hook", type: "webhook" },
@@ -708,7 +713,7 @@ describe("notification channels over HTTP", () => {
     it("retries a failing channel after 30 s and 2 min, then records it failed, never throwing", async () => {
       const token = secretToken();
       secrets.push(token);
-      const failing = await createChannel(channels, {
+      const failing = await createChannel({
         ctx: system(),
         projectId,
         input: {
@@ -717,7 +722,7 @@ describe("notification channels over HTTP", () => {
           settings: { webhookUrl: `${slackBase}/fail/${token}` },
         },
       });
-      const mail = await createChannel(channels, {
+      const mail = await createChannel({
         ctx: system(),
         projectId,
         input: { name: "d-refused", type: "email", settings: { to: ["x@example.com"] } },
@@ -765,7 +770,7 @@ describe("notification channels over HTTP", () => {
     });
 
     it("sends what a previous run left pending or claimed, after a restart", async () => {
-      const channel = await createChannel(channels, {
+      const channel = await createChannel({
         ctx: system(),
         projectId,
         input: { name: "d-restart", type: "webhook" },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Ctx, nowIso } from "../context.js";
+import { type Ctx, type DomainDeps, nowIso } from "../context.js";
 import { FREQUENCIES } from "../contracts/monitor-catalog.js";
 import {
   type CheckResultView,
@@ -16,7 +16,7 @@ import { PageQuery, resolveWindow, WindowQuery } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
-import { toDeliveryView } from "../notifications/channels.js";
+import { toDeliveryView } from "../notifications/channel-views.js";
 import { requireProject } from "../projects/projects.js";
 import { type MonitorDefinition, toDefinition } from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
@@ -45,8 +45,12 @@ export const ListResultsQuery = PageQuery.extend(WindowQuery.shape)
   .strict();
 export type ListResultsQuery = z.infer<typeof ListResultsQuery>;
 
-interface MonitorRef {
-  ctx: Ctx;
+/** What the monitor commands need: the domain deps and the monitors' section (docs/design.md §2). */
+export type MonitorCtx = Ctx<DomainDeps & { monitors: MonitorDeps }>;
+
+/** One monitor of a project; reads need only the domain deps, commands a MonitorCtx. */
+interface MonitorRef<C extends Ctx = Ctx> {
+  ctx: C;
   projectId: string;
   monitorId: string;
 }
@@ -67,7 +71,7 @@ async function findMonitor(
   { ctx, projectId, monitorId }: MonitorRef,
   access: "read" | "write",
 ): Promise<MonitorRecord> {
-  await requireProject(ctx, projectId, access);
+  await requireProject({ ctx, projectId, access });
   const monitor = await ctx.deps.meta.repos.monitors.findById(monitorId);
   if (!monitor || monitor.projectId !== projectId) throw new NotFoundError("Monitor", monitorId);
   return monitor;
@@ -127,11 +131,17 @@ const viewOf = async (ctx: Ctx, record: MonitorRecord): Promise<MonitorView> => 
 
 const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;
 
-export async function createMonitor(
-  deps: MonitorDeps,
-  { ctx, projectId, input }: { ctx: Ctx; projectId: string; input: CreateMonitorInput },
-): Promise<MonitorView> {
-  await requireProject(ctx, projectId, "write");
+export async function createMonitor({
+  ctx,
+  projectId,
+  input,
+}: {
+  ctx: MonitorCtx;
+  projectId: string;
+  input: CreateMonitorInput;
+}): Promise<MonitorView> {
+  const deps = ctx.deps.monitors;
+  await requireProject({ ctx, projectId, access: "write" });
   const definition = toDefinition(parseInput(CreateMonitorInput, input));
   requirePublicTargets(deps, definition);
   const now = nowIso(ctx.deps);
@@ -166,7 +176,7 @@ export async function listMonitors({
   ctx: Ctx;
   projectId: string;
 }): Promise<MonitorView[]> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   return viewsOf(ctx, await ctx.deps.meta.repos.monitors.listByProject(projectId));
 }
 
@@ -176,10 +186,10 @@ export async function getMonitor(ref: MonitorRef): Promise<MonitorView> {
 
 /** Changes any fields; the merged monitor is validated as a whole, and its state is kept. */
 export async function updateMonitor(
-  deps: MonitorDeps,
-  ref: MonitorRef & { input: UpdateMonitorInput },
+  ref: MonitorRef<MonitorCtx> & { input: UpdateMonitorInput },
 ): Promise<MonitorView> {
   const { ctx } = ref;
+  const deps = ctx.deps.monitors;
   const existing = await findMonitor(ref, "write");
   const merged = {
     ...(existing.definition as MonitorDefinition),
@@ -209,7 +219,8 @@ export async function updateMonitor(
   });
 }
 
-export async function deleteMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<void> {
+export async function deleteMonitor(ref: MonitorRef<MonitorCtx>): Promise<void> {
+  const deps = ref.ctx.deps.monitors;
   const monitor = await findMonitor(ref, "write");
   deps.scheduler?.unschedule(monitor.id);
   // Its outages go with it, as they did when they were monitor incidents.
@@ -240,7 +251,8 @@ function setMonitorStatus(
 }
 
 /** Stops scheduled checks; the state (and an open incident) is kept as it is. */
-export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
+export async function pauseMonitor(ref: MonitorRef<MonitorCtx>): Promise<MonitorView> {
+  const deps = ref.ctx.deps.monitors;
   const monitor = await findMonitor(ref, "write");
   const updatedAt = nowIso(ref.ctx.deps);
   await setMonitorStatus(ref.ctx, monitor.id, "paused", updatedAt);
@@ -249,7 +261,8 @@ export async function pauseMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<
 }
 
 /** Restarts checks with the failure streak cleared, so an outage slept through does not re-alert at once. */
-export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<MonitorView> {
+export async function resumeMonitor(ref: MonitorRef<MonitorCtx>): Promise<MonitorView> {
+  const deps = ref.ctx.deps.monitors;
   const monitor = await findMonitor(ref, "write");
   // Resuming an active monitor changes nothing (its streak is not wiped).
   if (monitor.status === "active") return viewOf(ref.ctx, monitor);
@@ -261,7 +274,8 @@ export async function resumeMonitor(deps: MonitorDeps, ref: MonitorRef): Promise
 }
 
 /** Runs one check now, recorded like a scheduled one (it counts toward the streak), and returns it. */
-export async function runMonitor(deps: MonitorDeps, ref: MonitorRef): Promise<CheckResultView> {
+export async function runMonitor(ref: MonitorRef<MonitorCtx>): Promise<CheckResultView> {
+  const deps = ref.ctx.deps.monitors;
   const monitor = await findMonitor(ref, "write");
   const recorded = await deps.engine.check(monitor.id, "manual");
   if (!recorded) throw new NotFoundError("Monitor", monitor.id);

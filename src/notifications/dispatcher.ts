@@ -11,6 +11,7 @@ import {
   loadChannelSettings,
   sendThroughChannel,
 } from "./channels/registry.js";
+import { readStoredNotification } from "./model.js";
 
 /** Attempts per delivery, and the wait before each retry (after attempt 1, after attempt 2). */
 export const MAX_ATTEMPTS = 3;
@@ -65,7 +66,8 @@ export function createNotificationDispatcher(
     const spec = channelTypeSpec(channel.type);
     if (!spec) throw new PermanentFailure(`unknown channel type '${channel.type}'`);
     const settings = loadChannelSettings(spec, channel, options.secretBox);
-    await sendThroughChannel(spec, delivery.payload, settings, options.channelDeps, {
+    const notification = readStoredNotification(delivery.payload);
+    await sendThroughChannel(spec, notification, settings, options.channelDeps, {
       deliveryId: delivery.id,
       occurredAt: delivery.createdAt,
     });

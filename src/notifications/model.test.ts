@@ -22,18 +22,18 @@ const recovered: MonitorNotification = {
 
 describe("readStoredNotification", () => {
   it("reads a payload stored by this version as it was written", () => {
-    expect(readStoredNotification(JSON.stringify(recovered))).toEqual(recovered);
+    expect(readStoredNotification(JSON.parse(JSON.stringify(recovered)))).toEqual(recovered);
   });
 
   it("reads a monitor payload queued before resolvedAt, which named the end endedAt", () => {
     const { resolvedAt, ...rest } = recovered.incident;
-    const stored = JSON.stringify({ ...recovered, incident: { ...rest, endedAt: resolvedAt } });
+    const stored: unknown = { ...recovered, incident: { ...rest, endedAt: resolvedAt } };
     expect(readStoredNotification(stored)).toEqual(recovered);
   });
 
   it("reads an alert payload, which has no incident object, and one it does not know, as stored", () => {
     const fired = { event: "alert.fired", projectId: "prj_1", incidentId: "inc_2" };
-    expect(readStoredNotification(JSON.stringify(fired))).toEqual(fired);
-    expect(readStoredNotification("{}")).toEqual({});
+    expect(readStoredNotification(fired)).toEqual(fired);
+    expect(readStoredNotification({})).toEqual({});
   });
 });

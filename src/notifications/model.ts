@@ -54,14 +54,14 @@ export const isAlertNotification = (n: Notification): n is AlertNotification =>
   n.event.startsWith("alert.");
 
 /**
- * A notification as the delivery queue stored it. Monitor payloads queued before the outage's end
- * was named `resolvedAt` carry it as `endedAt`; they are read under the current name, so a
- * delivery queued before an upgrade still says when the outage ended. Anything else is read as
- * it was stored.
+ * A notification as the delivery queue stored it (the parsed JSON of its payload). Monitor
+ * payloads queued before the outage's end was named `resolvedAt` carry it as `endedAt`; they are
+ * read under the current name, so a delivery queued before an upgrade still says when the outage
+ * ended. Anything else is read as it was stored.
  */
-export function readStoredNotification(stored: string): Notification {
-  const payload = JSON.parse(stored) as Notification;
-  const incident: unknown = (payload as { incident?: unknown }).incident;
+export function readStoredNotification(stored: unknown): Notification {
+  const payload = stored as Notification;
+  const incident: unknown = (payload as { incident?: unknown } | null)?.incident;
   if (typeof incident !== "object" || incident === null || !("endedAt" in incident)) return payload;
   const { endedAt, ...current } = incident as MonitorNotification["incident"] & {
     endedAt: string | null;

@@ -77,7 +77,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => apiKeyRoutes(deps.domain),
   errorRoutes,
   monitorRoutes,
-  (deps) => channelRoutes({ domain: deps.domain, channels: deps.channels }),
+  (deps) => channelRoutes(deps.domain),
   incidentRoutes,
   (deps) => alertRuleRoutes(deps),
   (deps) => statusPageRoutes(deps.domain),
@@ -259,7 +259,6 @@ export async function buildServer(
       await scope.register(
         webhookRoutes({
           domain: deps.domain,
-          webhooks: deps.webhooks,
           writesPerMinute: config.webhooks.writesPerMinute,
         }),
       );

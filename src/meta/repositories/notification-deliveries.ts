@@ -1,10 +1,7 @@
 import { type Kysely, sql } from "kysely";
-import { type Notification, readStoredNotification } from "../../notifications/model.js";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "../../contracts/channels.js";
 import type { MetaSchema, NotificationDeliveryRow } from "../schema.js";
 import { claimDueRows } from "./batches.js";
-
-export const DELIVERY_STATUSES = ["pending", "sent", "failed"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One notification to one channel: the outbox row and its attempt history. */
 export interface NotificationDelivery {
@@ -16,7 +13,8 @@ export interface NotificationDelivery {
   ruleId?: string | null;
   incidentId: string | null;
   event: string;
-  payload: Notification;
+  /** What the channel is sent, stored as JSON; its shape is the notifications domain's to read. */
+  payload: unknown;
   status: DeliveryStatus;
   /** Attempts made so far. */
   attempts: number;
@@ -36,7 +34,7 @@ export interface NewNotificationDelivery {
   ruleId?: string | null;
   incidentId: string | null;
   event: string;
-  payload: Notification;
+  payload: unknown;
   createdAt: string;
   nextAttemptAt?: string;
 }
@@ -55,7 +53,7 @@ const toDelivery = (row: NotificationDeliveryRow): NotificationDelivery => ({
   ruleId: row.rule_id,
   incidentId: row.incident_id,
   event: row.event,
-  payload: readStoredNotification(row.payload),
+  payload: JSON.parse(row.payload) as unknown,
   status: toStatus(row.status),
   attempts: Number(row.attempts),
   lastError: row.last_error,

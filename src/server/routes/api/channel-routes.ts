@@ -2,21 +2,23 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
 import {
-  type ChannelService,
   ChannelTestResult,
   ChannelTypeView,
   ChannelView,
   CreateChannelInput,
-  createChannel,
   DELIVERY_LOG_LIMIT,
-  DeliveryView,
+  NotificationDeliveryView,
+  UpdateChannelInput,
+} from "../../../contracts/channels.js";
+import {
+  type ChannelService,
+  createChannel,
   deleteChannel,
   getChannel,
   listChannelDeliveries,
   listChannels,
   listChannelTypes,
   testChannel,
-  UpdateChannelInput,
   updateChannel,
 } from "../../../notifications/channels.js";
 import { listOf, PaginationQuery, paginate } from "../../pagination.js";
@@ -24,11 +26,8 @@ import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
 
-/** What the channel routes run on. */
-export interface ChannelRouteDeps {
-  domain: DomainDeps;
-  channels: ChannelService;
-}
+/** What the channel routes run on: the domain deps with the channels' section. */
+export type ChannelRouteDeps = DomainDeps & { channels: ChannelService };
 
 const ChannelParams = ProjectParams.extend({ channelId: IdParam });
 const tags = ["channels"];
@@ -37,10 +36,8 @@ const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
 
 /** /api/projects/:projectId/channels…: notification channels (session auth). */
 export const channelRoutes =
-  (deps: ChannelRouteDeps): FastifyPluginAsyncZod =>
+  (domain: ChannelRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { channels } = deps;
-
     app.get(
       "/channel-types",
       {
@@ -51,7 +48,7 @@ export const channelRoutes =
           response: { 200: z.object({ data: z.array(ChannelTypeView) }), 401: Problem },
         },
       },
-      async () => ({ data: listChannelTypes(channels) }),
+      async (request) => ({ data: listChannelTypes({ ctx: userCtx(domain, request) }) }),
     );
 
     app.get(
@@ -67,8 +64,8 @@ export const channelRoutes =
       },
       async (request) =>
         paginate(
-          await listChannels(channels, {
-            ctx: userCtx(deps.domain, request),
+          await listChannels({
+            ctx: userCtx(domain, request),
             projectId: request.params.projectId,
           }),
           request.query,
@@ -87,8 +84,8 @@ export const channelRoutes =
         },
       },
       async (request, reply) => {
-        const channel = await createChannel(channels, {
-          ctx: userCtx(deps.domain, request),
+        const channel = await createChannel({
+          ctx: userCtx(domain, request),
           projectId: request.params.projectId,
           input: request.body,
         });
@@ -106,8 +103,7 @@ export const channelRoutes =
           response: { 200: ChannelView, ...read },
         },
       },
-      async (request) =>
-        getChannel(channels, { ctx: userCtx(deps.domain, request), ...request.params }),
+      async (request) => getChannel({ ctx: userCtx(domain, request), ...request.params }),
     );
 
     app.patch(
@@ -123,8 +119,8 @@ export const channelRoutes =
         },
       },
       async (request) =>
-        updateChannel(channels, {
-          ctx: userCtx(deps.domain, request),
+        updateChannel({
+          ctx: userCtx(domain, request),
           ...request.params,
           input: request.body,
         }),
@@ -148,7 +144,7 @@ export const channelRoutes =
         },
       },
       async (request, reply) => {
-        await deleteChannel(channels, { ctx: userCtx(deps.domain, request), ...request.params });
+        await deleteChannel({ ctx: userCtx(domain, request), ...request.params });
         return reply.code(204).send(null);
       },
     );
@@ -164,8 +160,7 @@ export const channelRoutes =
           response: { 200: ChannelTestResult, ...write },
         },
       },
-      async (request) =>
-        testChannel(channels, { ctx: userCtx(deps.domain, request), ...request.params }),
+      async (request) => testChannel({ ctx: userCtx(domain, request), ...request.params }),
     );
 
     app.get(
@@ -176,13 +171,13 @@ export const channelRoutes =
           summary: `The channel's last ${DELIVERY_LOG_LIMIT} deliveries, newest first`,
           params: ChannelParams,
           querystring: PaginationQuery,
-          response: { 200: listOf(DeliveryView), ...read },
+          response: { 200: listOf(NotificationDeliveryView), ...read },
         },
       },
       async (request) =>
         paginate(
-          await listChannelDeliveries(channels, {
-            ctx: userCtx(deps.domain, request),
+          await listChannelDeliveries({
+            ctx: userCtx(domain, request),
             ...request.params,
           }),
           request.query,

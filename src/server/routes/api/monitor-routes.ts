@@ -78,7 +78,7 @@ export const monitorRoutes =
         },
       },
       async (request, reply) => {
-        const monitor = await createMonitor(deps.monitors, {
+        const monitor = await createMonitor({
           ctx: userCtx(deps.domain, request),
           projectId: request.params.projectId,
           input: request.body,
@@ -111,7 +111,7 @@ export const monitorRoutes =
           response: { 200: MonitorView, ...write },
         },
       },
-      async (request) => updateMonitor(deps.monitors, { ...ref(request), input: request.body }),
+      async (request) => updateMonitor({ ...ref(request), input: request.body }),
     );
 
     app.delete(
@@ -125,7 +125,7 @@ export const monitorRoutes =
         },
       },
       async (request, reply) => {
-        await deleteMonitor(deps.monitors, ref(request));
+        await deleteMonitor(ref(request));
         return reply.code(204).send(null);
       },
     );
@@ -148,7 +148,7 @@ export const monitorRoutes =
             response: { 200: MonitorView, ...write },
           },
         },
-        async (request) => verb(deps.monitors, ref(request)),
+        async (request) => verb(ref(request)),
       );
     }
 
@@ -163,7 +163,7 @@ export const monitorRoutes =
           response: { 200: CheckResultView, ...write },
         },
       },
-      async (request) => runMonitor(deps.monitors, ref(request)),
+      async (request) => runMonitor(ref(request)),
     );
 
     app.get(

@@ -1,24 +1,19 @@
 import type { ApiKeyPermissions, ApiKeyView, MemberView } from "../../../../src/contracts/auth";
 import type {
+  ChannelTypeView,
+  ChannelView,
+  NotificationDeliveryView,
+} from "../../../../src/contracts/channels";
+import type {
   WebhookDeliveryRecordView,
   WebhookEndpointView,
   WebhookEventTypeView,
 } from "../../../../src/contracts/webhooks";
 import { api, type ListPage, orgApi, projectApi } from "../../api/client";
 
-// The shapes of the settings APIs, as their zod schemas on the server define them
-// (src/notifications/channels.ts); the API keys' and members' are src/contracts/auth.ts, the
-// webhooks' src/contracts/webhooks.ts.
+// The settings APIs' shapes are the contracts': src/contracts/auth.ts (API keys, members),
+// src/contracts/webhooks.ts and src/contracts/channels.ts.
 
-export interface Channel {
-  id: string;
-  projectId: string;
-  name: string;
-  type: string;
-  settings: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
 /** One setting of a channel type, as its JSON Schema describes it. */
 export interface SettingSchema {
   type?: string;
@@ -29,34 +24,10 @@ export interface SettingSchema {
   maxLength?: number;
   maxItems?: number;
 }
-export interface ChannelType {
-  type: string;
-  label: string;
-  description: string;
-  available: boolean;
-  unavailableReason: string | null;
+/** A channel type with its settings' JSON Schema read as the form needs it. */
+export type ChannelTypeInfo = Omit<ChannelTypeView, "settings"> & {
   settings: { properties?: Record<string, SettingSchema>; required?: string[] };
-  secretSettings: string[];
-}
-export interface ChannelDelivery {
-  id: string;
-  channelId: string;
-  monitorId: string | null;
-  ruleId: string | null;
-  incidentId: string | null;
-  event: string;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  sentAt: string | null;
-  createdAt: string;
-}
-export interface ChannelTestResult {
-  ok: boolean;
-  error?: string;
-  deliveryId: string;
-}
+};
 
 /** Every list these screens show is small (keys, endpoints, channels, members): one page of all. */
 const ALL = { limit: 1000 };
@@ -91,11 +62,11 @@ export const fetchDeliveries = (projectId: string, endpointId: string) =>
 export const fetchEventTypes = () =>
   api<{ data: WebhookEventTypeView[] }>("/webhooks/event-types").then((r) => r.data);
 export const fetchChannels = (projectId: string) =>
-  api<ListPage<Channel>>(projectApi(projectId, "/channels"), { query: ALL });
+  api<ListPage<ChannelView>>(projectApi(projectId, "/channels"), { query: ALL });
 export const fetchChannelTypes = () =>
-  api<{ data: ChannelType[] }>("/api/channel-types").then((r) => r.data);
+  api<{ data: ChannelTypeInfo[] }>("/api/channel-types").then((r) => r.data);
 export const fetchChannelDeliveries = (projectId: string, channelId: string) =>
-  api<ListPage<ChannelDelivery>>(
+  api<ListPage<NotificationDeliveryView>>(
     projectApi(projectId, `/channels/${encodeURIComponent(channelId)}/deliveries`),
     { query: ALL },
   );

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ChannelTestResult, ChannelView } from "../../../../src/contracts/channels";
 import { api, projectApi } from "../../api/client";
 import { useProject } from "../project-context";
-import { type Channel, type ChannelTestResult, keys } from "./api";
+import { keys } from "./api";
 import { ItemActions } from "./item-actions";
 import { useDeleteItem } from "./list-write";
 
@@ -10,7 +11,7 @@ export function ChannelActions({
   channel,
   afterDelete,
 }: {
-  channel: Channel;
+  channel: ChannelView;
   afterDelete?: string;
 }) {
   const { projectId } = useProject();

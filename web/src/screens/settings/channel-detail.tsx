@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
+import type { ChannelView } from "../../../../src/contracts/channels";
 import { api, projectApi } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
@@ -10,7 +11,7 @@ import { TextField } from "../../components/text-field";
 import { KeyValues, StateBadge } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
-import { type Channel, type ChannelType, fetchChannelDeliveries, keys } from "./api";
+import { type ChannelTypeInfo, fetchChannelDeliveries, keys } from "./api";
 import { ChannelActions } from "./channel-actions";
 import { initialValues, SettingsFields, settingsOf, settingsSummary } from "./channel-form";
 import { useChannelTypes } from "./channels";
@@ -23,7 +24,7 @@ export function ChannelDetail({ channelId }: { channelId: string }) {
   const channel = useQuery({
     queryKey: [...keys.channels(projectId), channelId],
     queryFn: () =>
-      api<Channel>(projectApi(projectId, `/channels/${encodeURIComponent(channelId)}`)),
+      api<ChannelView>(projectApi(projectId, `/channels/${encodeURIComponent(channelId)}`)),
   });
   const types = useChannelTypes();
   const write = canWrite(role);
@@ -70,13 +71,13 @@ export function ChannelDetail({ channelId }: { channelId: string }) {
   );
 }
 
-function EditChannelForm({ channel, type }: { channel: Channel; type: ChannelType }) {
+function EditChannelForm({ channel, type }: { channel: ChannelView; type: ChannelTypeInfo }) {
   const { projectId } = useProject();
   const [name, setName] = useState(channel.name);
   const [values, setValues] = useState(() => initialValues(type, channel));
   const save = useListWrite(
     () =>
-      api<Channel>(projectApi(projectId, `/channels/${encodeURIComponent(channel.id)}`), {
+      api<ChannelView>(projectApi(projectId, `/channels/${encodeURIComponent(channel.id)}`), {
         method: "PATCH",
         body: { name, settings: settingsOf(type, values, true) },
       }),

@@ -1,5 +1,6 @@
+import type { ChannelView } from "../../../../src/contracts/channels";
 import { Field } from "../../components/ui";
-import type { Channel, ChannelType, SettingSchema } from "./api";
+import type { ChannelTypeInfo, SettingSchema } from "./api";
 
 /** The text a setting's input holds: lists one item per line. */
 export type SettingValues = Record<string, string>;
@@ -14,10 +15,10 @@ const labelOf = (key: string, schema: SettingSchema) =>
     .replace(/^./, (c) => c.toUpperCase())
     .toLowerCase();
 
-const entriesOf = (type: ChannelType) => Object.entries(type.settings.properties ?? {});
+const entriesOf = (type: ChannelTypeInfo) => Object.entries(type.settings.properties ?? {});
 
 /** The inputs' starting text: a channel's current (shown) settings, secrets left empty. */
-export function initialValues(type: ChannelType, channel?: Channel): SettingValues {
+export function initialValues(type: ChannelTypeInfo, channel?: ChannelView): SettingValues {
   const values: SettingValues = {};
   for (const [key] of entriesOf(type)) {
     const current = channel?.settings[key];
@@ -32,7 +33,7 @@ export function initialValues(type: ChannelType, channel?: Channel): SettingValu
  * secret is left out, so the server keeps the stored one (settings are merged).
  */
 export function settingsOf(
-  type: ChannelType,
+  type: ChannelTypeInfo,
   values: SettingValues,
   editing: boolean,
 ): Record<string, unknown> {
@@ -62,12 +63,12 @@ export function SettingsFields({
   error,
   channel,
 }: {
-  type: ChannelType;
+  type: ChannelTypeInfo;
   values: SettingValues;
   onChange: (values: SettingValues) => void;
   error: unknown;
   /** When editing: the channel, whose secrets are shown masked. */
-  channel?: Channel;
+  channel?: ChannelView;
 }) {
   const entries = entriesOf(type);
   if (entries.length === 0)
@@ -125,7 +126,7 @@ export function SettingsFields({
 }
 
 /** A channel's settings as a short text for the list ("to: a@x, b@y"). */
-export function settingsSummary(channel: Channel): string {
+export function settingsSummary(channel: ChannelView): string {
   const parts = Object.entries(channel.settings).map(
     ([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") : String(value)}`,
   );

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
+import type { ChannelView } from "../../../../src/contracts/channels";
 import { api, projectApi } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
@@ -9,7 +10,7 @@ import { RelativeTime } from "../../components/relative-time";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { useProject } from "../project-context";
-import { type Channel, type ChannelType, fetchChannels, fetchChannelTypes, keys } from "./api";
+import { type ChannelTypeInfo, fetchChannels, fetchChannelTypes, keys } from "./api";
 import { ChannelActions } from "./channel-actions";
 import { initialValues, SettingsFields, settingsOf, settingsSummary } from "./channel-form";
 import { submitWith, useListWrite } from "./list-write";
@@ -67,8 +68,8 @@ function ChannelTable({
   types,
   write,
 }: {
-  channels: Channel[];
-  types: ChannelType[];
+  channels: ChannelView[];
+  types: ChannelTypeInfo[];
   write: boolean;
 }) {
   const label = (type: string) => types.find((t) => t.type === type)?.label ?? type;
@@ -105,7 +106,7 @@ function ChannelTable({
   );
 }
 
-function CreateChannelForm({ types, onDone }: { types: ChannelType[]; onDone: () => void }) {
+function CreateChannelForm({ types, onDone }: { types: ChannelTypeInfo[]; onDone: () => void }) {
   const { projectId } = useProject();
   const first = types.find((t) => t.available) ?? types[0];
   const [name, setName] = useState("");
@@ -114,7 +115,7 @@ function CreateChannelForm({ types, onDone }: { types: ChannelType[]; onDone: ()
   const [values, setValues] = useState(() => (first ? initialValues(first) : {}));
   const create = useListWrite(
     () =>
-      api<Channel>(projectApi(projectId, "/channels"), {
+      api<ChannelView>(projectApi(projectId, "/channels"), {
         method: "POST",
         body: { name, type: typeName, settings: type ? settingsOf(type, values, false) : {} },
       }),
