@@ -22,7 +22,7 @@ import {
   listChannelTypes,
 } from "../src/notifications/channels.js";
 import { createNotificationDispatcher } from "../src/notifications/dispatcher.js";
-import type { MonitorNotification } from "../src/notifications/model.js";
+import type { MonitorNotification } from "../src/notifications/notification-payloads.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 

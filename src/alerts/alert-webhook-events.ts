@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AlertNotification } from "../notifications/model.js";
+import type { AlertNotification } from "../notifications/notification-payloads.js";
 import {
   defineWebhookEventType,
   EXAMPLE_AT,

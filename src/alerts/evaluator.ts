@@ -11,7 +11,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { AlertEventRecord } from "../meta/repositories/alert-events.js";
 import type { AlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import type { LeaseFence } from "../meta/repositories/work-leases.js";
-import type { AlertEvent, AlertNotification } from "../notifications/model.js";
+import type { AlertEvent, AlertNotification } from "../notifications/notification-payloads.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { ResultColumn } from "../telemetry/executor.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";

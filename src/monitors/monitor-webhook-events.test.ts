@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MonitorNotification } from "../notifications/model.js";
+import type { MonitorNotification } from "../notifications/notification-payloads.js";
 import { MONITOR_WEBHOOK_EVENTS, monitorEventPayload } from "./monitor-webhook-events.js";
 
 /** The payload schema the registry holds for an event of this domain. */

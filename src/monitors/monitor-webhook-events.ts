@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MonitorNotification } from "../notifications/model.js";
+import type { MonitorNotification } from "../notifications/notification-payloads.js";
 import {
   defineWebhookEventType,
   EXAMPLE_AT,

@@ -28,7 +28,7 @@ import {
   sealSecret,
   sendThroughChannel,
 } from "./channels/registry.js";
-import type { MonitorNotification } from "./model.js";
+import type { MonitorNotification } from "./notification-payloads.js";
 
 // The channel verbs; the API's schemas are contracts/channels.ts, the types the registry in
 // channels/registry.ts (docs/design.md §2: adding a channel type is one entry there).

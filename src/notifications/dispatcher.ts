@@ -11,7 +11,7 @@ import {
   loadChannelSettings,
   sendThroughChannel,
 } from "./channels/registry.js";
-import { readStoredNotification } from "./model.js";
+import { readStoredNotification } from "./notification-payloads.js";
 
 /** Attempts per delivery, and the wait before each retry (after attempt 1, after attempt 2). */
 export const MAX_ATTEMPTS = 3;

@@ -16,7 +16,7 @@ import type {
   NewWebhookDelivery,
 } from "../../src/meta/repositories/webhook-deliveries.js";
 import type { WebhookEndpointRecord } from "../../src/meta/repositories/webhook-endpoints.js";
-import type { MonitorNotification } from "../../src/notifications/model.js";
+import type { MonitorNotification } from "../../src/notifications/notification-payloads.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
 import { createStatusPageEngine } from "../../src/status-pages/engine.js";

@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { EventBus } from "../../events/event-bus.js";
-import type { Notification } from "../model.js";
+import type { Notification } from "../notification-payloads.js";
 
 /** One email as a channel hands it to the mail transport (the From address is the server's). */
 export interface MailMessage {

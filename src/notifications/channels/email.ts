@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Notification } from "../model.js";
+import type { Notification } from "../notification-payloads.js";
 import { defineChannelType, type MailMessage } from "./channel-type.js";
 import { isProblem, notificationDetails, notificationIds, notificationTitle } from "./format.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AlertNotification, MonitorNotification } from "../model.js";
+import type { AlertNotification, MonitorNotification } from "../notification-payloads.js";
 import { emailMessage } from "./email.js";
 import { formatDuration, maskUrl, notificationDetails, notificationTitle } from "./format.js";
 import { slackMessage } from "./slack.js";

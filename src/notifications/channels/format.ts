@@ -3,7 +3,7 @@ import {
   isAlertNotification,
   type MonitorNotification,
   type Notification,
-} from "../model.js";
+} from "../notification-payloads.js";
 
 /** "45s", "4m 12s", "2h 5m", "3d 4h": the two largest units, for people. */
 export function formatDuration(ms: number): string {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InvalidInputError } from "../../lib/domain-errors.js";
 import { privateTargetMessage, privateUrlHost } from "../../lib/http/address-policy.js";
 import type { SecretBox } from "../../lib/secret-box.js";
-import type { Notification } from "../model.js";
+import type { Notification } from "../notification-payloads.js";
 import type { ChannelDeps, ChannelTypeSpec, SendContext } from "./channel-type.js";
 import { emailChannel } from "./email.js";
 import { slackChannel } from "./slack.js";

@@ -1,6 +1,6 @@
 import { request } from "undici";
 import { z } from "zod";
-import type { Notification } from "../model.js";
+import type { Notification } from "../notification-payloads.js";
 import { defineChannelType } from "./channel-type.js";
 import {
   isProblem,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { alertEventId, alertEventPayload } from "../../alerts/alert-webhook-events.js";
 import type { DomainEvent } from "../../events/event-bus.js";
 import { monitorEventPayload } from "../../monitors/monitor-webhook-events.js";
-import { isAlertNotification, type Notification } from "../model.js";
+import { isAlertNotification, type Notification } from "../notification-payloads.js";
 import { defineChannelType, type SendContext } from "./channel-type.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type MonitorNotification, readStoredNotification } from "./model.js";
+import { type MonitorNotification, readStoredNotification } from "./notification-payloads.js";
 
 const recovered: MonitorNotification = {
   event: "monitor.recovered",
