@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import type { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhookEventTypes } from "../src/composition/webhooks.js";
+import { systemCtx } from "../src/context.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
 import type { Clock } from "../src/lib/clock.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
@@ -18,11 +19,9 @@ import type { WebhookEndpointRecord } from "../src/meta/repositories/webhook-end
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
 import { ATTEMPT_TIMEOUT_MS, RETRY_DELAY_MS } from "../src/webhooks/attempt.js";
-import {
-  createWebhookDeliverer,
-  LEASE_MS,
-  type WebhookDeliverer,
-} from "../src/webhooks/deliverer.js";
+import type { WebhookDeliverer } from "../src/webhooks/deliverer.js";
+import { createWebhookDeliverer } from "../src/webhooks/delivery-pump.js";
+import { LEASE_MS } from "../src/webhooks/delivery-queue.js";
 import { createEventPublisher } from "../src/webhooks/event-publisher.js";
 import { generateSecret } from "../src/webhooks/signing.js";
 import { postWebhook, type WebhookPost } from "../src/webhooks/transport.js";
@@ -102,17 +101,17 @@ describe("webhook deliverer on the SQLite meta store", () => {
     await store.migrate();
     clock = fakeClock();
     projectId = (
-      await initialize(
-        {
+      await initialize({
+        ctx: systemCtx({
           meta: store,
           clock,
           newId,
           sessionTtlHours: 1,
           ...defaultAuthDeps(),
           statusPages: createStatusPageEngine({ clock }),
-        },
-        { email: "hooks@example.com", password: "password-1", withApiKey: false },
-      )
+        }),
+        input: { email: "hooks@example.com", password: "password-1", withApiKey: false },
+      })
     ).projectId;
     secretBox = createSecretBox(randomBytes(32));
     receiver.requests.length = 0;

@@ -18,7 +18,7 @@ import { parseInput } from "../lib/validation.js";
 import type { Repositories } from "../meta/meta-store.js";
 import type { WebhookEndpointRecord } from "../meta/repositories/webhook-endpoints.js";
 import { requireProject } from "../projects/projects.js";
-import { LEASE_MS } from "./deliverer.js";
+import { LEASE_MS } from "./delivery-queue.js";
 import { generateSecret, openSecret, signatureHeaders, signingKey } from "./signing.js";
 import { testPingPayload } from "./test-ping-event.js";
 import { isSuccess, type WebhookAnswer } from "./transport.js";
