@@ -8,7 +8,7 @@ import { canManage, PROJECTS_KEY, useMe, useProjects } from "../api/session";
 import { Empty, ProblemMessage, QueryView } from "../components/feedback";
 import { TextField } from "../components/text-field";
 import { Field, PageHeader } from "../components/ui";
-import { projectPath } from "./registry";
+import { projectPath } from "../lib/project-path";
 
 /** Every project of the user's organizations, and a form to create one (owners and admins). */
 export function ProjectsScreen() {

@@ -57,6 +57,5 @@ export const AREAS: readonly Area[] = [
   },
 ];
 
-/** The path of a screen in a project: `projectPath(id, "traces", traceId)`. */
-export const projectPath = (projectId: string, ...parts: string[]): string =>
-  `/projects/${encodeURIComponent(projectId)}/${parts.map(encodeURIComponent).join("/")}`;
+// Until every screen imports it from lib/project-path.ts.
+export { projectPath } from "../lib/project-path";

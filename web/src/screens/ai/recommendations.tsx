@@ -9,8 +9,8 @@ import {
   formatTime,
   formatUsd,
 } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
 import type { AiDashboard, Recommendation } from "./api";
 
 const SEVERITY_TONE = {

@@ -6,8 +6,8 @@ import { FilterSelect } from "../../components/list-filters";
 import { Pager, usePageParam } from "../../components/pager";
 import { StateBadge } from "../../components/ui";
 import { formatNumber, formatTime } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { useUrlParams } from "../../lib/url-state";
-import { projectPath } from "../registry";
 import { useRuleEvents } from "./api";
 import { seriesLabel } from "./draft";
 

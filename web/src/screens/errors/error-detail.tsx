@@ -5,9 +5,9 @@ import { TimeSeriesChart } from "../../components/chart";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { Field, KeyValues, PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { traceLogsHref, useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
 import {
   type ErrorDetail as Detail,
   ERROR_SEVERITIES,

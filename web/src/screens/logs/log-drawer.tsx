@@ -2,7 +2,7 @@ import { Link } from "wouter";
 import { QueryView } from "../../components/feedback";
 import { CopyButton, Drawer, KeyValues, StateBadge } from "../../components/ui";
 import { formatTime } from "../../lib/format";
-import { projectPath } from "../registry";
+import { projectPath } from "../../lib/project-path";
 import { levelTone, useLog } from "./logs-api";
 
 /** One record in full: message, ids, attributes, resource; links to its trace and its trace's logs. */

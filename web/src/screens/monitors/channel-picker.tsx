@@ -2,7 +2,7 @@ import { Link } from "wouter";
 import { ApiError } from "../../api/client";
 import { QueryView } from "../../components/feedback";
 import { FieldGroup, toggled } from "../../components/field-group";
-import { projectPath } from "../registry";
+import { projectPath } from "../../lib/project-path";
 import { useChannels } from "./api";
 
 /**

@@ -6,7 +6,7 @@ import type {
 } from "../../../../src/contracts/monitors";
 import { StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
-import { projectPath } from "../registry";
+import { projectPath } from "../../lib/project-path";
 import { operatorLabel } from "./assertion-builder";
 import { OutcomeBadge } from "./state";
 

@@ -13,9 +13,9 @@ import {
   formatPercent,
   formatRelative,
 } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { useChartZoom, useTimeRange, withRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
 import {
   type HttpMetrics,
   useErrorsDashboard,

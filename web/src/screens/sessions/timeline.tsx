@@ -3,10 +3,10 @@ import { Link } from "wouter";
 import { Empty } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import { formatCompact, formatDuration, formatTime, formatUsd } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { traceLogsHref } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
 import type { SessionDetail } from "./api";
 import {
   formatOffset,

@@ -5,7 +5,7 @@ import { api, v1 } from "../../api/client";
 import { Loading, ProblemMessage } from "../../components/feedback";
 import { CopyButton, KeyValues, StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
-import { projectPath } from "../registry";
+import { projectPath } from "../../lib/project-path";
 import type { Attributes, SpanDetail } from "./types";
 import type { SpanRowData } from "./waterfall-model";
 
