@@ -1,137 +1,25 @@
-import { randomBytes } from "node:crypto";
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../src/auth/users.js";
-import type { StatusPageData, StatusPageSummary } from "../src/contracts/status-page-data.js";
-import { createIdGenerator } from "../src/lib/ids.js";
+import { describe, expect, it } from "vitest";
+import type { StatusPageSummary } from "../src/contracts/status-page-data.js";
 import {
-  findPostgresBin,
-  startThrowawayPostgres,
-  type ThrowawayPostgres,
-} from "./helpers/postgres.js";
-import { addKey, addProjectWithKey } from "./helpers/projects.js";
-import { type Session, startWithRoles } from "./helpers/roles.js";
-import { makeTempDir } from "./helpers/temp-dir.js";
-import { signIn, type TestService } from "./helpers/test-service.js";
-
-const MIN = 60_000;
-const DAY = 24 * 60 * MIN;
-// A fixed Friday morning, so the day's numbers are exact.
-const T0 = Date.parse("2026-11-20T10:00:00.000Z");
-const TODAY = "2026-11-20";
-
-interface Page<T> {
-  data: T[];
-  pagination: { total: number };
-}
-const postgresBin = findPostgresBin();
-/** Both metadata engines: the day rows are atomic upserts written in each one's SQL. */
-const ENGINES = ["SQLite", ...(postgresBin ? ["PostgreSQL"] : [])];
-
-const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+  DAY,
+  ENGINES,
+  json,
+  MIN,
+  type Page,
+  T0,
+  TODAY,
+  useStatusPageTimeline,
+} from "./helpers/status-page-timeline.js";
 
 /**
  * Status page state and history on a fake clock, through the real service: monitor checks, an
- * outage, a maintenance window, public incident updates, the /v1 endpoints and the public page.
+ * outage, a maintenance window, public incident updates, the /v1 list and the public page after a day.
  */
 describe.each(ENGINES)("status page state, history and public reads on %s", (engine) => {
-  const dir = makeTempDir();
-  let postgres: ThrowawayPostgres | undefined;
-  let nowMs = T0;
-  const clock = { now: () => new Date(nowMs) };
-  let service: TestService;
-  let owner: Session;
-  let orgId: string;
-  let projectId: string;
-  let key: string;
-  let target: Server;
-  let targetUrl: string;
-  let status = 200;
-  let monitorId: string;
-  let apiId: string;
-  let webId: string;
-  let pageId: string;
-
-  const data = async () => {
-    const response = await service.fetch("/status/acme.json");
-    expect(response.status).toBe(200);
-    return json<StatusPageData>(response);
-  };
-  const component = (d: StatusPageData, id: string) => {
-    const found = d.services.find((s) => s.id === id);
-    if (!found) throw new Error(`no component ${id}`);
-    return found;
-  };
-  const today = (d: StatusPageData, id: string) => component(d, id).history.at(-1);
-  const check = async (at: number) => {
-    nowMs = at;
-    const response = await owner.post(`/api/projects/${projectId}/monitors/${monitorId}/run`);
-    expect(response.status).toBe(200);
-  };
-  const tick = async (at: number) => {
-    nowMs = at;
-    await service.deps.statusPages.ticker.runOnce();
-  };
-
-  beforeAll(async () => {
-    target = createServer((_req, res) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end("{}");
-    });
-    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/internal-health`;
-    if (engine === "PostgreSQL") postgres = await startThrowawayPostgres(postgresBin ?? "");
-    ({ service, owner, orgId, projectId } = await startWithRoles(
-      dir.path,
-      {
-        VIGIL_MONITORS_ENABLED: "false",
-        VIGIL_ALERTS_ENABLED: "false",
-        VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: "true",
-        ...(postgres
-          ? { VIGIL_META_URL: postgres.url, VIGIL_SECRET_KEY: randomBytes(32).toString("base64") }
-          : {}),
-      },
-      { clock, newId: createIdGenerator(() => nowMs) },
-    ));
-    key = await addKey(service, projectId, { name: "status", role: "read_only" });
-    monitorId = (
-      await json<{ id: string }>(
-        await owner.post(`/api/projects/${projectId}/monitors`, {
-          name: "Checkout API",
-          type: "api",
-          frequency: "1m",
-          alertAfter: 1,
-          steps: [{ url: targetUrl }],
-        }),
-      )
-    ).id;
-    const base = `/api/orgs/${orgId}/status-pages`;
-    pageId = (
-      await json<{ page: { id: string } }>(
-        await owner.post(base, { slug: "acme", title: "Acme status", timezone: "Europe/Paris" }),
-      )
-    ).page.id;
-    const add = async (name: string) => {
-      const response = await owner.post(`${base}/${pageId}/components`, {
-        name,
-        monitorIds: [monitorId],
-      });
-      expect(response.status).toBe(201);
-      return (await json<{ id: string }>(response)).id;
-    };
-    apiId = await add("API");
-    webId = await add("Website");
-  });
-
-  afterAll(async () => {
-    await service?.stop();
-    await new Promise<void>((resolve) => target?.close(() => resolve()));
-    await postgres?.stop();
-    dir.remove();
-  });
+  const t = useStatusPageTimeline(engine);
 
   it("starts operational with 90 days of history, counting the day's checks", async () => {
+    const { apiId, data, today, check } = t;
     await check(T0 + MIN);
     const d = await data();
     expect(d.page.status).toBe("operational");
@@ -149,6 +37,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("a maintenance window puts its component in maintenance when it starts, not before", async () => {
+    const { owner, orgId, webId, pageId, data, component, tick } = t;
     const response = await owner.post(`/api/orgs/${orgId}/status-pages/${pageId}/maintenances`, {
       title: "Database upgrade",
       message: "The website may be slow",
@@ -168,7 +57,8 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("an outage takes its components and the page down; maintenance stays maintenance", async () => {
-    status = 503;
+    const { service, key, apiId, webId, data, component, check } = t;
+    t.status = 503;
     await check(T0 + 10 * MIN);
     const d = await data();
     expect(component(d, apiId).status).toBe("down");
@@ -198,6 +88,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("/v1/status-pages takes time_range, from and to like every list: pages last changed in the window", async () => {
+    const { service, key } = t;
     const list = async (query: string) => {
       const response = await service.fetch(`/v1/status-pages?${query}`, {
         headers: { "x-api-key": key },
@@ -208,7 +99,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
       return { status: response.status, body };
     };
     // The outage changed the page at T0 + 10 min.
-    nowMs = T0 + 11 * MIN;
+    t.nowMs = T0 + 11 * MIN;
     const recent = await list("time_range=1h");
     expect(recent.status).toBe(200);
     expect(recent.body.data.map((p) => p.slug)).toEqual(["acme"]);
@@ -228,18 +119,19 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("an incident's public updates appear in order; internal comments do not", async () => {
+    const { owner, projectId, data } = t;
     const [incident] = (await data()).activeIncidents;
     const path = `/api/projects/${projectId}/incidents/${incident?.id}`;
-    nowMs = T0 + 12 * MIN;
+    t.nowMs = T0 + 12 * MIN;
     expect((await owner.post(`${path}/comments`, { message: "pager: db-oncall" })).status).toBe(
       200,
     );
-    nowMs = T0 + 13 * MIN;
+    t.nowMs = T0 + 13 * MIN;
     expect(
       (await owner.post(`${path}/updates`, { message: "Found the cause", phase: "identified" }))
         .status,
     ).toBe(200);
-    nowMs = T0 + 14 * MIN;
+    t.nowMs = T0 + 14 * MIN;
     expect(
       (await owner.post(`${path}/updates`, { message: "Fix deployed", phase: "monitoring" }))
         .status,
@@ -253,6 +145,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("when the window ends the component shows its real state", async () => {
+    const { webId, data, component, tick } = t;
     await tick(T0 + 31 * MIN);
     const d = await data();
     expect(component(d, webId).status).toBe("down");
@@ -260,7 +153,8 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("recovery restores the components and the page; the day keeps its uptime, downtime and incident", async () => {
-    status = 200;
+    const { apiId, webId, data, component, today, check } = t;
+    t.status = 200;
     await check(T0 + 40 * MIN);
     const d = await data();
     expect(d.page.status).toBe("operational");
@@ -289,7 +183,8 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("the next day starts clean and yesterday is kept", async () => {
-    nowMs = T0 + DAY;
+    const { apiId, data, component } = t;
+    t.nowMs = T0 + DAY;
     const d = await data();
     const api = component(d, apiId);
     expect(api.history.at(-2)).toMatchObject({ date: TODAY, status: "down", uptime: 66.667 });
@@ -302,6 +197,7 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
   });
 
   it("serves the page, its JSON, summary, feeds and badge without auth and with nothing internal", async () => {
+    const { service, orgId, projectId, targetUrl, monitorId } = t;
     const targetHost = new URL(targetUrl).host;
     const forbidden = [
       projectId,
@@ -348,292 +244,5 @@ describe.each(ENGINES)("status page state, history and public reads on %s", (eng
     expect(badge).toContain("operational");
     expect((await service.fetch("/status/nope.json")).status).toBe(404);
     expect((await service.fetch("/status/acme/badge.svg?style=neon")).status).toBe(400);
-  });
-
-  it("caches a build per version: served on while the next builds, rebuilt at once on a change", async () => {
-    const etag = async () => {
-      const response = await service.fetch("/status/acme.json", {
-        headers: { "accept-encoding": "identity" },
-      });
-      await response.arrayBuffer();
-      return response.headers.get("etag");
-    };
-    nowMs += 60 * MIN;
-    const first = await etag();
-    expect(await etag()).toBe(first);
-    nowMs += 31_000;
-    // Past 30 s the build is served once more while the next one runs in the background.
-    expect(await etag()).toBe(first);
-    // The background build lands shortly (polled, so a busy machine only makes it slower).
-    let second = await etag();
-    for (let i = 0; i < 100 && second === first; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      second = await etag();
-    }
-    expect(second).not.toBe(first);
-    // Past 60 s nobody asked: the request waits for a fresh build.
-    nowMs += 61_000;
-    const third = await etag();
-    expect(third).not.toBe(second);
-    // A change of what the page shows is a new data version: a new build at once.
-    const renamed = await owner.patch(`/api/orgs/${orgId}/status-pages/${pageId}`, {
-      title: "Acme platform status",
-    });
-    expect(renamed.status).toBe(200);
-    expect((await data()).page.title).toBe("Acme platform status");
-  });
-
-  it("links drawn from a request's Host are neither kept for others nor shared; a bad Host is a 400", async () => {
-    const get = (path: string, host: string) =>
-      new Promise<{ status: number; cache: string; body: string }>((resolve, reject) => {
-        const url = new URL(service.url);
-        const req = httpRequest(
-          { host: url.hostname, port: url.port, path, headers: { host } },
-          (res) => {
-            let body = "";
-            res.on("data", (chunk: Buffer) => {
-              body += chunk.toString();
-            });
-            res.on("end", () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                cache: String(res.headers["cache-control"]),
-                body,
-              }),
-            );
-          },
-        );
-        req.on("error", reject);
-        req.end();
-      });
-    const poisoned = await get("/status/acme/feed.atom", "evil.example");
-    expect(poisoned.status).toBe(200);
-    expect(poisoned.cache).toMatch(/^private/);
-    expect(poisoned.body).toContain("http://evil.example/status/acme");
-    const honest = await get("/status/acme/feed.atom", new URL(service.url).host);
-    expect(honest.body).not.toContain("evil.example");
-    expect((await get("/status/acme/feed.atom", "bad host")).status).toBe(400);
-    // The page itself has no absolute links: shared and cached whatever the Host.
-    expect((await get("/status/acme", "evil.example")).cache).toMatch(/^public/);
-  });
-
-  it("/v1/status-pages/:slug/data answers the organization's keys only", async () => {
-    const own = await service.fetch("/v1/status-pages/acme/data", {
-      headers: { "x-api-key": key },
-    });
-    expect(own.status).toBe(200);
-    expect((await json<StatusPageData>(own)).services).toHaveLength(2);
-    const other = await service.deps.meta.repos.organizations.insert({
-      id: "org_other_tenant",
-      name: "Other",
-      createdAt: new Date().toISOString(),
-    });
-    const { key: foreign } = await addProjectWithKey(service, other.id, "prj_other_tenant");
-    const refused = await service.fetch("/v1/status-pages/acme/data", {
-      headers: { "x-api-key": foreign },
-    });
-    expect(refused.status).toBe(404);
-    const list = await json<Page<StatusPageSummary>>(
-      await service.fetch("/v1/status-pages", { headers: { "x-api-key": foreign } }),
-    );
-    expect(list.data).toEqual([]);
-  });
-
-  it("a firing alert rule degrades a component beside a passing monitor; mute, unmute and delete move it", async () => {
-    nowMs = T0 + DAY + 60 * MIN;
-    const rule = await json<{ id: string }>(
-      await owner.post(`/api/projects/${projectId}/alert-rules`, {
-        name: "Any logs",
-        query: "SELECT count() AS value FROM logs",
-        condition: { op: ">=", threshold: 0 },
-      }),
-    );
-    const base = `/api/orgs/${orgId}/status-pages/${pageId}/components`;
-    const search = await json<{ id: string }>(
-      await owner.post(base, { name: "Search", monitorIds: [monitorId], alertRuleIds: [rule.id] }),
-    );
-    const state = async () => component(await data(), search.id).status;
-    expect(await state()).toBe("operational");
-    await service.deps.alerts.engine.evaluate(rule.id);
-    expect(await state()).toBe("degraded");
-    expect((await data()).page.status).toBe("degraded");
-    const rules = `/api/projects/${projectId}/alert-rules/${rule.id}`;
-    expect((await owner.post(`${rules}/mute`, {})).status).toBe(200);
-    expect(await state()).toBe("operational");
-    expect((await owner.post(`${rules}/unmute`, {})).status).toBe(200);
-    expect(await state()).toBe("degraded");
-    expect((await owner.delete(rules)).status).toBe(204);
-    expect(await state()).toBe("operational");
-    expect((await data()).page.status).toBe("operational");
-  });
-
-  it("an incident opened by hand shows on the components it names, with its updates, until resolved", async () => {
-    nowMs = T0 + DAY + 2 * 60 * MIN;
-    const incidents = `/api/projects/${projectId}/incidents`;
-    // A member may open incidents, but only owners and admins put them on public pages.
-    const member = { email: "member@example.com", password: "member secret 1" };
-    await createUser({
-      ctx: { deps: service.deps.domain, actor: { kind: "system" } },
-      input: { ...member, orgId, role: "member" },
-    });
-    const memberSession = await signIn(service, member.email, member.password);
-    const refused = await memberSession.post(incidents, {
-      title: "Payments degraded",
-      severity: "medium",
-      componentIds: [webId],
-    });
-    expect(refused.status).toBe(403);
-    const bad = await owner.post(incidents, {
-      title: "Payments degraded",
-      severity: "medium",
-      componentIds: [webId, "spc_elsewhere"],
-    });
-    expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("componentIds.1");
-    const created = await owner.post(incidents, {
-      title: "Payments degraded",
-      severity: "medium",
-      message: "Some card payments fail",
-      componentIds: [webId],
-    });
-    expect(created.status).toBe(201);
-    const incident = await json<{ id: string; componentIds: string[] }>(created);
-    expect(incident.componentIds).toEqual([webId]);
-    let d = await data();
-    expect(component(d, webId).status).toBe("degraded");
-    expect(component(d, apiId).status).toBe("operational");
-    expect(d.page.status).toBe("degraded");
-    expect(d.activeIncidents).toMatchObject([
-      {
-        title: "Payments degraded",
-        impact: "degraded",
-        componentIds: [webId],
-        updates: [{ phase: "investigating", message: "Some card payments fail" }],
-      },
-    ]);
-    expect(
-      (await owner.patch(`${incidents}/${incident.id}`, { componentIds: [apiId] })).status,
-    ).toBe(200);
-    d = await data();
-    expect(component(d, webId).status).toBe("operational");
-    expect(component(d, apiId).status).toBe("degraded");
-    nowMs += 10 * MIN;
-    expect((await owner.post(`${incidents}/${incident.id}/resolve`, {})).status).toBe(200);
-    d = await data();
-    expect(d.page.status).toBe("operational");
-    expect(d.activeIncidents).toEqual([]);
-    expect(today(d, apiId)).toMatchObject({
-      status: "degraded",
-      degradedMs: 10 * MIN,
-      incidents: [{ title: "Payments degraded", severity: "medium" }],
-    });
-  });
-
-  it("a muted rule's open incident leaves the page while the mute holds and comes back when it ends", async () => {
-    nowMs = T0 + DAY + 3 * 60 * MIN;
-    const rule = await json<{ id: string }>(
-      await owner.post(`/api/projects/${projectId}/alert-rules`, {
-        name: "Queue backlog",
-        severity: "high",
-        openIncident: true,
-        query: "SELECT count() AS value FROM logs",
-        condition: { op: ">=", threshold: 0 },
-      }),
-    );
-    const queue = await json<{ id: string }>(
-      await owner.post(`/api/orgs/${orgId}/status-pages/${pageId}/components`, {
-        name: "Queue",
-        alertRuleIds: [rule.id],
-      }),
-    );
-    const shown = (d: StatusPageData) =>
-      d.activeIncidents.filter((i) => i.componentIds.includes(queue.id)).map((i) => i.impact);
-    await service.deps.alerts.engine.evaluate(rule.id);
-    let d = await data();
-    expect([component(d, queue.id).status, shown(d), d.page.status]).toEqual([
-      "down",
-      ["down"],
-      "down",
-    ]);
-    const rules = `/api/projects/${projectId}/alert-rules/${rule.id}`;
-    const until = new Date(nowMs + 10 * MIN).toISOString();
-    expect((await owner.post(`${rules}/mute`, { until })).status).toBe(200);
-    d = await data();
-    expect([component(d, queue.id).status, shown(d), d.page.status]).toEqual([
-      "operational",
-      [],
-      "operational",
-    ]);
-    // Still open: muting only stops the page from counting it.
-    const open = await json<{ data: { source: string }[] }>(
-      await owner.get(`/api/projects/${projectId}/incidents?status=active`),
-    );
-    expect(open.data.map((i) => i.source)).toContain("alert");
-    await tick(nowMs + 5 * MIN);
-    expect(component(await data(), queue.id).status).toBe("operational");
-    // The mute ends: the next tick counts the incident again.
-    await tick(Date.parse(until) + MIN);
-    d = await data();
-    expect([component(d, queue.id).status, shown(d), d.page.status]).toEqual([
-      "down",
-      ["down"],
-      "down",
-    ]);
-    expect((await owner.delete(rules)).status).toBe(204);
-    d = await data();
-    expect([component(d, queue.id).status, shown(d)]).toEqual(["operational", []]);
-  });
-
-  it("a mute that ends gives the page a new version even where the component's state stays", async () => {
-    nowMs = T0 + DAY + 4 * 60 * MIN;
-    const rule = await json<{ id: string }>(
-      await owner.post(`/api/projects/${projectId}/alert-rules`, {
-        name: "Mail bounces",
-        severity: "low",
-        openIncident: true,
-        query: "SELECT count() AS value FROM logs",
-        condition: { op: ">=", threshold: 0 },
-      }),
-    );
-    const mail = await json<{ id: string }>(
-      await owner.post(`/api/orgs/${orgId}/status-pages/${pageId}/components`, {
-        name: "Mail",
-        alertRuleIds: [rule.id],
-      }),
-    );
-    const incidents = `/api/projects/${projectId}/incidents`;
-    const outage = await json<{ id: string }>(
-      await owner.post(incidents, {
-        title: "Mail down",
-        severity: "critical",
-        componentIds: [mail.id],
-      }),
-    );
-    await service.deps.alerts.engine.evaluate(rule.id);
-    const rules = `/api/projects/${projectId}/alert-rules/${rule.id}`;
-    const until = new Date(nowMs + 10 * MIN).toISOString();
-    expect((await owner.post(`${rules}/mute`, { until })).status).toBe(200);
-    const severities = (d: StatusPageData) =>
-      d.activeIncidents
-        .filter((i) => i.componentIds.includes(mail.id))
-        .map((i) => i.severity)
-        .sort();
-    const version = async () =>
-      (
-        await json<{ page: { dataVersion: number } }>(
-          await owner.get(`/api/orgs/${orgId}/status-pages/${pageId}`),
-        )
-      ).page.dataVersion;
-    let d = await data();
-    expect([component(d, mail.id).status, severities(d)]).toEqual(["down", ["critical"]]);
-    await tick(nowMs + MIN);
-    const before = await version();
-    // Still down by the critical incident, but the rule's incident is back on it.
-    await tick(Date.parse(until) + MIN);
-    expect(await version()).toBeGreaterThan(before);
-    d = await data();
-    expect([component(d, mail.id).status, severities(d)]).toEqual(["down", ["critical", "low"]]);
-    expect((await owner.post(`${incidents}/${outage.id}/resolve`, {})).status).toBe(200);
-    expect((await owner.delete(rules)).status).toBe(204);
   });
 });
