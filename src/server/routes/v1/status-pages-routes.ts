@@ -7,7 +7,7 @@ import {
   ListStatusPagesQuery,
   readStatusPageData,
   readStatusPages,
-} from "../../../status-pages/read.js";
+} from "../../../status-pages/status-page-reads.js";
 import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { sendDocument } from "../status/send-document.js";
@@ -23,7 +23,6 @@ const PAYLOAD_DELIVERY = {
 export const statusPagesRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { reader } = deps.statusPages;
     app.get(
       "/status-pages",
       readRoute({
@@ -35,12 +34,7 @@ export const statusPagesRoutes =
         response: listOf(StatusPageSummary.meta({ id: "StatusPageSummary" })),
       }),
       async (request) =>
-        readStatusPages(
-          apiKeyCtx(deps.domain, request),
-          reader,
-          request.query,
-          deps.config.publicUrl,
-        ),
+        readStatusPages({ ctx: apiKeyCtx(deps.domain, request), query: request.query }),
     );
     app.get(
       "/status-pages/:slug/data",
@@ -53,11 +47,10 @@ export const statusPagesRoutes =
         response: StatusPageData.meta({ id: "StatusPageData" }),
       }),
       async (request, reply) => {
-        const entry = await readStatusPageData(
-          apiKeyCtx(deps.domain, request),
-          reader,
-          request.params.slug,
-        );
+        const entry = await readStatusPageData({
+          ctx: apiKeyCtx(deps.domain, request),
+          slug: request.params.slug,
+        });
         // The same bytes as /status/:slug.json, serialized once per build; private: a key's answer.
         return sendDocument(
           request,

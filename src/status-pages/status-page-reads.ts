@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Ctx } from "../context.js";
+import type { Ctx, DomainDeps } from "../context.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
 import type { StatusPageSummary } from "../contracts/status-page-data.js";
 import { PAGE_STATES, STATE_RANK } from "../contracts/status-pages.js";
@@ -9,6 +9,15 @@ import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
 import type { CachedStatusPage, StatusPageReader } from "./reader.js";
 
 // The /v1 status page reads: the pages of the key's project's organization.
+
+/** What the /v1 reads need beside the base deps: the cached public builds and the public URL. */
+export interface StatusPageReadDeps {
+  reader: StatusPageReader;
+  /** VIGIL_PUBLIC_URL: a page's `url` is absolute when it is set. */
+  publicUrl: string | undefined;
+}
+
+type StatusPageReadCtx = Ctx<DomainDeps & { statusPageReads: StatusPageReadDeps }>;
 
 export const LIST_STATUS_PAGE_SORTS = ["updated_at", "title", "slug", "status"] as const;
 
@@ -45,12 +54,14 @@ const publicPath = (slug: string, publicUrl: string | undefined) =>
   `${publicUrl ? publicUrl.replace(/\/+$/, "") : ""}/status/${slug}`;
 
 /** GET /v1/status-pages: the key's organization's pages with their state and counts. */
-export async function readStatusPages(
-  ctx: Ctx,
-  reader: StatusPageReader,
-  query: ListStatusPagesQuery,
-  publicUrl: string | undefined,
-): Promise<Page<StatusPageSummary>> {
+export async function readStatusPages({
+  ctx,
+  query,
+}: {
+  ctx: StatusPageReadCtx;
+  query: ListStatusPagesQuery;
+}): Promise<Page<StatusPageSummary>> {
+  const { reader, publicUrl } = ctx.deps.statusPageReads;
   const orgId = await orgOfKey(ctx);
   const window = resolveWindow(query, ctx.deps.clock.now().getTime());
   const changedIn = (p: StatusPageRecord) => {
@@ -91,14 +102,16 @@ export async function readStatusPages(
  * GET /v1/status-pages/:slug/data: the public payload of one of the organization's pages, as
  * the reader built it (the route sends its cached serialization).
  */
-export async function readStatusPageData(
-  ctx: Ctx,
-  reader: StatusPageReader,
-  slug: string,
-): Promise<CachedStatusPage> {
+export async function readStatusPageData({
+  ctx,
+  slug,
+}: {
+  ctx: StatusPageReadCtx;
+  slug: string;
+}): Promise<CachedStatusPage> {
   const orgId = await orgOfKey(ctx);
   const page = await ctx.deps.meta.repos.statusPages.findBySlug(slug);
   // Another organization's page is as unknown as a missing one.
   if (!page || page.orgId !== orgId) throw new NotFoundError("Status page", slug);
-  return reader.of(page);
+  return ctx.deps.statusPageReads.reader.of(page);
 }
