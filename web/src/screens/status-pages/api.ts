@@ -1,122 +1,29 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-// The shapes of /api/orgs/:orgId/status-pages… (src/status-pages/views.ts, definition.ts); the
-// states are the server's own (src/status-pages/model.ts).
+import type { AlertRuleView } from "../../../../src/contracts/alerts";
+import type { MonitorView } from "../../../../src/contracts/monitors";
+import type { StatusPageSummary } from "../../../../src/contracts/status-page-data";
+// The shapes of /api/orgs/:orgId/status-pages… and of /v1/status-pages are the server's
+// contracts (src/contracts/status-pages.ts, status-page-data.ts).
 import type {
-  ComponentState,
-  MaintenancePhase,
-  PageState,
+  CreateComponentInput,
+  CreateMaintenanceInput,
+  CreateStatusPageInput,
+  StatusPageComponentView,
+  StatusPageConfigView,
+  StatusPageView,
 } from "../../../../src/contracts/status-pages";
 import { api, type ListPage, orgApi, projectApi, v1 } from "../../api/client";
 import { useProjects } from "../../api/session";
 
-export type { ComponentState, MaintenancePhase, PageState };
+/** A page's fields as the forms edit them: every field of the create input, defaults filled. */
+export type PageFieldsInput = Required<CreateStatusPageInput>;
 
-export interface StatusLink {
-  label: string;
-  url: string;
-}
+/** A component as its form edits it: the create input with its defaults filled, position aside. */
+export type ComponentInput = Omit<Required<CreateComponentInput>, "position"> &
+  Pick<CreateComponentInput, "position">;
 
-export interface StatusPage {
-  id: string;
-  orgId: string;
-  slug: string;
-  title: string;
-  description: string;
-  logoUrl: string | null;
-  links: StatusLink[];
-  timezone: string;
-  status: PageState;
-  statusChangedAt: string;
-  dataVersion: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface StatusGroup {
-  id: string;
-  pageId: string;
-  name: string;
-  position: number;
-}
-
-export interface ComponentSource {
-  id: string;
-  name: string;
-  projectId: string;
-}
-
-export interface StatusComponent {
-  id: string;
-  pageId: string;
-  groupId: string | null;
-  name: string;
-  description: string;
-  position: number;
-  status: ComponentState;
-  statusChangedAt: string;
-  monitors: ComponentSource[];
-  alertRules: ComponentSource[];
-  publishIncidents: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Maintenance {
-  id: string;
-  pageId: string;
-  title: string;
-  message: string;
-  startsAt: string;
-  endsAt: string;
-  phase: MaintenancePhase;
-  componentIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface StatusPageConfig {
-  page: StatusPage;
-  groups: StatusGroup[];
-  components: StatusComponent[];
-  maintenances: Maintenance[];
-}
-
-/** A page as GET /v1/status-pages sums it up (counts and the public URL). */
-export interface StatusPageSummary {
-  id: string;
-  slug: string;
-  status: PageState;
-  url: string;
-  components: number;
-  activeIncidents: number;
-}
-
-export interface PageFieldsInput {
-  slug: string;
-  title: string;
-  description: string;
-  logoUrl: string | null;
-  links: StatusLink[];
-  timezone: string;
-}
-
-export interface ComponentInput {
-  name: string;
-  description: string;
-  groupId: string | null;
-  monitorIds: string[];
-  alertRuleIds: string[];
-  publishIncidents: boolean;
-  position?: number;
-}
-
-export interface MaintenanceInput {
-  title: string;
-  message: string;
-  startsAt: string;
-  endsAt: string;
-  componentIds: string[];
-}
+/** A window as its form edits it: the create input with its message filled. */
+export type MaintenanceInput = Required<CreateMaintenanceInput>;
 
 // Every key of the area starts with ["status-pages", orgId], so a change can refresh them all.
 export const orgPagesKey = (orgId: string) => ["status-pages", orgId] as const;
@@ -149,7 +56,7 @@ export function useStatusPages(orgId: string) {
   return useQuery({
     queryKey: pagesKey(orgId),
     queryFn: () =>
-      api<ListPage<StatusPage>>(orgApi(orgId, "/status-pages"), { query: { limit: 1000 } }),
+      api<ListPage<StatusPageView>>(orgApi(orgId, "/status-pages"), { query: { limit: 1000 } }),
   });
 }
 
@@ -168,7 +75,7 @@ export function useStatusPageSummaries(orgId: string, projectId: string) {
 export function useStatusPage(orgId: string, pageId: string) {
   return useQuery({
     queryKey: pageKey(orgId, pageId),
-    queryFn: () => api<StatusPageConfig>(orgApi(orgId, `/status-pages/${pageId}`)),
+    queryFn: () => api<StatusPageConfigView>(orgApi(orgId, `/status-pages/${pageId}`)),
   });
 }
 
@@ -189,24 +96,20 @@ export function usePageWrite<I, O = unknown>(
 }
 
 /** Every component of every page of the organization, with its page, for pickers. */
-export interface OrgComponent {
-  id: string;
-  name: string;
-  pageId: string;
+export type OrgComponent = Pick<StatusPageComponentView, "id" | "name" | "pageId" | "status"> & {
   pageTitle: string;
-  status: ComponentState;
-}
+};
 
 export function useOrgComponents(orgId: string, enabled = true) {
   return useQuery({
     queryKey: componentsKey(orgId),
     enabled,
     queryFn: async (): Promise<OrgComponent[]> => {
-      const pages = await api<ListPage<StatusPage>>(orgApi(orgId, "/status-pages"), {
+      const pages = await api<ListPage<StatusPageView>>(orgApi(orgId, "/status-pages"), {
         query: { limit: 1000 },
       });
       const configs = await Promise.all(
-        pages.data.map((p) => api<StatusPageConfig>(orgApi(orgId, `/status-pages/${p.id}`))),
+        pages.data.map((p) => api<StatusPageConfigView>(orgApi(orgId, `/status-pages/${p.id}`))),
       );
       return configs.flatMap((config) =>
         config.components.map((c) => ({
@@ -230,18 +133,8 @@ export interface SourceOption {
   state: string;
 }
 
-interface MonitorLike {
-  id: string;
-  name: string;
-  health: string;
-  status: string;
-}
-interface RuleLike {
-  id: string;
-  name: string;
-  state: string;
-  status: string;
-}
+type MonitorLike = Pick<MonitorView, "id" | "name" | "health" | "status">;
+type RuleLike = Pick<AlertRuleView, "id" | "name" | "state" | "status">;
 
 /** The monitors and alert rules of every project of the organization. */
 export function useOrgSources(orgId: string) {

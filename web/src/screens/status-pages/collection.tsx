@@ -1,8 +1,9 @@
 import { type ReactNode, useCallback } from "react";
+import type { StatusPageConfigView } from "../../../../src/contracts/status-pages";
 import { api } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm-button";
 import { useUrlParam } from "../../lib/url-state";
-import { type StatusPageConfig, usePageWrite } from "./api";
+import { usePageWrite } from "./api";
 import { writePositions } from "./order";
 
 /** A page's collections edited from the editor's tabs, each at `<page>/<collection>/<id>`. */
@@ -11,7 +12,7 @@ type Collection = "components" | "groups" | "maintenances";
 /** What every tab of the editor receives. */
 export interface TabProps {
   orgId: string;
-  config: StatusPageConfig;
+  config: StatusPageConfigView;
   /** Owners and admins: they see the write controls. */
   manager: boolean;
 }

@@ -1,15 +1,13 @@
 import { type FormEvent, useState } from "react";
+import type {
+  StatusPageComponentView,
+  StatusPageGroupView,
+} from "../../../../src/contracts/status-pages";
 import { FormProblem, Loading, ProblemMessage } from "../../components/feedback";
 import { FieldGroup, toggled } from "../../components/field-group";
 import { TextField } from "../../components/text-field";
 import { Field, StateBadge } from "../../components/ui";
-import {
-  type ComponentInput,
-  type SourceOption,
-  type StatusComponent,
-  type StatusGroup,
-  useOrgSources,
-} from "./api";
+import { type ComponentInput, type SourceOption, useOrgSources } from "./api";
 
 const MAX_SOURCES = 20;
 const FIELDS = [
@@ -34,9 +32,9 @@ export function ComponentForm({
   onSubmit,
 }: {
   orgId: string;
-  groups: readonly StatusGroup[];
+  groups: readonly StatusPageGroupView[];
   /** The component edited; a new one when undefined. */
-  component?: StatusComponent | undefined;
+  component?: StatusPageComponentView | undefined;
   pending: boolean;
   error: unknown;
   onSubmit: (input: ComponentInput) => void;

@@ -1,9 +1,14 @@
 import { Link } from "wouter";
+import type {
+  ComponentSourceView,
+  StatusPageComponentView,
+  StatusPageConfigView,
+} from "../../../../src/contracts/status-pages";
 import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage } from "../../components/feedback";
 import { Drawer } from "../../components/ui";
-import { projectPath } from "../registry";
-import type { ComponentInput, ComponentSource, StatusComponent, StatusPageConfig } from "./api";
+import { projectPath } from "../../lib/project-path";
+import type { ComponentInput } from "./api";
 import {
   MoveButtons,
   RowActions,
@@ -118,8 +123,8 @@ export function ComponentsTab({ orgId, config, manager }: TabProps) {
   );
 }
 
-function Sources({ component }: { component: StatusComponent }) {
-  const link = (kind: "monitors" | "alerts", s: ComponentSource) => (
+function Sources({ component }: { component: StatusPageComponentView }) {
+  const link = (kind: "monitors" | "alerts", s: ComponentSourceView) => (
     <li key={s.id}>
       <Link href={`~${projectPath(s.projectId, kind, s.id)}`}>{s.name}</Link>{" "}
       <span className="muted small">{kind === "monitors" ? "monitor" : "alert rule"}</span>
@@ -142,8 +147,8 @@ function ComponentDrawer({
   onClose,
 }: {
   orgId: string;
-  config: StatusPageConfig;
-  component: StatusComponent | undefined;
+  config: StatusPageConfigView;
+  component: StatusPageComponentView | undefined;
   onClose: () => void;
 }) {
   const save = useSaveItem<ComponentInput>(orgId, config.page.id, "components", component);

@@ -1,12 +1,13 @@
 import { Link, useParams } from "wouter";
+import type { StatusPageConfigView } from "../../../../src/contracts/status-pages";
 import { canManage } from "../../api/session";
 import { QueryView } from "../../components/feedback";
 import { PageHeader, Tabs } from "../../components/ui";
 import { formatRelative } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
-import { publicPath, type StatusPageConfig, useStatusPage } from "./api";
+import { publicPath, useStatusPage } from "./api";
 import { ComponentsTab } from "./components-tab";
 import { MaintenanceTab } from "./maintenance-tab";
 import { Preview } from "./preview";
@@ -37,7 +38,7 @@ export function StatusPageEditor() {
   );
 }
 
-function EditorBody({ config }: { config: StatusPageConfig }) {
+function EditorBody({ config }: { config: StatusPageConfigView }) {
   const { orgId, role } = useProject();
   const manager = canManage(role);
   const [tabParam, setTab] = useUrlParam("tab", "components");

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from "react";
+import type { StatusPageGroupView } from "../../../../src/contracts/status-pages";
 import { api } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm-button";
 import { FormProblem, ProblemMessage } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
-import { type StatusGroup, usePageWrite } from "./api";
+import { usePageWrite } from "./api";
 import { MoveButtons, type TabProps, useMoveItems, useRemoveItem } from "./collection";
 import { moveChanges } from "./order";
 
@@ -72,7 +73,7 @@ function GroupRow({
 }: {
   orgId: string;
   pageId: string;
-  group: StatusGroup;
+  group: StatusPageGroupView;
   count: number;
   manager: boolean;
 }) {

@@ -1,9 +1,13 @@
 import { type FormEvent, useState } from "react";
+import type {
+  StatusPageComponentView,
+  StatusPageMaintenanceView,
+} from "../../../../src/contracts/status-pages";
 import { FormProblem } from "../../components/feedback";
 import { FieldGroup, toggled } from "../../components/field-group";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
-import type { Maintenance, MaintenanceInput, StatusComponent } from "./api";
+import type { MaintenanceInput } from "./api";
 
 const FIELDS = ["title", "message", "startsAt", "endsAt", "componentIds"] as const;
 const HOUR = 3_600_000;
@@ -32,8 +36,8 @@ export function MaintenanceForm({
   error,
   onSubmit,
 }: {
-  components: readonly StatusComponent[];
-  maintenance?: Maintenance | undefined;
+  components: readonly StatusPageComponentView[];
+  maintenance?: StatusPageMaintenanceView | undefined;
   pending: boolean;
   error: unknown;
   onSubmit: (input: MaintenanceInput) => void;

@@ -1,8 +1,13 @@
+import type {
+  MaintenancePhase,
+  StatusPageConfigView,
+  StatusPageMaintenanceView,
+} from "../../../../src/contracts/status-pages";
 import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage } from "../../components/feedback";
 import { Drawer, StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
-import type { Maintenance, MaintenanceInput, MaintenancePhase, StatusPageConfig } from "./api";
+import type { MaintenanceInput } from "./api";
 import {
   RowActions,
   SectionHead,
@@ -119,8 +124,8 @@ function MaintenanceDrawer({
   onClose,
 }: {
   orgId: string;
-  config: StatusPageConfig;
-  maintenance: Maintenance | undefined;
+  config: StatusPageConfigView;
+  maintenance: StatusPageMaintenanceView | undefined;
   onClose: () => void;
 }) {
   const save = useSaveItem<MaintenanceInput>(orgId, config.page.id, "maintenances", maintenance);

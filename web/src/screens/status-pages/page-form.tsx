@@ -1,9 +1,10 @@
 import { type FormEvent, useId, useMemo, useState } from "react";
+import type { StatusLink } from "../../../../src/contracts/status-pages";
 import { FormProblem } from "../../components/feedback";
 import { FieldGroup } from "../../components/field-group";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
-import type { PageFieldsInput, StatusLink } from "./api";
+import type { PageFieldsInput } from "./api";
 
 const PAGE_FIELDS = ["title", "slug", "description", "logoUrl", "timezone", "links"] as const;
 

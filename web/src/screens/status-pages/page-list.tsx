@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { Link, useLocation } from "wouter";
+import type { StatusPageConfigView } from "../../../../src/contracts/status-pages";
 import { api, orgApi } from "../../api/client";
 import { canManage, useMe } from "../../api/session";
 import { DataTable } from "../../components/data-table";
@@ -13,7 +14,6 @@ import {
   type PageFieldsInput,
   publicPath,
   refreshPages,
-  type StatusPageConfig,
   useStatusPageSummaries,
   useStatusPages,
 } from "./api";
@@ -114,7 +114,7 @@ function CreatePage({ orgId, onClose }: { orgId: string; onClose: () => void }) 
   const [, navigate] = useLocation();
   const create = useMutation({
     mutationFn: (input: PageFieldsInput) =>
-      api<StatusPageConfig>(orgApi(orgId, "/status-pages"), { method: "POST", body: input }),
+      api<StatusPageConfigView>(orgApi(orgId, "/status-pages"), { method: "POST", body: input }),
     onSuccess: async (config) => {
       await refreshPages(client, orgId);
       navigate(`/${config.page.id}`);

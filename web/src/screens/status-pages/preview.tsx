@@ -1,4 +1,5 @@
-import { publicPath, type StatusPage } from "./api";
+import type { StatusPageView } from "../../../../src/contracts/status-pages";
+import { publicPath } from "./api";
 
 /**
  * The public page itself in a frame, so what you see is what visitors get. Its address carries
@@ -7,7 +8,7 @@ import { publicPath, type StatusPage } from "./api";
  * no X-Frame-Options and no frame-ancestors (it is meant to be embeddable), and the dashboard's
  * CSP allows same-origin frames. Sandboxed: the page needs no script, and links stay inert.
  */
-export function Preview({ page }: { page: StatusPage }) {
+export function Preview({ page }: { page: StatusPageView }) {
   const src = `${publicPath(page.slug)}?v=${page.dataVersion}`;
   return (
     <section className="sp-preview card" aria-label="Live preview">

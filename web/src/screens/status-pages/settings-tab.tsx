@@ -1,19 +1,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
+import type { StatusPageConfigView } from "../../../../src/contracts/status-pages";
 import { api, orgApi } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm-button";
 import { ProblemMessage } from "../../components/feedback";
 import { KeyValues } from "../../components/ui";
 import { formatTime } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
-import {
-  type PageFieldsInput,
-  pageKey,
-  refreshPages,
-  type StatusPageConfig,
-  usePageWrite,
-} from "./api";
+import { type PageFieldsInput, pageKey, refreshPages, usePageWrite } from "./api";
 import type { TabProps } from "./collection";
 import { PageFieldsForm } from "./page-form";
 
@@ -69,7 +64,7 @@ export function SettingsTab({ orgId, config, manager }: TabProps) {
   );
 }
 
-function DeletePage({ orgId, config }: { orgId: string; config: StatusPageConfig }) {
+function DeletePage({ orgId, config }: { orgId: string; config: StatusPageConfigView }) {
   const { projectId } = useProject();
   const client = useQueryClient();
   const [, navigate] = useLocation();

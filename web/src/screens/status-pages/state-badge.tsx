@@ -1,6 +1,6 @@
+import type { ComponentState } from "../../../../src/contracts/status-pages";
 import { STATE_LABEL } from "../../../../src/contracts/status-pages";
 import { StateBadge } from "../../components/ui";
-import type { ComponentState } from "./api";
 
 const TONE = {
   operational: "ok",
@@ -11,7 +11,7 @@ const TONE = {
 
 /**
  * A page's or component's state in the public page's own words (the server's one rule,
- * src/status-pages/state-rule.ts), so the editor and its preview never name a state two ways.
+ * src/contracts/status-pages.ts), so the editor and its preview never name a state two ways.
  */
 export function StatusStateBadge({ state }: { state: ComponentState }) {
   return <StateBadge state={STATE_LABEL[state]} tone={TONE[state]} />;
