@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import { Sql, whereClause } from "../src/read/sql.js";
 import { readTraceData } from "../src/read/trace-data.js";
 import { spansOf, withTraceRange } from "../src/read/trace-index.js";
@@ -71,9 +72,12 @@ describe("trace lookups through trace_data", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "index@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "index@example.com",
+        password: "correct horse battery",
+      },
     });
     key = setup.apiKey ?? "";
     projectId = setup.projectId;
@@ -191,12 +195,15 @@ describe("trace lookups through trace_data", () => {
     expect(other?.rows.map((r) => r.span_id)).toEqual([sid(9)]);
     // One span: the same, the trace's start in the same statement.
     const read = { ...service.deps.read, telemetry: counting };
+    const ctx = { deps: { ...service.deps.domain, read }, actor: { kind: "system" as const } };
     statements.length = 0;
-    const failing = await getSpan(read, projectId, T, sid(2));
+    const failing = await getSpan({ ctx, projectId, traceId: T, spanId: sid(2) });
     expect(statements).toHaveLength(2);
     expect(failing).toMatchObject({ startOffsetMs: 5, errorGroups: [{ type: "CardDeclined" }] });
     statements.length = 0;
-    expect(await getSpan(read, otherProject, T, sid(9))).toMatchObject({ errorGroups: [] });
+    expect(
+      await getSpan({ ctx, projectId: otherProject, traceId: T, spanId: sid(9) }),
+    ).toMatchObject({ errorGroups: [] });
     expect(statements).toHaveLength(1);
   });
 

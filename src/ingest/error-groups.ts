@@ -1,16 +1,14 @@
+import {
+  ERROR_SEVERITIES,
+  type ErrorSeverity,
+  type ErrorStatus,
+} from "../contracts/error-groups.js";
 import { type KeyLock, processLocalLock } from "../meta/key-lock.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { quoteIdentifier } from "../telemetry/executor.js";
 import { occurrenceRow } from "./derive/error-occurrences.js";
 import { occurrenceKey } from "./derive/occurrence-key.js";
-import {
-  ERROR_SEVERITIES,
-  type ErrorOccurrence,
-  type ErrorSeverity,
-  type ErrorStatus,
-  type Row,
-  type Source,
-} from "./ingest-batch.js";
+import type { ErrorOccurrence, Row, Source } from "./ingest-batch.js";
 import { millisToDateTime } from "./otlp/values.js";
 
 /** The current state of one error group, as its latest error_groups row holds it. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ERROR_SEVERITIES } from "../contracts/error-groups.js";
 import {
   defineWebhookEventType,
   EXAMPLE_AT,
@@ -6,7 +7,6 @@ import {
   isoTime,
 } from "../webhooks/webhook-event-type.js";
 import type { ErrorGroup } from "./error-groups.js";
-import { ERROR_SEVERITIES } from "./ingest-batch.js";
 
 // Ingestion's webhook events, error.created and error.regressed (docs/webhooks.md).
 

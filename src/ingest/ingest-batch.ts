@@ -1,3 +1,4 @@
+import type { ErrorSeverity } from "../contracts/error-groups.js";
 import type { UnixTime } from "../telemetry/unix-time.js";
 import type { AttributeLimits } from "./otlp/values.js";
 
@@ -23,11 +24,6 @@ export interface ErrorOccurrence {
   logId: string;
   severity: ErrorSeverity;
 }
-
-export const ERROR_SEVERITIES = ["low", "medium", "high", "critical"] as const;
-export type ErrorSeverity = (typeof ERROR_SEVERITIES)[number];
-export const ERROR_STATUSES = ["active", "resolved"] as const;
-export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 /** One server span's contribution to the per-minute HTTP summaries. */
 export interface HttpObservation {

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import type { ErrorTrends } from "../contracts/error-groups.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
 import { occurrencesOf } from "./occurrences.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
 
 /** Groups per request: a page of the errors list, with room to spare. */
@@ -28,25 +29,6 @@ export const ErrorTrendsQuery = z
   .strict();
 export type ErrorTrendsQuery = z.infer<typeof ErrorTrendsQuery>;
 
-export const ErrorTrends = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    buckets: z.array(z.string()).describe("Start of each bucket, ISO 8601 UTC"),
-    trends: z
-      .array(
-        z.object({
-          errorId: z.string(),
-          total: z.number().int().describe("Occurrences in the window"),
-          counts: z.array(z.number().int()).describe("Occurrences per bucket, as `buckets`"),
-        }),
-      )
-      .describe("One entry per group asked for, in the order asked, zero-filled"),
-  })
-  .meta({ id: "ErrorTrends" });
-export type ErrorTrends = z.infer<typeof ErrorTrends>;
-
 /** The ids of `ids=a,b,c`, each checked, duplicates dropped, order kept. */
 function parseIds(text: string): string[] {
   const ids = [...new Set(text.split(",").map((id) => id.trim()))].filter((id) => id !== "");
@@ -62,11 +44,12 @@ function parseIds(text: string): string[] {
  * Occurrences over time of several error groups at once (default window 24h), coarse enough
  * for a sparkline per row of the errors list, in one engine round trip.
  */
-export async function errorTrends(
-  deps: ReadDeps,
-  projectId: string,
-  query: ErrorTrendsQuery,
-): Promise<ErrorTrends> {
+export async function errorTrends({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & ErrorTrendsQuery): Promise<ErrorTrends> {
+  const deps = ctx.deps.read;
   const window = dashboardWindow(query, deps.clock.now().getTime());
   const step = bucketMs(window, TREND_BUCKETS);
   const starts = bucketStarts(window, step);

@@ -1,11 +1,17 @@
 import { z } from "zod";
+import {
+  LOG_LEVELS,
+  type LogDetail,
+  type LogSummary,
+  type LogsDashboard,
+} from "../contracts/logs.js";
 import type { Page } from "../contracts/pagination.js";
+import { SOURCES } from "../contracts/telemetry-sources.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
   CountParam,
-  countsOf,
   dashboardWindow,
   hexIdParam,
   isoMs,
@@ -13,12 +19,10 @@ import {
   resolveWindow,
   WindowQuery,
 } from "../lib/list-params.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
 import { countCap, num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
-export const SOURCES = ["frontend", "backend"] as const;
 const LOG_SORTS = ["timestamp", "level", "service"] as const;
 const SORT_COLUMNS: Record<(typeof LOG_SORTS)[number], string> = {
   timestamp: "timestamp",
@@ -42,37 +46,6 @@ export const ListLogsQuery = listQuery(LOG_SORTS, {
   count: CountParam,
 });
 export type ListLogsQuery = z.infer<typeof ListLogsQuery>;
-
-export const LogSummary = z
-  .object({
-    id: z.string(),
-    timestamp: z.string().describe("ISO 8601, UTC"),
-    level: z.enum(LOG_LEVELS),
-    severityText: z.string(),
-    severityNumber: z.number().int(),
-    service: z.string(),
-    message: z.string(),
-    source: z.enum(SOURCES),
-    traceId: z.string().nullable(),
-    spanId: z.string().nullable(),
-    sessionId: z.string().nullable(),
-    userId: z.string().nullable(),
-  })
-  .meta({ id: "LogSummary" });
-export type LogSummary = z.infer<typeof LogSummary>;
-
-export const LogDetail = LogSummary.extend({
-  observedTimestamp: z.string(),
-  traceFlags: z.number().int(),
-  attributes: z.record(z.string(), z.string()),
-  resource: z.record(z.string(), z.string()).describe("Resource attributes of the emitter"),
-  scope: z.object({ name: z.string(), version: z.string() }),
-  trace: z
-    .object({ traceId: z.string(), spanId: z.string().nullable(), href: z.string() })
-    .nullable()
-    .describe("The trace this record was logged in, with the read API path of its tree"),
-}).meta({ id: "LogDetail" });
-export type LogDetail = z.infer<typeof LogDetail>;
 
 const SUMMARY_COLUMNS = `id, toUnixTimestamp64Milli(timestamp) AS ts, level, severity_text,
   severity_number, service_name, message, source, trace_id, span_id, session_id, user_id`;
@@ -101,11 +74,12 @@ function toSummary(row: LogRow): LogSummary {
  * Without filters the total is exact and free (the primary key counts the window); with them the
  * count stops at COUNT_CAP matches unless `count=exact`, so it never scans the whole window.
  */
-export async function listLogs(
-  deps: ReadDeps,
-  projectId: string,
-  query: ListLogsQuery,
-): Promise<Page<LogSummary>> {
+export async function listLogs({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & ListLogsQuery): Promise<Page<LogSummary>> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const window = resolveWindow(query, deps.clock.now().getTime());
   const filters = [
@@ -139,7 +113,16 @@ export async function listLogs(
 const LOG_ID = /^log_([0-9a-f]{12})[0-9a-f]{16}$/;
 
 /** One record with everything it carries. The id holds its millisecond, so the lookup reads one granule range. */
-export async function getLog(deps: ReadDeps, projectId: string, logId: string): Promise<LogDetail> {
+export async function getLog({
+  ctx,
+  projectId,
+  logId,
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  logId: string;
+}): Promise<LogDetail> {
+  const deps = ctx.deps.read;
   const match = LOG_ID.exec(logId);
   if (!match) throw new NotFoundError("Log", logId);
   const ms = Number.parseInt(match[1] as string, 16);
@@ -171,37 +154,6 @@ export const LogsDashboardQuery = z
   .strict();
 export type LogsDashboardQuery = z.infer<typeof LogsDashboardQuery>;
 
-const LevelCounts = countsOf(LOG_LEVELS);
-
-export const LogsDashboard = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    total: z.number().int(),
-    byLevel: LevelCounts,
-    errorRate: z.number().describe("(error + fatal) / total, 0 when there are no records"),
-    series: z
-      .array(LevelCounts.extend({ time: z.string(), total: z.number().int() }))
-      .describe("Counts per level in each bucket, every bucket present"),
-    topServices: z.array(
-      z.object({ service: z.string(), count: z.number().int(), errors: z.number().int() }),
-    ),
-    topMessages: z
-      .array(
-        z.object({
-          pattern: z.string().describe("The message with numbers and ids replaced by <n>/<id>"),
-          sample: z.string(),
-          level: z.enum(LOG_LEVELS).describe("The most frequent level of the pattern"),
-          count: z.number().int(),
-          lastSeen: z.string(),
-        }),
-      )
-      .describe("The most frequent message patterns"),
-  })
-  .meta({ id: "LogsDashboard" });
-export type LogsDashboard = z.infer<typeof LogsDashboard>;
-
 const TOP = 10;
 /** Normalizes a message for grouping: uuids, hex ids and numbers become placeholders. */
 const PATTERN_SQL = `replaceRegexpAll(replaceRegexpAll(replaceRegexpAll(left(message, 300),
@@ -212,11 +164,12 @@ const zeroLevels = () =>
   Object.fromEntries(LOG_LEVELS.map((l) => [l, 0])) as Record<(typeof LOG_LEVELS)[number], number>;
 
 /** Counts by level over time, the busiest services and the most frequent message patterns (default: 24h). */
-export async function logsDashboard(
-  deps: ReadDeps,
-  projectId: string,
-  query: LogsDashboardQuery,
-): Promise<LogsDashboard> {
+export async function logsDashboard({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & LogsDashboardQuery): Promise<LogsDashboard> {
+  const deps = ctx.deps.read;
   const window = dashboardWindow(query, deps.clock.now().getTime());
   const step = bucketMs(window);
   const sql = new Sql(deps.telemetry, projectId);

@@ -1,3 +1,4 @@
+import type { Ctx, DomainDeps } from "../context.js";
 import type { ErrorGroupStore } from "../ingest/error-groups.js";
 import type { Clock } from "../lib/clock.js";
 import type { AdmissionOptions, OrganizationOf } from "../telemetry/admission-options.js";
@@ -17,6 +18,9 @@ export interface ReadDeps {
   /** List totals of recent queries, so later pages need not count again (see TotalCache). */
   totals: TotalCache;
 }
+
+/** The ctx of a read verb: the base deps and the read API's section (`deps.read`). */
+export type ReadCtx = Ctx<DomainDeps & { read: ReadDeps }>;
 
 /** Reads handed to an engine that does not say how many it runs side by side. */
 const DEFAULT_READ_SLOTS = 4;

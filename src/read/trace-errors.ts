@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { TraceErrorGroup } from "../contracts/traces.js";
 import { occurrenceKey } from "../ingest/derive/occurrence-key.js";
 import type { TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
@@ -15,25 +15,6 @@ export const MAX_TRACE_ERROR_GROUPS = 1000;
  * late error log puts a little outside the spans; the margin keeps those while partitions prune.
  */
 const MARGIN_MS = 3_600_000;
-
-export const TraceErrorGroup = z
-  .object({
-    errorId: z.string().describe("The error group (`/v1/errors/{errorId}`)"),
-    spanId: z
-      .string()
-      .nullable()
-      .describe("The span it occurred in; null for an error log of the trace without a span"),
-    type: z.string().describe("The group's exception type"),
-    message: z.string().describe("Message of this trace's latest occurrence"),
-    occurrences: z
-      .number()
-      .int()
-      .describe(
-        "Occurrences of the group in this span: an exception event and a log of the same message are one",
-      ),
-  })
-  .meta({ id: "TraceErrorGroup" });
-export type TraceErrorGroup = z.infer<typeof TraceErrorGroup>;
 
 /** A trace whose error groups are asked for, and when its spans ran (epoch ms). */
 export interface TraceErrorsOf {

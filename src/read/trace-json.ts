@@ -1,13 +1,13 @@
 import { nsToMs, type SpanView } from "./trace-lookup.js";
 import type { TreeNode } from "./trace-tree.js";
-import type { TraceDetail } from "./traces.js";
+import type { TraceTree } from "./traces.js";
 
 /**
  * A trace detail as JSON text. The tree is written with an explicit stack, because a chain of
  * thousands of nested spans overflows JSON.stringify's recursion; each span's own fields still
  * go through JSON.stringify.
  */
-export function traceDetailJson(detail: TraceDetail): string {
+export function traceDetailJson(detail: TraceTree): string {
   const { root, ...head } = detail;
   const out: string[] = [JSON.stringify(head).slice(0, -1), ',"root":'];
   const stack: { node: TreeNode<SpanView>; next: number }[] = [];

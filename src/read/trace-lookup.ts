@@ -1,14 +1,12 @@
+import { MAX_TRACE_SPANS, type TraceErrorGroup } from "../contracts/traces.js";
 import { Batcher } from "../lib/batcher.js";
 import { isoMs, type TimeWindow } from "../lib/list-params.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { PACKED_SPAN_EXPRESSIONS } from "../telemetry/internal-tables.js";
 import { num, Sql, whereClause } from "./sql.js";
 import { readTraceData } from "./trace-data.js";
-import { errorGroupsOfItems, type TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
+import { errorGroupsOfItems, traceErrorGroups } from "./trace-errors.js";
 import type { ErrorItem, SpanRow } from "./trace-rows.js";
-
-/** Spans read for one trace at most; a larger trace is cut to its earliest spans and flagged. */
-export const MAX_TRACE_SPANS = 50_000;
 
 /** Nanoseconds as milliseconds with microsecond precision. */
 export const nsToMs = (ns: number) => Math.round(ns / 1000) / 1000;

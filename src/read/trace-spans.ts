@@ -1,102 +1,15 @@
-import { z } from "zod";
+import { MAX_TRACE_SPANS, type SpanDetail, type TraceSpans } from "../contracts/traces.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import { hexIdParam, isoMs } from "../lib/list-params.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx, ReadDeps } from "./read-deps.js";
 import { Sql, whereClause } from "./sql.js";
 import { readErrorItems, readSpanData } from "./trace-data.js";
-import { errorGroupsOfItems, TraceErrorGroup, traceErrorGroups } from "./trace-errors.js";
+import { errorGroupsOfItems, traceErrorGroups } from "./trace-errors.js";
 import { indexed, spansOf, withTraceRange } from "./trace-index.js";
-import {
-  MAX_TRACE_SPANS,
-  nsToMs,
-  SPAN_COLUMNS,
-  type SpanView,
-  toSpanView,
-} from "./trace-lookup.js";
+import { nsToMs, SPAN_COLUMNS, type SpanView, toSpanView } from "./trace-lookup.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
-import { TraceSummary } from "./traces.js";
 
 export const SpanIdParam = hexIdParam(16);
-
-export const Attributes = z.record(z.string(), z.string());
-const Indexes = (what: string) => z.array(z.number().int()).describe(what);
-
-/** What a whole trace shows besides its summary: its end, orphans, cut and spans per service. */
-export const TraceFields = TraceSummary.extend({
-  endTime: z.string(),
-  orphanCount: z.number().int(),
-  truncated: z
-    .boolean()
-    .describe(
-      `True when the trace has more than ${MAX_TRACE_SPANS} spans and only the earliest are shown`,
-    ),
-  serviceBreakdown: z.array(
-    z.object({ service: z.string(), spanCount: z.number().int(), errorCount: z.number().int() }),
-  ),
-});
-
-/**
- * What every span shows, in the tree of GET /v1/traces/{traceId} (where `resource` is an index
- * into the trace's resources) and alone from GET /v1/traces/{traceId}/spans/{spanId}.
- */
-export const SpanFields = z.object({
-  spanId: z.string(),
-  parentSpanId: z.string().nullable(),
-  name: z.string(),
-  service: z.string(),
-  kind: z.string(),
-  startTime: z.string(),
-  startOffsetMs: z.number().describe("Milliseconds after the trace's start"),
-  durationMs: z.number(),
-  status: z.string(),
-  statusMessage: z.string(),
-  http: z
-    .object({
-      method: z.string(),
-      route: z.string(),
-      target: z.string(),
-      statusCode: z.number().int(),
-    })
-    .nullable(),
-  attributes: Attributes,
-  resource: Attributes.describe("Attributes of the resource (service, host…) that sent it"),
-  events: z.array(z.object({ time: z.string(), name: z.string(), attributes: Attributes })),
-  links: z.array(z.object({ traceId: z.string(), spanId: z.string(), attributes: Attributes })),
-});
-
-/**
- * A trace's spans in columns, for drawing a waterfall of tens of thousands of spans: one array
- * per field, spans in tree order (depth first, children by start), repeated text as indexes
- * into small tables. About 50 bytes a span instead of the ~500 of GET /v1/traces/{traceId};
- * attributes, events and links come per span from GET /v1/traces/{traceId}/spans/{spanId}.
- */
-export const TraceSpans = TraceFields.extend({
-  errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in the trace"),
-  names: z.array(z.string()).describe("Span names, referenced by `spans.name`"),
-  kinds: z.array(z.string()).describe("Span kinds, referenced by `spans.kind`"),
-  statuses: z.array(z.string()).describe("Statuses, referenced by `spans.status`"),
-  orphans: Indexes("Spans (indexes) whose parent is not in the trace, attached under the root"),
-  spans: z
-    .object({
-      spanId: z.array(z.string()),
-      parent: Indexes("Index of the parent span in these arrays; -1 for the root"),
-      name: Indexes("Index into `names`"),
-      service: Indexes("Index into `services`"),
-      kind: Indexes("Index into `kinds`"),
-      status: Indexes("Index into `statuses`"),
-      startOffsetMs: z.array(z.number()).describe("Milliseconds after the trace's start"),
-      durationMs: z.array(z.number()),
-      selfTimeMs: z.array(z.number()).describe("Duration not covered by any child span"),
-    })
-    .describe("One array per field, all of the same length, index 0 the root"),
-}).meta({ id: "TraceSpans" });
-export type TraceSpans = z.infer<typeof TraceSpans>;
-
-/** One span with everything it recorded. */
-export const SpanDetail = SpanFields.extend({
-  errorGroups: z.array(TraceErrorGroup).describe("Error groups that occurred in this span"),
-}).meta({ id: "SpanDetail" });
-export type SpanDetail = z.infer<typeof SpanDetail>;
 
 /** span_id, parent_span_id, operation_name, span_kind, service_name, status, start_ns, end_ns, and whether trace_data holds the trace (1 or 0). */
 type OutlineRow = [string, string, string, string, string, string, string, string, number];
@@ -116,11 +29,16 @@ class Table {
 }
 
 /** One trace's spans in tree order, in columns (see TraceSpans). */
-export async function getTraceSpans(
-  deps: ReadDeps,
-  projectId: string,
-  traceId: string,
-): Promise<TraceSpans> {
+export async function getTraceSpans({
+  ctx,
+  projectId,
+  traceId,
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  traceId: string;
+}): Promise<TraceSpans> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const { trace, withClause } = withTraceRange(sql, traceId);
   const limit = MAX_TRACE_SPANS + 1;
@@ -238,12 +156,18 @@ export async function getTraceSpans(
  * One span of a trace with its attributes, resource, events, links and error groups: from
  * `trace_data` in one statement (two when it has errors), else the old way (spanFromColumns).
  */
-export async function getSpan(
-  deps: ReadDeps,
-  projectId: string,
-  traceId: string,
-  spanId: string,
-): Promise<SpanDetail> {
+export async function getSpan({
+  ctx,
+  projectId,
+  traceId,
+  spanId,
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  traceId: string;
+  spanId: string;
+}): Promise<SpanDetail> {
+  const deps = ctx.deps.read;
   const limit = MAX_TRACE_SPANS + 1;
   const packed = await readSpanData(deps.telemetry, projectId, traceId, spanId, limit);
   if (!packed) return spanFromColumns(deps, projectId, traceId, spanId);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { traceDetailJson } from "./trace-json.js";
 import type { SpanView } from "./trace-lookup.js";
 import { buildTraceTree, preOrder, type SpanInput, type TreeNode } from "./trace-tree.js";
-import type { TraceDetail } from "./traces.js";
+import type { TraceTree } from "./traces.js";
 
 const MS = 1_000_000n;
 const span = (spanId: string, parentSpanId: string, startMs: number, endMs: number) => ({
@@ -161,10 +161,10 @@ describe("buildTraceTree", () => {
 });
 
 /** A minimal detail around a tree whose data are span ids. */
-function detailOf(root: TreeNode<SpanView>): TraceDetail {
+function detailOf(root: TreeNode<SpanView>): TraceTree {
   for (const node of preOrder(root)) {
     const id = node.data as unknown as string;
     node.data = { spanId: id } as SpanView;
   }
-  return { traceId: "t", root } as TraceDetail;
+  return { traceId: "t", root } as TraceTree;
 }

@@ -1,17 +1,21 @@
 import { z } from "zod";
 import type { Page } from "../contracts/pagination.js";
+import {
+  MAX_TRACE_SPANS,
+  TRACE_SORTS,
+  type TraceErrorGroup,
+  type TraceSummary,
+} from "../contracts/traces.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import { CountParam, hexIdParam, isoMs, listQuery, resolveWindow } from "../lib/list-params.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { totalKey } from "./total-cache.js";
-import type { TraceErrorGroup } from "./trace-errors.js";
-import { MAX_TRACE_SPANS, nsToMs, type SpanView, toSpanView } from "./trace-lookup.js";
+import { nsToMs, type SpanView, toSpanView } from "./trace-lookup.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
 
 export const TraceIdParam = hexIdParam(32);
 
-const TRACE_SORTS = ["start_time", "duration", "span_count", "error_count"] as const;
 const SORT_COLUMNS: Record<(typeof TRACE_SORTS)[number], string> = {
   start_time: "start_ns",
   duration: "duration_ns",
@@ -45,22 +49,6 @@ export const ListTracesQuery = listQuery(TRACE_SORTS, {
 });
 export type ListTracesQuery = z.infer<typeof ListTracesQuery>;
 
-export const TraceSummary = z
-  .object({
-    traceId: z.string(),
-    rootService: z.string(),
-    rootOperation: z.string(),
-    startTime: z.string().describe("Start of the earliest span, ISO 8601 UTC"),
-    durationMs: z.number().describe("From the earliest span start to the latest span end"),
-    spanCount: z.number().int(),
-    errorCount: z.number().int().describe("Spans with status error"),
-    status: z.enum(["ok", "error"]),
-    services: z.array(z.string()),
-    hasRoot: z.boolean().describe("False while the root span has not arrived"),
-  })
-  .meta({ id: "TraceSummary" });
-export type TraceSummary = z.infer<typeof TraceSummary>;
-
 /** Per-trace aggregates over the spans selected by `where`. */
 const SUMMARY_SELECT = `trace_id,
   toUnixTimestamp64Nano(min(timestamp)) AS start_ns,
@@ -93,11 +81,12 @@ function toSummary(row: SummaryRow): TraceSummary {
 }
 
 /** Trace summaries, newest first by start time unless sorted otherwise. */
-export async function listTraces(
-  deps: ReadDeps,
-  projectId: string,
-  query: ListTracesQuery,
-): Promise<Page<TraceSummary>> {
+export async function listTraces({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & ListTracesQuery): Promise<Page<TraceSummary>> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const table = sql.table("traces");
   const window = sql.within("timestamp", resolveWindow(query, deps.clock.now().getTime()));
@@ -143,7 +132,8 @@ export async function listTraces(
   );
 }
 
-export interface TraceDetail extends Omit<TraceSummary, "status"> {
+/** One trace with its span tree, before it is written as JSON (traceDetailJson). */
+export interface TraceTree extends Omit<TraceSummary, "status"> {
   status: "ok" | "error";
   endTime: string;
   orphanCount: number;
@@ -156,11 +146,16 @@ export interface TraceDetail extends Omit<TraceSummary, "status"> {
 }
 
 /** One trace with its whole tree. */
-export async function getTrace(
-  deps: ReadDeps,
-  projectId: string,
-  traceId: string,
-): Promise<TraceDetail> {
+export async function getTrace({
+  ctx,
+  projectId,
+  traceId,
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  traceId: string;
+}): Promise<TraceTree> {
+  const deps = ctx.deps.read;
   const { rows, errorGroups } = await deps.traces.load({ projectId, traceId });
   if (rows.length === 0) throw new NotFoundError("Trace", traceId);
   const truncated = rows.length > MAX_TRACE_SPANS;

@@ -1,4 +1,5 @@
-import type { ErrorOccurrence, ErrorSeverity, Row, Source } from "../ingest-batch.js";
+import type { ErrorSeverity } from "../../contracts/error-groups.js";
+import type { ErrorOccurrence, Row, Source } from "../ingest-batch.js";
 import { millisToDateTime } from "../otlp/values.js";
 import { fingerprintError } from "./fingerprint.js";
 import { typeFromStack } from "./stack-frames.js";

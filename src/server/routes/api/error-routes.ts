@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { ErrorIdParam, ErrorSummary, UpdateErrorInput, updateError } from "../../../read/errors.js";
+import { ErrorSummary, UpdateErrorInput } from "../../../contracts/error-groups.js";
+import { ErrorIdParam, updateError } from "../../../read/error-groups.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
@@ -21,7 +22,7 @@ export const errorRoutes =
         },
       },
       async (request) =>
-        updateError(deps.read, {
+        updateError({
           ctx: userCtx(deps.domain, request),
           projectId: request.params.projectId,
           errorId: request.params.errorId,

@@ -1,29 +1,30 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { ErrorTrends, ErrorTrendsQuery, errorTrends } from "../../../read/error-trends.js";
 import {
   ErrorDetail,
-  ErrorDetailQuery,
-  ErrorIdParam,
   ErrorSummary,
   ErrorsDashboard,
-  ErrorsDashboardQuery,
-  errorsDashboard,
+  ErrorTrends,
+} from "../../../contracts/error-groups.js";
+import {
+  ErrorDetailQuery,
+  ErrorIdParam,
   getError,
   ListErrorsQuery,
   listErrors,
-} from "../../../read/errors.js";
+} from "../../../read/error-groups.js";
+import { ErrorTrendsQuery, errorTrends } from "../../../read/error-trends.js";
+import { ErrorsDashboardQuery, errorsDashboard } from "../../../read/errors-dashboard.js";
 import { listOf } from "../../pagination.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
+import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/errors, /v1/errors/dashboard, /v1/errors/trends, /v1/errors/:errorId. */
 export const errorsRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const project = (request: Parameters<typeof apiKeyCtx>[1]) =>
-      apiKeyCtx(deps.domain, request).actor.projectId;
+    const reader = (request: FastifyRequest) => keyReader(deps.domain, request);
     app.get(
       "/errors",
       readRoute({
@@ -35,7 +36,7 @@ export const errorsRoutes =
         querystring: ListErrorsQuery,
         response: listOf(ErrorSummary),
       }),
-      async (request) => listErrors(deps.read, project(request), request.query),
+      async (request) => listErrors({ ...reader(request), ...request.query }),
     );
     app.get(
       "/errors/dashboard",
@@ -45,7 +46,7 @@ export const errorsRoutes =
         querystring: ErrorsDashboardQuery,
         response: ErrorsDashboard,
       }),
-      async (request) => errorsDashboard(deps.read, project(request), request.query),
+      async (request) => errorsDashboard({ ...reader(request), ...request.query }),
     );
     app.get(
       "/errors/trends",
@@ -58,7 +59,7 @@ export const errorsRoutes =
         querystring: ErrorTrendsQuery,
         response: ErrorTrends,
       }),
-      async (request) => errorTrends(deps.read, project(request), request.query),
+      async (request) => errorTrends({ ...reader(request), ...request.query }),
     );
     app.get(
       "/errors/:errorId",
@@ -70,6 +71,6 @@ export const errorsRoutes =
         response: ErrorDetail,
       }),
       async (request) =>
-        getError(deps.read, project(request), request.params.errorId, request.query),
+        getError({ ...reader(request), errorId: request.params.errorId, ...request.query }),
     );
   };

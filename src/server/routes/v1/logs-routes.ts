@@ -1,19 +1,17 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { LogDetail, LogSummary, LogsDashboard } from "../../../contracts/logs.js";
 import {
   getLog,
   ListLogsQuery,
-  LogDetail,
-  LogSummary,
-  LogsDashboard,
   LogsDashboardQuery,
   listLogs,
   logsDashboard,
 } from "../../../read/logs.js";
 import { listOf } from "../../pagination.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
+import { keyReader, readRoute } from "./read-route.js";
 
 const LogParams = z.object({ logId: z.string().min(1).max(128) });
 
@@ -21,8 +19,7 @@ const LogParams = z.object({ logId: z.string().min(1).max(128) });
 export const logsRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const project = (request: Parameters<typeof apiKeyCtx>[1]) =>
-      apiKeyCtx(deps.domain, request).actor.projectId;
+    const reader = (request: FastifyRequest) => keyReader(deps.domain, request);
     app.get(
       "/logs",
       readRoute({
@@ -34,7 +31,7 @@ export const logsRoutes =
         querystring: ListLogsQuery,
         response: listOf(LogSummary),
       }),
-      async (request) => listLogs(deps.read, project(request), request.query),
+      async (request) => listLogs({ ...reader(request), ...request.query }),
     );
     app.get(
       "/logs/dashboard",
@@ -44,7 +41,7 @@ export const logsRoutes =
         querystring: LogsDashboardQuery,
         response: LogsDashboard,
       }),
-      async (request) => logsDashboard(deps.read, project(request), request.query),
+      async (request) => logsDashboard({ ...reader(request), ...request.query }),
     );
     app.get(
       "/logs/:logId",
@@ -54,6 +51,6 @@ export const logsRoutes =
         params: LogParams,
         response: LogDetail,
       }),
-      async (request) => getLog(deps.read, project(request), request.params.logId),
+      async (request) => getLog({ ...reader(request), logId: request.params.logId }),
     );
   };

@@ -1,8 +1,10 @@
-import type { preHandlerHookHandler } from "fastify";
+import type { FastifyRequest, preHandlerHookHandler } from "fastify";
 import type { z } from "zod";
+import type { DomainDeps } from "../../../context.js";
 import type { Permission } from "../../../contracts/auth.js";
 import { requirePermission } from "../../plugins/auth.js";
 import { Problem } from "../../problem.js";
+import { apiKeyCtx } from "../../request-context.js";
 
 /**
  * The shared shape of a read-API GET: the key's permission checked before anything runs, and
@@ -42,4 +44,10 @@ export function readRoute<
   if (!options.querystring) delete (schema as { querystring?: unknown }).querystring;
   if (!options.params) delete (schema as { params?: unknown }).params;
   return { preHandler, schema };
+}
+
+/** The key's ctx and the project it reads: what every read verb takes besides its input. */
+export function keyReader<D extends DomainDeps>(deps: D, request: FastifyRequest) {
+  const ctx = apiKeyCtx(deps, request);
+  return { ctx, projectId: ctx.actor.projectId };
 }

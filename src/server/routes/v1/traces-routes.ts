@@ -1,59 +1,19 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { TraceErrorGroup } from "../../../read/trace-errors.js";
+import { SpanDetail, TraceDetail, TraceSpans, TraceSummary } from "../../../contracts/traces.js";
 import { traceDetailJson } from "../../../read/trace-json.js";
-import {
-  Attributes,
-  getSpan,
-  getTraceSpans,
-  SpanDetail,
-  SpanFields,
-  SpanIdParam,
-  TraceFields,
-  TraceSpans,
-} from "../../../read/trace-spans.js";
-import {
-  getTrace,
-  ListTracesQuery,
-  listTraces,
-  TraceIdParam,
-  TraceSummary,
-} from "../../../read/traces.js";
+import { getSpan, getTraceSpans, SpanIdParam } from "../../../read/trace-spans.js";
+import { getTrace, ListTracesQuery, listTraces, TraceIdParam } from "../../../read/traces.js";
 import { listOf } from "../../pagination.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
-
-interface SpanNodeShape {
-  children: SpanNodeShape[];
-}
-/** A span in the tree, its children nested in start order (documentation of the hand-written JSON). */
-const SpanNode: z.ZodType<SpanNodeShape> = SpanFields.extend({
-  resource: z.number().int().describe("Index into the trace's `resources`"),
-  depth: z.number().int().describe("0 for the root"),
-  selfTimeMs: z.number().describe("Duration not covered by any child span"),
-  orphan: z.boolean().describe("Attached under the root because its parent is not in the trace"),
-  get children() {
-    return z.array(SpanNode);
-  },
-}).meta({ id: "SpanNode" });
-
-const TraceDetail = TraceFields.extend({
-  resources: z.array(Attributes).describe("Distinct resource attribute sets, referenced by index"),
-  errorGroups: z
-    .array(TraceErrorGroup)
-    .describe(
-      "Error groups with an occurrence in this trace (exception events, error logs), per span, first occurred first",
-    ),
-  root: SpanNode,
-}).meta({ id: "TraceDetail" });
+import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/traces and /v1/traces/:traceId. */
 export const tracesRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const project = (request: Parameters<typeof apiKeyCtx>[1]) =>
-      apiKeyCtx(deps.domain, request).actor.projectId;
+    const reader = (request: FastifyRequest) => keyReader(deps.domain, request);
     app.get(
       "/traces",
       readRoute({
@@ -65,7 +25,7 @@ export const tracesRoutes =
         querystring: ListTracesQuery,
         response: listOf(TraceSummary),
       }),
-      async (request) => listTraces(deps.read, project(request), request.query),
+      async (request) => listTraces({ ...reader(request), ...request.query }),
     );
     app.get(
       "/traces/:traceId",
@@ -79,7 +39,7 @@ export const tracesRoutes =
         response: TraceDetail,
       }),
       async (request, reply) => {
-        const detail = await getTrace(deps.read, project(request), request.params.traceId);
+        const detail = await getTrace({ ...reader(request), traceId: request.params.traceId });
         // Written by hand: a deep tree overflows JSON.stringify's (and zod's) recursion.
         // The type provider expects the schema's object; the text is that object, serialized.
         return reply
@@ -101,7 +61,7 @@ export const tracesRoutes =
         response: TraceSpans,
       }),
       async (request, reply) => {
-        const spans = await getTraceSpans(deps.read, project(request), request.params.traceId);
+        const spans = await getTraceSpans({ ...reader(request), traceId: request.params.traceId });
         // Built to the schema by the verb: checking 450,000 array items again on the way out
         // would cost more than serializing them.
         return reply
@@ -117,7 +77,6 @@ export const tracesRoutes =
         params: z.object({ traceId: TraceIdParam, spanId: SpanIdParam }),
         response: SpanDetail,
       }),
-      async (request) =>
-        getSpan(deps.read, project(request), request.params.traceId, request.params.spanId),
+      async (request) => getSpan({ ...reader(request), ...request.params }),
     );
   };

@@ -1,14 +1,21 @@
 import { z } from "zod";
-import type { Ctx } from "../context.js";
+import {
+  ERROR_SEVERITIES,
+  ERROR_SORTS,
+  ERROR_STATUSES,
+  type ErrorDetail,
+  type ErrorSummary,
+  SAMPLE_TRACES,
+  UpdateErrorInput,
+} from "../contracts/error-groups.js";
 import type { Page } from "../contracts/pagination.js";
+import { SOURCES } from "../contracts/telemetry-sources.js";
 import { annotateStack } from "../ingest/derive/stack-frames.js";
 import type { ErrorGroup } from "../ingest/error-groups.js";
-import { ERROR_SEVERITIES, ERROR_STATUSES } from "../ingest/ingest-batch.js";
 import { InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
-  countsOf,
   dashboardWindow,
   hexIdParam,
   isoMs,
@@ -20,12 +27,10 @@ import {
 import { parseInput } from "../lib/validation.js";
 import { requireProject } from "../projects/projects.js";
 import { occurrencesOf } from "./occurrences.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx } from "./read-deps.js";
 import { searchConditions, searchTerms } from "./search.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 
-const SOURCES = ["frontend", "backend"] as const;
-const ERROR_SORTS = ["last_seen", "first_seen", "occurrences", "severity"] as const;
 /** Severities in rising order, as the engine ranks them for sorting. */
 const SEVERITY_RANK = `indexOf([${ERROR_SEVERITIES.map((s) => `'${s}'`).join(", ")}], severity)`;
 const SORT_COLUMNS: Record<(typeof ERROR_SORTS)[number], string> = {
@@ -51,32 +56,14 @@ export const ListErrorsQuery = listQuery(ERROR_SORTS, {
 });
 export type ListErrorsQuery = z.infer<typeof ListErrorsQuery>;
 
-export const ErrorSummary = z
-  .object({
-    id: z.string().describe("The group's fingerprint"),
-    type: z.string(),
-    message: z.string().describe("Message of the latest occurrence"),
-    culprit: z.string().describe("Top in-app frame"),
-    status: z.enum(ERROR_STATUSES),
-    severity: z.enum(ERROR_SEVERITIES),
-    occurrences: z.number().int(),
-    firstSeen: z.string(),
-    lastSeen: z.string(),
-    resolvedAt: z.string().nullable(),
-    services: z.array(z.string()),
-    source: z.enum(SOURCES),
-    sampleTraceId: z.string().nullable(),
-  })
-  .meta({ id: "ErrorSummary" });
-export type ErrorSummary = z.infer<typeof ErrorSummary>;
-
-const GROUP_COLUMNS = `fingerprint, exception_type, message, culprit, status, severity, occurrence_count,
+/** The error_groups columns a summary is read from (toSummary). */
+export const GROUP_COLUMNS = `fingerprint, exception_type, message, culprit, status, severity, occurrence_count,
   toUnixTimestamp64Milli(first_seen) AS first_ms, toUnixTimestamp64Milli(last_seen) AS last_ms,
   toUnixTimestamp64Milli(resolved_at) AS resolved_ms, services, source, sample_trace_id`;
 
-type GroupRow = Record<string, unknown>;
+export type GroupRow = Record<string, unknown>;
 
-function toSummary(row: GroupRow): ErrorSummary {
+export function toSummary(row: GroupRow): ErrorSummary {
   const resolvedMs = num(row.resolved_ms);
   return {
     id: String(row.fingerprint),
@@ -96,7 +83,7 @@ function toSummary(row: GroupRow): ErrorSummary {
 }
 
 /** A group is in a window when it occurred at some time during it (first ≤ end, last ≥ start). */
-function overlaps(sql: Sql, window: TimeWindow | undefined): string[] {
+export function overlaps(sql: Sql, window: TimeWindow | undefined): string[] {
   if (!window) return [];
   return [
     `last_seen >= fromUnixTimestamp64Milli(${sql.bind(window.fromMs)}, 'UTC')`,
@@ -105,11 +92,12 @@ function overlaps(sql: Sql, window: TimeWindow | undefined): string[] {
 }
 
 /** Error groups, most recently seen first unless sorted otherwise. */
-export async function listErrors(
-  deps: ReadDeps,
-  projectId: string,
-  query: ListErrorsQuery,
-): Promise<Page<ErrorSummary>> {
+export async function listErrors({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & ListErrorsQuery): Promise<Page<ErrorSummary>> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const conditions = [
     ...overlaps(sql, resolveWindow(query, deps.clock.now().getTime())),
@@ -141,51 +129,6 @@ export async function listErrors(
 export const ErrorDetailQuery = z.object(WindowQuery.shape).strict();
 export type ErrorDetailQuery = z.infer<typeof ErrorDetailQuery>;
 
-const SAMPLE_TRACES = 10;
-
-export const ErrorDetail = ErrorSummary.extend({
-  stacktrace: z.string(),
-  stack: z
-    .array(
-      z.object({
-        text: z.string(),
-        frame: z
-          .object({ file: z.string(), function: z.string(), inApp: z.boolean() })
-          .nullable()
-          .describe("Set on a frame line: the file and function the grouping reads from it"),
-      }),
-    )
-    .describe(
-      "The stack trace line by line; frame lines say whether they are the application's own code (in-app), as the fingerprint decides",
-    ),
-  window: z.object({ from: z.string(), to: z.string(), bucketSeconds: z.number().int() }),
-  occurrencesInWindow: z.number().int(),
-  occurrencesOverTime: z
-    .array(z.object({ time: z.string(), count: z.number().int() }))
-    .describe("Occurrences per bucket over the window (default: the last 30 days)"),
-  affectedServices: z
-    .array(z.object({ service: z.string(), occurrences: z.number().int(), lastSeen: z.string() }))
-    .describe("Every service the error occurred in, with its occurrences over all time"),
-  sampleTraces: z
-    .array(
-      z.object({
-        traceId: z.string(),
-        spanId: z.string().nullable(),
-        service: z.string(),
-        time: z.string(),
-        message: z.string(),
-        logId: z
-          .string()
-          .nullable()
-          .describe(
-            "The error log of this occurrence (`/v1/logs/{logId}`) when a log recorded it, beside or instead of the span's exception event",
-          ),
-      }),
-    )
-    .describe(`The ${SAMPLE_TRACES} latest occurrences that carry a trace, newest first`),
-}).meta({ id: "ErrorDetail" });
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
-
 async function findGroup(sql: Sql, errorId: string): Promise<GroupRow | undefined> {
   const [row] = await sql.query<GroupRow>(
     `SELECT ${GROUP_COLUMNS}, stacktrace FROM ${sql.table("error_groups")} FINAL
@@ -195,12 +138,13 @@ async function findGroup(sql: Sql, errorId: string): Promise<GroupRow | undefine
 }
 
 /** One group with its stack trace and history: occurrences over time, services, sample traces. */
-export async function getError(
-  deps: ReadDeps,
-  projectId: string,
-  errorId: string,
-  query: ErrorDetailQuery,
-): Promise<ErrorDetail> {
+export async function getError({
+  ctx,
+  projectId,
+  errorId,
+  ...query
+}: { ctx: ReadCtx; projectId: string; errorId: string } & ErrorDetailQuery): Promise<ErrorDetail> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const group = await findGroup(sql, errorId);
   if (!group) throw new NotFoundError("Error", errorId);
@@ -262,132 +206,23 @@ export async function getError(
   };
 }
 
-export const ErrorsDashboardQuery = z.object(WindowQuery.shape).strict();
-export type ErrorsDashboardQuery = z.infer<typeof ErrorsDashboardQuery>;
-
-const TOP = 10;
-const SeverityCounts = countsOf(ERROR_SEVERITIES);
-
-export const ErrorsDashboard = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    occurrences: z.number().int().describe("Occurrences in the window"),
-    groupsSeen: z.number().int().describe("Groups with an occurrence in the window"),
-    newGroups: z.number().int().describe("Groups first seen in the window"),
-    active: z.number().int().describe("Groups currently active (all time)"),
-    resolved: z.number().int().describe("Groups currently resolved (all time)"),
-    activeBySeverity: SeverityCounts,
-    series: z
-      .array(z.object({ time: z.string(), occurrences: z.number().int() }))
-      .describe("Occurrences per bucket, every bucket present"),
-    byService: z.array(z.object({ service: z.string(), occurrences: z.number().int() })),
-    topErrors: z
-      .array(ErrorSummary.extend({ occurrencesInWindow: z.number().int() }))
-      .describe("The groups with the most occurrences in the window"),
-  })
-  .meta({ id: "ErrorsDashboard" });
-export type ErrorsDashboard = z.infer<typeof ErrorsDashboard>;
-
-/** Error statistics over a window (default 24h) plus the current state of every group. */
-export async function errorsDashboard(
-  deps: ReadDeps,
-  projectId: string,
-  query: ErrorsDashboardQuery,
-): Promise<ErrorsDashboard> {
-  const window = dashboardWindow(query, deps.clock.now().getTime());
-  const step = bucketMs(window);
-  const sql = new Sql(deps.telemetry, projectId);
-  const occurrences = sql.table("error_occurrences");
-  const groups = `${sql.table("error_groups")} FINAL`;
-  const inWindow = whereClause(sql, sql.within("timestamp", window));
-  // One pass over the groups gives the current states and the window's seen and new groups.
-  const seen = overlaps(sql, window).join(" AND ");
-  const created = `${seen} AND first_seen >= fromUnixTimestamp64Milli(${sql.bind(window.fromMs)}, 'UTC')`;
-  const inWindowOnce = occurrencesOf(occurrences, inWindow);
-  const [buckets, services, states, top] = await Promise.all([
-    sql.query<{ bucket: string; count: string }>(
-      `SELECT ${sql.bucket("at", step)} AS bucket, count() AS count
-       FROM ${inWindowOnce} GROUP BY bucket`,
-    ),
-    sql.query<{ service: string; count: string }>(
-      `SELECT service, count() AS count FROM ${inWindowOnce}
-       GROUP BY service ORDER BY count DESC, service LIMIT ${TOP}`,
-    ),
-    sql.query<{ status: string; severity: string; count: string; seen: string; created: string }>(
-      `SELECT status, severity, count() AS count, countIf(${seen}) AS seen, countIf(${created}) AS created
-       FROM ${groups} ${whereClause(sql, [])} GROUP BY status, severity`,
-    ),
-    sql.query<GroupRow>(
-      `SELECT ${GROUP_COLUMNS}, o.count AS in_window FROM ${groups}
-       INNER JOIN (SELECT fingerprint, count() AS count FROM ${inWindowOnce}
-                   GROUP BY fingerprint ORDER BY count DESC, fingerprint LIMIT ${TOP}) AS o USING fingerprint
-       ${whereClause(sql, [])} ORDER BY in_window DESC, fingerprint`,
-    ),
-  ]);
-  const counts = new Map(buckets.map((b) => [num(b.bucket), num(b.count)]));
-  const activeBySeverity = Object.fromEntries(ERROR_SEVERITIES.map((s) => [s, 0])) as Record<
-    (typeof ERROR_SEVERITIES)[number],
-    number
-  >;
-  let active = 0;
-  let resolved = 0;
-  let groupsSeen = 0;
-  let newGroups = 0;
-  for (const row of states) {
-    const count = num(row.count);
-    groupsSeen += num(row.seen);
-    newGroups += num(row.created);
-    if (row.status === "resolved") resolved += count;
-    else {
-      active += count;
-      const severity = row.severity as (typeof ERROR_SEVERITIES)[number];
-      if (severity in activeBySeverity) activeBySeverity[severity] += count;
-    }
-  }
-  return {
-    from: isoMs(window.fromMs),
-    to: isoMs(window.toMs),
-    bucketSeconds: step / 1000,
-    occurrences: [...counts.values()].reduce((a, b) => a + b, 0),
-    groupsSeen,
-    newGroups,
-    active,
-    resolved,
-    activeBySeverity,
-    series: bucketStarts(window, step).map((t) => ({
-      time: isoMs(t),
-      occurrences: counts.get(t) ?? 0,
-    })),
-    byService: services.map((s) => ({ service: s.service, occurrences: num(s.count) })),
-    topErrors: top.map((row) => ({ ...toSummary(row), occurrencesInWindow: num(row.in_window) })),
-  };
-}
-
-export const UpdateErrorInput = z
-  .object({
-    status: z.enum(ERROR_STATUSES).optional().describe("`resolved` to resolve, `active` to reopen"),
-    severity: z.enum(ERROR_SEVERITIES).optional(),
-  })
-  .strict()
-  .meta({ id: "UpdateErrorInput", example: { status: "resolved" } });
-export type UpdateErrorInput = z.infer<typeof UpdateErrorInput>;
-
 /**
  * Resolves, reopens or re-grades an error group (members and above). A resolved group becomes
  * active again by itself when it occurs after its resolution.
  */
-export async function updateError(
-  deps: ReadDeps,
-  {
-    ctx,
-    projectId,
-    errorId,
-    input,
-  }: { ctx: Ctx; projectId: string; errorId: string; input: unknown },
-): Promise<ErrorSummary> {
-  await requireProject(ctx, projectId, "write");
+export async function updateError({
+  ctx,
+  projectId,
+  errorId,
+  input,
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  errorId: string;
+  input: unknown;
+}): Promise<ErrorSummary> {
+  const deps = ctx.deps.read;
+  await requireProject({ ctx, projectId, access: "write" });
   const { status, severity } = parseInput(UpdateErrorInput, input);
   if (status === undefined && severity === undefined)
     throw new InvalidInputError("Give status and/or severity", [
