@@ -17,7 +17,11 @@ import { startService } from "../src/cli/serve.js";
 import { loadConfig } from "../src/config/load-config.js";
 import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
-import { commentOnIncident, createIncident, postIncidentUpdate } from "../src/incidents/manage.js";
+import {
+  commentOnIncident,
+  createIncident,
+  postIncidentUpdate,
+} from "../src/incidents/incidents.js";
 import { createLogger } from "../src/lib/logger.js";
 import { createMonitor } from "../src/monitors/monitors.js";
 import { initialize } from "../src/setup/initialize.js";
@@ -114,21 +118,20 @@ async function seedIncidents(
   projectId: string,
 ): Promise<void> {
   const ctx = { deps: deps.domain, actor: { kind: "system" as const } };
-  const apiDeps = { webhooks: deps.webhooks };
-  await createIncident(apiDeps, {
+  await createIncident({
     ctx,
     projectId,
     input: { title: "Card payments failing", severity: "critical" },
   });
   // The newest, so the detail example (the first of the list) shows a timeline.
-  const resolved = await createIncident(apiDeps, {
+  const resolved = await createIncident({
     ctx,
     projectId,
     input: { title: "Checkout latency", severity: "high", message: "p95 doubled; investigating" },
   });
   const ref = { ctx, projectId, incidentId: resolved.id };
-  await commentOnIncident(apiDeps, { ...ref, input: { message: "Rolled back 2026.11.3" } });
-  await postIncidentUpdate(apiDeps, {
+  await commentOnIncident({ ...ref, input: { message: "Rolled back 2026.11.3" } });
+  await postIncidentUpdate({
     ...ref,
     input: { message: "Latency is back to normal", phase: "resolved" },
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSourceIncident } from "../src/incidents/incidents.js";
+import { openSourceIncident } from "../src/incidents/source-incidents.js";
 import { logsBody, sendOtlp } from "./helpers/otlp.js";
 import { addKey, addProjectWithKey } from "./helpers/projects.js";
 import { OWNER, type Session, startWithRoles } from "./helpers/roles.js";

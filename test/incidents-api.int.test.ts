@@ -1,7 +1,7 @@
 import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSourceIncident, resolveSourceIncident } from "../src/incidents/incidents.js";
-import type { IncidentDetailView } from "../src/incidents/views.js";
+import type { IncidentDetailView } from "../src/contracts/incidents.js";
+import { openSourceIncident, resolveSourceIncident } from "../src/incidents/source-incidents.js";
 import { type Session, startWithRoles } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import type { TestService } from "./helpers/test-service.js";

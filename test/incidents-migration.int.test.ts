@@ -1,7 +1,7 @@
 import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "../src/context.js";
-import { resolveSourceIncident } from "../src/incidents/incidents.js";
+import { resolveSourceIncident } from "../src/incidents/source-incidents.js";
 import { ConflictError } from "../src/lib/domain-errors.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";

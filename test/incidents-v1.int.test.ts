@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IncidentDetailView } from "../src/incidents/views.js";
+import type { IncidentDetailView } from "../src/contracts/incidents.js";
 import { addKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 import { signIn, startTestService, type TestService } from "./helpers/test-service.js";

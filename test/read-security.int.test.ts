@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
+import { systemCtx } from "../src/context.js";
 import { PERMISSIONS, type Permission } from "../src/contracts/auth.js";
-import { createIncident } from "../src/incidents/manage.js";
+import { createIncident } from "../src/incidents/incidents.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createPage as createStatusPage } from "../src/status-pages/status-pages.js";
 import { hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
@@ -65,9 +66,12 @@ describe("shared security cases on every /v1 read route", () => {
   beforeAll(async () => {
     // Failed authentications share one budget per client address: the 401 case stays below it.
     service = await startTestService(dir.path, { VIGIL_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
-    const setup = await initialize(service.deps.domain, {
-      email: "sec@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "sec@example.com",
+        password: "correct horse battery",
+      },
     });
     victimProject = setup.projectId;
     victimKey = setup.apiKey ?? "";
@@ -148,10 +152,11 @@ describe("shared security cases on every /v1 read route", () => {
     );
 
     victimIncident = (
-      await createIncident(
-        { webhooks: service.deps.webhooks },
-        { ctx: ctx(), projectId: victimProject, input: { title: MARKER, severity: "high" } },
-      )
+      await createIncident({
+        ctx: ctx(),
+        projectId: victimProject,
+        input: { title: MARKER, severity: "high" },
+      })
     ).id;
     await insertVictimAlert();
 

@@ -8,7 +8,7 @@ import {
   type UpdateAlertRuleInput,
 } from "../contracts/alerts.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
-import { resolveSourceIncident } from "../incidents/incidents.js";
+import { resolveSourceIncident } from "../incidents/source-incidents.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { PageQuery } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";

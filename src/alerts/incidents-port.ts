@@ -1,13 +1,12 @@
 import type { DomainEvent } from "../events/event-bus.js";
+import type { IncidentDeps, NewIncidentEvent } from "../incidents/incident-lifecycle.js";
 import {
   appendIncidentEvent,
-  type IncidentDeps,
-  type NewIncidentEvent,
   type OpenSourceIncidentInput,
   openSourceIncident,
   resolveSourceIncident,
   type SourceEvent,
-} from "../incidents/incidents.js";
+} from "../incidents/source-incidents.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 
 /**

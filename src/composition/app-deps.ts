@@ -3,7 +3,7 @@ import type { AlertRuleDeps } from "../alerts/alert-rules.js";
 import type { Config } from "../config/config-schema.js";
 import { loadSecretKey } from "../config/secret-key.js";
 import type { DomainDeps } from "../context.js";
-import type { IncidentApiDeps } from "../incidents/manage.js";
+import type { IncidentApiDeps } from "../incidents/incidents.js";
 import type { IngestService } from "../ingest/ingest.js";
 import type { ByteBudget } from "../lib/byte-budget.js";
 import type { Clock } from "../lib/clock.js";

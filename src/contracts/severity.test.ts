@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { INCIDENT_SEVERITIES } from "../incidents/model.js";
 import { ALERT_SEVERITIES } from "./alert-catalog.js";
+import { INCIDENT_SEVERITIES } from "./incident-catalog.js";
 import { SEVERITIES, SEVERITY_RANK } from "./severity.js";
 
 describe("severities", () => {

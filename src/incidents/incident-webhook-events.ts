@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INCIDENT_SOURCES } from "../contracts/incident-catalog.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import {
   defineWebhookEventType,
@@ -6,7 +7,6 @@ import {
   EXAMPLE_PROJECT_ID,
   isoTime,
 } from "../webhooks/webhook-event-type.js";
-import { INCIDENT_SOURCES } from "./model.js";
 
 // The incidents' webhook events, incident.created and incident.resolved (docs/webhooks.md).
 

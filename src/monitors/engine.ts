@@ -4,7 +4,7 @@ import {
   appendIncidentEvent,
   openSourceIncident,
   resolveSourceIncident,
-} from "../incidents/incidents.js";
+} from "../incidents/source-incidents.js";
 import type { Clock } from "../lib/clock.js";
 import { redactUrl } from "../lib/http/redact-url.js";
 import type { IdGenerator } from "../lib/ids.js";
@@ -16,7 +16,7 @@ import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { LeaseFence } from "../meta/repositories/work-leases.js";
-import type { MonitorEvent, MonitorNotification } from "../notifications/model.js";
+import type { MonitorEvent, MonitorNotification } from "../notifications/notification-payloads.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import type { CheckResult, StepResult } from "./check-result.js";

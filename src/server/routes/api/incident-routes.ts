@@ -3,27 +3,26 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import {
+  CreateIncidentInput,
+  IncidentCommentInput,
+  IncidentDetailView,
+  IncidentNoteInput,
+  IncidentUpdateInput,
+  IncidentView,
+  UpdateIncidentInput,
+} from "../../../contracts/incidents.js";
+import {
   commentOnIncident,
   createIncident,
   getIncident,
-  type IncidentApiDeps,
+  IncidentIdParam,
+  ListIncidentsQuery,
   listIncidents,
   postIncidentUpdate,
   reopenIncident,
   resolveIncident,
   updateIncident,
-} from "../../../incidents/manage.js";
-import {
-  CreateIncidentInput,
-  IncidentCommentInput,
-  IncidentDetailView,
-  IncidentIdParam,
-  IncidentNoteInput,
-  IncidentUpdateInput,
-  IncidentView,
-  ListIncidentsQuery,
-  UpdateIncidentInput,
-} from "../../../incidents/views.js";
+} from "../../../incidents/incidents.js";
 import { listOf } from "../../pagination.js";
 import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
@@ -38,7 +37,6 @@ const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 409: Pro
 export const incidentRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const apiDeps: IncidentApiDeps = { webhooks: deps.webhooks };
     const ref = (request: FastifyRequest & { params: z.infer<typeof IncidentParams> }) => ({
       ctx: userCtx(deps.domain, request),
       projectId: request.params.projectId,
@@ -76,7 +74,7 @@ export const incidentRoutes =
         },
       },
       async (request, reply) => {
-        const incident = await createIncident(apiDeps, {
+        const incident = await createIncident({
           ctx: userCtx(deps.domain, request),
           projectId: request.params.projectId,
           input: request.body,
@@ -109,7 +107,7 @@ export const incidentRoutes =
           response: { 200: IncidentDetailView, ...write },
         },
       },
-      async (request) => updateIncident(apiDeps, { ...ref(request), input: request.body }),
+      async (request) => updateIncident({ ...ref(request), input: request.body }),
     );
 
     const actions = [
@@ -150,7 +148,7 @@ export const incidentRoutes =
             response: { 200: IncidentDetailView, ...write },
           },
         },
-        async (request) => verb(apiDeps, { ...ref(request), input: request.body }),
+        async (request) => verb({ ...ref(request), input: request.body }),
       );
     }
   };

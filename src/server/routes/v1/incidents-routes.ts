@@ -1,15 +1,21 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { incidentsDashboard, readIncident, readIncidents } from "../../../incidents/read.js";
 import {
   IncidentDetailView,
-  IncidentIdParam,
   IncidentsDashboard,
-  IncidentsDashboardQuery,
   IncidentView,
+} from "../../../contracts/incidents.js";
+import {
+  getIncident,
+  IncidentIdParam,
   ListIncidentsQuery,
-} from "../../../incidents/views.js";
+  listIncidents,
+} from "../../../incidents/incidents.js";
+import {
+  IncidentsDashboardQuery,
+  incidentsDashboard,
+} from "../../../incidents/incidents-dashboard.js";
 import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";
@@ -18,6 +24,11 @@ import { readRoute } from "./read-route.js";
 export const incidentsRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    // The key's own project: /v1 reads never name one.
+    const scope = (request: Parameters<typeof apiKeyCtx>[1]) => {
+      const ctx = apiKeyCtx(deps.domain, request);
+      return { ctx, projectId: ctx.actor.projectId };
+    };
     app.get(
       "/incidents",
       readRoute({
@@ -28,7 +39,7 @@ export const incidentsRoutes =
         querystring: ListIncidentsQuery,
         response: listOf(IncidentView),
       }),
-      async (request) => readIncidents(apiKeyCtx(deps.domain, request), request.query),
+      async (request) => listIncidents({ ...scope(request), query: request.query }),
     );
     app.get(
       "/incidents/dashboard",
@@ -38,7 +49,7 @@ export const incidentsRoutes =
         querystring: IncidentsDashboardQuery,
         response: IncidentsDashboard,
       }),
-      async (request) => incidentsDashboard(apiKeyCtx(deps.domain, request), request.query),
+      async (request) => incidentsDashboard({ ...scope(request), query: request.query }),
     );
     app.get(
       "/incidents/:incidentId",
@@ -48,6 +59,6 @@ export const incidentsRoutes =
         params: z.object({ incidentId: IncidentIdParam }),
         response: IncidentDetailView,
       }),
-      async (request) => readIncident(apiKeyCtx(deps.domain, request), request.params.incidentId),
+      async (request) => getIncident({ ...scope(request), incidentId: request.params.incidentId }),
     );
   };

@@ -3,73 +3,25 @@ import {
   INCIDENT_PHASES,
   INCIDENT_SOURCES,
   INCIDENT_STATUSES,
-  type IncidentActor,
-} from "../../../../src/incidents/model";
+  type IncidentPhase,
+  type IncidentSource,
+} from "../../../../src/contracts/incident-catalog";
+import type {
+  CreateIncidentInput,
+  IncidentDetailView,
+  IncidentsDashboard,
+  IncidentView,
+} from "../../../../src/contracts/incidents";
 import { SEVERITIES, type Severity } from "../../../../src/contracts/severity";
 import { api, type ListPage, projectApi, v1 } from "../../api/client";
 
-// The shapes of /api/projects/:projectId/incidents… (src/incidents/views.ts); the closed sets
-// are the server's own (src/incidents/model.ts).
+// The shapes of /api/projects/:projectId/incidents… and their closed sets are the server's
+// contracts (src/contracts/incidents.ts, incident-catalog.ts).
 
 export { SEVERITIES, type Severity };
 export const STATUSES = INCIDENT_STATUSES;
 export const SOURCES = INCIDENT_SOURCES;
 export const PHASES = INCIDENT_PHASES;
-
-export type IncidentStatus = (typeof STATUSES)[number];
-export type IncidentSource = (typeof SOURCES)[number];
-export type Phase = (typeof PHASES)[number];
-
-export interface Incident {
-  id: string;
-  projectId: string;
-  title: string;
-  status: IncidentStatus;
-  severity: Severity;
-  source: IncidentSource;
-  sourceId: string | null;
-  /** The monitor's or alert rule's name; null when manual or since deleted. */
-  sourceName: string | null;
-  sourceKey: string | null;
-  startedAt: string;
-  resolvedAt: string | null;
-  durationMs: number | null;
-  cause: string | null;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface IncidentEvent {
-  id: string;
-  type: string;
-  at: string;
-  actor: IncidentActor;
-  message: string | null;
-  phase: Phase | null;
-  public: boolean;
-  data: Record<string, unknown>;
-}
-
-export interface IncidentDetail extends Incident {
-  timeline: IncidentEvent[];
-  updates: IncidentEvent[];
-  componentIds: string[];
-}
-
-export interface IncidentsDashboard {
-  opened: number;
-  resolved: number;
-  open: number;
-  meanTimeToResolveMs: number | null;
-}
-
-export interface DeclareInput {
-  title: string;
-  severity: Severity;
-  message?: string;
-  componentIds?: string[];
-}
 
 export const SOURCE_LABEL: Record<IncidentSource, string> = {
   manual: "Manual",
@@ -87,7 +39,7 @@ export function useIncidents(
 ) {
   return useQuery({
     queryKey: [...incidentsKey(projectId), "list", query],
-    queryFn: () => api<ListPage<Incident>>(projectApi(projectId, "/incidents"), { query }),
+    queryFn: () => api<ListPage<IncidentView>>(projectApi(projectId, "/incidents"), { query }),
     placeholderData: (previous) => previous,
     refetchInterval: 30_000,
   });
@@ -108,7 +60,7 @@ export function useIncidentsDashboard(projectId: string, timeRange: string) {
 export function useIncident(projectId: string, incidentId: string) {
   return useQuery({
     queryKey: incidentKey(projectId, incidentId),
-    queryFn: () => api<IncidentDetail>(projectApi(projectId, `/incidents/${incidentId}`)),
+    queryFn: () => api<IncidentDetailView>(projectApi(projectId, `/incidents/${incidentId}`)),
     refetchInterval: 30_000,
   });
 }
@@ -120,7 +72,7 @@ export function useIncident(projectId: string, incidentId: string) {
 export function useIncidentWrite<I>(
   projectId: string,
   incidentId: string,
-  write: (base: string, input: I) => Promise<IncidentDetail>,
+  write: (base: string, input: I) => Promise<IncidentDetailView>,
 ) {
   const client = useQueryClient();
   return useMutation({
@@ -142,8 +94,8 @@ export function useIncidentWrite<I>(
 export function useDeclareIncident(projectId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: DeclareInput) =>
-      api<IncidentDetail>(projectApi(projectId, "/incidents"), { method: "POST", body: input }),
+    mutationFn: (input: CreateIncidentInput) =>
+      api<IncidentDetailView>(projectApi(projectId, "/incidents"), { method: "POST", body: input }),
     onSuccess: async (detail) => {
       client.setQueryData(incidentKey(projectId, detail.id), detail);
       await Promise.all([
@@ -155,9 +107,9 @@ export function useDeclareIncident(projectId: string) {
 }
 
 /** How long an incident has lasted: its recorded duration, or up to now while active. */
-export const incidentDuration = (incident: Incident, now = Date.now()): number =>
+export const incidentDuration = (incident: IncidentView, now = Date.now()): number =>
   incident.durationMs ?? now - Date.parse(incident.startedAt);
 
 /** The phase of the latest public update, or undefined before the first. */
-export const currentPhase = (detail: IncidentDetail): Phase | undefined =>
+export const currentPhase = (detail: IncidentDetailView): IncidentPhase | undefined =>
   detail.updates.at(-1)?.phase ?? undefined;

@@ -1,7 +1,9 @@
 import { Link } from "wouter";
+import type { IncidentStatus } from "../../../../src/contracts/incident-catalog";
+import type { IncidentView } from "../../../../src/contracts/incidents";
 import { StateBadge } from "../../components/ui";
-import { projectPath } from "../registry";
-import { type Incident, type IncidentStatus, type Severity, SOURCE_LABEL } from "./api";
+import { projectPath } from "../../lib/project-path";
+import { type Severity, SOURCE_LABEL } from "./api";
 
 const SEVERITY_TONE: Record<Severity, "bad" | "warn" | "info"> = {
   critical: "bad",
@@ -20,7 +22,7 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
 }
 
 /** Where an incident came from: its monitor or alert rule by name, linked to it. */
-export function SourceLink({ projectId, incident }: { projectId: string; incident: Incident }) {
+export function SourceLink({ projectId, incident }: { projectId: string; incident: IncidentView }) {
   const { source, sourceId, sourceName } = incident;
   if (source === "manual" || sourceId === null) return <span>{SOURCE_LABEL[source]}</span>;
   // A deleted source has no name and no page left to link to.

@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
+import type { CreateIncidentInput } from "../../../../src/contracts/incidents";
 import { canManage } from "../../api/session";
 import { FormProblem } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { useProject } from "../project-context";
-import { type DeclareInput, type Severity, useDeclareIncident } from "./api";
+import { type Severity, useDeclareIncident } from "./api";
 import { ComponentPicker } from "./component-picker";
 import { SeverityField } from "./severity-field";
 
@@ -26,7 +27,7 @@ export function DeclareForm() {
   const manager = canManage(role);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const input: DeclareInput = { title, severity };
+    const input: CreateIncidentInput = { title, severity };
     if (message.trim()) input.message = message;
     if (manager && componentIds.length > 0) input.componentIds = componentIds;
     declare.mutate(input, { onSuccess: (incident) => navigate(`/${incident.id}`) });

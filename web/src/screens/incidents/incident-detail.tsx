@@ -1,17 +1,17 @@
 import { type FormEvent, useState } from "react";
 import { Link, useParams } from "wouter";
+import type { IncidentDetailView } from "../../../../src/contracts/incidents";
 import { api } from "../../api/client";
 import { canManage, canWrite } from "../../api/session";
 import { FormProblem, ProblemMessage, QueryView } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { PageHeader } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
+import { projectPath } from "../../lib/project-path";
 import { useProject } from "../project-context";
-import { projectPath } from "../registry";
 import { useOrgComponents } from "../status-pages/api";
 import {
   currentPhase,
-  type IncidentDetail,
   incidentDuration,
   type Severity,
   useIncident,
@@ -40,7 +40,7 @@ export function IncidentDetailScreen() {
   );
 }
 
-function Detail({ incident }: { incident: IncidentDetail }) {
+function Detail({ incident }: { incident: IncidentDetailView }) {
   const { projectId, role } = useProject();
   const writer = canWrite(role);
   const resolve = useIncidentWrite<void>(projectId, incident.id, (base) =>
@@ -110,7 +110,7 @@ function Detail({ incident }: { incident: IncidentDetail }) {
   );
 }
 
-function Facts({ incident }: { incident: IncidentDetail }) {
+function Facts({ incident }: { incident: IncidentDetailView }) {
   const { projectId } = useProject();
   return (
     <div className="card">
@@ -158,7 +158,7 @@ function Facts({ incident }: { incident: IncidentDetail }) {
 }
 
 /** Rename or re-grade (PATCH): each change becomes a timeline entry. */
-function EditDetails({ incident }: { incident: IncidentDetail }) {
+function EditDetails({ incident }: { incident: IncidentDetailView }) {
   const { projectId } = useProject();
   const [title, setTitle] = useState(incident.title);
   const [severity, setSeverity] = useState<Severity>(incident.severity);
@@ -194,7 +194,7 @@ function EditDetails({ incident }: { incident: IncidentDetail }) {
 }
 
 /** The status page components it is linked to; owners and admins change them. */
-function Components({ incident }: { incident: IncidentDetail }) {
+function Components({ incident }: { incident: IncidentDetailView }) {
   const { projectId, orgId, role } = useProject();
   const manager = canManage(role);
   const all = useOrgComponents(orgId);

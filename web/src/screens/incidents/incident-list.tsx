@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { Link } from "wouter";
+import type { IncidentView } from "../../../../src/contracts/incidents";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
@@ -16,7 +17,6 @@ import { capitalize, formatDuration } from "../../lib/format";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import {
-  type Incident,
   incidentDuration,
   SEVERITIES,
   SOURCE_LABEL,
@@ -150,7 +150,7 @@ function Summary({ projectId }: { projectId: string }) {
   );
 }
 
-function IncidentTable({ incidents }: { incidents: Incident[] }) {
+function IncidentTable({ incidents }: { incidents: IncidentView[] }) {
   const { projectId } = useProject();
   return (
     <DataTable

@@ -1,12 +1,12 @@
 import { Link } from "wouter";
+import type { IncidentEventView } from "../../../../src/contracts/incidents";
 import { useMe } from "../../api/session";
 import { RelativeTime } from "../../components/relative-time";
 import { StateBadge } from "../../components/ui";
-import { projectPath } from "../registry";
-import type { IncidentEvent } from "./api";
+import { projectPath } from "../../lib/project-path";
 
 /** What each kind of entry is called, with the data it carries. */
-function describe(event: IncidentEvent): string {
+function describe(event: IncidentEventView): string {
   const data = event.data;
   switch (event.type) {
     case "opened":
@@ -36,11 +36,12 @@ function describe(event: IncidentEvent): string {
     case "reopened":
       return "Reopened";
     default:
-      return event.type.replaceAll("_", " ");
+      // A type this dashboard does not know yet (a newer server): its name, readable.
+      return (event.type as string).replaceAll("_", " ");
   }
 }
 
-function Actor({ actor, projectId }: { actor: IncidentEvent["actor"]; projectId: string }) {
+function Actor({ actor, projectId }: { actor: IncidentEventView["actor"]; projectId: string }) {
   const me = useMe();
   if (actor.kind === "user")
     return actor.id === me.data?.user.id ? (
@@ -58,7 +59,13 @@ function Actor({ actor, projectId }: { actor: IncidentEvent["actor"]; projectId:
 }
 
 /** Every entry of the incident, oldest first, each marked public (status pages) or private. */
-export function Timeline({ events, projectId }: { events: IncidentEvent[]; projectId: string }) {
+export function Timeline({
+  events,
+  projectId,
+}: {
+  events: IncidentEventView[];
+  projectId: string;
+}) {
   return (
     <ol className="inc-timeline" aria-label="Timeline">
       {events.map((event) => (

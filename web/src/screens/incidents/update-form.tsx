@@ -1,16 +1,18 @@
 import { type FormEvent, useState } from "react";
+import type { IncidentPhase } from "../../../../src/contracts/incident-catalog";
+import type { IncidentDetailView } from "../../../../src/contracts/incidents";
 import { api } from "../../api/client";
 import { FormProblem } from "../../components/feedback";
 import { FieldGroup } from "../../components/field-group";
 import { Field } from "../../components/ui";
 import { capitalize } from "../../lib/format";
-import { currentPhase, type IncidentDetail, PHASES, type Phase, useIncidentWrite } from "./api";
+import { currentPhase, PHASES, useIncidentWrite } from "./api";
 
 type Visibility = "public" | "private";
 interface UpdateInput {
   visibility: Visibility;
   message: string;
-  phase: Phase;
+  phase: IncidentPhase;
 }
 
 const VISIBILITIES: readonly { value: Visibility; label: string; note: string }[] = [
@@ -18,7 +20,7 @@ const VISIBILITIES: readonly { value: Visibility; label: string; note: string }[
   { value: "private", label: "Private note", note: "your team only" },
 ];
 
-const PHASE_HINT: Record<Phase, string> = {
+const PHASE_HINT: Record<IncidentPhase, string> = {
   investigating: "Looking into it",
   identified: "The cause is known",
   monitoring: "A fix is out; watching",
@@ -35,11 +37,11 @@ export function UpdateForm({
   incident,
 }: {
   projectId: string;
-  incident: IncidentDetail;
+  incident: IncidentDetailView;
 }) {
   const active = incident.status === "active";
   const [visibility, setVisibility] = useState<Visibility>(active ? "public" : "private");
-  const [phase, setPhase] = useState<Phase>(currentPhase(incident) ?? "investigating");
+  const [phase, setPhase] = useState<IncidentPhase>(currentPhase(incident) ?? "investigating");
   const [message, setMessage] = useState("");
   const post = useIncidentWrite<UpdateInput>(projectId, incident.id, (base, input) =>
     input.visibility === "public"
@@ -82,7 +84,11 @@ export function UpdateForm({
       {kind === "public" && (
         <Field label="Phase" name="phase" error={post.error} hint={PHASE_HINT[phase]}>
           {(props) => (
-            <select {...props} value={phase} onChange={(e) => setPhase(e.target.value as Phase)}>
+            <select
+              {...props}
+              value={phase}
+              onChange={(e) => setPhase(e.target.value as IncidentPhase)}
+            >
               {PHASES.map((p) => (
                 <option key={p} value={p}>
                   {capitalize(p)}

@@ -1,7 +1,4 @@
 import { z } from "zod";
-import { countsOf, listQuery, WindowQuery } from "../lib/list-params.js";
-import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
-import { MAX_INCIDENT_COMPONENTS } from "../status-pages/incident-links.js";
 import {
   ACTOR_KINDS,
   INCIDENT_EVENT_TYPES,
@@ -9,9 +6,21 @@ import {
   INCIDENT_SEVERITIES,
   INCIDENT_SOURCES,
   INCIDENT_STATUSES,
-} from "./model.js";
+  type IncidentSource,
+  MAX_INCIDENT_COMPONENTS,
+} from "./incident-catalog.js";
+import { SeverityCounts } from "./severity.js";
 
-export const IncidentIdParam = z.string().min(1).max(64);
+// The incident API's request and response schemas (zod: validation and OpenAPI alike), shared by
+// the server and the dashboard (docs/design.md §4 "Incidents: one model, three sources"). The
+// closed sets they check against are incident-catalog.ts.
+
+/** Who wrote a timeline entry: a signed-in user, the system, or the monitor / rule by its id. */
+export const IncidentActor = z.object({
+  kind: z.enum(ACTOR_KINDS),
+  id: z.string().nullable().describe("The user, monitor or alert rule id; null for the system"),
+});
+export type IncidentActor = z.infer<typeof IncidentActor>;
 
 /** An incident without its timeline, as lists show it. */
 export const IncidentView = z
@@ -49,10 +58,7 @@ export const IncidentEventView = z
     id: z.string(),
     type: z.enum(INCIDENT_EVENT_TYPES),
     at: z.string(),
-    actor: z.object({
-      kind: z.enum(ACTOR_KINDS),
-      id: z.string().nullable().describe("The user, monitor or alert rule id; null for the system"),
-    }),
+    actor: IncidentActor,
     message: z.string().nullable(),
     phase: z.enum(INCIDENT_PHASES).nullable().describe("Set on `update` entries"),
     public: z.boolean().describe("Public updates are what status pages show"),
@@ -71,65 +77,6 @@ export const IncidentDetailView = IncidentView.extend({
     ),
 }).meta({ id: "IncidentDetail" });
 export type IncidentDetailView = z.infer<typeof IncidentDetailView>;
-
-/** `names`: the monitors' and alert rules' names by id (see sourceNames). */
-export const toIncidentView = (
-  r: IncidentRecord,
-  names: ReadonlyMap<string, string>,
-): IncidentView => ({
-  id: r.id,
-  projectId: r.projectId,
-  title: r.title,
-  status: r.status,
-  severity: r.severity,
-  source: r.source,
-  sourceId: r.sourceId,
-  sourceName: (r.sourceId && names.get(r.sourceId)) ?? null,
-  sourceKey: r.sourceKey,
-  startedAt: r.startedAt,
-  resolvedAt: r.resolvedAt,
-  durationMs: r.durationMs,
-  cause: r.cause,
-  createdBy: r.createdBy,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
-
-export const toIncidentEventView = (e: IncidentEventRecord): IncidentEventView => ({
-  id: e.id,
-  type: e.type as IncidentEventView["type"],
-  at: e.at,
-  actor: { kind: e.actorKind, id: e.actorId },
-  message: e.message,
-  phase: e.phase as IncidentEventView["phase"],
-  public: e.public,
-  data: e.data,
-});
-
-export function toIncidentDetailView(
-  incident: IncidentRecord,
-  timeline: readonly IncidentEventRecord[],
-  componentIds: readonly string[],
-  names: ReadonlyMap<string, string>,
-): IncidentDetailView {
-  const events = timeline.map(toIncidentEventView);
-  return {
-    ...toIncidentView(incident, names),
-    timeline: events,
-    updates: events.filter((e) => e.public && e.type === "update"),
-    componentIds: [...componentIds],
-  };
-}
-
-const INCIDENT_SORTS = ["started_at", "severity", "duration"] as const;
-
-/** The list parameters of both the management API and /v1/incidents. */
-export const ListIncidentsQuery = listQuery(INCIDENT_SORTS, {
-  status: z.enum(INCIDENT_STATUSES).optional().describe("Only active or only resolved incidents"),
-  severity: z.enum(INCIDENT_SEVERITIES).optional().describe("Only incidents of this severity"),
-  source: z.enum(INCIDENT_SOURCES).optional().describe("Only incidents opened by this source"),
-});
-export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;
 
 const Title = z.string().trim().min(1).max(200);
 const Message = z.string().trim().min(1).max(10_000);
@@ -194,11 +141,11 @@ export const IncidentCommentInput = z
   .meta({ id: "IncidentCommentInput", example: { message: "Paging the payments team" } });
 export type IncidentCommentInput = z.infer<typeof IncidentCommentInput>;
 
-const SeverityCounts = countsOf(INCIDENT_SEVERITIES);
-const SourceCounts = countsOf(INCIDENT_SOURCES);
-
-export const IncidentsDashboardQuery = z.object(WindowQuery.shape).strict();
-export type IncidentsDashboardQuery = z.infer<typeof IncidentsDashboardQuery>;
+const SourceCounts = z.object({
+  manual: z.number().int(),
+  monitor: z.number().int(),
+  alert: z.number().int(),
+} satisfies Record<IncidentSource, z.ZodNumber>);
 
 export const IncidentsDashboard = z
   .object({

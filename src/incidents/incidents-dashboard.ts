@@ -1,48 +1,13 @@
+import { z } from "zod";
 import type { Ctx } from "../context.js";
-import type { Page } from "../contracts/pagination.js";
-import { NotFoundError } from "../lib/domain-errors.js";
-import { bucketMs, bucketStarts, dashboardWindow, isoMs } from "../lib/list-params.js";
+import { INCIDENT_SEVERITIES, INCIDENT_SOURCES } from "../contracts/incident-catalog.js";
+import type { IncidentsDashboard } from "../contracts/incidents.js";
+import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
 import type { TimeTruncation } from "../meta/repositories/incidents.js";
-import { listIncidents } from "./manage.js";
-import { INCIDENT_SEVERITIES, INCIDENT_SOURCES } from "./model.js";
-import { sourceNames } from "./source-names.js";
-import {
-  type IncidentDetailView,
-  type IncidentsDashboard,
-  type IncidentsDashboardQuery,
-  type IncidentView,
-  type ListIncidentsQuery,
-  toIncidentDetailView,
-} from "./views.js";
+import { requireProject } from "../projects/projects.js";
 
-// The /v1 incident reads: the key's own project, from the metadata store (not the telemetry engine).
-
-const projectOf = (ctx: Ctx): string => {
-  if (ctx.actor.kind !== "api_key") throw new NotFoundError("Project", "(none)");
-  return ctx.actor.projectId;
-};
-
-/** GET /v1/incidents: the key's project's incidents, newest first unless sorted otherwise. */
-export async function readIncidents(
-  ctx: Ctx,
-  query: ListIncidentsQuery,
-): Promise<Page<IncidentView>> {
-  return listIncidents({ ctx, projectId: projectOf(ctx), query });
-}
-
-/** GET /v1/incidents/:incidentId: its timeline and public updates; another project's id is a 404. */
-export async function readIncident(ctx: Ctx, incidentId: string): Promise<IncidentDetailView> {
-  const { repos } = ctx.deps.meta;
-  const incident = await repos.incidents.findById(incidentId);
-  if (!incident || incident.projectId !== projectOf(ctx))
-    throw new NotFoundError("Incident", incidentId);
-  return toIncidentDetailView(
-    incident,
-    await repos.incidents.listEvents([incident.id]),
-    await repos.statusPageIncidentLinks.linkedComponents(incident.id),
-    await sourceNames(ctx.deps.meta, [incident]),
-  );
-}
+export const IncidentsDashboardQuery = z.object(WindowQuery.shape).strict();
+export type IncidentsDashboardQuery = z.infer<typeof IncidentsDashboardQuery>;
 
 const zeroes = <N extends readonly string[]>(names: N) =>
   Object.fromEntries(names.map((n) => [n, 0])) as Record<N[number], number>;
@@ -60,11 +25,16 @@ const prefixMs = (prefix: string) =>
  * by severity and source, the mean time to resolve, and how many are open now. The store
  * aggregates (per minute, hour or day); the groups are folded into buckets and zero-filled here.
  */
-export async function incidentsDashboard(
-  ctx: Ctx,
-  query: IncidentsDashboardQuery,
-): Promise<IncidentsDashboard> {
-  const projectId = projectOf(ctx);
+export async function incidentsDashboard({
+  ctx,
+  projectId,
+  query,
+}: {
+  ctx: Ctx;
+  projectId: string;
+  query: IncidentsDashboardQuery;
+}): Promise<IncidentsDashboard> {
+  await requireProject({ ctx, projectId, access: "read" });
   const window = dashboardWindow(query, ctx.deps.clock.now().getTime());
   const step = bucketMs(window);
   const from = isoMs(window.fromMs);
