@@ -1,4 +1,3 @@
-import { closestName } from "../contracts/name-suggestion.js";
 import { PROJECT_COLUMN, type TableDef, TELEMETRY_TABLES } from "../telemetry/tables.js";
 import {
   type CallExpr,
@@ -10,8 +9,21 @@ import {
   type SelectQuery,
   type TableRef,
 } from "./ast.js";
+import { checkCallArity, resolveCall } from "./call-checks.js";
 import { checkType } from "./data-types.js";
-import { functionNames, type ResolvedFunction, resolveFunction } from "./functions.js";
+import type { ResolvedFunction } from "./functions.js";
+import {
+  chain,
+  cteNames,
+  emptyScope,
+  findCte,
+  findSource,
+  isVisible,
+  type Scope,
+  type Source,
+  unknownName,
+  visibleNames,
+} from "./name-scopes.js";
 import { TqlError } from "./tql-errors.js";
 
 /** What the analyzer learned that the printer needs. */
@@ -25,31 +37,6 @@ export interface Analysis {
 export interface AnalyzeLimits {
   /** Most table references (each one is read under the project guard). */
   maxTableReferences: number;
-}
-
-/** Output columns of a FROM source, by name; `open` when some names are not known in advance. */
-interface Source {
-  readonly name: string;
-  readonly columns: ReadonlySet<string>;
-  readonly open: boolean;
-}
-
-/**
- * Names visible at one level of a query. A SELECT has two levels: its WITH clause (CTEs and
- * `expr AS name`), which a UNION shares with its other branches, and its body (FROM sources,
- * aliases, lambda parameters) below it.
- */
-interface Scope {
-  readonly parent: Scope | undefined;
-  /** Query CTEs (usable in FROM) and their output columns. */
-  readonly ctes: Map<string, Source>;
-  /** `WITH expr AS name` aliases, visible here and in nested queries. */
-  readonly withAliases: Set<string>;
-  readonly sources: Source[];
-  /** SELECT and ARRAY JOIN aliases; ClickHouse lets every clause of the query use them. */
-  readonly aliases: Set<string>;
-  /** Lambda parameters, innermost last. */
-  readonly lambdas: string[][];
 }
 
 const TABLES = new Map(TELEMETRY_TABLES.map((table) => [table.name as string, table]));
@@ -182,12 +169,12 @@ class Analyzer {
       const output = this.query(ref.query, scope);
       return { ...output, name: ref.alias ?? "" };
     }
-    const cte = this.findCte(ref.name, scope);
+    const cte = findCte(ref.name, scope);
     if (cte) return { ...cte, name: ref.alias ?? ref.name };
     const table = TABLES.get(ref.name);
     if (!table) {
-      const known = [...TABLES.keys(), ...this.cteNames(scope)];
-      throw new TqlError(unknown("table", ref.name, known, TABLES.keys()), ref.pos);
+      const known = [...TABLES.keys(), ...cteNames(scope)];
+      throw new TqlError(unknownName("table", ref.name, known, TABLES.keys()), ref.pos);
     }
     if (++this.tableReferences > this.limits.maxTableReferences)
       throw new TqlError(
@@ -197,18 +184,6 @@ class Analyzer {
     this.tables.set(ref, table);
     const columns = VISIBLE_COLUMNS.get(table) ?? new Set<string>();
     return { name: ref.alias ?? ref.name, columns, open: false };
-  }
-
-  private findCte(name: string, scope: Scope): Source | undefined {
-    for (const s of chain(scope)) {
-      const cte = s.ctes.get(name);
-      if (cte) return cte;
-    }
-    return undefined;
-  }
-
-  private cteNames(scope: Scope): string[] {
-    return [...chain(scope)].flatMap((s) => [...s.ctes.keys()]);
   }
 
   private usingColumn(column: string, scope: Scope, pos: number): void {
@@ -222,7 +197,7 @@ class Analyzer {
     const source = scope.sources.find((s) => s.name === table);
     if (!source)
       throw new TqlError(
-        unknown(
+        unknownName(
           "table",
           table,
           scope.sources.map((s) => s.name),
@@ -269,92 +244,37 @@ class Analyzer {
     const { table, name, path = [], pos } = ref;
     if ([table, name, ...path].includes(PROJECT_COLUMN)) throw new TqlError(HIDDEN, pos);
     if (table === undefined) {
-      if (this.visible(name, scope)) return;
+      if (isVisible(name, scope)) return;
       const where = scope.sources.length === 0 ? " (the query has no FROM clause)" : "";
-      throw new TqlError(`${unknown("column", name, this.visibleNames(scope))}${where}`, pos);
+      throw new TqlError(`${unknownName("column", name, visibleNames(scope))}${where}`, pos);
     }
-    const source = this.findSource(table, scope);
+    const source = findSource(table, scope);
     if (source) {
       if (!source.open && !source.columns.has(name))
         throw new TqlError(
-          unknown("column", `${table}.${name}`, source.columns, source.columns, name),
+          unknownName("column", `${table}.${name}`, source.columns, source.columns, name),
           pos,
         );
       return;
     }
-    if (this.visible(table, scope)) return;
+    if (isVisible(table, scope)) return;
     const tables = [...chain(scope)].flatMap((s) => s.sources.map((source) => source.name));
-    throw new TqlError(unknown("table", table, tables.filter(Boolean)), pos);
-  }
-
-  private findSource(name: string, scope: Scope): Source | undefined {
-    for (const s of chain(scope)) {
-      const source = s.sources.find((candidate) => candidate.name === name);
-      if (source) return source;
-    }
-    return undefined;
-  }
-
-  /** Whether an unqualified name resolves here or in an enclosing query. */
-  private visible(name: string, scope: Scope): boolean {
-    return [...chain(scope)].some(
-      (s) =>
-        s.lambdas.some((params) => params.includes(name)) ||
-        s.aliases.has(name) ||
-        s.withAliases.has(name) ||
-        s.sources.some((source) => source.open || source.columns.has(name)),
-    );
-  }
-
-  private visibleNames(scope: Scope): Set<string> {
-    const names = new Set<string>();
-    for (const s of chain(scope)) {
-      for (const name of [...s.aliases, ...s.withAliases, ...s.lambdas.flat()]) names.add(name);
-      for (const source of s.sources) for (const column of source.columns) names.add(column);
-    }
-    return names;
+    throw new TqlError(unknownName("table", table, tables.filter(Boolean)), pos);
   }
 
   private call(call: CallExpr, scope: Scope): void {
-    const resolved = resolveFunction(call.name);
-    if (!resolved) throw new TqlError(unknownFunction(call.name), call.pos);
+    const resolved = resolveCall(call);
     this.functions.set(call, resolved);
     const { name } = resolved;
-    const args = call.args;
-    const isCountStar =
-      args.length === 1 && args[0]?.kind === "star" && resolved.def.name === "count";
-    const arity = isCountStar ? 0 : args.length;
-    // count(DISTINCT a, b) counts distinct tuples.
-    const maxArgs =
-      call.distinct && resolved.def.name === "count" ? Number.POSITIVE_INFINITY : resolved.maxArgs;
-    if (arity < resolved.minArgs || arity > maxArgs)
-      throw new TqlError(
-        `${name} takes ${range(resolved.minArgs, resolved.maxArgs)} argument${resolved.maxArgs === 1 ? "" : "s"}, not ${arity}`,
-        call.pos,
-      );
-    if (call.params) {
-      if (!resolved.params)
-        throw new TqlError(
-          `${name} does not take parameters: write ${name}(…) with one argument list`,
-          call.pos,
-        );
-      const { min, max } = resolved.params;
-      if (call.params.length < min || call.params.length > max)
-        throw new TqlError(
-          `${name} takes ${range(min, max)} parameter${max === 1 ? "" : "s"}, not ${call.params.length}`,
-          call.pos,
-        );
-      this.each(call.params, scope);
-    } else if (resolved.params && resolved.params.min > 0) {
-      throw new TqlError(`${name} needs parameters: ${name}(…)(…)`, call.pos);
-    }
+    const isCountStar = checkCallArity(call, resolved);
+    if (call.params) this.each(call.params, scope);
     if (call.distinct && !resolved.aggregate)
       throw new TqlError(
         `DISTINCT is only allowed in aggregate functions, not in ${name}`,
         call.pos,
       );
     if (isCountStar) return;
-    for (const [index, arg] of args.entries()) {
+    for (const [index, arg] of call.args.entries()) {
       if (arg.kind === "lambda") {
         if (!resolved.def.lambda || index !== 0)
           throw new TqlError(
@@ -373,48 +293,4 @@ class Analyzer {
       }
     }
   }
-}
-
-/** A scope and every scope enclosing it, innermost first. */
-function* chain(scope: Scope): Generator<Scope> {
-  for (let s: Scope | undefined = scope; s; s = s.parent) yield s;
-}
-
-function emptyScope(parent: Scope | undefined): Scope {
-  return {
-    parent,
-    ctes: new Map(),
-    withAliases: new Set(),
-    sources: [],
-    aliases: new Set(),
-    lambdas: [],
-  };
-}
-
-function range(min: number, max: number): string {
-  if (min === max) return String(min);
-  if (max === Number.POSITIVE_INFINITY) return `at least ${min}`;
-  return `${min} to ${max}`;
-}
-
-/** "Unknown column 'x'. Did you mean 'y'?" */
-function unknown(
-  what: "table" | "column",
-  name: string,
-  candidates: Iterable<string>,
-  listed?: Iterable<string>,
-  bareName = name,
-): string {
-  const hint = closestName(bareName, candidates);
-  const suffix = hint
-    ? `. Did you mean '${hint}'?`
-    : listed
-      ? `. Available: ${[...listed].join(", ")}`
-      : "";
-  return `Unknown ${what} '${name}'${suffix}`;
-}
-
-function unknownFunction(name: string): string {
-  const hint = closestName(name, functionNames());
-  return `Unknown or disallowed function '${name}'${hint ? `. Did you mean '${hint}'?` : "."} See docs/tql-functions.md for the functions TQL allows`;
 }

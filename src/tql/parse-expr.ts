@@ -1,8 +1,8 @@
-import { INTERVAL_UNITS, type IntervalUnit } from "../contracts/tql-dialect.js";
-import type { BinaryOp, CallExpr, Expr, Query, TypeArg, TypeNode } from "./ast.js";
-import { tokenize } from "./lexer.js";
-import { isReserved, TokenStream } from "./token-stream.js";
-import { TqlSyntaxError } from "./tql-errors.js";
+import { INTERVAL_UNITS } from "../contracts/tql-dialect.js";
+import type { BinaryOp, Expr, Query, TypeNode } from "./ast.js";
+import { intervalUnitAt, parseCall } from "./parse-call.js";
+import { parseType, parseTypeText } from "./parse-type.js";
+import { isReserved, type TokenStream } from "./token-stream.js";
 
 /** Binding powers, lowest first; ClickHouse's operator precedence. */
 const BP = {
@@ -29,33 +29,10 @@ const COMPARISON: Readonly<Record<string, BinaryOp>> = {
 const ADDITIVE: Readonly<Record<string, BinaryOp>> = { "+": "+", "-": "-", "||": "||" };
 const MULTIPLICATIVE: Readonly<Record<string, BinaryOp>> = { "*": "*", "/": "/", "%": "%" };
 
-/** Plural and short spellings ClickHouse accepts for interval units. */
-const UNIT_ALIASES: Readonly<Record<string, IntervalUnit>> = Object.fromEntries(
-  INTERVAL_UNITS.flatMap((unit) => [
-    [unit, unit],
-    [`${unit}S`, unit],
-  ]),
-);
-
 /** Predicates that `NOT` may precede: `x NOT IN …`, `NOT LIKE`, `NOT ILIKE`, `NOT BETWEEN`. */
 const NEGATABLE = new Set(["IN", "LIKE", "ILIKE", "BETWEEN"]);
 
-/** Functions that take a unit keyword first: `dateAdd(DAY, 1, t)`. */
-const DATE_ARITHMETIC = new Set([
-  "dateadd",
-  "date_add",
-  "datesub",
-  "date_sub",
-  "timestampadd",
-  "timestamp_add",
-  "timestampsub",
-  "timestamp_sub",
-]);
-
-/** Functions whose unit comes first and may be a bare keyword: `dateDiff(hour, a, b)`. */
-const DATE_DIFF = new Set(["datediff", "date_diff", "timestampdiff", "timestamp_diff", "age"]);
-
-/** Expression parsing: a Pratt parser over the shared token stream. */
+/** Expression parsing: a Pratt parser over the shared token stream (calls: parse-call.ts, types: parse-type.ts). */
 export class ExprParser {
   constructor(
     private readonly ts: TokenStream,
@@ -160,7 +137,7 @@ export class ExprParser {
       ts.next();
       return ts.node({ kind: "exists", query: this.parseSubquery(), pos });
     }
-    if (ts.isOp("(", 1)) return this.call();
+    if (ts.isOp("(", 1)) return parseCall(ts, (minBp) => this.parse(minBp));
     if (isReserved(token.text)) throw ts.unexpected("an expression");
     return this.name();
   }
@@ -208,122 +185,6 @@ export class ExprParser {
     return { except };
   }
 
-  private call(): CallExpr {
-    const ts = this.ts;
-    const nameToken = ts.next();
-    const pos = nameToken.pos;
-    const unitForm = this.dateArithmeticWithUnit(nameToken.text, pos);
-    if (unitForm) return unitForm;
-    let { args, distinct } = this.callArguments(DATE_DIFF.has(nameToken.text.toLowerCase()));
-    let params: Expr[] | undefined;
-    if (ts.isOp("(")) {
-      // quantile(0.95)(x): the first list was the parameters.
-      if (distinct) throw new TqlSyntaxError("DISTINCT belongs in the argument list", pos);
-      params = args;
-      ({ args, distinct } = this.callArguments());
-      if (ts.isOp("("))
-        throw new TqlSyntaxError(
-          `${nameToken.text} takes at most two argument lists`,
-          ts.peek().pos,
-        );
-    }
-    return ts.node({
-      kind: "call",
-      name: nameToken.text,
-      args,
-      distinct,
-      pos,
-      ...(params ? { params } : {}),
-    });
-  }
-
-  /**
-   * `dateAdd(DAY, 1, t)`: ClickHouse reads the unit as a keyword. It becomes the equivalent
-   * `dateAdd(t, INTERVAL 1 DAY)`, so the unit is never taken for a column.
-   */
-  private dateArithmeticWithUnit(name: string, pos: number): CallExpr | undefined {
-    const ts = this.ts;
-    if (!DATE_ARITHMETIC.has(name.toLowerCase())) return undefined;
-    const unitToken = ts.peek(1);
-    const unit = this.unitAt(1);
-    if (!unit || !ts.isOp(",", 2)) return undefined;
-    ts.expectOp("(");
-    ts.next();
-    ts.next();
-    const value = this.parse();
-    ts.expectOp(",");
-    const date = this.parse();
-    ts.expectOp(")");
-    const interval = ts.node<Expr>({ kind: "interval", value, unit, pos: unitToken.pos });
-    return ts.node({ kind: "call", name, args: [date, interval], distinct: false, pos });
-  }
-
-  /** The interval unit keyword at token `ahead` (`HOUR`, `hours`, …), if it is one. */
-  private unitAt(ahead: number): IntervalUnit | undefined {
-    const token = this.ts.peek(ahead);
-    return token.kind === "word" ? UNIT_ALIASES[token.text.toUpperCase()] : undefined;
-  }
-
-  /** `(…)`; with `unitFirst`, a bare unit keyword first (`dateDiff(hour, a, b)`) becomes its name. */
-  private callArguments(unitFirst = false): { args: Expr[]; distinct: boolean } {
-    const ts = this.ts;
-    ts.expectOp("(");
-    const distinct = ts.acceptWord("DISTINCT");
-    const args: Expr[] = [];
-    const unitToken = ts.peek();
-    const unit = unitFirst ? this.unitAt(0) : undefined;
-    if (unit && ts.isOp(",", 1)) {
-      ts.next();
-      ts.next();
-      args.push(
-        ts.node({ kind: "literal", type: "string", value: unit.toLowerCase(), pos: unitToken.pos }),
-      );
-    }
-    if (!ts.isOp(")")) {
-      do args.push(this.argument());
-      while (ts.acceptOp(","));
-    }
-    ts.expectOp(")");
-    return { args, distinct };
-  }
-
-  /** A call argument, which may be a lambda: `x -> x * 2` or `(x, y) -> x + y`. */
-  private argument(): Expr {
-    const ts = this.ts;
-    const pos = ts.peek().pos;
-    if (ts.isNameLike() && ts.isOp("->", 1)) {
-      const param = ts.next().text;
-      ts.next();
-      return this.lambda([param], pos);
-    }
-    if (ts.isOp("(")) {
-      const params = this.lambdaParams();
-      if (params) return this.lambda(params, pos);
-    }
-    return this.parse();
-  }
-
-  /** Reads `(a, b) ->` when it is there; otherwise consumes nothing. */
-  private lambdaParams(): string[] | undefined {
-    const ts = this.ts;
-    const names: string[] = [];
-    let ahead = 1;
-    for (;;) {
-      if (!ts.isNameLike(ahead)) return undefined;
-      names.push(ts.peek(ahead).text);
-      if (ts.isOp(",", ahead + 1)) ahead += 2;
-      else if (ts.isOp(")", ahead + 1) && ts.isOp("->", ahead + 2)) break;
-      else return undefined;
-    }
-    for (let i = 0; i < ahead + 3; i++) ts.next();
-    return names;
-  }
-
-  private lambda(params: string[], pos: number): Expr {
-    const body = this.parse();
-    return this.ts.node({ kind: "lambda", params, body, pos });
-  }
-
   /** `( … )`: a subquery, a tuple, or a parenthesized expression. */
   private parenthesized(): Expr {
     const ts = this.ts;
@@ -364,7 +225,7 @@ export class ExprParser {
     const ts = this.ts;
     const pos = ts.next().pos;
     const value = this.parse(BP.unary);
-    const unit = this.unitAt(0);
+    const unit = intervalUnitAt(ts, 0);
     if (!unit) throw ts.unexpected(`an interval unit (${INTERVAL_UNITS.join(", ")})`);
     ts.next();
     return ts.node({ kind: "interval", value, unit, pos });
@@ -378,7 +239,7 @@ export class ExprParser {
     const expr = this.parse();
     let type: TypeNode;
     if (ts.acceptWord("AS")) {
-      type = this.type();
+      type = parseType(ts);
     } else {
       ts.expectOp(",");
       const literal = ts.peek();
@@ -388,41 +249,6 @@ export class ExprParser {
     }
     ts.expectOp(")");
     return ts.node({ kind: "cast", expr, type, pos });
-  }
-
-  /** A data type: `Name` or `Name(arg, …)` where an argument is a type, number or string. */
-  type(): TypeNode {
-    const ts = this.ts;
-    if (!ts.isNameLike()) throw ts.unexpected("a type name");
-    const token = ts.next();
-    const args: TypeArg[] = [];
-    if (ts.acceptOp("(")) {
-      if (!ts.isOp(")")) {
-        do args.push(this.typeArgument());
-        while (ts.acceptOp(","));
-      }
-      ts.expectOp(")");
-    }
-    return ts.node({ name: token.text, args, pos: token.pos });
-  }
-
-  private typeArgument(): TypeArg {
-    const ts = this.ts;
-    const token = ts.peek();
-    if (token.kind === "number") {
-      ts.next();
-      return { kind: "number", value: token.text };
-    }
-    if (token.kind === "string") {
-      ts.next();
-      return { kind: "string", value: token.text };
-    }
-    // Tuple(name Type) names its elements.
-    if (ts.isNameLike() && ts.peek(1).kind === "word") {
-      ts.next();
-      return { kind: "type", field: token.text, type: this.type() };
-    }
-    return { kind: "type", type: this.type() };
   }
 
   /** `[index]`, `.1` and `::Type` bind tighter than any operator. */
@@ -440,7 +266,7 @@ export class ExprParser {
         const index = Number(ts.next().text);
         result = ts.node({ kind: "tupleAccess", target: result, index, pos });
       } else if (ts.acceptOp("::")) {
-        result = ts.node({ kind: "cast", expr: result, type: this.type(), pos });
+        result = ts.node({ kind: "cast", expr: result, type: parseType(ts), pos });
       } else {
         return result;
       }
@@ -531,21 +357,5 @@ export class ExprParser {
     const list = ts.isOp(close) ? [] : this.parseList();
     ts.expectOp(close);
     return ts.node({ kind: "in", expr: left, not, list, pos });
-  }
-}
-
-/** Parses the type inside `CAST(x, 'Nullable(String)')` with the same grammar as `AS Type`. */
-function parseTypeText(text: string, pos: number): TypeNode {
-  const notAType = () => new TqlSyntaxError(`'${text}' is not a type name`, pos);
-  try {
-    const stream = new TokenStream(tokenize(text), { maxDepth: 16, maxNodes: 256 });
-    const type = new ExprParser(stream, () => {
-      throw notAType();
-    }).type();
-    if (stream.peek().kind !== "eof") throw notAType();
-    return { ...type, pos };
-  } catch (error) {
-    if (error instanceof TqlSyntaxError) throw notAType();
-    throw error;
   }
 }

@@ -1,19 +1,7 @@
-import type {
-  ArrayJoin,
-  Cte,
-  Expr,
-  FromClause,
-  Join,
-  JoinKind,
-  Limit,
-  OrderItem,
-  Query,
-  SelectItem,
-  SelectQuery,
-  TableRef,
-} from "./ast.js";
+import type { Cte, Expr, Limit, OrderItem, Query, SelectItem, SelectQuery } from "./ast.js";
 import { tokenize } from "./lexer.js";
 import { ExprParser } from "./parse-expr.js";
+import { type FromContext, parseFrom } from "./parse-from.js";
 import { DEFAULT_PARSE_LIMITS, describe, type ParseLimits, TokenStream } from "./token-stream.js";
 import { TqlSyntaxError } from "./tql-errors.js";
 
@@ -61,18 +49,15 @@ const REFUSED_TRAILERS: Readonly<Record<string, string>> = {
   INTO: "INTO OUTFILE is not allowed: results are returned in the response",
 };
 
-const JOIN_KINDS = new Set(["INNER", "LEFT", "RIGHT", "FULL", "CROSS"]);
-const STRICTNESS = new Set(["ANY", "ALL", "SEMI", "ANTI", "ASOF"]);
-
 /** Parses one TQL statement (a SELECT, possibly with CTEs and UNIONs) into a syntax tree. */
 export function parseTql(text: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Query {
   return new Parser(new TokenStream(tokenize(text), limits)).statement();
 }
 
-class Parser {
-  private readonly expr: ExprParser;
+class Parser implements FromContext {
+  readonly expr: ExprParser;
 
-  constructor(private readonly ts: TokenStream) {
+  constructor(readonly ts: TokenStream) {
     this.expr = new ExprParser(ts, () => this.parenthesizedQuery());
   }
 
@@ -143,7 +128,7 @@ class Parser {
   }
 
   /** `( query )`: a subquery anywhere, or a parenthesized UNION branch. */
-  private parenthesizedQuery(): Query {
+  parenthesizedQuery(): Query {
     this.ts.expectOp("(");
     const query = this.query();
     this.ts.expectOp(")");
@@ -158,7 +143,7 @@ class Parser {
     const distinct = ts.acceptWord("DISTINCT");
     if (!distinct) ts.acceptWord("ALL");
     const columns = this.selectItems();
-    const from = ts.acceptWord("FROM") ? this.from() : undefined;
+    const from = ts.acceptWord("FROM") ? parseFrom(this) : undefined;
     const prewhere = ts.acceptWord("PREWHERE") ? this.expr.parse() : undefined;
     const where = ts.acceptWord("WHERE") ? this.expr.parse() : undefined;
     const groupBy = ts.acceptWord("GROUP") ? this.groupBy() : [];
@@ -219,7 +204,7 @@ class Parser {
     return ctes;
   }
 
-  private selectItems(): SelectItem[] {
+  selectItems(): SelectItem[] {
     const items: SelectItem[] = [];
     do items.push(this.aliased());
     while (this.ts.acceptOp(","));
@@ -235,123 +220,10 @@ class Parser {
     return ts.node({ expr, pos, ...(alias !== undefined ? { alias } : {}) });
   }
 
-  private alias(): string | undefined {
+  alias(): string | undefined {
     const ts = this.ts;
     if (ts.acceptWord("AS")) return ts.expectName("an alias after AS").text;
     return ts.acceptName()?.text;
-  }
-
-  private from(): FromClause {
-    const ts = this.ts;
-    const table = this.tableRef();
-    const joins: (Join | ArrayJoin)[] = [];
-    for (;;) {
-      const pos = ts.peek().pos;
-      if (ts.acceptOp(",")) {
-        joins.push(ts.node({ kind: "join", joinKind: "CROSS", table: this.tableRef(), pos }));
-        continue;
-      }
-      const arrayJoin = this.arrayJoin();
-      if (arrayJoin) {
-        joins.push(arrayJoin);
-        continue;
-      }
-      const join = this.join();
-      if (!join) return { table, joins };
-      joins.push(join);
-    }
-  }
-
-  private arrayJoin(): ArrayJoin | undefined {
-    const ts = this.ts;
-    const pos = ts.peek().pos;
-    const left = ts.isWord("LEFT") && ts.isWord("ARRAY", 1);
-    if (!left && !ts.isWord("ARRAY")) return undefined;
-    if (!ts.isWord("JOIN", left ? 2 : 1)) return undefined;
-    ts.next();
-    ts.next();
-    if (left) ts.next();
-    return ts.node({ kind: "arrayJoin", left, items: this.selectItems(), pos });
-  }
-
-  private join(): Join | undefined {
-    const ts = this.ts;
-    const pos = ts.peek().pos;
-    if (ts.isWord("GLOBAL")) throw new TqlSyntaxError("GLOBAL joins are not supported", pos);
-    let strictness: Join["strictness"];
-    let kind: JoinKind | undefined;
-    for (let i = 0; i < 3; i++) {
-      const token = ts.peek();
-      const word = token.kind === "word" ? token.text.toUpperCase() : "";
-      if (!strictness && STRICTNESS.has(word)) strictness = word as Join["strictness"];
-      else if (!kind && JOIN_KINDS.has(word)) kind = word as JoinKind;
-      else if (word === "OUTER" && (kind === "LEFT" || kind === "RIGHT" || kind === "FULL")) {
-        // LEFT OUTER JOIN is LEFT JOIN.
-      } else break;
-      ts.next();
-    }
-    if (!ts.isWord("JOIN")) {
-      if (strictness || kind) throw ts.unexpected("JOIN");
-      return undefined;
-    }
-    ts.next();
-    const table = this.tableRef();
-    const joinKind = kind ?? "INNER";
-    const base = {
-      kind: "join" as const,
-      joinKind,
-      table,
-      pos,
-      ...(strictness ? { strictness } : {}),
-    };
-    if (ts.acceptWord("ON")) return ts.node({ ...base, on: this.expr.parse() });
-    if (ts.acceptWord("USING")) {
-      const parens = ts.acceptOp("(");
-      const using: string[] = [];
-      do using.push(ts.expectName("a column name in USING").text);
-      while (ts.acceptOp(","));
-      if (parens) ts.expectOp(")");
-      return ts.node({ ...base, using });
-    }
-    if (joinKind !== "CROSS") throw ts.unexpected(`ON or USING after ${joinKind} JOIN`);
-    return ts.node(base);
-  }
-
-  private tableRef(): TableRef {
-    const ts = this.ts;
-    const token = ts.peek();
-    const pos = token.pos;
-    if (ts.isOp("(")) {
-      if (!this.expr.startsSubquery()) throw ts.unexpected("a subquery");
-      const query = this.parenthesizedQuery();
-      return ts.node({ kind: "subquery", query, pos, ...this.tableAlias() });
-    }
-    const name = ts.expectName("a table name").text;
-    if (ts.isOp("("))
-      throw new TqlSyntaxError(
-        `Table functions such as ${name}() are not allowed; query one of the TQL tables`,
-        pos,
-      );
-    if (ts.isOp(".")) {
-      const lower = name.toLowerCase();
-      const message =
-        lower === "system" || lower === "information_schema"
-          ? `${name} tables are not accessible from TQL; query one of the TQL tables`
-          : `Table names cannot be qualified with a database ('${name}.…'); use the table name alone`;
-      throw new TqlSyntaxError(message, pos);
-    }
-    if (ts.isWord("FINAL"))
-      throw new TqlSyntaxError(
-        "FINAL is not needed: TQL reads current rows already",
-        ts.peek().pos,
-      );
-    if (ts.isWord("SAMPLE")) throw new TqlSyntaxError("SAMPLE is not supported", ts.peek().pos);
-    return ts.node({ kind: "table", name, pos, ...this.tableAlias() });
-  }
-
-  private tableAlias(): { alias?: string } {
-    const alias = this.alias();
-    return alias === undefined ? {} : { alias };
   }
 
   private groupBy(): Expr[] {
