@@ -1,0 +1,94 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Agent, request } from "undici";
+import { cpuMicros, delayFigures } from "../harness/process-figures.js";
+import { round, spread } from "../harness/stats.js";
+import { DELAY_RESOLUTION_MS } from "./settings.js";
+
+// ---------------------------------------------------------------------------------------------
+// The baseline: the same request rate from a bare undici loop.
+
+export interface BaselineResult {
+  rate: number;
+  seconds: number;
+  requests: number;
+  errors: number;
+  achievedRate: number;
+  cpuMicrosPerRequest: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  eventLoopUtilization: number;
+}
+
+/** Sends `rate` requests per second for `seconds`, each at its scheduled time (open loop). */
+function openLoop(rate: number, seconds: number, send: () => Promise<boolean>) {
+  const total = Math.max(1, Math.round(rate * seconds));
+  const interval = 1000 / rate;
+  const taken: number[] = [];
+  let errors = 0;
+  let done = 0;
+  let next = 0;
+  const start = performance.now() + 5;
+  return new Promise<{ requests: number; errors: number; taken: number[]; elapsedMs: number }>(
+    (resolve) => {
+      const fire = () => {
+        const sent = performance.now();
+        send().then(
+          (ok) => finish(sent, ok),
+          () => finish(sent, false),
+        );
+      };
+      const finish = (sent: number, ok: boolean) => {
+        const now = performance.now();
+        taken.push(now - sent);
+        if (!ok) errors++;
+        if (++done === total) resolve({ requests: total, errors, taken, elapsedMs: now - start });
+      };
+      const tick = () => {
+        const now = performance.now();
+        while (next < total && start + next * interval <= now) {
+          next++;
+          fire();
+        }
+        if (next < total)
+          setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+      };
+      setTimeout(tick, 5);
+    },
+  );
+}
+
+export async function baseline(
+  url: string,
+  rate: number,
+  seconds: number,
+): Promise<BaselineResult> {
+  const agent = new Agent({ keepAliveTimeout: 4000 });
+  const send = async () => {
+    const res = await request(url, { dispatcher: agent });
+    const body = (await res.body.json()) as { ok?: unknown };
+    return res.statusCode === 200 && body.ok === true;
+  };
+  try {
+    await openLoop(rate, Math.min(5, seconds), send);
+    const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
+    const elu = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
+    delay.enable();
+    const run = await openLoop(rate, seconds, send);
+    delay.disable();
+    const cpuUsed = cpuMicros(cpu);
+    return {
+      rate: round(rate, 1),
+      seconds,
+      requests: run.requests,
+      errors: run.errors,
+      achievedRate: round(run.requests / (run.elapsedMs / 1000), 1),
+      cpuMicrosPerRequest: round(cpuUsed / run.requests, 1),
+      latencyMs: spread(run.taken),
+      eventLoopDelayMs: delayFigures(delay, DELAY_RESOLUTION_MS),
+      eventLoopUtilization: round(performance.eventLoopUtilization(elu).utilization, 3),
+    };
+  } finally {
+    await agent.close();
+  }
+}

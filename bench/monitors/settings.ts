@@ -1,0 +1,23 @@
+import { parseArgs } from "node:util";
+
+// The bench's settings (command-line flags) and its targets.
+
+export const { values: args } = parseArgs({
+  options: {
+    monitors: { type: "string", default: "10000" },
+    "warmup-seconds": { type: "string", default: "60" },
+    seconds: { type: "string", default: "180" },
+    "baseline-seconds": { type: "string", default: "60" },
+    concurrency: { type: "string" },
+  },
+});
+export const MONITORS = Number(args.monitors);
+export const WARMUP_SECONDS = Number(args["warmup-seconds"]);
+export const SECONDS = Number(args.seconds);
+export const BASELINE_SECONDS = Number(args["baseline-seconds"]);
+export const PERIOD_MS = 60_000;
+export const TARGET_LAG_P99_MS = 2000;
+/** How long after the window checks of its last slots may still start before they count as missed. */
+export const GRACE_MS = 30_000;
+/** Sampling interval of the event-loop delay histograms. */
+export const DELAY_RESOLUTION_MS = 10;
