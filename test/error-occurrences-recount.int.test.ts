@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionErrorKey } from "../src/ingest/derive/occurrence-key.js";
-import { SESSION_ERRORS } from "../src/read/sessions.js";
+import { SESSION_ERRORS } from "../src/read/browser-sessions.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { sessionRecountStatement } from "../src/telemetry/occurrence-recount.js";

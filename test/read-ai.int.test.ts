@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
 import { systemCtx } from "../src/context.js";
+import type { AiDashboard, Recommendation } from "../src/contracts/ai.js";
 import { createProject } from "../src/projects/projects.js";
-import type { AiDashboard } from "../src/read/ai/dashboard.js";
-import type { Recommendation } from "../src/read/ai/recommendation.js";
 import { initialize } from "../src/setup/initialize.js";
 import { insertProjectA, insertProjectB, LEAKED } from "./helpers/ai-fixtures.js";
 import { logId, MIN, traceId } from "./helpers/ai-rows.js";

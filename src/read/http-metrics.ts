@@ -1,4 +1,11 @@
 import { z } from "zod";
+import {
+  type HttpMetrics,
+  MAX_HTTP_BUCKETS,
+  RESOLUTIONS,
+  type Resolution,
+  TOP_ROUTES,
+} from "../contracts/http-metrics.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import {
   bucketStarts,
@@ -10,18 +17,12 @@ import {
 } from "../lib/list-params.js";
 import { HTTP_DURATION_BOUNDS_MS } from "../telemetry/tables.js";
 import { type DurationHistogram, histogramPercentile } from "./percentiles.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
 
-export const RESOLUTIONS = ["1m", "1h"] as const;
-type Resolution = (typeof RESOLUTIONS)[number];
 const RESOLUTION_MS: Record<Resolution, number> = { "1m": 60_000, "1h": 3_600_000 };
 /** Windows up to this long default to 1m buckets, longer ones to 1h. */
 export const MINUTE_RESOLUTION_UP_TO_MS = 6 * 3_600_000;
-/** 90 days of hours (or 36 hours of minutes): more points than any chart can show. */
-export const MAX_HTTP_BUCKETS = 2160;
-/** Routes in the breakdown, the busiest first. */
-export const TOP_ROUTES = 20;
 
 export const HttpMetricsQuery = z
   .object({
@@ -40,79 +41,6 @@ export const HttpMetricsQuery = z
   })
   .strict();
 export type HttpMetricsQuery = z.infer<typeof HttpMetricsQuery>;
-
-const Latency = {
-  p50Ms: z.number().nullable(),
-  p95Ms: z.number().nullable(),
-  p99Ms: z.number().nullable(),
-};
-
-export const HttpMetrics = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    resolution: z
-      .enum(RESOLUTIONS)
-      .describe("The bucket width used: the one asked for, unless it was too fine for the window"),
-    requestedResolution: z
-      .enum(RESOLUTIONS)
-      .nullable()
-      .describe("The `resolution` parameter as given, null when none was"),
-    notice: z
-      .string()
-      .nullable()
-      .describe(
-        `Why \`resolution\` differs from the one asked for (more than ${MAX_HTTP_BUCKETS} buckets), else null`,
-      ),
-    bucketSeconds: z.number().int(),
-    series: z
-      .array(
-        z.object({
-          time: z.string().describe("Bucket start, ISO 8601 UTC"),
-          count: z.number().int(),
-          errors: z.number().int(),
-          errorRate: z.number().describe("errors / count, 0 for an empty bucket"),
-          ...Latency,
-        }),
-      )
-      .describe("Every bucket of the window, empty ones with zero counts and null latencies"),
-    totals: z.object({
-      count: z.number().int(),
-      errors: z.number().int(),
-      errorRate: z.number(),
-      avgMs: z.number().nullable(),
-      minMs: z.number().nullable(),
-      maxMs: z.number().nullable(),
-      ...Latency,
-      requestsPerMinute: z.number().describe("count / minutes in the window"),
-    }),
-    routes: z
-      .array(
-        z.object({
-          method: z.string(),
-          route: z.string(),
-          service: z.string(),
-          count: z.number().int(),
-          errors: z.number().int(),
-          errorRate: z.number(),
-          avgMs: z.number(),
-          ...Latency,
-        }),
-      )
-      .describe(`The ${TOP_ROUTES} busiest (method, route, service), by count`),
-    routeCount: z.number().int().describe("Distinct (method, route, service) in the window"),
-    statusClasses: z
-      .object({
-        "2xx": z.number().int(),
-        "3xx": z.number().int(),
-        "4xx": z.number().int(),
-        "5xx": z.number().int(),
-        other: z.number().int().describe("1xx and requests without a status code"),
-      })
-      .describe("Request counts by status class"),
-  })
-  .meta({ id: "HttpMetrics" });
-export type HttpMetrics = z.infer<typeof HttpMetrics>;
 
 /** The aggregate columns every grouping reads, over http_requests' per-minute rows. */
 const AGGREGATES = `sum(request_count) AS count, sum(error_count) AS errors,
@@ -218,11 +146,12 @@ function chooseResolution(query: HttpMetricsQuery, window: TimeWindow): ChosenRe
  * Request counts, error rates and latency percentiles per bucket and for the whole window, the
  * busiest routes and the status classes, all from http_requests' per-minute histograms.
  */
-export async function httpMetrics(
-  deps: ReadDeps,
-  projectId: string,
-  query: HttpMetricsQuery,
-): Promise<HttpMetrics> {
+export async function httpMetrics({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & HttpMetricsQuery): Promise<HttpMetrics> {
+  const deps = ctx.deps.read;
   // time_range is required, so the dashboard fallback never applies.
   const window = dashboardWindow(query, deps.clock.now().getTime());
   const { resolution, requested, notice } = chooseResolution(query, window);

@@ -1,4 +1,14 @@
 import { z } from "zod";
+import {
+  type ComponentKind,
+  DEGRADED_PERCENT,
+  DOWN_PERCENT,
+  type HealthState,
+  type InfraComponent,
+  type InfraHealth,
+  type Reading,
+  STALE_AFTER_MS,
+} from "../contracts/infra.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
@@ -8,19 +18,9 @@ import {
   type TimeWindow,
   WindowQuery,
 } from "../lib/list-params.js";
-import type { ReadDeps } from "./read-deps.js";
+import type { ReadCtx } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
 
-export const COMPONENT_KINDS = ["pod", "container", "host", "instance"] as const;
-type ComponentKind = (typeof COMPONENT_KINDS)[number];
-export const HEALTH_STATES = ["healthy", "degraded", "down", "stale"] as const;
-type HealthState = (typeof HEALTH_STATES)[number];
-
-/** Utilization (percent) at which memory or disk make a component degraded, and down. */
-export const DEGRADED_PERCENT = 85;
-export const DOWN_PERCENT = 95;
-/** A component whose latest data point is older than this before the window's end is stale. */
-export const STALE_AFTER_MS = 5 * 60_000;
 /** Points per series: one bucket per minute for an hour, coarser for longer windows. */
 const SERIES_BUCKETS = 60;
 
@@ -39,57 +39,7 @@ export const InfraHealthQuery = z
   .strict();
 export type InfraHealthQuery = z.infer<typeof InfraHealthQuery>;
 
-const Reading = {
-  cpuPercent: z.number().nullable(),
-  memoryPercent: z.number().nullable(),
-  diskPercent: z.number().nullable().describe("The fullest filesystem"),
-  networkInBytesPerSec: z.number().nullable(),
-  networkOutBytesPerSec: z.number().nullable(),
-};
-type Reading = { [K in keyof typeof Reading]: number | null };
-
-const Source = z.string().nullable();
-export const InfraComponent = z
-  .object({
-    id: z.string().describe("<kind>:<name>, the value the `component` parameter takes"),
-    kind: z.enum(COMPONENT_KINDS),
-    name: z.string(),
-    attributes: z
-      .record(z.string(), z.string())
-      .describe("Identifying resource attributes (host, k8s, container, cloud)"),
-    services: z.array(z.string()).describe("service.name values reporting from this component"),
-    firstSeen: z.string(),
-    lastSeen: z.string().describe("Latest data point of any metric in the window"),
-    state: z.enum(HEALTH_STATES),
-    reasons: z.array(z.string()).describe("Why the state is not healthy, e.g. `disk 96 % ≥ 95 %`"),
-    current: z
-      .object(Reading)
-      .describe("Latest values; network rates of the latest bucket with data"),
-    sources: z
-      .object({ cpu: Source, memory: Source, disk: Source, network: Source })
-      .describe("The metric each value was read from, null when none was reported"),
-    series: z
-      .array(z.object({ time: z.string(), ...Reading }))
-      .describe("Bucket averages (rates for network), null where nothing was reported"),
-  })
-  .meta({ id: "InfraComponent" });
-export type InfraComponent = z.infer<typeof InfraComponent>;
 type Sources = InfraComponent["sources"];
-
-const Int = z.number().int();
-export const InfraHealth = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    thresholds: z.object({ degradedPercent: Int, downPercent: Int, staleAfterSeconds: Int }),
-    summary: z.object({ total: Int, healthy: Int, degraded: Int, down: Int, stale: Int }),
-    components: z
-      .array(InfraComponent)
-      .describe("Worst first: down, stale, degraded, healthy; then by id"),
-  })
-  .meta({ id: "InfraHealth" });
-export type InfraHealth = z.infer<typeof InfraHealth>;
 
 type Resource = "cpu" | "memory" | "disk";
 /**
@@ -295,11 +245,12 @@ function byComponent<T extends { component: string }>(rows: readonly T[]): Map<s
 }
 
 /** Infrastructure components with their latest utilization, a series per metric and a health state (default window: 1h). */
-export async function infraHealth(
-  deps: ReadDeps,
-  projectId: string,
-  query: InfraHealthQuery,
-): Promise<InfraHealth> {
+export async function infraHealth({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & InfraHealthQuery): Promise<InfraHealth> {
+  const deps = ctx.deps.read;
   const window = dashboardWindow(query, deps.clock.now().getTime(), "1h");
   const stepMs = bucketMs(window, SERIES_BUCKETS);
   const sql = new Sql(deps.telemetry, projectId);

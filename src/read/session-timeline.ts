@@ -1,4 +1,8 @@
-import { z } from "zod";
+import {
+  TIMELINE_LIMIT,
+  TIMELINE_MESSAGE_CHARS,
+  type TimelineEntry,
+} from "../contracts/browser-sessions.js";
 import { errorOccurrence } from "../ingest/derive/error-occurrences.js";
 import { occurrenceKey } from "../ingest/derive/occurrence-key.js";
 import { PAGE_ATTRIBUTES, pageOf } from "../ingest/derive/sessions.js";
@@ -6,86 +10,6 @@ import type { Source } from "../ingest/ingest-batch.js";
 import { isoMs, type TimeWindow } from "../lib/list-params.js";
 import type { ReadDeps } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
-
-/** Entries a session timeline shows at most; a longer session keeps its earliest. */
-export const TIMELINE_LIMIT = 2000;
-/** Log messages are cut to this many characters in a timeline; /v1/logs/:logId has the whole record. */
-export const TIMELINE_MESSAGE_CHARS = 2000;
-
-const Time = z.string().describe("ISO 8601 UTC; the start for spans");
-const Page = z
-  .string()
-  .nullable()
-  .describe(
-    "The page the user was on (`page.path`, else the path of `page.url`; a browser's documentLoad span: its URL's path), as the session's pages count it",
-  );
-const SpanFields = {
-  time: Time,
-  traceId: z.string(),
-  spanId: z.string(),
-  name: z.string(),
-  service: z.string(),
-  durationMs: z.number(),
-  status: z.string().describe("ok, error or unset"),
-  page: Page,
-};
-
-const SpanEntry = z.object({
-  ...SpanFields,
-  kind: z.literal("span"),
-  parentSpanId: z.string().nullable(),
-});
-const AiEntry = z.object({
-  ...SpanFields,
-  kind: z.literal("ai"),
-  operation: z.string().describe("gen_ai.operation.name, e.g. chat"),
-  provider: z.string(),
-  model: z.string().describe("The response model, else the requested one"),
-  inputTokens: z.number().int(),
-  outputTokens: z.number().int(),
-  totalTokens: z.number().int(),
-  costUsd: z.number(),
-});
-const LogEntry = z.object({
-  time: Time,
-  kind: z.literal("log"),
-  logId: z.string(),
-  level: z.string(),
-  message: z.string().describe(`The first ${TIMELINE_MESSAGE_CHARS} characters`),
-  service: z.string(),
-  traceId: z.string().nullable(),
-  spanId: z.string().nullable(),
-  page: Page,
-});
-const ErrorEntry = z.object({
-  time: Time,
-  kind: z.literal("error"),
-  source: z
-    .enum(["exception", "span_status", "log"])
-    .describe(
-      "An exception event of a span (with its log, if one recorded the same error), a span with status error and no error recorded in it, or an error/fatal log",
-    ),
-  errorId: z
-    .string()
-    .nullable()
-    .describe("The error group (/v1/errors/:errorId); null for a span status without exception"),
-  type: z.string().nullable(),
-  message: z.string(),
-  service: z.string(),
-  traceId: z.string().nullable(),
-  spanId: z.string().nullable(),
-  logId: z
-    .string()
-    .nullable()
-    .describe(
-      "The error log; on an exception too when a log of the same span recorded the same type and message (one occurrence, one entry)",
-    ),
-});
-
-export const TimelineEntry = z
-  .discriminatedUnion("kind", [SpanEntry, AiEntry, LogEntry, ErrorEntry])
-  .meta({ id: "SessionTimelineEntry" });
-export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 /** Sort key: time in nanoseconds, then kind (span, ai, log, error), then the item's id. */
 interface Keyed {

@@ -1,76 +1,18 @@
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  BREAKDOWN_LIMIT,
+  DIRECT,
+  type Share,
+  type Traffic,
+  UNKNOWN,
+} from "../contracts/browser-sessions.js";
 import { bucketMs, bucketStarts, dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
-import type { ReadDeps } from "./read-deps.js";
-import { mergedSessions } from "./sessions.js";
+import { mergedSessions } from "./browser-sessions.js";
+import type { ReadCtx } from "./read-deps.js";
 import { num, Sql } from "./sql.js";
 
 export const TrafficQuery = WindowQuery.strict();
 export type TrafficQuery = z.infer<typeof TrafficQuery>;
-
-/** Entries per breakdown; the rest are left out (shares then sum to less than 1). */
-export const BREAKDOWN_LIMIT = 20;
-/** The label of sessions whose browser, OS, device or country is not known. */
-export const UNKNOWN = "unknown";
-/** The label of sessions without a referrer. */
-export const DIRECT = "direct";
-
-const Share = (of: string) =>
-  z.object({
-    name: z.string(),
-    sessions: z.number().int(),
-    share: z.number().describe(`sessions / totals.sessions (${of})`),
-  });
-const Breakdown = (of: string) =>
-  z.array(Share(of)).describe(`Most sessions first, then by name; at most ${BREAKDOWN_LIMIT}`);
-
-export const Traffic = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    totals: z.object({
-      sessions: z.number().int().describe("Sessions overlapping the window"),
-      uniqueUsers: z
-        .number()
-        .int()
-        .describe("Distinct user.id among them (sessions without one are not counted)"),
-      sessionsWithErrors: z.number().int(),
-      avgDurationMs: z.number().describe("Mean of lastSeen − startedAt; 0 without sessions"),
-      uniquePageViews: z
-        .number()
-        .int()
-        .describe("Distinct pages per session, summed: each page counts once per session"),
-      bounceRate: z
-        .number()
-        .nullable()
-        .describe(
-          "Share of sessions with a known page that saw exactly one distinct page; null when none has a page",
-        ),
-    }),
-    browsers: Breakdown(`'${UNKNOWN}' when no user agent was sent`),
-    operatingSystems: Breakdown(`'${UNKNOWN}' when not known`),
-    devices: Breakdown(`desktop, mobile, tablet, tv, bot or '${UNKNOWN}'`),
-    countries: Breakdown(`ISO 3166-1 alpha-2, '${UNKNOWN}' when not known`),
-    referrers: Breakdown(`the referrer's host; '${DIRECT}' without a referrer`),
-    entryPages: Breakdown("sessions without a page are not listed"),
-    topPages: Breakdown(
-      "sessions that visited the page; a session counts once for each page it visited",
-    ),
-    series: z
-      .array(
-        z.object({
-          time: z.string(),
-          activeSessions: z.number().int().describe("Sessions overlapping the bucket"),
-          startedSessions: z
-            .number()
-            .int()
-            .describe("Sessions that began in the bucket (and the window)"),
-        }),
-      )
-      .describe("Every bucket of the window, zeros included"),
-  })
-  .meta({ id: "Traffic" });
-export type Traffic = z.infer<typeof Traffic>;
 
 type ShareRow = z.infer<ReturnType<typeof Share>>;
 const DIMENSIONS = {
@@ -89,11 +31,12 @@ const known = (column: string) => `if(${column} = '', '${UNKNOWN}', ${column})`;
 const REFERRER_HOST = `if(ref = '', '${DIRECT}', if(domain(ref) = '', left(ref, 256), domain(ref)))`;
 
 /** Where a project's traffic came from: sessions overlapping the window (default: the last 24h). */
-export async function trafficReport(
-  deps: ReadDeps,
-  projectId: string,
-  query: TrafficQuery,
-): Promise<Traffic> {
+export async function trafficReport({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & TrafficQuery): Promise<Traffic> {
+  const deps = ctx.deps.read;
   const window = dashboardWindow(query, deps.clock.now().getTime());
   const step = bucketMs(window);
   const sql = new Sql(deps.telemetry, projectId);

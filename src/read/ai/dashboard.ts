@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AI_CONTEXTS, type AiDashboard, type Usage } from "../../contracts/ai.js";
 import {
   bucketMs,
   bucketStarts,
@@ -6,16 +7,10 @@ import {
   isoMs,
   WindowQuery,
 } from "../../lib/list-params.js";
-import type { ReadDeps } from "../read-deps.js";
+import type { ReadCtx } from "../read-deps.js";
 import { num, Sql, whereClause } from "../sql.js";
 import { ANALYZERS } from "./analyzers/index.js";
-import {
-  AI_CONTEXTS,
-  type Analyzer,
-  type AnalyzerContext,
-  compareRecommendations,
-  Recommendation,
-} from "./recommendation.js";
+import { type Analyzer, type AnalyzerContext, compareRecommendations } from "./recommendation.js";
 import { ms, ratio, usd } from "./stats.js";
 
 export const AiDashboardQuery = z
@@ -28,73 +23,6 @@ export const AiDashboardQuery = z
   })
   .strict();
 export type AiDashboardQuery = z.infer<typeof AiDashboardQuery>;
-
-const Tokens = z.object({
-  input: z.number().int().describe("Input (prompt) tokens, cached ones included"),
-  output: z.number().int(),
-  cacheRead: z.number().int().describe("Input tokens served from the provider's prompt cache"),
-  cacheCreation: z.number().int().describe("Input tokens written to the prompt cache"),
-  total: z.number().int().describe("input + output"),
-});
-
-const Usage = z.object({
-  calls: z.number().int(),
-  errors: z.number().int().describe("Calls with status error"),
-  errorRate: z.number().describe("errors / calls, 0 without calls"),
-  tokens: Tokens,
-  costUsd: z.number().describe("Estimated from the price table at ingestion"),
-  latencyMs: z.object({
-    avg: z.number(),
-    p50: z.number(),
-    p95: z.number(),
-  }),
-});
-
-export const AiDashboard = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    bucketSeconds: z.number().int(),
-    contexts: z.array(z.enum(AI_CONTEXTS)).describe("The areas analyzed"),
-    analyzers: z
-      .array(z.object({ id: z.string(), context: z.enum(AI_CONTEXTS) }))
-      .describe("The analyzers that ran"),
-    summary: Usage.describe("Every AI call (span with gen_ai.* attributes) in the window"),
-    byModel: z
-      .array(
-        Usage.extend({
-          provider: z.string(),
-          requestModel: z.string(),
-          responseModel: z.string(),
-        }),
-      )
-      .describe("By provider, requested and answering model; highest cost first (at most 50)"),
-    byProvider: z
-      .array(Usage.extend({ provider: z.string() }))
-      .describe("Highest cost first (at most 50)"),
-    topOperations: z
-      .array(Usage.extend({ operation: z.string(), aiOperation: z.string() }))
-      .describe("By span name and gen_ai.operation.name; highest cost first (at most 10)"),
-    series: z
-      .array(
-        z.object({
-          time: z.string(),
-          calls: z.number().int(),
-          errors: z.number().int(),
-          inputTokens: z.number().int(),
-          outputTokens: z.number().int(),
-          totalTokens: z.number().int(),
-          costUsd: z.number(),
-        }),
-      )
-      .describe("Calls, tokens and cost per bucket, every bucket present"),
-    recommendations: z
-      .array(Recommendation)
-      .describe("Findings of the analyzers, most severe first, then by id"),
-  })
-  .meta({ id: "AiDashboard" });
-export type AiDashboard = z.infer<typeof AiDashboard>;
-type Usage = z.infer<typeof Usage>;
 
 const USAGE_SELECT = `count() AS calls, countIf(status = 'error') AS errors,
   sum(input_tokens) AS input, sum(output_tokens) AS output, sum(cache_read_tokens) AS cache_read,
@@ -136,19 +64,24 @@ const BY_COST = "cost DESC, calls DESC";
  * overall, by model, provider and operation and over time, and the recommendations of the
  * analyzers of the requested context (all of them without one).
  */
-export async function aiDashboard(
-  deps: ReadDeps,
-  projectId: string,
-  query: AiDashboardQuery,
-  analyzers: readonly Analyzer[] = ANALYZERS,
-): Promise<AiDashboard> {
+export async function aiDashboard({
+  ctx,
+  projectId,
+  analyzers = ANALYZERS,
+  ...query
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  analyzers?: readonly Analyzer[];
+} & AiDashboardQuery): Promise<AiDashboard> {
+  const deps = ctx.deps.read;
   const window = dashboardWindow(query, deps.clock.now().getTime());
   const step = bucketMs(window);
   const contexts = query.context ? [query.context] : [...AI_CONTEXTS];
   const selected = analyzers.filter((a) => contexts.includes(a.context));
-  const ctx: AnalyzerContext = { window, sql: () => new Sql(deps.telemetry, projectId) };
+  const reading: AnalyzerContext = { window, sql: () => new Sql(deps.telemetry, projectId) };
 
-  const sql = ctx.sql();
+  const sql = reading.sql();
   const where = whereClause(sql, sql.within("timestamp", window));
   const table = sql.table("ai_spans");
   const [totals, models, providers, operations, buckets, findings] = await Promise.all([
@@ -174,7 +107,7 @@ export async function aiDashboard(
               sum(total_tokens) AS total, sum(cost_usd) AS cost
        FROM ${table} ${where} GROUP BY bucket`,
     ),
-    Promise.all(selected.map((a) => a.analyze(ctx))),
+    Promise.all(selected.map((a) => a.analyze(reading))),
   ]);
 
   const byBucket = new Map(buckets.map((b) => [num(b.bucket), b]));

@@ -1,6 +1,7 @@
+import type { RecommendationSeverity } from "../../contracts/ai.js";
 import { num, type Sql, whereClause } from "../sql.js";
 import { MODEL_SQL } from "./endpoints.js";
-import { type Analyzer, recommend, type Severity, severityAt } from "./recommendation.js";
+import { type Analyzer, recommend, severityAt } from "./recommendation.js";
 import { ratio } from "./stats.js";
 
 /** Volume and rate thresholds of a per-model rate analyzer. */
@@ -11,7 +12,7 @@ export interface RateThresholds {
   minHits: number;
   minRate: number;
   /** `[rate, severity]` steps, highest first; below them the finding is low. */
-  severities: readonly (readonly [number, Severity])[];
+  severities: readonly (readonly [number, RecommendationSeverity])[];
 }
 
 /** How one quality analyzer counts: which calls qualify and which of them are hits. */

@@ -1,50 +1,13 @@
-import { z } from "zod";
+import {
+  type AiContext,
+  type Evidence,
+  RECOMMENDATION_SEVERITIES,
+  type Recommendation,
+  type RecommendationSeverity,
+} from "../../contracts/ai.js";
 import type { TimeWindow } from "../../lib/list-params.js";
 import type { Sql } from "../sql.js";
 import { compareText } from "./stats.js";
-
-/** The areas the dashboard's analyzers look at; `context` selects one of them. */
-export const AI_CONTEXTS = ["performance", "security", "cost", "quality"] as const;
-export type AiContext = (typeof AI_CONTEXTS)[number];
-
-/** Severities from least to most urgent. */
-export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export const Evidence = z
-  .object({
-    metrics: z
-      .record(z.string(), z.number())
-      .describe("The measured numbers the finding rests on (counts, rates 0–1, ms, USD)"),
-    labels: z
-      .record(z.string(), z.string())
-      .describe("What the finding is about: route, service, model, kind…"),
-    breakdown: z
-      .array(z.object({ dimension: z.string(), value: z.string(), count: z.number().int() }))
-      .describe("Top contributors with their counts, e.g. routes, client addresses, statuses"),
-    excerpts: z
-      .array(z.string())
-      .describe("Short texts for context (statements, masked log excerpts); secrets are masked"),
-    traceIds: z.array(z.string()).describe("Sample traces showing the finding"),
-    logIds: z.array(z.string()).describe("Sample log records showing the finding"),
-  })
-  .meta({ id: "AiEvidence" });
-export type Evidence = z.infer<typeof Evidence>;
-
-export const Recommendation = z
-  .object({
-    id: z
-      .string()
-      .describe("`<analyzer>:<subject>`, the same for the same finding on every request"),
-    analyzer: z.string().describe("The analyzer that produced it"),
-    context: z.enum(AI_CONTEXTS),
-    severity: z.enum(SEVERITIES),
-    title: z.string(),
-    evidence: Evidence,
-    action: z.string().describe("A suggested fix"),
-  })
-  .meta({ id: "AiRecommendation" });
-export type Recommendation = z.infer<typeof Recommendation>;
 
 /** What an analyzer reads: the project's telemetry in the dashboard's window. */
 export interface AnalyzerContext {
@@ -66,7 +29,7 @@ export function recommend(
   analyzer: Pick<Analyzer, "id" | "context">,
   subject: string,
   fields: {
-    severity: Severity;
+    severity: RecommendationSeverity;
     title: string;
     action: string;
     evidence: Partial<Evidence>;
@@ -92,7 +55,8 @@ export function recommend(
 
 /** Most severe first, then by id, so equal inputs always give the same order. */
 export function compareRecommendations(a: Recommendation, b: Recommendation): number {
-  const bySeverity = SEVERITIES.indexOf(b.severity) - SEVERITIES.indexOf(a.severity);
+  const bySeverity =
+    RECOMMENDATION_SEVERITIES.indexOf(b.severity) - RECOMMENDATION_SEVERITIES.indexOf(a.severity);
   return bySeverity !== 0 ? bySeverity : compareText(a.id, b.id);
 }
 
@@ -102,9 +66,9 @@ export function compareRecommendations(a: Recommendation, b: Recommendation): nu
  */
 export function severityAt(
   value: number,
-  steps: readonly (readonly [number, Severity])[],
-  fallback: Severity,
-): Severity {
+  steps: readonly (readonly [number, RecommendationSeverity])[],
+  fallback: RecommendationSeverity,
+): RecommendationSeverity {
   for (const [min, severity] of steps) if (value >= min) return severity;
   return fallback;
 }

@@ -1,4 +1,4 @@
-import type { Severity } from "./recommendation.js";
+import type { RecommendationSeverity } from "../../contracts/ai.js";
 
 /**
  * One way a secret shows up in text: an optional prefix that is not secret (`password=`,
@@ -15,7 +15,7 @@ interface SecretPattern {
 export interface SecretKind {
   kind: string;
   name: string;
-  severity: Severity;
+  severity: RecommendationSeverity;
   patterns: readonly SecretPattern[];
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AI_CONTEXTS } from "../recommendation.js";
+import { AI_CONTEXTS } from "../../../contracts/ai.js";
 import { ANALYZERS } from "./index.js";
 
 describe("the analyzer registry", () => {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { AiDashboard, AiDashboardQuery, aiDashboard } from "../../../read/ai/dashboard.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
+import { AiDashboard } from "../../../contracts/ai.js";
+import { AiDashboardQuery, aiDashboard } from "../../../read/ai/dashboard.js";
+import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/ai/dashboard. */
 export const aiRoutes =
@@ -22,7 +22,6 @@ export const aiRoutes =
         querystring: AiDashboardQuery,
         response: AiDashboard,
       }),
-      async (request) =>
-        aiDashboard(deps.read, apiKeyCtx(deps.domain, request).actor.projectId, request.query),
+      async (request) => aiDashboard({ ...keyReader(deps.domain, request), ...request.query }),
     );
   };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { HttpMetrics, HttpMetricsQuery, httpMetrics } from "../../../read/http-metrics.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
+import { HttpMetrics } from "../../../contracts/http-metrics.js";
+import { HttpMetricsQuery, httpMetrics } from "../../../read/http-metrics.js";
+import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/http-metrics. */
 export const httpMetricsRoutes =
@@ -24,7 +24,6 @@ export const httpMetricsRoutes =
         querystring: HttpMetricsQuery,
         response: HttpMetrics,
       }),
-      async (request) =>
-        httpMetrics(deps.read, apiKeyCtx(deps.domain, request).actor.projectId, request.query),
+      async (request) => httpMetrics({ ...keyReader(deps.domain, request), ...request.query }),
     );
   };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { InfraHealth, InfraHealthQuery, infraHealth } from "../../../read/infra.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
+import { InfraHealth } from "../../../contracts/infra.js";
+import { InfraHealthQuery, infraHealth } from "../../../read/infra.js";
+import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/infra-health. */
 export const infraRoutes =
@@ -21,7 +21,6 @@ export const infraRoutes =
         querystring: InfraHealthQuery,
         response: InfraHealth,
       }),
-      async (request) =>
-        infraHealth(deps.read, apiKeyCtx(deps.domain, request).actor.projectId, request.query),
+      async (request) => infraHealth({ ...keyReader(deps.domain, request), ...request.query }),
     );
   };

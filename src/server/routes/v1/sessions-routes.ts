@@ -1,26 +1,29 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
-import { TIMELINE_LIMIT } from "../../../read/session-timeline.js";
+import {
+  BREAKDOWN_LIMIT,
+  SessionDetail,
+  SessionSummary,
+  TIMELINE_LIMIT,
+  Traffic,
+} from "../../../contracts/browser-sessions.js";
 import {
   getSession,
   ListSessionsQuery,
   listSessions,
-  SessionDetail,
   SessionIdParam,
-  SessionSummary,
-} from "../../../read/sessions.js";
-import { BREAKDOWN_LIMIT, Traffic, TrafficQuery, trafficReport } from "../../../read/traffic.js";
+} from "../../../read/browser-sessions.js";
+import { TrafficQuery, trafficReport } from "../../../read/traffic.js";
 import { listOf } from "../../pagination.js";
-import { apiKeyCtx } from "../../request-context.js";
-import { readRoute } from "./read-route.js";
+import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/sessions, /v1/sessions/:sessionId and /v1/traffic. */
 export const sessionsRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const project = (request: Parameters<typeof apiKeyCtx>[1]) =>
-      apiKeyCtx(deps.domain, request).actor.projectId;
+    const reader = (request: FastifyRequest) => keyReader(deps.domain, request);
     app.get(
       "/sessions",
       readRoute({
@@ -34,7 +37,7 @@ export const sessionsRoutes =
         querystring: ListSessionsQuery,
         response: listOf(SessionSummary),
       }),
-      async (request) => listSessions(deps.read, project(request), request.query),
+      async (request) => listSessions({ ...reader(request), ...request.query }),
     );
     app.get(
       "/sessions/:sessionId",
@@ -53,7 +56,7 @@ export const sessionsRoutes =
         params: z.object({ sessionId: SessionIdParam }),
         response: SessionDetail,
       }),
-      async (request) => getSession(deps.read, project(request), request.params.sessionId),
+      async (request) => getSession({ ...reader(request), sessionId: request.params.sessionId }),
     );
     app.get(
       "/traffic",
@@ -67,6 +70,6 @@ export const sessionsRoutes =
         querystring: TrafficQuery,
         response: Traffic,
       }),
-      async (request) => trafficReport(deps.read, project(request), request.query),
+      async (request) => trafficReport({ ...reader(request), ...request.query }),
     );
   };

@@ -1,9 +1,15 @@
 import { z } from "zod";
+import {
+  DEVICES,
+  SESSION_SORTS,
+  type SessionDetail,
+  type SessionSummary,
+} from "../contracts/browser-sessions.js";
 import type { Page } from "../contracts/pagination.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import { isoMs, listQuery, resolveWindow, type TimeWindow } from "../lib/list-params.js";
-import type { ReadDeps } from "./read-deps.js";
-import { readTimeline, TIMELINE_LIMIT, TimelineEntry } from "./session-timeline.js";
+import type { ReadCtx } from "./read-deps.js";
+import { readTimeline } from "./session-timeline.js";
 import { num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
 
 /** The `session.id` values the API can look up: the characters SDKs use (uuids, hex, prefixed ids). */
@@ -14,7 +20,6 @@ export const SessionIdParam = z
     "must be 1–100 characters of A–Z, a–z, 0–9, '.', '_', ':', '-'",
   );
 
-const SESSION_SORTS = ["started_at", "last_seen", "duration", "errors", "spans"] as const;
 const SORT_COLUMNS: Record<(typeof SESSION_SORTS)[number], string> = {
   started_at: "start_ms",
   last_seen: "last_ms",
@@ -32,9 +37,7 @@ export const ListSessionsQuery = listQuery(
       user_id: Text("Only sessions of this user (`user.id`), exact"),
       browser: Text("Only sessions in this browser, e.g. Chrome (case-insensitive)"),
       os: Text("Only sessions on this operating system, e.g. Windows, iOS (case-insensitive)"),
-      device: z
-        .enum(["desktop", "mobile", "tablet", "tv", "bot"])
-        .describe("Only sessions on this device type"),
+      device: z.enum(DEVICES).describe("Only sessions on this device type"),
       country: z
         .string()
         .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO country code")
@@ -46,51 +49,6 @@ export const ListSessionsQuery = listQuery(
     .partial().shape,
 );
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
-
-export const SessionSummary = z
-  .object({
-    id: z.string(),
-    userId: z.string().nullable(),
-    startedAt: z.string().describe("Time of the session's first span or log, ISO 8601 UTC"),
-    lastSeen: z.string().describe("Time of its latest span or log (their start times)"),
-    durationMs: z.number().int().describe("lastSeen − startedAt"),
-    counts: z.object({
-      spans: z.number().int().describe("Spans, AI spans included"),
-      logs: z.number().int(),
-      errors: z
-        .number()
-        .int()
-        .describe(
-          "Error occurrences (exception events and error/fatal logs; an exception event and a log of the same span, type and message are one), plus failed spans (status error) in which no error was recorded",
-        ),
-      aiSpans: z.number().int().describe("Spans carrying gen_ai.* attributes"),
-    }),
-    services: z.array(z.string()).describe("Services that sent its telemetry, sorted"),
-    browser: z.string().nullable(),
-    browserVersion: z.string().nullable(),
-    os: z.string().nullable(),
-    device: z.string().nullable().describe("desktop, mobile, tablet, tv or bot"),
-    country: z.string().nullable().describe("ISO 3166-1 alpha-2"),
-    referrer: z.string().nullable().describe("Referrer of the session's first page, as sent"),
-    entryPage: z.string().nullable().describe("Path of the first page seen"),
-    pageCount: z.number().int().describe("Distinct pages visited"),
-  })
-  .meta({ id: "SessionSummary" });
-export type SessionSummary = z.infer<typeof SessionSummary>;
-
-export const SessionDetail = SessionSummary.extend({
-  userAgent: z.string().nullable(),
-  pages: z.array(z.string()).describe("Distinct pages visited, sorted"),
-  timeline: z
-    .array(TimelineEntry)
-    .describe("Spans, AI spans, logs and errors in time order (see the endpoint description)"),
-  truncated: z
-    .boolean()
-    .describe(
-      `True when the session has more than ${TIMELINE_LIMIT} entries; the earliest are kept`,
-    ),
-}).meta({ id: "SessionDetail" });
-export type SessionDetail = z.infer<typeof SessionDetail>;
 
 /**
  * A session's errors from its partial rows: its distinct error keys (sessionErrorKey), a failed
@@ -171,11 +129,12 @@ function toSummary(row: SessionRow): SessionSummary {
 }
 
 /** Sessions overlapping the window (all when none is given), newest first unless sorted otherwise. */
-export async function listSessions(
-  deps: ReadDeps,
-  projectId: string,
-  query: ListSessionsQuery,
-): Promise<Page<SessionSummary>> {
+export async function listSessions({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & ListSessionsQuery): Promise<Page<SessionSummary>> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const window = resolveWindow(query, deps.clock.now().getTime());
   const filters = [
@@ -206,11 +165,16 @@ export async function listSessions(
 }
 
 /** One session: its summary, pages and user agent, and the timeline of everything it sent. */
-export async function getSession(
-  deps: ReadDeps,
-  projectId: string,
-  sessionId: string,
-): Promise<SessionDetail> {
+export async function getSession({
+  ctx,
+  projectId,
+  sessionId,
+}: {
+  ctx: ReadCtx;
+  projectId: string;
+  sessionId: string;
+}): Promise<SessionDetail> {
+  const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const [row] = await sql.query<SessionRow>(
     `SELECT ${MERGED_SELECT} FROM ${sql.table("sessions")}
