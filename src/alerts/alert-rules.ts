@@ -84,7 +84,7 @@ export async function createRule({
   input: unknown;
 }): Promise<AlertRuleView> {
   const deps = ctx.deps.alertRules;
-  const project = await requireProject(ctx, projectId, "write");
+  const project = await requireProject({ ctx, projectId, access: "write" });
   const { parsed, definition, query } = await checkRule(deps.tql, projectId, input);
   const record = newAlertRuleRecord({
     id: ctx.deps.newId("alr"),
@@ -121,7 +121,7 @@ export async function listRules({
   projectId: string;
   query: PageQuery;
 }): Promise<Page<AlertRuleView>> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   const { repos } = ctx.deps.meta;
   const now = ctx.deps.clock.now();
   const filter = { projectId, now: now.toISOString() };

@@ -50,7 +50,7 @@ export const ListAlertsQuery = listQuery(ALERT_RULE_SORTS, {
 export type ListAlertsQuery = z.infer<typeof ListAlertsQuery>;
 
 const readCtx = async (ctx: Ctx, projectId: string) => {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   return { repos: ctx.deps.meta.repos, now: ctx.deps.clock.now() };
 };
 

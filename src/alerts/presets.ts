@@ -361,6 +361,6 @@ export async function listAlertPresets({
   ctx: Ctx;
   projectId: string;
 }): Promise<AlertPresetView[]> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   return alertPresetCatalog();
 }
