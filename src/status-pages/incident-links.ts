@@ -4,9 +4,6 @@ import { unknownIds } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { requireOrg } from "../projects/projects.js";
 
-/** How many components one incident may name. */
-export const MAX_INCIDENT_COMPONENTS = 100;
-
 /**
  * Putting an incident on public pages is the pages' owners' and admins' call, as any other write
  * under a page: checked before the incident's transaction opens.
