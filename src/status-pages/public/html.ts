@@ -151,8 +151,8 @@ export const formatDuration = (ms: number): string => {
   return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
 };
 
-// Every state's words come from the one rule (state-rule.ts): a pill, a day, an incident and
-// the banner never name one state two ways.
+// Every state's words are the contract's (src/contracts/status-pages.ts): a pill, a day, an
+// incident and the banner never name one state two ways.
 export const COMPONENT_STATE_LABEL: Record<ComponentState, string> = STATE_LABEL;
 
 export const DAY_STATUS_LABEL: Record<HistoryDay["status"], string> = {

@@ -25,7 +25,7 @@ export interface RenderStatusPageOptions {
   now: Date;
 }
 
-/** The banner's headline: the page state's own words (state-rule.ts), as pills and incidents use. */
+/** The banner's headline: the page state's own words (src/contracts/status-pages.ts), as pills and incidents use. */
 export const bannerHeadline = (data: StatusPageData): string => PAGE_HEADLINE[data.page.status];
 
 const ICONS: Record<PageState, string> = {

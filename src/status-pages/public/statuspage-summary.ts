@@ -132,7 +132,7 @@ const pageIndicator = (data: StatusPageData): SpIndicator => {
   return maintenance ? "maintenance" : "none";
 };
 
-// An incident's impact as the page's indicator words the same state (state-rule.ts), so an
+// An incident's impact as the page's indicator words the same state (state-rule.ts' impact), so an
 // incident never says more or less than the page: degraded is minor, down is critical.
 const IMPACT: Record<PublicIncident["impact"], SpIncident["impact"]> = {
   degraded: "minor",
