@@ -30,7 +30,7 @@ export interface IncidentsTable {
 export interface IncidentEventsTable {
   id: string;
   incident_id: string;
-  /** opened | update | severity_changed | … (see src/incidents/model.ts) */
+  /** opened | update | severity_changed | … (see src/contracts/incident-catalog.ts) */
   type: string;
   at: string;
   /** user | system | monitor | alert */
