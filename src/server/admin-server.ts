@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { AppDeps } from "../composition/app-deps.js";
 import { limitConnections } from "./connection-limits.js";
-import { registerErrorHandling } from "./plugins/errors.js";
+import { registerErrorHandling } from "./plugins/error-handling.js";
 import { noSniff, useSecurityHeaders } from "./plugins/security-headers.js";
 import { sendProblem } from "./problem.js";
 import type { RateLimitCounter } from "./rate-limit-counter.js";

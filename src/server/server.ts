@@ -13,7 +13,7 @@ import { useBodyTimeout } from "./body-timeout.js";
 import { limitConnections } from "./connection-limits.js";
 import { KeyLimiter } from "./key-limiter.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
-import { registerErrorHandling, registerNotFound } from "./plugins/errors.js";
+import { registerErrorHandling, registerNotFound } from "./plugins/error-handling.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { sessionRateLimiter, useProjectSession } from "./plugins/project-session.js";
 import { keyRateLimiter, useRateLimits } from "./plugins/rate-limit.js";
