@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type {
+  UpdateWebhookEndpointInput,
   WebhookDeliveryRecordView,
   WebhookEndpointView,
 } from "../../../../src/contracts/webhooks";
@@ -29,7 +30,10 @@ export function EndpointActions({
     ]);
   const toggle = useMutation({
     mutationFn: () =>
-      api<WebhookEndpointView>(path, { method: "PATCH", body: { isActive: !endpoint.isActive } }),
+      api<WebhookEndpointView>(path, {
+        method: "PATCH",
+        body: { isActive: !endpoint.isActive } satisfies UpdateWebhookEndpointInput,
+      }),
     onSuccess: refresh,
   });
   const test = useMutation({

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { Link } from "wouter";
 import type {
+  UpdateWebhookEndpointInput,
   WebhookDeliveryRecordView,
   WebhookEndpointView,
 } from "../../../../src/contracts/webhooks";
@@ -99,7 +100,7 @@ function EndpointView({ endpoint, write }: { endpoint: WebhookEndpointView; writ
 /** A change of the endpoint (PATCH with what `change` gives), then the list asked again. */
 function usePatchEndpoint(
   endpoint: WebhookEndpointView,
-  change: () => Partial<Pick<WebhookEndpointView, "url" | "events">>,
+  change: () => Pick<UpdateWebhookEndpointInput, "url" | "events">,
   onDone: () => void,
 ) {
   const { projectId } = useProject();

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type {
   CreatedWebhookEndpointView,
+  CreateWebhookEndpointInput,
   WebhookEndpointView,
   WebhookEventTypeView,
 } from "../../../../src/contracts/webhooks";
@@ -138,7 +139,7 @@ function CreateEndpointForm({
     () =>
       api<CreatedWebhookEndpointView>(webhookPath(projectId), {
         method: "POST",
-        body: { url, events },
+        body: { url, events } satisfies CreateWebhookEndpointInput,
       }),
     keys.endpoints(projectId),
     onCreated,
