@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlertRuleDefinition } from "../meta/repositories/alert-rule-definition.js";
-import { conditionText } from "./evaluator.js";
+import { conditionText } from "./evaluation-writes.js";
 
 const definition = (preset: AlertRuleDefinition["preset"], threshold: number) => ({
   definition: {

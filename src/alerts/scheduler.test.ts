@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../lib/clock.js";
 import { nextSlot } from "../lib/periodic-scheduler.js";
-import type { AlertEvaluation } from "./evaluator.js";
+import type { AlertEvaluation } from "./evaluation-writes.js";
 import { createAlertScheduler } from "./scheduler.js";
 
 const MINUTE = 60_000;
