@@ -1,10 +1,14 @@
-import { readFileSync } from "node:fs";
+/**
+ * The function allow-list held against chDB: only functions chDB has, with its aggregate and
+ * case-insensitive flags, every argument count it takes, a sample call of each running, and
+ * ClickHouse's letter-case and combinator rules. The list on its own: src/tql/functions.test.ts;
+ * what stays out: test/tql-functions-forbidden.int.test.ts.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import type { FunctionDef } from "../src/tql/functions/function-def.js";
-import { COMBINATORS, FUNCTIONS, functionNames, resolveFunction } from "../src/tql/functions.js";
-import { renderTqlFunctionsDoc, UNAVAILABLE_FUNCTIONS } from "../src/tql/functions-doc.js";
+import { FUNCTIONS, resolveFunction } from "../src/tql/functions.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 interface SystemFunction {
@@ -49,88 +53,6 @@ const NARROWER_THAN_ENGINE = [
   "untuple/0", // a special form, not counted like a function's arguments
   "untuple/2",
 ];
-
-/** The forbidden names of the brief: none may resolve, with or without combinators. */
-const FORBIDDEN = [
-  "joinGet",
-  "joinGetOrNull",
-  "dictGet",
-  "dictGetString",
-  "dictGetOrDefault",
-  "dictGetOrNull",
-  "dictHas",
-  "file",
-  "url",
-  "s3",
-  "remote",
-  "input",
-  "numbers",
-  "generateRandom",
-  "getSetting",
-  "getSettingOrDefault",
-  "currentDatabase",
-  "currentUser",
-  "currentSchemas",
-  "hostName",
-  "fqdn",
-  "FQDN",
-  "version",
-  "uptime",
-  "tcpPort",
-  "getMacro",
-  "getServerPort",
-  "serverUUID",
-  "shardNum",
-  "shardCount",
-  "filesystemAvailable",
-  "filesystemCapacity",
-  "filesystemUnreserved",
-  "sleep",
-  "sleepEachRow",
-  "throwIf",
-  "getClientHTTPHeader",
-  "hasColumnInTable",
-  "currentProfiles",
-  "currentRoles",
-  "enabledRoles",
-  "defaultRoles",
-  "buildId",
-  "revision",
-  "zookeeperSessionUptime",
-  "initialQueryID",
-  "queryID",
-  "blockNumber",
-  "transactionID",
-  "catboostEvaluate",
-  "naiveBayesClassifier",
-  "addressToLine",
-  "addressToSymbol",
-  "demangle",
-  "trap",
-  "getOSKernelVersion",
-  "displayName",
-  "structureToCapnProtoSchema",
-  "globalIn",
-  "globalNotIn",
-  "dynamicType",
-  "runningDifference",
-  "neighbor",
-  "rowNumberInAllBlocks",
-  "arrayReduce",
-  "aiGenerate",
-  "CAST",
-];
-
-/** system.functions categories whose every member reads outside the query's data. */
-const FORBIDDEN_CATEGORIES = new Set([
-  "AI",
-  "Dictionary",
-  "Embedded Dictionary",
-  "Internal",
-  "Introspection",
-]);
-const FORBIDDEN_PREFIXES =
-  /^(dict|joinGet|filesystem|sleep|global|current|getSetting|region|transaction|zookeeper)/;
 
 const ARITY_ERRORS = new Set([34, 35, 42]); // TOO_MANY_, TOO_FEW_, NUMBER_OF_ARGUMENTS_DOESNT_MATCH
 const SYNTAX_ERROR = 62;
@@ -256,28 +178,6 @@ describe("TQL function registry on chDB", () => {
     }
   }
 
-  it("has no duplicate names, also among the names ClickHouse compares ignoring case", () => {
-    const names = FUNCTIONS.map((def) => def.name);
-    expect(names.length).toBe(new Set(names).size);
-    const folded = FUNCTIONS.filter((def) => def.caseInsensitive).map((def) =>
-      def.name.toLowerCase(),
-    );
-    expect(folded.length).toBe(new Set(folded).size);
-  });
-
-  it("has well-formed entries", () => {
-    for (const def of FUNCTIONS) {
-      expect(def.description.length, def.name).toBeGreaterThan(0);
-      expect(def.minArgs, def.name).toBeGreaterThanOrEqual(0);
-      expect(def.maxArgs, def.name).toBeGreaterThanOrEqual(def.minArgs);
-      if (def.params) {
-        expect(def.aggregate, `${def.name}: only aggregates are parametric`).toBe(true);
-        expect(def.params.max, def.name).toBeGreaterThanOrEqual(def.params.min);
-      }
-      if (def.lambda) expect(def.aggregate, def.name).toBe(false);
-    }
-  });
-
   it("lists only functions chDB has, with its aggregate and case-insensitive flags", () => {
     const mismatches: string[] = [];
     for (const def of FUNCTIONS) {
@@ -383,123 +283,5 @@ describe("TQL function registry on chDB", () => {
     }
     // -State runs in chDB but yields an internal aggregation state: left out on purpose.
     expect(mismatches).toEqual(["sumState: TQL rejects, chDB error 0"]);
-  });
-
-  it("rejects functions that reach outside the project's data", () => {
-    const unavailable = UNAVAILABLE_FUNCTIONS.flatMap(({ names }) => names).map((name) =>
-      name.replace(/\*$/, ""),
-    );
-    const risky = [...system.values()]
-      .filter(
-        (row) =>
-          row.categories.split(", ").some((category) => FORBIDDEN_CATEGORIES.has(category)) ||
-          FORBIDDEN_PREFIXES.test(row.name),
-      )
-      .map((row) => row.name);
-    expect(risky.length).toBeGreaterThan(50);
-    for (const name of [...FORBIDDEN, ...unavailable, ...risky]) {
-      expect(resolveFunction(name), name).toBeUndefined();
-      for (const { suffix } of COMBINATORS)
-        expect(resolveFunction(name + suffix), name + suffix).toBeUndefined();
-    }
-  });
-
-  it("keeps docs/tql-functions.md in step with the registry", () => {
-    const doc = readFileSync(new URL("../docs/tql-functions.md", import.meta.url), "utf8");
-    expect(doc).toBe(renderTqlFunctionsDoc());
-  });
-});
-
-describe("resolveFunction", () => {
-  const def = (name: string) => FUNCTIONS.find((entry) => entry.name === name) as FunctionDef;
-
-  it("resolves a plain name to its entry", () => {
-    expect(resolveFunction("uniqExact")).toEqual({
-      name: "uniqExact",
-      def: def("uniqExact"),
-      aggregate: true,
-      minArgs: 1,
-      maxArgs: Number.POSITIVE_INFINITY,
-      combinators: [],
-    });
-    expect(resolveFunction("lower")).toMatchObject({ name: "lower", aggregate: false });
-  });
-
-  it("adds one condition argument for -If", () => {
-    const count = def("count");
-    expect(resolveFunction("countIf")).toEqual({
-      name: "countIf",
-      def: count,
-      aggregate: true,
-      minArgs: count.minArgs + 1,
-      maxArgs: count.maxArgs + 1,
-      combinators: ["If"],
-    });
-  });
-
-  it("keeps the parameters of a parametric aggregate", () => {
-    expect(resolveFunction("quantileIf")).toMatchObject({
-      name: "quantileIf",
-      def: def("quantile"),
-      minArgs: 2,
-      maxArgs: 2,
-      params: { min: 0, max: 1 },
-      combinators: ["If"],
-    });
-    expect(resolveFunction("quantilesArray")?.params).toEqual({
-      min: 1,
-      max: Number.POSITIVE_INFINITY,
-    });
-  });
-
-  it("keeps the arity for the other combinators, and stacks them outermost last", () => {
-    expect(resolveFunction("sumArray")).toMatchObject({
-      minArgs: 1,
-      maxArgs: 1,
-      combinators: ["Array"],
-    });
-    expect(resolveFunction("uniqExactIf")).toMatchObject({
-      minArgs: 2,
-      maxArgs: Number.POSITIVE_INFINITY,
-      combinators: ["If"],
-    });
-    expect(resolveFunction("sumArrayIf")).toMatchObject({
-      name: "sumArrayIf",
-      minArgs: 2,
-      maxArgs: 2,
-      combinators: ["Array", "If"],
-    });
-    expect(resolveFunction("avgOrNullIf")).toMatchObject({ combinators: ["OrNull", "If"] });
-    expect(resolveFunction("countDistinct")).toMatchObject({ minArgs: 0, maxArgs: 1 });
-    expect(resolveFunction("maxForEachOrDefault")).toMatchObject({
-      combinators: ["ForEach", "OrDefault"],
-    });
-  });
-
-  it("matches case-insensitive names in any case and prints the canonical one", () => {
-    expect(resolveFunction("COUNT")).toMatchObject({ name: "count", def: def("count") });
-    expect(resolveFunction("CountIf")).toMatchObject({ name: "countIf", combinators: ["If"] });
-    expect(resolveFunction("DATEDIFF")?.name).toBe("dateDiff");
-    // Combinator suffixes are case-sensitive in ClickHouse: COUNTIF is unknown there.
-    expect(resolveFunction("COUNTIF")).toBeUndefined();
-    expect(resolveFunction("countif")).toBeUndefined();
-    // Case-sensitive names only match exactly.
-    expect(resolveFunction("MEDIAN")).toBeUndefined();
-    expect(resolveFunction("tostring")).toBeUndefined();
-  });
-
-  it("applies combinators to aggregates only, and only the supported ones", () => {
-    for (const name of ["lowerIf", "lengthArray", "ifOrNull", "concatDistinct", "arrayMapForEach"])
-      expect(resolveFunction(name), name).toBeUndefined();
-    for (const name of ["sumState", "sumMerge", "sumResample", "avgMap", "sumSimpleState"])
-      expect(resolveFunction(name), name).toBeUndefined();
-    for (const name of ["", "OrNull", "Array", "unknownFunction", "unknownIf"])
-      expect(resolveFunction(name), name).toBeUndefined();
-  });
-
-  it("suggests from the base names", () => {
-    expect(functionNames()).toEqual(FUNCTIONS.map((entry) => entry.name));
-    expect(functionNames()).toContain("count");
-    expect(functionNames()).not.toContain("countIf");
   });
 });
