@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
-import { traceExportBodies } from "./api-distinct.js";
+import { traceExportBodies } from "./api/distinct.js";
 import { latencies, openLoop, round } from "./harness/http-load.js";
 import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./harness/serve-process.js";
 import { printTable } from "./harness/table.js";

@@ -1,6 +1,6 @@
 /** The report of runs 2-3 of `npm run bench:api`: each endpoint over HTTP, as a verb and as SQL. */
-import type { ClosedLoopResult, OpenLoopResult } from "./harness/http-load.js";
-import { printTable } from "./harness/table.js";
+import type { ClosedLoopResult, OpenLoopResult } from "../harness/http-load.js";
+import { printTable } from "../harness/table.js";
 
 export type Mode = "http" | "verb" | "engine";
 

@@ -2,7 +2,7 @@
  * The data side of `npm run bench:api`: loading the demo dataset through OTLP, waiting for the
  * engine's merges to settle, and an executor that notes the SQL a verb runs.
  */
-import type { QueryOptions, TelemetryExecutor } from "../src/telemetry/executor.js";
+import type { QueryOptions, TelemetryExecutor } from "../../src/telemetry/executor.js";
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const fmt = (n: number) => n.toLocaleString("en");
@@ -36,8 +36,8 @@ export function recordingExecutor(inner: TelemetryExecutor, into: Captured[]): T
 
 /** Sends the demo dataset through the service's OTLP endpoint, with progress on stderr. */
 export async function load(url: string, key: string, spans: number, seed: number, label: string) {
-  const { demoRequests } = await import("../src/demo/generator.js");
-  const { sendAll } = await import("../src/demo/sender.js");
+  const { demoRequests } = await import("../../src/demo/generator.js");
+  const { sendAll } = await import("../../src/demo/sender.js");
   const started = performance.now();
   let sent = 0;
   let shown = 0;

@@ -14,15 +14,15 @@
  *   (BENCH_API_DISTINCT_QUIET_RATE, 5), each a different query too: how a tenant fares while
  *   another saturates the engine (the read admission's turns, ADR 0018).
  */
-import type { TelemetryExecutor } from "../src/telemetry/executor.js";
+import type { TelemetryExecutor } from "../../src/telemetry/executor.js";
 import {
   type HttpClient,
   type Latencies,
   type OpenLoopResult,
   round,
   startClient,
-} from "./harness/http-load.js";
-import { printTable } from "./harness/table.js";
+} from "../harness/http-load.js";
+import { printTable } from "../harness/table.js";
 
 /** Spans per OTLP export of the background ingestion. */
 const SPANS_PER_EXPORT = 100;
@@ -61,8 +61,8 @@ export interface DistinctFigures {
 
 /** OTLP trace export bodies (protobuf) of the demo dataset, `spans` spans in all, recent. */
 export async function traceExportBodies(spans: number, batchSpans: number, seed: number) {
-  const { demoRequests } = await import("../src/demo/generator.js");
-  const { encodeRequest } = await import("../src/ingest/otlp/codec.js");
+  const { demoRequests } = await import("../../src/demo/generator.js");
+  const { encodeRequest } = await import("../../src/ingest/otlp/codec.js");
   const bodies: Uint8Array[] = [];
   for (const request of demoRequests({
     spans,
@@ -87,7 +87,7 @@ async function traceIds(telemetry: TelemetryExecutor, projectId: string, count: 
 
 /** `count` different log list requests over the project's data (see the file comment). */
 async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: number) {
-  const { createRandom } = await import("../src/demo/generator.js");
+  const { createRandom } = await import("../../src/demo/generator.js");
   const db = telemetry.database;
   const params = { p: projectId };
   const [span] = await telemetry.query<{ from: string; to: string }>(

@@ -4,9 +4,10 @@
  * reads, open loop; how soon ingestion is acknowledged and read latency, beside the same
  * ingestion and reads with no TQL query running (the baseline).
  */
-import { traceExportBodies } from "./api-distinct.js";
-import { type HttpClient, round } from "./harness/http-load.js";
-import { printTable } from "./harness/table.js";
+
+import { type HttpClient, round } from "../harness/http-load.js";
+import { printTable } from "../harness/table.js";
+import { traceExportBodies } from "./distinct.js";
 
 export const MIXED_SECONDS = Number(process.env.BENCH_API_MIXED_SECONDS ?? 20);
 export const MIXED_READ_RATE = Number(process.env.BENCH_API_MIXED_READ_RATE ?? 50);
