@@ -137,7 +137,7 @@ export async function createIncident({
   const { webhooks } = ctx.deps.incidents;
   await requireProject({ ctx, projectId, access: "write" });
   const { title, severity, message, componentIds } = parseInput(CreateIncidentInput, input);
-  if (componentIds !== undefined) await requireLinkAccess(ctx, projectId);
+  if (componentIds !== undefined) await requireLinkAccess({ ctx, projectId });
   const now = nowIso(ctx.deps);
   const actor = actorOf(ctx);
   const incident: IncidentRecord = {
@@ -167,7 +167,7 @@ export async function createIncident({
     await tx.repos.incidents.insert(incident);
     await appendIncidentEvents(tx, ctx.deps, incident.id, timeline);
     if (componentIds && componentIds.length > 0) {
-      await linkIncidentComponents(tx, { projectId, incidentId: incident.id, componentIds });
+      await linkIncidentComponents({ tx, projectId, incidentId: incident.id, componentIds });
       await ctx.deps.statusPages.incidentChanged(tx, incident);
     }
     await webhooks.enqueueIn(tx, [incidentCreatedEvent(incident)]);
@@ -231,7 +231,8 @@ export async function updateIncident(
   const { title, severity, componentIds } = parseInput(UpdateIncidentInput, ref.input);
   if (title === undefined && severity === undefined && componentIds === undefined)
     throw InvalidInputError.forField("title", "give title, severity and/or componentIds");
-  if (componentIds !== undefined) await requireLinkAccess(ref.ctx, ref.projectId);
+  if (componentIds !== undefined)
+    await requireLinkAccess({ ctx: ref.ctx, projectId: ref.projectId });
   return changeIncident(ref, async (tx, incident) => {
     const at = nowIso(ref.ctx.deps);
     const actor = actorOf(ref.ctx);
@@ -255,7 +256,8 @@ export async function updateIncident(
     const linkedBefore =
       componentIds === undefined
         ? []
-        : await linkIncidentComponents(tx, {
+        : await linkIncidentComponents({
+            tx,
             projectId: ref.projectId,
             incidentId: incident.id,
             componentIds,

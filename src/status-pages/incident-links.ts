@@ -8,7 +8,13 @@ import { requireOrg } from "../projects/projects.js";
  * Putting an incident on public pages is the pages' owners' and admins' call, as any other write
  * under a page: checked before the incident's transaction opens.
  */
-export async function requireLinkAccess(ctx: Ctx, projectId: string): Promise<void> {
+export async function requireLinkAccess({
+  ctx,
+  projectId,
+}: {
+  ctx: Ctx;
+  projectId: string;
+}): Promise<void> {
   const project = await ctx.deps.meta.repos.projects.findById(projectId);
   if (!project) throw new NotFoundError("Project", projectId);
   await requireOrg({ ctx, orgId: project.orgId, access: "manage" });
@@ -20,10 +26,16 @@ export async function requireLinkAccess(ctx: Ctx, projectId: string): Promise<vo
  * is a 400 naming it (`componentIds.1`), the same whether it exists elsewhere or not. Returns the
  * components it was linked to before, whose state may move too.
  */
-export async function linkIncidentComponents(
-  tx: MetaAccess,
-  link: { projectId: string; incidentId: string; componentIds: readonly string[] },
-): Promise<string[]> {
+export async function linkIncidentComponents({
+  tx,
+  ...link
+}: {
+  /** The incident's transaction. */
+  tx: MetaAccess;
+  projectId: string;
+  incidentId: string;
+  componentIds: readonly string[];
+}): Promise<string[]> {
   const { statusPageIncidentLinks, projects } = tx.repos;
   const project = await projects.findById(link.projectId);
   const ids = [...new Set(link.componentIds)];
