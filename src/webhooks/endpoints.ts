@@ -135,7 +135,7 @@ export async function createEndpoint({
   projectId,
   input,
 }: ProjectArgs & { input: CreateWebhookEndpointInput }): Promise<CreatedWebhookEndpointView> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const { url, events } = parseInput(CreateWebhookEndpointInput, input);
   const repos = ctx.deps.meta.repos;
   if ((await repos.webhookEndpoints.countByProject(projectId)) >= MAX_ENDPOINTS_PER_PROJECT)
@@ -165,7 +165,7 @@ export async function listEndpoints({
   ctx,
   projectId,
 }: ProjectArgs): Promise<WebhookEndpointView[]> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   const endpoints = await ctx.deps.meta.repos.webhookEndpoints.listByProject(projectId);
   return endpoints.map(toWebhookEndpointView);
 }
@@ -177,7 +177,7 @@ export async function updateEndpoint({
   endpointId,
   input,
 }: EndpointArgs & { input: UpdateWebhookEndpointInput }): Promise<WebhookEndpointView> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const change = parseInput(UpdateWebhookEndpointInput, input);
   const existing = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const url = change.url ?? existing.url;
@@ -217,7 +217,7 @@ export async function updateEndpoint({
 
 /** Deletes the endpoint and its whole delivery history, pending retries included. */
 export async function deleteEndpoint({ ctx, projectId, endpointId }: EndpointArgs): Promise<void> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   await ctx.deps.meta.repos.webhookEndpoints.delete(endpoint.id);
   await ctx.deps.webhooks.deliverer.forget(endpoint.id);
@@ -232,7 +232,7 @@ export async function testEndpoint({
   projectId,
   endpointId,
 }: EndpointArgs): Promise<WebhookDeliveryRecordView> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   if (!endpoint.isActive)
     throw new ConflictError(
@@ -270,7 +270,7 @@ export async function listDeliveries({
   projectId,
   endpointId,
 }: EndpointArgs): Promise<WebhookDeliveryRecordView[]> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   const endpoint = await requireEndpoint(ctx.deps.meta.repos, projectId, endpointId);
   const attempts = await ctx.deps.meta.repos.webhookDeliveries.listAttempts(
     endpoint.id,
