@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ALERT_SEVERITIES } from "./alert-catalog.js";
 import { AlertEventView, AlertRuleView, SeriesStateView } from "./alerts.js";
-import { SeverityCounts } from "./severity.js";
+import { countsOf } from "./counts.js";
 
 // The /v1/alerts views: a rule seen as an alert, with its recent events, and the dashboard.
 
@@ -53,7 +53,7 @@ export const AlertsDashboard = z
     series: z
       .array(z.object({ time: z.string(), fires: z.number().int(), resolves: z.number().int() }))
       .describe("Every bucket of the window, zero-filled"),
-    firesBySeverity: SeverityCounts,
+    firesBySeverity: countsOf(ALERT_SEVERITIES),
     topRules: z
       .array(
         z.object({

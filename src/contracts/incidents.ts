@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { countsOf } from "./counts.js";
 import {
   ACTOR_KINDS,
   INCIDENT_EVENT_TYPES,
@@ -6,10 +7,8 @@ import {
   INCIDENT_SEVERITIES,
   INCIDENT_SOURCES,
   INCIDENT_STATUSES,
-  type IncidentSource,
   MAX_INCIDENT_COMPONENTS,
 } from "./incident-catalog.js";
-import { SeverityCounts } from "./severity.js";
 
 // The incident API's request and response schemas (zod: validation and OpenAPI alike), shared by
 // the server and the dashboard (docs/design.md §4 "Incidents: one model, three sources"). The
@@ -141,11 +140,8 @@ export const IncidentCommentInput = z
   .meta({ id: "IncidentCommentInput", example: { message: "Paging the payments team" } });
 export type IncidentCommentInput = z.infer<typeof IncidentCommentInput>;
 
-const SourceCounts = z.object({
-  manual: z.number().int(),
-  monitor: z.number().int(),
-  alert: z.number().int(),
-} satisfies Record<IncidentSource, z.ZodNumber>);
+const SeverityCounts = countsOf(INCIDENT_SEVERITIES);
+const SourceCounts = countsOf(INCIDENT_SOURCES);
 
 export const IncidentsDashboard = z
   .object({
