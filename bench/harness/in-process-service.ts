@@ -11,9 +11,12 @@ export async function startInProcessService(
   dataDir: string,
   env: Record<string, string>,
   cleanups: Cleanups,
+  /** Where the service's warnings go: stderr unless a bench keeps them on stdout. */
+  logTo: "stderr" | "stdout" = "stderr",
 ): Promise<RunningService> {
   const config = loadConfig({ env: { VIGIL_DATA_DIR: dataDir, ...env } });
-  const service = await startService(config, createLogger("warn", process.stderr));
+  const logger = createLogger("warn", logTo === "stderr" ? process.stderr : undefined);
+  const service = await startService(config, logger);
   cleanups.push(() => service.stop());
   return service;
 }
