@@ -43,6 +43,7 @@ export const TraceErrorGroup = z
 export type TraceErrorGroup = z.infer<typeof TraceErrorGroup>;
 
 export const Attributes = z.record(z.string(), z.string());
+export type Attributes = z.infer<typeof Attributes>;
 
 const Indexes = (what: string) => z.array(z.number().int()).describe(what);
 

@@ -15,7 +15,7 @@ import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import "./ai.css";
-import { AI_CONTEXTS, type AiDashboard, modelName } from "./api";
+import { AI_CONTEXTS, type AiDashboard, modelName } from "../../../../src/contracts/ai";
 import { Recommendations } from "./recommendations";
 import { UsageTable } from "./usage-table";
 

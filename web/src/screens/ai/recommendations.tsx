@@ -1,4 +1,5 @@
 import { Link } from "wouter";
+import type { AiDashboard, Recommendation } from "../../../../src/contracts/ai";
 import { Empty } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import {
@@ -11,7 +12,6 @@ import {
 } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
 import { useProject } from "../project-context";
-import type { AiDashboard, Recommendation } from "./api";
 
 const SEVERITY_TONE = {
   critical: "bad",

@@ -1,3 +1,4 @@
+import type { Usage } from "../../../../src/contracts/ai";
 import {
   formatCompact,
   formatDuration,
@@ -5,7 +6,6 @@ import {
   formatPercent,
   formatUsd,
 } from "../../lib/format";
-import type { Usage } from "./api";
 
 export interface UsageRow {
   key: string;

@@ -1,5 +1,10 @@
 import { useMemo } from "react";
 import { Link, useParams } from "wouter";
+import {
+  type ErrorDetail as Detail,
+  ERROR_SEVERITIES,
+  type ErrorSeverity,
+} from "../../../../src/contracts/error-groups";
 import { canWrite } from "../../api/session";
 import { TimeSeriesChart } from "../../components/chart";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
@@ -8,13 +13,7 @@ import { formatDuration, formatNumber, formatRelative, formatTime } from "../../
 import { projectPath } from "../../lib/project-path";
 import { traceLogsHref, useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
-import {
-  type ErrorDetail as Detail,
-  ERROR_SEVERITIES,
-  type ErrorSeverity,
-  useErrorDetail,
-  useUpdateError,
-} from "./errors-api";
+import { useErrorDetail, useUpdateError } from "./errors-api";
 import { StackTrace } from "./stack-trace";
 
 /** One error group: triage, stack trace, occurrences over time, services and sample traces. */

@@ -1,5 +1,10 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "wouter";
+import {
+  ERROR_SEVERITIES,
+  type ErrorSummary,
+  type ErrorTrends,
+} from "../../../../src/contracts/error-groups";
 import { Sparkline } from "../../components/chart";
 import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
@@ -12,14 +17,7 @@ import { formatCompact, formatNumber } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
-import {
-  ERROR_SEVERITIES,
-  ERROR_SORTS,
-  type ErrorSummary,
-  type ErrorTrends,
-  useErrorList,
-  useErrorTrends,
-} from "./errors-api";
+import { ERROR_SORTS, useErrorList, useErrorTrends } from "./errors-api";
 
 const PAGE_SIZE = 50;
 const ERROR_SOURCES = ["backend", "frontend"] as const;

@@ -1,63 +1,20 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  ErrorDetail,
+  ErrorSort,
+  ErrorSummary,
+  ErrorTrends,
+  UpdateErrorInput,
+} from "../../../../src/contracts/error-groups";
 import { api, type ListPage, projectApi, v1 } from "../../api/client";
 
-export const ERROR_STATUSES = ["active", "resolved"] as const;
-export const ERROR_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+/** The sorts GET /v1/errors accepts (contracts/error-groups.ts ERROR_SORTS), with their labels. */
 export const ERROR_SORTS = [
   { key: "last_seen", label: "Last seen" },
   { key: "first_seen", label: "First seen" },
   { key: "occurrences", label: "Occurrences" },
   { key: "severity", label: "Severity" },
-] as const;
-export type ErrorSeverity = (typeof ERROR_SEVERITIES)[number];
-
-/** GET /v1/errors items and the PATCH answer (src/read/errors.ts ErrorSummary). */
-export interface ErrorSummary {
-  id: string;
-  type: string;
-  message: string;
-  culprit: string;
-  status: "active" | "resolved";
-  severity: ErrorSeverity;
-  occurrences: number;
-  firstSeen: string;
-  lastSeen: string;
-  resolvedAt: string | null;
-  services: string[];
-  source: "frontend" | "backend";
-  sampleTraceId: string | null;
-}
-
-export interface StackLine {
-  text: string;
-  frame: { file: string; function: string; inApp: boolean } | null;
-}
-
-/** GET /v1/errors/:errorId (ErrorDetail). */
-export interface ErrorDetail extends ErrorSummary {
-  stacktrace: string;
-  stack: StackLine[];
-  window: { from: string; to: string; bucketSeconds: number };
-  occurrencesInWindow: number;
-  occurrencesOverTime: { time: string; count: number }[];
-  affectedServices: { service: string; occurrences: number; lastSeen: string }[];
-  sampleTraces: {
-    traceId: string;
-    spanId: string | null;
-    service: string;
-    time: string;
-    message: string;
-    /** The error log of this occurrence, when a log recorded it. */
-    logId: string | null;
-  }[];
-}
-
-/** GET /v1/errors/trends (src/read/error-trends.ts). */
-export interface ErrorTrends {
-  bucketSeconds: number;
-  buckets: string[];
-  trends: { errorId: string; total: number; counts: number[] }[];
-}
+] as const satisfies readonly { key: ErrorSort; label: string }[];
 
 export interface ErrorListQuery {
   status?: string;
@@ -111,13 +68,11 @@ export function useErrorDetail(
   });
 }
 
-export type ErrorChange = { status: "active" | "resolved" } | { severity: ErrorSeverity };
-
 /** Resolve, reopen or re-grade (PATCH /api/projects/:id/errors/:errorId, members and above). */
 export function useUpdateError(projectId: string, errorId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (change: ErrorChange) =>
+    mutationFn: (change: UpdateErrorInput) =>
       api<ErrorSummary>(projectApi(projectId, `/errors/${encodeURIComponent(errorId)}`), {
         method: "PATCH",
         body: change,

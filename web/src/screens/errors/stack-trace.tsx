@@ -1,6 +1,8 @@
 import { useState } from "react";
+import type { ErrorDetail } from "../../../../src/contracts/error-groups";
 import { CopyButton } from "../../components/ui";
-import type { StackLine } from "./errors-api";
+
+type StackLine = ErrorDetail["stack"][number];
 
 type Block =
   | { kind: "text"; lines: StackLine[] }

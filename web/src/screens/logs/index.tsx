@@ -1,5 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { Link } from "wouter";
+import { LOG_LEVELS } from "../../../../src/contracts/logs";
+import { SOURCES as LOG_SOURCES } from "../../../../src/contracts/telemetry-sources";
 import { ProblemMessage } from "../../components/feedback";
 import { Field, PageHeader, TimeRangePicker } from "../../components/ui";
 import { formatTime } from "../../lib/format";
@@ -10,14 +12,7 @@ import { useProject } from "../project-context";
 import { TAIL_INTERVAL_MS, useLiveTail } from "./live-tail";
 import { LogDrawer } from "./log-drawer";
 import { LogList } from "./log-list";
-import {
-  LOG_LEVELS,
-  LOG_SOURCES,
-  type LogFilters,
-  useLogFilters,
-  useLogPages,
-  useLogServices,
-} from "./logs-api";
+import { type LogFilters, useLogFilters, useLogPages, useLogServices } from "./logs-api";
 import "./logs.css";
 import { FilterSelect } from "../../components/list-filters";
 import { TextField } from "../../components/text-field";

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
+import type { LogSummary } from "../../../../src/contracts/logs";
 import { api, type ListPage, v1 } from "../../api/client";
-import { filterQuery, type LogFilters, type LogSummary } from "./logs-api";
+import { filterQuery, type LogFilters } from "./logs-api";
 
 export const TAIL_INTERVAL_MS = 2_000;
 /** Records reach the service later than they were written (exporters batch): look back this far. */

@@ -1,8 +1,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { LogSummary } from "../../../../src/contracts/logs";
 import { Empty, Loading, ProblemMessage } from "../../components/feedback";
 import { formatNumber, formatTotal } from "../../lib/format";
-import { type LogSummary, levelTone, type useLogPages } from "./logs-api";
+import { levelTone, type useLogPages } from "./logs-api";
 
 const ROW_HEIGHT = 30;
 /** Load the next page when the last rendered row is this close to the end. */

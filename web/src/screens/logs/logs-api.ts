@@ -1,36 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import type { LogDetail, LogSummary, LogsDashboard } from "../../../../src/contracts/logs";
 import { api, type ListPage, v1 } from "../../api/client";
 import { useUrlParams } from "../../lib/url-state";
-
-export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
-export const LOG_SOURCES = ["frontend", "backend"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** GET /v1/logs items (src/read/logs.ts LogSummary). */
-export interface LogSummary {
-  id: string;
-  timestamp: string;
-  level: LogLevel;
-  severityText: string;
-  severityNumber: number;
-  service: string;
-  message: string;
-  source: "frontend" | "backend";
-  traceId: string | null;
-  spanId: string | null;
-  sessionId: string | null;
-  userId: string | null;
-}
-
-/** GET /v1/logs/:logId (LogDetail). */
-export interface LogDetail extends LogSummary {
-  observedTimestamp: string;
-  traceFlags: number;
-  attributes: Record<string, string>;
-  resource: Record<string, string>;
-  scope: { name: string; version: string };
-  trace: { traceId: string; spanId: string | null; href: string } | null;
-}
 
 /** The filters of the logs view, as the URL holds them (`q`, `level`, `source`, `service`, `traceId`). */
 export interface LogFilters {
@@ -101,7 +72,7 @@ export function useLogServices(projectId: string, window: { from: string; to: st
   return useQuery({
     queryKey: ["logs", projectId, "services", window],
     queryFn: ({ signal }) =>
-      api<{ topServices: { service: string; count: number }[] }>(v1(projectId, "/logs/dashboard"), {
+      api<Pick<LogsDashboard, "topServices">>(v1(projectId, "/logs/dashboard"), {
         query: window,
         signal,
       }),

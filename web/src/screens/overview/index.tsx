@@ -1,6 +1,7 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type ReactNode, useMemo } from "react";
 import { Link } from "wouter";
+import type { HttpMetrics } from "../../../../src/contracts/http-metrics";
 import { v1 } from "../../api/client";
 import { TimeSeriesChart } from "../../components/chart";
 import { Empty, QueryView } from "../../components/feedback";
@@ -16,13 +17,7 @@ import {
 import { projectPath } from "../../lib/project-path";
 import { useChartZoom, useTimeRange, withRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
-import {
-  type HttpMetrics,
-  useErrorsDashboard,
-  useHttpMetrics,
-  useListTotal,
-  useMonitorsDown,
-} from "./overview-api";
+import { useErrorsDashboard, useHttpMetrics, useListTotal, useMonitorsDown } from "./overview-api";
 import "./overview.css";
 
 /** The project at a glance: traffic, errors and latency over the range, and what needs attention now. */

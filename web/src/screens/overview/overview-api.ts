@@ -1,68 +1,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { ErrorsDashboard } from "../../../../src/contracts/error-groups";
+import type { HttpMetrics } from "../../../../src/contracts/http-metrics";
+import type { MonitorView } from "../../../../src/contracts/monitors";
 import { api, type ListPage, projectApi, v1 } from "../../api/client";
 import type { TimeRange } from "../../lib/time-range";
-
-/** GET /v1/http-metrics (src/read/http-metrics.ts), the parts the overview shows. */
-export interface HttpMetrics {
-  from: string;
-  to: string;
-  bucketSeconds: number;
-  series: {
-    time: string;
-    count: number;
-    errors: number;
-    errorRate: number;
-    p50Ms: number | null;
-    p95Ms: number | null;
-    p99Ms: number | null;
-  }[];
-  totals: {
-    count: number;
-    errors: number;
-    errorRate: number;
-    avgMs: number | null;
-    p50Ms: number | null;
-    p95Ms: number | null;
-    p99Ms: number | null;
-    requestsPerMinute: number;
-  };
-  routes: {
-    method: string;
-    route: string;
-    service: string;
-    count: number;
-    errors: number;
-    errorRate: number;
-    p95Ms: number | null;
-  }[];
-  routeCount: number;
-}
-
-/** GET /v1/errors/dashboard (src/read/errors.ts). */
-export interface ErrorsDashboard {
-  occurrences: number;
-  groupsSeen: number;
-  newGroups: number;
-  active: number;
-  topErrors: {
-    id: string;
-    type: string;
-    message: string;
-    culprit: string;
-    status: string;
-    severity: string;
-    occurrencesInWindow: number;
-    lastSeen: string;
-  }[];
-}
-
-/** GET /api/projects/:id/monitors (src/monitors/views.ts), the fields the tile counts. */
-interface MonitorHealth {
-  id: string;
-  name: string;
-  status: "active" | "paused";
-  health: "pending" | "passing" | "outage";
-}
 
 /**
  * The window as every windowed verb takes it. `time_range` is required by /v1/http-metrics;
@@ -112,7 +53,7 @@ export function useMonitorsDown(projectId: string) {
   return useQuery({
     queryKey: ["overview", projectId, "monitors"],
     queryFn: ({ signal }) =>
-      api<ListPage<MonitorHealth>>(projectApi(projectId, "/monitors"), {
+      api<ListPage<MonitorView>>(projectApi(projectId, "/monitors"), {
         query: { limit: 1000 },
         signal,
       }),

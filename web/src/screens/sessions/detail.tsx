@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
+import type { SessionDetail } from "../../../../src/contracts/browser-sessions";
 import { api, v1 } from "../../api/client";
 import { QueryView } from "../../components/feedback";
 import { CopyButton, KeyValues, PageHeader } from "../../components/ui";
 import { formatDuration, formatNumber, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
-import type { SessionDetail } from "./api";
 import { lastListSearch } from "./list";
 import { Timeline } from "./timeline";
 

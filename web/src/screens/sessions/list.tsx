@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useSearch } from "wouter";
+import { DEVICES, type SessionSummary } from "../../../../src/contracts/browser-sessions";
 import { api, type ListPage, v1 } from "../../api/client";
 import { Empty, QueryView } from "../../components/feedback";
 import { NoMatches, useListFilters } from "../../components/list-filters";
@@ -11,7 +12,7 @@ import { formatDuration, formatNumber, formatTime } from "../../lib/format";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
-import { DEVICES, FILTER_KEYS, type SessionSummary } from "./api";
+import { FILTER_KEYS } from "./session-filters";
 
 const PAGE_SIZE = 50;
 

@@ -1,4 +1,9 @@
-import type { AiEntry, ErrorEntry, LogEntry, SpanEntry, TimelineEntry } from "./api";
+import type { TimelineEntry } from "../../../../src/contracts/browser-sessions";
+
+type SpanEntry = Extract<TimelineEntry, { kind: "span" }>;
+type AiEntry = Extract<TimelineEntry, { kind: "ai" }>;
+type LogEntry = Extract<TimelineEntry, { kind: "log" }>;
+type ErrorEntry = Extract<TimelineEntry, { kind: "error" }>;
 
 /** One row of the session timeline as the screen shows it. */
 export type TimelineRow =

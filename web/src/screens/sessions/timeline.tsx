@@ -1,5 +1,6 @@
 import { type ReactNode, useMemo, useState } from "react";
 import { Link } from "wouter";
+import type { SessionDetail } from "../../../../src/contracts/browser-sessions";
 import { Empty } from "../../components/feedback";
 import { StateBadge } from "../../components/ui";
 import { formatCompact, formatDuration, formatTime, formatUsd } from "../../lib/format";
@@ -7,7 +8,6 @@ import { projectPath } from "../../lib/project-path";
 import { traceLogsHref } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
-import type { SessionDetail } from "./api";
 import {
   formatOffset,
   ROW_KINDS,

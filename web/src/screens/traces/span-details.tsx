@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Link } from "wouter";
+import type { Attributes, SpanDetail } from "../../../../src/contracts/traces";
 import { api, v1 } from "../../api/client";
 import { Loading, ProblemMessage } from "../../components/feedback";
 import { CopyButton, KeyValues, StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
-import type { Attributes, SpanDetail } from "./types";
 import type { SpanRowData } from "./waterfall-model";
 
 const sorted = (attributes: Attributes): [string, string][] =>

@@ -1,13 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import type { TqlResult } from "../../../../src/contracts/tql";
 import { api, v1 } from "../../api/client";
 import { FilterSelect } from "../../components/list-filters";
 import { TextField } from "../../components/text-field";
 import type { TimeRange } from "../../lib/time-range";
-
-interface TqlResult {
-  rows: unknown[][];
-}
 
 /** The services that sent spans in the range, for the service filter (one TQL query). */
 function useTraceServices(projectId: string, range: TimeRange) {

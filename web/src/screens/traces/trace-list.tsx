@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
+import type { TraceSummary } from "../../../../src/contracts/traces";
 import { api, type ListPage, v1 } from "../../api/client";
 import { QueryView } from "../../components/feedback";
 import { Pager, usePageParam } from "../../components/pager";
@@ -11,7 +12,7 @@ import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { listReturn } from "./list-return";
 import { TraceFilters } from "./trace-filters";
-import { TRACE_SORTS, type TraceSummary } from "./types";
+import { TRACE_SORTS } from "./trace-sorts";
 
 const PAGE_SIZE = 50;
 const TRACE_ID = /^[0-9a-f]{32}$/;

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { Link } from "wouter";
+import type { TraceSpans } from "../../../../src/contracts/traces";
 import { api, v1 } from "../../api/client";
 import { Loading, ProblemMessage } from "../../components/feedback";
 import { CopyButton, PageHeader, StateBadge } from "../../components/ui";
@@ -11,7 +12,6 @@ import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { listReturn } from "./list-return";
 import { SpanDetails } from "./span-details";
-import type { TraceSpans } from "./types";
 import { Waterfall } from "./waterfall";
 import "./waterfall.css";
 import {

@@ -1,4 +1,4 @@
-import type { TraceSpans } from "./types";
+import type { TraceSpans } from "../../../../src/contracts/traces";
 
 /**
  * A trace as the waterfall walks it. The server sends the spans depth first (a parent before
