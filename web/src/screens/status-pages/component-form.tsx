@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from "react";
-import type {
-  StatusPageComponentView,
-  StatusPageGroupView,
+import {
+  MAX_SOURCES_PER_COMPONENT,
+  type StatusPageComponentView,
+  type StatusPageGroupView,
 } from "../../../../src/contracts/status-pages";
 import { FormProblem, Loading, ProblemMessage } from "../../components/feedback";
 import { FieldGroup, toggled } from "../../components/field-group";
@@ -9,7 +10,6 @@ import { TextField } from "../../components/text-field";
 import { Field, StateBadge } from "../../components/ui";
 import { type ComponentInput, type SourceOption, useOrgSources } from "./api";
 
-const MAX_SOURCES = 20;
 const FIELDS = [
   "name",
   "description",
@@ -39,7 +39,6 @@ export function ComponentForm({
   error: unknown;
   onSubmit: (input: ComponentInput) => void;
 }) {
-  const sources = useOrgSources(orgId);
   const [input, setInput] = useState<ComponentInput>({
     name: component?.name ?? "",
     description: component?.description ?? "",
@@ -99,7 +98,7 @@ export function ComponentForm({
       <p className="muted small">
         Its state comes from its sources (all failing is an outage, some failing is degraded) and
         the incidents it shows (low or medium degrade, high or critical are an outage). {total} of{" "}
-        {MAX_SOURCES} sources picked.
+        {MAX_SOURCES_PER_COMPONENT} sources picked.
       </p>
       <label className="sp-check">
         <input
@@ -114,6 +113,40 @@ export function ComponentForm({
         On by default: an outage's incident shows on this component and counts by its severity. Off:
         its state comes from its sources alone. Incidents you link by hand always show.
       </p>
+      <SourcePickers
+        orgId={orgId}
+        monitorIds={input.monitorIds}
+        alertRuleIds={input.alertRuleIds}
+        error={error}
+        onChange={set}
+      />
+      <FormProblem error={error} fields={FIELDS} />
+      <button type="submit" className="button primary" disabled={pending}>
+        {pending ? "Saving…" : component ? "Save component" : "Add component"}
+      </button>
+    </form>
+  );
+}
+
+/** The organization's monitors and alert rules to pick the component's sources from. */
+function SourcePickers({
+  orgId,
+  monitorIds,
+  alertRuleIds,
+  error,
+  onChange,
+}: {
+  orgId: string;
+  monitorIds: string[];
+  alertRuleIds: string[];
+  error: unknown;
+  onChange: (
+    change: Pick<ComponentInput, "monitorIds"> | Pick<ComponentInput, "alertRuleIds">,
+  ) => void;
+}) {
+  const sources = useOrgSources(orgId);
+  return (
+    <>
       {sources.error && (
         <ProblemMessage error={sources.error} title="Sources could not be listed" />
       )}
@@ -125,25 +158,21 @@ export function ComponentForm({
             legend="Monitors"
             name="monitorIds"
             options={sources.monitors}
-            selected={input.monitorIds}
+            selected={monitorIds}
             error={error}
-            onChange={(monitorIds) => set({ monitorIds })}
+            onChange={(ids) => onChange({ monitorIds: ids })}
           />
           <SourcePicker
             legend="Alert rules"
             name="alertRuleIds"
             options={sources.rules}
-            selected={input.alertRuleIds}
+            selected={alertRuleIds}
             error={error}
-            onChange={(alertRuleIds) => set({ alertRuleIds })}
+            onChange={(ids) => onChange({ alertRuleIds: ids })}
           />
         </>
       )}
-      <FormProblem error={error} fields={FIELDS} />
-      <button type="submit" className="button primary" disabled={pending}>
-        {pending ? "Saving…" : component ? "Save component" : "Add component"}
-      </button>
-    </form>
+    </>
   );
 }
 

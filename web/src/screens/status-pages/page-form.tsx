@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useMemo, useState } from "react";
-import type { StatusLink } from "../../../../src/contracts/status-pages";
+import { MAX_LINKS, type StatusLink } from "../../../../src/contracts/status-pages";
 import { FormProblem } from "../../components/feedback";
 import { FieldGroup } from "../../components/field-group";
 import { TextField } from "../../components/text-field";
@@ -7,8 +7,6 @@ import { Field } from "../../components/ui";
 import type { PageFieldsInput } from "./api";
 
 const PAGE_FIELDS = ["title", "slug", "description", "logoUrl", "timezone", "links"] as const;
-
-const MAX_LINKS = 10;
 
 /** The IANA zones this browser knows, for the time zone field's suggestions. */
 function timeZones(): string[] {
@@ -62,11 +60,7 @@ export function PageFieldsForm({
 }) {
   const [fields, setFields] = useState<PageFieldsInput>(initial);
   const [slugTouched, setSlugTouched] = useState(!autoSlug);
-  const zones = useMemo(timeZones, []);
-  const zoneList = useId();
   const set = (change: Partial<PageFieldsInput>) => setFields((f) => ({ ...f, ...change }));
-  const setLink = (index: number, change: Partial<StatusLink>) =>
-    set({ links: fields.links.map((l, i) => (i === index ? { ...l, ...change } : l)) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit({
@@ -132,75 +126,113 @@ export function PageFieldsForm({
         value={fields.logoUrl ?? ""}
         onChange={(v) => set({ logoUrl: v })}
       />
-      <Field
-        label="Time zone"
-        name="timezone"
+      <TimeZoneField
+        value={fields.timezone}
         error={error}
-        hint="Times on the public page are shown in it"
-      >
-        {(props) => (
-          <>
-            <input
-              {...props}
-              list={zoneList}
-              value={fields.timezone}
-              required
-              onChange={(e) => set({ timezone: e.target.value })}
-            />
-            <datalist id={zoneList}>
-              {zones.map((z) => (
-                <option key={z} value={z} />
-              ))}
-            </datalist>
-          </>
-        )}
-      </Field>
-      <FieldGroup legend="Links">
-        {fields.links.length === 0 && <p className="muted small">No links.</p>}
-        {fields.links.map((link, index) => (
-          // Links have no id of their own; their place in the list is what the API names.
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
-          <div className="sp-link-row" key={index}>
-            <TextField
-              label={`Link ${index + 1} label`}
-              name={`links.${index}.label`}
-              error={error}
-              value={link.label}
-              maxLength={50}
-              onChange={(v) => setLink(index, { label: v })}
-            />
-            <TextField
-              label={`Link ${index + 1} URL`}
-              name={`links.${index}.url`}
-              error={error}
-              type="url"
-              value={link.url}
-              onChange={(v) => setLink(index, { url: v })}
-            />
-            <button
-              type="button"
-              className="button small"
-              aria-label={`Remove link ${index + 1}`}
-              onClick={() => set({ links: fields.links.filter((_, i) => i !== index) })}
-            >
-              Remove
-            </button>
-          </div>
-        ))}
-        {fields.links.length < MAX_LINKS && (
-          <button
-            type="button"
-            className="button small"
-            onClick={() => set({ links: [...fields.links, { label: "", url: "" }] })}
-          >
-            Add link
-          </button>
-        )}
-      </FieldGroup>
+        onChange={(timezone) => set({ timezone })}
+      />
+      <LinksField links={fields.links} error={error} onChange={(links) => set({ links })} />
       <FormProblem error={error} fields={PAGE_FIELDS} />
       <button type="submit" className="button primary" disabled={pending}>
         {pending ? "Saving…" : submitLabel}
       </button>
     </form>
+  );
+}
+
+/** The time zone, with the zones this browser knows as suggestions. */
+function TimeZoneField({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: unknown;
+  onChange: (timezone: string) => void;
+}) {
+  const zones = useMemo(timeZones, []);
+  const zoneList = useId();
+  return (
+    <Field
+      label="Time zone"
+      name="timezone"
+      error={error}
+      hint="Times on the public page are shown in it"
+    >
+      {(props) => (
+        <>
+          <input
+            {...props}
+            list={zoneList}
+            value={value}
+            required
+            onChange={(e) => onChange(e.target.value)}
+          />
+          <datalist id={zoneList}>
+            {zones.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Field>
+  );
+}
+
+/** The page's header links, up to MAX_LINKS, each a label and a URL. */
+function LinksField({
+  links,
+  error,
+  onChange,
+}: {
+  links: StatusLink[];
+  error: unknown;
+  onChange: (links: StatusLink[]) => void;
+}) {
+  const setLink = (index: number, change: Partial<StatusLink>) =>
+    onChange(links.map((l, i) => (i === index ? { ...l, ...change } : l)));
+  return (
+    <FieldGroup legend="Links">
+      {links.length === 0 && <p className="muted small">No links.</p>}
+      {links.map((link, index) => (
+        // Links have no id of their own; their place in the list is what the API names.
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+        <div className="sp-link-row" key={index}>
+          <TextField
+            label={`Link ${index + 1} label`}
+            name={`links.${index}.label`}
+            error={error}
+            value={link.label}
+            maxLength={50}
+            onChange={(v) => setLink(index, { label: v })}
+          />
+          <TextField
+            label={`Link ${index + 1} URL`}
+            name={`links.${index}.url`}
+            error={error}
+            type="url"
+            value={link.url}
+            onChange={(v) => setLink(index, { url: v })}
+          />
+          <button
+            type="button"
+            className="button small"
+            aria-label={`Remove link ${index + 1}`}
+            onClick={() => onChange(links.filter((_, i) => i !== index))}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+      {links.length < MAX_LINKS && (
+        <button
+          type="button"
+          className="button small"
+          onClick={() => onChange([...links, { label: "", url: "" }])}
+        >
+          Add link
+        </button>
+      )}
+    </FieldGroup>
   );
 }
