@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { createRule } from "../src/alerts/alert-rules.js";
 import { startService } from "../src/cli/serve.js";
 import { loadConfig } from "../src/config/load-config.js";
+import { systemCtx } from "../src/context.js";
 import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
 import {
@@ -178,9 +179,12 @@ async function main(): Promise<void> {
   });
   const service = await startService(config, createLogger("error"));
   try {
-    const setup = await initialize(service.deps.domain, {
-      email: "demo@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "demo@example.com",
+        password: "correct horse battery",
+      },
     });
     const key = setup.apiKey ?? "";
     const requests = demoRequests({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRule, updateRule } from "../src/alerts/alert-rules.js";
+import { systemCtx } from "../src/context.js";
 import { demoRequests } from "../src/demo/generator.js";
 import { sendAll } from "../src/demo/sender.js";
 import { initialize } from "../src/setup/initialize.js";
@@ -22,9 +23,12 @@ describe("an alert rule over the demo dataset", () => {
       {},
       { clock },
     );
-    const setup = await initialize(service.deps.domain, {
-      email: "alert-demo@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "alert-demo@example.com",
+        password: "correct horse battery",
+      },
     });
     projectId = setup.projectId;
     const requests = demoRequests({

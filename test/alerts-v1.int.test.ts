@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../src/context.js";
 import type { AlertEventRecord } from "../src/meta/repositories/alert-events.js";
 import type { AlertRuleDefinition } from "../src/meta/repositories/alert-rule-definition.js";
 import type { AlertRuleRecord } from "../src/meta/repositories/alert-rules.js";
@@ -103,9 +104,12 @@ describe("/v1 alerts", () => {
 
   beforeAll(async () => {
     service = await startTestService(dir.path);
-    const setup = await initialize(service.deps.domain, {
-      email: "alerts-v1@example.com",
-      password: "correct horse battery",
+    const setup = await initialize({
+      ctx: systemCtx(service.deps.domain),
+      input: {
+        email: "alerts-v1@example.com",
+        password: "correct horse battery",
+      },
     });
     projectId = setup.projectId;
     key = setup.apiKey ?? "";

@@ -19,26 +19,15 @@ export type OrgAccess = "read" | "manage";
  * not found, so their existence does not leak; `write` (triaging its data) needs a role above
  * viewer, `manage` an owner or admin role. API keys only read.
  */
-export async function requireProject(args: {
+export async function requireProject({
+  ctx,
+  projectId,
+  access,
+}: {
   ctx: Ctx;
   projectId: string;
   access: ProjectAccess;
-}): Promise<Project>;
-/** @deprecated The positional form, until every caller passes `{ ctx, projectId, access }`. */
-export async function requireProject(
-  ctx: Ctx,
-  projectId: string,
-  access: ProjectAccess,
-): Promise<Project>;
-export async function requireProject(
-  first: Ctx | { ctx: Ctx; projectId: string; access: ProjectAccess },
-  positionalId?: string,
-  positionalAccess?: ProjectAccess,
-): Promise<Project> {
-  const { ctx, projectId, access } =
-    "deps" in first
-      ? { ctx: first, projectId: positionalId ?? "", access: positionalAccess ?? "manage" }
-      : first;
+}): Promise<Project> {
   const project = await ctx.deps.meta.repos.projects.findById(projectId);
   const { actor } = ctx;
   if (!project) throw new NotFoundError("Project", projectId);
@@ -64,22 +53,15 @@ export async function requireProject(
  * Outsiders get not found, so its existence does not leak; `read` is any member role, `manage`
  * an owner or admin. API keys belong to one project, never to an organization's management.
  */
-export async function requireOrg(args: {
+export async function requireOrg({
+  ctx,
+  orgId,
+  access,
+}: {
   ctx: Ctx;
   orgId: string;
   access: OrgAccess;
-}): Promise<Organization>;
-/** @deprecated The positional form, until every caller passes `{ ctx, orgId, access }`. */
-export async function requireOrg(ctx: Ctx, orgId: string, access: OrgAccess): Promise<Organization>;
-export async function requireOrg(
-  first: Ctx | { ctx: Ctx; orgId: string; access: OrgAccess },
-  positionalId?: string,
-  positionalAccess?: OrgAccess,
-): Promise<Organization> {
-  const { ctx, orgId, access } =
-    "deps" in first
-      ? { ctx: first, orgId: positionalId ?? "", access: positionalAccess ?? "manage" }
-      : first;
+}): Promise<Organization> {
   const { actor } = ctx;
   if (actor.kind === "api_key")
     throw new ForbiddenError("API keys cannot use organization resources");

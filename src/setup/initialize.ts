@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createApiKey } from "../auth/api-keys.js";
 import { createUser } from "../auth/users.js";
-import { type Ctx, type DomainDeps, systemCtx } from "../context.js";
+import type { Ctx } from "../context.js";
 import { Email, Password } from "../contracts/auth.js";
 import { ConflictError, ForbiddenError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
@@ -37,23 +37,13 @@ export async function needsInitialization({ ctx }: { ctx: Ctx }): Promise<boolea
  * organization, then the owner creates the first project and, optionally, a `full` API key.
  * Refuses when any user exists.
  */
-export async function initialize(args: {
+export async function initialize({
+  ctx,
+  input,
+}: {
   ctx: Ctx;
   input: InitializeInput;
-}): Promise<InitializeResult>;
-/** @deprecated The positional form, until every caller passes `{ ctx, input }`. */
-export async function initialize(
-  deps: DomainDeps,
-  input: InitializeInput,
-): Promise<InitializeResult>;
-export async function initialize(
-  first: { ctx: Ctx; input: InitializeInput } | DomainDeps,
-  positional?: InitializeInput,
-): Promise<InitializeResult> {
-  const { ctx, input } =
-    "ctx" in first
-      ? first
-      : { ctx: systemCtx(first), input: positional ?? { email: "", password: "" } };
+}): Promise<InitializeResult> {
   if (ctx.actor.kind !== "system") throw new ForbiddenError("Only the operator can initialize");
   const data = parseInput(InitializeInput, input);
   return ctx.deps.meta.transaction(async (meta) => {

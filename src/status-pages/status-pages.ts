@@ -42,7 +42,7 @@ export async function findPage({
   pageId,
   access,
 }: PageRef & { access: "read" | "manage" }): Promise<StatusPageRecord> {
-  await requireOrg(ctx, orgId, access);
+  await requireOrg({ ctx, orgId, access });
   return pageOf(ctx.deps.meta, orgId, pageId);
 }
 
@@ -63,7 +63,7 @@ export async function changePage<T>({
   pageId,
   change,
 }: PageRef & { change: PageChange<T> }): Promise<T> {
-  await requireOrg(ctx, orgId, "manage");
+  await requireOrg({ ctx, orgId, access: "manage" });
   return ctx.deps.meta.transaction(async (tx) => {
     if (!(await tx.repos.statusPages.lock(pageId))) throw new NotFoundError("Status page", pageId);
     const page = await pageOf(tx, orgId, pageId);
@@ -110,7 +110,7 @@ export async function listPages({
   ctx: Ctx;
   orgId: string;
 }): Promise<StatusPageView[]> {
-  await requireOrg(ctx, orgId, "read");
+  await requireOrg({ ctx, orgId, access: "read" });
   return (await ctx.deps.meta.repos.statusPages.listByOrg(orgId)).map(toPageView);
 }
 
@@ -123,7 +123,7 @@ export async function createPage({
   orgId: string;
   input: unknown;
 }): Promise<StatusPageConfigView> {
-  await requireOrg(ctx, orgId, "manage");
+  await requireOrg({ ctx, orgId, access: "manage" });
   const parsed = parseInput(CreateStatusPageInput, input);
   const at = nowIso(ctx.deps);
   const page: StatusPageRecord = {
@@ -177,7 +177,7 @@ export async function updatePage({
 
 /** Deletes the page with its groups, components, windows and history. */
 export async function deletePage({ ctx, orgId, pageId }: PageRef): Promise<void> {
-  await requireOrg(ctx, orgId, "manage");
+  await requireOrg({ ctx, orgId, access: "manage" });
   await ctx.deps.meta.transaction(async (tx) => {
     const page = await pageOf(tx, orgId, pageId);
     await tx.repos.statusPages.delete(page.id);

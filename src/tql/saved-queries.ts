@@ -22,7 +22,7 @@ const requireSavedQuery = (repos: Repositories, projectId: string, savedQueryId:
 
 /** A project's saved queries by name (any member, viewers included). */
 export async function listSavedQueries({ ctx, projectId }: ProjectArgs): Promise<SavedQueryView[]> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   const saved = await ctx.deps.meta.repos.savedQueries.listByProject(projectId);
   return saved
     .sort(
@@ -37,7 +37,7 @@ export async function getSavedQuery({
   projectId,
   savedQueryId,
 }: SavedQueryArgs): Promise<SavedQueryView> {
-  await requireProject(ctx, projectId, "read");
+  await requireProject({ ctx, projectId, access: "read" });
   return toView(await requireSavedQuery(ctx.deps.meta.repos, projectId, savedQueryId));
 }
 
@@ -47,7 +47,7 @@ export async function createSavedQuery({
   projectId,
   input,
 }: ProjectArgs & { input: CreateSavedQueryInput }): Promise<SavedQueryView> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const { name, query, description } = parseInput(CreateSavedQueryInput, input);
   await requireFreeName(ctx.deps.meta.repos.savedQueries, projectId, "a saved query", name);
   const at = nowIso(ctx.deps);
@@ -73,7 +73,7 @@ export async function updateSavedQuery({
   savedQueryId,
   input,
 }: SavedQueryArgs & { input: UpdateSavedQueryInput }): Promise<SavedQueryView> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const change = parseInput(UpdateSavedQueryInput, input);
   const { repos } = ctx.deps.meta;
   const existing = await requireSavedQuery(repos, projectId, savedQueryId);
@@ -96,7 +96,7 @@ export async function deleteSavedQuery({
   projectId,
   savedQueryId,
 }: SavedQueryArgs): Promise<void> {
-  await requireProject(ctx, projectId, "write");
+  await requireProject({ ctx, projectId, access: "write" });
   const { repos } = ctx.deps.meta;
   const saved = await requireSavedQuery(repos, projectId, savedQueryId);
   await repos.savedQueries.delete(saved.id);

@@ -3,9 +3,10 @@ import { Link, Redirect, Route, Switch, useLocation, useParams, useSearch } from
 import { useMe, useProjects, useSignOut } from "../api/session";
 import { ErrorBoundary } from "../components/error-boundary";
 import { Empty, Loading, ProblemMessage } from "../components/feedback";
+import { projectPath } from "../lib/project-path";
 import { parseRange, rememberRange, useRangeSpec, withRange } from "../lib/time-range";
 import { ProjectContext } from "./project-context";
-import { AREAS, projectPath } from "./registry";
+import { AREAS } from "./registry";
 
 const LAST_PROJECT = "vigil:last-project";
 
