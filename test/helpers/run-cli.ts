@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 
 const ENTRY = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
 /** `bin/vigil.js`, as the README runs it: it needs `npm run build` first (it runs dist/). */
@@ -112,3 +113,10 @@ export async function startServeProcess(
     },
   };
 }
+
+/** The one JSON line a `--json` command prints, parsed. */
+export const parseOne = (stdout: string): Record<string, unknown> => {
+  const lines = stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+};
