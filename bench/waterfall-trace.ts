@@ -4,7 +4,7 @@
  * cache calls under them, a few failures with exceptions. Seeded: the same seed sends the same
  * tree, ids included.
  */
-import { attrs, createRandom, toSpan } from "../src/demo/generator.js";
+import { attrs, createRandom, toSpan } from "../src/demo/otlp-json.js";
 
 export const MAX_DEPTH = 20;
 

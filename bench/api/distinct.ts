@@ -87,7 +87,7 @@ async function traceIds(telemetry: TelemetryExecutor, projectId: string, count: 
 
 /** `count` different log list requests over the project's data (see the file comment). */
 async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: number) {
-  const { createRandom } = await import("../../src/demo/generator.js");
+  const { createRandom } = await import("../../src/demo/otlp-json.js");
   const db = telemetry.database;
   const params = { p: projectId };
   const [span] = await telemetry.query<{ from: string; to: string }>(
