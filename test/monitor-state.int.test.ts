@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { notificationWebhookEvent } from "../src/composition/notifications.js";
 import { type Ctx, type DomainDeps, systemCtx } from "../src/context.js";
 import { createEventBus } from "../src/events/event-bus.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
@@ -112,6 +113,7 @@ beforeEach(async () => {
       dispatcher: agent,
       mailer: undefined,
       allowPrivateTargets: true,
+      webhookEventOf: notificationWebhookEvent,
     },
   };
   channelId = (

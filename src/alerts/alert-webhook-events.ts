@@ -83,6 +83,22 @@ export function alertEventId(
   return `${type}:${ruleId}:${seriesKeyHash}:${firedAtMs}`;
 }
 
+/**
+ * An alert notification as the webhook channel publishes it: fires and resolves under the id the
+ * evaluation already enqueued them with (never sent twice); a reminder has no webhook event.
+ */
+export function alertNotificationEvent(
+  notification: AlertNotification,
+): { id: string; type: string; data: AlertPayload } | undefined {
+  if (notification.event === "alert.renotified") return undefined;
+  const { rule, series, firedAt } = notification;
+  return {
+    id: alertEventId(notification.event, rule.id, series.keyHash, Date.parse(firedAt)),
+    type: notification.event,
+    data: alertEventPayload(notification),
+  };
+}
+
 /** The payload of alert.fired / alert.resolved: the notification of one series, flattened. */
 export function alertEventPayload(notification: AlertNotification): AlertPayload {
   const { rule, series } = notification;

@@ -1,17 +1,20 @@
 import type { Logger } from "pino";
+import { alertNotificationEvent } from "../alerts/alert-webhook-events.js";
 import type { Config } from "../config/config-schema.js";
 import { createEventBus } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaStore } from "../meta/meta-store.js";
-import type { Mailer } from "../notifications/channels/channel-type.js";
+import { monitorNotificationEvent } from "../monitors/monitor-webhook-events.js";
+import type { ChannelDeps, Mailer } from "../notifications/channels/channel-type.js";
 import { createSmtpMailer } from "../notifications/channels/mailer.js";
 import type { ChannelService } from "../notifications/channels.js";
 import {
   createNotificationDispatcher,
   type NotificationDispatcher,
 } from "../notifications/dispatcher.js";
+import { isAlertNotification } from "../notifications/notification-payloads.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import type { OutboundAgent } from "./monitors.js";
 
@@ -37,10 +40,17 @@ export function createChannels(
       dispatcher: deps.outbound,
       mailer,
       allowPrivateTargets: config.monitors.allowPrivateTargets,
+      webhookEventOf: notificationWebhookEvent,
     },
   };
   return { channels, mailer };
 }
+
+/** Each kind of notification becomes a webhook event by the builder of the domain that owns it. */
+export const notificationWebhookEvent: ChannelDeps["webhookEventOf"] = (notification) =>
+  isAlertNotification(notification)
+    ? alertNotificationEvent(notification)
+    : monitorNotificationEvent(notification);
 
 /** The outbox dispatcher: sends queued notifications through their channels, with retries. */
 export function createNotifier(deps: {

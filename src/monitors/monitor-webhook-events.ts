@@ -78,6 +78,22 @@ export const MONITOR_WEBHOOK_EVENTS = [
   }),
 ] as const;
 
+/**
+ * A monitor notification as the webhook channel publishes it: the incident and the event make
+ * the id, so a retried notification, or a monitor with two webhook channels, is delivered once.
+ */
+export function monitorNotificationEvent(notification: MonitorNotification): {
+  id: string;
+  type: string;
+  data: MonitorPayload;
+} {
+  return {
+    id: `${notification.incident.id}:${notification.event}`,
+    type: notification.event,
+    data: monitorEventPayload(notification),
+  };
+}
+
 /** The payload of monitor.down / monitor.recovered: the notification, with its ids on top. */
 export function monitorEventPayload(notification: MonitorNotification): MonitorPayload {
   const { monitor, incident, check, projectId } = notification;

@@ -129,6 +129,7 @@ export function channelServiceFor(
       dispatcher: agent,
       mailer: createSmtpMailer({ ...deps.config.smtp, url: smtpOverride ?? deps.config.smtp.url }),
       allowPrivateTargets: deps.config.monitors.allowPrivateTargets,
+      webhookEventOf: deps.channels.channelDeps.webhookEventOf,
     },
   };
 }

@@ -27,6 +27,18 @@ export interface ChannelDeps {
   mailer: Mailer | undefined;
   /** VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS, the setting of the guarded agent channels send with. */
   allowPrivateTargets: boolean;
+  /**
+   * The webhook event a notification becomes, built by the domain that owns its payload (monitors,
+   * alerts); undefined when it has none. The webhook channel publishes it.
+   */
+  webhookEventOf(notification: Notification): NotificationWebhookEvent | undefined;
+}
+
+/** A notification as a webhook event: its idempotent id, its type and its payload. */
+export interface NotificationWebhookEvent {
+  id: string;
+  type: string;
+  data: unknown;
 }
 
 /** Which delivery a send belongs to: the webhook channel's event id and time come from it. */

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { alertEventId, alertEventPayload } from "../../alerts/alert-webhook-events.js";
 import type { DomainEvent } from "../../events/event-bus.js";
-import { monitorEventPayload } from "../../monitors/monitor-webhook-events.js";
-import { isAlertNotification, type Notification } from "../notification-payloads.js";
-import { defineChannelType, type SendContext } from "./channel-type.js";
+import type { Notification } from "../notification-payloads.js";
+import { type ChannelDeps, defineChannelType, type SendContext } from "./channel-type.js";
 
 /**
  * Publishes the notification as a domain event on the event bus; the webhook publisher enqueues
@@ -21,7 +19,7 @@ export const webhookChannel = defineChannelType({
   secret: z.object({}).strict(),
   describe: () => ({}),
   async send(notification, _settings, deps, context) {
-    const event = domainEventOf(notification, context);
+    const event = domainEventOf(notification, deps, context);
     if (!event) return;
     try {
       await deps.eventBus.publish(event);
@@ -32,27 +30,19 @@ export const webhookChannel = defineChannelType({
   },
 });
 
-function domainEventOf(notification: Notification, context: SendContext): DomainEvent | undefined {
-  const common = {
+function domainEventOf(
+  notification: Notification,
+  deps: ChannelDeps,
+  context: SendContext,
+): DomainEvent | undefined {
+  const event = deps.webhookEventOf(notification);
+  if (!event) return undefined;
+  return {
+    ...event,
+    // A sample (the channel's test action) is its own event, which endpoints never receive.
+    id: context.sample ? context.deliveryId : event.id,
     projectId: notification.projectId,
     occurredAt: context.occurredAt,
     ...(context.sample ? { sample: true } : {}),
-  };
-  if (!isAlertNotification(notification))
-    return {
-      ...common,
-      id: context.sample ? context.deliveryId : `${notification.incident.id}:${notification.event}`,
-      type: notification.event,
-      data: monitorEventPayload(notification),
-    };
-  if (notification.event === "alert.renotified") return undefined;
-  const { rule, series, firedAt } = notification;
-  return {
-    ...common,
-    id: context.sample
-      ? context.deliveryId
-      : alertEventId(notification.event, rule.id, series.keyHash, Date.parse(firedAt)),
-    type: notification.event,
-    data: alertEventPayload(notification),
   };
 }
