@@ -154,38 +154,6 @@ export const CountParam = z
     "`estimate` (default): `total` may be a lower bound (`totalExact: false`) or counted for an earlier page of the same query; `exact`: counted now, whatever it costs",
   );
 
-/** The list envelope's pagination block. */
-export interface PageInfo {
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-  hasMore: boolean;
-  /** `false` when `total` is a lower bound (a count that stopped early); absent when exact. */
-  totalExact?: boolean;
-}
-
-export function pageInfo(
-  { page, limit }: PageQuery,
-  total: number,
-  totalExact?: boolean,
-): PageInfo {
-  return {
-    page,
-    limit,
-    total,
-    totalPages: Math.max(1, Math.ceil(total / limit)),
-    hasMore: page * limit < total,
-    ...(totalExact === undefined ? {} : { totalExact }),
-  };
-}
-
-/** One page of a list, in the docs/design.md §4 envelope. */
-export interface Page<T> {
-  data: T[];
-  pagination: PageInfo;
-}
-
 /** ISO 8601 UTC with milliseconds, the one timestamp format of every response. */
 export const isoMs = (ms: number): string => new Date(ms).toISOString();
 

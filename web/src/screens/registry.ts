@@ -56,6 +56,3 @@ export const AREAS: readonly Area[] = [
     load: () => import("./settings/index"),
   },
 ];
-
-// Until every screen imports it from lib/project-path.ts.
-export { projectPath } from "../lib/project-path";
