@@ -28,13 +28,12 @@
  * one JSON object with every figure.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { sendAll } from "../src/demo/sender.js";
 import { type DashboardHarness, startDashboard } from "../test/helpers/dashboard.js";
 import { addKey } from "../test/helpers/projects.js";
-import { printTable } from "./harness/table.js";
 import {
   INIT_SCRIPT,
   type LoadFigures,
@@ -44,6 +43,7 @@ import {
   scrollThrough,
   staticTable,
 } from "./waterfall-page.js";
+import { report, summarizeLoad } from "./waterfall-report.js";
 import { type BigTrace, bigTrace } from "./waterfall-trace.js";
 
 const SPANS = Number(process.env.BENCH_WATERFALL_SPANS ?? 50_000);
@@ -97,21 +97,6 @@ async function openWaterfall(page: Page, url: string): Promise<LoadFigures[]> {
     runs.push(await loadFigures(page));
   }
   return runs;
-}
-
-function summarizeLoad(runs: LoadFigures[]) {
-  return {
-    runs: runs.length,
-    paintedMedianMs: r1(median(runs.map((r) => r.paintedMs))),
-    paintedMaxMs: r1(Math.max(...runs.map((r) => r.paintedMs))),
-    apiRequestMedianMs: r1(median(runs.map((r) => r.apiEndMs - r.apiStartMs))),
-    afterResponseMedianMs: r1(median(runs.map((r) => r.paintedMs - r.apiEndMs))),
-    beforeRequestMedianMs: r1(median(runs.map((r) => r.apiStartMs))),
-    apiBytes: runs[0]?.apiBytes ?? 0,
-    longTasksDuringLoad: Math.max(...runs.map((r) => r.longTasks)),
-    longestTaskDuringLoadMs: r1(Math.max(...runs.map((r) => r.longestTaskMs))),
-    domRows: Math.max(...runs.map((r) => r.domRows)),
-  };
 }
 
 async function scrollFigures(browser: Browser, page: Page, selector: string) {
@@ -196,151 +181,25 @@ async function main() {
     log(`Static: ${JSON.stringify({ staticLoad, staticScroll })}`);
     if (watch.errors.length > 0) throw new Error(`console errors: ${watch.errors.join("\n")}`);
 
-    const scrollRow = (label: string, s: typeof bigScroll) => [
-      label,
-      String(s.steps),
-      String(r1(s.maxFrameMs)),
-      String(r1(s.p95FrameMs)),
-      String(s.longTasks),
-      String(r1(s.longestTaskMs)),
-      String(s.runTasksOver100),
-      String(s.longestRunTaskMs),
-      String(s.maxDomRows),
-      s.blankSteps === 0 ? "all" : `${s.steps - s.blankSteps}/${s.steps}`,
-    ];
-    console.log(
-      `One trace of ${fmt(big.spanCount)} spans (depth ${big.maxDepth}, ${big.services} services, ${big.errorCount} failed), ` +
-        `baseline ${fmt(small.spanCount)} spans; ${RUNS} full navigations each; Chromium headless, ${cpus().length} CPUs`,
-    );
-    console.log("\nOpening the waterfall: navigation start → first span rows painted (ms)");
-    printTable(
-      [
-        "case",
-        "painted p50",
-        "painted max",
-        "before the trace request",
-        "trace request",
-        "after the response",
-        "JSON bytes",
-        "long tasks (max ms)",
-        "rows in DOM",
-      ],
-      [
-        ["waterfall, 50,000 spans", load.big],
-        ["waterfall, 500 spans (baseline)", load.small],
-      ]
-        .map(([label, l]) => {
-          const x = l as typeof load.big;
-          return [
-            label as string,
-            String(x.paintedMedianMs),
-            String(x.paintedMaxMs),
-            String(x.beforeRequestMedianMs),
-            String(x.apiRequestMedianMs),
-            String(x.afterResponseMedianMs),
-            fmt(x.apiBytes),
-            `${x.longTasksDuringLoad} (${x.longestTaskDuringLoadMs})`,
-            fmt(x.domRows),
-          ];
-        })
-        .concat([
-          [
-            "static table, 50,000 rows, not virtualized",
-            String(r1(staticLoad.totalMs)),
-            "",
-            "",
-            String(r1(staticLoad.fetchMs)),
-            String(r1(staticLoad.renderMs)),
-            fmt(staticLoad.bytes),
-            `${staticLoad.longTasks} (${r1(staticLoad.longestTaskMs)})`,
-            fmt(staticLoad.domRows),
-          ],
-        ]),
-    );
-    console.log(
-      `Scrolling: ${SCROLL_STEPS} scrollTop jumps over the list + ${SCROLL_STEPS} wheel steps`,
-    );
-    printTable(
-      [
-        "case",
-        "steps",
-        "max frame ms",
-        "p95 frame ms",
-        "long tasks",
-        "longest ms",
-        "RunTask > 100 ms (trace)",
-        "longest RunTask ms",
-        "max rows in DOM",
-        "steps with rows",
-      ],
-      [
-        scrollRow("waterfall, 50,000 spans", bigScroll),
-        scrollRow("waterfall, 500 spans", smallScroll),
-        scrollRow("static table, 50,000 rows", staticScroll),
-      ],
-    );
-    console.log("The read verbs from Node (owner's session, loopback), time to the last byte");
-    printTable(
-      ["verb", "spans", "p50 ms", "max ms", "bytes"],
-      [
-        ["GET …/traces/:id/spans (columns, the waterfall's)", api.spans.big, big.spanCount],
-        ["GET …/traces/:id/spans (columns, the waterfall's)", api.spans.small, small.spanCount],
-        ["GET …/traces/:id (nested tree, every attribute)", api.nested.big, big.spanCount],
-        ["GET …/traces/:id (nested tree, every attribute)", api.nested.small, small.spanCount],
-      ].map(([label, a, n]) => {
-        const x = a as typeof api.spans.big;
-        return [
-          label as string,
-          fmt(n as number),
-          String(x.medianMs),
-          String(x.maxMs),
-          fmt(x.bytes),
-        ];
-      }),
-    );
-    console.log("Collapse / expand on 50,000 spans: click → next frame (ms)");
-    printTable(
-      ["action", "ms", "rows after"],
-      [
-        ["Collapse all", String(r1(collapseAll.ms)), fmt(collapseAll.rows)],
-        ["Expand all", String(r1(expandAll.ms)), fmt(expandAll.rows)],
-      ],
-    );
-    const renderMet = load.big.paintedMaxMs < TARGET_RENDER_MS;
-    const scrollMet = bigScroll.runTasksOver100 === 0 && bigScroll.longestTaskMs <= LONG_TASK_MS;
-    console.log(
-      `Target render < ${TARGET_RENDER_MS} ms: ${renderMet ? "met" : "NOT met"} (p50 ${load.big.paintedMedianMs} ms, max ${load.big.paintedMaxMs} ms; ` +
-        `x${r1(load.big.paintedMedianMs / load.small.paintedMedianMs)} the 500-span trace's, ` +
-        `x${r1(load.big.paintedMedianMs / staticLoad.totalMs)} the static table's). ` +
-        `No long task > ${LONG_TASK_MS} ms while scrolling: ${scrollMet ? "met" : "NOT met"} ` +
-        `(longest ${bigScroll.longestTaskMs} ms by the observer, ${bigScroll.longestRunTaskMs} ms by the trace; static table: ${r1(staticScroll.longestTaskMs)} ms)`,
-    );
-    console.log(
-      JSON.stringify({
-        bench: "waterfall",
-        trace: {
-          spans: big.spanCount,
-          depth: big.maxDepth,
-          services: big.services,
-          errors: big.errorCount,
-          baselineSpans: small.spanCount,
-        },
+    report({
+      big,
+      small,
+      ingestMs,
+      api,
+      load,
+      bigScroll,
+      smallScroll,
+      staticLoad,
+      staticScroll,
+      collapseAll,
+      expandAll,
+      settings: {
         runs: RUNS,
         scrollSteps: SCROLL_STEPS,
-        cpus: cpus().length,
-        loadAverage1m: r1(loadavg()[0] ?? 0),
-        ingestMs: Math.round(ingestMs),
-        api,
-        load,
-        staticTable: { load: staticLoad, scroll: staticScroll },
-        scroll: { big: bigScroll, small: smallScroll },
-        toggle: { collapseAll, expandAll },
-        baseline:
-          "the same page with a 500-span trace, and a static HTML table of the same 50,000 spans rendered whole (same origin, same JSON)",
-        target: { renderMs: TARGET_RENDER_MS, longTaskMs: LONG_TASK_MS },
-        targetMet: { render: renderMet, scroll: scrollMet },
-      }),
-    );
+        targetRenderMs: TARGET_RENDER_MS,
+        longTaskMs: LONG_TASK_MS,
+      },
+    });
   } finally {
     await dash?.close();
     rmSync(dir, { recursive: true, force: true });
