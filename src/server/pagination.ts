@@ -1,4 +1,4 @@
-import { listOf, pageInfo } from "../contracts/pagination.js";
+import { pageInfo } from "../contracts/pagination.js";
 import { PageQuery } from "../lib/list-params.js";
 
 /**
@@ -7,9 +7,6 @@ import { PageQuery } from "../lib/list-params.js";
  */
 export const PaginationQuery = PageQuery.strict();
 export type PaginationQuery = PageQuery;
-
-// The list envelope is the contract's (src/contracts/pagination.ts).
-export { listOf };
 
 /** Pages an in-memory list (for small per-project collections). */
 export function paginate<T>(items: readonly T[], query: PaginationQuery) {

@@ -1,9 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { Problem } from "../contracts/pagination.js";
+import type { Problem } from "../contracts/pagination.js";
 import type { ErrorCode, FieldIssue } from "../lib/domain-errors.js";
-
-// Routes declare their error answers with the contract's Problem (src/contracts/pagination.ts).
-export { Problem };
 
 /** The one table from domain error codes to HTTP statuses; exhaustive by type. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {

@@ -3,7 +3,7 @@ import swagger, { type SwaggerTransform, type SwaggerTransformObject } from "@fa
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
-import { Problem } from "../problem.js";
+import { Problem } from "../../contracts/pagination.js";
 import { SESSION_COOKIE } from "./auth.js";
 
 /**

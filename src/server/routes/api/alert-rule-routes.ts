@@ -25,8 +25,8 @@ import {
   MuteAlertRuleInput,
   UpdateAlertRuleInput,
 } from "../../../contracts/alerts.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
 

@@ -12,8 +12,8 @@ import {
   CreateApiKeyInput,
   CreatedApiKey,
 } from "../../../contracts/auth.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
 

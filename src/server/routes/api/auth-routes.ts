@@ -8,6 +8,7 @@ import {
 } from "../../../auth/sign-in-sessions.js";
 import { anonymousCtx, type DomainDeps } from "../../../context.js";
 import { LoginInput, Me, SessionState } from "../../../contracts/auth.js";
+import { Problem } from "../../../contracts/pagination.js";
 import { UnauthorizedError } from "../../../lib/domain-errors.js";
 import {
   clearSessionCookie,
@@ -15,7 +16,6 @@ import {
   type SessionCookieOptions,
   setSessionCookie,
 } from "../../plugins/auth.js";
-import { Problem } from "../../problem.js";
 
 const toMe = (auth: AuthenticatedUser): Me => ({
   user: auth.user,

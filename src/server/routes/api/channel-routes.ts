@@ -10,6 +10,7 @@ import {
   NotificationDeliveryView,
   UpdateChannelInput,
 } from "../../../contracts/channels.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import {
   type ChannelService,
   createChannel,
@@ -21,8 +22,7 @@ import {
   testChannel,
   updateChannel,
 } from "../../../notifications/channels.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { ErrorSummary, UpdateErrorInput } from "../../../contracts/error-groups.js";
+import { Problem } from "../../../contracts/pagination.js";
 import { ErrorIdParam, updateError } from "../../../read/error-groups.js";
-import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
 

@@ -11,6 +11,7 @@ import {
   IncidentView,
   UpdateIncidentInput,
 } from "../../../contracts/incidents.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import {
   commentOnIncident,
   createIncident,
@@ -23,8 +24,6 @@ import {
   resolveIncident,
   updateIncident,
 } from "../../../incidents/incidents.js";
-import { listOf } from "../../pagination.js";
-import { Problem } from "../../problem.js";
 import { userCtx } from "../../request-context.js";
 import { ProjectParams } from "./project-routes.js";
 

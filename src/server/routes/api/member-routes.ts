@@ -3,8 +3,8 @@ import { z } from "zod";
 import { changeMemberRole, listMembers, removeMember } from "../../../auth/members.js";
 import type { DomainDeps } from "../../../context.js";
 import { ChangeMemberRoleInput, MemberView } from "../../../contracts/auth.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, OrgParams } from "./project-routes.js";
 

@@ -9,6 +9,7 @@ import {
   MonitorView,
   UpdateMonitorInput,
 } from "../../../contracts/monitors.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import {
   createMonitor,
   deleteMonitor,
@@ -24,8 +25,7 @@ import {
   runMonitor,
   updateMonitor,
 } from "../../../monitors/monitors.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
 

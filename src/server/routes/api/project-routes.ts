@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import { CreateProjectInput, ProjectView } from "../../../contracts/projects.js";
 import { createProject, listProjects, requireProject } from "../../../projects/projects.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 
 /** An id in a session route's path (projects, organizations, keys, channels…). */

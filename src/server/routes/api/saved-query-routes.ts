@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import {
   CreateSavedQueryInput,
   SavedQueryView,
@@ -13,8 +14,7 @@ import {
   listSavedQueries,
   updateSavedQuery,
 } from "../../../tql/saved-queries.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
 

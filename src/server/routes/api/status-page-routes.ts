@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import {
   CreateComponentInput,
   CreateGroupInput,
@@ -38,8 +39,7 @@ import {
   listPages,
   updatePage,
 } from "../../../status-pages/status-pages.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 
 const OrgParams = z.object({ orgId: OrgIdParam });

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { Problem } from "../../../contracts/pagination.js";
 import { StatusPageData } from "../../../contracts/status-page-data.js";
 import { Slug } from "../../../contracts/status-pages.js";
 import { InvalidInputError, NotFoundError } from "../../../lib/domain-errors.js";
@@ -13,7 +14,6 @@ import {
   toStatuspageSummary,
 } from "../../../status-pages/public/statuspage-summary.js";
 import type { CachedStatusPage } from "../../../status-pages/reader.js";
-import { Problem } from "../../problem.js";
 import { type Delivery, sendDocument } from "./send-document.js";
 
 const SlugParams = z.object({ slug: Slug });

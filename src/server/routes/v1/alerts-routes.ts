@@ -10,7 +10,7 @@ import {
 } from "../../../alerts/alerts-read.js";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { AlertDetail, AlertSummary, AlertsDashboard } from "../../../contracts/alert-reads.js";
-import { listOf } from "../../pagination.js";
+import { listOf } from "../../../contracts/pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";
 

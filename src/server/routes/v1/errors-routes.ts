@@ -8,6 +8,7 @@ import {
   ErrorsDashboard,
   ErrorTrends,
 } from "../../../contracts/error-groups.js";
+import { listOf } from "../../../contracts/pagination.js";
 import {
   ErrorDetailQuery,
   ErrorIdParam,
@@ -17,7 +18,6 @@ import {
 } from "../../../read/error-groups.js";
 import { ErrorTrendsQuery, errorTrends } from "../../../read/error-trends.js";
 import { ErrorsDashboardQuery, errorsDashboard } from "../../../read/errors-dashboard.js";
-import { listOf } from "../../pagination.js";
 import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/errors, /v1/errors/dashboard, /v1/errors/trends, /v1/errors/:errorId. */

@@ -6,6 +6,7 @@ import {
   IncidentsDashboard,
   IncidentView,
 } from "../../../contracts/incidents.js";
+import { listOf } from "../../../contracts/pagination.js";
 import {
   getIncident,
   IncidentIdParam,
@@ -16,7 +17,6 @@ import {
   IncidentsDashboardQuery,
   incidentsDashboard,
 } from "../../../incidents/incidents-dashboard.js";
-import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { readRoute } from "./read-route.js";
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
-import { Problem } from "../../problem.js";
+import { Problem } from "../../../contracts/pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 
 const WhoAmI = z

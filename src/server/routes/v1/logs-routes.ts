@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { LogDetail, LogSummary, LogsDashboard } from "../../../contracts/logs.js";
+import { listOf } from "../../../contracts/pagination.js";
 import {
   getLog,
   ListLogsQuery,
@@ -10,7 +11,6 @@ import {
   listLogs,
   logsDashboard,
 } from "../../../read/logs.js";
-import { listOf } from "../../pagination.js";
 import { keyReader, readRoute } from "./read-route.js";
 
 const LogParams = z.object({ logId: z.string().min(1).max(128) });

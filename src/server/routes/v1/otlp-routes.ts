@@ -2,6 +2,7 @@ import { Transform } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { Problem } from "../../../contracts/pagination.js";
 import {
   bodyBudgetSpent,
   decodeBody,
@@ -14,7 +15,6 @@ import type { Signal } from "../../../ingest/otlp/otlp-messages.js";
 import type { BudgetLease } from "../../../lib/byte-budget.js";
 import { UnsupportedMediaTypeError } from "../../../lib/domain-errors.js";
 import { requirePermission } from "../../plugins/auth.js";
-import { Problem } from "../../problem.js";
 import { apiKeyCtx } from "../../request-context.js";
 
 const SIGNALS: Record<Signal, string> = {

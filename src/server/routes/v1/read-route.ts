@@ -2,8 +2,8 @@ import type { FastifyRequest, preHandlerHookHandler } from "fastify";
 import type { z } from "zod";
 import type { DomainDeps } from "../../../context.js";
 import type { Permission } from "../../../contracts/auth.js";
+import { Problem } from "../../../contracts/pagination.js";
 import { requirePermission } from "../../plugins/auth.js";
-import { Problem } from "../../problem.js";
 import { apiKeyCtx } from "../../request-context.js";
 
 /**

@@ -9,6 +9,7 @@ import {
   TIMELINE_LIMIT,
   Traffic,
 } from "../../../contracts/browser-sessions.js";
+import { listOf } from "../../../contracts/pagination.js";
 import {
   getSession,
   ListSessionsQuery,
@@ -16,7 +17,6 @@ import {
   SessionIdParam,
 } from "../../../read/browser-sessions.js";
 import { TrafficQuery, trafficReport } from "../../../read/traffic.js";
-import { listOf } from "../../pagination.js";
 import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/sessions, /v1/sessions/:sessionId and /v1/traffic. */

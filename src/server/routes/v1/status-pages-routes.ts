@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { listOf } from "../../../contracts/pagination.js";
 import { StatusPageData, StatusPageSummary } from "../../../contracts/status-page-data.js";
 import { Slug } from "../../../contracts/status-pages.js";
 import {
@@ -8,7 +9,6 @@ import {
   readStatusPageData,
   readStatusPages,
 } from "../../../status-pages/status-page-reads.js";
-import { listOf } from "../../pagination.js";
 import { apiKeyCtx } from "../../request-context.js";
 import { sendDocument } from "../status/send-document.js";
 import { readRoute } from "./read-route.js";

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { Problem } from "../../../contracts/pagination.js";
 import { TqlCatalog, TqlRequest, TqlResult } from "../../../contracts/tql.js";
 import { TQL_MAX_RESULT_ROWS } from "../../../contracts/tql-dialect.js";
 import { runTqlQuery } from "../../../tql/tql-queries.js";
 import { requirePermission } from "../../plugins/auth.js";
-import { Problem } from "../../problem.js";
 import { keyReader } from "./read-route.js";
 import { sendCatalog } from "./tql-schema.js";
 

@@ -2,11 +2,11 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
+import { listOf } from "../../../contracts/pagination.js";
 import { SpanDetail, TraceDetail, TraceSpans, TraceSummary } from "../../../contracts/traces.js";
 import { traceDetailJson } from "../../../read/trace-json.js";
 import { getSpan, getTraceSpans, SpanIdParam } from "../../../read/trace-spans.js";
 import { getTrace, ListTracesQuery, listTraces, TraceIdParam } from "../../../read/traces.js";
-import { listOf } from "../../pagination.js";
 import { keyReader, readRoute } from "./read-route.js";
 
 /** GET /v1/traces and /v1/traces/:traceId. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { listOf, Problem } from "../../../contracts/pagination.js";
 import {
   CreatedWebhookEndpointView,
   CreateWebhookEndpointInput,
@@ -19,8 +20,7 @@ import {
   updateEndpoint,
   type WebhookDomainDeps,
 } from "../../../webhooks/endpoints.js";
-import { listOf, PaginationQuery, paginate } from "../../pagination.js";
-import { Problem } from "../../problem.js";
+import { PaginationQuery, paginate } from "../../pagination.js";
 import { userCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "../api/project-routes.js";
 
