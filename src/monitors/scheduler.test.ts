@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../lib/clock.js";
 import { nearestSlot, slotAtOrBefore } from "../lib/periodic-scheduler.js";
-import type { CheckTrigger, RecordedCheck } from "./engine.js";
+import type { CheckTrigger, RecordedCheck } from "./check-recording.js";
 import {
   createMonitorScheduler,
   type MonitorScheduler,
