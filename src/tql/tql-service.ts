@@ -60,19 +60,7 @@ export function createTqlService({
   const limitMs = limits.maxExecutionSeconds * 1000;
   const admission = tqlAdmission(executor.adHocSlots ?? DEFAULT_AD_HOC_SLOTS, limits, onRefused);
 
-  const settings = {
-    ...GUARD_SETTINGS,
-    max_execution_time: limits.maxExecutionSeconds,
-    max_memory_usage: limits.maxMemoryBytes,
-    max_rows_to_read: limits.maxRowsToRead,
-    max_result_rows: rowCap,
-    result_overflow_mode: "throw",
-    output_format_json_quote_64bit_integers: 1,
-    readonly: 1,
-    // Ad-hoc work yields the CPU: the engine's threads for this query run at nice 19, so ingest
-    // and the read API (nice 0) keep ~98% of a contended core (bench:api mixed: ingest p99 2.2 s → 0.7 s).
-    os_thread_priority: 19,
-  };
+  const settings = querySettings(limits, rowCap);
   /**
    * Runs a compiled query of the project's when its turn comes on the engine's ad-hoc sessions,
    * with the seconds it may run: what is left of its time limit, as the wait counts inside it,
@@ -152,6 +140,23 @@ export function createTqlService({
       const compiled = compileTql(text, { database: executor.database, rowCap: 0 });
       return (await execute(projectId, compiled, false, { max_result_rows: 1 })).columns;
     },
+  };
+}
+
+/** The engine settings of every TQL query: the guard's, the limits, and read-only, niced work. */
+function querySettings(limits: TqlLimits, rowCap: number) {
+  return {
+    ...GUARD_SETTINGS,
+    max_execution_time: limits.maxExecutionSeconds,
+    max_memory_usage: limits.maxMemoryBytes,
+    max_rows_to_read: limits.maxRowsToRead,
+    max_result_rows: rowCap,
+    result_overflow_mode: "throw",
+    output_format_json_quote_64bit_integers: 1,
+    readonly: 1,
+    // Ad-hoc work yields the CPU: the engine's threads for this query run at nice 19, so ingest
+    // and the read API (nice 0) keep ~98% of a contended core (bench:api mixed: ingest p99 2.2 s → 0.7 s).
+    os_thread_priority: 19,
   };
 }
 

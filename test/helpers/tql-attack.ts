@@ -9,6 +9,7 @@ import { createApiKey } from "../../src/auth/api-keys.js";
 import { systemCtx } from "../../src/context.js";
 import { createProject } from "../../src/projects/projects.js";
 import { initialize } from "../../src/setup/initialize.js";
+import type { TelemetryExecutor } from "../../src/telemetry/executor.js";
 import { makeTempDir } from "./temp-dir.js";
 import { startTestService, type TestService } from "./test-service.js";
 
@@ -59,6 +60,198 @@ const INTERNALS =
 
 function isProblem(body: unknown): body is Record<string, unknown> {
   return typeof body === "object" && body !== null && !Array.isArray(body);
+}
+
+/**
+ * A confined case answers 200 with none of B's values, no project column and the expected rows; a
+ * refused one answers an allowed status with a problem document that explains the caller's query
+ * without the rewritten one, the limits or A's project id, and a 422 comes within the time limit.
+ */
+function expectRefusedOrConfined(
+  c: Case,
+  response: Response,
+  text: string,
+  { elapsed, projectA }: { elapsed: number; projectA: string },
+): void {
+  if (c.expect === "confined") {
+    expect(response.status, text.slice(0, 500)).toBe(200);
+    const body = JSON.parse(text) as { columns: { name: string }[]; rows: unknown[][] };
+    const rows = JSON.stringify(body.rows);
+    for (const marker of B_MARKERS) expect(rows).not.toContain(marker);
+    for (const column of body.columns) expect(column.name).not.toBe("project_id");
+    expect(rows).not.toContain(projectA);
+    if (c.rows) expect(body.rows).toEqual(c.rows);
+    return;
+  }
+  const allowed = c.status ?? [400];
+  expect(allowed, `status ${response.status}: ${text.slice(0, 500)}`).toContain(response.status);
+  expect(response.headers.get("content-type")).toContain("application/problem+json");
+  const body = JSON.parse(text) as unknown;
+  expect(isProblem(body)).toBe(true);
+  const problem = body as Record<string, unknown>;
+  expect(problem.status).toBe(response.status);
+  expect(typeof problem.detail).toBe("string");
+  const detail = problem.detail as string;
+  expect(detail.length).toBeGreaterThan(10);
+  if (c.detail) expect(detail).toMatch(c.detail);
+  // A refusal explains the user's query; it never shows the rewritten one or the limits.
+  expect(detail).not.toMatch(INTERNALS);
+  expect(detail).not.toContain(projectA);
+  if (response.status === 422) expect(elapsed).toBeLessThan((MAX_EXECUTION_SECONDS + 10) * 1000);
+}
+
+/** One row per table for a project: the attacker's (A) or the victim's (B). */
+const rowsOf = (
+  id: string,
+  attacker: boolean,
+  ts: string,
+  minute: string,
+  p: {
+    svc: string;
+    trace: string;
+    log: string;
+    metric: string;
+    model: string;
+    route: string;
+  },
+): Record<string, Record<string, unknown>> => ({
+  traces: {
+    project_id: id,
+    timestamp: ts,
+    end_timestamp: ts,
+    trace_id: p.trace,
+    span_id: p.trace.slice(0, 16),
+    operation_name: attacker ? "GET /attacker" : "GET /victim-secret",
+    span_kind: "server",
+    service_name: p.svc,
+    duration_ms: 12.5,
+    status: "ok",
+    http_route: p.route,
+  },
+  logs: {
+    project_id: id,
+    id: `log-${p.svc}`,
+    timestamp: ts,
+    observed_timestamp: ts,
+    trace_id: p.trace,
+    level: "info",
+    service_name: p.svc,
+    message: p.log,
+  },
+  metrics: {
+    project_id: id,
+    timestamp: ts,
+    metric_name: p.metric,
+    metric_type: "gauge",
+    service_name: p.svc,
+    value: 1,
+  },
+  ai_spans: {
+    project_id: id,
+    timestamp: ts,
+    trace_id: p.trace,
+    span_id: p.trace.slice(0, 16),
+    service_name: p.svc,
+    request_model: p.model,
+    input_tokens: 10,
+    output_tokens: 5,
+    total_tokens: 15,
+  },
+  http_requests: {
+    project_id: id,
+    timestamp: minute,
+    service_name: p.svc,
+    method: "GET",
+    route: p.route,
+    status_code: 200,
+    request_count: 5,
+  },
+  error_groups: {
+    project_id: id,
+    fingerprint: attacker ? "fp-attacker" : "fp-victim",
+    exception_type: attacker ? "AttackerError" : "VictimError",
+    message: attacker ? "attacker error" : "VICTIM-SECRET error",
+    first_seen: ts,
+    last_seen: ts,
+    occurrence_count: 1,
+    status: "active",
+    services: [p.svc],
+    version: 1,
+  },
+});
+
+/**
+ * One row per telemetry table for each project, A's and B's inserted together as the batch writer
+ * does (B's marked with B_MARKERS), and BULK_ROWS more traces and logs of A's.
+ */
+async function insertAttackRows(
+  telemetry: TelemetryExecutor,
+  projectA: string,
+  projectB: string,
+): Promise<void> {
+  const at = new Date(Date.now() - 60_000);
+  const ts = at.toISOString().replace("T", " ").replace("Z", "");
+  const minute = `${ts.slice(0, 16)}:00`;
+  const a = rowsOf(projectA, true, ts, minute, {
+    svc: "attacker-svc",
+    trace: A_TRACE,
+    log: "hello from attacker",
+    metric: "attacker_metric",
+    model: "attacker-model",
+    route: "/attacker",
+  });
+  const b = rowsOf(projectB, false, ts, minute, {
+    svc: "victim-secret-svc",
+    trace: B_TRACE,
+    log: "VICTIM-SECRET log line",
+    metric: "victim_secret_metric",
+    model: "victim-secret-model",
+    route: "/victim-secret",
+  });
+  for (const table of Object.keys(a))
+    await telemetry.insert(table, [b[table] ?? {}, a[table] ?? {}]);
+  const bulk = Array.from({ length: BULK_ROWS }, (_, i) => ({
+    project_id: projectA,
+    timestamp: ts,
+    trace_id: i.toString(16).padStart(32, "0"),
+    service_name: "attacker-bulk",
+  }));
+  await telemetry.insert(
+    "traces",
+    bulk.map((row) => ({ ...row, operation_name: "bulk" })),
+  );
+  await telemetry.insert(
+    "logs",
+    bulk.map((row, i) => ({ ...row, message: `bulk ${i}` })),
+  );
+}
+
+/** Project A (the attacker's, with the first key and an ingest-only key) and B (the victim's, its read key). */
+async function createAttackProjects(service: TestService) {
+  const setup = await initialize({
+    ctx: systemCtx(service.deps.domain),
+    input: {
+      email: "attacker@example.com",
+      password: "correct horse battery",
+    },
+  });
+  const ctx = {
+    deps: service.deps.domain,
+    actor: {
+      kind: "user" as const,
+      userId: setup.userId,
+      memberships: [{ orgId: setup.orgId, orgName: "Default", role: "owner" as const }],
+    },
+  };
+  const projectA = setup.projectId;
+  const projectB = (await createProject({ ctx, input: { name: "victim" } })).id;
+  const keyB = (
+    await createApiKey({ ctx, projectId: projectB, input: { name: "b", role: "read_only" } })
+  ).key;
+  const ingestKeyA = (
+    await createApiKey({ ctx, projectId: projectA, input: { name: "ingest", role: "ingest" } })
+  ).key;
+  return { projectA, projectB, keyA: setup.apiKey ?? "", keyB, ingestKeyA };
 }
 
 /** What a file's own tests use of the fixture, once its setup ran. */
@@ -113,143 +306,8 @@ export function describeTqlAttacks(
         VIGIL_TQL_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS),
         VIGIL_TQL_MAX_MEMORY_BYTES: String(256 * 1024 * 1024),
       });
-      const setup = await initialize({
-        ctx: systemCtx(service.deps.domain),
-        input: {
-          email: "attacker@example.com",
-          password: "correct horse battery",
-        },
-      });
-      projectA = setup.projectId;
-      keyA = setup.apiKey ?? "";
-      const ctx = {
-        deps: service.deps.domain,
-        actor: {
-          kind: "user" as const,
-          userId: setup.userId,
-          memberships: [{ orgId: setup.orgId, orgName: "Default", role: "owner" as const }],
-        },
-      };
-      projectB = (await createProject({ ctx, input: { name: "victim" } })).id;
-      keyB = (
-        await createApiKey({ ctx, projectId: projectB, input: { name: "b", role: "read_only" } })
-      ).key;
-      ingestKeyA = (
-        await createApiKey({ ctx, projectId: projectA, input: { name: "ingest", role: "ingest" } })
-      ).key;
-
-      const at = new Date(Date.now() - 60_000);
-      const ts = at.toISOString().replace("T", " ").replace("Z", "");
-      const minute = `${ts.slice(0, 16)}:00`;
-      const telemetry = service.deps.telemetry;
-      /** One row per table for a project; A's and B's rows go in together, as the batch writer does. */
-      const rowsOf = (
-        id: string,
-        p: {
-          svc: string;
-          trace: string;
-          log: string;
-          metric: string;
-          model: string;
-          route: string;
-        },
-      ): Record<string, Record<string, unknown>> => ({
-        traces: {
-          project_id: id,
-          timestamp: ts,
-          end_timestamp: ts,
-          trace_id: p.trace,
-          span_id: p.trace.slice(0, 16),
-          operation_name: id === projectA ? "GET /attacker" : "GET /victim-secret",
-          span_kind: "server",
-          service_name: p.svc,
-          duration_ms: 12.5,
-          status: "ok",
-          http_route: p.route,
-        },
-        logs: {
-          project_id: id,
-          id: `log-${p.svc}`,
-          timestamp: ts,
-          observed_timestamp: ts,
-          trace_id: p.trace,
-          level: "info",
-          service_name: p.svc,
-          message: p.log,
-        },
-        metrics: {
-          project_id: id,
-          timestamp: ts,
-          metric_name: p.metric,
-          metric_type: "gauge",
-          service_name: p.svc,
-          value: 1,
-        },
-        ai_spans: {
-          project_id: id,
-          timestamp: ts,
-          trace_id: p.trace,
-          span_id: p.trace.slice(0, 16),
-          service_name: p.svc,
-          request_model: p.model,
-          input_tokens: 10,
-          output_tokens: 5,
-          total_tokens: 15,
-        },
-        http_requests: {
-          project_id: id,
-          timestamp: minute,
-          service_name: p.svc,
-          method: "GET",
-          route: p.route,
-          status_code: 200,
-          request_count: 5,
-        },
-        error_groups: {
-          project_id: id,
-          fingerprint: id === projectA ? "fp-attacker" : "fp-victim",
-          exception_type: id === projectA ? "AttackerError" : "VictimError",
-          message: id === projectA ? "attacker error" : "VICTIM-SECRET error",
-          first_seen: ts,
-          last_seen: ts,
-          occurrence_count: 1,
-          status: "active",
-          services: [p.svc],
-          version: 1,
-        },
-      });
-      const a = rowsOf(projectA, {
-        svc: "attacker-svc",
-        trace: A_TRACE,
-        log: "hello from attacker",
-        metric: "attacker_metric",
-        model: "attacker-model",
-        route: "/attacker",
-      });
-      const b = rowsOf(projectB, {
-        svc: "victim-secret-svc",
-        trace: B_TRACE,
-        log: "VICTIM-SECRET log line",
-        metric: "victim_secret_metric",
-        model: "victim-secret-model",
-        route: "/victim-secret",
-      });
-      for (const table of Object.keys(a))
-        await telemetry.insert(table, [b[table] ?? {}, a[table] ?? {}]);
-      const bulk = Array.from({ length: BULK_ROWS }, (_, i) => ({
-        project_id: projectA,
-        timestamp: ts,
-        trace_id: i.toString(16).padStart(32, "0"),
-        service_name: "attacker-bulk",
-      }));
-      await telemetry.insert(
-        "traces",
-        bulk.map((row) => ({ ...row, operation_name: "bulk" })),
-      );
-      await telemetry.insert(
-        "logs",
-        bulk.map((row, i) => ({ ...row, message: `bulk ${i}` })),
-      );
+      ({ projectA, projectB, keyA, keyB, ingestKeyA } = await createAttackProjects(service));
+      await insertAttackRows(service.deps.telemetry, projectA, projectB);
     });
     afterAll(async () => {
       await service?.stop();
@@ -289,34 +347,7 @@ export function describeTqlAttacks(
         // Errors may quote the caller's own query, never B's values.
         for (const marker of B_MARKERS)
           if (!c.query.includes(marker)) expect(text, text.slice(0, 500)).not.toContain(marker);
-        if (c.expect === "confined") {
-          expect(response.status, text.slice(0, 500)).toBe(200);
-          const body = JSON.parse(text) as { columns: { name: string }[]; rows: unknown[][] };
-          const rows = JSON.stringify(body.rows);
-          for (const marker of B_MARKERS) expect(rows).not.toContain(marker);
-          for (const column of body.columns) expect(column.name).not.toBe("project_id");
-          expect(rows).not.toContain(projectA);
-          if (c.rows) expect(body.rows).toEqual(c.rows);
-          return;
-        }
-        const allowed = c.status ?? [400];
-        expect(allowed, `status ${response.status}: ${text.slice(0, 500)}`).toContain(
-          response.status,
-        );
-        expect(response.headers.get("content-type")).toContain("application/problem+json");
-        const body = JSON.parse(text) as unknown;
-        expect(isProblem(body)).toBe(true);
-        const problem = body as Record<string, unknown>;
-        expect(problem.status).toBe(response.status);
-        expect(typeof problem.detail).toBe("string");
-        const detail = problem.detail as string;
-        expect(detail.length).toBeGreaterThan(10);
-        if (c.detail) expect(detail).toMatch(c.detail);
-        // A refusal explains the user's query; it never shows the rewritten one or the limits.
-        expect(detail).not.toMatch(INTERNALS);
-        expect(detail).not.toContain(projectA);
-        if (response.status === 422)
-          expect(elapsed).toBeLessThan((MAX_EXECUTION_SECONDS + 10) * 1000);
+        expectRefusedOrConfined(c, response, text, { elapsed, projectA });
       });
     }
 
