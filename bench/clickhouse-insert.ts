@@ -21,8 +21,8 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
-import { mapTraces } from "../src/ingest/map-traces.js";
 import type { Row } from "../src/ingest/ingest-batch.js";
+import { mapTraces } from "../src/ingest/map-traces.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import { createClickHouseExecutor } from "../src/telemetry/clickhouse/clickhouse-executor.js";
 import {
@@ -33,6 +33,7 @@ import {
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { UnixTime } from "../src/telemetry/unix-time.js";
+import { printResult } from "./harness/run.js";
 import { printTable } from "./harness/table.js";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
@@ -113,6 +114,119 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
+/** Each variant's executor, its schema made and warmed up on a few batches. */
+async function openExecutors(
+  variants: readonly Variant[],
+  batches: Row[][],
+  url: string,
+  chdbDir: string,
+  executors: Map<Variant, TelemetryExecutor>,
+) {
+  for (const variant of variants) {
+    const executor =
+      variant.format === "chdb"
+        ? createChdbExecutor({ path: chdbDir, database: variant.database })
+        : createClickHouseExecutor({
+            url,
+            database: variant.database,
+            user: process.env.VIGIL_TEST_CLICKHOUSE_USER,
+            password: process.env.VIGIL_TEST_CLICKHOUSE_PASSWORD,
+            insertFormat: variant.format,
+            compressInserts: variant.gzip,
+          });
+    await ensureTelemetrySchema(executor, { retentionDays: 30 });
+    await insertAll(executor, batches.slice(0, 4)); // warm-up
+    executors.set(variant, executor);
+  }
+}
+
+/** Adapter-side cost and bytes on the wire, measured apart from the inserts. */
+function wireCosts(batches: Row[][], rows: number) {
+  const wire = new Map<InsertFormat, { bytes: number; gzipBytes: number; encodeUs: number }>();
+  for (const format of INSERT_FORMATS) {
+    let bytes = 0;
+    let gzipBytes = 0;
+    const started = process.hrtime.bigint();
+    const bodies = batches.map((batch) => encodeRows(format, batch).body);
+    const encodeUs = Number(process.hrtime.bigint() - started) / 1e3 / rows;
+    for (const body of bodies) {
+      bytes += body.length;
+      gzipBytes += gzipSync(body).length;
+    }
+    wire.set(format, { bytes: bytes / rows, gzipBytes: gzipBytes / rows, encodeUs });
+  }
+
+  return wire;
+}
+
+/** Every variant's rows and a hash of them: each must have stored what the baseline did. */
+async function checksumsOf(executors: Map<Variant, TelemetryExecutor>) {
+  const checksums = new Map<Variant, string>();
+  for (const [variant, executor] of executors) {
+    const [sum] = await executor.query<{ n: number; h: string }>(
+      `SELECT count() AS n, toString(sum(cityHash64(formatRow('TSV', *)))) AS h FROM ${variant.database}.traces`,
+    );
+    checksums.set(variant, `${sum?.n}:${sum?.h}`);
+  }
+  return checksums;
+}
+
+/** Rows per second of each variant, beside the chDB baseline, and its bytes and encode time. */
+function summarize(
+  variants: readonly Variant[],
+  rows: number,
+  seconds: Map<Variant, number[]>,
+  wire: ReturnType<typeof wireCosts>,
+  checksums: Map<Variant, string>,
+) {
+  const baseline = variants[0] as Variant;
+  const baselineRate = rows / median(seconds.get(baseline) ?? []);
+  const results = variants.map((variant) => {
+    const rate = rows / median(seconds.get(variant) ?? []);
+    const onWire = variant.format === "chdb" ? undefined : wire.get(variant.format);
+    return {
+      variant: variant.name,
+      format: variant.format,
+      gzip: variant.gzip,
+      rowsPerSecond: Math.round(rate),
+      ratioToChdb: Math.round((rate / baselineRate) * 1000) / 1000,
+      bytesPerRow: onWire ? Math.round(variant.gzip ? onWire.gzipBytes : onWire.bytes) : undefined,
+      encodeMicrosPerRow: onWire ? Math.round(onWire.encodeUs * 100) / 100 : undefined,
+      sameRowsAsBaseline: checksums.get(variant) === checksums.get(baseline),
+    };
+  });
+
+  return results;
+}
+
+/** The table, then the JSON result line. */
+function report(rows: number, results: ReturnType<typeof summarize>) {
+  console.log(
+    `ClickHouse adapter inserts: ${BATCHES} batches x ~${Math.round(rows / BATCHES)} trace rows, ${CONCURRENCY} at a time, median of ${ROUNDS} rounds, server: ${REAL_URL === undefined ? "chDB-backed shim (own process)" : "VIGIL_TEST_CLICKHOUSE_URL"}`,
+  );
+  printTable(
+    ["variant", "rows/s", "x chDB", "bytes/row sent", "encode us/row", "same rows"],
+    results.map((r) => [
+      r.variant,
+      r.rowsPerSecond.toLocaleString("en"),
+      String(r.ratioToChdb),
+      r.bytesPerRow === undefined ? "-" : String(r.bytesPerRow),
+      r.encodeMicrosPerRow === undefined ? "-" : String(r.encodeMicrosPerRow),
+      r.sameRowsAsBaseline ? "yes" : "NO",
+    ]),
+  );
+  if (results.some((r) => !r.sameRowsAsBaseline))
+    throw new Error("A variant stored different rows than the baseline");
+  printResult({
+    bench: "clickhouse-insert",
+    server: REAL_URL === undefined ? "shim" : "real",
+    batches: BATCHES,
+    rowsPerBatch: Math.round(rows / BATCHES),
+    concurrency: CONCURRENCY,
+    rounds: ROUNDS,
+    results,
+  });
+}
 
 async function main() {
   const chdbDir = mkdtempSync(join(tmpdir(), "vigil-bench-ch-chdb-"));
@@ -134,23 +248,7 @@ async function main() {
   try {
     const batches = traceBatches(BATCHES);
     const rows = batches.reduce((n, b) => n + b.length, 0);
-    for (const variant of variants) {
-      const executor =
-        variant.format === "chdb"
-          ? createChdbExecutor({ path: chdbDir, database: variant.database })
-          : createClickHouseExecutor({
-              url,
-              database: variant.database,
-              user: process.env.VIGIL_TEST_CLICKHOUSE_USER,
-              password: process.env.VIGIL_TEST_CLICKHOUSE_PASSWORD,
-              insertFormat: variant.format,
-              compressInserts: variant.gzip,
-            });
-      await ensureTelemetrySchema(executor, { retentionDays: 30 });
-      await insertAll(executor, batches.slice(0, 4)); // warm-up
-      executors.set(variant, executor);
-    }
-
+    await openExecutors(variants, batches, url, chdbDir, executors);
     const seconds = new Map<Variant, number[]>(variants.map((v) => [v, []]));
     for (let round = 0; round < ROUNDS; round++)
       for (const variant of variants)
@@ -158,74 +256,14 @@ async function main() {
           .get(variant)
           ?.push(await insertAll(executors.get(variant) as TelemetryExecutor, batches));
 
-    // Adapter-side cost and bytes on the wire, measured apart from the inserts.
-    const wire = new Map<InsertFormat, { bytes: number; gzipBytes: number; encodeUs: number }>();
-    for (const format of INSERT_FORMATS) {
-      let bytes = 0;
-      let gzipBytes = 0;
-      const started = process.hrtime.bigint();
-      const bodies = batches.map((batch) => encodeRows(format, batch).body);
-      const encodeUs = Number(process.hrtime.bigint() - started) / 1e3 / rows;
-      for (const body of bodies) {
-        bytes += body.length;
-        gzipBytes += gzipSync(body).length;
-      }
-      wire.set(format, { bytes: bytes / rows, gzipBytes: gzipBytes / rows, encodeUs });
-    }
-
-    const checksums = new Map<Variant, string>();
-    for (const [variant, executor] of executors) {
-      const [sum] = await executor.query<{ n: number; h: string }>(
-        `SELECT count() AS n, toString(sum(cityHash64(formatRow('TSV', *)))) AS h FROM ${variant.database}.traces`,
-      );
-      checksums.set(variant, `${sum?.n}:${sum?.h}`);
-    }
-    const baseline = variants[0] as Variant;
-    const baselineRate = rows / median(seconds.get(baseline) ?? []);
-    const results = variants.map((variant) => {
-      const rate = rows / median(seconds.get(variant) ?? []);
-      const onWire = variant.format === "chdb" ? undefined : wire.get(variant.format);
-      return {
-        variant: variant.name,
-        format: variant.format,
-        gzip: variant.gzip,
-        rowsPerSecond: Math.round(rate),
-        ratioToChdb: Math.round((rate / baselineRate) * 1000) / 1000,
-        bytesPerRow: onWire
-          ? Math.round(variant.gzip ? onWire.gzipBytes : onWire.bytes)
-          : undefined,
-        encodeMicrosPerRow: onWire ? Math.round(onWire.encodeUs * 100) / 100 : undefined,
-        sameRowsAsBaseline: checksums.get(variant) === checksums.get(baseline),
-      };
-    });
-
-    console.log(
-      `ClickHouse adapter inserts: ${BATCHES} batches x ~${Math.round(rows / BATCHES)} trace rows, ${CONCURRENCY} at a time, median of ${ROUNDS} rounds, server: ${REAL_URL === undefined ? "chDB-backed shim (own process)" : "VIGIL_TEST_CLICKHOUSE_URL"}`,
+    const results = summarize(
+      variants,
+      rows,
+      seconds,
+      wireCosts(batches, rows),
+      await checksumsOf(executors),
     );
-    printTable(
-      ["variant", "rows/s", "x chDB", "bytes/row sent", "encode us/row", "same rows"],
-      results.map((r) => [
-        r.variant,
-        r.rowsPerSecond.toLocaleString("en"),
-        String(r.ratioToChdb),
-        r.bytesPerRow === undefined ? "-" : String(r.bytesPerRow),
-        r.encodeMicrosPerRow === undefined ? "-" : String(r.encodeMicrosPerRow),
-        r.sameRowsAsBaseline ? "yes" : "NO",
-      ]),
-    );
-    if (results.some((r) => !r.sameRowsAsBaseline))
-      throw new Error("A variant stored different rows than the baseline");
-    console.log(
-      JSON.stringify({
-        bench: "clickhouse-insert",
-        server: REAL_URL === undefined ? "shim" : "real",
-        batches: BATCHES,
-        rowsPerBatch: Math.round(rows / BATCHES),
-        concurrency: CONCURRENCY,
-        rounds: ROUNDS,
-        results,
-      }),
-    );
+    report(rows, results);
   } finally {
     for (const [variant, executor] of executors) {
       if (REAL_URL !== undefined && variant.format !== "chdb")
