@@ -6,6 +6,7 @@ import type { DomainDeps } from "../src/context.js";
 import { DEFAULT_ASSERTIONS } from "../src/contracts/monitors.js";
 import type { MonitorEngine } from "../src/monitors/engine.js";
 import { createMonitor } from "../src/monitors/monitors.js";
+import type { StatusPageEngine } from "../src/status-pages/signals.js";
 
 // ---------------------------------------------------------------------------------------------
 // The target: a keep-alive JSON API in a child process; it exits when our end of stdin closes.
@@ -71,7 +72,7 @@ export async function startTarget() {
  * transaction, with a progress bar: the default assertions plus `$.ok equals true`.
  */
 export async function createBenchMonitors(
-  domain: DomainDeps,
+  domain: DomainDeps & { statusPages: StatusPageEngine },
   engine: MonitorEngine,
   projectId: string,
   targetUrl: string,

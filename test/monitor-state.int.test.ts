@@ -26,6 +26,7 @@ import { runCheck } from "../src/monitors/runner.js";
 import { createChannel } from "../src/notifications/channels.js";
 import { initialize } from "../src/setup/initialize.js";
 import { createStatusPageEngine } from "../src/status-pages/engine.js";
+import type { StatusPageEngine } from "../src/status-pages/signals.js";
 import { defaultAuthDeps } from "./helpers/auth-deps.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -63,7 +64,7 @@ const clock = { now: () => new Date(nowMs) };
 
 function open() {
   store = createMetaStore(openMetaDatabase({ dataDir: dir.path }));
-  const domain: DomainDeps = {
+  const domain: DomainDeps & { statusPages: StatusPageEngine } = {
     meta: store,
     clock,
     newId: createIdGenerator(() => nowMs),
@@ -87,7 +88,7 @@ function open() {
   return { domain, engine, deps: { engine, allowPrivateTargets: true } satisfies MonitorDeps };
 }
 
-let domain: DomainDeps;
+let domain: DomainDeps & { statusPages: StatusPageEngine };
 let engine: MonitorEngine;
 let deps: MonitorDeps;
 let ctx: MonitorCtx;

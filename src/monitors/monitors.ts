@@ -18,6 +18,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import { toDeliveryView } from "../notifications/channel-views.js";
 import { requireProject } from "../projects/projects.js";
+import type { StatusPageEngine } from "../status-pages/signals.js";
 import { type MonitorDefinition, toDefinition } from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
 import { toCheckResultView, toIncidentView, toMonitorView } from "./monitor-views.js";
@@ -45,8 +46,11 @@ export const ListResultsQuery = PageQuery.extend(WindowQuery.shape)
   .strict();
 export type ListResultsQuery = z.infer<typeof ListResultsQuery>;
 
-/** What the monitor commands need: the domain deps and the monitors' section (docs/design.md §2). */
-export type MonitorCtx = Ctx<DomainDeps & { monitors: MonitorDeps }>;
+/**
+ * What the monitor commands need: the domain deps, the monitors' section and the status pages'
+ * engine (a pause or a delete changes what pages show).
+ */
+export type MonitorCtx = Ctx<DomainDeps & { monitors: MonitorDeps; statusPages: StatusPageEngine }>;
 
 /** One monitor of a project; reads need only the domain deps, commands a MonitorCtx. */
 interface MonitorRef<C extends Ctx = Ctx> {
@@ -235,7 +239,7 @@ export async function deleteMonitor(ref: MonitorRef<MonitorCtx>): Promise<void> 
 
 /** A pause or resume: a paused monitor stops counting on status pages (docs/design.md §4). */
 function setMonitorStatus(
-  ctx: Ctx,
+  ctx: MonitorCtx,
   monitorId: string,
   status: "active" | "paused",
   updatedAt: string,
