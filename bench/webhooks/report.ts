@@ -10,35 +10,31 @@ import {
   TARGET_DELIVERIES_PER_SECOND,
 } from "./settings.js";
 
-export function report(r: WebhooksResult) {
-  const { throughput: t, drain: d, burst: b, coldBurst: c, steady: s } = r.vigil;
+const four = (x: Spread) => `${x.p50} / ${x.p95} / ${x.p99} / ${x.max}`;
+const trio = (x: { p50: number; p99: number; max: number }) => `${x.p50} / ${x.p99} / ${x.max}`;
+const ratio = (a: number, z: number | undefined) => (z ? `x${round(a / z, 2)}` : "");
+/** One phase's CPU, store, event-loop, memory and receiver rows. */
+const phase = (name: string, w: WindowFigures): string[][] => [
+  [`${name}: CPU per delivery (µs)`, `${w.cpuMicrosPerItem}`],
+  [`${name}: CPU, share of one core`, `${w.cpuShareOfOneCore}`],
+  [
+    `${name}: store queries / µs per delivery`,
+    `${w.storeQueriesPerItem} / ${w.storeMicrosPerItem}`,
+  ],
+  [`${name}: event-loop delay p50 / p99 / max (ms)`, trio(w.eventLoopDelayMs)],
+  [`${name}: event-loop utilization`, `${w.eventLoopUtilization}`],
+  [`${name}: RSS start / end / max (MiB)`, `${w.rssMiB.start} / ${w.rssMiB.end} / ${w.rssMiB.max}`],
+  [
+    `${name}: receiver CPU per request (µs), share of a core`,
+    `${w.receiver.cpuMicrosPerRequest}, ${w.receiver.cpuShareOfOneCore}`,
+  ],
+  [`${name}: new TLS connections at the receiver`, `${w.receiver.newConnections}`],
+];
+
+/** Vigil beside the bare loop: throughput, drain, CPU, latency. */
+function printComparison(r: WebhooksResult) {
+  const { throughput: t, drain: d, burst: b, steady: s } = r.vigil;
   const bare = r.baseline;
-  const four = (x: Spread) => `${x.p50} / ${x.p95} / ${x.p99} / ${x.max}`;
-  const trio = (x: { p50: number; p99: number; max: number }) => `${x.p50} / ${x.p99} / ${x.max}`;
-  const ratio = (a: number, z: number | undefined) => (z ? `x${round(a / z, 2)}` : "");
-  console.log(
-    `\nWebhooks: ${fmt(r.events)} events x ${r.endpoints} endpoint(s), concurrency ${r.concurrency}, ` +
-      `${r.transport}, ${r.machine.cpus} CPUs\n`,
-  );
-  const phase = (name: string, w: WindowFigures): string[][] => [
-    [`${name}: CPU per delivery (µs)`, `${w.cpuMicrosPerItem}`],
-    [`${name}: CPU, share of one core`, `${w.cpuShareOfOneCore}`],
-    [
-      `${name}: store queries / µs per delivery`,
-      `${w.storeQueriesPerItem} / ${w.storeMicrosPerItem}`,
-    ],
-    [`${name}: event-loop delay p50 / p99 / max (ms)`, trio(w.eventLoopDelayMs)],
-    [`${name}: event-loop utilization`, `${w.eventLoopUtilization}`],
-    [
-      `${name}: RSS start / end / max (MiB)`,
-      `${w.rssMiB.start} / ${w.rssMiB.end} / ${w.rssMiB.max}`,
-    ],
-    [
-      `${name}: receiver CPU per request (µs), share of a core`,
-      `${w.receiver.cpuMicrosPerRequest}, ${w.receiver.cpuShareOfOneCore}`,
-    ],
-    [`${name}: new TLS connections at the receiver`, `${w.receiver.newConnections}`],
-  ];
   printTable(
     ["figure", "Vigil (queue + store + deliverer)", "bare undici loop (baseline)", "ratio"],
     [
@@ -87,6 +83,11 @@ export function report(r: WebhooksResult) {
       ],
     ],
   );
+}
+
+/** Vigil's own figures, phase by phase, and the checks of the store and the receiver. */
+function printVigil(r: WebhooksResult) {
+  const { throughput: t, drain: d, burst: b, coldBurst: c, steady: s } = r.vigil;
   printTable(
     ["Vigil figure", "value"],
     [
@@ -129,6 +130,17 @@ export function report(r: WebhooksResult) {
       ["checks", r.checks_passed ? "passed" : "FAILED"],
     ],
   );
+}
+
+/** The tables on stdout, then the JSON result line. */
+export function report(r: WebhooksResult) {
+  const { throughput: t, burst: b } = r.vigil;
+  console.log(
+    `\nWebhooks: ${fmt(r.events)} events x ${r.endpoints} endpoint(s), concurrency ${r.concurrency}, ` +
+      `${r.transport}, ${r.machine.cpus} CPUs\n`,
+  );
+  printComparison(r);
+  printVigil(r);
   console.log(
     `Target: >= ${fmt(TARGET_DELIVERIES_PER_SECOND)} deliveries/s and burst-of-${fmt(BURST)} p99 < ${TARGET_BURST_P99_MS} ms: ` +
       `${r.target_met ? "met" : "NOT met"} (${t.deliveriesPerSecond} deliveries/s, p99 ${b.latencyMs.p99} ms)`,
