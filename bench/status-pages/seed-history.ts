@@ -7,14 +7,10 @@ import type { SeededIncidents } from "./seed-incidents.js";
 import type { SeededPage } from "./seed-page.js";
 import { COMPONENTS, DAY_MS, DAYS, GROUPS, MINUTE_MS, PAST_WINDOWS, SLUG } from "./settings.js";
 
-/**
- * Maintenance windows (6 completed through the repository, 1 running, 3 ahead), then 90 days of
- * history: one row per component and day, consistent with the incidents and the past windows.
- */
-export async function seedHistory(seeded: SeededPage, incidents: SeededIncidents) {
-  const { meta, domain, pageId, pageRef, components, monitorCount, setupStarted } = seeded;
-  const { rand, now, todayStart, firstDayStart, planned, publicUpdates, iso } = incidents;
-  // 3. Maintenance windows: 6 completed (through the repository), 1 running and 3 ahead.
+/** Maintenance windows: 6 completed (through the repository), 1 running and 3 ahead. */
+async function seedMaintenance(seeded: SeededPage, incidents: SeededIncidents) {
+  const { meta, domain, pageId, pageRef, components } = seeded;
+  const { rand, now, todayStart, iso } = incidents;
   const pastWindows: { startMs: number; endMs: number; componentIds: string[] }[] = [];
   for (let w = 0; w < PAST_WINDOWS; w++) {
     const startMs = todayStart - (80 - w * 13) * DAY_MS + (1 + Math.floor(rand() * 4)) * 3600_000;
@@ -52,7 +48,17 @@ export async function seedHistory(seeded: SeededPage, incidents: SeededIncidents
         componentIds: indexes.map((i) => components[i]?.id ?? ""),
       },
     });
+  return { pastWindows, windows: PAST_WINDOWS + windowsAhead.length };
+}
 
+/**
+ * Maintenance windows, then 90 days of history: one row per component and day, consistent with
+ * the incidents and the past windows.
+ */
+export async function seedHistory(seeded: SeededPage, incidents: SeededIncidents) {
+  const { meta, pageId, components, monitorCount, setupStarted } = seeded;
+  const { rand, now, todayStart, firstDayStart, planned, publicUpdates } = incidents;
+  const { pastWindows, windows } = await seedMaintenance(seeded, incidents);
   // 4. 90 days of history: one row per component and day, consistent with the incidents and
   // the past windows, plus a few degraded blips.
   const rows = new Map<string, Map<string, DayRow>>();
@@ -125,8 +131,8 @@ export async function seedHistory(seeded: SeededPage, incidents: SeededIncidents
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   log(
     `Page '${SLUG}': ${COMPONENTS} components in ${GROUPS.length} groups, ${monitorCount} monitors, ` +
-      `${planned.length} incidents (${publicUpdates} public updates), ${PAST_WINDOWS + windowsAhead.length} windows, ` +
+      `${planned.length} incidents (${publicUpdates} public updates), ${windows} windows, ` +
       `${fmt(dayRows)} day rows, in ${setupSeconds.toFixed(1)} s`,
   );
-  return { dayRows, windows: PAST_WINDOWS + windowsAhead.length, setupSeconds };
+  return { dayRows, windows, setupSeconds };
 }
