@@ -6,7 +6,7 @@
  *    project with a tenth of the data so the project filter has work to do.
  * 2. Measures `GET /v1/logs?limit=50` and `GET /v1/traces/:traceId` (cycling through a few
  *    hundred real trace ids of mixed sizes) over keep-alive HTTP from a worker thread, so the
- *    client does not share the service's event loop (load generators: bench/http-load.ts):
+ *    client does not share the service's event loop (load generators: bench/harness/http-load.ts):
  *    - open loop: a constant arrival rate (BENCH_API_RATE, 200/s) for BENCH_API_SECONDS (20)
  *      after a warm-up; latency is measured from each request's scheduled send time, so a
  *      stalled service shows up as latency instead of as fewer requests (no coordinated
@@ -23,14 +23,14 @@
  *    starts after that); reports how soon ingestion is acknowledged and read latency, beside
  *    the same ingestion and reads with no TQL query running (the baseline).
  *    BENCH_API_MIXED_TQL_QUERIES changes the 4; BENCH_API_MIXED_ONLY=1 skips runs 2-3 and 5;
- *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane (bench/api-mixed.ts);
+ *    VIGIL_TELEMETRY_SESSIONS=1 shows the engine as a single lane (bench/api/mixed.ts);
  *    VIGIL_TELEMETRY_MAX_PENDING_READS and VIGIL_TELEMETRY_MAX_READ_WAIT_MS set the read API's
  *    bounds (ADR 0018) for every run.
  * 5. Distinct (issue 19), before run 4: BENCH_API_DISTINCT_RATE (200) requests/s for
  *    BENCH_API_DISTINCT_SECONDS (20), half `GET /v1/logs`, half `GET /v1/traces/:traceId`, every
  *    request a different query (trace id; log window, filter and page), while OTLP ingestion
  *    runs at BENCH_API_DISTINCT_INGEST_SPANS (10,000) spans/s, and the second project reads its
- *    logs at BENCH_API_DISTINCT_QUIET_RATE (5)/s (bench/api-distinct.ts); beside it,
+ *    logs at BENCH_API_DISTINCT_QUIET_RATE (5)/s (bench/api/distinct.ts); beside it,
  *    the engine time of one trace lookup: the statements getTrace runs, one after the other,
  *    for each of the trace ids of run 2, three times: the last two passes are the figure (the
  *    engine's query condition cache helps them), each trace's first lookup is reported beside
