@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey, revokeApiKey } from "../src/auth/api-keys.js";
-import { systemCtx } from "../src/context.js";
 import type { AiDashboard, Recommendation } from "../src/contracts/ai.js";
-import { createProject } from "../src/projects/projects.js";
-import { initialize } from "../src/setup/initialize.js";
-import { insertProjectA, insertProjectB, LEAKED } from "./helpers/ai-fixtures.js";
+import { LEAKED } from "./helpers/ai-fixtures.js";
 import { logId, MIN, traceId } from "./helpers/ai-rows.js";
+import { startAiService } from "./helpers/ai-service.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import { startTestService, type TestService } from "./helpers/test-service.js";
+import type { TestService } from "./helpers/test-service.js";
 
 // An hour-aligned window three hours back: 60 one-minute buckets, far from "now".
 const T0 = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000;
@@ -20,37 +17,9 @@ describe("GET /v1/ai/dashboard", () => {
   const keys = { a: "", b: "", c: "", logsOnly: "", revoked: "", limited: "" };
 
   beforeAll(async () => {
-    service = await startTestService(dir.path);
-    const setup = await initialize({
-      ctx: systemCtx(service.deps.domain),
-      input: {
-        email: "ai@example.com",
-        password: "correct horse battery",
-      },
-    });
-    keys.a = setup.apiKey ?? "";
-    const owner = {
-      deps: service.deps.domain,
-      actor: {
-        kind: "user" as const,
-        userId: setup.userId,
-        memberships: [{ orgId: setup.orgId, orgName: "Default", role: "owner" as const }],
-      },
-    };
-    const key = async (projectId: string, input: Parameters<typeof createApiKey>[0]["input"]) =>
-      createApiKey({ ctx: owner, projectId, input });
-    const projectB = await createProject({ ctx: owner, input: { name: "b" } });
-    const projectC = await createProject({ ctx: owner, input: { name: "c" } });
-    keys.b = (await key(projectB.id, { name: "b", role: "read_only" })).key;
-    keys.c = (await key(projectC.id, { name: "c", role: "read_only" })).key;
-    keys.logsOnly = (await key(setup.projectId, { name: "l", permissions: ["logs:read"] })).key;
-    keys.limited = (await key(setup.projectId, { name: "rl", role: "read_only" })).key;
-    const revoked = await key(setup.projectId, { name: "r", role: "read_only" });
-    keys.revoked = revoked.key;
-    await revokeApiKey({ ctx: owner, projectId: setup.projectId, keyId: revoked.id });
-
-    await insertProjectA(service.deps.telemetry, setup.projectId, T0);
-    await insertProjectB(service.deps.telemetry, projectB.id, T0);
+    const started = await startAiService(dir.path, T0);
+    service = started.service;
+    Object.assign(keys, started.keys);
   });
   afterAll(async () => {
     await service?.stop();
