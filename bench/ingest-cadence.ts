@@ -21,7 +21,13 @@ import { join } from "node:path";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import { traceExportBodies } from "./api/distinct.js";
 import { latencies, openLoop, round } from "./harness/http-load.js";
-import { benchEnv, cpuSeconds, initDataDir, postTraces, startServer } from "./harness/serve-process.js";
+import {
+  benchEnv,
+  cpuSeconds,
+  initDataDir,
+  postTraces,
+  startServer,
+} from "./harness/serve-process.js";
 import { printTable } from "./harness/table.js";
 
 const INTERVALS = (process.env.BENCH_INTERVALS ?? "0,250,1000").split(",").map(Number);

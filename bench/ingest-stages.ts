@@ -11,8 +11,8 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import { demoRequests } from "../src/demo/generator.js";
 import { PriceTable } from "../src/ingest/derive/ai-prices.js";
-import { mapTraces } from "../src/ingest/map-traces.js";
 import type { MappedRequest, MappingOptions } from "../src/ingest/ingest-batch.js";
+import { mapTraces } from "../src/ingest/map-traces.js";
 import { decodeRequest, encodeRequest } from "../src/ingest/otlp/codec.js";
 import type { TracesRequest } from "../src/ingest/otlp/otlp-messages.js";
 import { encodeNativeBlock, nativePlan } from "../src/telemetry/native/block.js";

@@ -50,29 +50,22 @@ export function summarizeLoad(runs: LoadFigures[]) {
 export type ScrollRun = ScrollFigures & { runTasksOver100: number; longestRunTaskMs: number };
 
 /** The tables on stdout, then the JSON result line. */
-export function report(f: WaterfallFigures) {
-  const { big, small, ingestMs, api, load, bigScroll, smallScroll, staticLoad, staticScroll } = f;
-  const { collapseAll, expandAll } = f;
-  const RUNS = f.settings.runs;
-  const SCROLL_STEPS = f.settings.scrollSteps;
-  const TARGET_RENDER_MS = f.settings.targetRenderMs;
-  const LONG_TASK_MS = f.settings.longTaskMs;
-  const scrollRow = (label: string, s: typeof bigScroll) => [
-    label,
-    String(s.steps),
-    String(r1(s.maxFrameMs)),
-    String(r1(s.p95FrameMs)),
-    String(s.longTasks),
-    String(r1(s.longestTaskMs)),
-    String(s.runTasksOver100),
-    String(s.longestRunTaskMs),
-    String(s.maxDomRows),
-    s.blankSteps === 0 ? "all" : `${s.steps - s.blankSteps}/${s.steps}`,
-  ];
-  console.log(
-    `One trace of ${fmt(big.spanCount)} spans (depth ${big.maxDepth}, ${big.services} services, ${big.errorCount} failed), ` +
-      `baseline ${fmt(small.spanCount)} spans; ${RUNS} full navigations each; Chromium headless, ${cpus().length} CPUs`,
-  );
+const scrollRow = (label: string, s: ScrollRun) => [
+  label,
+  String(s.steps),
+  String(r1(s.maxFrameMs)),
+  String(r1(s.p95FrameMs)),
+  String(s.longTasks),
+  String(r1(s.longestTaskMs)),
+  String(s.runTasksOver100),
+  String(s.longestRunTaskMs),
+  String(s.maxDomRows),
+  s.blankSteps === 0 ? "all" : `${s.steps - s.blankSteps}/${s.steps}`,
+];
+
+/** Opening the waterfall, each case beside the static table. */
+function printLoad(f: WaterfallFigures) {
+  const { load, staticLoad } = f;
   console.log("\nOpening the waterfall: navigation start → first span rows painted (ms)");
   printTable(
     [
@@ -118,6 +111,12 @@ export function report(f: WaterfallFigures) {
         ],
       ]),
   );
+}
+
+/** Scrolling each case. */
+function printScroll(f: WaterfallFigures) {
+  const { bigScroll, smallScroll, staticScroll } = f;
+  const SCROLL_STEPS = f.settings.scrollSteps;
   console.log(
     `Scrolling: ${SCROLL_STEPS} scrollTop jumps over the list + ${SCROLL_STEPS} wheel steps`,
   );
@@ -140,6 +139,11 @@ export function report(f: WaterfallFigures) {
       scrollRow("static table, 50,000 rows", staticScroll),
     ],
   );
+}
+
+/** The read verbs from Node, and collapse / expand. */
+function printVerbsAndToggles(f: WaterfallFigures) {
+  const { big, small, api, collapseAll, expandAll } = f;
   console.log("The read verbs from Node (owner's session, loopback), time to the last byte");
   printTable(
     ["verb", "spans", "p50 ms", "max ms", "bytes"],
@@ -161,6 +165,23 @@ export function report(f: WaterfallFigures) {
       ["Expand all", String(r1(expandAll.ms)), fmt(expandAll.rows)],
     ],
   );
+}
+
+/** The tables on stdout, then the JSON result line. */
+export function report(f: WaterfallFigures) {
+  const { big, small, ingestMs, api, load, bigScroll, smallScroll, staticLoad, staticScroll } = f;
+  const { collapseAll, expandAll } = f;
+  const RUNS = f.settings.runs;
+  const SCROLL_STEPS = f.settings.scrollSteps;
+  const TARGET_RENDER_MS = f.settings.targetRenderMs;
+  const LONG_TASK_MS = f.settings.longTaskMs;
+  console.log(
+    `One trace of ${fmt(big.spanCount)} spans (depth ${big.maxDepth}, ${big.services} services, ${big.errorCount} failed), ` +
+      `baseline ${fmt(small.spanCount)} spans; ${RUNS} full navigations each; Chromium headless, ${cpus().length} CPUs`,
+  );
+  printLoad(f);
+  printScroll(f);
+  printVerbsAndToggles(f);
   const renderMet = load.big.paintedMaxMs < TARGET_RENDER_MS;
   const scrollMet = bigScroll.runTasksOver100 === 0 && bigScroll.longestTaskMs <= LONG_TASK_MS;
   console.log(
