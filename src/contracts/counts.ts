@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** An object of integer counts, one per name (`{ debug: 3, info: 10, … }`). */
+/** `{name: count}` for every name of a closed set (levels, severities), all present. */
 export const countsOf = <const N extends readonly string[]>(names: N) =>
   z.object(
     Object.fromEntries(names.map((name) => [name, z.number().int()])) as Record<

@@ -130,15 +130,6 @@ export const listQuery = <const S extends readonly [string, ...string[]], F exte
     })
     .strict();
 
-/** `{name: count}` for every name of a closed set (levels, severities), all present. */
-export const countsOf = <const N extends readonly string[]>(names: N) =>
-  z.object(
-    Object.fromEntries(names.map((name) => [name, z.number().int()])) as Record<
-      N[number],
-      z.ZodNumber
-    >,
-  );
-
 /** An OpenTelemetry-style id: `chars` lowercase hex characters (32 for traces, 16 for spans). */
 export const hexIdParam = (chars: number, what = `${chars} lowercase hex characters`) =>
   z.string().regex(new RegExp(`^[0-9a-f]{${chars}}$`), `must be ${what}`);

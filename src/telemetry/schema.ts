@@ -7,8 +7,6 @@ import {
 import {
   createViewSql,
   DERIVED_TABLES,
-  type DerivedTableDef,
-  type DerivedView,
   derivedSelect,
   INTERNAL_TABLES,
   OBSOLETE,
