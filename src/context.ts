@@ -1,13 +1,15 @@
-import type { LoginThrottle } from "./auth/login-throttle.js";
 import type { Permission } from "./contracts/auth.js";
 import type { Clock } from "./lib/clock.js";
 import type { IdGenerator } from "./lib/ids.js";
 import type { PasswordHasher } from "./lib/password-hasher.js";
 import type { MetaAccess } from "./meta/meta-store.js";
 import type { Membership } from "./meta/repositories/users.js";
-import type { StatusPageEngine } from "./status-pages/signals.js";
 
-/** What domain verbs may use; built once by the composition root. */
+/**
+ * What every domain verb may use; built once by the composition root. A domain's own services
+ * are sections its verbs add to this (`Ctx<DomainDeps & { monitors: MonitorDeps }>`), so this
+ * file knows no domain.
+ */
 export interface DomainDeps {
   meta: MetaAccess;
   clock: Clock;
@@ -15,10 +17,6 @@ export interface DomainDeps {
   sessionTtlHours: number;
   /** Every password hash and check, bounded so sign-ins cannot hold libuv's thread pool. */
   passwords: PasswordHasher;
-  /** The sign-in limits, counted where every rate limit counts. */
-  loginThrottle: LoginThrottle;
-  /** Status pages' state engine: writers of what a page shows signal it in their transaction. */
-  statusPages: StatusPageEngine;
 }
 
 export interface UserActor {

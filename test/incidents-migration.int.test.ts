@@ -1,5 +1,6 @@
 import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CoreDeps } from "../src/composition/domain-deps.js";
 import type { Ctx } from "../src/context.js";
 import { resolveSourceIncident } from "../src/incidents/source-incidents.js";
 import { ConflictError } from "../src/lib/domain-errors.js";
@@ -111,7 +112,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
     expect(
       (await store.repos.notificationDeliveries.listByIncidents(["inc_closed"])).map((d) => d.id),
     ).toEqual(["ntf_m"]);
-    const ctx: Ctx = {
+    const ctx: Ctx<CoreDeps> = {
       deps: {
         meta: store,
         clock: { now: () => new Date(T2) },

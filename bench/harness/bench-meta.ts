@@ -1,7 +1,7 @@
-import { createDomainDeps } from "../../src/composition/domain-deps.js";
+import { type CoreDeps, createDomainDeps } from "../../src/composition/domain-deps.js";
 import { openMetaStore } from "../../src/composition/stores.js";
 import type { Config } from "../../src/config/config-schema.js";
-import { type DomainDeps, systemCtx } from "../../src/context.js";
+import { systemCtx } from "../../src/context.js";
 import type { Metrics } from "../../src/lib/metrics.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import { initialize } from "../../src/setup/initialize.js";
@@ -9,7 +9,7 @@ import type { Cleanups } from "./run.js";
 
 export interface BenchMeta {
   meta: MetaStore;
-  domain: DomainDeps;
+  domain: CoreDeps;
   /** The one project initialize() created (with its org and the bench's user). */
   projectId: string;
 }

@@ -14,6 +14,7 @@ import { PageQuery } from "../lib/list-params.js";
 import { parseInput } from "../lib/validation.js";
 import { type AlertRuleRecord, newAlertRuleRecord } from "../meta/repositories/alert-rules.js";
 import { requireProject } from "../projects/projects.js";
+import type { StatusPageSignalDeps } from "../status-pages/signals.js";
 import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { toEventView, toRuleView } from "./alert-views.js";
@@ -50,7 +51,7 @@ export interface AlertRuleDeps {
 }
 
 /** The context of the verbs that validate, schedule or enqueue: the base and the rules' section. */
-export type AlertRuleCtx = Ctx<DomainDeps & { alertRules: AlertRuleDeps }>;
+export type AlertRuleCtx = Ctx<DomainDeps & StatusPageSignalDeps & { alertRules: AlertRuleDeps }>;
 
 export const AlertRuleIdParam = z.string().min(1).max(64);
 
@@ -238,7 +239,7 @@ export async function deleteRule({
 
 /** A mute or unmute: a muted rule's firing does not count on status pages. */
 function setRuleMute(
-  ctx: Ctx,
+  ctx: Ctx<DomainDeps & StatusPageSignalDeps>,
   ruleId: string,
   mute: { muted: boolean; mutedUntil: string | null; updatedAt: string },
 ): Promise<void> {
@@ -253,7 +254,7 @@ function setRuleMute(
 export async function muteRule({
   input: raw,
   ...ref
-}: RuleRef & { input: MuteAlertRuleInput }): Promise<AlertRuleView> {
+}: RuleRef & { ctx: AlertRuleCtx; input: MuteAlertRuleInput }): Promise<AlertRuleView> {
   const { ctx } = ref;
   const input = parseInput(MuteAlertRuleInput, raw);
   const rule = await findRule(ref, "write");
@@ -273,7 +274,7 @@ export async function muteRule({
   return viewOf(ctx, { ...rule, muted: true, mutedUntil, updatedAt });
 }
 
-export async function unmuteRule(ref: RuleRef): Promise<AlertRuleView> {
+export async function unmuteRule(ref: RuleRef & { ctx: AlertRuleCtx }): Promise<AlertRuleView> {
   const { ctx } = ref;
   const rule = await findRule(ref, "write");
   const updatedAt = nowIso(ctx.deps);

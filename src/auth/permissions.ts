@@ -1,9 +1,4 @@
-import {
-  type ApiKeyRole,
-  type MemberRole,
-  PERMISSIONS,
-  type Permission,
-} from "../contracts/auth.js";
+import { type ApiKeyRole, PERMISSIONS, type Permission } from "../contracts/auth.js";
 
 /** What each permission lets a key do, as the key form and the API describe it. */
 export const PERMISSION_DESCRIPTIONS: Readonly<Record<Permission, string>> = {
@@ -29,9 +24,3 @@ export const API_KEY_ROLES = {
   ingest: ["ingest"],
   full: [...PERMISSIONS],
 } as const satisfies Record<ApiKeyRole, readonly Permission[]>;
-
-/** Member roles allowed to manage an organization's projects and API keys. */
-export const MANAGING_ROLES: readonly MemberRole[] = ["owner", "admin"];
-
-/** Member roles allowed to change a project's data (resolve errors, edit monitors): all but viewer. */
-export const WRITING_ROLES: readonly MemberRole[] = ["owner", "admin", "member"];

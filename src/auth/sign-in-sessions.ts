@@ -5,6 +5,7 @@ import { randomBase62, sha256Hex } from "../lib/crypto.js";
 import { UnauthorizedError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Membership, User, UserWithPassword } from "../meta/repositories/users.js";
+import type { LoginThrottle } from "./login-throttle.js";
 
 /** Sessions are extended on use, but the store is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 5 * 60_000;
@@ -22,7 +23,13 @@ export interface AuthenticatedUser {
 }
 
 /** Signing in, and checking a session, is done by anyone: before authentication, or as an actor. */
-type SignInCtx = Ctx<DomainDeps, Actor | AnonymousActor>;
+/** The sign-in limits, counted where every rate limit counts: the section sign-in verbs add. */
+export interface SignInDeps {
+  loginThrottle: LoginThrottle;
+}
+
+type SessionCtx = Ctx<DomainDeps, Actor | AnonymousActor>;
+type SignInCtx = Ctx<DomainDeps & SignInDeps, Actor | AnonymousActor>;
 
 const sessionExpiry = (deps: DomainDeps, now: Date): string =>
   new Date(now.getTime() + deps.sessionTtlHours * 3_600_000).toISOString();
@@ -85,7 +92,7 @@ export async function authenticateSession({
   ctx,
   token,
 }: {
-  ctx: SignInCtx;
+  ctx: SessionCtx;
   token: string | undefined;
 }): Promise<AuthenticatedUser> {
   if (!token || token.length > 128) throw new UnauthorizedError("Not signed in");
@@ -111,7 +118,7 @@ export async function findSession({
   ctx,
   token,
 }: {
-  ctx: SignInCtx;
+  ctx: SessionCtx;
   token: string | undefined;
 }): Promise<AuthenticatedUser | undefined> {
   try {
@@ -132,7 +139,7 @@ export async function logout({
   ctx,
   token,
 }: {
-  ctx: SignInCtx;
+  ctx: SessionCtx;
   token: string | undefined;
 }): Promise<void> {
   if (!token || token.length > 128) return;

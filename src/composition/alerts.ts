@@ -3,13 +3,13 @@ import { type AlertEngine, createAlertEngine } from "../alerts/evaluator.js";
 import { incidentVerbs } from "../alerts/incidents-port.js";
 import { createAlertScheduler } from "../alerts/scheduler.js";
 import type { Config } from "../config/config-schema.js";
-import type { DomainDeps } from "../context.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { PeriodicScheduler } from "../lib/periodic-scheduler.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
+import type { CoreDeps } from "./domain-deps.js";
 
 /**
  * Alert rule evaluation and, when this process runs it, the scheduler: rule create, update,
@@ -25,7 +25,7 @@ export function createAlerts(
   config: Config,
   deps: {
     meta: MetaStore;
-    domain: DomainDeps;
+    domain: CoreDeps;
     tql: TqlService;
     webhooks: Pick<WebhookService, "enqueueIn" | "kick">;
     onNotificationsQueued: () => void;

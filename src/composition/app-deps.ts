@@ -2,7 +2,6 @@ import type { Logger } from "pino";
 import type { AlertRuleDeps } from "../alerts/alert-rules.js";
 import type { Config } from "../config/config-schema.js";
 import { loadSecretKey } from "../config/secret-key.js";
-import type { DomainDeps } from "../context.js";
 import type { IncidentApiDeps } from "../incidents/incidents.js";
 import type { IngestService } from "../ingest/ingest.js";
 import type { ByteBudget } from "../lib/byte-budget.js";
@@ -20,7 +19,7 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { type AppAlerts, createAlerts } from "./alerts.js";
-import { createDomainDeps } from "./domain-deps.js";
+import { type CoreDeps, createDomainDeps } from "./domain-deps.js";
 import { type AppMonitors, createMonitors, createOutbound } from "./monitors.js";
 import { createChannels, createNotifier } from "./notifications.js";
 import { type AppStatusPages, createStatusPages } from "./status-pages.js";
@@ -73,7 +72,7 @@ export interface AppDeps {
 }
 
 /** The base domain deps and the section each domain's verbs need, under the domain's name. */
-export interface AppDomainDeps extends DomainDeps {
+export interface AppDomainDeps extends CoreDeps {
   monitors: AppDeps["monitors"];
   alertRules: AlertRuleDeps;
   incidents: IncidentApiDeps;

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { LoginThrottle } from "../auth/login-throttle.js";
+import type { SignInDeps } from "../auth/sign-in-sessions.js";
 import type { Config } from "../config/config-schema.js";
 import type { DomainDeps } from "../context.js";
 import { type Clock, systemClock } from "../lib/clock.js";
@@ -9,6 +10,7 @@ import { PasswordHasher } from "../lib/password-hasher.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import { MemoryRateLimitCounter, type RateLimitCounter } from "../server/rate-limit-counter.js";
 import { createStatusPageEngine } from "../status-pages/engine.js";
+import type { StatusPageSignalDeps } from "../status-pages/signals.js";
 
 export interface AuthDepsOptions {
   metrics?: Metrics;
@@ -22,7 +24,7 @@ export interface AuthDepsOptions {
 export function createAuthDeps(
   auth: Config["auth"],
   options: AuthDepsOptions,
-): Pick<DomainDeps, "passwords" | "loginThrottle"> {
+): Pick<DomainDeps, "passwords"> & SignInDeps {
   const refused = options.metrics?.authRefused;
   return {
     passwords: new PasswordHasher(
@@ -51,12 +53,18 @@ export function createAuthDeps(
   };
 }
 
-/** The base every domain verb's ctx holds: the metadata store, clock, ids, auth, status pages. */
+/**
+ * The base every domain verb's ctx holds (the metadata store, clock, ids, password hashing) with
+ * the two sections the composition root builds first: the sign-in limits and the status pages'
+ * signals.
+ */
+export type CoreDeps = DomainDeps & SignInDeps & StatusPageSignalDeps;
+
 export function createDomainDeps(
   config: Config,
   meta: MetaStore,
   options: AuthDepsOptions & { clock?: Clock; newId?: IdGenerator },
-): DomainDeps {
+): CoreDeps {
   const clock = options.clock ?? systemClock;
   return {
     meta,

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { DomainDeps } from "../context.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import { createStatusPageReader, type StatusPageReader } from "../status-pages/reader.js";
 import { createStatusPageTicker, type StatusPageTicker } from "../status-pages/ticker.js";
+import type { CoreDeps } from "./domain-deps.js";
 
 /** Status pages: cached public reads and the ticker (maintenance edges, reconciliation). */
 export interface AppStatusPages {
@@ -12,7 +12,7 @@ export interface AppStatusPages {
 
 export function createStatusPages(deps: {
   meta: MetaStore;
-  domain: Pick<DomainDeps, "clock" | "statusPages">;
+  domain: Pick<CoreDeps, "clock" | "statusPages">;
   logger: Logger;
 }): AppStatusPages {
   const { meta, domain, logger } = deps;

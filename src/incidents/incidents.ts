@@ -24,6 +24,7 @@ import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import { requireProject } from "../projects/projects.js";
 import { linkIncidentComponents, requireLinkAccess } from "../status-pages/incident-links.js";
+import type { StatusPageSignalDeps } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import {
   appendIncidentEvents,
@@ -47,7 +48,7 @@ export interface IncidentApiDeps {
 }
 
 /** The context of the commands: the base and the incidents' section. */
-export type IncidentCtx = Ctx<DomainDeps & { incidents: IncidentApiDeps }>;
+export type IncidentCtx = Ctx<DomainDeps & StatusPageSignalDeps & { incidents: IncidentApiDeps }>;
 
 export const IncidentIdParam = z.string().min(1).max(64);
 

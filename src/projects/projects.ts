@@ -1,11 +1,18 @@
-import { MANAGING_ROLES, WRITING_ROLES } from "../auth/permissions.js";
 import type { Ctx } from "../context.js";
 import { nowIso } from "../context.js";
+import type { MemberRole } from "../contracts/auth.js";
 import { CreateProjectInput } from "../contracts/projects.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import { parseInput } from "../lib/validation.js";
 import type { Organization } from "../meta/repositories/organizations.js";
 import type { Project } from "../meta/repositories/projects.js";
+
+// Who may do what to an organization's projects: the access levels every verb asks for.
+/** Member roles allowed to manage an organization's projects and API keys. */
+export const MANAGING_ROLES: readonly MemberRole[] = ["owner", "admin"];
+
+/** Member roles allowed to change a project's data (resolve errors, edit monitors): all but viewer. */
+export const WRITING_ROLES: readonly MemberRole[] = ["owner", "admin", "member"];
 
 export type { Project };
 

@@ -58,3 +58,8 @@ export interface StatusPageEngine extends StatusPageSignals {
    */
   tick(meta: MetaAccess): Promise<{ windowsMoved: number; componentsChanged: number }>;
 }
+
+/** The section of a verb's deps that writers of what a page shows signal through. */
+export interface StatusPageSignalDeps {
+  statusPages: StatusPageEngine;
+}

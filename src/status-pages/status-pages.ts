@@ -1,4 +1,4 @@
-import { type Ctx, nowIso } from "../context.js";
+import { type Ctx, type DomainDeps, nowIso } from "../context.js";
 import {
   CreateStatusPageInput,
   type StatusPageConfigView,
@@ -10,6 +10,7 @@ import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageRecord } from "../meta/repositories/status-pages.js";
 import { requireOrg } from "../projects/projects.js";
+import type { StatusPageSignalDeps } from "./signals.js";
 import {
   toComponentView,
   toGroupView,
@@ -23,7 +24,7 @@ import {
 
 /** A status page of an organization, as the routes name it, with the acting ctx. */
 export interface PageRef {
-  ctx: Ctx;
+  ctx: Ctx<DomainDeps & StatusPageSignalDeps>;
   orgId: string;
   pageId: string;
 }

@@ -7,7 +7,8 @@ import {
 } from "../../src/auth/api-keys.js";
 import { authenticateSession, login, logout } from "../../src/auth/sign-in-sessions.js";
 import { createUser } from "../../src/auth/users.js";
-import { anonymousCtx, type DomainDeps, systemCtx } from "../../src/context.js";
+import type { CoreDeps } from "../../src/composition/domain-deps.js";
+import { anonymousCtx, systemCtx } from "../../src/context.js";
 import { ConflictError, UnauthorizedError } from "../../src/lib/domain-errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
@@ -28,7 +29,7 @@ import { workLeaseContract } from "./work-lease-contract.js";
  */
 export function metaStoreContract(getStore: () => MetaStore): void {
   const clock = { now: () => new Date() };
-  const deps = (): DomainDeps => ({
+  const deps = (): CoreDeps => ({
     meta: getStore(),
     clock,
     newId: (prefix) => `${prefix}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`,
@@ -115,7 +116,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
       input: { email: "admin@example.com", password: "password-1" },
       address: "192.0.2.1",
     });
-    const later: DomainDeps = {
+    const later: CoreDeps = {
       ...deps(),
       clock: { now: () => new Date(Date.now() + 2 * 3_600_000) },
     };

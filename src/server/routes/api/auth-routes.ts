@@ -5,6 +5,7 @@ import {
   findSession,
   login,
   logout,
+  type SignInDeps,
 } from "../../../auth/sign-in-sessions.js";
 import { anonymousCtx, type DomainDeps } from "../../../context.js";
 import { LoginInput, Me, SessionState } from "../../../contracts/auth.js";
@@ -24,7 +25,7 @@ const toMe = (auth: AuthenticatedUser): Me => ({
 });
 
 export const authRoutes =
-  (deps: DomainDeps, cookies: SessionCookieOptions): FastifyPluginAsyncZod =>
+  (deps: DomainDeps & SignInDeps, cookies: SessionCookieOptions): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       "/auth/login",

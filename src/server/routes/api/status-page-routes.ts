@@ -32,6 +32,7 @@ import {
   listMaintenances,
   updateMaintenance,
 } from "../../../status-pages/maintenances.js";
+import type { StatusPageSignalDeps } from "../../../status-pages/signals.js";
 import {
   createPage,
   deletePage,
@@ -61,7 +62,10 @@ const base = "/orgs/:orgId/status-pages";
 const page = `${base}/:pageId`;
 
 /** A page itself: list, create, read, change, delete. */
-function pageRoutes(app: App, deps: DomainDeps): void {
+/** What the management verbs use: the base and the status pages' signals. */
+type PageDeps = DomainDeps & StatusPageSignalDeps;
+
+function pageRoutes(app: App, deps: PageDeps): void {
   app.get(
     base,
     {
@@ -147,7 +151,7 @@ function pageRoutes(app: App, deps: DomainDeps): void {
 }
 
 /** A page's groups: add, change, delete. */
-function groupRoutes(app: App, deps: DomainDeps): void {
+function groupRoutes(app: App, deps: PageDeps): void {
   app.post(
     `${page}/groups`,
     {
@@ -202,7 +206,7 @@ function groupRoutes(app: App, deps: DomainDeps): void {
 }
 
 /** A page's components: add, change, delete. */
-function componentRoutes(app: App, deps: DomainDeps): void {
+function componentRoutes(app: App, deps: PageDeps): void {
   app.post(
     `${page}/components`,
     {
@@ -258,7 +262,7 @@ function componentRoutes(app: App, deps: DomainDeps): void {
 }
 
 /** A page's maintenance windows: list, schedule, read, change, delete. */
-function maintenanceRoutes(app: App, deps: DomainDeps): void {
+function maintenanceRoutes(app: App, deps: PageDeps): void {
   app.get(
     `${page}/maintenances`,
     {
@@ -349,7 +353,7 @@ function maintenanceRoutes(app: App, deps: DomainDeps): void {
  * owners and admins write.
  */
 export const statusPageRoutes =
-  (deps: DomainDeps): FastifyPluginAsyncZod =>
+  (deps: PageDeps): FastifyPluginAsyncZod =>
   async (app) => {
     pageRoutes(app, deps);
     groupRoutes(app, deps);
