@@ -56,12 +56,50 @@ function folderEdges() {
   return edges;
 }
 
+/**
+ * Circles between folders below the transports: each folder's files may form no cycle (the
+ * import check), and no two domains may lean on each other either, or they are one domain.
+ */
+function folderCycles(edges, tierOf) {
+  const below = (f) => tierOf.get(f) !== TIERS[0].name;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const cycles = [];
+  const visit = (v) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v));
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!below(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const cycle = stack.splice(stack.indexOf(v));
+      if (cycle.length > 1) cycles.push(cycle.sort());
+    }
+  };
+  for (const f of tierOf.keys()) if (below(f) && !index.has(f)) visit(f);
+  return cycles;
+}
+
 const id = (folder) => folder.replace(/[^a-z]/gi, "_");
 const label = (folder) => (folder.endsWith(".ts") ? folder : `${folder}/`);
 
 function render() {
   const tierOf = tierOfEach();
   const edges = folderEdges();
+  const cycles = folderCycles(edges, tierOf);
+  if (cycles.length > 0) {
+    throw new Error(
+      `folders that import each other (move what both need below them): ${cycles
+        .map((c) => c.map(label).join(" ↔ "))
+        .join("; ")}`,
+    );
+  }
   const lines = [START, "", "```mermaid", "flowchart TB"];
   for (const tier of TIERS) {
     lines.push(`  subgraph ${tier.name}["${tier.name}: ${tier.what.replace(/`/g, "")}"]`);
@@ -96,7 +134,17 @@ if (start < 0 || end < start) {
   console.error(`${DOC} has no generated part: put the two markers where the diagram goes.`);
   process.exit(1);
 }
-const next = `${doc.slice(0, start)}${render()}${doc.slice(end + END.length)}`;
+let generated;
+try {
+  generated = render();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+// The document as Biome formats it (verify checks both), so writing and checking agree.
+const next = execFileSync("node_modules/.bin/biome", ["format", "--stdin-file-path", DOC], {
+  input: `${doc.slice(0, start)}${generated}${doc.slice(end + END.length)}`,
+}).toString();
 if (process.argv.includes("--check")) {
   if (next !== doc) {
     console.error(

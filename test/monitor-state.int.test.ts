@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { notificationWebhookEvent } from "../src/composition/notifications.js";
-import { type Ctx, type DomainDeps, systemCtx } from "../src/context.js";
+import { type DomainDeps, systemCtx } from "../src/context.js";
 import { createEventBus } from "../src/events/event-bus.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import { createIdGenerator } from "../src/lib/ids.js";

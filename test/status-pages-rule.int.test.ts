@@ -153,7 +153,7 @@ describe("status page state: one rule everywhere", () => {
     const incident = html.slice(start, html.indexOf("</article>", start));
     expect(incident).toContain(">Outage</span>");
     expect(incident).not.toContain("Degraded performance</span>");
-    expect(html).toContain('id="component-' + docsId + '" data-status="degraded"');
+    expect(html).toContain(`id="component-${docsId}" data-status="degraded"`);
 
     const summary = JSON.parse(await get("/status/acme/api/v2/summary.json")) as {
       status: { indicator: string };

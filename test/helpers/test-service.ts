@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { type RunningService, startService } from "../../src/cli/serve.js";
-import { loadConfig } from "../../src/config/load-config.js";
 import type { DepsOptions } from "../../src/composition/app-deps.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import { createLogger } from "../../src/lib/logger.js";
 import type { ServerOptions } from "../../src/server/server.js";
 
