@@ -81,6 +81,7 @@ export interface AppDomainDeps extends CoreDeps {
   tql: TqlService;
   read: ReadDeps;
   statusPageReads: StatusPageReadDeps;
+  ingest: IngestService;
 }
 
 export interface DepsOptions {
@@ -183,6 +184,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       tql,
       read,
       statusPageReads: { reader: statusPages.reader, publicUrl: config.publicUrl },
+      ingest,
     },
     monitors,
     channels,

@@ -11,6 +11,7 @@ import {
 import { authenticateApiKey, requireKeyPermission } from "../../auth/api-keys.js";
 import type { AppDeps } from "../../composition/app-deps.js";
 import { type ApiKeyActor, anonymousCtx } from "../../context.js";
+import { exportTelemetry } from "../../ingest/export-telemetry.js";
 import type { ExportResult } from "../../ingest/ingest.js";
 import { decodeRequest, encodeResponse } from "../../ingest/otlp/codec.js";
 import type { Signal } from "../../ingest/otlp/otlp-messages.js";
@@ -147,7 +148,8 @@ export function createOtlpGrpcServer(deps: AppDeps, limiter: KeyLimiter): OtlpGr
         keyId = actor.keyId;
         requireKeyPermission(actor, "ingest");
         const request = decodeRequest(signal, "protobuf", call.request);
-        callback(null, await deps.ingest.export(actor, signal, request));
+        const ctx = { deps: deps.domain, actor };
+        callback(null, await exportTelemetry({ ctx, signal, request }));
       } catch (error) {
         const failure = toServiceError(error);
         code = failure.code;

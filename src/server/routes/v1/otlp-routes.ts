@@ -3,6 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { Problem } from "../../../contracts/pagination.js";
+import { exportTelemetry } from "../../../ingest/export-telemetry.js";
 import {
   bodyBudgetSpent,
   decodeBody,
@@ -109,8 +110,8 @@ export const otlpRoutes =
             leases.get(request),
           );
           const decoded = decodeRequest(signal, format, body);
-          const { actor } = apiKeyCtx(deps.domain, request);
-          const result = await deps.ingest.export(actor, signal, decoded);
+          const ctx = apiKeyCtx(deps.domain, request);
+          const result = await exportTelemetry({ ctx, signal, request: decoded });
           // The 200 body is protobuf bytes or OTLP/JSON text, outside the schema-typed responses.
           const payload = encodeResponse(signal, format, result) as never;
           return reply.type(OTLP_CONTENT_TYPES[format]).send(payload);
