@@ -166,6 +166,15 @@ function eventsOf(
   ];
 }
 
+/** One evaluation of a rule as the writes after it see it; domainEvents collects their webhooks. */
+interface EvaluationStep {
+  rule: AlertRuleRecord;
+  plan: EvaluationPlan;
+  at: string;
+  message: MessageOf;
+  domainEvents: DomainEvent[];
+}
+
 /**
  * Queues a notification per notifying change and channel, and adds the alert.fired /
  * alert.resolved webhook events; returns the deliveries queued.
@@ -173,19 +182,7 @@ function eventsOf(
 async function queueNotifications(
   newId: IdGenerator,
   tx: MetaAccess,
-  {
-    rule,
-    plan,
-    at,
-    message,
-    domainEvents,
-  }: {
-    rule: AlertRuleRecord;
-    plan: EvaluationPlan;
-    at: string;
-    message: MessageOf;
-    domainEvents: DomainEvent[];
-  },
+  { rule, plan, at, message, domainEvents }: EvaluationStep,
 ): Promise<number> {
   const notes = plan.changes.flatMap((c) => {
     const event = NOTIFYING[c.kind];
@@ -226,19 +223,7 @@ async function queueNotifications(
 async function applyIncident(
   deps: Pick<EvaluationWriteDeps, "incidents">,
   tx: MetaAccess,
-  {
-    rule,
-    plan,
-    at,
-    message,
-    domainEvents,
-  }: {
-    rule: AlertRuleRecord;
-    plan: EvaluationPlan;
-    at: string;
-    message: MessageOf;
-    domainEvents: DomainEvent[];
-  },
+  { rule, plan, at, message, domainEvents }: EvaluationStep,
 ): Promise<string | null> {
   const actor = { kind: "alert" as const, id: rule.id };
   const data = (c: SeriesChange) => ({ seriesKey: c.key, labels: c.labels, value: c.value });

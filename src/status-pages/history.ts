@@ -5,6 +5,7 @@ import {
   type PageState,
   worstState,
 } from "../contracts/status-pages.js";
+import type { StatusPageDayRecord } from "../meta/repositories/status-page-days.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,17 +30,7 @@ export function splitByUtcDay(fromMs: number, toMs: number): { day: string; ms: 
 }
 
 /** One stored history row of a component (status_page_days), as numbers. */
-export interface DayRow {
-  day: string;
-  checksRun: number;
-  checksPassed: number;
-  checksInMaintenance: number;
-  downMs: number;
-  degradedMs: number;
-  maintenanceMs: number;
-  worstState: PageState;
-  maintenance: boolean;
-}
+export type DayRow = Omit<StatusPageDayRecord, "componentId">;
 
 /** What one component's history is assembled from. */
 export interface ComponentHistoryInput {
