@@ -13,6 +13,7 @@ const TIERS = [
     folders: [
       "setup",
       "demo",
+      "dashboards",
       "alerts",
       "monitors",
       "status-pages",
