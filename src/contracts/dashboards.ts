@@ -234,31 +234,34 @@ const uniqueBy =
     return true;
   };
 
+const Tags = z.array(z.string().trim().min(1).max(50)).max(20);
+const Variables = z
+  .array(DashboardVariable)
+  .max(DASHBOARD_MAX_VARIABLES)
+  .refine(
+    uniqueBy((v: DashboardVariable) => v.name),
+    "variable names must be unique",
+  );
+const Panels = z
+  .array(Panel)
+  .max(DASHBOARD_MAX_PANELS)
+  .refine(
+    uniqueBy((p: Panel) => p.id),
+    "panel ids must be unique",
+  );
+const Rows = z.array(DashboardRow).max(DASHBOARD_MAX_PANELS);
+
 /** What a user edits: everything but the id, version and bookkeeping. */
 export const DashboardBody = z
   .object({
     title: Title,
     description: ShortText.default(""),
-    tags: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
+    tags: Tags.default([]),
     timeRange: TimeRangeSetting.default("1h"),
     refresh: z.enum(REFRESH_INTERVALS).default("off"),
-    variables: z
-      .array(DashboardVariable)
-      .max(DASHBOARD_MAX_VARIABLES)
-      .default([])
-      .refine(
-        uniqueBy((v: DashboardVariable) => v.name),
-        "variable names must be unique",
-      ),
-    panels: z
-      .array(Panel)
-      .max(DASHBOARD_MAX_PANELS)
-      .default([])
-      .refine(
-        uniqueBy((p: Panel) => p.id),
-        "panel ids must be unique",
-      ),
-    rows: z.array(DashboardRow).max(DASHBOARD_MAX_PANELS).default([]),
+    variables: Variables.default([]),
+    panels: Panels.default([]),
+    rows: Rows.default([]),
   })
   .strict();
 export type DashboardBody = z.infer<typeof DashboardBody>;
@@ -283,9 +286,20 @@ export const CreateDashboardInput = DashboardBody.meta({
 });
 export type CreateDashboardInput = z.input<typeof CreateDashboardInput>;
 
-/** A save: the whole body or part of it, with the version it was read at (stale → 409). */
-export const UpdateDashboardInput = DashboardBody.partial()
-  .extend({
+/**
+ * A save: the whole body or part of it, with the version it was read at (stale → 409). No
+ * defaults here: a field left out keeps its saved value.
+ */
+export const UpdateDashboardInput = z
+  .object({
+    title: Title.optional(),
+    description: ShortText.optional(),
+    tags: Tags.optional(),
+    timeRange: TimeRangeSetting.optional(),
+    refresh: z.enum(REFRESH_INTERVALS).optional(),
+    variables: Variables.optional(),
+    panels: Panels.optional(),
+    rows: Rows.optional(),
     version: z.number().int().min(1).describe("The version this change was made on"),
   })
   .strict()
