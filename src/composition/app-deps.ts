@@ -141,6 +141,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     metrics,
     outbound,
     lease,
+    ingest,
     onNotificationsQueued,
     webhooks,
     statusPages: domain.statusPages,

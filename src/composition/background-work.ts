@@ -23,6 +23,8 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     deps.monitors.engine.abort();
     await deps.monitors.scheduler?.stop();
     await deps.monitors.engine.idle();
+    // The recorded checks' points, before ingestion stops accepting.
+    await deps.monitors.checkMetrics.close();
     // Evaluations in flight finish and are recorded (their queries are bounded by the TQL limit).
     await deps.alerts.scheduler?.stop();
     await deps.alerts.engine.idle();

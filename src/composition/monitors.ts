@@ -1,11 +1,17 @@
 import type { Logger } from "pino";
 import type { Config } from "../config/config-schema.js";
+import type { ApiKeyActor } from "../context.js";
+import type { IngestService } from "../ingest/ingest.js";
 import type { Clock } from "../lib/clock.js";
 import { createOutboundAgent } from "../lib/http/outbound-agent.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { MetaStore } from "../meta/meta-store.js";
+import {
+  type CheckMetricsBuffer,
+  createCheckMetricsBuffer,
+} from "../monitors/check-metrics-buffer.js";
 import {
   createMonitorEngine,
   type MonitorEngine,
@@ -20,6 +26,8 @@ import { createMonitorScheduler, type MonitorScheduler } from "../monitors/sched
 export type AppMonitors = MonitorDeps & {
   scheduler?: MonitorScheduler | undefined;
   retention: ResultRetention;
+  /** The checks' vigil.monitor.* points on their way to each project's metrics table. */
+  checkMetrics: CheckMetricsBuffer;
 };
 
 /** The guarded agent every request to a user-supplied URL goes through. */
@@ -71,7 +79,31 @@ export function monitorSchedulerFor(
   });
 }
 
-/** The monitors' section: engine, scheduler and result retention. */
+/**
+ * The checks' points go through ingestion like any OTLP export of the project, as a sender of
+ * its own (no API key exists for it): the batch writer joins them with other writes.
+ */
+export function checkMetricsFor(deps: {
+  ingest: Pick<IngestService, "export">;
+  logger: Logger;
+}): CheckMetricsBuffer {
+  return createCheckMetricsBuffer({
+    logger: deps.logger,
+    write: async (projectId, request) => {
+      const actor: ApiKeyActor = {
+        kind: "api_key",
+        keyId: "vigil-monitors",
+        projectId,
+        permissions: ["ingest"],
+      };
+      const written = await deps.ingest.export(actor, "metrics", request);
+      if (written.rejected > 0)
+        deps.logger.warn({ projectId, ...written }, "monitor check metrics partly refused");
+    },
+  });
+}
+
+/** The monitors' section: engine, scheduler, result retention and the checks' metrics. */
 export function createMonitors(
   config: Config,
   deps: {
@@ -82,12 +114,15 @@ export function createMonitors(
     metrics: Metrics;
     outbound: OutboundAgent;
     lease: WorkerLeases | undefined;
+    ingest: Pick<IngestService, "export">;
   } & Pick<MonitorEngineDeps, "onNotificationsQueued" | "webhooks" | "statusPages">,
 ): AppMonitors {
-  const { lease, ...engineDeps } = deps;
-  const engine = monitorEngineFor(config, engineDeps);
+  const { lease, ingest, ...engineDeps } = deps;
+  const checkMetrics = checkMetricsFor({ ingest, logger: deps.logger });
+  const engine = monitorEngineFor(config, { ...engineDeps, checkMetrics });
   return {
     engine,
+    checkMetrics,
     scheduler: monitorSchedulerFor(config, { ...deps, engine }),
     retention: createResultRetention({
       meta: deps.meta,

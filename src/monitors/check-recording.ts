@@ -29,6 +29,8 @@ export type CheckTrigger = "scheduled" | "manual";
 export interface RecordedCheck {
   id: string;
   monitorId: string;
+  /** The monitor as it was when the check was recorded (its metrics carry these). */
+  monitor: { projectId: string; name: string; type: MonitorDefinition["type"]; location: string };
   trigger: CheckTrigger;
   result: CheckResult;
   record: MonitorResultRecord;
@@ -139,6 +141,12 @@ export async function recordCheck(
     return {
       id,
       monitorId,
+      monitor: {
+        projectId: current.projectId,
+        name: current.name,
+        type: definition.type,
+        location: definition.locations[0],
+      },
       trigger,
       result,
       record,

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Metrics } from "../lib/metrics.js";
 import { SerialByKey } from "../lib/serial-by-key.js";
 import type { LeaseFence } from "../meta/repositories/work-leases.js";
+import type { CheckMetricsBuffer } from "./check-metrics-buffer.js";
 import {
   type CheckRecordingDeps,
   type CheckTrigger,
@@ -18,6 +19,8 @@ export interface MonitorEngineDeps extends CheckRecordingDeps {
   onNotificationsQueued?: () => void;
   logger: Logger;
   metrics?: Metrics;
+  /** Where each recorded check's points (vigil.monitor.*) go, to be written to its project's telemetry. */
+  checkMetrics?: Pick<CheckMetricsBuffer, "add"> | undefined;
 }
 
 /** Runs checks and records them: one result, the state machine, incidents and queued notifications. */
@@ -54,6 +57,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     const recorded = await recordCheck(deps, { monitorId, result, trigger, fence });
     if (!recorded) return undefined;
     deps.metrics?.monitorChecks.inc({ trigger, outcome: result.passed ? "passed" : "failed" });
+    deps.checkMetrics?.add(recorded);
     if (recorded.transition !== "none") {
       deps.metrics?.monitorTransitions.inc({ kind: recorded.transition });
       deps.logger.info(
