@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TqlResult } from "./tql.js";
+import { ParameterValue, TqlResult } from "./tql.js";
 import { TQL_MAX_QUERY_LENGTH } from "./tql-dialect.js";
 
 // Dashboards (docs/dashboards.md, docs/design.md §4 "Dashboards"): the document a user edits and
@@ -350,14 +350,8 @@ export type DuplicateDashboardInput = z.infer<typeof DuplicateDashboardInput>;
 export const StarDashboardInput = z.object({ starred: z.boolean() }).strict();
 export type StarDashboardInput = z.infer<typeof StarDashboardInput>;
 
-/** A variable's value as it reaches a placeholder: text, a number, or a list (multi-select). */
-export const ParameterValue = z.union([
-  z.string().max(4096),
-  z.number().finite(),
-  z.boolean(),
-  z.array(z.union([z.string().max(4096), z.number().finite()])).max(1000),
-]);
-export type ParameterValue = z.infer<typeof ParameterValue>;
+/** A variable's value as it reaches a placeholder (contracts/tql.ts, shared with POST /v1/tql). */
+export { ParameterValue };
 
 /** POST /v1/dashboards/query: one panel query with the dashboard's variables and time window. */
 export const PanelQueryRequest = z

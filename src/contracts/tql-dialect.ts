@@ -63,3 +63,50 @@ export const INTERVAL_UNITS = [
   "YEAR",
 ] as const;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
+
+/**
+ * Bound parameters, `{name:Type}` anywhere an expression may stand (docs/tql.md "Parameters and
+ * time macros"): the scalar types a placeholder may declare, alone or as `Array(T)`;
+ * `DateTime64` takes a precision, `DateTime64(3)`.
+ */
+export const TQL_PARAMETER_TYPES = [
+  "String",
+  "Bool",
+  "Int8",
+  "Int16",
+  "Int32",
+  "Int64",
+  "UInt8",
+  "UInt16",
+  "UInt32",
+  "UInt64",
+  "Float32",
+  "Float64",
+  "Date",
+  "DateTime",
+  "DateTime64",
+] as const;
+export type TqlParameterType = (typeof TQL_PARAMETER_TYPES)[number];
+
+/** A placeholder's name: a letter or `_`, then up to 63 letters, digits or `_`. */
+export const TQL_PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** The time window every query may use; the caller supplies the values, the types are fixed. */
+export const TQL_WINDOW_PARAMETERS = {
+  from: "DateTime64(3)",
+  to: "DateTime64(3)",
+  bucket_seconds: "UInt32",
+} as const;
+export type TqlWindowParameter = keyof typeof TQL_WINDOW_PARAMETERS;
+
+/** The time macros and what each expands to (`col` is the macro's one argument). */
+export const TQL_MACROS = {
+  $__timeFilter: "col >= {from:DateTime64(3)} AND col < {to:DateTime64(3)}",
+  $__timeInterval: "toStartOfInterval(col, toIntervalSecond({bucket_seconds:UInt32}))",
+} as const;
+export type TqlMacro = keyof typeof TQL_MACROS;
+
+/** Limits on the values a query is given: how many, each string's length, each array's items. */
+export const TQL_MAX_PARAMETERS = 64;
+export const TQL_MAX_PARAMETER_STRING_LENGTH = 4096;
+export const TQL_MAX_PARAMETER_ARRAY_ITEMS = 1000;

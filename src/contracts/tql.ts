@@ -1,9 +1,42 @@
 import { z } from "zod";
-import { TQL_MAX_QUERY_LENGTH, TQL_MAX_RESULT_ROWS } from "./tql-dialect.js";
+import {
+  TQL_MAX_PARAMETER_ARRAY_ITEMS,
+  TQL_MAX_PARAMETER_STRING_LENGTH,
+  TQL_MAX_PARAMETERS,
+  TQL_MAX_QUERY_LENGTH,
+  TQL_MAX_RESULT_ROWS,
+  TQL_PARAMETER_NAME,
+} from "./tql-dialect.js";
 
 // The TQL API's request and response schemas (zod: validation and OpenAPI alike), shared by the
 // server and the dashboard (docs/tql.md): a query and its result, the catalog of what a query may
 // name (GET /v1/tql/schema) and saved queries. The words and limits they use are in tql-dialect.ts.
+
+/** A value for a `{name:Type}` placeholder: text, a number, a boolean, or a list (multi-select). */
+export const ParameterValue = z.union([
+  z.string().max(TQL_MAX_PARAMETER_STRING_LENGTH),
+  z.number().finite(),
+  z.boolean(),
+  z
+    .array(z.union([z.string().max(TQL_MAX_PARAMETER_STRING_LENGTH), z.number().finite()]))
+    .max(TQL_MAX_PARAMETER_ARRAY_ITEMS),
+]);
+export type ParameterValue = z.infer<typeof ParameterValue>;
+
+/** The values of a query's placeholders, by name; values no placeholder uses are ignored. */
+export const TqlParameters = z
+  .record(
+    z.string().regex(TQL_PARAMETER_NAME, "must be a letter or _ then letters, digits or _"),
+    ParameterValue,
+  )
+  .refine(
+    (values) => Object.keys(values).length <= TQL_MAX_PARAMETERS,
+    `at most ${TQL_MAX_PARAMETERS} parameters`,
+  )
+  .describe(
+    "Values of the query's {name:Type} placeholders, checked against each type and bound by the engine (never written into the SQL); {from:DateTime64(3)}, {to:DateTime64(3)} and {bucket_seconds:UInt32} are the time window's",
+  );
+export type TqlParameters = z.infer<typeof TqlParameters>;
 
 export const TqlRequest = z
   .object({
@@ -12,6 +45,7 @@ export const TqlRequest = z
       .min(1)
       .max(TQL_MAX_QUERY_LENGTH)
       .describe("One TQL SELECT statement (ClickHouse SQL over the six TQL tables)"),
+    parameters: TqlParameters.optional(),
   })
   .strict()
   .meta({
