@@ -49,6 +49,23 @@ export const emptyRuleDraft = (): RuleDraft => ({
   channelIds: [],
 });
 
+/**
+ * A new rule started from a link (`/alerts/new?query=…&name=…&description=…`, as a dashboard
+ * panel's "Create alert" opens it): a TQL rule with that query, name and description.
+ */
+export function draftFromParams(params: URLSearchParams): RuleDraft {
+  const draft = emptyRuleDraft();
+  const query = params.get("query")?.trim();
+  if (!query) return draft;
+  return {
+    ...draft,
+    source: "query",
+    query,
+    name: params.get("name")?.trim().slice(0, 200) ?? "",
+    description: params.get("description")?.trim().slice(0, 1000) ?? "",
+  };
+}
+
 export function fromRule(rule: AlertRuleView): RuleDraft {
   return {
     name: rule.name,

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { canWrite } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
@@ -8,16 +8,17 @@ import { PageHeader } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
 import { useProject } from "../project-context";
 import { useRule, useRuleAction } from "./api";
-import { emptyRuleDraft, fromRule } from "./draft";
+import { draftFromParams, fromRule } from "./draft";
 import { RuleEvents } from "./events";
 import { MuteControl } from "./mute";
 import { RuleForm } from "./rule-form";
 import { conditionText, RuleStateBadge, SeverityBadge } from "./state";
 
-/** `/alerts/new`. */
+/** `/alerts/new`, or `/alerts/new?query=…&name=…` started from a dashboard panel. */
 export function NewRule() {
   const { projectId, role } = useProject();
-  const initial = useMemo(emptyRuleDraft, []);
+  const search = useSearch();
+  const initial = useMemo(() => draftFromParams(new URLSearchParams(search)), [search]);
   if (!canWrite(role))
     return (
       <Empty title="Viewers cannot create alert rules">
@@ -31,7 +32,14 @@ export function NewRule() {
           ← Alerts
         </Link>
       </PageHeader>
-      <RuleForm projectId={projectId} initial={initial} writer />
+      {initial.query && (
+        <p className="alr-last muted small" role="note">
+          Started from a dashboard panel's query: the dashboard's window became the last five
+          minutes and its variables their current values. Check that it returns one numeric column
+          named <code>value</code>, then preview it.
+        </p>
+      )}
+      <RuleForm key={search} projectId={projectId} initial={initial} writer />
     </>
   );
 }
