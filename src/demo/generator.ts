@@ -2,20 +2,12 @@
  * A realistic, deterministic multi-service dataset as OTLP export requests: a browser frontend
  * with sessions, an API gateway, an orders service with its PostgreSQL queries (and an N+1
  * pattern), an LLM-calling assistant, exceptions (one that stops and comes back), slow
- * endpoints, logs, and host metrics. Ids are bytes and 64-bit values decimal strings, so the
+ * endpoints, logs, and host metrics (host-metrics.ts). Ids are bytes and 64-bit values decimal strings, so the
  * objects encode as protobuf with protobufjs `fromObject`.
  */
 
-import {
-  attrs,
-  createRandom,
-  ns,
-  type Obj,
-  type Random,
-  resource,
-  type SpanSpec,
-  toSpan,
-} from "./otlp-json.js";
+import { hostMetrics } from "./host-metrics.js";
+import { attrs, createRandom, ns, type Obj, resource, type SpanSpec, toSpan } from "./otlp-json.js";
 import {
   AGENTS,
   COUNTRIES,
@@ -132,7 +124,7 @@ export function* demoRequests(options: DemoOptions): Generator<DemoRequest> {
       },
     };
   }
-  yield hostMetrics(rng, options);
+  yield* hostMetrics(rng, options);
 }
 
 function logRecord(
@@ -162,56 +154,4 @@ function logRecord(
         : {}),
     }),
   };
-}
-
-/** CPU, memory, disk and network gauges/sums per host, one point per minute over the window. */
-function hostMetrics(rng: Random, options: DemoOptions): DemoRequest {
-  const hosts = ["api-gateway-1", "orders-service-1", "assistant-1", "db-1"];
-  const minutes = Math.min(180, Math.max(1, Math.round(options.windowMs / 60_000)));
-  let points = 0;
-  const resourceMetrics = hosts.map((host, h) => {
-    const series = (
-      name: string,
-      unit: string,
-      value: (m: number) => number,
-      extra: Obj = {},
-      sum = false,
-    ) => {
-      const dataPoints = Array.from({ length: minutes }, (_, m) => ({
-        timeUnixNano: ns(options.nowMs - (minutes - m) * 60_000),
-        asDouble: value(m),
-        attributes: attrs(extra),
-      }));
-      points += dataPoints.length;
-      return sum
-        ? { name, unit, sum: { dataPoints, aggregationTemporality: 2, isMonotonic: true } }
-        : { name, unit, gauge: { dataPoints } };
-    };
-    const busy = host === "db-1" ? 0.75 : 0.2 + h * 0.1;
-    return {
-      resource: resource(host.replace(/-\d$/, ""), { "host.name": host, "os.type": "linux" }),
-      scopeMetrics: [
-        {
-          scope: { name: "hostmetricsreceiver" },
-          metrics: [
-            series("system.cpu.utilization", "1", (m) =>
-              Math.min(1, busy + 0.1 * Math.sin(m / 7) + rng.next() * 0.05),
-            ),
-            series("system.memory.utilization", "1", (m) =>
-              Math.min(1, 0.5 + h * 0.1 + m / (minutes * 20)),
-            ),
-            series("system.filesystem.utilization", "1", () => (host === "db-1" ? 0.91 : 0.4)),
-            series(
-              "system.network.io",
-              "By",
-              (m) => (m + 1) * 1_000_000 * (h + 1),
-              { direction: "receive" },
-              true,
-            ),
-          ],
-        },
-      ],
-    };
-  });
-  return { signal: "metrics", items: points, body: { resourceMetrics } };
 }
