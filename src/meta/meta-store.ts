@@ -7,6 +7,7 @@ import { createAlertEventRepository } from "./repositories/alert-events.js";
 import { createAlertRuleRepository } from "./repositories/alert-rules.js";
 import { createAlertSeriesRepository } from "./repositories/alert-series.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
+import { createDashboardRepository } from "./repositories/dashboards.js";
 import { createIncidentRepository } from "./repositories/incidents.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
 import { createMonitorRepository } from "./repositories/monitors.js";
@@ -50,6 +51,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPageDays: createStatusPageDayRepository(db),
     statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
     savedQueries: createSavedQueryRepository(db),
+    dashboards: createDashboardRepository(db),
     workLeases: createWorkLeaseRepository(db),
   };
 }

@@ -13,6 +13,7 @@ import type {
   AlertRulesTable,
   AlertSeriesTable,
 } from "./tables/alerts.js";
+import type { DashboardStarsTable, DashboardsTable } from "./tables/dashboards.js";
 import type { IncidentEventsTable, IncidentsTable } from "./tables/incidents.js";
 import type {
   MonitorChannelsTable,
@@ -76,6 +77,8 @@ export interface MetaSchema {
   status_page_incident_components: StatusPageIncidentComponentsTable;
   status_page_days: StatusPageDaysTable;
   saved_queries: SavedQueriesTable;
+  dashboards: DashboardsTable;
+  dashboard_stars: DashboardStarsTable;
   work_leases: WorkLeasesTable;
   workers: WorkersTable;
 }
@@ -106,3 +109,4 @@ export type StatusPageComponentRow = Selectable<StatusPageComponentsTable>;
 export type StatusPageMaintenanceRow = Selectable<StatusPageMaintenancesTable>;
 export type StatusPageDayRow = Selectable<StatusPageDaysTable>;
 export type SavedQueryRow = Selectable<SavedQueriesTable>;
+export type DashboardRow = Selectable<DashboardsTable>;

@@ -16,6 +16,7 @@ import { initialize } from "../../src/setup/initialize.js";
 import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
 import { defaultAuthDeps } from "./auth-deps.js";
+import { dashboardStoreContract } from "./dashboard-store-contract.js";
 import { monitorStoreContract } from "./monitor-store-contract.js";
 import { notificationStoreContract } from "./notification-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
@@ -173,5 +174,6 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   webhookDeliveryContract(getStore);
   alertStoreContract(getStore);
   savedQueryStoreContract(getStore);
+  dashboardStoreContract(getStore);
   workLeaseContract(getStore);
 }

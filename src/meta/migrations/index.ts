@@ -11,6 +11,7 @@ import * as alertFailures from "./0009-alert-failures.js";
 import * as alertUnits from "./0010-alert-units.js";
 import * as statusPagePublishIncidents from "./0011-status-page-publish-incidents.js";
 import * as dropRevokedCliKeys from "./0012-drop-revoked-cli-keys.js";
+import * as dashboards from "./0013-dashboards.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010-alert-units": alertUnits,
   "0011-status-page-publish-incidents": statusPagePublishIncidents,
   "0012-drop-revoked-cli-keys": dropRevokedCliKeys,
+  "0013-dashboards": dashboards,
 };
 
 export const migrationProvider: MigrationProvider = {
