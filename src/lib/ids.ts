@@ -24,7 +24,10 @@ export type IdPrefix =
   | "spg"
   | "spc"
   | "mnt"
-  | "sqr";
+  | "sqr"
+  | "dsh"
+  | "pnl"
+  | "row";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
