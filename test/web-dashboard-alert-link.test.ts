@@ -60,3 +60,20 @@ describe("the alert form's pre-fill", () => {
     });
   });
 });
+
+describe("a link that carries the panel's query as it is", () => {
+  it("has its window and variables (var-<name>, typed by the placeholder) made runnable by the form", () => {
+    const params = new URLSearchParams({
+      query:
+        "SELECT count() AS value FROM traces WHERE $__timeFilter(timestamp) AND service_name IN {svc:Array(String)} AND duration_ms > {min:Float64} AND env = {env:String}",
+      name: "Slow",
+    });
+    params.append("var-svc", "a");
+    params.append("var-svc", "b");
+    params.append("var-min", "250");
+    params.append("var-env", "$__all");
+    expect(draftFromParams(params).query).toBe(
+      "SELECT count() AS value FROM traces WHERE timestamp >= now() - INTERVAL 5 MINUTE AND service_name IN ['a', 'b'] AND duration_ms > 250 AND env = {env:String}",
+    );
+  });
+});

@@ -65,8 +65,10 @@ describe("typed values", () => {
     expect(parameterValue("Array(String)", [])).toEqual([]);
   });
 
-  it("come from the URL's param- parameters, repeated for a list", () => {
-    const params = new URLSearchParams("q=x&param-service=api&param-ids=1&param-ids=2&param-=x");
+  it("come from the URL's var- parameters (a dashboard's), repeated for a list, All left out", () => {
+    const params = new URLSearchParams(
+      "q=x&var-service=api&var-ids=1&var-ids=2&var-=x&var-env=%24__all",
+    );
     expect(readParamValues(params)).toEqual({ service: ["api"], ids: ["1", "2"] });
   });
 

@@ -6,7 +6,10 @@ import {
   type NoDataMode,
 } from "../../../../src/contracts/alert-catalog";
 import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts";
+import type { ParameterValue } from "../../../../src/contracts/dashboards";
 import { capitalize } from "../../lib/format";
+import { alertQueryFrom } from "../dashboards/edit/alert-link";
+import { findPlaceholders, parameterValue, readParamValues } from "../tql/placeholders";
 import type { AlertPreset, ParamSchema } from "./api";
 
 /** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
@@ -51,16 +54,24 @@ export const emptyRuleDraft = (): RuleDraft => ({
 
 /**
  * A new rule started from a link (`/alerts/new?query=…&name=…&description=…`, as a dashboard
- * panel's "Create alert" opens it): a TQL rule with that query, name and description.
+ * panel's "Create alert" opens it): a TQL rule with that query, name and description. A panel
+ * query's window and `{name:Type}` placeholders (values from `var-<name>`, as a dashboard's
+ * link carries them) become what an alert can run on its own (alertQueryFrom).
  */
 export function draftFromParams(params: URLSearchParams): RuleDraft {
   const draft = emptyRuleDraft();
   const query = params.get("query")?.trim();
   if (!query) return draft;
+  const typed = readParamValues(params);
+  const values: Record<string, ParameterValue> = {};
+  for (const p of findPlaceholders(query)) {
+    const value = parameterValue(p.type, typed[p.name] ?? []);
+    if (value !== undefined) values[p.name] = value;
+  }
   return {
     ...draft,
     source: "query",
-    query,
+    query: alertQueryFrom(query, values),
     name: params.get("name")?.trim().slice(0, 200) ?? "",
     description: params.get("description")?.trim().slice(0, 1000) ?? "",
   };

@@ -3,7 +3,7 @@ import { type ParameterValue, RESERVED_VARIABLE_NAMES } from "../../../../src/co
 /*
  * A query's bound parameters as the browser sees them: the `{name:Type}` placeholders and the
  * time macros in its text (outside strings and comments), the values typed for them, and the
- * URL parameters (`param-<name>`) that carry those values. The server checks and binds them;
+ * URL parameters (`var-<name>`) that carry those values. The server checks and binds them;
  * nothing here writes a value into SQL. No React, so it is tested as it is.
  */
 
@@ -13,8 +13,13 @@ export interface Placeholder {
   type: string;
 }
 
-/** The URL parameter of a placeholder's value: `param-service` (repeated for a list). */
-export const PARAM_PREFIX = "param-";
+/**
+ * The URL parameter of a placeholder's value: `var-service` (repeated for a list), the prefix
+ * a dashboard keeps its variables under, so "Explore" from a panel opens with its values.
+ */
+export const PARAM_PREFIX = "var-";
+/** A dashboard variable's choice "All", which means nothing outside its dashboard. */
+const ALL_CHOICE = "$__all";
 
 /** The time window's placeholders, which the TQL screen fills from its time range. */
 export const WINDOW_NAMES: readonly string[] = RESERVED_VARIABLE_NAMES;
@@ -125,18 +130,19 @@ export function parameterValue(type: string, typed: readonly string[]): Paramete
   return isNumeric(type) ? number(text) : text;
 }
 
-/** The values typed for placeholders, from a URL's `param-<name>` parameters. */
+/** The values typed for placeholders, from a URL's `var-<name>` parameters ("All" left out). */
 export function readParamValues(params: URLSearchParams): Record<string, string[]> {
   const values: Record<string, string[]> = {};
   for (const [key, value] of params) {
     if (!key.startsWith(PARAM_PREFIX) || key.length === PARAM_PREFIX.length) continue;
     const name = key.slice(PARAM_PREFIX.length);
+    if (value === ALL_CHOICE) continue;
     values[name] = [...(values[name] ?? []), value];
   }
   return values;
 }
 
-/** A value as `param-<name>` text: a list as its items (repeated keys), others as text. */
+/** A value as `var-<name>` text: a list as its items (repeated keys), others as text. */
 export function paramTexts(value: ParameterValue): string[] {
   return Array.isArray(value) ? value.map(String) : [String(value)];
 }
