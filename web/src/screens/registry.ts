@@ -19,6 +19,12 @@ export const AREAS: readonly Area[] = [
     section: "Observe",
     load: () => import("./overview/index"),
   },
+  {
+    key: "dashboards",
+    label: "Dashboards",
+    section: "Observe",
+    load: () => import("./dashboards/index"),
+  },
   { key: "traces", label: "Traces", section: "Observe", load: () => import("./traces/index") },
   { key: "logs", label: "Logs", section: "Observe", load: () => import("./logs/index") },
   { key: "errors", label: "Errors", section: "Observe", load: () => import("./errors/index") },

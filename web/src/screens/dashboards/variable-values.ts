@@ -78,18 +78,20 @@ const asList = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /**
- * What a variable has chosen: the URL's values, else its default, else (a list) its first
- * option; a single-select keeps one value. A text variable's empty value is "".
+ * What a variable has chosen: the URL's values (`var-x=` alone: none), else its default, else
+ * (a list) its first option; a single select keeps one value. A text variable's empty is "".
  */
 export function selectionOf(
   variable: DashboardVariable,
   fromUrl: string[] | undefined,
   options: readonly string[],
 ): string[] {
-  let chosen = fromUrl && fromUrl.length > 0 ? fromUrl : asList(variable.default);
-  if (variable.type === "text") return [chosen[0] ?? ""];
+  const explicit = fromUrl !== undefined && fromUrl.length > 0;
+  if (variable.type === "text")
+    return [(explicit ? fromUrl[0] : asList(variable.default)[0]) ?? ""];
+  let chosen = explicit ? fromUrl.filter((v) => v !== "") : asList(variable.default);
   if (chosen.includes(ALL_VALUE)) return variable.includeAll || variable.multi ? [ALL_VALUE] : [];
-  if (chosen.length === 0) chosen = options.length > 0 ? [options[0] ?? ""] : [];
+  if (chosen.length === 0 && !explicit) chosen = options.length > 0 ? [options[0] ?? ""] : [];
   return variable.multi ? chosen : chosen.slice(0, 1);
 }
 
