@@ -60,6 +60,13 @@ describe("what a variable chooses and binds", () => {
     expect(selectionOf(custom(), undefined, [])).toEqual([]);
   });
 
+  it("keeps an explicit empty choice (`var-x=`) and a text variable's empty value", () => {
+    expect(selectionOf(custom({ multi: true }), [""], ["prod"])).toEqual([]);
+    expect(boundValue(custom({ multi: true }), [], ["prod"])).toEqual([]);
+    expect(selectionOf(text, [""], [])).toEqual([""]);
+    expect(selectionOf({ ...text, default: "x" }, undefined, [])).toEqual(["x"]);
+  });
+
   it("keeps one value for a single select and all for a multi select", () => {
     expect(selectionOf(custom(), ["a", "b"], [])).toEqual(["a"]);
     expect(selectionOf(custom({ multi: true }), ["a", "b"], [])).toEqual(["a", "b"]);
