@@ -261,6 +261,14 @@ describe("stats, bars and slices", () => {
     ]);
   });
 
+  it("keeps each row's values by column for a panel link's placeholders", () => {
+    expect(toRowValues([perService])[0]?.fields).toEqual({
+      service_name: "api",
+      requests: "10",
+      errors: "1",
+    });
+  });
+
   it("skips results without a numeric column", () => {
     expect(toStats([frame([["s", "String"]], [["a"]])])).toEqual([]);
     expect(toRowValues([frame([["s", "String"]], [["a"]])])).toEqual([]);

@@ -1,81 +1,78 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${name}` is the panel links' own syntax here.
 import { describe, expect, it } from "vitest";
 import {
-  alertHref,
-  exploreHref,
-  fillTemplate,
-  type LinkScope,
-  linkParams,
-  panelLinkHref,
-} from "../web/src/screens/dashboards/panel-links.js";
+  defaultLinkFor,
+  linkApplies,
+  linkQuery,
+} from "../web/src/screens/dashboards/panels/links.js";
 
-const scope: LinkScope = {
-  projectId: "prj_1",
-  selections: { service: ["api", "web"], env: ["prod"] },
-  bound: { service: ["api", "web"], env: "prod" },
-  range: { kind: "relative", key: "6h" },
-};
-const query = (href: string) => new URLSearchParams(href.slice(href.indexOf("?") + 1));
+const WINDOW = { from: "2026-03-01T10:00:00.000Z", to: "2026-03-01T11:00:00.000Z" };
+const linkFor = defaultLinkFor("prj 1", WINDOW);
+/** `${name}` as a link's params write it. */
+const slot = (name: string) => `\${${name}}`;
+const query = (href: string | null) => new URLSearchParams(href?.split("?")[1] ?? "");
 
-describe("where a panel leads", () => {
-  it("fills ${name} from the row's columns first, then the variables", () => {
+describe("where a panel's data links", () => {
+  it("fills a link's placeholders URL-encoded, so a value adds nothing but its own text", () => {
     expect(
-      fillTemplate("${service_name}/${env}/${nope}", scope.bound, { service_name: "db" }),
-    ).toBe("db/prod/");
-    expect(fillTemplate("${service}", scope.bound)).toBe("api,web");
+      linkQuery(`service=${slot("service_name")}&status=error`, { service_name: "a b&c=d" }),
+    ).toBe("service=a+b%26c%3Dd&status=error");
+    expect(linkQuery(`?q=${slot("missing")}`, {})).toBe("q=");
+    const hostile = linkQuery(`service=${slot("s")}`, { s: "x#frag/../../admin?range=1d" });
+    expect(new URLSearchParams(hostile).get("service")).toBe("x#frag/../../admin?range=1d");
+    expect([...new URLSearchParams(hostile).keys()]).toEqual(["service"]);
   });
 
-  it("encodes filled values so a value cannot add a parameter", () => {
-    const params = linkParams("service=${s}&status=error", {}, { s: "a&level=fatal" });
-    expect([...params]).toEqual([
-      ["service", "a&level=fatal"],
-      ["status", "error"],
-    ]);
+  it("applies a link only where the row has every column it names", () => {
+    const link = {
+      title: "Traces",
+      kind: "traces" as const,
+      params: `service=${slot("service_name")}`,
+    };
+    expect(linkApplies(link, { service_name: "api" })).toBe(true);
+    expect(linkApplies(link, { other: "x" })).toBe(false);
+    expect(linkApplies({ title: "All", kind: "logs" }, {})).toBe(true);
   });
 
-  it("explores the query with the variables and the range", () => {
-    const href = exploreHref(scope, "SELECT {env:String}");
-    expect(href.startsWith("/projects/prj_1/tql?")).toBe(true);
-    const q = query(href);
-    expect(q.get("q")).toBe("SELECT {env:String}");
-    expect(q.getAll("var-service")).toEqual(["api", "web"]);
-    expect(q.get("range")).toBe("6h");
-  });
-
-  it("opens a new alert rule on the query, named after the panel", () => {
-    const q = query(alertHref(scope, "SELECT 1", " Errors "));
-    expect(q.get("query")).toBe("SELECT 1");
-    expect(q.get("name")).toBe("Errors");
-    expect(q.get("var-env")).toBe("prod");
-  });
-
-  it("leads to traces (or one trace), logs, and another dashboard carrying the variables", () => {
-    const row = { trace_id: "abc", service_name: "api" };
-    expect(
-      panelLinkHref(scope, { title: "t", kind: "traces", params: "trace_id=${trace_id}" }, row),
-    ).toBe("/projects/prj_1/traces/abc?range=6h");
-    expect(
-      panelLinkHref(scope, { title: "t", kind: "traces", params: "service=${service_name}" }, row),
-    ).toBe("/projects/prj_1/traces?service=api&range=6h");
-    expect(panelLinkHref(scope, { title: "l", kind: "logs", params: "q=timeout" })).toBe(
-      "/projects/prj_1/logs?q=timeout&range=6h",
+  it("opens a trace (with its span), a log around its time, or a trace's logs", () => {
+    expect(linkFor({ kind: "trace", traceId: "abc" })).toBe("/projects/prj%201/traces/abc");
+    expect(linkFor({ kind: "trace", traceId: "abc", spanId: "s1" })).toBe(
+      "/projects/prj%201/traces/abc?span=s1",
     );
-    const other = panelLinkHref(
-      {
-        ...scope,
-        range: {
-          kind: "absolute",
-          from: "2026-01-01T00:00:00.000Z",
-          to: "2026-01-02T00:00:00.000Z",
-        },
+    const log = linkFor({ kind: "log", logId: "L1", time: "2026-03-01T10:30:00.000Z" });
+    expect(log?.startsWith("/projects/prj%201/logs?")).toBe(true);
+    expect(query(log).get("log")).toBe("L1");
+    expect(query(log).get("from")).toBe("2026-03-01T10:15:00.000Z");
+    expect(query(log).get("to")).toBe("2026-03-01T10:45:00.000Z");
+    const traceLogs = linkFor({ kind: "log", traceId: "abc", time: "2026-03-01T10:30:00.000Z" });
+    expect(query(traceLogs).get("traceId")).toBe("abc");
+    expect(linkFor({ kind: "log" })).toBeNull();
+  });
+
+  it("takes a panel link to the traces or logs screen over the panel's window", () => {
+    const href = linkFor({
+      kind: "link",
+      link: {
+        title: "Errors",
+        kind: "traces",
+        params: `service=${slot("service_name")}&status=error`,
       },
-      { title: "d", kind: "dashboard", dashboardId: "dsh_2", params: "var-env=${env2}" },
-      { env2: "staging" },
-    );
-    expect(other.startsWith("/projects/prj_1/dashboards/dsh_2?")).toBe(true);
-    const q = query(other);
-    expect(q.getAll("var-service")).toEqual(["api", "web"]);
-    expect(q.getAll("var-env")).toEqual(["staging"]);
-    expect(q.get("from")).toBe("2026-01-01T00:00:00.000Z");
+      values: { service_name: "checkout" },
+    });
+    expect(href?.split("?")[0]).toBe("/projects/prj%201/traces");
+    expect(Object.fromEntries(query(href))).toEqual({
+      service: "checkout",
+      status: "error",
+      from: WINDOW.from,
+      to: WINDOW.to,
+    });
+    const dashboard = linkFor({
+      kind: "link",
+      link: { title: "Detail", kind: "dashboard", dashboardId: "dsh_1" },
+      values: {},
+    });
+    expect(dashboard?.split("?")[0]).toBe("/projects/prj%201/dashboards/dsh_1");
+    expect(
+      linkFor({ kind: "link", link: { title: "Nowhere", kind: "dashboard" }, values: {} }),
+    ).toBeNull();
   });
 });

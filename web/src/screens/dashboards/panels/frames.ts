@@ -186,6 +186,8 @@ export function reduceValues(
 export interface NamedValue {
   name: string;
   value: number | null;
+  /** The row's values by column name (one value per row), for a panel link's placeholders. */
+  fields?: Record<string, string>;
   /** The series over time (with a time column), for a sparkline. */
   spark?: { x: number[]; values: (number | null)[] };
 }
@@ -239,8 +241,30 @@ function rowValuesOf(frame: QueryFrame, prefix: string): NamedValue[] {
   return rows.map((row, i) => {
     const labels = labelsOf(row, layout.labels);
     const name = labels !== "" ? labels : rows.length > 1 ? `${column} ${i + 1}` : column;
-    return { name: prefix + name, value: toNumber(row[vi]) };
+    return {
+      name: prefix + name,
+      value: toNumber(row[vi]),
+      fields: rowFields(frame.result.columns, row),
+    };
   });
+}
+
+/** A row's values by column name, as text (a panel link's `${column}` reads them). */
+export function rowFields(
+  columns: readonly { name: string }[],
+  row: readonly unknown[],
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  columns.forEach((column, i) => {
+    const value = row[i];
+    fields[column.name] =
+      value === null || value === undefined
+        ? ""
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value);
+  });
+  return fields;
 }
 
 /** Bar gauge and pie values: one per row, or per series reduced when there is a time column. */
