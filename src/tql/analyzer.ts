@@ -4,6 +4,7 @@ import {
   type ColumnRef,
   childrenOf,
   type Expr,
+  type ParamExpr,
   type Query,
   type SelectItem,
   type SelectQuery,
@@ -24,6 +25,7 @@ import {
   unknownName,
   visibleNames,
 } from "./name-scopes.js";
+import { sameParamType, showParamType } from "./parameter-types.js";
 import { TqlError } from "./tql-errors.js";
 
 /** What the analyzer learned that the printer needs. */
@@ -32,6 +34,8 @@ export interface Analysis {
   readonly tables: ReadonlyMap<TableRef, TableDef>;
   /** Each call bound to its registry entry. */
   readonly functions: ReadonlyMap<CallExpr, ResolvedFunction>;
+  /** The bound parameters the query uses, by name: the first use of each (its type and place). */
+  readonly parameters: ReadonlyMap<string, ParamExpr>;
 }
 
 export interface AnalyzeLimits {
@@ -57,12 +61,17 @@ const HIDDEN = `${PROJECT_COLUMN} is not available in TQL: every query is alread
 export function analyzeTql(query: Query, limits: AnalyzeLimits): Analysis {
   const analyzer = new Analyzer(limits);
   analyzer.query(query, undefined);
-  return { tables: analyzer.tables, functions: analyzer.functions };
+  return {
+    tables: analyzer.tables,
+    functions: analyzer.functions,
+    parameters: analyzer.parameters,
+  };
 }
 
 class Analyzer {
   readonly tables = new Map<TableRef, TableDef>();
   readonly functions = new Map<CallExpr, ResolvedFunction>();
+  readonly parameters = new Map<string, ParamExpr>();
   private tableReferences = 0;
 
   constructor(private readonly limits: AnalyzeLimits) {}
@@ -225,10 +234,27 @@ class Analyzer {
       case "cast":
         checkType(expr.type);
         break;
+      case "param":
+        this.parameter(expr);
+        return;
     }
     const { exprs, queries } = childrenOf(expr);
     this.each(exprs, scope);
     for (const query of queries) this.query(query, scope);
+  }
+
+  /** A placeholder: one name has one type wherever the query uses it. */
+  private parameter(param: ParamExpr): void {
+    const first = this.parameters.get(param.name);
+    if (!first) {
+      this.parameters.set(param.name, param);
+      return;
+    }
+    if (!sameParamType(first.type, param.type))
+      throw new TqlError(
+        `Parameter {${param.name}} is used as ${showParamType(first.type)} and as ${showParamType(param.type)}; give it one type`,
+        param.pos,
+      );
   }
 
   private each(exprs: readonly Expr[], scope: Scope): void {

@@ -3,7 +3,7 @@
  * where it starts, so the analyzer can point at the user's text when it rejects something.
  */
 
-import type { IntervalUnit } from "../contracts/tql-dialect.js";
+import type { IntervalUnit, TqlParameterType } from "../contracts/tql-dialect.js";
 
 export type Expr =
   | Literal
@@ -26,7 +26,8 @@ export type Expr =
   | IntervalExpr
   | CastExpr
   | SubqueryExpr
-  | ExistsExpr;
+  | ExistsExpr
+  | ParamExpr;
 
 interface Node {
   readonly pos: number;
@@ -126,7 +127,8 @@ export interface InExpr extends Node {
   readonly kind: "in";
   readonly expr: Expr;
   readonly not: boolean;
-  readonly list: readonly Expr[] | Query;
+  /** A list, a subquery, or an `Array(T)` parameter: `x IN {ids:Array(String)}`. */
+  readonly list: readonly Expr[] | Query | ParamExpr;
 }
 
 export interface BetweenExpr extends Node {
@@ -203,6 +205,23 @@ export interface SubqueryExpr extends Node {
 export interface ExistsExpr extends Node {
   readonly kind: "exists";
   readonly query: Query;
+}
+
+/** A bound parameter's declared type: one of TQL_PARAMETER_TYPES, or an Array of one. */
+export interface ParamType {
+  readonly scalar: TqlParameterType;
+  /** DateTime64's precision, 0 to 9. */
+  readonly precision?: number;
+  readonly array: boolean;
+}
+
+/** `{name:Type}`: a value the caller binds; never part of the SQL text (see printer.ts). */
+export interface ParamExpr extends Node {
+  readonly kind: "param";
+  readonly name: string;
+  readonly type: ParamType;
+  /** The macro that wrote it (`$__timeFilter`), for messages. */
+  readonly macro?: string;
 }
 
 export interface SelectItem extends Node {
@@ -295,6 +314,7 @@ export function childrenOf(expr: Expr): { exprs: readonly Expr[]; queries: reado
     case "literal":
     case "column":
     case "star":
+    case "param":
       return { exprs: [], queries: none };
     case "array":
     case "tuple":
@@ -309,10 +329,12 @@ export function childrenOf(expr: Expr): { exprs: readonly Expr[]; queries: reado
       return { exprs: expr.operands, queries: none };
     case "binary":
       return { exprs: [expr.left, expr.right], queries: none };
-    case "in":
-      return Array.isArray(expr.list)
-        ? { exprs: [expr.expr, ...(expr.list as readonly Expr[])], queries: none }
-        : { exprs: [expr.expr], queries: [expr.list as Query] };
+    case "in": {
+      const list = inList(expr);
+      if (list.kind === "exprs") return { exprs: [expr.expr, ...list.exprs], queries: none };
+      if (list.kind === "param") return { exprs: [expr.expr, list.param], queries: none };
+      return { exprs: [expr.expr], queries: [list.query] };
+    }
     case "between":
       return { exprs: [expr.expr, expr.low, expr.high], queries: none };
     case "isNull":
@@ -340,4 +362,19 @@ export function childrenOf(expr: Expr): { exprs: readonly Expr[]; queries: reado
     case "exists":
       return { exprs: [], queries: [expr.query] };
   }
+}
+
+/** What an IN reads from, told apart. */
+export function inList(
+  expr: InExpr,
+):
+  | { kind: "exprs"; exprs: readonly Expr[] }
+  | { kind: "query"; query: Query }
+  | { kind: "param"; param: ParamExpr } {
+  const { list } = expr;
+  if (Array.isArray(list)) return { kind: "exprs", exprs: list as readonly Expr[] };
+  const single = list as Query | ParamExpr;
+  return single.kind === "param"
+    ? { kind: "param", param: single }
+    : { kind: "query", query: single };
 }

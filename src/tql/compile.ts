@@ -1,4 +1,5 @@
 import { analyzeTql } from "./analyzer.js";
+import { bindParameters } from "./parameter-values.js";
 import { parseTql } from "./parser.js";
 import { type PrintedQuery, printTql } from "./printer.js";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./token-stream.js";
@@ -12,13 +13,19 @@ export interface CompileOptions {
   parseLimits?: ParseLimits;
   /** Most table references per query; each is a guarded read. */
   maxTableReferences?: number;
+  /**
+   * Values of the query's `{name:Type}` placeholders (the time window's `from`, `to` and
+   * `bucket_seconds` among them), checked against their types; unused ones are ignored.
+   */
+  parameters?: Readonly<Record<string, unknown>>;
 }
 
 export const DEFAULT_MAX_TABLE_REFERENCES = 64;
 
 /**
- * Turns TQL text into ClickHouse SQL confined to one project: parse → analyze → print.
- * Every refusal is a TqlError with the line and column of the offending text.
+ * Turns TQL text into ClickHouse SQL confined to one project: parse → analyze → print, and the
+ * placeholders' values checked and bound (never written into the SQL). Every refusal is a
+ * TqlError with the line and column of the offending text; a value's names `parameters.<name>`.
  */
 export function compileTql(text: string, options: CompileOptions): PrintedQuery {
   try {
@@ -26,7 +33,12 @@ export function compileTql(text: string, options: CompileOptions): PrintedQuery 
     const analysis = analyzeTql(query, {
       maxTableReferences: options.maxTableReferences ?? DEFAULT_MAX_TABLE_REFERENCES,
     });
-    return printTql(query, analysis, { database: options.database, rowCap: options.rowCap });
+    const bound = bindParameters(analysis.parameters, options.parameters);
+    const printed = printTql(query, analysis, {
+      database: options.database,
+      rowCap: options.rowCap,
+    });
+    return { sql: printed.sql, params: { ...printed.params, ...bound } };
   } catch (error) {
     if (error instanceof TqlError) throw error.locate(text);
     // The nesting limits keep recursion shallow; this is the backstop should one be missed.

@@ -1,10 +1,13 @@
 import { TqlSyntaxError } from "./tql-errors.js";
 
-export type TokenKind = "word" | "quoted" | "number" | "string" | "op" | "eof";
+export type TokenKind = "word" | "quoted" | "number" | "string" | "op" | "macro" | "eof";
 
 export interface Token {
   readonly kind: TokenKind;
-  /** word: as written; quoted: the identifier; number: canonical text; string: unescaped value; op: the operator. */
+  /**
+   * word: as written; quoted: the identifier; number: canonical text; string: unescaped value;
+   * op: the operator; macro: `$` and its name (`$__timeFilter`).
+   */
   readonly text: string;
   /** Offset of the token's first character in the query. */
   readonly pos: number;
@@ -37,6 +40,9 @@ const OPERATORS = [
   ">",
   "?",
   ":",
+  // A bound parameter: {name:Type}.
+  "{",
+  "}",
 ] as const;
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
@@ -94,6 +100,12 @@ export function tokenize(text: string): Token[] {
     ) {
       const { value, end } = readNumber(text, i);
       tokens.push({ kind: "number", text: value, pos: i });
+      i = end;
+    } else if (ch === "$" && WORD_START.test(text[i + 1] ?? "")) {
+      // A macro such as $__timeFilter; the parser expands the known ones and refuses the rest.
+      let end = i + 2;
+      while (end < text.length && WORD_PART.test(text[end] as string)) end++;
+      tokens.push({ kind: "macro", text: text.slice(i, end), pos: i });
       i = end;
     } else if (WORD_START.test(ch)) {
       let end = i + 1;

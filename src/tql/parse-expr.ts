@@ -1,8 +1,10 @@
 import { INTERVAL_UNITS } from "../contracts/tql-dialect.js";
 import type { BinaryOp, Expr, Query, TypeNode } from "./ast.js";
 import { intervalUnitAt, parseCall } from "./parse-call.js";
+import { parseMacro, parsePlaceholder } from "./parse-placeholder.js";
 import { parseType, parseTypeText } from "./parse-type.js";
 import { isReserved, type TokenStream } from "./token-stream.js";
+import { TqlSyntaxError } from "./tql-errors.js";
 
 /** Binding powers, lowest first; ClickHouse's operator precedence. */
 const BP = {
@@ -105,8 +107,10 @@ export class ExprParser {
         ts.next();
         return ts.node({ kind: "star", pos, ...this.starExcept() });
       }
+      if (token.text === "{") return this.postfix(parsePlaceholder(ts));
       throw ts.unexpected("an expression");
     }
+    if (token.kind === "macro") return this.postfix(parseMacro(ts, () => this.parse()));
     if (token.kind === "quoted") return this.postfix(this.name());
     if (token.kind === "word") return this.postfix(this.word());
     throw ts.unexpected("an expression");
@@ -346,11 +350,23 @@ export class ExprParser {
     return ts.node({ kind: "isNull", expr: left, not, pos });
   }
 
-  /** `IN (a, b)`, `IN (SELECT …)`. A bare name after IN (a table in ClickHouse) is refused. */
+  /**
+   * `IN (a, b)`, `IN (SELECT …)`, `IN {ids:Array(String)}`. A bare name after IN (a table in
+   * ClickHouse) is refused.
+   */
   private inList(left: Expr, not: boolean, pos: number): Expr {
     const ts = this.ts;
     if (this.startsSubquery())
       return ts.node({ kind: "in", expr: left, not, list: this.parseSubquery(), pos });
+    if (ts.isOp("{")) {
+      const list = parsePlaceholder(ts);
+      if (!list.type.array)
+        throw new TqlSyntaxError(
+          `IN takes a list, a subquery or an Array parameter: {${list.name}:Array(…)}`,
+          list.pos,
+        );
+      return ts.node({ kind: "in", expr: left, not, list, pos });
+    }
     if (!ts.isOp("(") && !ts.isOp("["))
       throw ts.unexpected("a parenthesized list or subquery after IN");
     const close = ts.next().text === "(" ? ")" : "]";

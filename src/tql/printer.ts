@@ -1,8 +1,19 @@
 import { quoteIdentifier } from "../telemetry/executor.js";
 import { PROJECT_COLUMN, type TableDef } from "../telemetry/tables.js";
 import type { Analysis } from "./analyzer.js";
-import type { CallExpr, Cte, Expr, FromClause, Query, SelectQuery, TableRef } from "./ast.js";
+import {
+  type CallExpr,
+  type Cte,
+  type Expr,
+  type FromClause,
+  inList,
+  type ParamExpr,
+  type Query,
+  type SelectQuery,
+  type TableRef,
+} from "./ast.js";
 import { printType } from "./data-types.js";
+import { printParamType } from "./parameter-types.js";
 
 /** The name of the bound parameter carrying the caller's project id. */
 export const PROJECT_PARAM = "project";
@@ -14,11 +25,20 @@ export interface PrintOptions {
   rowCap: number;
 }
 
+/**
+ * The engine's name for the query's placeholder `{name:…}`: `p_name`, which no parameter of the
+ * printer's own (`project`, `sN`) can be, so a user's name never stands for the project guard's.
+ */
+export const parameterKey = (name: string): string => `p_${name}`;
+
+/** A value as the engine binds it (parameter-values.ts): its text, a number, or a list. */
+export type BoundValue = string | number | readonly (string | number)[];
+
 export interface PrintedQuery {
-  /** ClickHouse SQL; `{project:String}` and `{sN:String}` are bound parameters. */
+  /** ClickHouse SQL; `{project:String}`, `{sN:String}` and `{p_name:Type}` are bound parameters. */
   readonly sql: string;
-  /** String literals of the query, by parameter name. */
-  readonly params: Readonly<Record<string, string>>;
+  /** String literals of the query and the placeholders' values, by parameter name. */
+  readonly params: Readonly<Record<string, BoundValue>>;
 }
 
 /**
@@ -204,9 +224,13 @@ class Printer {
       case "binary":
         return `(${this.expr(expr.left)} ${expr.op} ${this.expr(expr.right)})`;
       case "in": {
-        const right = Array.isArray(expr.list)
-          ? `tuple(${this.list(expr.list as readonly Expr[])})`
-          : `(${this.query(expr.list as Query)})`;
+        const list = inList(expr);
+        const right =
+          list.kind === "exprs"
+            ? `tuple(${this.list(list.exprs)})`
+            : list.kind === "param"
+              ? this.placeholder(list.param)
+              : `(${this.query(list.query)})`;
         return `(${this.expr(expr.expr)} ${expr.not ? "NOT IN" : "IN"} ${right})`;
       }
       case "between":
@@ -238,7 +262,17 @@ class Printer {
         return `(${this.query(expr.query)})`;
       case "exists":
         return `EXISTS (${this.query(expr.query)})`;
+      case "param":
+        return this.placeholder(expr);
     }
+  }
+
+  /** A placeholder under its engine name; its value is bound (compile.ts), never printed. */
+  private placeholder(param: ParamExpr): string {
+    const key = parameterKey(param.name);
+    if (!/^p_[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key))
+      throw new Error(`Refusing to print parameter '${param.name}'`);
+    return `{${key}:${printParamType(param.type)}}`;
   }
 
   private call(call: CallExpr): string {

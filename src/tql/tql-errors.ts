@@ -8,18 +8,21 @@ import { DomainError } from "../lib/domain-errors.js";
  */
 export class TqlError extends DomainError {
   readonly offset: number | undefined;
+  /** The input field the problem names: `query`, or `parameters.<name>` for a placeholder's value. */
+  readonly field: string;
   override readonly extensions: Readonly<Record<string, unknown>>;
 
-  constructor(message: string, offset?: number, position?: TqlPosition) {
-    super("invalid_input", message, [{ field: "query", message }]);
+  constructor(message: string, offset?: number, position?: TqlPosition, field = "query") {
+    super("invalid_input", message, [{ field, message }]);
     this.offset = offset;
+    this.field = field;
     this.extensions = position ? { position } : {};
   }
 
   /** The same error with its position as line and column of `text`. */
   locate(text: string): TqlError {
     if (this.offset === undefined) return this;
-    return new TqlError(this.message, this.offset, lineColumnOf(text, this.offset));
+    return new TqlError(this.message, this.offset, lineColumnOf(text, this.offset), this.field);
   }
 }
 

@@ -31,7 +31,7 @@ export const QUOTED_IDENTIFIER = /`((?:[^`\\]|\\.)*)`/g;
 export function guardViolation(
   text: string,
   sql: string,
-  params: Readonly<Record<string, string>>,
+  params: Readonly<Record<string, unknown>>,
 ): string | undefined {
   let rest = sql;
   let guards = 0;
