@@ -7,7 +7,7 @@ import { EngineAdmission } from "../telemetry/engine-admission.js";
 import type { CompactResult, ResultColumn, TelemetryExecutor } from "../telemetry/executor.js";
 import { compileTql } from "./compile.js";
 import { classifyEngineError } from "./engine-errors.js";
-import { GUARD_SETTINGS, PROJECT_PARAM } from "./printer.js";
+import { GUARD_SETTINGS, PROJECT_PARAM, type PrintedQuery } from "./printer.js";
 import { toJsonRows } from "./result-json.js";
 
 export interface TqlLimits {
@@ -20,9 +20,20 @@ export interface TqlLimits {
   maxConcurrentPerOrganization?: number;
 }
 
+/** How a query runs: the values of its placeholders, and whether it waits instead of a 429. */
+export interface TqlQueryOptions {
+  /** Values of the query's `{name:Type}` placeholders (compileTql checks and binds them). */
+  parameters?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Never refused for the project's or organization's bound: it waits for its turn within its
+   * time limit, which counts the wait (a dashboard's panels: the caller bounds them per project).
+   */
+  waitForTurn?: boolean | undefined;
+}
+
 export interface TqlService {
   /** Runs one TQL SELECT confined to the project. */
-  query(projectId: string, text: string): Promise<TqlResult>;
+  query(projectId: string, text: string, options?: TqlQueryOptions): Promise<TqlResult>;
   /**
    * Runs an alert rule's query: the same compiler, project guard, limits and turns between
    * tenants, but never refused for the project's or organization's bound (the alert scheduler
@@ -33,7 +44,11 @@ export interface TqlService {
    * The result columns (names and engine types) of a TQL SELECT: compiled with an outer LIMIT 0
    * (a subquery may still read data) under the same guard, limits and admission (429).
    */
-  columns(projectId: string, text: string): Promise<ResultColumn[]>;
+  columns(
+    projectId: string,
+    text: string,
+    options?: Pick<TqlQueryOptions, "parameters">,
+  ): Promise<ResultColumn[]>;
 }
 
 export interface TqlServiceDeps {
@@ -66,12 +81,13 @@ export function createTqlService({
    * with the seconds it may run: what is left of its time limit, as the wait counts inside it,
    * so a query answers or fails within it. An alert evaluation waits at most its limit too, but
    * then gets all of it: a time-out must say the rule's query is too heavy, not that its
-   * neighbours were busy. Engine errors the query caused come back as domain errors.
+   * neighbours were busy. A bounded query (an alert's, or one that waits for its turn) is never
+   * refused for the pending bounds. Engine errors the query caused come back as domain errors.
    */
   async function execute(
     projectId: string,
-    { sql, params }: { sql: string; params: Record<string, unknown> },
-    alert: boolean,
+    { sql, params }: PrintedQuery,
+    { alert, bounded }: { alert: boolean; bounded: boolean },
     extra: Record<string, number> = {},
   ): Promise<CompactResult> {
     const deadline = performance.now() + limitMs;
@@ -93,7 +109,7 @@ export function createTqlService({
             settings: { ...settings, ...extra, max_execution_time: seconds() },
             adHoc: true,
           }),
-        { tenant: projectId, deadline, bounded: alert },
+        { tenant: projectId, deadline, bounded },
       );
     } catch (error) {
       // Not the query's fault when unmapped: the caller's error handling logs it (500).
@@ -107,15 +123,27 @@ export function createTqlService({
     }
   }
 
-  async function run(projectId: string, text: string, alert: boolean): Promise<TqlResult> {
+  async function run(
+    projectId: string,
+    text: string,
+    alert: boolean,
+    options: TqlQueryOptions = {},
+  ): Promise<TqlResult> {
     if (text.length > TQL_MAX_QUERY_LENGTH)
       throw InvalidInputError.forField(
         "query",
         `must be at most ${TQL_MAX_QUERY_LENGTH.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
       );
-    const compiled = compileTql(text, { database: executor.database, rowCap });
+    const compiled = compileTql(text, {
+      database: executor.database,
+      rowCap,
+      ...(options.parameters ? { parameters: options.parameters } : {}),
+    });
     const started = performance.now();
-    const result = await execute(projectId, compiled, alert);
+    const result = await execute(projectId, compiled, {
+      alert,
+      bounded: alert || options.waitForTurn === true,
+    });
     const durationMs = Math.round(performance.now() - started);
     const truncated = result.rows.length > TQL_MAX_RESULT_ROWS;
     const rows = truncated ? result.rows.slice(0, TQL_MAX_RESULT_ROWS) : result.rows;
@@ -129,16 +157,21 @@ export function createTqlService({
   }
 
   return {
-    query: (projectId, text) => run(projectId, text, false),
+    query: (projectId, text, options) => run(projectId, text, false, options),
     queryForAlert: (projectId, text) => run(projectId, text, true),
-    async columns(projectId, text) {
+    async columns(projectId, text, options = {}) {
       if (text.length > TQL_MAX_QUERY_LENGTH)
         throw InvalidInputError.forField(
           "query",
           `must be at most ${TQL_MAX_QUERY_LENGTH} characters`,
         );
-      const compiled = compileTql(text, { database: executor.database, rowCap: 0 });
-      return (await execute(projectId, compiled, false, { max_result_rows: 1 })).columns;
+      const compiled = compileTql(text, {
+        database: executor.database,
+        rowCap: 0,
+        ...(options.parameters ? { parameters: options.parameters } : {}),
+      });
+      const how = { alert: false, bounded: false };
+      return (await execute(projectId, compiled, how, { max_result_rows: 1 })).columns;
     },
   };
 }

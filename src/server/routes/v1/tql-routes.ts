@@ -29,7 +29,11 @@ export const tqlRoutes =
             "2) and an organization `tql.maxConcurrentPerOrganization` (default 3); one more is 429 " +
             "`rate_limited` with `Retry-After`, as is the per-key request limit. Queries take turns " +
             "between organizations and projects, and the wait counts in the time limit: one whose " +
-            "whole limit passed while it waited is 503 with `Retry-After`. See docs/tql.md.",
+            "whole limit passed while it waited is 503 with `Retry-After`. `parameters` gives the " +
+            "values of the query's `{name:Type}` placeholders (and of the time window's `{from}`, " +
+            "`{to}`, `{bucket_seconds}` that `$__timeFilter(col)` and `$__timeInterval(col)` use), " +
+            "bound by the engine; a missing or unfit value is 400 naming `parameters.<name>`. " +
+            "See docs/tql.md.",
           security: [{ apiKey: [] }],
           body: TqlRequest,
           response: {
@@ -46,7 +50,11 @@ export const tqlRoutes =
         },
       },
       async (request) =>
-        runTqlQuery({ ...keyReader(deps.domain, request), query: request.body.query }),
+        runTqlQuery({
+          ...keyReader(deps.domain, request),
+          query: request.body.query,
+          parameters: request.body.parameters,
+        }),
     );
 
     app.get(
