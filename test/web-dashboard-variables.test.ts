@@ -15,6 +15,8 @@ import {
   selectionLabel,
   selectionOf,
   toggleValue,
+  typedForPlaceholder,
+  variablesUsedBy,
   withVariableParams,
 } from "../web/src/screens/dashboards/variable-values.js";
 
@@ -114,6 +116,28 @@ describe("what a variable chooses and binds", () => {
     expect(selectionLabel([ALL_VALUE])).toBe("All");
     expect(selectionLabel(["a", "b"])).toBe("a, b");
     expect(selectionLabel([])).toBe("None");
+  });
+});
+
+describe("the values a query binds", () => {
+  it("sends only the variables its placeholders name, typed as they are declared", () => {
+    const bound = { limit: "10", env: "prod", ids: ["1", "2"], on: "true", other: "x" };
+    expect(
+      variablesUsedBy(
+        "SELECT {env:String}, {limit:UInt32}, {ids:Array(UInt64)}, {on:Bool} -- {other:String}",
+        bound,
+      ),
+    ).toEqual({ env: "prod", limit: 10, ids: [1, 2], on: true });
+    expect(variablesUsedBy("SELECT '{env:String}'", bound)).toEqual({});
+  });
+
+  it("leaves what does not fit its type for the server to name", () => {
+    expect(typedForPlaceholder("UInt32", "ten")).toBe("ten");
+    expect(typedForPlaceholder("UInt32", "")).toBe("");
+    expect(typedForPlaceholder("String", ["a", "b"])).toEqual(["a", "b"]);
+    expect(typedForPlaceholder("Array(String)", "a")).toEqual(["a"]);
+    expect(typedForPlaceholder("Nullable(Float64)", "1.5")).toBe(1.5);
+    expect(typedForPlaceholder("String", "42")).toBe("42");
   });
 });
 

@@ -33,20 +33,30 @@ describe("where a panel leads", () => {
     ]);
   });
 
-  it("explores the query with the variables and the range", () => {
-    const href = exploreHref(scope, "SELECT {env:String}");
+  it("explores the query with the values its placeholders use and the range", () => {
+    const href = exploreHref(scope, "SELECT {service:Array(String)} -- {env}");
     expect(href.startsWith("/projects/prj_1/tql?")).toBe(true);
     const q = query(href);
-    expect(q.get("q")).toBe("SELECT {env:String}");
+    expect(q.get("q")).toBe("SELECT {service:Array(String)} -- {env}");
     expect(q.getAll("var-service")).toEqual(["api", "web"]);
+    expect(q.has("var-env")).toBe(false);
     expect(q.get("range")).toBe("6h");
   });
 
+  it("carries All as the values it stands for, which only the dashboard knows", () => {
+    const all: LinkScope = { ...scope, selections: { service: ["$__all"] } };
+    expect(query(exploreHref(all, "SELECT {service:Array(String)}")).getAll("var-service")).toEqual(
+      ["api", "web"],
+    );
+  });
+
   it("opens a new alert rule on the query, named after the panel", () => {
-    const q = query(alertHref(scope, "SELECT 1", " Errors "));
-    expect(q.get("query")).toBe("SELECT 1");
+    const q = query(alertHref(scope, "SELECT {env:String}", " Errors ", "Checkout"));
+    expect(q.get("query")).toBe("SELECT {env:String}");
     expect(q.get("name")).toBe("Errors");
+    expect(q.get("description")).toContain("Checkout");
     expect(q.get("var-env")).toBe("prod");
+    expect(q.has("var-service")).toBe(false);
   });
 
   it("leads to traces (or one trace), logs, and another dashboard carrying the variables", () => {

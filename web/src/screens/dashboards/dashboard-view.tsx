@@ -66,6 +66,7 @@ function DashboardBody({ dashboard }: { dashboard: View }) {
     ready: variables.ready,
     onZoom,
     writable,
+    dashboardTitle: dashboard.title,
     editHref: (panelId) => `/${dashboard.id}/edit?panel=${encodeURIComponent(panelId)}`,
     onView,
   };

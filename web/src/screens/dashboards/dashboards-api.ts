@@ -23,6 +23,9 @@ import type {
 } from "../../../../src/contracts/dashboards";
 import { ApiError, api, type ListPage, projectApi, v1 } from "../../api/client";
 import type { RangeSpec } from "../../lib/time-range";
+import { variablesUsedBy } from "./variable-values";
+
+export { variablesUsedBy };
 
 // The dashboards API (docs/design.md §4 "Dashboards"), typed by src/contracts/dashboards.ts.
 // Screens (list, view), the editor (edit/) and the panels (panels/) all go through here.
@@ -254,23 +257,6 @@ export function runPanelQuery(
 /** The screen's range (time-range.ts) as the contract's: a relative key or absolute from/to. */
 export function toTimeRangeSetting(spec: RangeSpec): TimeRangeSetting {
   return spec.kind === "relative" ? spec.key : { from: spec.from, to: spec.to };
-}
-
-/**
- * The variables a query's text names as `{name:Type}` placeholders: only those are sent, so
- * two panels with one query share one request whatever else the dashboard has chosen.
- */
-export function variablesUsedBy(
-  tql: string,
-  variables: Readonly<Record<string, ParameterValue>>,
-): Record<string, ParameterValue> {
-  const used: Record<string, ParameterValue> = {};
-  for (const match of tql.matchAll(/\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/g)) {
-    const name = match[1] ?? "";
-    const value = variables[name];
-    if (value !== undefined) used[name] = value;
-  }
-  return used;
 }
 
 /** The request one panel query makes: stable for equal inputs, so equal panels share it. */

@@ -18,6 +18,7 @@ export interface PanelScope {
   ready: boolean;
   onZoom: (from: number, to: number) => void;
   writable: boolean;
+  dashboardTitle: string;
   /** The panel's place in the editor (`…/edit?panel=<id>`), for "Edit". */
   editHref: (panelId: string) => string;
   /** Opens the panel full screen (`view=<id>`). */
@@ -174,7 +175,9 @@ function PanelMenu({
           {scope.writable &&
             panel.queries.slice(0, 1).map((q) => (
               <li key="alert">
-                <Link href={`~${alertHref(scope.links, q.tql, panel.title)}`}>Create alert</Link>
+                <Link href={`~${alertHref(scope.links, q.tql, panel.title, scope.dashboardTitle)}`}>
+                  Create alert
+                </Link>
               </li>
             ))}
           {hasData && (

@@ -1,7 +1,7 @@
 import type { PanelLink, ParameterValue } from "../../../../src/contracts/dashboards";
 import { projectPath } from "../../lib/project-path";
 import { type RangeSpec, withRange } from "../../lib/time-range-model";
-import { hrefWithVariables, type Selections } from "./variable-values";
+import { hrefWithVariables, type Selections, valueTexts, variablesUsedBy } from "./variable-values";
 
 /*
  * Where a panel leads, as hrefs: the TQL screen with its query ("Explore"), a new alert rule
@@ -64,18 +64,42 @@ const withQuery = (path: string, params: URLSearchParams) => {
   return query ? `${path}?${query}` : path;
 };
 
-/** The TQL screen with the query run, the variables and the range (`q=`, `var-*`). */
-export function exploreHref(scope: LinkScope, tql: string): string {
-  const href = withQuery(projectPath(scope.projectId, "tql"), new URLSearchParams({ q: tql }));
-  return withRange(hrefWithVariables(href, scope.selections), scope.range);
+/**
+ * The values a query uses as `var-<name>` texts: what its placeholders are bound to (All as
+ * the values it stands for, which the TQL screen and the alert form cannot look up).
+ */
+function usedSelections(scope: LinkScope, tql: string): Selections {
+  const used: Selections = {};
+  for (const [name, value] of Object.entries(variablesUsedBy(tql, scope.bound)))
+    used[name] = valueTexts(value);
+  return used;
 }
 
-/** A new alert rule on the query, named after the panel (`query=`, `name=`, `var-*`). */
-export function alertHref(scope: LinkScope, tql: string, title: string): string {
+/** The TQL screen with the query run, its variables' values and the range (`q=`, `var-*`). */
+export function exploreHref(scope: LinkScope, tql: string): string {
+  const href = withQuery(projectPath(scope.projectId, "tql"), new URLSearchParams({ q: tql }));
+  return withRange(hrefWithVariables(href, usedSelections(scope, tql)), scope.range);
+}
+
+/**
+ * A new alert rule on the query (`query=`, `name=`, `description=`, `var-*`): the alert form
+ * makes it runnable on its own (its window and these values written in).
+ */
+export function alertHref(
+  scope: LinkScope,
+  tql: string,
+  title: string,
+  dashboardTitle?: string,
+): string {
   const params = new URLSearchParams({ query: tql });
-  if (title.trim()) params.set("name", title.trim());
+  if (title.trim()) params.set("name", title.trim().slice(0, 200));
+  if (dashboardTitle)
+    params.set(
+      "description",
+      `From the panel “${title.trim() || "untitled"}” of the dashboard “${dashboardTitle}”.`,
+    );
   const href = withQuery(projectPath(scope.projectId, "alerts", "new"), params);
-  return hrefWithVariables(href, scope.selections);
+  return hrefWithVariables(href, usedSelections(scope, tql));
 }
 
 /**

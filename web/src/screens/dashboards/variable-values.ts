@@ -3,6 +3,7 @@ import type {
   PanelQueryResult,
   ParameterValue,
 } from "../../../../src/contracts/dashboards";
+import { findPlaceholders } from "../tql/placeholders";
 
 /*
  * A dashboard's variables as plain values: what each has chosen (kept in the URL as
@@ -122,4 +123,59 @@ export function toggleValue(selection: readonly string[], value: string): string
   if (value === ALL_VALUE) return selection.includes(ALL_VALUE) ? [] : [ALL_VALUE];
   const rest = selection.filter((v) => v !== ALL_VALUE);
   return rest.includes(value) ? rest.filter((v) => v !== value) : [...rest, value];
+}
+
+const unwrap = (type: string): string => {
+  const inner = /^(?:Nullable|LowCardinality)\((.+)\)$/.exec(type.trim())?.[1];
+  return inner ? unwrap(inner) : type.trim();
+};
+const NUMERIC = /^(U?Int(8|16|32|64|128|256)|Float(32|64))$/;
+
+function typedScalar(type: string, value: string | number | boolean): string | number | boolean {
+  if (typeof value !== "string") return value;
+  if (NUMERIC.test(type) && value.trim() !== "" && Number.isFinite(Number(value)))
+    return Number(value);
+  if (type === "Bool" && /^(true|false|1|0)$/.test(value)) return value === "true" || value === "1";
+  return value;
+}
+
+/**
+ * A variable's value as its placeholder's type takes it: text that is a number for a numeric
+ * type, "true"/"false" for Bool, a single value as a one-item list for an Array. Anything else
+ * goes as it is, so the server names the mismatch rather than the browser guessing.
+ */
+export function typedForPlaceholder(type: string, value: ParameterValue): ParameterValue {
+  const bare = unwrap(type);
+  const item = /^Array\((.+)\)$/.exec(bare)?.[1];
+  if (item) {
+    const element = unwrap(item);
+    const list = Array.isArray(value) ? value : [value];
+    return list.map((v) => {
+      const typed = typedScalar(element, typeof v === "boolean" ? String(v) : v);
+      return typeof typed === "boolean" ? String(typed) : typed;
+    });
+  }
+  if (Array.isArray(value)) return value;
+  return typedScalar(bare, value);
+}
+
+/** A bound value as `var-<name>` texts: a list as its items, others as text. */
+export const valueTexts = (value: ParameterValue): string[] =>
+  Array.isArray(value) ? value.map(String) : [String(value)];
+
+/**
+ * The variables a query's text names as `{name:Type}` placeholders, each as its type takes it:
+ * only those are sent, so two panels with one query share one request whatever else the
+ * dashboard has chosen.
+ */
+export function variablesUsedBy(
+  tql: string,
+  variables: Readonly<Record<string, ParameterValue>>,
+): Record<string, ParameterValue> {
+  const used: Record<string, ParameterValue> = {};
+  for (const { name, type } of findPlaceholders(tql)) {
+    const value = variables[name];
+    if (value !== undefined) used[name] = typedForPlaceholder(type, value);
+  }
+  return used;
 }
