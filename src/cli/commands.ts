@@ -12,7 +12,7 @@ import { createProject } from "../projects/projects.js";
 import { initialize } from "../setup/initialize.js";
 import { runDemo } from "./demo.js";
 import type { Output } from "./output.js";
-import { formatTable, runTql, type TqlCommandOptions } from "./tql.js";
+import { collectParam, formatTable, runTql, type TqlCommandOptions } from "./tql.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -229,6 +229,7 @@ export function registerManagementCommands(program: Command, cli: CliEnv): void 
     .option("--url <url>", "a running Vigil to query (default: this data dir's engine)")
     .option("--key <key>", "an API key with the tql:query permission, with --url")
     .option("--project <id>", "project to query on the data dir (id or name; needed when several)")
+    .option("--param <name=value>", "a value for {name:Type} in the query (repeat)", collectParam)
     .action(async (query: string, opts: TqlCommandOptions) => {
       const result = await runTql(configFrom(globals(), cli.env), query, opts);
       output.result(result, formatTable(result));

@@ -2,7 +2,7 @@ import { createDomainDeps } from "../composition/domain-deps.js";
 import { openMetaStore, openTelemetryStore } from "../composition/stores.js";
 import type { Config } from "../config/config-schema.js";
 import type { Ctx } from "../context.js";
-import type { TqlResult } from "../contracts/tql.js";
+import type { ParameterValue, TqlResult } from "../contracts/tql.js";
 import { TQL_MAX_RESULT_ROWS } from "../contracts/tql-dialect.js";
 import { DomainError, type ErrorCode, InvalidInputError } from "../lib/domain-errors.js";
 import { listProjects } from "../projects/projects.js";
@@ -14,6 +14,38 @@ export interface TqlCommandOptions {
   key?: string;
   /** Project to query on the local data dir; needed when it holds several. */
   project?: string;
+  /** Values of the query's `{name:Type}` placeholders, from `--param name=value`. */
+  param?: Record<string, ParameterValue>;
+}
+
+/**
+ * One `--param name=value` (repeatable): the value as text (numbers and booleans are read from
+ * text by the placeholder's type), or a list when it is a JSON array (`ids=["a","b"]`).
+ */
+export function collectParam(
+  text: string,
+  previous: Record<string, ParameterValue> = {},
+): Record<string, ParameterValue> {
+  const at = text.indexOf("=");
+  if (at < 1) throw InvalidInputError.forField("param", `give name=value, not '${text}'`);
+  const name = text.slice(0, at);
+  const raw = text.slice(at + 1);
+  let value: ParameterValue = raw;
+  if (raw.startsWith("[")) {
+    let list: unknown;
+    try {
+      list = JSON.parse(raw);
+    } catch {
+      list = undefined;
+    }
+    if (!Array.isArray(list) || !list.every((v) => typeof v === "string" || typeof v === "number"))
+      throw InvalidInputError.forField(
+        "param",
+        `${name}: a list is a JSON array of strings or numbers`,
+      );
+    value = list as (string | number)[];
+  }
+  return { ...previous, [name]: value };
 }
 
 /**
@@ -31,7 +63,8 @@ export async function runTql(
       options.url ? "key" : "url",
       "give --url and --key together, or neither to query the data dir",
     );
-  if (options.url && options.key) return remote(options.url, options.key, query);
+  const parameters = options.param ?? {};
+  if (options.url && options.key) return remote(options.url, options.key, query, parameters);
   const running = await findRunningServer(config.dataDir);
   if (running) {
     // Least privilege: the temporary key may run TQL and nothing else.
@@ -39,7 +72,7 @@ export async function runTql(
       config,
       (ctx) => chooseProject(ctx, config.dataDir, options.project),
       { permissions: ["tql:query"] },
-      (key) => remote(running.url, key, query),
+      (key) => remote(running.url, key, query, parameters),
     );
   }
   const projectId = await localProject(config, options.project);
@@ -50,6 +83,7 @@ export async function runTql(
     return await createTqlService({ executor: telemetry, limits: config.tql }).query(
       projectId,
       query,
+      { parameters },
     );
   } finally {
     await telemetry.close();
@@ -108,14 +142,19 @@ const REMOTE_CODES: readonly ErrorCode[] = [
   "unavailable",
 ];
 
-async function remote(url: string, key: string, query: string): Promise<TqlResult> {
+async function remote(
+  url: string,
+  key: string,
+  query: string,
+  parameters: Record<string, ParameterValue>,
+): Promise<TqlResult> {
   const endpoint = new URL("/v1/tql", url);
   let response: Response;
   try {
     response = await fetch(endpoint, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({ query }),
+      body: JSON.stringify({ query, parameters }),
     });
   } catch (error) {
     throw new DomainError(
