@@ -1,7 +1,15 @@
+import { useEffect, useRef } from "react";
+import { renderMarkdown } from "./panels/markdown";
+
 /**
- * A template's "how to send the data" Markdown, shown as plain text (never as HTML) until the
- * panels' sanitized Markdown renderer can show it formatted.
+ * A template's "how to send the data" Markdown, through the text panels' sanitizer (raw HTML
+ * shown as text, an allow-list of tags, safe links only): it ships with Vigil, but is shown as
+ * any Markdown is.
  */
 export function HowToSend({ markdown }: { markdown: string }) {
-  return <div className="dsh-plain">{markdown}</div>;
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.replaceChildren(renderMarkdown(markdown));
+  }, [markdown]);
+  return <div ref={box} className="dsh-markdown" />;
 }
