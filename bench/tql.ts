@@ -20,6 +20,7 @@ import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { compileTql } from "../src/tql/compile.js";
 import { createTqlService } from "../src/tql/tql-service.js";
 import { CORPUS } from "../test/tql/corpus.js";
+import { insertSyntheticSpans } from "./harness/synthetic-spans.js";
 
 const SPANS = Number(process.env.BENCH_TQL_SPANS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_TQL_RUNS ?? 15);
@@ -64,40 +65,6 @@ function compileOrNull(query: string) {
     return compileTql(query, { database: DATABASE, rowCap: 10_001 });
   } catch {
     return null;
-  }
-}
-
-/** Fills the traces table in the engine itself: `SPANS` rows for the project, a tenth for another. */
-async function generate(executor: TelemetryExecutor, project: string, rows: number) {
-  const chunk = 2_000_000;
-  for (let offset = 0; offset < rows; offset += chunk) {
-    const count = Math.min(chunk, rows - offset);
-    await executor.command(
-      `INSERT INTO ${DATABASE}.traces (project_id, timestamp, end_timestamp, trace_id, span_id, parent_span_id,
-        operation_name, span_kind, service_name, duration_ns, duration_ms, status, http_method, http_route,
-        http_status_code, source, attributes)
-      SELECT
-        {project:String},
-        now64(9) - toIntervalMillisecond(intDiv(rand(1) % 86400000, 1)) AS ts,
-        ts + toIntervalMillisecond(d),
-        lower(hex(cityHash64(intDiv(n, 8)))) || lower(hex(cityHash64(intDiv(n, 8) + 1))),
-        lower(hex(cityHash64(n, 7))),
-        if(n % 8 = 0, '', lower(hex(cityHash64(n - 1, 7)))),
-        ['GET /api/orders', 'POST /api/checkout', 'SELECT orders', 'GET /api/users/{id}', 'chat gpt-4o', 'GET /health'][n % 6 + 1],
-        if(n % 8 = 0, 'server', 'internal'),
-        ['gateway', 'orders', 'users', 'payments', 'assistant', 'web', 'inventory', 'search'][n % 8 + 1],
-        toUInt64(d * 1000000),
-        toFloat64(d),
-        if(rand(2) % 50 = 0, 'error', 'ok'),
-        if(n % 8 = 0, ['GET', 'POST', 'PUT'][n % 3 + 1], ''),
-        if(n % 8 = 0, ['/api/orders', '/api/checkout', '/api/users/{id}'][n % 3 + 1], ''),
-        if(n % 8 = 0, [200, 200, 200, 201, 404, 500][rand(3) % 6 + 1], 0),
-        if(n % 16 = 0, 'frontend', 'backend'),
-        map('http.method', ['GET', 'POST', 'PUT'][n % 3 + 1], 'region', ['eu', 'us', 'ap'][n % 3 + 1])
-      FROM (SELECT number + {offset:UInt64} AS n, 1 + (rand(4) % 400) + if(rand(5) % 100 = 0, rand(6) % 5000, 0) AS d
-            FROM numbers({count:UInt64}))`,
-      { params: { project, offset, count } },
-    );
   }
 }
 
@@ -223,8 +190,8 @@ async function main() {
   try {
     await ensureTelemetrySchema(executor, { retentionDays: 30 });
     const started = performance.now();
-    await generate(executor, PROJECT, SPANS);
-    await generate(executor, OTHER, Math.round(SPANS / 10));
+    await insertSyntheticSpans(executor, PROJECT, SPANS);
+    await insertSyntheticSpans(executor, OTHER, Math.round(SPANS / 10));
     await executor.command(`OPTIMIZE TABLE ${RAW} FINAL`);
     console.log(
       `dataset: ${SPANS.toLocaleString("en-US")} spans (+${Math.round(SPANS / 10).toLocaleString("en-US")} in another project) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
