@@ -37,7 +37,7 @@ const templatesPath = (projectId: string, ...rest: string[]) =>
 
 export const dashboardKeys = {
   all: (projectId: string) => ["dashboards", projectId] as const,
-  list: (projectId: string, search: string) => ["dashboards", projectId, "list", search] as const,
+  list: (projectId: string, q: string) => ["dashboards", projectId, "list", q] as const,
   one: (projectId: string, id: string) => ["dashboards", projectId, "one", id] as const,
   templates: (projectId: string) => ["dashboard-templates", projectId] as const,
   panel: (projectId: string, request: PanelQueryRequest, refreshKey: number | string) =>
@@ -52,13 +52,16 @@ export const CONFLICT_MESSAGE =
 export const isConflict = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 409;
 
-/** The project's dashboards (starred first is the screen's choice); `search` filters server-side. */
-export function useDashboards(projectId: string, search = "") {
+/**
+ * The project's dashboards, starred first then by title; `q` (words each found in the title or
+ * a tag) filters on the server.
+ */
+export function useDashboards(projectId: string, q = "") {
   return useQuery({
-    queryKey: dashboardKeys.list(projectId, search),
+    queryKey: dashboardKeys.list(projectId, q.trim()),
     queryFn: ({ signal }) =>
       api<ListPage<DashboardSummary>>(dashboardsPath(projectId), {
-        query: { limit: 1000, search: search.trim() || undefined },
+        query: { limit: 1000, q: q.trim() || undefined },
         signal,
       }),
     select: (page) => page.data,
