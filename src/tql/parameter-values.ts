@@ -158,5 +158,5 @@ function kindOf(value: unknown): string {
   if (typeof value === "number") return Number.isFinite(value) ? "a number" : "a non-finite number";
   if (typeof value === "boolean") return "a boolean";
   if (value === undefined) return "nothing";
-  return `a ${typeof value}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
