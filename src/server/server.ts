@@ -24,6 +24,7 @@ import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { channelRoutes } from "./routes/api/channel-routes.js";
+import { dashboardRoutes as projectDashboardRoutes } from "./routes/api/dashboard-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
 import { incidentRoutes } from "./routes/api/incident-routes.js";
 import { memberRoutes } from "./routes/api/member-routes.js";
@@ -82,6 +83,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => alertRuleRoutes(deps),
   (deps) => statusPageRoutes(deps.domain),
   (deps) => savedQueryRoutes(deps.domain),
+  (deps) => projectDashboardRoutes(deps.domain),
   (deps) => memberRoutes(deps.domain),
 ];
 

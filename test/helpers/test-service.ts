@@ -73,6 +73,7 @@ export async function signIn(service: TestService, email: string, password: stri
     get: (path: string) => send("GET", path),
     post: (path: string, body?: unknown) => send("POST", path, body ?? {}),
     patch: (path: string, body: unknown) => send("PATCH", path, body),
+    put: (path: string, body: unknown) => send("PUT", path, body),
     delete: (path: string) => send("DELETE", path),
   };
 }
