@@ -25,6 +25,7 @@ import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
 import { channelRoutes } from "./routes/api/channel-routes.js";
 import { dashboardRoutes as projectDashboardRoutes } from "./routes/api/dashboard-routes.js";
+import { dashboardTemplateRoutes } from "./routes/api/dashboard-template-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
 import { incidentRoutes } from "./routes/api/incident-routes.js";
 import { memberRoutes } from "./routes/api/member-routes.js";
@@ -36,6 +37,7 @@ import { healthRoutes } from "./routes/health-routes.js";
 import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { alertsRoutes } from "./routes/v1/alerts-routes.js";
+import { dashboardQueryRoutes } from "./routes/v1/dashboard-query-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
 import { incidentsRoutes } from "./routes/v1/incidents-routes.js";
@@ -56,6 +58,7 @@ export type RouteModule = (deps: AppDeps) => FastifyPluginAsyncZod;
 /** The /v1 read verbs: under /v1 with an API key, and for the dashboard under a project with a session. */
 export const READ_ROUTES: readonly RouteModule[] = [
   tqlRoutes,
+  dashboardQueryRoutes,
   logsRoutes,
   tracesRoutes,
   errorsRoutes,
@@ -84,6 +87,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => statusPageRoutes(deps.domain),
   (deps) => savedQueryRoutes(deps.domain),
   (deps) => projectDashboardRoutes(deps.domain),
+  (deps) => dashboardTemplateRoutes(deps.domain),
   (deps) => memberRoutes(deps.domain),
 ];
 
