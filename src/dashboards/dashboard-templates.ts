@@ -11,7 +11,7 @@ import type { TqlService } from "../tql/tql-service.js";
 import { createDashboard } from "./dashboards.js";
 import { DASHBOARD_TEMPLATES, findTemplate, type ParsedTemplate } from "./templates/index.js";
 
-// The template gallery (docs/dashboards.md, "Templates"): the dashboards Vigil ships, whether a
+// The template gallery (docs/dashboard-templates.md): the dashboards Vigil ships, whether a
 // project has the data each charts, and installing one as an ordinary dashboard of the project.
 
 /** What the gallery's verbs need: the store, and TQL to look for each template's data. */

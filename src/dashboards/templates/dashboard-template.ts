@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { DashboardExport } from "../../contracts/dashboards.js";
 
 /**
- * A dashboard Vigil ships (docs/dashboards.md, "Templates"): the document an install copies into
+ * A dashboard Vigil ships (docs/dashboard-templates.md): the document an install copies into
  * the project, what the gallery shows, and how to tell whether the project has its data.
  */
 export interface DashboardTemplate {

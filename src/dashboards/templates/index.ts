@@ -11,7 +11,7 @@ export type { DashboardTemplate } from "./dashboard-template.js";
 /** A template with its document parsed: defaults filled in, as an install stores it. */
 export type ParsedTemplate = Omit<DashboardTemplate, "dashboard"> & { dashboard: DashboardExport };
 
-/** The templates Vigil ships, in the gallery's order (docs/dashboards.md, "Templates"). */
+/** The templates Vigil ships, in the gallery's order (docs/dashboard-templates.md). */
 export const DASHBOARD_TEMPLATES: readonly ParsedTemplate[] = [
   serviceOverview,
   hostMetrics,

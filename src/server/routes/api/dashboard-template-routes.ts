@@ -18,7 +18,7 @@ import { IdParam, ProjectParams } from "./project-routes.js";
 const TemplateParams = ProjectParams.extend({ templateId: IdParam });
 const tags = ["dashboards"];
 
-/** /api/projects/:projectId/dashboard-templates…: the dashboards Vigil ships (docs/dashboards.md). */
+/** /api/projects/:projectId/dashboard-templates…: the dashboards Vigil ships (docs/dashboard-templates.md). */
 export const dashboardTemplateRoutes =
   (domain: DomainDeps & { tql: TqlService }): FastifyPluginAsyncZod =>
   async (app) => {
