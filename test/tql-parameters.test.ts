@@ -28,7 +28,8 @@ function refusal(text: string, parameters: Record<string, unknown> = {}): TqlErr
 /** What a refusal tells the caller: its message, the field it names and where. */
 const told = (text: string, parameters: Record<string, unknown> = {}) => {
   const error = refusal(text, parameters);
-  return { message: error.message, field: error.issues[0]?.field, ...error.extensions };
+  const position = error.extensions.position as { line: number; column: number } | undefined;
+  return { message: error.message, field: error.issues[0]?.field, position };
 };
 
 describe("TQL placeholders: the lexer", () => {

@@ -110,3 +110,8 @@ export type TqlMacro = keyof typeof TQL_MACROS;
 export const TQL_MAX_PARAMETERS = 64;
 export const TQL_MAX_PARAMETER_STRING_LENGTH = 4096;
 export const TQL_MAX_PARAMETER_ARRAY_ITEMS = 1000;
+/**
+ * The values one query uses, together, at most (bytes of UTF-8 text, 3 more per list item): the
+ * engine reads them in one statement, whose size it bounds.
+ */
+export const TQL_MAX_PARAMETER_BYTES = 50_000;

@@ -198,6 +198,9 @@ export function cleanMessage(message: string, context: EngineErrorContext): stri
     .replaceAll(`${context.database}.`, "")
     .replace(/_subquery\d+/g, "subquery")
     .replace(/__table\d+/g, "table")
+    // A placeholder as the query wrote it, not under the printer's name for it (p_name).
+    .replace(/\{p_([A-Za-z_][A-Za-z0-9_]*):/g, "{$1:")
+    .replace(/\bquery parameter 'p_([A-Za-z_][A-Za-z0-9_]*)'/g, "parameter '$1'")
     .trim();
   return cleaned.length > 0 ? cleaned : "The engine rejected the query";
 }

@@ -1,5 +1,6 @@
 import {
   TQL_MAX_PARAMETER_ARRAY_ITEMS,
+  TQL_MAX_PARAMETER_BYTES,
   TQL_MAX_PARAMETER_STRING_LENGTH,
   TQL_MAX_PARAMETERS,
 } from "../contracts/tql-dialect.js";
@@ -57,8 +58,38 @@ export function bindParameters(
     if (!Object.hasOwn(values, name)) throw fail(`has no value: give it as parameters.${name}`);
     bound[parameterKey(name)] = boundValue(values[name], param.type, fail);
   }
+  checkTotalSize(used, bound);
   return bound;
 }
+
+/**
+ * The used values' size together, against TQL_MAX_PARAMETER_BYTES: the engine reads them all in
+ * one statement of bounded size (escaping at most quadruples a byte), so a larger set is refused
+ * here, naming the largest value, rather than failing there.
+ */
+function checkTotalSize(used: ReadonlyMap<string, ParamExpr>, bound: Record<string, BoundValue>) {
+  let total = 0;
+  let largest: { param: ParamExpr; size: number } | undefined;
+  for (const param of used.values()) {
+    const value = bound[parameterKey(param.name)] ?? "";
+    const size = Array.isArray(value)
+      ? value.reduce((sum: number, item: string | number) => sum + byteSize(item) + 3, 0)
+      : byteSize(value as string | number);
+    total += size;
+    if (!largest || size > largest.size) largest = { param, size };
+  }
+  if (total <= TQL_MAX_PARAMETER_BYTES || !largest) return;
+  const { name } = largest.param;
+  throw new TqlError(
+    `The parameters' values total ${total.toLocaleString("en-US")} bytes; at most ${TQL_MAX_PARAMETER_BYTES.toLocaleString("en-US")} (the largest is ${name}, ${largest.size.toLocaleString("en-US")} bytes)`,
+    largest.param.pos,
+    undefined,
+    `parameters.${name}`,
+  );
+}
+
+const byteSize = (value: string | number): number =>
+  typeof value === "number" ? String(value).length : Buffer.byteLength(value, "utf8");
 
 function boundValue(value: unknown, type: ParamType, fail: Fail): BoundValue {
   if (!type.array) {
