@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { missingVariables, panelTypeFor } from "../web/src/screens/tql/panel-from-query.js";
 import {
   bucketSecondsFor,
   findPlaceholders,
@@ -84,5 +85,40 @@ describe("typed values", () => {
     expect(runParameters("SELECT {n:UInt8}", { n: ["3"] }, WINDOW)).toEqual({ n: 3 });
     expect(bucketSecondsFor(3_600_000)).toBe(12);
     expect(bucketSecondsFor(1000)).toBe(1);
+  });
+});
+
+describe("a query added to a dashboard", () => {
+  it("is a time series when its result has a time column, else a table", () => {
+    expect(
+      panelTypeFor({
+        columns: [
+          { name: "t", type: "DateTime64(3)" },
+          { name: "n", type: "UInt64" },
+        ],
+      }),
+    ).toBe("timeseries");
+    expect(panelTypeFor({ columns: [{ name: "s", type: "LowCardinality(String)" }] })).toBe(
+      "table",
+    );
+  });
+
+  it("brings variables for the placeholders the dashboard lacks, at the values typed", () => {
+    const placeholders = findPlaceholders(
+      "SELECT 1 WHERE a = {svc:String} AND b IN {ids:Array(UInt32)} AND c IN {none:Array(String)} AND d = {have:String} AND e = {empty:Float64}",
+    );
+    const have = [{ type: "text" as const, name: "have", multi: false, includeAll: false }];
+    expect(missingVariables(placeholders, have, { svc: ["api"], ids: ["1, 2", "2"] })).toEqual([
+      { type: "text", name: "svc", multi: false, includeAll: false, default: "api" },
+      {
+        type: "custom",
+        name: "ids",
+        values: ["1", "2"],
+        multi: true,
+        includeAll: true,
+        default: ["1", "2"],
+      },
+      { type: "text", name: "empty", multi: false, includeAll: false },
+    ]);
   });
 });

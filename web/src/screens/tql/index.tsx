@@ -3,12 +3,23 @@ import { errorMessage } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { Empty, Loading, ProblemMessage } from "../../components/feedback";
 import { PageHeader, Tabs } from "../../components/ui";
+import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
+import { AddToDashboard } from "./add-to-dashboard";
 import { type EditorDiagnostic, type EditorHandle, TqlEditor } from "./editor";
 import { EXAMPLE_QUERIES } from "./examples";
 import { useQueryHistory } from "./history";
 import { HistoryPanel } from "./history-panel";
+import { ParamInputs } from "./param-inputs";
+import {
+  bucketSecondsFor,
+  PARAM_PREFIX,
+  readParamValues,
+  runParameters,
+  userPlaceholders,
+  usesTimeWindow,
+} from "./placeholders";
 import { ResultView } from "./result-view";
 import { RunProblem } from "./run-problem";
 import { SaveDrawer } from "./save-drawer";
@@ -40,9 +51,10 @@ type Panel = (typeof PANELS)[number]["key"];
 
 /**
  * The TQL editor: write a query (highlighting and completion from the server's schema), run it
- * with Ctrl/Cmd+Enter, read the rows or chart them. The text is in the URL (`q=`), so a link
- * shares the query and opens with it run; saved queries are the project's, the history this
- * browser's.
+ * with Ctrl/Cmd+Enter, read the rows or chart them. The text is in the URL (`q=`), and so are
+ * its `{name:Type}` placeholders' values (`var-<name>`) and, when it reads the window, the time
+ * range: a link (a dashboard panel's "Explore") shares the query and opens with it run. Saved
+ * queries are the project's, the history this browser's.
  */
 export function Area() {
   const { projectId } = useProject();
@@ -63,6 +75,9 @@ function TqlScreen() {
   const [text, setText] = useState(opened.current);
   const [run, setRun] = useState<Run | null>(null);
   const [saving, setSaving] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [range, setRange] = useTimeRange();
+  const typed = useMemo(() => readParamValues(params), [params]);
   const controller = useRef<AbortController | null>(null);
   const panelParam = params.get("panel");
   const panel: Panel = panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
@@ -87,8 +102,18 @@ function TqlScreen() {
       setRun({ query, status: "running" });
       setParams({ q: query });
       const at = new Date().toISOString();
+      // The values as the URL has them now (inputs may have changed since this was made).
+      const parameters = runParameters(
+        query,
+        readParamValues(new URLSearchParams(window.location.search)),
+        {
+          from: range.from,
+          to: range.to,
+          bucketSeconds: bucketSecondsFor(range.ms),
+        },
+      );
       try {
-        const result = await runTql(projectId, query, mine.signal);
+        const result = await runTql(projectId, query, mine.signal, parameters);
         setRun({ query, status: "done", result });
         add({ query, at, ok: true, rowCount: result.rowCount, durationMs: result.durationMs });
       } catch (error) {
@@ -104,7 +129,7 @@ function TqlScreen() {
         if (controller.current === mine) controller.current = null;
       }
     },
-    [projectId, add, setParams],
+    [projectId, add, setParams, range],
   );
 
   // A shared link opens with its query run; leaving the page stops waiting for a run.
@@ -123,6 +148,7 @@ function TqlScreen() {
   };
 
   const closeSave = useCallback(() => setSaving(false), []);
+  const closeAdd = useCallback(() => setAdding(false), []);
   const stale = run !== null && run.query !== text;
   const diagnostic = useMemo((): EditorDiagnostic | null => {
     if (run?.status !== "error" || stale) return null;
@@ -212,6 +238,14 @@ function TqlScreen() {
               )}
             </div>
           </div>
+          <ParamInputs
+            placeholders={userPlaceholders(text)}
+            values={typed}
+            windowRange={usesTimeWindow(text) ? range : null}
+            onValue={(name, value) => setParams({ [`${PARAM_PREFIX}${name}`]: value })}
+            onRange={setRange}
+            onRun={() => void execute(text)}
+          />
           {run === null && (
             <Empty title="Write a query and run it">
               <p>Or start from one of these:</p>
@@ -243,7 +277,18 @@ function TqlScreen() {
               onShow={(position) => editor.current?.focusAt(position)}
             />
           )}
-          {run?.status === "done" && <ResultView result={run.result} />}
+          {run?.status === "done" && (
+            <ResultView
+              result={run.result}
+              actions={
+                writable && (
+                  <button type="button" className="button small" onClick={() => setAdding(true)}>
+                    Add to dashboard
+                  </button>
+                )
+              }
+            />
+          )}
         </div>
         <aside className="card tql-side" aria-label="Saved queries, history and schema">
           <Tabs
@@ -271,6 +316,16 @@ function TqlScreen() {
           )}
         </aside>
       </div>
+      {adding && run?.status === "done" && (
+        <AddToDashboard
+          projectId={projectId}
+          query={run.query}
+          result={run.result}
+          typed={typed}
+          suggestedTitle={current?.name ?? ""}
+          onClose={closeAdd}
+        />
+      )}
       {saving && (
         <SaveDrawer
           projectId={projectId}

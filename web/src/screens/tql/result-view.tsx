@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Tabs } from "../../components/ui";
 import { formatDuration, formatNumber } from "../../lib/format";
 import { useUrlParam } from "../../lib/url-state";
@@ -11,8 +12,11 @@ const VIEWS = [
   { key: "chart", label: "Chart" },
 ] as const;
 
-/** A run's result: its size and time, the rows as a table or a chart (`view=` in the URL). */
-export function ResultView({ result }: { result: TqlResult }) {
+/**
+ * A run's result: its size and time, the rows as a table or a chart (`view=` in the URL), and
+ * the screen's `actions` on it ("Add to dashboard").
+ */
+export function ResultView({ result, actions }: { result: TqlResult; actions?: ReactNode }) {
   const [viewParam, setView] = useUrlParam("view", "table");
   const view = viewParam === "chart" ? "chart" : "table";
   return (
@@ -37,6 +41,7 @@ export function ResultView({ result }: { result: TqlResult }) {
         >
           Download CSV
         </button>
+        {actions}
       </div>
       {result.truncated && (
         <p className="notice" role="status">

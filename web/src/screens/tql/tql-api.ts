@@ -3,6 +3,7 @@ import type {
   CreateSavedQueryInput,
   SavedQueryView,
   TqlCatalog,
+  TqlParameters,
   TqlPosition,
   TqlRequest,
   TqlResult,
@@ -42,9 +43,17 @@ export function useTqlCatalog(projectId: string) {
   });
 }
 
-/** Runs one query; `signal` lets the user stop waiting for it. */
-export function runTql(projectId: string, query: string, signal: AbortSignal): Promise<TqlResult> {
-  const body: TqlRequest = { query };
+/**
+ * Runs one query with its placeholders' values (none sent when it has none); `signal` lets the
+ * user stop waiting for it.
+ */
+export function runTql(
+  projectId: string,
+  query: string,
+  signal: AbortSignal,
+  parameters: TqlParameters = {},
+): Promise<TqlResult> {
+  const body: TqlRequest = Object.keys(parameters).length > 0 ? { query, parameters } : { query };
   return api<TqlResult>(v1(projectId, "/tql"), { method: "POST", body, signal });
 }
 
