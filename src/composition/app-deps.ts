@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { AlertRuleDeps } from "../alerts/alert-rules.js";
 import type { Config } from "../config/config-schema.js";
 import { loadSecretKey } from "../config/secret-key.js";
+import type { PanelQueryDeps } from "../dashboards/panel-queries.js";
 import type { IncidentApiDeps } from "../incidents/incidents.js";
 import type { IngestService } from "../ingest/ingest.js";
 import type { ByteBudget } from "../lib/byte-budget.js";
@@ -19,6 +20,7 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { type AppAlerts, createAlerts } from "./alerts.js";
+import { createDashboardPanels } from "./dashboards.js";
 import { type CoreDeps, createDomainDeps } from "./domain-deps.js";
 import { type AppMonitors, createMonitors, createOutbound } from "./monitors.js";
 import { createChannels, createNotifier } from "./notifications.js";
@@ -79,6 +81,8 @@ export interface AppDomainDeps extends CoreDeps {
   channels: ChannelService;
   webhooks: WebhookService;
   tql: TqlService;
+  /** Dashboards' panel queries: the per-project line and the result cache in front of TQL. */
+  dashboards: PanelQueryDeps;
   read: ReadDeps;
   statusPageReads: StatusPageReadDeps;
   ingest: IngestService;
@@ -183,6 +187,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       channels,
       webhooks,
       tql,
+      dashboards: createDashboardPanels(config, { telemetry }),
       read,
       statusPageReads: { reader: statusPages.reader, publicUrl: config.publicUrl },
       ingest,
