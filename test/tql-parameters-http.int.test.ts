@@ -134,7 +134,7 @@ describe("POST /v1/tql with parameters", () => {
     expect(body).toMatchObject({
       code: "invalid_input",
       detail:
-        "Parameter {to:DateTime64(3)} (of $__timeFilter) has no value: give it as parameters.to",
+        "Parameter 'to' (DateTime64(3), of $__timeFilter) has no value: give it as parameters.to",
       position: { line: 2, column: 19 },
       errors: [{ field: "parameters.to" }],
     });

@@ -21,7 +21,7 @@ function refused(type: string, value: unknown): string {
     if (!(error instanceof TqlError)) throw error;
     expect(error.issues).toEqual([{ field: "parameters.v", message: error.message }]);
     expect(error.extensions).toEqual({ position: { line: 1, column: 8 } });
-    return error.message.replace(/^Parameter \{v:[^}]*\} /, "");
+    return error.message.replace(/^Parameter 'v' \([^)]*\)+ /, "");
   }
   throw new Error(`expected {v:${type}} to refuse ${JSON.stringify(value)}`);
 }
@@ -192,7 +192,7 @@ describe("TQL parameter values: the set of them", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(TqlError);
       expect((error as TqlError).message).toBe(
-        "Parameter {b:UInt8} has no value: give it as parameters.b",
+        "Parameter 'b' (UInt8) has no value: give it as parameters.b",
       );
       expect((error as TqlError).extensions).toEqual({ position: { line: 2, column: 2 } });
     }

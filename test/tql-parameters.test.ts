@@ -213,7 +213,7 @@ describe("TQL time macros", () => {
       told("SELECT 1 FROM traces\nWHERE $__timeFilter(timestamp)", { from: WINDOW.from }),
     ).toEqual({
       message:
-        "Parameter {to:DateTime64(3)} (of $__timeFilter) has no value: give it as parameters.to",
+        "Parameter 'to' (DateTime64(3), of $__timeFilter) has no value: give it as parameters.to",
       field: "parameters.to",
       position: { line: 2, column: 7 },
     });

@@ -223,7 +223,8 @@ const CASES: Case[] = [
     name: "placeholder as a value",
     query: "SELECT {project:String}",
     expect: "rejected",
-    detail: /Unexpected character '\{'/,
+    // The query's own parameter (bound as p_project, never the guard's), given no value.
+    detail: /Parameter 'project' \(String\) has no value: give it as parameters\.project/,
   },
   {
     name: "placeholder of a string parameter",

@@ -52,7 +52,8 @@ export function bindParameters(
     );
   const bound: Record<string, BoundValue> = {};
   for (const [name, param] of used) {
-    const shown = `{${name}:${showParamType(param.type)}}${param.macro ? ` (of ${param.macro})` : ""}`;
+    // Not as `{name:Type}`: a refusal never reads like the printed SQL (whose guard is {project:String}).
+    const shown = `'${name}' (${showParamType(param.type)}${param.macro ? `, of ${param.macro}` : ""})`;
     const fail: Fail = (why) =>
       new TqlError(`Parameter ${shown} ${why}`, param.pos, undefined, `parameters.${name}`);
     if (!Object.hasOwn(values, name)) throw fail(`has no value: give it as parameters.${name}`);
