@@ -1,7 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DashboardTemplateView, DashboardView } from "../src/contracts/dashboards.js";
+import type {
+  DashboardTemplateView,
+  DashboardView,
+  PanelQueryResult,
+} from "../src/contracts/dashboards.js";
 import type { MonitorView } from "../src/contracts/monitors.js";
 import type { Problem } from "../src/contracts/pagination.js";
 import { DASHBOARD_TEMPLATES, type ParsedTemplate } from "../src/dashboards/templates/index.js";
@@ -186,6 +190,17 @@ describe("dashboard templates on demo data", () => {
       variables: source.variables,
     });
     expect(installed.panels.map((p) => p.id)).toEqual(source.panels.map((p) => p.id));
+    // Each panel of the installed dashboard answers rows through the dashboards' query endpoint.
+    const services = (await parametersOf(template("service-overview"))).service;
+    for (const panel of installed.panels) {
+      const answer = await owner.post(`/api/projects/${projectId}/v1/dashboards/query`, {
+        tql: panel.queries[0]?.tql,
+        variables: { service: services },
+        timeRange: "3h",
+      });
+      expect(answer.status, panel.id).toBe(200);
+      expect(((await answer.json()) as PanelQueryResult).rows.length, panel.id).toBeGreaterThan(0);
+    }
     const named = await owner.post(`${base}/host-metrics/install`, { title: "Hosts (prod)" });
     expect(((await named.json()) as DashboardView).title).toBe("Hosts (prod)");
     const fetched = await owner.get(`/api/projects/${projectId}/dashboards/${installed.id}`);
