@@ -4,6 +4,7 @@ import {
   addRow,
   appendPanel,
   applyGridItems,
+  compacted,
   duplicatePanel,
   type GridDoc,
   gridItems,
@@ -186,5 +187,22 @@ describe("editing panels and rows", () => {
     });
     expect(doc.panels.map((p) => p.id)).toEqual(["p2", "p1"]);
     expect(doc.rows[0]?.id).toBe("row1");
+  });
+});
+
+describe("a dashboard saved with gaps", () => {
+  it("is settled as the grid settles it on open, so opening is not a change", () => {
+    const doc = {
+      panels: [panel("a", 0, 3), panel("b", 6, 10), panel("c", 0, 20)],
+      rows: [row("r", 15)],
+    };
+    const settled = compacted(doc);
+    expect(positions(settled)).toEqual({
+      a: [0, 0, 6, 4],
+      b: [6, 0, 6, 4],
+      "row:r": 4,
+      c: [0, 5, 6, 4],
+    });
+    expect(compacted(settled)).toEqual(settled);
   });
 });

@@ -6,7 +6,7 @@ import {
   type Panel,
   type UpdateDashboardInput,
 } from "../../../../../src/contracts/dashboards";
-import { appendPanel, withIds } from "./grid-sections";
+import { appendPanel, compacted, withIds } from "./grid-sections";
 
 /*
  * The dashboard as the editor holds it until Save: the body (every panel and row with an id),
@@ -16,9 +16,9 @@ import { appendPanel, withIds } from "./grid-sections";
 
 export type DashboardDraft = DashboardBody;
 
-/** The editable body of a dashboard as read, every panel and row named. */
+/** The editable body of a dashboard as read, every panel and row named, as the grid settles it. */
 export function toDraft(view: DashboardView): DashboardDraft {
-  return withIds({
+  const body = withIds({
     title: view.title,
     description: view.description,
     tags: view.tags,
@@ -28,6 +28,7 @@ export function toDraft(view: DashboardView): DashboardDraft {
     panels: view.panels,
     rows: view.rows,
   });
+  return compacted(body);
 }
 
 /** The draft in a canonical order (panels by place, then id), so moves compare by position. */

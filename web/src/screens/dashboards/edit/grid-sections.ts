@@ -1,3 +1,4 @@
+import { verticalCompactor } from "react-grid-layout/core";
 import {
   DASHBOARD_GRID_COLUMNS,
   type DashboardBody,
@@ -180,6 +181,14 @@ export function applyGridItems<T extends GridDoc>(doc: T, items: readonly GridIt
     if (!sections.some((s) => s.row?.id === row.id))
       sections.push({ row, panels: hidden.get(row.id ?? "") ?? [] });
   return { ...doc, ...fromSections(sections) };
+}
+
+/**
+ * The dashboard as the editor's grid settles it (compacted upwards, as the grid does on open),
+ * so opening the editor on a dashboard saved with gaps is not already a change.
+ */
+export function compacted<T extends GridDoc>(doc: T): T {
+  return applyGridItems(doc, verticalCompactor.compact(gridItems(doc), DASHBOARD_GRID_COLUMNS));
 }
 
 /** The first free line under everything (panels and rows). */
