@@ -235,20 +235,16 @@ const uniqueBy =
   };
 
 const Tags = z.array(z.string().trim().min(1).max(50)).max(20);
+const uniqueNames = uniqueBy((v: DashboardVariable) => v.name);
 const Variables = z
   .array(DashboardVariable)
   .max(DASHBOARD_MAX_VARIABLES)
-  .refine(
-    uniqueBy((v: DashboardVariable) => v.name),
-    "variable names must be unique",
-  );
+  .refine(uniqueNames, "variable names must be unique");
+const uniqueIds = uniqueBy((p: Panel) => p.id);
 const Panels = z
   .array(Panel)
   .max(DASHBOARD_MAX_PANELS)
-  .refine(
-    uniqueBy((p: Panel) => p.id),
-    "panel ids must be unique",
-  );
+  .refine(uniqueIds, "panel ids must be unique");
 const Rows = z.array(DashboardRow).max(DASHBOARD_MAX_PANELS);
 
 /** What a user edits: everything but the id, version and bookkeeping. */
@@ -286,12 +282,9 @@ export const CreateDashboardInput = DashboardBody.meta({
 });
 export type CreateDashboardInput = z.input<typeof CreateDashboardInput>;
 
-/**
- * A save: the whole body or part of it, with the version it was read at (stale → 409). No
- * defaults here: a field left out keeps its saved value.
- */
+/** A save: the fields it changes (no defaults: the rest is kept) and the version it was read at. */
 export const UpdateDashboardInput = z
-  .object({
+  .strictObject({
     title: Title.optional(),
     description: ShortText.optional(),
     tags: Tags.optional(),
@@ -302,7 +295,6 @@ export const UpdateDashboardInput = z
     rows: Rows.optional(),
     version: z.number().int().min(1).describe("The version this change was made on"),
   })
-  .strict()
   .meta({ id: "UpdateDashboardInput" });
 export type UpdateDashboardInput = z.input<typeof UpdateDashboardInput>;
 
