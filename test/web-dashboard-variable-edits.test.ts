@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { DashboardVariable } from "../src/contracts/dashboards.js";
 import {
+  editOrigins,
   editVariables,
+  followRenames,
   parseValueList,
+  renamePlaceholders,
   STARTER_VARIABLE_TQL,
   variableProblem,
+  variableRenames,
 } from "../web/src/screens/dashboards/edit/variable-edits.js";
 
 const custom = (name: string, values = ["a", "b"]): DashboardVariable => ({
@@ -107,5 +111,61 @@ describe("a variable's problem", () => {
 
   it("reads a typed list: trimmed, once each, no empties", () => {
     expect(parseValueList(" a, b,,a , c ")).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("renaming a variable", () => {
+  it("follows the list's places through adds, moves and removes", () => {
+    let origins = ["a", "b", "c"] as (string | null)[];
+    origins = editOrigins(origins, { kind: "add" }, 3);
+    origins = editOrigins(origins, { kind: "move", index: 3, to: 0 }, 4);
+    origins = editOrigins(origins, { kind: "remove", index: 2 }, 4);
+    expect(origins).toEqual([null, "a", "c"]);
+  });
+
+  it("is a rename only when the old name is gone", () => {
+    const list = [custom("svc"), custom("b"), custom("a")];
+    expect([...variableRenames(["a", "b", null], list)]).toEqual([]);
+    expect([...variableRenames(["service", "b", null], list)]).toEqual([["service", "svc"]]);
+  });
+
+  it("renames the placeholders of panel and variable queries, not strings or other names", () => {
+    const renames = new Map([["service", "svc"]]);
+    expect(
+      renamePlaceholders(
+        "SELECT '{service:String}' WHERE a = { service : String } AND b IN {service:Array(String)} AND c = {services:String}",
+        renames,
+      ),
+    ).toBe(
+      "SELECT '{service:String}' WHERE a = {svc:String} AND b IN {svc:Array(String)} AND c = {services:String}",
+    );
+    const doc = followRenames(
+      {
+        panels: [
+          {
+            title: "p",
+            type: "stat",
+            gridPos: { x: 0, y: 0, w: 4, h: 4 },
+            queries: [{ tql: "SELECT {service:String}" }],
+            unit: "none",
+            thresholds: [],
+            links: [],
+            options: {},
+          },
+        ],
+        variables: [
+          {
+            type: "query",
+            name: "op",
+            tql: "SELECT 1 WHERE s = {service:String}",
+            multi: false,
+            includeAll: false,
+          },
+        ],
+      },
+      renames,
+    );
+    expect(doc.variables[0]).toMatchObject({ tql: "SELECT 1 WHERE s = {svc:String}" });
+    expect(doc.panels[0]?.queries[0]?.tql).toBe("SELECT {svc:String}");
   });
 });

@@ -36,6 +36,7 @@ import { SettingsDrawer } from "./settings-drawer";
 import { newPanel } from "./starter-queries";
 import { useUnsavedGuard } from "./unsaved-guard";
 import { VariableEditor } from "./variable-editor";
+import { followRenames } from "./variable-edits";
 import "../../../styles/dashboards-edit.css";
 // The TQL editor's highlighting colours and row actions.
 import "../../tql/tql.css";
@@ -274,8 +275,8 @@ export function DashboardEditor({
           projectId={projectId}
           initial={draft.variables}
           scope={scope}
-          onApply={(list: DashboardVariable[]) => {
-            change((d) => ({ ...d, variables: list }));
+          onApply={(list: DashboardVariable[], renames) => {
+            change((d) => followRenames({ ...d, variables: list }, renames));
             closeDialog();
           }}
           onClose={closeDialog}

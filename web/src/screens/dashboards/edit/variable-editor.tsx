@@ -1,13 +1,19 @@
 import { useEffect, useRef, useState } from "react";
 import type { DashboardVariable } from "../../../../../src/contracts/dashboards";
 import type { PanelScope } from "../panel-frame";
-import { editVariables, type VariableEdit, variableProblem } from "./variable-edits";
+import {
+  editOrigins,
+  editVariables,
+  type VariableEdit,
+  variableProblem,
+  variableRenames,
+} from "./variable-edits";
 import { TYPE_NAMES, VariableForm } from "./variable-form";
 
 /**
  * The dashboard's variables, over the page: the list in the order the bar shows them (moved up
- * and down, added, removed) beside the chosen one's form. Apply puts them into the draft;
- * Cancel or Escape drops the changes.
+ * and down, added, removed) beside the chosen one's form. Apply puts them into the draft, with
+ * the renames made (the queries' placeholders follow them); Cancel or Escape drops the changes.
  */
 export function VariableEditor({
   projectId,
@@ -19,15 +25,19 @@ export function VariableEditor({
   projectId: string;
   initial: readonly DashboardVariable[];
   scope: PanelScope;
-  onApply: (variables: DashboardVariable[]) => void;
+  onApply: (variables: DashboardVariable[], renames: Map<string, string>) => void;
   onClose: () => void;
 }) {
   const [list, setList] = useState<DashboardVariable[]>([...initial]);
+  const [origins, setOrigins] = useState(() => initial.map((v): string | null => v.name));
   const [selected, setSelected] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const changed = JSON.stringify(list) !== JSON.stringify(initial);
   const problems = list.map((_, i) => variableProblem(list, i));
-  const edit = (change: VariableEdit) => setList((l) => editVariables(l, change));
+  const edit = (change: VariableEdit) => {
+    setOrigins((o) => editOrigins(o, change, list.length));
+    setList((l) => editVariables(l, change));
+  };
 
   const close = useRef(onClose);
   close.current = () => {
@@ -65,7 +75,7 @@ export function VariableEditor({
           type="button"
           className="button primary"
           disabled={problems.some((p) => p !== null)}
-          onClick={() => onApply(list)}
+          onClick={() => onApply(list, variableRenames(origins, list))}
         >
           Apply
         </button>

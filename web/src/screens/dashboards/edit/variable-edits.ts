@@ -1,9 +1,11 @@
 import {
   DASHBOARD_MAX_VARIABLES,
   type DashboardVariable,
+  type Panel,
   RESERVED_VARIABLE_NAMES,
   VariableName,
 } from "../../../../../src/contracts/dashboards";
+import { scanParameters } from "../../tql/placeholders";
 
 /*
  * The variable editor's changes as a reducer over the dashboard's list: add, change, retype,
@@ -138,4 +140,79 @@ export function variableProblem(
 /** A custom list as typed: comma-separated, trimmed, empties and repeats dropped. */
 export function parseValueList(text: string): string[] {
   return [...new Set(text.split(",").map((v) => v.trim()))].filter((v) => v !== "");
+}
+
+/** The variables' names before the editor changed them, by place (null for a new one). */
+export type VariableOrigins = (string | null)[];
+
+/** The origins after an edit, following the list's places (added, removed, moved). */
+export function editOrigins(
+  origins: VariableOrigins,
+  edit: VariableEdit,
+  size: number,
+): VariableOrigins {
+  switch (edit.kind) {
+    case "add":
+      return size >= DASHBOARD_MAX_VARIABLES ? [...origins] : [...origins, null];
+    case "remove":
+      return origins.filter((_, i) => i !== edit.index);
+    case "move": {
+      if (edit.index >= origins.length || edit.to >= origins.length || edit.to < 0)
+        return [...origins];
+      const next = [...origins];
+      const [moved] = next.splice(edit.index, 1);
+      next.splice(edit.to, 0, moved ?? null);
+      return next;
+    }
+    default:
+      return [...origins];
+  }
+}
+
+/** `{from:Type}` placeholders in a query renamed `{to:Type}` (strings and comments untouched). */
+export function renamePlaceholders(text: string, renames: ReadonlyMap<string, string>): string {
+  let out = "";
+  let at = 0;
+  for (const token of scanParameters(text)) {
+    const to = token.kind === "placeholder" ? renames.get(token.name) : undefined;
+    if (to === undefined) continue;
+    out += `${text.slice(at, token.start)}{${to}:${token.kind === "placeholder" ? token.type : ""}}`;
+    at = token.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * The renames the editor made (old name → new), for the queries to follow. A name given up by
+ * one variable and taken by another is not a rename of it.
+ */
+export function variableRenames(
+  origins: VariableOrigins,
+  list: readonly DashboardVariable[],
+): Map<string, string> {
+  const renames = new Map<string, string>();
+  const kept = new Set(list.map((v) => v.name));
+  origins.forEach((origin, i) => {
+    const name = list[i]?.name;
+    if (origin && name && origin !== name && !kept.has(origin)) renames.set(origin, name);
+  });
+  return renames;
+}
+
+/** Panels and variables with their queries following renamed variables. */
+export function followRenames<T extends { panels: Panel[]; variables: DashboardVariable[] }>(
+  doc: T,
+  renames: ReadonlyMap<string, string>,
+): T {
+  if (renames.size === 0) return doc;
+  return {
+    ...doc,
+    panels: doc.panels.map((p) => ({
+      ...p,
+      queries: p.queries.map((q) => ({ ...q, tql: renamePlaceholders(q.tql, renames) })),
+    })),
+    variables: doc.variables.map((v) =>
+      v.type === "query" ? { ...v, tql: renamePlaceholders(v.tql, renames) } : v,
+    ),
+  };
 }
