@@ -33,10 +33,30 @@ interface Rendered {
   links: { href: string; rel: string; target: string }[];
 }
 
-declare const TextPanel: {
-  renderMarkdown(text: string): DocumentFragment;
-  sanitizeHtml(html: string): DocumentFragment;
-};
+/** Runs in the page (the root type check has no DOM): renders, then lists what is left. */
+const IN_PAGE = `(source, kind) => {
+  const fragment =
+    kind === "html" ? TextPanel.sanitizeHtml(source) : TextPanel.renderMarkdown(source);
+  const root = document.createElement("div");
+  root.append(fragment);
+  const all = [...root.querySelectorAll("*")];
+  return {
+    html: root.innerHTML,
+    text: root.textContent ?? "",
+    dangerous: all
+      .map((e) => e.tagName.toLowerCase())
+      .filter((t) => ["script", "style", "iframe", "img", "object", "embed", "svg", "form"].includes(t)),
+    handlers: all.flatMap((e) =>
+      [...e.attributes].map((a) => a.name).filter((n) => /^on/i.test(n) || n === "style"),
+    ),
+    hrefs: all.flatMap((e) => [e.getAttribute("href"), e.getAttribute("src")]).filter((v) => v !== null),
+    links: [...root.querySelectorAll("a")].map((a) => ({
+      href: a.getAttribute("href") ?? "",
+      rel: a.getAttribute("rel") ?? "",
+      target: a.getAttribute("target") ?? "",
+    })),
+  };
+}`;
 
 /**
  * The text panel's sanitizer in Chromium (DOMPurify needs a real DOM): hostile Markdown and raw
@@ -58,36 +78,9 @@ describe.skipIf(!chromiumAvailable)("a text panel's Markdown", () => {
   });
 
   async function render(input: string, as: "markdown" | "html" = "markdown"): Promise<Rendered> {
-    return page.evaluate(
-      ([source, kind]) => {
-        const fragment =
-          kind === "html" ? TextPanel.sanitizeHtml(source) : TextPanel.renderMarkdown(source);
-        const root = document.createElement("div");
-        root.append(fragment);
-        const all = [...root.querySelectorAll("*")];
-        return {
-          html: root.innerHTML,
-          text: root.textContent ?? "",
-          dangerous: all
-            .map((e) => e.tagName.toLowerCase())
-            .filter((t) =>
-              ["script", "style", "iframe", "img", "object", "embed", "svg", "form"].includes(t),
-            ),
-          handlers: all.flatMap((e) =>
-            [...e.attributes].map((a) => a.name).filter((n) => /^on/i.test(n) || n === "style"),
-          ),
-          hrefs: all
-            .flatMap((e) => [e.getAttribute("href"), e.getAttribute("src")])
-            .filter((v): v is string => v !== null),
-          links: [...root.querySelectorAll("a")].map((a) => ({
-            href: a.getAttribute("href") ?? "",
-            rel: a.getAttribute("rel") ?? "",
-            target: a.getAttribute("target") ?? "",
-          })),
-        };
-      },
-      [input, as] as const,
-    );
+    return (await page.evaluate(
+      `(${IN_PAGE})(${JSON.stringify(input)}, ${JSON.stringify(as)})`,
+    )) as Rendered;
   }
 
   it("renders Markdown: headings, emphasis, lists, code, tables and safe links", async () => {

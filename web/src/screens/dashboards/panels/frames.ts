@@ -1,13 +1,13 @@
-import type { PanelOptions } from "../../../../../src/contracts/dashboards";
-import type { TqlColumn, TqlResult } from "../../../../../src/contracts/tql";
+import type { PanelOptions } from "../../../../../src/contracts/dashboards.js";
+import type { TqlColumn, TqlResult } from "../../../../../src/contracts/tql.js";
 import {
-  baseType,
   formatCell,
+  isLabelType,
   isNumericType,
   isTimeType,
   parseTime,
   toNumber,
-} from "../../tql/values";
+} from "./column-types.js";
 
 /**
  * How panels read query results (pure, tested in test/web-dashboard-frames.test.ts): the first
@@ -30,9 +30,6 @@ export interface ColumnLayout {
   labels: number[];
   values: number[];
 }
-
-const LABEL_TYPE = /^(String|FixedString|Enum8|Enum16|Enum|UUID|IPv4|IPv6|Bool)\b/;
-export const isLabelType = (type: string): boolean => LABEL_TYPE.test(baseType(type));
 
 export function columnLayout(columns: readonly TqlColumn[]): ColumnLayout {
   const layout: ColumnLayout = { time: -1, labels: [], values: [] };

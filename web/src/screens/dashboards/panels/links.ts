@@ -1,6 +1,6 @@
-import type { PanelLink } from "../../../../../src/contracts/dashboards";
-import { projectPath } from "../../../lib/project-path";
-import { aroundRange, traceLogsHref, withRange } from "../../../lib/time-range-model";
+import type { PanelLink } from "../../../../../src/contracts/dashboards.js";
+import { projectPath } from "../../../lib/project-path.js";
+import { aroundRange, traceLogsHref, withRange } from "../../../lib/time-range-model.js";
 
 /**
  * Where a panel's data leads. Renderers ask `linkFor` for an app path ("/projects/…", which they

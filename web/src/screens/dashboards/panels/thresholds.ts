@@ -1,4 +1,4 @@
-import type { Threshold } from "../../../../../src/contracts/dashboards";
+import type { Threshold } from "../../../../../src/contracts/dashboards.js";
 
 export type ThresholdColor = Threshold["color"];
 

@@ -1,4 +1,4 @@
-import type { PanelUnit } from "../../../../../src/contracts/dashboards";
+import type { PanelUnit } from "../../../../../src/contracts/dashboards.js";
 
 /**
  * A panel's values in its unit (pure, tested in test/web-dashboard-units.test.ts): durations
