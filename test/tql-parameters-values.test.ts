@@ -166,7 +166,16 @@ describe("TQL parameter values: lists", () => {
 });
 
 describe("TQL parameter values: the set of them", () => {
-  it("takes at most 64, whether used or not", () => {
+  it("takes at most 64 besides the window's, whether used or not", () => {
+    const window = { from: "2026-03-01", to: "2026-03-02", bucket_seconds: 60 };
+    const sixtyFour = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`p${i}`, i]));
+    expect(
+      compileTql("SELECT {p63:UInt8}, {bucket_seconds:UInt32}", {
+        database: "vigil",
+        rowCap: 1,
+        parameters: { ...sixtyFour, ...window },
+      }).params,
+    ).toEqual({ p_p63: "63", p_bucket_seconds: "60" });
     const many = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, i]));
     const error = (() => {
       try {

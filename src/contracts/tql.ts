@@ -6,6 +6,7 @@ import {
   TQL_MAX_QUERY_LENGTH,
   TQL_MAX_RESULT_ROWS,
   TQL_PARAMETER_NAME,
+  TQL_WINDOW_PARAMETERS,
 } from "./tql-dialect.js";
 
 // The TQL API's request and response schemas (zod: validation and OpenAPI alike), shared by the
@@ -30,8 +31,10 @@ export const TqlParameters = z
     ParameterValue,
   )
   .refine(
-    (values) => Object.keys(values).length <= TQL_MAX_PARAMETERS,
-    `at most ${TQL_MAX_PARAMETERS} parameters`,
+    (values) =>
+      Object.keys(values).filter((name) => !Object.hasOwn(TQL_WINDOW_PARAMETERS, name)).length <=
+      TQL_MAX_PARAMETERS,
+    `at most ${TQL_MAX_PARAMETERS} parameters besides the window's from, to and bucket_seconds`,
   )
   .describe(
     "Values of the query's {name:Type} placeholders, checked against each type and bound by the engine (never written into the SQL); {from:DateTime64(3)}, {to:DateTime64(3)} and {bucket_seconds:UInt32} are the time window's",

@@ -3,6 +3,7 @@ import {
   TQL_MAX_PARAMETER_BYTES,
   TQL_MAX_PARAMETER_STRING_LENGTH,
   TQL_MAX_PARAMETERS,
+  TQL_WINDOW_PARAMETERS,
 } from "../contracts/tql-dialect.js";
 import type { ParamExpr, ParamType } from "./ast.js";
 import { timeText } from "./parameter-times.js";
@@ -42,7 +43,10 @@ export function bindParameters(
   used: ReadonlyMap<string, ParamExpr>,
   values: Readonly<Record<string, unknown>> = {},
 ): Record<string, BoundValue> {
-  const given = Object.keys(values).length;
+  // The time window's three come on top: a caller may give 64 of its own and the window.
+  const given = Object.keys(values).filter(
+    (name) => !Object.hasOwn(TQL_WINDOW_PARAMETERS, name),
+  ).length;
   if (given > TQL_MAX_PARAMETERS)
     throw new TqlError(
       `At most ${TQL_MAX_PARAMETERS} parameters may be given (${given} were)`,
