@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { draftFromParams } from "../web/src/screens/alerts/draft.js";
 import {
   alertFromPanelHref,
   alertQueryFrom,
+  alertQueryFromParams,
   sqlLiteral,
 } from "../web/src/screens/dashboards/edit/alert-link.js";
 
@@ -36,7 +36,7 @@ describe("a panel query made into an alert's", () => {
 });
 
 describe("the alert form's pre-fill", () => {
-  it("opens a new TQL rule named after the panel", () => {
+  it("opens a new rule named after the panel, its query made runnable", () => {
     const href = alertFromPanelHref(
       "prj 1",
       { title: "Checkout errors" },
@@ -44,35 +44,23 @@ describe("the alert form's pre-fill", () => {
       { variables: { service: "checkout" }, dashboardTitle: "Shop" },
     );
     expect(href.startsWith("/projects/prj%201/alerts/new?")).toBe(true);
-    const draft = draftFromParams(new URLSearchParams(href.slice(href.indexOf("?"))));
-    expect(draft).toMatchObject({
-      source: "query",
+    const params = new URLSearchParams(href.slice(href.indexOf("?")));
+    expect(Object.fromEntries(params)).toEqual({
       name: "Checkout errors",
       query: "SELECT count() AS value FROM logs WHERE service_name = 'checkout'",
       description: "From the panel “Checkout errors” of the dashboard “Shop”.",
     });
   });
 
-  it("is a blank rule without a query", () => {
-    expect(draftFromParams(new URLSearchParams("name=x"))).toMatchObject({
-      source: "preset",
-      name: "",
-    });
-  });
-});
-
-describe("a link that carries the panel's query as it is", () => {
-  it("has its window and variables (var-<name>, typed by the placeholder) made runnable by the form", () => {
-    const params = new URLSearchParams({
-      query:
-        "SELECT count() AS value FROM traces WHERE $__timeFilter(timestamp) AND service_name IN {svc:Array(String)} AND duration_ms > {min:Float64} AND env = {env:String}",
-      name: "Slow",
-    });
+  it("makes a query carried as it is runnable: var-<name> values typed by their placeholders", () => {
+    const query =
+      "SELECT count() AS value FROM traces WHERE $__timeFilter(timestamp) AND service_name IN {svc:Array(String)} AND duration_ms > {min:Float64} AND env = {env:String}";
+    const params = new URLSearchParams({ query, name: "Slow" });
     params.append("var-svc", "a");
     params.append("var-svc", "b");
     params.append("var-min", "250");
     params.append("var-env", "$__all");
-    expect(draftFromParams(params).query).toBe(
+    expect(alertQueryFromParams(query, params)).toBe(
       "SELECT count() AS value FROM traces WHERE timestamp >= now() - INTERVAL 5 MINUTE AND service_name IN ['a', 'b'] AND duration_ms > 250 AND env = {env:String}",
     );
   });

@@ -148,7 +148,8 @@ describe("appending a panel", () => {
   });
 
   it("starts an empty dashboard at the top", () => {
-    const next = appendPanel({ panels: [], rows: [] }, fresh("table"));
+    const empty: GridDoc = { panels: [], rows: [] };
+    const next = appendPanel(empty, fresh("table"));
     expect(next.panels[0]?.gridPos).toEqual({ x: 0, y: 0, w: 12, h: 8 });
   });
 });
@@ -181,8 +182,9 @@ describe("editing panels and rows", () => {
   });
 
   it("names panels and rows without an id, keeping the ids there are", () => {
-    const doc = withIds({
-      panels: [{ ...panel("x", 0, 0), id: undefined }, panel("p1", 0, 4)],
+    const { id: _, ...unnamed } = panel("x", 0, 0);
+    const doc = withIds<GridDoc>({
+      panels: [unnamed, panel("p1", 0, 4)],
       rows: [{ title: "r", y: 8, collapsed: false }],
     });
     expect(doc.panels.map((p) => p.id)).toEqual(["p2", "p1"]);

@@ -98,7 +98,14 @@ describe("a variable's problem", () => {
   });
 
   it("names an empty query or list", () => {
-    expect(variableProblem([{ ...custom("a"), values: [] }], 0)?.field).toBe("values");
+    const empty: DashboardVariable = {
+      type: "custom",
+      name: "a",
+      values: [],
+      multi: false,
+      includeAll: false,
+    };
+    expect(variableProblem([empty], 0)?.field).toBe("values");
     const query: DashboardVariable = {
       type: "query",
       name: "q",

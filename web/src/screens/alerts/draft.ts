@@ -6,10 +6,8 @@ import {
   type NoDataMode,
 } from "../../../../src/contracts/alert-catalog";
 import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts";
-import type { ParameterValue } from "../../../../src/contracts/dashboards";
 import { capitalize } from "../../lib/format";
-import { alertQueryFrom } from "../dashboards/edit/alert-link";
-import { findPlaceholders, parameterValue, readParamValues } from "../tql/placeholders";
+import { alertQueryFromParams } from "../dashboards/edit/alert-link";
 import type { AlertPreset, ParamSchema } from "./api";
 
 /** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
@@ -62,16 +60,10 @@ export function draftFromParams(params: URLSearchParams): RuleDraft {
   const draft = emptyRuleDraft();
   const query = params.get("query")?.trim();
   if (!query) return draft;
-  const typed = readParamValues(params);
-  const values: Record<string, ParameterValue> = {};
-  for (const p of findPlaceholders(query)) {
-    const value = parameterValue(p.type, typed[p.name] ?? []);
-    if (value !== undefined) values[p.name] = value;
-  }
   return {
     ...draft,
     source: "query",
-    query: alertQueryFrom(query, values),
+    query: alertQueryFromParams(query, params),
     name: params.get("name")?.trim().slice(0, 200) ?? "",
     description: params.get("description")?.trim().slice(0, 1000) ?? "",
   };

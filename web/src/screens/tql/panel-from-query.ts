@@ -1,7 +1,7 @@
-import type { DashboardVariable, PanelType } from "../../../../src/contracts/dashboards";
-import { inputKind, type Placeholder } from "./placeholders";
-import type { TqlResult } from "./tql-api";
-import { isTimeType } from "./values";
+import type { DashboardVariable, PanelType } from "../../../../src/contracts/dashboards.js";
+import type { TqlResult } from "../../../../src/contracts/tql.js";
+import { isTimeType } from "../dashboards/panels/column-types.js";
+import { inputKind, type Placeholder } from "./placeholders.js";
 
 /*
  * A TQL screen query as a dashboard panel ("Add to dashboard"): the type its result suits and

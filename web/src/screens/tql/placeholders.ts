@@ -1,4 +1,7 @@
-import { type ParameterValue, RESERVED_VARIABLE_NAMES } from "../../../../src/contracts/dashboards";
+import {
+  type ParameterValue,
+  RESERVED_VARIABLE_NAMES,
+} from "../../../../src/contracts/dashboards.js";
 
 /*
  * A query's bound parameters as the browser sees them: the `{name:Type}` placeholders and the

@@ -1,6 +1,11 @@
-import type { Panel, PanelQuery, ParameterValue } from "../../../../../src/contracts/dashboards";
-import { projectPath } from "../../../lib/project-path";
-import { scanParameters } from "../../tql/placeholders";
+import type { Panel, PanelQuery, ParameterValue } from "../../../../../src/contracts/dashboards.js";
+import { projectPath } from "../../../lib/project-path.js";
+import {
+  findPlaceholders,
+  parameterValue,
+  readParamValues,
+  scanParameters,
+} from "../../tql/placeholders.js";
 
 /*
  * "Create alert from panel": the alert rule form (`/alerts/new?query=…&name=…`) opened with a
@@ -74,6 +79,20 @@ export function alertQueryFrom(
       (value === undefined ? tql.slice(token.start, token.end) : sqlLiteral(value));
   }
   return out + tql.slice(at);
+}
+
+/**
+ * The query a link to the alert form carries (`query=`), made runnable: its placeholders take
+ * the link's `var-<name>` values, typed by the placeholder (a dashboard's "All" left out).
+ */
+export function alertQueryFromParams(query: string, params: URLSearchParams): string {
+  const typed = readParamValues(params);
+  const values: Record<string, ParameterValue> = {};
+  for (const p of findPlaceholders(query)) {
+    const value = parameterValue(p.type, typed[p.name] ?? []);
+    if (value !== undefined) values[p.name] = value;
+  }
+  return alertQueryFrom(query, values);
 }
 
 /** The URL parameters the alert form reads to start a new rule. */

@@ -4,7 +4,7 @@ import {
   type DashboardBody,
   type DashboardRow,
   type Panel,
-} from "../../../../../src/contracts/dashboards";
+} from "../../../../../src/contracts/dashboards.js";
 
 /*
  * The editor's grid as plain values. A dashboard's panels and rows live in "expanded"

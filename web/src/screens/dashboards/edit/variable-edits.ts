@@ -4,8 +4,8 @@ import {
   type Panel,
   RESERVED_VARIABLE_NAMES,
   VariableName,
-} from "../../../../../src/contracts/dashboards";
-import { scanParameters } from "../../tql/placeholders";
+} from "../../../../../src/contracts/dashboards.js";
+import { scanParameters } from "../../tql/placeholders.js";
 
 /*
  * The variable editor's changes as a reducer over the dashboard's list: add, change, retype,
