@@ -112,12 +112,15 @@ export function DashboardEditor({
     onView: openPanel,
   };
 
-  const change = (next: (d: DashboardDraft) => DashboardDraft) => {
+  const change = (next: (d: DashboardDraft) => DashboardDraft, byHand = true) => {
     if (save.isError) save.reset();
+    // Editing without restoring the kept draft gives it up: these edits are kept instead.
+    if (kept && byHand) setKept(null);
     setDraft(next);
   };
   const actions: EditGridActions = {
-    onLayout: (next) => change(() => next),
+    // The grid also settles the layout by itself (on open, on a new width): not a hand's edit.
+    onLayout: (next) => change(() => next, false),
     onEdit: openPanel,
     onDuplicate: (id) => change((d) => duplicatePanel(d, id).doc),
     onRemove: (id) => change((d) => removePanel(d, id)),
