@@ -1,27 +1,7 @@
-import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { build, type Rollup } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from "./helpers/browser.js";
-
-const ENTRY = join(process.cwd(), "web/src/screens/dashboards/panels/markdown.ts");
-
-/** The text panel's renderer bundled as one script (marked and DOMPurify inside), as the app ships it. */
-async function bundle(): Promise<string> {
-  const output = (await build({
-    configFile: false,
-    logLevel: "silent",
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: ENTRY, formats: ["iife"], name: "TextPanel" },
-    },
-  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-  const first = Array.isArray(output) ? output[0] : output;
-  const chunk = first?.output.find((o): o is Rollup.OutputChunk => o.type === "chunk");
-  if (!chunk) throw new Error("no bundle");
-  return chunk.code;
-}
+import { bundleForBrowser, webSource } from "./helpers/web-bundle.js";
 
 /** What the rendered Markdown leaves in a real document: its HTML and what could run or load. */
 interface Rendered {
@@ -36,7 +16,7 @@ interface Rendered {
 /** Runs in the page (the root type check has no DOM): renders, then lists what is left. */
 const IN_PAGE = `(source, kind) => {
   const fragment =
-    kind === "html" ? TextPanel.sanitizeHtml(source) : TextPanel.renderMarkdown(source);
+    kind === "html" ? VigilTest.sanitizeHtml(source) : VigilTest.renderMarkdown(source);
   const root = document.createElement("div");
   root.append(fragment);
   const all = [...root.querySelectorAll("*")];
@@ -67,11 +47,14 @@ describe.skipIf(!chromiumAvailable)("a text panel's Markdown", () => {
   let page: Page;
 
   beforeAll(async () => {
-    const code = await bundle();
+    // The text panel's renderer alone (marked and DOMPurify inside), as the app ships it.
+    const { js } = await bundleForBrowser(
+      `export * from ${webSource("screens/dashboards/panels/markdown.ts")};`,
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage();
     await page.setContent("<!doctype html><html><body></body></html>");
-    await page.addScriptTag({ content: code });
+    await page.addScriptTag({ content: js });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -109,7 +109,10 @@ export function heatmapPlot(input: HeatmapPlotInput): {
               const y0 = u.valToPos(bi + 1, "y", true);
               const y1 = u.valToPos(bi, "y", true);
               ctx.fillStyle = `rgb(${rgb} / ${(0.1 + 0.9 * level).toFixed(3)})`;
-              ctx.fillRect(x0, y0, Math.max(1, x1 - x0 - 1), Math.max(1, y1 - y0 - 1));
+              // A hairline between cells only where they are wide enough to spare it.
+              const w = x1 - x0 > 6 ? x1 - x0 - 1 : x1 - x0;
+              const h = y1 - y0 > 6 ? y1 - y0 - 1 : y1 - y0;
+              ctx.fillRect(x0, y0, Math.max(1, w), Math.max(1, h));
             });
           });
           ctx.restore();

@@ -2,7 +2,7 @@ import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { formatTime } from "../../../lib/format";
 import { levelTone } from "../../logs/logs-api";
-import type { PanelViewProps } from "./panel-props";
+import { listTime, type PanelViewProps } from "./panel-props";
 import { ShapeHint } from "./panel-states";
 import { LOG_COLUMNS, recordRows } from "./record-rows";
 
@@ -13,7 +13,7 @@ export const MAX_RECORDS = 500;
  * Log records: time, level, service and message, other columns as fields; a record opens in
  * the logs screen, its trace in the traces screen. A click on the message shows it whole.
  */
-export function LogsPanel({ frames, linkFor }: PanelViewProps) {
+export function LogsPanel({ frames, window, linkFor }: PanelViewProps) {
   const rows = useMemo(
     () => frames.flatMap((f) => recordRows(f.result.columns, f.result.rows, LOG_COLUMNS)),
     [frames],
@@ -43,8 +43,12 @@ export function LogsPanel({ frames, linkFor }: PanelViewProps) {
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: records have no key but their place.
             <li key={i} className={`panel-log level-${levelTone(level)}`}>
-              <time className="mono small" dateTime={row.iso ?? undefined}>
-                {row.iso ? formatTime(row.iso, true) : time}
+              <time
+                className="mono small"
+                dateTime={row.iso ?? undefined}
+                title={row.iso ? formatTime(row.iso, true) : undefined}
+              >
+                {row.iso ? listTime(row.iso, window) : time}
               </time>
               {level && <span className={`badge badge-${levelTone(level)}`}>{level}</span>}
               {service && (

@@ -25,3 +25,18 @@ export function uniqueKeys(names: readonly string[]): string[] {
     return count === 1 ? name : `${name}#${count}`;
   });
 }
+
+/**
+ * A record's time in a list: the time of day (with milliseconds) when the window is within a
+ * day, else the date too; the full time is the element's title.
+ */
+export function listTime(iso: string, window: { from: string; to: string }): string {
+  const withinDay = Date.parse(window.to) - Date.parse(window.from) <= 86_400_000;
+  return new Date(iso).toLocaleString(undefined, {
+    ...(withinDay ? {} : { month: "short", day: "numeric" }),
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    ...(withinDay ? { fractionalSecondDigits: 3 as const } : {}),
+  });
+}

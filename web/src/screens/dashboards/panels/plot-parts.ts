@@ -16,7 +16,8 @@ export function themedAxes(
   const ticks = { ...grid, size: 4 };
   const { width, ...rest } = y;
   return [
-    { stroke, grid, ticks, font: AXIS_FONT, size: 32 },
+    // Tall enough for uPlot's second line (the date under the first time of a day).
+    { stroke, grid, ticks, font: AXIS_FONT, size: 44 },
     { stroke, grid, ticks, font: AXIS_FONT, size: width ?? 56, ...rest },
   ];
 }

@@ -26,7 +26,7 @@ function columnWidths(columns: readonly { name: string }[], rows: readonly (read
     let chars = column.name.length + 2;
     for (const row of rows.slice(0, 100))
       chars = Math.max(chars, Math.min(48, formatCell(row[i]).length));
-    return Math.round(Math.min(420, Math.max(64, chars * 7.4 + 20)));
+    return Math.round(Math.min(420, Math.max(72, chars * 7.6 + 32)));
   });
 }
 
@@ -121,7 +121,7 @@ function TableView({
     >
       <table
         className="data panel-table-grid"
-        style={{ width: widths.reduce((a, b) => a + b, 0) + (withLinks ? 160 : 0) }}
+        style={{ minWidth: widths.reduce((a, b) => a + b, 0) + (withLinks ? 160 : 0) }}
       >
         <colgroup>
           {widths.map((width, i) => (

@@ -82,7 +82,14 @@ export function timeSeriesPlot(input: TimeSeriesPlotInput): {
     height: input.height,
     legend: { show: false },
     padding: [8, 8, 0, 0],
-    cursor: { sync: { key: SYNC_KEY }, points: { size: 6 } },
+    cursor: {
+      // The crosshair follows across panels; a drag does not, or every panel would zoom.
+      sync: {
+        key: SYNC_KEY,
+        filters: { pub: (type) => type !== "mousedown" && type !== "mouseup" },
+      },
+      points: { size: 6 },
+    },
     scales: {
       x: { time: true, range: () => xRange },
       y:

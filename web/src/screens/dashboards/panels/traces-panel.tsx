@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import { formatDuration, formatTime } from "../../../lib/format";
 import { toNumber } from "./column-types";
 import { MAX_RECORDS } from "./logs-panel";
-import type { PanelViewProps } from "./panel-props";
+import { listTime, type PanelViewProps } from "./panel-props";
 import { ShapeHint } from "./panel-states";
 import { recordRows, TRACE_COLUMNS } from "./record-rows";
 
@@ -13,7 +13,7 @@ const STATUS_TONE: Record<string, string> = { error: "bad", ok: "ok" };
  * Traces (or spans): time, service, operation or route, duration and status; a click anywhere
  * on a row opens its trace (the operation is the link, stretched over the row).
  */
-export function TracesPanel({ frames, linkFor }: PanelViewProps) {
+export function TracesPanel({ frames, window, linkFor }: PanelViewProps) {
   const rows = useMemo(
     () => frames.flatMap((f) => recordRows(f.result.columns, f.result.rows, TRACE_COLUMNS)),
     [frames],
@@ -50,7 +50,12 @@ export function TracesPanel({ frames, linkFor }: PanelViewProps) {
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: a trace may be listed twice (two spans).
               <tr key={i} className={status === "error" ? "panel-trace error" : "panel-trace"}>
-                <td className="mono small">{row.iso ? formatTime(row.iso, true) : time}</td>
+                <td
+                  className="mono small panel-trace-time"
+                  title={row.iso ? formatTime(row.iso, true) : undefined}
+                >
+                  {row.iso ? listTime(row.iso, window) : time}
+                </td>
                 <td>{service}</td>
                 <td className="panel-trace-name" title={route && operation ? route : undefined}>
                   {href ? (
