@@ -61,8 +61,8 @@ describe("time series", () => {
     // The column name is left out with one value column; two rows at one time add up; a
     // 64-bit count written as text (as the engine does past 2^53) still reads as a number.
     expect(result?.series).toEqual([
-      { name: "api", values: [3, null, 6] },
-      { name: "web", values: [12_345_678_901, 7, null] },
+      { name: "api", values: [3, null, 6], labels: { service_name: "api" } },
+      { name: "web", values: [12_345_678_901, 7, null], labels: { service_name: "web" } },
     ]);
     expect(result?.omitted).toBe(0);
   });
@@ -199,12 +199,13 @@ describe("stats, bars and slices", () => {
   );
 
   it("reduces the first numeric column per label without time, and names a lone value by its column", () => {
+    // Each keeps its label values, for a panel link's placeholders.
     expect(toStats([perService], "sum")).toEqual([
-      { name: "api", value: 16 },
-      { name: "web", value: 4 },
+      { name: "api", value: 16, fields: { service_name: "api" } },
+      { name: "web", value: 4, fields: { service_name: "web" } },
     ]);
     expect(toStats([frame([["total", "UInt64"]], [[3], [5]])])).toEqual([
-      { name: "total", value: 5 },
+      { name: "total", value: 5, fields: {} },
     ]);
   });
 
@@ -226,7 +227,7 @@ describe("stats, bars and slices", () => {
       "mean",
     );
     expect(stats).toEqual([
-      { name: "rate", value: 2, spark: { x: [sec(0), sec(1)], values: [1, 3] } },
+      { name: "rate", value: 2, fields: {}, spark: { x: [sec(0), sec(1)], values: [1, 3] } },
     ]);
   });
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  defaultLinkFor,
-  linkApplies,
-  linkQuery,
-} from "../web/src/screens/dashboards/panels/links.js";
+import { defaultLinkFor, linkQuery } from "../web/src/screens/dashboards/panels/links.js";
 
 const WINDOW = { from: "2026-03-01T10:00:00.000Z", to: "2026-03-01T11:00:00.000Z" };
 const linkFor = defaultLinkFor("prj 1", WINDOW);
@@ -20,17 +16,6 @@ describe("where a panel's data links", () => {
     const hostile = linkQuery(`service=${slot("s")}`, { s: "x#frag/../../admin?range=1d" });
     expect(new URLSearchParams(hostile).get("service")).toBe("x#frag/../../admin?range=1d");
     expect([...new URLSearchParams(hostile).keys()]).toEqual(["service"]);
-  });
-
-  it("applies a link only where the row has every column it names", () => {
-    const link = {
-      title: "Traces",
-      kind: "traces" as const,
-      params: `service=${slot("service_name")}`,
-    };
-    expect(linkApplies(link, { service_name: "api" })).toBe(true);
-    expect(linkApplies(link, { other: "x" })).toBe(false);
-    expect(linkApplies({ title: "All", kind: "logs" }, {})).toBe(true);
   });
 
   it("opens a trace (with its span), a log around its time, or a trace's logs", () => {

@@ -56,9 +56,7 @@ export function BarGaugePanel({ panel, frames, linkFor }: PanelViewProps) {
               >
                 {text}
               </span>
-              {item.fields && (
-                <DataLinks links={panel.links} values={item.fields} linkFor={linkFor} />
-              )}
+              <DataLinks links={panel.links} values={item.fields ?? {}} linkFor={linkFor} />
             </li>
           );
         })}

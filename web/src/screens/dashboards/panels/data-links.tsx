@@ -1,10 +1,11 @@
 import { Link } from "wouter";
 import type { PanelLink } from "../../../../../src/contracts/dashboards";
-import { type LinkFor, linkApplies } from "./links";
+import type { LinkFor } from "./links";
 
 /**
- * A panel's links for one row or item, its placeholders filled from that row's values; a link
- * naming a column the row lacks is left out. Paths open through the router (`~` is absolute).
+ * A panel's links for one row or item, its placeholders filled from that row's values (the
+ * screen's `linkFor` may fill the rest from the variables, or answer null to leave a link out).
+ * Paths open through the router (`~` is absolute).
  */
 export function DataLinks({
   links,
@@ -17,7 +18,6 @@ export function DataLinks({
 }) {
   if (!linkFor || links.length === 0) return null;
   const hrefs = links
-    .filter((link) => linkApplies(link, values))
     .map((link) => ({ link, href: linkFor({ kind: "link", link, values }) }))
     .filter((item): item is { link: PanelLink; href: string } => item.href !== null);
   if (hrefs.length === 0) return null;

@@ -62,6 +62,8 @@ const prefixOf = (frames: readonly QueryFrame[], frame: QueryFrame) =>
 export interface SeriesData {
   name: string;
   values: (number | null)[];
+  /** Its label columns' values by name (a panel link's placeholders read them). */
+  labels: Record<string, string>;
 }
 
 export interface TimeFrame {
@@ -84,7 +86,10 @@ export function toTimeSeries(
   frames: readonly QueryFrame[],
   { firstValueOnly = false, maxSeries = MAX_SERIES } = {},
 ): TimeFrame | null {
-  const found = new Map<string, { name: string; points: Map<number, number | null> }>();
+  const found = new Map<
+    string,
+    { name: string; labels: Record<string, string>; points: Map<number, number | null> }
+  >();
   const times = new Set<number>();
   let timed = false;
   frames.forEach((frame, qi) => {
@@ -106,7 +111,10 @@ export function toTimeSeries(
         let series = found.get(key);
         if (!series) {
           const name = prefix + seriesName(labels, columns[vi]?.name ?? "", values.length);
-          series = { name, points: new Map() };
+          const named = Object.fromEntries(
+            layout.labels.map((i) => [columns[i]?.name ?? "", formatCell(row[i])]),
+          );
+          series = { name, labels: named, points: new Map() };
           found.set(key, series);
         }
         const value = toNumber(row[vi]);
@@ -124,9 +132,10 @@ export function toTimeSeries(
   });
   if (!timed) return null;
   const x = [...times].sort((a, b) => a - b);
-  const all = [...found.values()].map(({ name, points }) => ({
+  const all = [...found.values()].map(({ name, labels, points }) => ({
     name,
     values: x.map((t) => points.get(t) ?? null),
+    labels,
   }));
   return { x, ...largest(all, maxSeries) };
 }
@@ -183,7 +192,7 @@ export function reduceValues(
 export interface NamedValue {
   name: string;
   value: number | null;
-  /** The row's values by column name (one value per row), for a panel link's placeholders. */
+  /** Its row's values by column name (its labels' for a series), for a panel link's placeholders. */
   fields?: Record<string, string>;
   /** The series over time (with a time column), for a sparkline. */
   spark?: { x: number[]; values: (number | null)[] };
@@ -207,20 +216,28 @@ function statsOf(frame: QueryFrame, prefix: string, how: Reducer): NamedValue[] 
     return (timed?.series ?? []).map((s) => ({
       name: prefix + s.name,
       value: reduceValues(s.values, how),
+      fields: s.labels,
       spark: { x, values: s.values },
     }));
   }
-  const groups = new Map<string, (number | null)[]>();
+  const { columns } = frame.result;
+  const groups = new Map<string, { values: (number | null)[]; fields: Record<string, string> }>();
   for (const row of frame.result.rows) {
     const labels = labelsOf(row, layout.labels);
-    const group = groups.get(labels) ?? [];
-    group.push(toNumber(row[vi]));
+    const group = groups.get(labels) ?? {
+      values: [],
+      fields: Object.fromEntries(
+        layout.labels.map((i) => [columns[i]?.name ?? "", formatCell(row[i])]),
+      ),
+    };
+    group.values.push(toNumber(row[vi]));
     groups.set(labels, group);
   }
-  const column = frame.result.columns[vi]?.name ?? "";
-  return [...groups].map(([labels, values]) => ({
+  const column = columns[vi]?.name ?? "";
+  return [...groups].map(([labels, group]) => ({
     name: prefix + seriesName(labels, column, 1),
-    value: reduceValues(values, how),
+    value: reduceValues(group.values, how),
+    fields: group.fields,
   }));
 }
 

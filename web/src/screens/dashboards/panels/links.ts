@@ -36,10 +36,6 @@ export function linkQuery(params: string, values: Readonly<Record<string, string
   return new URLSearchParams(filled.replace(/^\?/, "")).toString();
 }
 
-/** Whether a link's placeholders all have values here (a row without the column has none). */
-export const linkApplies = (link: PanelLink, values: Readonly<Record<string, string>>): boolean =>
-  [...(link.params ?? "").matchAll(PLACEHOLDER)].every((m) => (m[1] ?? "") in values);
-
 /** Links to the traces and logs screens of the project, over the panel's window. */
 export function defaultLinkFor(projectId: string, window: { from: string; to: string }): LinkFor {
   const absolute = { kind: "absolute" as const, from: window.from, to: window.to };

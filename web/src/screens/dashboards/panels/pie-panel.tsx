@@ -65,6 +65,7 @@ export function PiePanel({ panel, frames, linkFor }: PanelViewProps) {
               <span className="panel-legend-value">{text(slice.value)}</span>
               <span className="panel-legend-share muted">{percent.format(slice.share)}</span>
               {slice.fields && (
+                // "Other" has no row of its own to link from.
                 <DataLinks links={panel.links} values={slice.fields} linkFor={linkFor} />
               )}
             </li>
