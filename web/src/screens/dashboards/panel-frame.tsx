@@ -1,11 +1,10 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { Panel, PanelLink, TimeRangeSetting } from "../../../../src/contracts/dashboards";
-import { ProblemMessage } from "../../components/feedback";
 import type { TimeRange } from "../../lib/time-range";
 import { downloadCsv } from "../tql/csv";
 import { usePanelResults } from "./dashboards-api";
-import { PanelBody } from "./panel-body-placeholder";
+import { PanelBody } from "./panel-body";
 import { alertHref, exploreHref, type LinkScope, panelLinkHref } from "./panel-links";
 
 /** What every panel of one dashboard view shares. */
@@ -45,8 +44,11 @@ export function PanelFrame({ panel, scope }: { panel: Panel; scope: PanelScope }
   const describedBy = useId();
   const waiting = loading || (!scope.ready && panel.type !== "text");
   const state = error ? "error" : waiting ? "loading" : "done";
-  const linkFor = (link: PanelLink, row?: Record<string, unknown>) =>
-    panelLinkHref(scope.links, link, row);
+  const links = scope.links;
+  const linkFor = useCallback(
+    (link: PanelLink, row?: Record<string, unknown>) => panelLinkHref(links, link, row),
+    [links],
+  );
   return (
     <section
       className="dsh-panel"
@@ -60,7 +62,9 @@ export function PanelFrame({ panel, scope }: { panel: Panel; scope: PanelScope }
         <h3 title={panel.title}>{panel.title || <span className="muted">Untitled</span>}</h3>
         {panel.description && (
           <span className="dsh-panel-info" title={panel.description}>
-            <span aria-hidden="true">ⓘ</span>
+            <span aria-hidden="true" className="dsh-info-mark">
+              i
+            </span>
             <span id={describedBy} className="visually-hidden">
               {panel.description}
             </span>
@@ -80,24 +84,15 @@ export function PanelFrame({ panel, scope }: { panel: Panel; scope: PanelScope }
         />
       </header>
       <div className="dsh-panel-body">
-        {error ? (
-          <ProblemMessage error={error} title="This panel's query failed" />
-        ) : (
-          <PanelBody
-            panel={panel}
-            results={results}
-            error={error}
-            loading={waiting}
-            window={scope.window}
-            onZoom={scope.onZoom}
-            linkFor={linkFor}
-          />
-        )}
-        {waiting && results.every((r) => r === undefined) && (
-          <div className="dsh-panel-loading" role="status">
-            <span className="spinner" aria-hidden="true" /> Loading…
-          </div>
-        )}
+        <PanelBody
+          panel={panel}
+          results={results}
+          error={error}
+          loading={waiting}
+          window={scope.window}
+          onZoom={scope.onZoom}
+          linkFor={linkFor}
+        />
       </div>
     </section>
   );

@@ -1,7 +1,12 @@
-import type { PanelLink, ParameterValue } from "../../../../src/contracts/dashboards";
-import { projectPath } from "../../lib/project-path";
-import { type RangeSpec, withRange } from "../../lib/time-range-model";
-import { hrefWithVariables, type Selections, valueTexts, variablesUsedBy } from "./variable-values";
+import type { PanelLink, ParameterValue } from "../../../../src/contracts/dashboards.js";
+import { projectPath } from "../../lib/project-path.js";
+import { type RangeSpec, withRange } from "../../lib/time-range-model.js";
+import {
+  hrefWithVariables,
+  type Selections,
+  valueTexts,
+  variablesUsedBy,
+} from "./variable-values.js";
 
 /*
  * Where a panel leads, as hrefs: the TQL screen with its query ("Explore"), a new alert rule

@@ -1,4 +1,4 @@
-import { REFRESH_INTERVALS, type RefreshInterval } from "../../../../src/contracts/dashboards";
+import { REFRESH_INTERVALS, type RefreshInterval } from "../../../../src/contracts/dashboards.js";
 
 /*
  * Auto refresh as plain values: the choices, their length, and when the next refresh is due.

@@ -2,8 +2,8 @@ import type {
   DashboardVariable,
   PanelQueryResult,
   ParameterValue,
-} from "../../../../src/contracts/dashboards";
-import { findPlaceholders } from "../tql/placeholders";
+} from "../../../../src/contracts/dashboards.js";
+import { findPlaceholders } from "../tql/placeholders.js";
 
 /*
  * A dashboard's variables as plain values: what each has chosen (kept in the URL as
