@@ -169,6 +169,14 @@ describe.skipIf(!chromiumAvailable)("dashboard panel bodies", () => {
     expect(await cell("table").locator("tbody tr").first().textContent()).toContain("1.84K");
   });
 
+  it("hides and shows a series from its legend", async () => {
+    const gateway = cell("ts").getByRole("button", { name: /gateway/ });
+    await gateway.click();
+    expect(await gateway.getAttribute("aria-pressed")).toBe("false");
+    await gateway.click();
+    expect(await gateway.getAttribute("aria-pressed")).toBe("true");
+  });
+
   it("shows the values under the cursor, and zooms the window by a drag", async () => {
     const over = cell("ts").locator(".u-over");
     const box = await over.boundingBox();

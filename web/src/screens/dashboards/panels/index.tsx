@@ -1,4 +1,4 @@
-import { type ReactNode, useContext, useMemo } from "react";
+import { type ReactNode, useContext, useMemo, useState } from "react";
 import type { Panel, PanelQueryResult, PanelType } from "../../../../../src/contracts/dashboards";
 import { ProjectContext } from "../../project-context";
 import { BarGaugePanel } from "./bargauge-panel";
@@ -52,19 +52,31 @@ const RENDERERS: Record<Exclude<PanelType, "text">, (props: PanelViewProps) => R
 };
 
 /**
+ * The same list as last time while its items are the same: a caller may build a new array on
+ * every render (one answer per query), which must not redraw the charts each time.
+ */
+function useSameItems<T>(items: readonly T[]): readonly T[] {
+  const [kept, setKept] = useState(items);
+  const same = kept.length === items.length && kept.every((item, i) => item === items[i]);
+  if (!same) setKept(items);
+  return same ? kept : items;
+}
+
+/**
  * What goes inside a panel's frame: the panel's results drawn as its type says, or the state
  * it is in (loading, failed, no rows, rows it cannot draw). Every failure stays inside the
  * panel, a renderer's own included, so one bad panel never breaks the dashboard.
  */
 export function PanelBody({
   panel,
-  results,
+  results: given,
   error,
   loading = false,
   window,
   onZoom,
   linkFor,
 }: PanelBodyProps) {
+  const results = useSameItems(given);
   const scope = useContext(ProjectContext);
   const projectId = scope?.project.id;
   const links = useMemo(

@@ -33,7 +33,12 @@ export function TimeSeriesPanel(props: PanelViewProps) {
 function TimeSeriesView({ panel, window, onZoom, data }: PanelViewProps & { data: TimeFrame }) {
   const host = useRef<HTMLDivElement>(null);
   const plotArea = useRef<HTMLDivElement>(null);
-  const [hidden, setHidden] = useState<ReadonlySet<number>>(() => new Set());
+  // Hidden by name, so a series stays hidden when a refresh brings others before it.
+  const [hiddenNames, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const hidden = useMemo(
+    () => new Set(data.series.flatMap((s, i) => (hiddenNames.has(s.name) ? [i] : []))),
+    [data, hiddenNames],
+  );
   const dark = useDarkTheme();
   // The latest handler, read when a drag ends, so a new callback does not rebuild the plot.
   const zoom = useRef(onZoom);
@@ -73,11 +78,11 @@ function TimeSeriesView({ panel, window, onZoom, data }: PanelViewProps & { data
   }, [data, hidden, dark, unit, decimals, thresholds, options, from, to, zoomable]);
 
   const legend = options.legend ?? "bottom";
-  const toggle = (i: number) =>
+  const toggle = (name: string) =>
     setHidden((before) => {
       const next = new Set(before);
-      if (next.has(i)) next.delete(i);
-      else next.add(i);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
       return next;
     });
 
@@ -99,7 +104,7 @@ function TimeSeriesView({ panel, window, onZoom, data }: PanelViewProps & { data
                 className={`panel-legend-item${hidden.has(i) ? " off" : ""}`}
                 aria-pressed={!hidden.has(i)}
                 title={hidden.has(i) ? "Show this series" : "Hide this series"}
-                onClick={() => toggle(i)}
+                onClick={() => toggle(s.name)}
               >
                 <span className="panel-swatch" style={{ background: seriesColor(i) }} />
                 <span className="panel-legend-name">{s.name}</span>
