@@ -4,7 +4,7 @@ import type { Panel, PanelQueryResult } from "../../../../../src/contracts/dashb
 import { ProblemMessage } from "../../../components/feedback";
 import { formatDuration, formatNumber } from "../../../lib/format";
 import { dashboardKeys, panelRequest, runPanelQuery } from "../dashboards-api";
-import { PanelBody } from "../panel-body-placeholder";
+import { PanelBody } from "../panel-body";
 import type { PanelScope } from "../panel-frame";
 import { panelLinkHref } from "../panel-links";
 
