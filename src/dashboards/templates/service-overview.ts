@@ -190,7 +190,7 @@ Try it with \`vigil demo\`, which sends a few services' traffic.`,
         ],
         queries: [
           {
-            tql: `SELECT service_name AS service, if(http_route != '', http_route, operation_name) AS route, count() AS requests, countIf(status = 'error') AS errors, round(errors / requests, 4) AS error_rate, round(quantile(0.5)(duration_ms), 1) AS p50_ms, round(quantile(0.95)(duration_ms), 1) AS p95_ms, round(quantile(0.99)(duration_ms), 1) AS p99_ms FROM traces WHERE ${SERVER_SPANS} GROUP BY service, route ORDER BY requests DESC LIMIT 100`,
+            tql: `SELECT service_name AS service, if(http_route != '', http_route, operation_name) AS route, count() AS requests, countIf(status = 'error' OR http_status_code >= 500) AS errors, round(100 * errors / requests, 2) AS error_pct, round(quantile(0.5)(duration_ms), 1) AS p50_ms, round(quantile(0.95)(duration_ms), 1) AS p95_ms, round(quantile(0.99)(duration_ms), 1) AS p99_ms FROM traces WHERE ${SERVER_SPANS} GROUP BY service, route ORDER BY requests DESC LIMIT 100`,
           },
         ],
       },
@@ -226,7 +226,7 @@ Try it with \`vigil demo\`, which sends a few services' traffic.`,
         gridPos: { x: 0, y: 46, w: 6, h: 10 },
         queries: [
           {
-            tql: `SELECT trace_id, timestamp, service_name, operation_name, duration_ms, status, http_route FROM traces WHERE ${SERVER_SPANS} AND status = 'error' ORDER BY timestamp DESC LIMIT 50`,
+            tql: `SELECT trace_id, timestamp, service_name, operation_name, duration_ms, status, http_route FROM traces WHERE ${SERVER_SPANS} AND (status = 'error' OR http_status_code >= 500) ORDER BY timestamp DESC LIMIT 50`,
           },
         ],
       },
