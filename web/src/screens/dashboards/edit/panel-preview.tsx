@@ -44,7 +44,12 @@ export function usePreviewAnswers(
     queries: queries.map((query) => {
       const request = panelRequest(query.tql, bound, scope.timeSetting);
       return {
-        queryKey: dashboardKeys.panel(projectId, request, `${scope.refreshKey}:${runKey}`),
+        // Until Run asks again, the view's own key: a query the grid already ran shows at once.
+        queryKey: dashboardKeys.panel(
+          projectId,
+          request,
+          runKey === 0 ? scope.refreshKey : `${scope.refreshKey}:${runKey}`,
+        ),
         queryFn: ({ signal }: { signal: AbortSignal }) => runPanelQuery(projectId, request, signal),
         enabled: scope.ready,
         placeholderData: keepPreviousData,
