@@ -93,6 +93,9 @@ describe.skipIf(!chromiumAvailable)("dashboard editing", () => {
     expect(saved.variables).toEqual([
       { type: "text", name: "service", multi: false, includeAll: false, default: "orders-service" },
     ]);
+    // The link opens the editor on that panel, its preview drawn.
+    const editor = page.getByRole("dialog", { name: /^Edit panel/ });
+    await editor.locator(".dse-preview canvas, .dse-preview .u-over").first().waitFor();
     await dash.screenshot(page, "dashboards-edit-panel-editor");
     expect(console.errors).toEqual([]);
   });
