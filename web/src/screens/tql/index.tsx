@@ -47,7 +47,7 @@ const PANELS = [
   { key: "history", label: "History" },
   { key: "schema", label: "Schema" },
 ] as const;
-type Panel = (typeof PANELS)[number]["key"];
+type SidePanel = (typeof PANELS)[number]["key"];
 
 /**
  * The TQL editor: write a query (highlighting and completion from the server's schema), run it
@@ -80,7 +80,7 @@ function TqlScreen() {
   const typed = useMemo(() => readParamValues(params), [params]);
   const controller = useRef<AbortController | null>(null);
   const panelParam = params.get("panel");
-  const panel: Panel = panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
+  const panel: SidePanel = panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
   const savedId = params.get("saved") ?? "";
   const current = saved.data?.find((s) => s.id === savedId);
 
