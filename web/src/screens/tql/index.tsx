@@ -80,7 +80,8 @@ function TqlScreen() {
   const typed = useMemo(() => readParamValues(params), [params]);
   const controller = useRef<AbortController | null>(null);
   const panelParam = params.get("panel");
-  const panel: SidePanel = panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
+  const panel: SidePanel =
+    panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
   const savedId = params.get("saved") ?? "";
   const current = saved.data?.find((s) => s.id === savedId);
 
