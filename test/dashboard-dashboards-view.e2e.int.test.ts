@@ -14,12 +14,18 @@ const PANEL_STATES = `[...document.querySelectorAll(".dsh-panel")].map((p) => [
 
 /** Every panel on the page has answered (or failed): what each one's frame says. */
 async function settledPanels(page: Page): Promise<Record<string, string>> {
-  await page.waitForFunction(
-    `(() => { const s = ${PANEL_STATES}; return s.length > 0 && s.every(([, x]) => x !== "loading"); })()`,
-    undefined,
-    { timeout: 60_000 },
-  );
-  return Object.fromEntries((await page.evaluate(PANEL_STATES)) as [string, string][]);
+  // Polled from here: the page's CSP refuses the string functions waitForFunction would run.
+  const states = async () => (await page.evaluate(PANEL_STATES)) as [string, string][];
+  await expect
+    .poll(
+      async () => {
+        const now = await states();
+        return now.length > 0 && now.every(([, state]) => state !== "loading");
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  return Object.fromEntries(await states());
 }
 
 /** The dashboard list, the template gallery and view mode, in Chromium, as an owner and a viewer. */
@@ -128,6 +134,72 @@ describe.skipIf(!chromiumAvailable)("dashboards in view mode", () => {
     expect(console.errors).toEqual([]);
   });
 
+  it("keeps a failing panel's error inside it, folds rows, and stacks panels on a phone", async () => {
+    const spans =
+      "SELECT $__timeInterval(timestamp) AS t, count() AS spans FROM traces WHERE $__timeFilter(timestamp) GROUP BY t ORDER BY t";
+    const created = await dash.owner.post(`/api/projects/${dash.projectId}/dashboards`, {
+      title: "Rows and errors",
+      rows: [{ id: "more", title: "More", y: 8 }],
+      panels: [
+        {
+          id: "good",
+          title: "Spans",
+          type: "timeseries",
+          gridPos: { x: 0, y: 0, w: 6, h: 8 },
+          queries: [{ tql: spans }],
+        },
+        {
+          id: "bad",
+          title: "Broken",
+          type: "stat",
+          gridPos: { x: 6, y: 0, w: 6, h: 8 },
+          queries: [{ tql: "SELECT nope FROM nowhere" }],
+        },
+        {
+          id: "under",
+          title: "Under the row",
+          type: "text",
+          gridPos: { x: 0, y: 9, w: 12, h: 3 },
+          content: "**below**",
+        },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as DashboardView;
+    const { page, console } = await dash.newPage();
+    await dash.signIn(page);
+    await page.goto(`${base}/dashboards/${id}`);
+    expect(await settledPanels(page)).toEqual({
+      Spans: "done",
+      Broken: "error",
+      "Under the row": "done",
+    });
+    const broken = page.getByRole("region", { name: "Broken" });
+    await broken.getByRole("alert").waitFor();
+    expect(
+      await page.getByRole("region", { name: "Spans" }).locator("canvas").count(),
+    ).toBeGreaterThan(0);
+
+    const row = page.getByRole("button", { name: "More" });
+    expect(await row.getAttribute("aria-expanded")).toBe("true");
+    await row.click();
+    await page.getByRole("region", { name: "Under the row" }).waitFor({ state: "detached" });
+    expect(await row.textContent()).toContain("(1 panel)");
+    await row.click();
+    await page.getByRole("region", { name: "Under the row" }).waitFor();
+
+    await page.setViewportSize({ width: 420, height: 900 });
+    await expect
+      .poll(async () => {
+        const a = await page.getByRole("region", { name: "Spans" }).boundingBox();
+        const b = await page.getByRole("region", { name: "Broken" }).boundingBox();
+        return a && b ? b.y > a.y + a.height - 1 && Math.abs(a.width - b.width) < 2 : false;
+      })
+      .toBe(true);
+    await dash.screenshot(page, "dashboards-view-narrow");
+    expect(console.errors).toEqual([]);
+  });
+
   it("opens a panel full screen (Escape closes it) and explores its query", async () => {
     const { page, console } = await dash.newPage();
     await dash.signIn(page);
@@ -163,9 +235,9 @@ describe.skipIf(!chromiumAvailable)("dashboards in view mode", () => {
 
     await page.goto(`${base}/dashboards`);
     const titles = () => page.locator(".dsh-table tbody tr td:nth-child(2) > a").allTextContents();
-    await expect.poll(titles).toEqual(["Service overview", "Zeta board"]);
+    await expect.poll(titles).toEqual(["Rows and errors", "Service overview", "Zeta board"]);
     await page.getByRole("button", { name: "Star Zeta board" }).click();
-    await expect.poll(titles).toEqual(["Zeta board", "Service overview"]);
+    await expect.poll(titles).toEqual(["Zeta board", "Rows and errors", "Service overview"]);
     await page.getByLabel("Search").fill("zeta");
     await expect.poll(titles).toEqual(["Zeta board"]);
     await page.getByLabel("Search").fill("");
