@@ -6,7 +6,7 @@ import type { CreateDashboardInput, PanelInput } from "../../src/contracts/dashb
  * variable, and a one-panel baseline. What a team would put on a service dashboard.
  */
 
-const IN_SERVICE = "has({service:Array(String)}, service_name)";
+const IN_SERVICE = "service_name IN {service:Array(String)}";
 const WINDOW = `$__timeFilter(timestamp) AND ${IN_SERVICE}`;
 const SERVER = `${WINDOW} AND span_kind = 'server'`;
 
