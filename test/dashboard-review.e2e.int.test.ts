@@ -10,6 +10,7 @@ import { makeTempDir } from "./helpers/temp-dir.js";
 /** Every area of the navigation (web/src/screens/registry.ts), in order. */
 const AREAS = [
   { key: "overview", label: "Overview" },
+  { key: "dashboards", label: "Dashboards" },
   { key: "traces", label: "Traces" },
   { key: "logs", label: "Logs" },
   { key: "errors", label: "Errors" },
