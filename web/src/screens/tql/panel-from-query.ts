@@ -1,6 +1,6 @@
 import type { DashboardVariable, PanelType } from "../../../../src/contracts/dashboards.js";
 import type { TqlResult } from "../../../../src/contracts/tql.js";
-import { isTimeType } from "../dashboards/panels/column-types.js";
+import { isTimeType } from "../../lib/column-types.js";
 import { inputKind, type Placeholder } from "./placeholders.js";
 
 /*

@@ -7,7 +7,7 @@ import {
   isTimeType,
   parseTime,
   toNumber,
-} from "./column-types.js";
+} from "../../../lib/column-types.js";
 
 /**
  * How panels read query results (pure, tested in test/web-dashboard-frames.test.ts): the first

@@ -1,5 +1,5 @@
 import type { TqlColumn } from "../../../../../src/contracts/tql.js";
-import { formatCell, isTimeType } from "./column-types.js";
+import { formatCell, isTimeType } from "../../../lib/column-types.js";
 import { timeIso } from "./table-rows.js";
 
 /**

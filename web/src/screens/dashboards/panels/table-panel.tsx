@@ -1,8 +1,8 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
+import { formatCell, toNumber } from "../../../lib/column-types";
 import { formatTime } from "../../../lib/format";
-import { formatCell, toNumber } from "./column-types";
 import { DataLinks } from "./data-links";
 import { rowFields } from "./frames";
 import type { PanelViewProps } from "./panel-props";

@@ -1,5 +1,11 @@
 import type { TqlColumn } from "../../../../../src/contracts/tql.js";
-import { formatCell, isNumericType, isTimeType, parseTime, toNumber } from "./column-types.js";
+import {
+  formatCell,
+  isNumericType,
+  isTimeType,
+  parseTime,
+  toNumber,
+} from "../../../lib/column-types.js";
 
 /** How a table column sorts and shows: numbers in the panel's unit, times in local time. */
 export type CellKind = "number" | "time" | "text";

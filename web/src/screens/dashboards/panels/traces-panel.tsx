@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { Link } from "wouter";
+import { toNumber } from "../../../lib/column-types";
 import { formatDuration, formatTime } from "../../../lib/format";
-import { toNumber } from "./column-types";
 import { MAX_RECORDS } from "./logs-panel";
 import { listTime, type PanelViewProps } from "./panel-props";
 import { ShapeHint } from "./panel-states";

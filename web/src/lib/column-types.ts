@@ -1,6 +1,7 @@
 /**
- * How panels read the engine's column types and values (the TQL screen's rules, in a module
- * that imports nothing, so the tests under test/ can load it through Node's resolution too).
+ * How the engine's column types and values read, for the TQL screen's table and chart and the
+ * dashboards' panels alike. It imports nothing, so the tests under test/ can load it through
+ * Node's resolution too.
  */
 
 /** The type inside Nullable(…) and LowCardinality(…), which change nothing about the values. */
