@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { Panel, PanelLink, TimeRangeSetting } from "../../../../src/contracts/dashboards";
+import { useDismiss } from "../../lib/dismiss";
 import type { TimeRange } from "../../lib/time-range";
 import { downloadCsv } from "../tql/csv";
 import { usePanelResults } from "./dashboards-api";
@@ -113,23 +114,7 @@ function PanelMenu({
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const menuId = useId();
-  useEffect(() => {
-    if (!open) return;
-    // Escape closes the menu only (not the full screen panel around it).
-    const close = (event: Event) => {
-      if (event instanceof KeyboardEvent) {
-        if (event.key !== "Escape") return;
-        event.preventDefault();
-      } else if (root.current?.contains(event.target as Node)) return;
-      setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [open]);
+  useDismiss(open, root, () => setOpen(false));
   const several = panel.queries.length > 1;
   const queryName = (i: number) => panel.queries[i]?.refId ?? String.fromCharCode(65 + i);
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { errorMessage } from "../../api/client";
+import { useDismiss } from "../../lib/dismiss";
 import type { VariableState } from "./dashboard-state";
 import { ALL_VALUE, selectionLabel, toggleValue } from "./variable-values";
 
@@ -126,22 +127,7 @@ function MultiSelect({
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState("");
   const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: Event) => {
-      if (event instanceof KeyboardEvent) {
-        if (event.key !== "Escape") return;
-        event.preventDefault();
-      } else if (root.current?.contains(event.target as Node)) return;
-      setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [open]);
+  useDismiss(open, root, () => setOpen(false));
   const listed = [
     ...selection.filter((v) => v !== ALL_VALUE && !options.includes(v)),
     ...options,
