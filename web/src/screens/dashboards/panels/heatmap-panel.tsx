@@ -1,11 +1,10 @@
-import { useEffect, useMemo, useRef } from "react";
-import { useDarkTheme } from "./colors";
+import { useMemo, useRef } from "react";
 import { type HeatmapFrame, toHeatmap } from "./frames";
 import { heatmapPlot } from "./heatmap-plot";
-import { isoSeconds, type PanelViewProps } from "./panel-props";
+import type { PanelViewProps } from "./panel-props";
 import { ShapeHint } from "./panel-states";
-import { createTooltip, mountPlot } from "./plot-parts";
 import { formatUnit } from "./units";
+import { useTimePlot } from "./use-time-plot";
 
 /**
  * A latency heatmap: rows of (time, bucket upper bound, count) as cells shaded by count on a
@@ -32,41 +31,14 @@ export function HeatmapPanel(props: PanelViewProps) {
 function HeatmapView({ panel, window, onZoom, heat }: PanelViewProps & { heat: HeatmapFrame }) {
   const host = useRef<HTMLDivElement>(null);
   const plotArea = useRef<HTMLDivElement>(null);
-  const dark = useDarkTheme();
-  const zoom = useRef(onZoom);
-  zoom.current = onZoom;
-  const zoomable = onZoom !== undefined;
-  const from = isoSeconds(window.from);
-  const to = isoSeconds(window.to);
   const { unit, decimals } = panel;
-
-  useEffect(() => {
-    const element = plotArea.current;
-    const box = host.current;
-    if (!element || !box) return;
-    // The theme is read from CSS variables when the plot is built.
-    void dark;
-    const tooltip = createTooltip(box);
-    const unmount = mountPlot(element, (width, height) =>
-      heatmapPlot({
-        element,
-        width,
-        height,
-        heat,
-        panel: { unit, decimals },
-        window: {
-          from: Number.isFinite(from) ? from : (heat.x[0] ?? 0),
-          to: Number.isFinite(to) ? to : (heat.x[heat.x.length - 1] ?? 0),
-        },
-        tooltip,
-        onZoom: zoomable ? (a, b) => zoom.current?.(a, b) : undefined,
-      }),
-    );
-    return () => {
-      unmount();
-      tooltip.remove();
-    };
-  }, [heat, dark, unit, decimals, from, to, zoomable]);
+  const zoomable = useTimePlot(
+    { host, plotArea },
+    { window, onZoom },
+    heat.x,
+    (frame) => heatmapPlot({ ...frame, heat, panel: { unit, decimals } }),
+    [heat, unit, decimals],
+  );
 
   return (
     <div className="panel-heatmap" ref={host}>

@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from "react";
-import { seriesColor, useDarkTheme } from "./colors";
+import { useMemo, useRef, useState } from "react";
+import { seriesColor } from "./colors";
 import { reduceValues, type TimeFrame, toTimeSeries } from "./frames";
-import { isoSeconds, type PanelViewProps } from "./panel-props";
+import type { PanelViewProps } from "./panel-props";
 import { ShapeHint } from "./panel-states";
-import { createTooltip, mountPlot } from "./plot-parts";
 import { timeSeriesPlot } from "./timeseries-plot";
 import { formatUnit } from "./units";
+import { useTimePlot } from "./use-time-plot";
 
 /**
  * Lines, areas or bars over time (stacked or not), with the thresholds as dashed lines, a
@@ -39,43 +39,15 @@ function TimeSeriesView({ panel, window, onZoom, data }: PanelViewProps & { data
     () => new Set(data.series.flatMap((s, i) => (hiddenNames.has(s.name) ? [i] : []))),
     [data, hiddenNames],
   );
-  const dark = useDarkTheme();
-  // The latest handler, read when a drag ends, so a new callback does not rebuild the plot.
-  const zoom = useRef(onZoom);
-  zoom.current = onZoom;
-  const zoomable = onZoom !== undefined;
-  const from = isoSeconds(window.from);
-  const to = isoSeconds(window.to);
   const { unit, decimals, thresholds, options } = panel;
-
-  useEffect(() => {
-    const element = plotArea.current;
-    const box = host.current;
-    if (!element || !box) return;
-    // The theme is read from CSS variables when the plot is built.
-    void dark;
-    const tooltip = createTooltip(box);
-    const unmount = mountPlot(element, (width, height) =>
-      timeSeriesPlot({
-        element,
-        width,
-        height,
-        data,
-        hidden,
-        panel: { unit, decimals, thresholds, options },
-        window: {
-          from: Number.isFinite(from) ? from : (data.x[0] ?? 0),
-          to: Number.isFinite(to) ? to : (data.x[data.x.length - 1] ?? 0),
-        },
-        tooltip,
-        onZoom: zoomable ? (a, b) => zoom.current?.(a, b) : undefined,
-      }),
-    );
-    return () => {
-      unmount();
-      tooltip.remove();
-    };
-  }, [data, hidden, dark, unit, decimals, thresholds, options, from, to, zoomable]);
+  const zoomable = useTimePlot(
+    { host, plotArea },
+    { window, onZoom },
+    data.x,
+    (frame) =>
+      timeSeriesPlot({ ...frame, data, hidden, panel: { unit, decimals, thresholds, options } }),
+    [data, hidden, unit, decimals, thresholds, options],
+  );
 
   const legend = options.legend ?? "bottom";
   const toggle = (name: string) =>
