@@ -15,6 +15,10 @@
  *    contexts, one new window), against one person opening it on another new window. Counted by
  *    the service's own telemetry store metric. Target: ≤ 1.5 × one viewer's.
  *
+ * 3. The tenant next door: another organization's project asking a TQL query
+ *    every 0.7 s, alone for 20 s (the control), while the viewers open the dashboard in Chromium,
+ *    and while the same viewers' requests come over HTTP with no browser; its p50/p99.
+ *
  * The last line is one JSON object.
  */
 import type { Page } from "playwright-core";
@@ -22,10 +26,11 @@ import type { DashboardView } from "../src/contracts/dashboards.js";
 import type { Metrics } from "../src/lib/metrics.js";
 import { startDashboard } from "../test/helpers/dashboard.js";
 import { benchBoard } from "./dashboards/board.js";
+import { neighbour } from "./dashboards/neighbour.js";
 import { INIT_SCRIPT, type PaintFigures, paint } from "./dashboards/page.js";
 import { replayBoard } from "./dashboards/replay.js";
 import { machine } from "./harness/process-figures.js";
-import { envNumber, log, printResult, withTempDir } from "./harness/run.js";
+import { envNumber, log, printResult, sleep, withTempDir } from "./harness/run.js";
 import { fmt, median, round } from "./harness/stats.js";
 import { insertSyntheticSpans } from "./harness/synthetic-spans.js";
 
@@ -33,6 +38,9 @@ const SPANS = envNumber("BENCH_DASHBOARD_SPANS", 1_000_000);
 const RUNS = envNumber("BENCH_DASHBOARD_RUNS", 5);
 const VIEWERS = envNumber("BENCH_DASHBOARD_VIEWERS", 10);
 const HOUR = 3_600_000;
+/** The neighbour's own spans, and how long it asks alone for the control. */
+const NEIGHBOUR_SPANS = 100_000;
+const NEIGHBOUR_CONTROL_MS = 20_000;
 
 /** Telemetry engine reads the service made so far (every read is timed by the store metric). */
 async function engineReads(metrics: Metrics): Promise<number> {
@@ -106,6 +114,13 @@ await withTempDir("dashboards", async (dir, cleanups) => {
     return `/projects/${dash.projectId}/dashboards/${board.id}?from=${from.toISOString()}&to=${to.toISOString()}`;
   };
 
+  const nextDoor = await neighbour(dash, NEIGHBOUR_SPANS);
+
+  const windowOf = (board: DashboardView) => {
+    const params = new URL(pathOf(board), "http://x").searchParams;
+    return { from: params.get("from") ?? "", to: params.get("to") ?? "" };
+  };
+
   log("Warm-up (assets, JIT)");
   await paint(page, pathOf(big));
   const bigRuns: PaintFigures[] = [];
@@ -121,13 +136,7 @@ await withTempDir("dashboards", async (dir, cleanups) => {
   log("The same requests without a browser");
   const serverOnly: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const window = new URL(pathOf(big), "http://x").searchParams;
-    serverOnly.push(
-      await replayBoard(dash.owner, dash.projectId, benchBoard(20), {
-        from: window.get("from") ?? "",
-        to: window.get("to") ?? "",
-      }),
-    );
+    serverOnly.push(await replayBoard(dash.owner, dash.projectId, benchBoard(20), windowOf(big)));
   }
 
   log("Engine reads: one viewer, then several at once");
@@ -138,9 +147,22 @@ await withTempDir("dashboards", async (dir, cleanups) => {
   const viewers = [page, ...(await Promise.all(Array.from({ length: VIEWERS - 1 }, openPage)))];
   const path = pathOf(big);
   await settled(deps.metrics);
+  log("The tenant next door: alone, then while the viewers open the dashboard");
+  const alone = await nextDoor.during(sleep(NEIGHBOUR_CONTROL_MS));
+  await settled(deps.metrics);
   const crowdBefore = await engineReads(deps.metrics);
-  const crowd = await Promise.all(viewers.map((viewer) => paint(viewer, path)));
-  const crowdReads = (await engineReads(deps.metrics)) - crowdBefore;
+  const crowdPaints = Promise.all(viewers.map((viewer) => paint(viewer, path)));
+  const beside = await nextDoor.during(crowdPaints);
+  const crowd = await crowdPaints;
+  // The neighbour's own queries are engine reads too: only the viewers' count here.
+  const crowdReads = (await engineReads(deps.metrics)) - crowdBefore - beside.queries;
+  // The same ten viewers' requests without their browsers, which share these two cores here.
+  const httpWindow = windowOf(big);
+  const besideHttp = await nextDoor.during(
+    Promise.all(
+      viewers.map(() => replayBoard(dash.owner, dash.projectId, benchBoard(20), httpWindow)),
+    ),
+  );
 
   const figures = (runs: PaintFigures[]) => {
     const ms = runs.map((r) => r.paintedMs);
@@ -180,6 +202,11 @@ await withTempDir("dashboards", async (dir, cleanups) => {
       ratio: round(crowdReads / Math.max(1, oneViewer)),
       slowestViewerPaintedMs: round(Math.max(...crowd.map((r) => r.paintedMs))),
       oneViewerPaintedMs: round(single.paintedMs),
+      // Another organization's project asking TQL queries one after another, alone (the
+      // control) and while the viewers open the dashboard, in this run.
+      neighbourAlone: alone,
+      neighbourBesideViewers: beside,
+      neighbourBesideViewersWithoutBrowsers: besideHttp,
       target: `${VIEWERS} viewers ≤ 1.5 × one viewer's engine reads`,
       met: crowdReads <= 1.5 * oneViewer,
     },
