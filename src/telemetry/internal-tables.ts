@@ -1,3 +1,4 @@
+import { SERVICE_EDGES } from "./service-edges-table.js";
 import {
   c,
   HIGH_VOLUME,
@@ -254,6 +255,7 @@ export const INTERNAL_TABLES: readonly TableDef[] = [
   sessions,
   errorOccurrences,
   occurrenceRecounts,
+  SERVICE_EDGES,
 ];
 
 /** Tables outside TQL that the engine derives from others' inserts (see DerivedTableDef). */

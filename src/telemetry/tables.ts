@@ -46,7 +46,8 @@ export type InternalTableName =
   | "sessions"
   | "error_occurrences"
   | "trace_data"
-  | "occurrence_recounts";
+  | "occurrence_recounts"
+  | "service_edges";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";
