@@ -150,3 +150,107 @@ export const TraceDetail = TraceFields.extend({
   root: SpanNode,
 }).meta({ id: "TraceDetail" });
 export type TraceDetail = z.infer<typeof TraceDetail>;
+
+/** Span kinds as stored (`span_kind`), the values of the `span_kind` filter. */
+export const SPAN_KINDS = [
+  "server",
+  "client",
+  "internal",
+  "producer",
+  "consumer",
+  "unspecified",
+] as const;
+export type SpanKind = (typeof SPAN_KINDS)[number];
+
+const Percentiles = {
+  p50Ms: z.number().nullable().describe("Median span duration in ms; null without spans"),
+  p95Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+};
+
+/** Spans, their rate, errors and durations over a stretch of time (a bucket, a window, a group). */
+const SpanFigures = {
+  count: z.number().int().describe("Spans"),
+  rate: z.number().describe("Spans per second"),
+  errors: z.number().int().describe("Spans with status error"),
+  errorRate: z.number().describe("errors / count, 0 without spans"),
+  ...Percentiles,
+};
+
+export const TraceStatsPoint = z.object({
+  time: z.string().describe("Start of the bucket, ISO 8601"),
+  ...SpanFigures,
+});
+export type TraceStatsPoint = z.infer<typeof TraceStatsPoint>;
+
+/** GET /v1/traces/stats: the spans following the filters, per bucket and over the window. */
+export const TraceStats = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    bucketSeconds: z.number().int(),
+    series: z.array(TraceStatsPoint).describe("Every bucket of the window, empty ones too"),
+    totals: z.object(SpanFigures),
+  })
+  .meta({ id: "TraceStats" });
+export type TraceStats = z.infer<typeof TraceStats>;
+
+/** What GET /v1/traces/group-by can sort its groups by. */
+export const TRACE_GROUP_SORTS = [
+  "count",
+  "rate",
+  "errors",
+  "error_rate",
+  "p50",
+  "p95",
+  "p99",
+  "value",
+] as const;
+export type TraceGroupSort = (typeof TRACE_GROUP_SORTS)[number];
+
+export const TraceGroup = z.object({
+  value: z
+    .string()
+    .describe("The field's value as text; '' for spans without it (an absent attribute)"),
+  ...SpanFigures,
+});
+export type TraceGroup = z.infer<typeof TraceGroup>;
+
+/** GET /v1/traces/group-by: the spans following the filters, per value of one field. */
+export const TraceGroupBy = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    by: z.string().describe("The field grouped by"),
+    groups: z.array(TraceGroup).describe("At most `limit`, in the order asked for"),
+    groupCount: z.number().int().describe("Groups in all, beyond the limit too"),
+    spanCount: z.number().int().describe("Spans in all groups"),
+  })
+  .meta({ id: "TraceGroupBy" });
+export type TraceGroupBy = z.infer<typeof TraceGroupBy>;
+
+/** The usual duration of one (service, operation) of a trace, over the hours before it. */
+export const SpanBaseline = z.object({
+  service: z.string(),
+  operation: z.string().describe("Span name"),
+  count: z.number().int().describe("Spans of this service and name in the baseline window"),
+  p50Ms: z.number().nullable().describe("Their median duration; null when there were none"),
+  p95Ms: z.number().nullable(),
+});
+export type SpanBaseline = z.infer<typeof SpanBaseline>;
+
+/** GET /v1/traces/{traceId}/baselines. */
+export const SpanBaselines = z
+  .object({
+    traceId: z.string(),
+    from: z.string().describe("Start of the baseline window: 24 h before the trace"),
+    to: z.string().describe("End of the baseline window: the trace's start"),
+    operations: z
+      .array(SpanBaseline)
+      .describe("One per (service, span name) of the trace, by service then name"),
+    truncated: z
+      .boolean()
+      .describe("True when the trace has more distinct operations than are compared"),
+  })
+  .meta({ id: "SpanBaselines" });
+export type SpanBaselines = z.infer<typeof SpanBaselines>;

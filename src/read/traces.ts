@@ -12,6 +12,12 @@ import type { ReadCtx } from "./read-deps.js";
 import { num, Sql, selectPage, whereClause } from "./sql.js";
 import { totalKey } from "./total-cache.js";
 import { nsToMs, type SpanView, toSpanView } from "./trace-lookup.js";
+import {
+  DurationParam,
+  outcomeConditions,
+  SpanFilterFields,
+  spanConditions,
+} from "./trace-span-filter.js";
 import { buildTraceTree, type TreeNode } from "./trace-tree.js";
 
 export const TraceIdParam = hexIdParam(32);
@@ -24,23 +30,24 @@ const SORT_COLUMNS: Record<(typeof TRACE_SORTS)[number], string> = {
 };
 
 export const ListTracesQuery = listQuery(TRACE_SORTS, {
-  min_duration: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(86_400_000)
-    .optional()
-    .describe("Only traces lasting at least this many milliseconds (e.g. 100, 500, 1000)"),
+  min_duration: DurationParam(
+    "Only traces lasting at least this many milliseconds (e.g. 100, 500, 1000)",
+  ),
+  max_duration: DurationParam("Only traces lasting at most this many milliseconds"),
   span_id: hexIdParam(16).optional().describe("Only the trace containing this span"),
   parent_span_id: hexIdParam(16)
     .optional()
     .describe("Only traces containing a span whose parent is this span"),
-  service: z
-    .string()
-    .min(1)
-    .max(256)
-    .optional()
-    .describe("Only traces with at least one span of this service"),
+  service: SpanFilterFields.service.describe(
+    "Only traces with a span of this service (the same span as `span_kind` and `filters`)",
+  ),
+  span_kind: SpanFilterFields.span_kind.describe(
+    "Only traces with a span of this kind (the same span as `service` and `filters`)",
+  ),
+  filters: SpanFilterFields.filters.describe(
+    "Only traces with a span matching every filter (and `service`, `span_kind`): a JSON array of " +
+      '`{"field","op","value"}`, field a column, `attributes.<key>` or `resource.<key>`',
+  ),
   status: z
     .enum(["ok", "error"])
     .optional()
@@ -93,21 +100,18 @@ export async function listTraces({
   // Span-level filters pick the traces; the summary then covers all of their spans in the window.
   const containing = (condition: string) =>
     `trace_id IN (SELECT trace_id FROM ${table} ${whereClause(sql, [...window, condition])})`;
+  const span = spanConditions(sql, query);
   const conditions = [
     ...window,
     ...(query.span_id ? [containing(`span_id = ${sql.bind(query.span_id)}`)] : []),
     ...(query.parent_span_id
       ? [containing(`parent_span_id = ${sql.bind(query.parent_span_id)}`)]
       : []),
-    ...(query.service ? [containing(`service_name = ${sql.bind(query.service)}`)] : []),
+    // One span meets the service, the kind and every filter together.
+    ...(span.length > 0 ? [containing(span.join(" AND "))] : []),
   ];
-  const having = [
-    ...(query.min_duration !== undefined
-      ? [`duration_ns >= ${sql.bind(query.min_duration * 1_000_000)}`]
-      : []),
-    ...(query.status === "error" ? ["error_count > 0"] : []),
-    ...(query.status === "ok" ? ["error_count = 0"] : []),
-  ];
+  // Status and durations are the whole trace's: any failed span, first start to last end.
+  const having = outcomeConditions(sql, query, "duration_ns", "error_count > 0");
   const grouped = `SELECT ${SUMMARY_SELECT} FROM ${table} ${whereClause(sql, conditions)}
     GROUP BY trace_id ${having.length > 0 ? `HAVING ${having.join(" AND ")}` : ""}`;
   const direction = query.sort_order === "asc" ? "ASC" : "DESC";
