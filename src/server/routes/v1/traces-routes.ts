@@ -3,13 +3,24 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { listOf } from "../../../contracts/pagination.js";
-import { SpanDetail, TraceDetail, TraceSpans, TraceSummary } from "../../../contracts/traces.js";
+import {
+  SpanBaselines,
+  SpanDetail,
+  TraceDetail,
+  TraceGroupBy,
+  TraceSpans,
+  TraceStats,
+  TraceSummary,
+} from "../../../contracts/traces.js";
+import { spanBaselines } from "../../../read/span-baselines.js";
+import { TraceGroupByQuery, traceGroupBy } from "../../../read/trace-group-by.js";
 import { traceDetailJson } from "../../../read/trace-json.js";
 import { getSpan, getTraceSpans, SpanIdParam } from "../../../read/trace-spans.js";
+import { TraceStatsQuery, traceStats } from "../../../read/trace-stats.js";
 import { getTrace, ListTracesQuery, listTraces, TraceIdParam } from "../../../read/traces.js";
 import { keyReader, readRoute } from "./read-route.js";
 
-/** GET /v1/traces and /v1/traces/:traceId. */
+/** GET /v1/traces, its stats and groups, and /v1/traces/:traceId with its spans and baselines. */
 export const tracesRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -21,11 +32,41 @@ export const tracesRoutes =
         summary: "Traces, newest first by start time",
         description:
           "One summary per trace: root service and operation, start, duration, span and error counts, services. " +
-          "Span filters (`span_id`, `parent_span_id`, `service`) select the traces containing such a span.",
+          "Span filters select the traces containing such a span: `span_id`, `parent_span_id`, and one " +
+          "span meeting `service`, `span_kind` and every filter of `filters` together. `status`, " +
+          "`min_duration` and `max_duration` are the whole trace's.",
         querystring: ListTracesQuery,
         response: listOf(TraceSummary),
       }),
       async (request) => listTraces({ ...reader(request), ...request.query }),
+    );
+    app.get(
+      "/traces/stats",
+      readRoute({
+        permission: "traces:read",
+        summary: "Span rate, errors and duration percentiles per bucket, following the filters",
+        description:
+          "Spans matching `service`, `span_kind`, `status`, `min_duration`/`max_duration` (the span's " +
+          "own) and every filter, per bucket of the window (at most 120, empty ones too) and over it: " +
+          "count, rate per second, errors, p50/p95/p99 duration. Window default: the last 24 h.",
+        querystring: TraceStatsQuery,
+        response: TraceStats,
+      }),
+      async (request) => traceStats({ ...reader(request), ...request.query }),
+    );
+    app.get(
+      "/traces/group-by",
+      readRoute({
+        permission: "traces:read",
+        summary: "Span figures per value of one field (e.g. p95 by http_route)",
+        description:
+          "The spans the stats would cover, grouped by `by` (a column, `attributes.<key>` or " +
+          "`resource.<key>`): count, rate, errors, error rate and p50/p95/p99 per group, sorted by " +
+          "`sort_by`, the first `limit` groups, with the number of groups and spans in all.",
+        querystring: TraceGroupByQuery,
+        response: TraceGroupBy,
+      }),
+      async (request) => traceGroupBy({ ...reader(request), ...request.query }),
     );
     app.get(
       "/traces/:traceId",
@@ -68,6 +109,19 @@ export const tracesRoutes =
           .type("application/json; charset=utf-8")
           .send(JSON.stringify(spans) as unknown as TraceSpans);
       },
+    );
+    app.get(
+      "/traces/:traceId/baselines",
+      readRoute({
+        permission: "traces:read",
+        summary: "The usual duration of each of a trace's operations, over the 24 h before it",
+        description:
+          "For each (service, span name) of the trace: how many such spans ran in the 24 hours " +
+          "before the trace started, and their p50 and p95 duration, to compare the trace's spans with.",
+        params: z.object({ traceId: TraceIdParam }),
+        response: SpanBaselines,
+      }),
+      async (request) => spanBaselines({ ...reader(request), traceId: request.params.traceId }),
     );
     app.get(
       "/traces/:traceId/spans/:spanId",
