@@ -1,3 +1,5 @@
+import { ATTRIBUTE_KEYS, ATTRIBUTE_VALUES } from "./attribute-catalog-tables.js";
+import type { DerivedTableDef } from "./derived-view.js";
 import { SERVICE_EDGES } from "./service-edges-table.js";
 import {
   c,
@@ -10,25 +12,7 @@ import {
   serviceName,
   source,
   type TableDef,
-  type TelemetryTableName,
 } from "./tables.js";
-
-/**
- * A table the engine fills itself: each of its materialized views inserts `SELECT columns FROM
- * source …` of every block inserted into `source` (it reads only that block: a cost per insert).
- */
-export interface DerivedTableDef extends TableDef {
-  views: readonly DerivedView[];
-}
-
-/** One materialized view: `SELECT columns FROM source [WHERE where] [GROUP BY groupBy]`. */
-export interface DerivedView {
-  name: string;
-  source: TelemetryTableName | "error_occurrences";
-  columns: string;
-  where?: string;
-  groupBy?: string;
-}
 
 const sessions: TableDef = {
   name: "sessions",
@@ -193,28 +177,6 @@ export const TRACE_DATA: DerivedTableDef = {
   ],
 };
 
-/** `SELECT … FROM source …` of one of a derived table's views, from the given table. */
-export function derivedSelect(view: DerivedView, source: string, where?: string): string {
-  const conditions = [view.where, where].filter((c): c is string => Boolean(c));
-  return [
-    `SELECT ${view.columns}`,
-    `FROM ${source}`,
-    ...(conditions.length > 0 ? [`WHERE ${conditions.join(" AND ")}`] : []),
-    ...(view.groupBy ? [`GROUP BY ${view.groupBy}`] : []),
-  ].join("\n");
-}
-
-/** `CREATE MATERIALIZED VIEW` of a derived table: `view` fills `target` from `source`'s inserts. */
-export function createViewSql(
-  view: DerivedView,
-  names: { view: string; target: string; source: string; onCluster?: string },
-): string {
-  return [
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${names.view}${names.onCluster ?? ""} TO ${names.target} AS`,
-    derivedSelect(view, names.source),
-  ].join("\n");
-}
-
 /**
  * Views and tables earlier releases created that nothing reads or writes any more, dropped at
  * start: `trace_index` (ADR 0014), replaced by `trace_data` (ADR 0016). Views first, so nothing
@@ -259,4 +221,8 @@ export const INTERNAL_TABLES: readonly TableDef[] = [
 ];
 
 /** Tables outside TQL that the engine derives from others' inserts (see DerivedTableDef). */
-export const DERIVED_TABLES: readonly DerivedTableDef[] = [TRACE_DATA];
+export const DERIVED_TABLES: readonly DerivedTableDef[] = [
+  TRACE_DATA,
+  ATTRIBUTE_KEYS,
+  ATTRIBUTE_VALUES,
+];

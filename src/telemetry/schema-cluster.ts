@@ -1,5 +1,5 @@
+import { createViewSql, type DerivedTableDef, type DerivedView } from "./derived-view.js";
 import { qualifiedName, quoteIdentifier } from "./executor.js";
-import { createViewSql, type DerivedTableDef, type DerivedView } from "./internal-tables.js";
 import type { SchemaLayout } from "./schema-layout.js";
 import { settingsLines, type TableDef, ttlClause } from "./tables.js";
 

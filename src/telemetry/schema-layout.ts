@@ -1,4 +1,4 @@
-import type { DerivedTableDef, DerivedView } from "./internal-tables.js";
+import type { DerivedTableDef, DerivedView } from "./derived-view.js";
 import type { TableDef } from "./tables.js";
 
 /** A physical table behind a table definition: one that stores rows, or a Distributed one. */

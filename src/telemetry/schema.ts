@@ -1,16 +1,11 @@
+import { createViewSql, derivedSelect } from "./derived-view.js";
 import {
   type QuerySettings,
   qualifiedName,
   quoteIdentifier,
   type TelemetryExecutor,
 } from "./executor.js";
-import {
-  createViewSql,
-  DERIVED_TABLES,
-  derivedSelect,
-  INTERNAL_TABLES,
-  OBSOLETE,
-} from "./internal-tables.js";
+import { DERIVED_TABLES, INTERNAL_TABLES, OBSOLETE } from "./internal-tables.js";
 import {
   applyRecountStatement,
   countsSecondSources,

@@ -47,7 +47,9 @@ export type InternalTableName =
   | "error_occurrences"
   | "trace_data"
   | "occurrence_recounts"
-  | "service_edges";
+  | "service_edges"
+  | "attribute_keys"
+  | "attribute_values";
 
 /** The tenant column: first in every ORDER BY, added to every TQL query, never visible to it. */
 export const PROJECT_COLUMN = "project_id";

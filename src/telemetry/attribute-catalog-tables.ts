@@ -1,0 +1,101 @@
+import { CATALOG_COLUMNS, MAX_CATALOG_VALUE_LENGTH } from "../contracts/attributes.js";
+import {
+  ATTRIBUTE_PREFIX,
+  EXPLORE_SOURCES,
+  type ExploreSource,
+  RESOURCE_PREFIX,
+  SOURCE_COLUMNS,
+} from "../contracts/explore-filters.js";
+import type { DerivedTableDef, DerivedView } from "./derived-view.js";
+import { c, LC, project, QUIET_DAYS_MERGED } from "./tables.js";
+
+/**
+ * Each row's fields as `(field, value)` text pairs, as the explorers' filters name them: every
+ * attribute as `attributes.<key>`, every resource attribute as `resource.<key>`, and the
+ * source's catalog columns that have a value ('' and 0 are none).
+ */
+function fieldPairs(source: ExploreSource): string {
+  const columns = CATALOG_COLUMNS[source].map((name) =>
+    SOURCE_COLUMNS[source][name] === "number"
+      ? `('${name}', if(${name} = 0, '', toString(${name})))`
+      : `('${name}', toString(${name}))`,
+  );
+  const map = (prefix: string, column: string) =>
+    `arrayMap((k, v) -> (concat('${prefix}', k), v), mapKeys(${column}), mapValues(${column}))`;
+  return `arrayConcat(
+    ${map(ATTRIBUTE_PREFIX, "attributes")},
+    ${map(RESOURCE_PREFIX, "resource_attributes")},
+    arrayFilter(p -> p.2 != '', [${columns.join(", ")}])) AS pair`;
+}
+
+const signal = c("signal", LC, "`traces`, `logs` or `metrics`: the table the rows counted are in");
+const field = c("field", LC, "`attributes.<key>`, `resource.<key>` or a column's name");
+const day = c("day", "Date", "UTC day of the rows counted");
+const rowCount = c("row_count", "UInt64", "Rows carrying the field (with this value)");
+
+/** Both tables: their rows are counts to add up, per project and source first (every read's key). */
+const catalogTable = {
+  engine: "SummingMergeTree",
+  partitionBy: "day",
+  ttlExpression: "day",
+  indexes: [],
+  // A past day ends as one part, its counts summed into one row per key.
+  liveSettings: QUIET_DAYS_MERGED,
+  shardingKey: "cityHash64(project_id, signal, field)",
+} as const;
+
+/**
+ * How often each field of each source was seen per day (docs/explore.md, "Attribute catalog"):
+ * what the field suggestions read, one key range per project and source.
+ */
+export const ATTRIBUTE_KEYS: DerivedTableDef = {
+  ...catalogTable,
+  name: "attribute_keys",
+  description:
+    "Fields of spans, logs and metric points per project and day, with how many rows carry them and how many of those values are numbers.",
+  columns: [
+    project,
+    signal,
+    field,
+    day,
+    rowCount,
+    c("numeric_count", "UInt64", "Of those rows, the ones whose value parses as a number"),
+  ],
+  engine: "SummingMergeTree((row_count, numeric_count))",
+  orderBy: "(project_id, signal, field, day)",
+  views: EXPLORE_SOURCES.map(
+    (source): DerivedView => ({
+      name: `attribute_keys_${source}_mv`,
+      source,
+      columns: `project_id, '${source}' AS signal, pair.1 AS field, toDate(timestamp) AS day,
+  count() AS row_count, countIf(isNotNull(toFloat64OrNull(pair.2))) AS numeric_count`,
+      arrayJoin: fieldPairs(source),
+      groupBy: "project_id, field, day",
+    }),
+  ),
+};
+
+/**
+ * How often each value of each field was seen per day, values up to MAX_CATALOG_VALUE_LENGTH
+ * characters: what the value suggestions read, one key range per field.
+ */
+export const ATTRIBUTE_VALUES: DerivedTableDef = {
+  ...catalogTable,
+  name: "attribute_values",
+  description:
+    "Values of spans', logs' and metric points' fields per project and day (up to 256 characters), with how many rows carry each.",
+  columns: [project, signal, field, c("value", "String", "The value, as text"), day, rowCount],
+  engine: "SummingMergeTree((row_count))",
+  orderBy: "(project_id, signal, field, value, day)",
+  views: EXPLORE_SOURCES.map(
+    (source): DerivedView => ({
+      name: `attribute_values_${source}_mv`,
+      source,
+      columns: `project_id, '${source}' AS signal, pair.1 AS field, pair.2 AS value,
+  toDate(timestamp) AS day, count() AS row_count`,
+      arrayJoin: fieldPairs(source),
+      where: `pair.2 != '' AND lengthUTF8(pair.2) <= ${MAX_CATALOG_VALUE_LENGTH}`,
+      groupBy: "project_id, field, value, day",
+    }),
+  ),
+};
