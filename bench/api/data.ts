@@ -35,14 +35,21 @@ export function recordingExecutor(inner: TelemetryExecutor, into: Captured[]): T
 }
 
 /** Sends the demo dataset through the service's OTLP endpoint, with progress on stderr. */
-export async function load(url: string, key: string, spans: number, seed: number, label: string) {
+export async function load(
+  url: string,
+  key: string,
+  spans: number,
+  seed: number,
+  label: string,
+  windowMs = 24 * 3600_000,
+) {
   const { demoRequests } = await import("../../src/demo/generator.js");
   const { sendAll } = await import("../../src/demo/sender.js");
   const started = performance.now();
   let sent = 0;
   let shown = 0;
   const summary = await sendAll(
-    demoRequests({ spans, batchSpans: 1000, windowMs: 24 * 3600_000, nowMs: Date.now(), seed }),
+    demoRequests({ spans, batchSpans: 1000, windowMs, nowMs: Date.now(), seed }),
     {
       url,
       key,
