@@ -69,27 +69,38 @@ describe("where the services area links", () => {
     expect(query(href).get("range")).toBe("6h");
   });
 
-  it("an edge into a service opens that service's traces that pass through the caller", () => {
+  it("an edge into a service opens the traces where that service served a call", () => {
     const href = edgeTracesHref("p1", SPEC, {
       source: "api-gateway",
       target: "orders",
       targetKind: "service",
     });
-    expect(query(href).get("service")).toBe("api-gateway");
-    expect(filters(href)).toEqual([{ field: "service_name", op: "=", value: "orders" }]);
+    expect(query(href).has("service")).toBe(false);
+    expect(filters(href)).toEqual([
+      { field: "service_name", op: "=", value: "orders" },
+      { field: "span_kind", op: "in", value: ["server", "consumer"] },
+    ]);
   });
 
-  it("an edge into a database opens the caller's client spans naming it", () => {
-    const href = edgeTracesHref("p1", SPEC, {
-      source: "orders",
-      target: "postgresql",
-      targetKind: "database",
-    });
-    expect(query(href).has("service")).toBe(false);
-    const list = filters(href) as { field: string; value: string }[];
-    expect(list[0]).toEqual({ field: "service_name", op: "=", value: "orders" });
-    expect(list).toContainEqual({ field: "span_kind", op: "=", value: "client" });
-    expect(list.some((f) => f.value === "postgresql")).toBe(true);
+  it("an edge into a database, an address or a queue opens the caller's calls naming it", () => {
+    const into = (target: string, targetKind: "database" | "external" | "messaging") =>
+      filters(edgeTracesHref("p1", SPEC, { source: "orders", target, targetKind }));
+    const caller = { field: "service_name", op: "=", value: "orders" };
+    expect(into("postgresql/shop", "database")).toEqual([
+      caller,
+      { field: "span_kind", op: "=", value: "client" },
+      { field: "attributes.db.system.name", op: "=", value: "postgresql" },
+    ]);
+    expect(into("api.stripe.com", "external")).toEqual([
+      caller,
+      { field: "span_kind", op: "=", value: "client" },
+      { field: "attributes.server.address", op: "=", value: "api.stripe.com" },
+    ]);
+    expect(into("kafka/orders", "messaging")).toEqual([
+      caller,
+      { field: "span_kind", op: "=", value: "producer" },
+      { field: "attributes.messaging.system", op: "=", value: "kafka" },
+    ]);
   });
 
   it("a service node opens its page, another node the calls into it; logs follow the service", () => {

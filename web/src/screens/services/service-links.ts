@@ -76,27 +76,34 @@ export const errorHref = (projectId: string, errorId: string): string =>
   projectPath(projectId, "errors", errorId);
 
 /**
- * The span filters that find calls into a node that is not a service: the caller's client spans
- * naming that database or address.
+ * The span filters that find calls into a node that is not a service, as the ingest names
+ * nodes (docs/services.md): a database is `system` or `system/namespace` (`db.system.name`),
+ * a queue `system` or `system/destination` (`messaging.system`), an external node its address
+ * (`server.address`). A filter names one attribute: spans that give only the older key
+ * (`db.system`, `peer.service`) are not found by it.
  */
 export function calleeFilters(kind: ServiceMapNode["kind"], name: string): Filter[] {
+  const [system = name] = name.split("/", 1);
   switch (kind) {
     case "database":
-      return [equals("span_kind", "client"), equals("attributes.db.system", name)];
+      return [equals("span_kind", "client"), equals("attributes.db.system.name", system)];
+    case "messaging":
+      return [equals("span_kind", "producer"), equals("attributes.messaging.system", system)];
     case "external":
       return [equals("span_kind", "client"), equals("attributes.server.address", name)];
-    case "messaging":
-      return [equals("span_kind", "producer"), equals("attributes.messaging.system", name)];
     default:
-      return [equals("service_name", name)];
+      return [equals("service_name", name), ENTRY_SPANS];
   }
 }
 
+/** A service's entry spans: what a call into it starts. */
+const ENTRY_SPANS: Filter = { field: "span_kind", op: "in", value: ["server", "consumer"] };
+
 /**
- * The traces of one edge: the target's spans called by the source. A called service's spans
- * are its own (entry spans are what a call into it starts), in traces that also pass through
- * the source; a database, an external address or a queue has no spans of its own, so the
- * source's calls that name it stand for them.
+ * The traces of one edge. The traces screen's filters all hold for one span, so an edge into a
+ * service opens the traces where the target served a call (its entry spans; callers other than
+ * the source are not told apart). Into a database, an address or a queue, which send no spans,
+ * the source's calls naming it.
  */
 export function edgeTracesHref(
   projectId: string,
@@ -104,7 +111,7 @@ export function edgeTracesHref(
   edge: Pick<ServiceEdge, "source" | "target" | "targetKind">,
 ): string {
   if (edge.targetKind === "service")
-    return tracesHref(projectId, spec, [equals("service_name", edge.target)], edge.source);
+    return tracesHref(projectId, spec, calleeFilters("service", edge.target));
   return tracesHref(projectId, spec, [
     equals("service_name", edge.source),
     ...calleeFilters(edge.targetKind, edge.target),
