@@ -37,6 +37,7 @@ import { healthRoutes } from "./routes/health-routes.js";
 import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { alertsRoutes } from "./routes/v1/alerts-routes.js";
+import { attributeRoutes } from "./routes/v1/attribute-routes.js";
 import { dashboardQueryRoutes } from "./routes/v1/dashboard-query-routes.js";
 import { errorsRoutes } from "./routes/v1/errors-routes.js";
 import { httpMetricsRoutes } from "./routes/v1/http-metrics-routes.js";
@@ -69,6 +70,7 @@ export const READ_ROUTES: readonly RouteModule[] = [
   incidentsRoutes,
   alertsRoutes,
   statusPagesRoutes,
+  attributeRoutes,
 ];
 
 /** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
