@@ -45,6 +45,7 @@ import { incidentsRoutes } from "./routes/v1/incidents-routes.js";
 import { infraRoutes } from "./routes/v1/infra-routes.js";
 import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
+import { metricsRoutes } from "./routes/v1/metrics-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
 import { sessionsRoutes } from "./routes/v1/sessions-routes.js";
 import { statusPagesRoutes } from "./routes/v1/status-pages-routes.js";
@@ -66,6 +67,7 @@ export const READ_ROUTES: readonly RouteModule[] = [
   httpMetricsRoutes,
   sessionsRoutes,
   infraRoutes,
+  metricsRoutes,
   aiRoutes,
   incidentsRoutes,
   alertsRoutes,
