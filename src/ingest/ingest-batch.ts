@@ -1,4 +1,5 @@
 import type { ErrorSeverity } from "../contracts/error-groups.js";
+import type { ServiceNodeKind } from "../contracts/services.js";
 import type { UnixTime } from "../telemetry/unix-time.js";
 import type { AttributeLimits } from "./otlp/values.js";
 
@@ -37,6 +38,21 @@ export interface HttpObservation {
   failed: boolean;
 }
 
+/**
+ * One call on the service map (derive/service-edges.ts): from a service to a service, database,
+ * external host or message system, or (source '') one entry span of the target service.
+ */
+export interface EdgeObservation {
+  projectId: string;
+  /** Start of the minute, epoch seconds. */
+  minute: number;
+  source: string;
+  target: string;
+  targetKind: ServiceNodeKind;
+  durationMs: number;
+  failed: boolean;
+}
+
 /** One span, log, error or AI span seen in a browser or user session. */
 export interface SessionTouch {
   projectId: string;
@@ -63,6 +79,7 @@ export interface IngestBatch {
   http: HttpObservation[];
   errors: ErrorOccurrence[];
   sessions: SessionTouch[];
+  edges: EdgeObservation[];
 }
 
 export const emptyBatch = (): IngestBatch => ({
@@ -73,6 +90,7 @@ export const emptyBatch = (): IngestBatch => ({
   http: [],
   errors: [],
   sessions: [],
+  edges: [],
 });
 
 /** Rows the batch will write, for queue accounting. */
