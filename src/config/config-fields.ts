@@ -41,6 +41,8 @@ export const DEFAULT_INGEST = {
   perMinute: 12_000,
   maxInflightBytes: 256 * 1024 * 1024,
   writeIntervalMs: 250,
+  serviceEdgeWaitSeconds: 10,
+  serviceEdgeMaxPending: 50_000,
 };
 
 export const DEFAULT_HTTP = {

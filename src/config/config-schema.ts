@@ -210,6 +210,16 @@ export const Config = z
          * sender can join goes at once (docs/ingestion.md, Write cadence).
          */
         writeIntervalMs: integer(0, 10_000).default(DEFAULT_INGEST.writeIntervalMs),
+        /**
+         * How long a client span waits for the server span it caused (or the reverse) to find a
+         * service map edge; a client span still alone then is a call to the peer it names
+         * (docs/services.md).
+         */
+        serviceEdgeWaitSeconds: integer(1, 600).default(DEFAULT_INGEST.serviceEdgeWaitSeconds),
+        /** Spans waiting for their other half at most; beyond, a span finds no edge (counted). */
+        serviceEdgeMaxPending: integer(100, 10_000_000).default(
+          DEFAULT_INGEST.serviceEdgeMaxPending,
+        ),
       })
       .strict()
       .default(DEFAULT_INGEST),

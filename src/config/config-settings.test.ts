@@ -180,4 +180,24 @@ describe("loadConfig: defaults and settings", () => {
     });
     expect(config.ingest.maxInflightBytes).toBe(64 * 1024 * 1024);
   });
+
+  it("has the service map's pairing defaults, and reads their variables", () => {
+    expect(loadConfig({ env: {} }).ingest).toMatchObject({
+      serviceEdgeWaitSeconds: 10,
+      serviceEdgeMaxPending: 50_000,
+    });
+    const config = loadConfig({
+      env: {
+        VIGIL_INGEST_SERVICE_EDGE_WAIT_SECONDS: "30",
+        VIGIL_INGEST_SERVICE_EDGE_MAX_PENDING: "1000",
+      },
+    });
+    expect(config.ingest).toMatchObject({
+      serviceEdgeWaitSeconds: 30,
+      serviceEdgeMaxPending: 1000,
+    });
+    expect(() => loadConfig({ env: { VIGIL_INGEST_SERVICE_EDGE_WAIT_SECONDS: "0" } })).toThrow(
+      /VIGIL_INGEST_SERVICE_EDGE_WAIT_SECONDS/,
+    );
+  });
 });

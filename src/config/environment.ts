@@ -59,6 +59,8 @@ export const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_INGEST_RATE_LIMIT_PER_MINUTE: ["ingest", "perMinute"],
   VIGIL_INGEST_MAX_INFLIGHT_BYTES: ["ingest", "maxInflightBytes"],
   VIGIL_INGEST_WRITE_INTERVAL_MS: ["ingest", "writeIntervalMs"],
+  VIGIL_INGEST_SERVICE_EDGE_WAIT_SECONDS: ["ingest", "serviceEdgeWaitSeconds"],
+  VIGIL_INGEST_SERVICE_EDGE_MAX_PENDING: ["ingest", "serviceEdgeMaxPending"],
   VIGIL_AI_PRICES: ["ai", "prices"],
   VIGIL_MONITORS_ENABLED: ["monitors", "enabled"],
   VIGIL_MONITORS_CONCURRENCY: ["monitors", "concurrency"],

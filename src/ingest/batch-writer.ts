@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { InvalidInputError, UnavailableError } from "../lib/domain-errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { summarizeHttp } from "./derive/http.js";
+import { summarizeEdges } from "./derive/service-edges-rows.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
 import type { ErrorGroupStore, ErrorTransition } from "./error-groups.js";
 import { batchSize, type IngestBatch, type Row } from "./ingest-batch.js";
@@ -355,6 +356,7 @@ export class BatchWriter {
       ["ai_spans", () => concat("aiSpans")],
       ["http_requests", () => summarizeHttp(concat("http"))],
       ["sessions", () => summarizeSessions(concat("sessions"), this.agents)],
+      ["service_edges", () => summarizeEdges(concat("edges"))],
     ];
     const failed = new Map<string, unknown>();
     await Promise.all(

@@ -8,8 +8,14 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { UnixTime } from "../telemetry/unix-time.js";
 import { BatchWriter } from "./batch-writer.js";
 import { PriceTable } from "./derive/ai-prices.js";
+import { ServiceEdges } from "./derive/service-edges.js";
 import { ErrorGroupStore, type ErrorTransition } from "./error-groups.js";
-import type { MappedRequest, MappingOptions } from "./ingest-batch.js";
+import {
+  type EdgeObservation,
+  emptyBatch,
+  type MappedRequest,
+  type MappingOptions,
+} from "./ingest-batch.js";
 import { mapLogs } from "./map-logs.js";
 import { mapMetrics } from "./map-metrics.js";
 import { mapTraces } from "./map-traces.js";
@@ -84,6 +90,26 @@ export function createIngestService(deps: IngestDeps): IngestService {
     maxValueLength: config.ingest.maxAttributeLength,
     maxAttributes: config.ingest.maxAttributes,
   };
+  // The service map's pairing (docs/services.md): calls whose other half arrives later, or never,
+  // are written by the sweep in a batch of their own.
+  const edges = new ServiceEdges({
+    waitMs: config.ingest.serviceEdgeWaitSeconds * 1000,
+    maxPending: config.ingest.serviceEdgeMaxPending,
+    count: (outcome, n) => deps.metrics.serviceEdgeSpans.inc({ outcome }, n),
+  });
+  const writeEdges = async (observations: EdgeObservation[]) => {
+    if (observations.length === 0) return;
+    try {
+      await writer.submit({ ...emptyBatch(), edges: observations });
+    } catch (error) {
+      deps.logger.warn({ err: error, calls: observations.length }, "service map calls not written");
+    }
+  };
+  const sweep = setInterval(
+    () => void writeEdges(edges.expire()),
+    Math.min(1000, config.ingest.serviceEdgeWaitSeconds * 1000),
+  );
+  sweep.unref();
 
   return {
     errorGroups,
@@ -98,6 +124,8 @@ export function createIngestService(deps: IngestDeps): IngestService {
       );
       // Each signal's own rows share its name; the rest of the batch is derived from them.
       const accepted = mapped.batch[signal].length;
+      if (signal === "traces")
+        mapped.batch.edges = edges.observe(actor.projectId, mapped.batch.traces);
       // One SDK process of one key: requests of a sender that waits for each answer are not held
       // back to share a write (BatchWriter.submit).
       if (accepted > 0) await writer.submit(mapped.batch, `${actor.keyId} ${mapped.sender}`);
@@ -107,6 +135,11 @@ export function createIngestService(deps: IngestDeps): IngestService {
       return { accepted, rejected: mapped.rejected, message: mapped.reasons.join("; ") };
     },
     queue: () => ({ pendingRows: writer.pendingRows, oldestWaitMs: writer.oldestWaitMs }),
-    close: () => writer.close(),
+    async close() {
+      clearInterval(sweep);
+      // Waits end now: a lone client span is a call to its peer, as when its wait runs out.
+      await writeEdges(edges.flush());
+      await writer.close();
+    },
   };
 }

@@ -12,6 +12,8 @@ export interface Metrics {
   ingestedItems: Counter<"signal" | "outcome">;
   /** Error groups created or regressed by ingestion. */
   errorGroupTransitions: Counter<"kind">;
+  /** What the service map's pairing made of spans, by outcome (ingest/derive/service-edges.ts). */
+  serviceEdgeSpans: Counter<"outcome">;
   /** Monitor checks by trigger (scheduled, manual) and outcome (passed, failed). */
   monitorChecks: Counter<"trigger" | "outcome">;
   /** Scheduled checks skipped because the monitor's previous run was still going. */
@@ -96,6 +98,14 @@ export function createMetrics(): Metrics {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const serviceEdgeSpans = new Counter({
+    name: "vigil_service_edge_spans_total",
+    help: "Spans the service map's pairing looked at, by outcome: paired (a call met the span it caused), immediate (a database call), external (a client span nobody answered, recorded as a call to its peer), expired (left unpaired, nothing recorded), dropped (the store of waiting spans was full)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of ["paired", "immediate", "external", "expired", "dropped"])
+    serviceEdgeSpans.inc({ outcome }, 0);
   const monitorChecks = new Counter({
     name: "vigil_monitor_checks_total",
     help: "Monitor checks by trigger and outcome",
@@ -231,6 +241,7 @@ export function createMetrics(): Metrics {
     webhookQueueSeconds,
     ingestedItems,
     errorGroupTransitions,
+    serviceEdgeSpans,
     monitorChecks,
     monitorChecksSkipped,
     monitorScheduleLag,
