@@ -187,6 +187,14 @@ describe("traces explorer: filters, stats, group-by, baselines", () => {
     // One span must match every filter: the db span has no tier, the tiered span no db.system.
     expect(await ids(filters([tier, { field: "attributes.db.system", op: "exists" }]))).toEqual([]);
     expect(await ids(`service=billing&${filters([env])}`)).toEqual([]);
+    // `service` is its own span (traces through it), as the service map's edge links expect.
+    const cart = { field: "http_route", op: "=", value: "/cart" };
+    expect(
+      await ids(
+        `service=shop&${filters([cart, { field: "span_kind", op: "=", value: "server" }])}`,
+      ),
+    ).toEqual([T1, T2, TB]);
+    expect(await ids(`service=billing&${filters([cart])}`)).toEqual([]);
   });
 
   it("filters traces by span kind and a duration range", async () => {

@@ -38,14 +38,12 @@ export const ListTracesQuery = listQuery(TRACE_SORTS, {
   parent_span_id: hexIdParam(16)
     .optional()
     .describe("Only traces containing a span whose parent is this span"),
-  service: SpanFilterFields.service.describe(
-    "Only traces with a span of this service (the same span as `span_kind` and `filters`)",
-  ),
+  service: SpanFilterFields.service.describe("Only traces with at least one span of this service"),
   span_kind: SpanFilterFields.span_kind.describe(
-    "Only traces with a span of this kind (the same span as `service` and `filters`)",
+    "Only traces with a span of this kind (the same span as matches `filters`)",
   ),
   filters: SpanFilterFields.filters.describe(
-    "Only traces with a span matching every filter (and `service`, `span_kind`): a JSON array of " +
+    "Only traces with one span matching every filter (and `span_kind`): a JSON array of " +
       '`{"field","op","value"}`, field a column, `attributes.<key>` or `resource.<key>`',
   ),
   status: z
@@ -100,14 +98,16 @@ export async function listTraces({
   // Span-level filters pick the traces; the summary then covers all of their spans in the window.
   const containing = (condition: string) =>
     `trace_id IN (SELECT trace_id FROM ${table} ${whereClause(sql, [...window, condition])})`;
-  const span = spanConditions(sql, query);
+  const { service, ...spanFilter } = query;
+  const span = spanConditions(sql, spanFilter);
   const conditions = [
     ...window,
     ...(query.span_id ? [containing(`span_id = ${sql.bind(query.span_id)}`)] : []),
     ...(query.parent_span_id
       ? [containing(`parent_span_id = ${sql.bind(query.parent_span_id)}`)]
       : []),
-    // One span meets the service, the kind and every filter together.
+    ...(service ? [containing(`service_name = ${sql.bind(service)}`)] : []),
+    // One span meets the kind and every filter together.
     ...(span.length > 0 ? [containing(span.join(" AND "))] : []),
   ];
   // Status and durations are the whole trace's: any failed span, first start to last end.

@@ -32,9 +32,9 @@ export const tracesRoutes =
         summary: "Traces, newest first by start time",
         description:
           "One summary per trace: root service and operation, start, duration, span and error counts, services. " +
-          "Span filters select the traces containing such a span: `span_id`, `parent_span_id`, and one " +
-          "span meeting `service`, `span_kind` and every filter of `filters` together. `status`, " +
-          "`min_duration` and `max_duration` are the whole trace's.",
+          "Span filters select the traces containing such a span: `span_id`, `parent_span_id`, " +
+          "`service`, and one span meeting `span_kind` and every filter of `filters` together. " +
+          "`status`, `min_duration` and `max_duration` are the whole trace's.",
         querystring: ListTracesQuery,
         response: listOf(TraceSummary),
       }),
