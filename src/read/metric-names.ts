@@ -27,8 +27,8 @@ export type MetricNamesQuery = z.infer<typeof MetricNamesQuery>;
 type NameRow = {
   name: string;
   type: MetricNameView["type"];
-  unit: string;
-  description: string;
+  last_unit: string;
+  last_description: string;
   temporality: MetricNameView["temporality"];
   monotonic: boolean | number;
   points: string | number;
@@ -66,12 +66,13 @@ export async function metricNames({
     conditions.push(`(metric_name ILIKE ${pattern} OR description ILIKE ${pattern})`);
   }
   const where = whereClause(sql, conditions);
-  // The latest non-empty unit and description: a newer SDK may have fixed them.
+  // The latest non-empty unit and description (a newer SDK may have fixed them), under names
+  // of their own: an alias named like a column would stand for it in WHERE.
   const latest = (column: string) =>
     `tupleElement(argMaxIf((${column}, timestamp), timestamp, ${column} != ''), 1)`;
   const names = await sql.query<NameRow>(
-    `SELECT metric_name AS name, metric_type AS type, ${latest("unit")} AS unit,
-       ${latest("description")} AS description,
+    `SELECT metric_name AS name, metric_type AS type, ${latest("unit")} AS last_unit,
+       ${latest("description")} AS last_description,
        argMax(aggregation_temporality, timestamp) AS temporality,
        argMax(is_monotonic, timestamp) AS monotonic, count() AS points,
        toUnixTimestamp64Milli(max(timestamp)) AS last_ms
@@ -100,8 +101,8 @@ export async function metricNames({
       return {
         name: row.name,
         type: row.type,
-        unit: row.unit,
-        description: row.description,
+        unit: row.last_unit,
+        description: row.last_description,
         temporality: row.temporality,
         monotonic: Boolean(Number(row.monotonic)),
         attributeKeys: detail?.attribute_keys ?? [],
