@@ -6,21 +6,19 @@ import {
   type LogsDashboard,
 } from "../contracts/logs.js";
 import type { Page } from "../contracts/pagination.js";
-import { SOURCES } from "../contracts/telemetry-sources.js";
 import { NotFoundError } from "../lib/domain-errors.js";
 import {
   bucketMs,
   bucketStarts,
   CountParam,
   dashboardWindow,
-  hexIdParam,
   isoMs,
   listQuery,
   resolveWindow,
   WindowQuery,
 } from "../lib/list-params.js";
+import { LogFilterQuery, logFilterConditions } from "./log-filter.js";
 import type { ReadCtx } from "./read-deps.js";
-import { searchConditions, searchTerms } from "./search.js";
 import { countCap, num, Sql, selectPage, textOrNull, whereClause } from "./sql.js";
 
 const LOG_SORTS = ["timestamp", "level", "service"] as const;
@@ -30,29 +28,15 @@ const SORT_COLUMNS: Record<(typeof LOG_SORTS)[number], string> = {
   service: "service_name",
 };
 
-export const ListLogsQuery = listQuery(LOG_SORTS, {
-  level: z.enum(LOG_LEVELS).optional().describe("Only records of this level"),
-  source: z.enum(SOURCES).optional().describe("Only browser (frontend) or server (backend) logs"),
-  search: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe(
-      'Full text over messages: every word or "quoted phrase" must occur, case-insensitively',
-    ),
-  service: z.string().min(1).max(256).optional().describe("Only records of this service"),
-  trace_id: hexIdParam(32).optional().describe("Only records logged inside this trace"),
-  count: CountParam,
-});
+export const ListLogsQuery = listQuery(LOG_SORTS, { ...LogFilterQuery.shape, count: CountParam });
 export type ListLogsQuery = z.infer<typeof ListLogsQuery>;
 
-const SUMMARY_COLUMNS = `id, toUnixTimestamp64Milli(timestamp) AS ts, level, severity_text,
+export const SUMMARY_COLUMNS = `id, toUnixTimestamp64Milli(timestamp) AS ts, level, severity_text,
   severity_number, service_name, message, source, trace_id, span_id, session_id, user_id`;
 
-type LogRow = Record<string, unknown>;
+export type LogRow = Record<string, unknown>;
 
-function toSummary(row: LogRow): LogSummary {
+export function toSummary(row: LogRow): LogSummary {
   return {
     id: String(row.id),
     timestamp: isoMs(num(row.ts)),
@@ -82,13 +66,7 @@ export async function listLogs({
   const deps = ctx.deps.read;
   const sql = new Sql(deps.telemetry, projectId);
   const window = resolveWindow(query, deps.clock.now().getTime());
-  const filters = [
-    ...(query.level ? [`level = ${sql.bind(query.level)}`] : []),
-    ...(query.source ? [`source = ${sql.bind(query.source)}`] : []),
-    ...(query.service ? [`service_name = ${sql.bind(query.service)}`] : []),
-    ...(query.trace_id ? [`trace_id = ${sql.bind(query.trace_id)}`] : []),
-    ...searchConditions(sql, "message", query.search ? searchTerms(query.search) : []),
-  ];
+  const filters = logFilterConditions(sql, query);
   const where = whereClause(sql, [...sql.within("timestamp", window), ...filters]);
   const capped = query.count === "estimate" && filters.length > 0;
   const table = sql.table("logs");
@@ -112,6 +90,12 @@ export async function listLogs({
 
 const LOG_ID = /^log_([0-9a-f]{12})[0-9a-f]{16}$/;
 
+/** The millisecond a log id holds (ids are time-sortable), or undefined when it is not a log id. */
+export function logIdMs(logId: string): number | undefined {
+  const match = LOG_ID.exec(logId);
+  return match ? Number.parseInt(match[1] as string, 16) : undefined;
+}
+
 /** One record with everything it carries. The id holds its millisecond, so the lookup reads one granule range. */
 export async function getLog({
   ctx,
@@ -123,9 +107,8 @@ export async function getLog({
   logId: string;
 }): Promise<LogDetail> {
   const deps = ctx.deps.read;
-  const match = LOG_ID.exec(logId);
-  if (!match) throw new NotFoundError("Log", logId);
-  const ms = Number.parseInt(match[1] as string, 16);
+  const ms = logIdMs(logId);
+  if (ms === undefined) throw new NotFoundError("Log", logId);
   const sql = new Sql(deps.telemetry, projectId);
   const [row] = await sql.query<LogRow>(
     `SELECT ${SUMMARY_COLUMNS}, toUnixTimestamp64Milli(observed_timestamp) AS observed_ms,
@@ -150,7 +133,7 @@ export async function getLog({
 }
 
 export const LogsDashboardQuery = z
-  .object({ ...WindowQuery.shape, service: ListLogsQuery.shape.service })
+  .object({ ...WindowQuery.shape, service: LogFilterQuery.shape.service })
   .strict();
 export type LogsDashboardQuery = z.infer<typeof LogsDashboardQuery>;
 
