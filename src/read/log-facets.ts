@@ -1,0 +1,153 @@
+import { z } from "zod";
+import type { LogFacet, LogFacets } from "../contracts/logs.js";
+import { dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
+import { LogFilterQuery, logFilterConditions } from "./log-filter.js";
+import type { ReadCtx } from "./read-deps.js";
+import { num, Sql, whereClause } from "./sql.js";
+
+export const LogFacetsQuery = z
+  .object({
+    ...LogFilterQuery.shape,
+    ...WindowQuery.shape,
+    values: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(10)
+      .describe("The most frequent values each facet lists, 1–50"),
+    keys: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .default(10)
+      .describe("How many attribute keys get a facet (the most frequent), 0–50"),
+  })
+  .strict();
+export type LogFacetsQuery = z.infer<typeof LogFacetsQuery>;
+
+/**
+ * Attribute facets are counted over at most this many of the newest matching records: reading
+ * every record's attribute maps would cost far more than the list itself on a large window.
+ */
+export const FACET_SAMPLE_ROWS = 10_000;
+
+/** The columns with a facet of their own, always present and counted exactly. */
+const COLUMN_FACETS = ["service_name", "level", "source"] as const;
+
+/** Shown as the service facet already. */
+const SKIPPED_KEYS = ["resource.service.name"];
+
+interface FacetRow {
+  field: string;
+  value: string;
+  c: string;
+  field_rows: string;
+  distinct_values: string;
+}
+
+/** Per field: its rows' count and distinct values beside each value's count, top `values` by field. */
+const ranked = (pairs: string, extra = "") =>
+  `SELECT field, value, c, field_rows, distinct_values${extra} FROM (
+     SELECT field, value, c, sum(c) OVER (PARTITION BY field) AS field_rows,
+            count() OVER (PARTITION BY field) AS distinct_values
+     FROM (${pairs}))`;
+
+/**
+ * Value counts of the records the list shows (its filters, search included, over the window,
+ * default 24h): service, level and source exactly, over every matching record; then the most
+ * frequent attribute and resource keys with their most frequent values, over the newest
+ * FACET_SAMPLE_ROWS matching records (exact when no more match, `sampled` otherwise).
+ */
+export async function logFacets({
+  ctx,
+  projectId,
+  ...query
+}: { ctx: ReadCtx; projectId: string } & LogFacetsQuery): Promise<LogFacets> {
+  const deps = ctx.deps.read;
+  const window = dashboardWindow(query, deps.clock.now().getTime());
+  const sql = new Sql(deps.telemetry, projectId);
+  const table = sql.table("logs");
+  const where = whereClause(sql, [
+    ...sql.within("timestamp", window),
+    ...logFilterConditions(sql, query),
+  ]);
+  const columnPairs = COLUMN_FACETS.map((c) => `('${c}', toString(${c}))`).join(", ");
+  const attributePairs = ["attributes", "resource_attributes"]
+    .map(
+      (map) =>
+        `arrayMap((k, v) -> ('${map === "attributes" ? "attributes" : "resource"}.' || k, v), mapKeys(${map}), mapValues(${map}))`,
+    )
+    .join(", ");
+  const [columnRows, attributeRows] = await Promise.all([
+    sql.query<FacetRow>(
+      `${ranked(
+        `SELECT kv.1 AS field, kv.2 AS value, sum(c) AS c FROM (
+           SELECT ${COLUMN_FACETS.join(", ")}, count() AS c FROM ${table} ${where}
+           GROUP BY ${COLUMN_FACETS.join(", ")})
+         ARRAY JOIN [${columnPairs}] AS kv GROUP BY field, value`,
+      )} ORDER BY field, c DESC, value LIMIT ${query.values} BY field`,
+    ),
+    query.keys === 0
+      ? Promise.resolve([])
+      : sql.query<FacetRow>(
+          `SELECT field, value, c, field_rows, distinct_values FROM (
+             ${ranked(
+               `SELECT kv.1 AS field, kv.2 AS value, count() AS c FROM (
+                  SELECT attributes, resource_attributes FROM ${table} ${where}
+                  ORDER BY timestamp DESC LIMIT ${FACET_SAMPLE_ROWS})
+                ARRAY JOIN arrayConcat(${attributePairs}) AS kv
+                WHERE field NOT IN (${SKIPPED_KEYS.map((k) => `'${k}'`).join(", ")})
+                GROUP BY field, value`,
+               ", dense_rank() OVER (ORDER BY field_rows DESC, field) AS field_rank",
+             )})
+           WHERE field_rank <= ${query.keys}
+           ORDER BY field_rows DESC, field, c DESC, value LIMIT ${query.values} BY field`,
+        ),
+  ]);
+  const columns = facetsOf(columnRows, false);
+  const total = columns.find((f) => f.field === "level")?.count ?? 0;
+  const sampled = total > FACET_SAMPLE_ROWS;
+  return {
+    from: isoMs(window.fromMs),
+    to: isoMs(window.toMs),
+    total,
+    facets: [
+      ...COLUMN_FACETS.map(
+        (field) =>
+          columns.find((f) => f.field === field) ?? {
+            field,
+            count: 0,
+            distinct: 0,
+            values: [],
+            sampled: false,
+          },
+      ),
+      ...facetsOf(attributeRows, sampled),
+    ],
+    sampled,
+    sampleSize: Math.min(total, FACET_SAMPLE_ROWS),
+    keySource: "sample",
+  };
+}
+
+/** The rows of one ranked query as facets, in the order the query gave their fields. */
+function facetsOf(rows: FacetRow[], sampled: boolean): LogFacet[] {
+  const facets = new Map<string, LogFacet>();
+  for (const row of rows) {
+    let facet = facets.get(row.field);
+    if (!facet) {
+      facet = {
+        field: row.field,
+        count: num(row.field_rows),
+        distinct: num(row.distinct_values),
+        values: [],
+        sampled,
+      };
+      facets.set(row.field, facet);
+    }
+    facet.values.push({ value: row.value, count: num(row.c) });
+  }
+  return [...facets.values()];
+}
