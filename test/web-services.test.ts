@@ -69,13 +69,13 @@ describe("where the services area links", () => {
     expect(query(href).get("range")).toBe("6h");
   });
 
-  it("an edge into a service opens the traces where that service served a call", () => {
+  it("an edge into a service opens the traces through the caller where the callee served a call", () => {
     const href = edgeTracesHref("p1", SPEC, {
       source: "api-gateway",
       target: "orders",
       targetKind: "service",
     });
-    expect(query(href).has("service")).toBe(false);
+    expect(query(href).get("service")).toBe("api-gateway");
     expect(filters(href)).toEqual([
       { field: "service_name", op: "=", value: "orders" },
       { field: "span_kind", op: "in", value: ["server", "consumer"] },

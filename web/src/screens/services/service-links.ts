@@ -100,10 +100,10 @@ export function calleeFilters(kind: ServiceMapNode["kind"], name: string): Filte
 const ENTRY_SPANS: Filter = { field: "span_kind", op: "in", value: ["server", "consumer"] };
 
 /**
- * The traces of one edge. The traces screen's filters all hold for one span, so an edge into a
- * service opens the traces where the target served a call (its entry spans; callers other than
- * the source are not told apart). Into a database, an address or a queue, which send no spans,
- * the source's calls naming it.
+ * The traces of one edge: the target's spans called by the source. A called service's entry
+ * spans (what a call into it starts) in traces through the source (`service`, its own condition
+ * on the traces list, apart from the one span the filters describe); a database, an address or
+ * a queue sends no spans, so the source's calls naming it stand for them.
  */
 export function edgeTracesHref(
   projectId: string,
@@ -111,7 +111,7 @@ export function edgeTracesHref(
   edge: Pick<ServiceEdge, "source" | "target" | "targetKind">,
 ): string {
   if (edge.targetKind === "service")
-    return tracesHref(projectId, spec, calleeFilters("service", edge.target));
+    return tracesHref(projectId, spec, calleeFilters("service", edge.target), edge.source);
   return tracesHref(projectId, spec, [
     equals("service_name", edge.source),
     ...calleeFilters(edge.targetKind, edge.target),
