@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogFacets, LogVolume } from "../src/contracts/logs.js";
+import { FACET_SAMPLE_ROWS } from "../src/read/log-facets.js";
 import {
   filtersParam,
   type LogItem,
   MIN,
+  NOW,
   RECORDS,
   type RecordName,
   startLogExplore,
 } from "./helpers/log-explore.js";
+import { logsBody, sendOtlp } from "./helpers/otlp.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 type Explore = Awaited<ReturnType<typeof startLogExplore>>;
@@ -266,5 +269,35 @@ describe("GET /v1/logs filters, /v1/logs/volume and /v1/logs/facets", () => {
       `time_range=1h&${filtersParam([{ field: "level", op: "=", value: "error" }])}`,
     );
     expect(x.names(listed.data).sort()).toEqual([...names].sort());
+  });
+
+  it("counts attribute facets over the newest records past the sample's size, and says so", async () => {
+    const records = Array.from({ length: FACET_SAMPLE_ROWS + 100 }, (_, i) => ({
+      timeMs: NOW - 3 * MIN - i * 10,
+      severityNumber: i < 100 ? 17 : 9,
+      body: `bulk record ${i}`,
+      attributes: { "http.route": i < 100 ? "/newest" : "/older" },
+    }));
+    await sendOtlp(x.service, x.otherKey, "logs", logsBody("bulk", records));
+    const { body } = await x.get<LogFacets>("/v1/logs/facets?time_range=1h", x.otherKey);
+    expect(body).toMatchObject({
+      total: FACET_SAMPLE_ROWS + 101,
+      sampled: true,
+      sampleSize: FACET_SAMPLE_ROWS,
+    });
+    const byField = Object.fromEntries(body.facets.map((f) => [f.field, f]));
+    expect(byField.service_name).toMatchObject({ sampled: false, count: FACET_SAMPLE_ROWS + 101 });
+    expect(byField.level?.values).toEqual([
+      { value: "info", count: FACET_SAMPLE_ROWS },
+      { value: "error", count: 101 },
+    ]);
+    expect(byField["attributes.http.route"]).toMatchObject({
+      sampled: true,
+      count: FACET_SAMPLE_ROWS,
+      values: [
+        { value: "/older", count: FACET_SAMPLE_ROWS - 100 },
+        { value: "/newest", count: 100 },
+      ],
+    });
   });
 });
