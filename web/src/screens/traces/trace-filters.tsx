@@ -1,10 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { TqlResult } from "../../../../src/contracts/tql";
+import { SPAN_KINDS } from "../../../../src/contracts/traces";
 import { api, v1 } from "../../api/client";
 import { FilterSelect } from "../../components/list-filters";
 import { TextField } from "../../components/text-field";
 import type { TimeRange } from "../../lib/time-range";
+import { AttributeFilters } from "./attribute-filters";
+import { filtersParam, isFiltered, SELECTION_PARAMS, type TraceSelection } from "./trace-selection";
 
 /** The services that sent spans in the range, for the service filter (one TQL query). */
 function useTraceServices(projectId: string, range: TimeRange) {
@@ -33,95 +36,140 @@ const TRACE_STATUSES = [
   { key: "ok", label: "Without errors" },
 ];
 
+const SPAN_KIND_OPTIONS = SPAN_KINDS.map((kind) => ({ key: kind, label: kind }));
+
 /** How long to wait after the last keystroke before a typed filter goes to the URL. */
 const TYPING_MS = 400;
 
-/** Service, status and minimum duration; the server's message shows beside a rejected field. */
+/** A duration bound typed in ms: it goes to the URL once typing pauses, or on Enter. */
+function DurationField({
+  label,
+  name,
+  value,
+  error,
+  onChange,
+}: {
+  label: string;
+  name: "min_duration" | "max_duration";
+  value: string;
+  error: unknown;
+  onChange: (changes: Record<string, string | undefined>) => void;
+}) {
+  const [typed, setTyped] = useState(value);
+  // The URL wins when it changes from elsewhere (back, a cleared filter, a shared link).
+  useEffect(() => setTyped(value), [value]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text schedules an update
+  useEffect(() => {
+    if (typed === value) return;
+    const timer = setTimeout(() => onChange({ [name]: typed.trim() || undefined }), TYPING_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  return (
+    <TextField
+      label={label}
+      name={name}
+      error={error}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      step={1}
+      className="trace-min-duration"
+      placeholder={name === "min_duration" ? "e.g. 500" : "e.g. 2000"}
+      value={typed}
+      onChange={setTyped}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") onChange({ [name]: typed.trim() || undefined });
+      }}
+    />
+  );
+}
+
+/**
+ * Service, status, span kind, duration range and span filters; the server's message shows
+ * beside a rejected field. Status and durations are the whole trace's in the list (and the
+ * spans' in the chart and the groups).
+ */
 export function TraceFilters({
   projectId,
   range,
   error,
-  service,
-  status,
-  minDuration,
+  selection,
   onChange,
 }: {
   projectId: string;
   range: TimeRange;
   error: unknown;
-  service: string;
-  status: string;
-  minDuration: string;
+  selection: TraceSelection;
   onChange: (changes: Record<string, string | undefined>) => void;
 }) {
   const services = useTraceServices(projectId, range);
-  const [typed, setTyped] = useState(minDuration);
-  // The URL wins when it changes from elsewhere (back, a cleared filter, a shared link).
-  useEffect(() => setTyped(minDuration), [minDuration]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text schedules an update
-  useEffect(() => {
-    if (typed === minDuration) return;
-    const timer = setTimeout(
-      () => onChange({ min_duration: typed.trim() || undefined }),
-      TYPING_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [typed]);
-  const filtered = Boolean(service || status || minDuration);
+  const { service, status, spanKind, minDuration, maxDuration, filters } = selection;
 
   return (
-    <form
-      className="toolbar trace-filters"
-      aria-label="Filters"
-      onSubmit={(e) => e.preventDefault()}
-    >
-      <FilterSelect
-        label="Service"
-        name="service"
-        error={error}
-        {...(services.isError ? { hint: "The service list is unavailable" } : {})}
-        value={service}
-        any="All services"
-        options={services.data ?? []}
-        onChange={(v) => onChange({ service: v || undefined })}
+    <div className="trace-filter-bar">
+      <form
+        className="toolbar trace-filters"
+        aria-label="Filters"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <FilterSelect
+          label="Service"
+          name="service"
+          error={error}
+          {...(services.isError ? { hint: "The service list is unavailable" } : {})}
+          value={service}
+          any="All services"
+          options={services.data ?? []}
+          onChange={(v) => onChange({ service: v || undefined })}
+        />
+        <FilterSelect
+          label="Status"
+          name="status"
+          error={error}
+          value={status}
+          any="Any status"
+          options={TRACE_STATUSES}
+          onChange={(v) => onChange({ status: v || undefined })}
+        />
+        <FilterSelect
+          label="Span kind"
+          name="span_kind"
+          error={error}
+          value={spanKind}
+          any="Any kind"
+          options={SPAN_KIND_OPTIONS}
+          onChange={(v) => onChange({ span_kind: v || undefined })}
+        />
+        <DurationField
+          label="Min duration (ms)"
+          name="min_duration"
+          value={minDuration}
+          error={error}
+          onChange={onChange}
+        />
+        <DurationField
+          label="Max duration (ms)"
+          name="max_duration"
+          value={maxDuration}
+          error={error}
+          onChange={onChange}
+        />
+        {isFiltered(selection) && (
+          <button
+            type="button"
+            className="button small"
+            onClick={() =>
+              onChange(Object.fromEntries(SELECTION_PARAMS.map((key) => [key, undefined])))
+            }
+          >
+            Clear filters
+          </button>
+        )}
+      </form>
+      <AttributeFilters
+        filters={filters}
+        onChange={(next) => onChange({ filters: filtersParam(next) })}
       />
-      <FilterSelect
-        label="Status"
-        name="status"
-        error={error}
-        value={status}
-        any="Any status"
-        options={TRACE_STATUSES}
-        onChange={(v) => onChange({ status: v || undefined })}
-      />
-      <TextField
-        label="Min duration (ms)"
-        name="min_duration"
-        error={error}
-        type="number"
-        inputMode="numeric"
-        min={0}
-        step={1}
-        className="trace-min-duration"
-        placeholder="e.g. 500"
-        value={typed}
-        onChange={setTyped}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") onChange({ min_duration: typed.trim() || undefined });
-        }}
-      />
-      {filtered && (
-        <button
-          type="button"
-          className="button small"
-          onClick={() => {
-            setTyped("");
-            onChange({ service: undefined, status: undefined, min_duration: undefined });
-          }}
-        >
-          Clear filters
-        </button>
-      )}
-    </form>
+    </div>
   );
 }

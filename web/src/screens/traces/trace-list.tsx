@@ -1,32 +1,57 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
-import type { TraceSummary } from "../../../../src/contracts/traces";
+import {
+  TRACE_GROUP_SORTS,
+  type TraceGroupSort,
+  type TraceSummary,
+} from "../../../../src/contracts/traces";
 import { api, type ListPage, v1 } from "../../api/client";
 import { QueryView } from "../../components/feedback";
 import { Pager, usePageParam } from "../../components/pager";
-import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
+import { PageHeader, StateBadge, Tabs, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
-import { useTimeRange } from "../../lib/time-range";
+import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { listReturn } from "./list-return";
 import { TraceFilters } from "./trace-filters";
+import { TraceGroups } from "./trace-groups";
+import {
+  filtersParam,
+  isFiltered,
+  readSelection,
+  selectionQuery,
+  withFilter,
+} from "./trace-selection";
 import { TRACE_SORTS } from "./trace-sorts";
+import { TraceStatsChart } from "./trace-stats-chart";
 
 const PAGE_SIZE = 50;
 const TRACE_ID = /^[0-9a-f]{32}$/;
 
 type SortKey = (typeof TRACE_SORTS)[number]["key"];
 
+const VIEWS = [
+  { key: "list", label: "Traces" },
+  { key: "groups", label: "Group by" },
+] as const;
+
 /** `/traces`: trace summaries with filters, sorting and pages, all kept in the URL. */
 export function TraceList() {
   const { projectId } = useProject();
   const [params, setParams] = useUrlParams();
   const [range, setRange] = useTimeRange();
-  const service = params.get("service") ?? "";
-  const status = params.get("status") ?? "";
-  const minDuration = params.get("min_duration") ?? "";
+  const selection = readSelection(params);
+  const selected = selectionQuery(selection);
+  const view = params.get("view") === "groups" ? "groups" : "list";
+  const by = params.get("by") || "http_route";
+  const groupSortParam = params.get("group_sort") ?? "count";
+  const groupSort: TraceGroupSort = TRACE_GROUP_SORTS.some((s) => s === groupSortParam)
+    ? (groupSortParam as TraceGroupSort)
+    : "count";
+  const groupOrder = params.get("group_order") === "asc" ? "asc" : "desc";
+  const zoom = useChartZoom(setRange);
   const sortParam = params.get("sort") ?? "start_time";
   const sort: SortKey = TRACE_SORTS.some((s) => s.key === sortParam)
     ? (sortParam as SortKey)
@@ -39,27 +64,14 @@ export function TraceList() {
   });
 
   const query = useQuery({
-    queryKey: [
-      "traces",
-      projectId,
-      range.from,
-      range.to,
-      service,
-      status,
-      minDuration,
-      sort,
-      order,
-      page,
-    ],
+    queryKey: ["traces", projectId, range.from, range.to, selected, sort, order, page],
     queryFn: ({ signal }) =>
       api<ListPage<TraceSummary>>(v1(projectId, "/traces"), {
         signal,
         query: {
           from: range.from,
           to: range.to,
-          service,
-          status,
-          min_duration: minDuration,
+          ...selected,
           sort_by: sort,
           sort_order: order,
           page,
@@ -67,6 +79,7 @@ export function TraceList() {
         },
       }),
     placeholderData: keepPreviousData,
+    enabled: view === "list",
   });
 
   const sortBy = (key: SortKey) =>
@@ -106,59 +119,95 @@ export function TraceList() {
       >
         <p className="muted">Requests as they crossed your services, newest first.</p>
       </PageHeader>
+      {/* Slice A's SavedViews({ kind: "traces" }) goes in the header's actions once web/src/components/saved-views.tsx exists. */}
       <TraceFilters
         projectId={projectId}
         range={range}
         error={query.error}
-        service={service}
-        status={status}
-        minDuration={minDuration}
+        selection={selection}
         onChange={(changes) => setParams({ ...changes, page: undefined })}
       />
-      <QueryView
-        query={query}
-        loadingLabel="Loading traces…"
-        isEmpty={(data) => data.data.length === 0}
-        empty={
-          <div className="empty">
-            <strong>No traces match</strong>
-            <div>
-              {service || status || minDuration
-                ? "Nothing in this time range matches the filters. Clear them or widen the range."
-                : `No spans arrived in the ${range.label.toLowerCase()}. Send OpenTelemetry traces to /v1/traces, or widen the range.`}
-            </div>
-          </div>
-        }
-      >
-        {(data) => {
-          const longest = Math.max(1, ...data.data.map((t) => t.durationMs));
-          return (
-            <>
-              <div className="table-scroll">
-                <table className={`data trace-table${query.isFetching ? " refreshing" : ""}`}>
-                  <caption className="visually-hidden">Traces</caption>
-                  <thead>
-                    <tr>
-                      {header("start_time", "Start", "")}
-                      <th>Trace</th>
-                      {header("duration", "Duration")}
-                      {header("span_count", "Spans")}
-                      {header("error_count", "Errors")}
-                      <th>Services</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.data.map((t) => (
-                      <TraceRow key={t.traceId} trace={t} longest={longest} />
-                    ))}
-                  </tbody>
-                </table>
+      <TraceStatsChart projectId={projectId} range={range} selection={selection} onZoom={zoom} />
+      <Tabs
+        tabs={VIEWS}
+        value={view}
+        label="Traces or groups"
+        onChange={(key) => setParams({ view: key === "list" ? undefined : key })}
+      />
+      {view === "groups" ? (
+        <TraceGroups
+          projectId={projectId}
+          range={range}
+          selection={selection}
+          by={by}
+          sort={groupSort}
+          order={groupOrder}
+          onChange={setParams}
+          onPick={(value) => {
+            // The group's spans are the selected service's when one is chosen: keep that span's.
+            const service = selection.service
+              ? withFilter(selection.filters, {
+                  field: "service_name",
+                  op: "=",
+                  value: selection.service,
+                })
+              : selection.filters;
+            setParams(
+              {
+                filters: filtersParam(withFilter(service, { field: by, op: "=", value })),
+                view: undefined,
+                page: undefined,
+              },
+              { push: true },
+            );
+          }}
+        />
+      ) : (
+        <QueryView
+          query={query}
+          loadingLabel="Loading traces…"
+          isEmpty={(data) => data.data.length === 0}
+          empty={
+            <div className="empty">
+              <strong>No traces match</strong>
+              <div>
+                {isFiltered(selection)
+                  ? "Nothing in this time range matches the filters. Clear them or widen the range."
+                  : `No spans arrived in the ${range.label.toLowerCase()}. Send OpenTelemetry traces to /v1/traces, or widen the range.`}
               </div>
-              <Pager pagination={data.pagination} noun={["trace", "traces"]} />
-            </>
-          );
-        }}
-      </QueryView>
+            </div>
+          }
+        >
+          {(data) => {
+            const longest = Math.max(1, ...data.data.map((t) => t.durationMs));
+            return (
+              <>
+                <div className="table-scroll">
+                  <table className={`data trace-table${query.isFetching ? " refreshing" : ""}`}>
+                    <caption className="visually-hidden">Traces</caption>
+                    <thead>
+                      <tr>
+                        {header("start_time", "Start", "")}
+                        <th>Trace</th>
+                        {header("duration", "Duration")}
+                        {header("span_count", "Spans")}
+                        {header("error_count", "Errors")}
+                        <th>Services</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.data.map((t) => (
+                        <TraceRow key={t.traceId} trace={t} longest={longest} />
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <Pager pagination={data.pagination} noun={["trace", "traces"]} />
+              </>
+            );
+          }}
+        </QueryView>
+      )}
     </>
   );
 }
