@@ -7,10 +7,22 @@ import { Loading, ProblemMessage } from "../../components/feedback";
 import { CopyButton, KeyValues, StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
-import type { SpanRowData } from "./waterfall-model";
+import { formatRatio, type SpanRowData, timesUsual, type Usual } from "./waterfall-model";
 
 const sorted = (attributes: Attributes): [string, string][] =>
   Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b));
+
+/** "Usual duration": its operation's p50 and p95 over the 24 h before, and how this one compares. */
+function usualEntry(span: SpanRowData, usual: Usual | undefined): [string, string][] {
+  const ratio = timesUsual(span.durationMs, usual);
+  if (ratio === undefined || !usual) return [];
+  return [
+    [
+      "Usual (24 h before)",
+      `p50 ${formatDuration(usual.p50Ms)} · p95 ${formatDuration(usual.p95Ms)} · ${usual.count.toLocaleString()} spans; this one ${formatRatio(ratio)} p50`,
+    ],
+  ];
+}
 
 /**
  * One span's details beside the waterfall (not a modal: the keyboard stays in the list, so
@@ -21,6 +33,7 @@ export function SpanDetails({
   projectId,
   traceId,
   span,
+  usual,
   color,
   parent,
   onClose,
@@ -29,6 +42,8 @@ export function SpanDetails({
   projectId: string;
   traceId: string;
   span: SpanRowData;
+  /** Its operation's usual duration over the 24 h before the trace, when known. */
+  usual?: Usual | undefined;
   color: string;
   /** The parent's name, or undefined when the parent is not in the trace (an orphan). */
   parent: { name: string; spanId: string } | undefined;
@@ -57,6 +72,7 @@ export function SpanDetails({
     ["Kind", span.kind],
     ["Duration", formatDuration(span.durationMs)],
     ["Self time", formatDuration(span.selfTimeMs)],
+    ...usualEntry(span, usual),
     ["Offset in trace", `+${formatDuration(span.startOffsetMs)}`],
     ["Depth", String(span.depth)],
   ];

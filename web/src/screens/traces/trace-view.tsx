@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { Link } from "wouter";
-import type { TraceSpans } from "../../../../src/contracts/traces";
+import type { SpanBaselines, TraceSpans } from "../../../../src/contracts/traces";
 import { api, v1 } from "../../api/client";
 import { Loading, ProblemMessage } from "../../components/feedback";
 import { CopyButton, PageHeader, StateBadge } from "../../components/ui";
@@ -20,6 +20,7 @@ import {
   revealed,
   serviceColor,
   spanAt,
+  usualDurations,
   visibleRows,
 } from "./waterfall-model";
 
@@ -33,6 +34,15 @@ export function TraceView({ traceId }: { traceId: string }) {
       api<TraceSpans>(v1(projectId, `/traces/${encodeURIComponent(traceId)}/spans`), { signal }),
     // A trace is read whole and rarely changes once finished; a 50,000-span one is worth keeping.
     staleTime: 60_000,
+  });
+  // Each operation's usual duration, read beside the spans: the waterfall shows it once here.
+  const baselines = useQuery({
+    queryKey: ["trace-baselines", projectId, traceId],
+    queryFn: ({ signal }) =>
+      api<SpanBaselines>(v1(projectId, `/traces/${encodeURIComponent(traceId)}/baselines`), {
+        signal,
+      }),
+    staleTime: 5 * 60_000,
   });
   const back = (
     <Link href={`~${projectPath(projectId, "traces")}${listReturn.search}`}>← All traces</Link>
@@ -51,7 +61,9 @@ export function TraceView({ traceId }: { traceId: string }) {
         <ProblemMessage error={query.error} title="This trace cannot be shown" />
       </>
     );
-  return <TraceLoaded trace={query.data} projectId={projectId} back={back} />;
+  return (
+    <TraceLoaded trace={query.data} baselines={baselines.data} projectId={projectId} back={back} />
+  );
 }
 
 const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
@@ -66,14 +78,20 @@ function cycle(list: readonly number[], from: number, direction: 1 | -1): number
 
 function TraceLoaded({
   trace: detail,
+  baselines,
   projectId,
   back,
 }: {
   trace: TraceSpans;
+  baselines: SpanBaselines | undefined;
   projectId: string;
   back: ReactNode;
 }) {
   const flat = useMemo(() => flattenTrace(detail), [detail]);
+  const usual = useMemo(
+    () => (baselines ? usualDurations(flat, baselines) : undefined),
+    [flat, baselines],
+  );
   const spanIds = detail.spans.spanId;
   const [params, setParams] = useUrlParams();
   const find = params.get("find") ?? "";
@@ -318,12 +336,14 @@ function TraceLoaded({
           onActive={setActive}
           revealKey={revealKey}
           matches={matchSet}
+          usual={usual}
         />
         {selectedSpan && selected !== undefined && (
           <SpanDetails
             projectId={projectId}
             traceId={detail.traceId}
             span={selectedSpan}
+            usual={usual?.[selected]}
             color={serviceColor(detail.spans.service[selected] as number)}
             parent={parent}
             onClose={close}

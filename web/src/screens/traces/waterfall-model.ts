@@ -1,4 +1,4 @@
-import type { TraceSpans } from "../../../../src/contracts/traces";
+import type { SpanBaseline, SpanBaselines, TraceSpans } from "../../../../src/contracts/traces";
 
 /**
  * A trace as the waterfall walks it. The server sends the spans depth first (a parent before
@@ -149,3 +149,47 @@ export const serviceColor = (slot: number): string =>
 
 /** Tick positions (fractions of the trace) for the time axis. */
 export const AXIS_TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1] as const;
+
+/** A span's usual duration: its (service, name)'s p50/p95 over the 24 h before the trace. */
+export type Usual = Pick<SpanBaseline, "count" | "p50Ms" | "p95Ms">;
+
+/** At this many times its usual p50 a span is marked slow. */
+export const SLOW_RATIO = 2;
+
+/**
+ * Each span's usual duration (by index; undefined without one), from GET …/baselines: the
+ * baselines come per (service, name), so each distinct pair is looked up once.
+ */
+export function usualDurations(
+  flat: FlatTrace,
+  baselines: Pick<SpanBaselines, "operations">,
+): (Usual | undefined)[] {
+  const { trace } = flat;
+  const byName = new Map(
+    baselines.operations.map((o) => [`${o.service}\u0000${o.operation}`, o] as const),
+  );
+  const pairs = new Map<number, Usual | undefined>();
+  const s = trace.spans;
+  const usual: (Usual | undefined)[] = new Array(flat.count);
+  for (let i = 0; i < flat.count; i++) {
+    const service = s.service[i] as number;
+    const name = s.name[i] as number;
+    const key = service * trace.names.length + name;
+    if (!pairs.has(key)) {
+      const found = byName.get(`${trace.services[service]}\u0000${trace.names[name]}`);
+      pairs.set(key, found && found.count > 0 && found.p50Ms !== null ? found : undefined);
+    }
+    usual[i] = pairs.get(key);
+  }
+  return usual;
+}
+
+/** How many times its usual p50 a span took ("3.2"), or undefined without a usual p50 above 0. */
+export function timesUsual(durationMs: number, usual: Usual | undefined): number | undefined {
+  if (!usual || usual.p50Ms === null || usual.p50Ms <= 0) return undefined;
+  return durationMs / usual.p50Ms;
+}
+
+/** A ratio as the waterfall writes it: one decimal below 10, none above. */
+export const formatRatio = (ratio: number): string =>
+  `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;

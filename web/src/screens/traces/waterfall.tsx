@@ -4,9 +4,13 @@ import { formatDuration } from "../../lib/format";
 import {
   AXIS_TICKS,
   type FlatTrace,
+  formatRatio,
+  SLOW_RATIO,
   type SpanRowData,
   serviceColor,
   spanAt,
+  timesUsual,
+  type Usual,
 } from "./waterfall-model";
 
 /** Every row is this tall, so the virtualizer never measures: 50,000 rows cost what 40 do. */
@@ -33,6 +37,8 @@ export interface WaterfallProps {
   /** Bumped to scroll `active` into view without moving the focus (a jump from outside). */
   revealKey: number;
   matches: ReadonlySet<number>;
+  /** Each span's usual duration (by index), once the baselines have arrived. */
+  usual?: readonly (Usual | undefined)[] | undefined;
 }
 
 /** Position of span `index` among the visible rows (rows are ascending), or -1. */
@@ -198,6 +204,7 @@ export function Waterfall(props: WaterfallProps) {
               active={active === index}
               match={matches.has(index)}
               durationMs={durationMs}
+              usual={props.usual?.[index]}
               onToggle={props.onToggle}
               onSelect={props.onSelect}
               onActive={props.onActive}
@@ -221,9 +228,21 @@ interface SpanRowProps {
   active: boolean;
   match: boolean;
   durationMs: number;
+  usual: Usual | undefined;
   onToggle: (index: number) => void;
   onSelect: (index: number) => void;
   onActive: (index: number) => void;
+}
+
+/** "3.2× p50" beside a span's duration, and its sentence for the tooltip and screen readers. */
+function usualLabel(span: SpanRowData, usual: Usual | undefined) {
+  const ratio = timesUsual(span.durationMs, usual);
+  if (ratio === undefined || !usual) return undefined;
+  return {
+    short: `${formatRatio(ratio)} p50`,
+    slow: ratio >= SLOW_RATIO,
+    sentence: `${formatRatio(ratio)} the usual p50 of ${formatDuration(usual.p50Ms)} (p95 ${formatDuration(usual.p95Ms)}, ${usual.count.toLocaleString()} spans in the 24 h before)`,
+  };
 }
 
 function SpanRow(p: SpanRowProps) {
@@ -236,6 +255,7 @@ function SpanRow(p: SpanRowProps) {
   // inside its end: never left of the timeline, over the span names and their error labels.
   const durationAt = left + width < 78 ? "after" : left >= 22 ? "before" : "inside";
   const tab = p.active ? 0 : -1;
+  const usual = usualLabel(span, p.usual);
   const className = [
     "wf-row",
     error ? "wf-error-row" : "",
@@ -282,7 +302,10 @@ function SpanRow(p: SpanRowProps) {
           {error && <span className="wf-error">error</span>}
           {p.collapsed && <span className="wf-more">+{p.hidden.toLocaleString()}</span>}
           {span.depth > MAX_INDENT_LEVELS && <span className="wf-more">depth {span.depth}</span>}
-          <span className="visually-hidden">, {formatDuration(span.durationMs)}</span>
+          <span className="visually-hidden">
+            , {formatDuration(span.durationMs)}
+            {usual ? `, ${usual.sentence}` : ""}
+          </span>
         </button>
       </div>
       <div className="wf-timeline" aria-hidden="true">
@@ -305,6 +328,12 @@ function SpanRow(p: SpanRowProps) {
           }
         >
           {formatDuration(span.durationMs)}
+          {usual && (
+            <span className={usual.slow ? "wf-usual wf-slow" : "wf-usual"} title={usual.sentence}>
+              {" "}
+              · {usual.short}
+            </span>
+          )}
         </span>
       </div>
     </li>
