@@ -161,7 +161,7 @@ describe("GET /v1/logs filters, /v1/logs/volume and /v1/logs/facets", () => {
 
   it("counts service, level and source exactly, and the top attribute keys with their values", async () => {
     const body = await facets("time_range=1h");
-    expect(body).toMatchObject({ total: 10, sampled: false, sampleSize: 10, keySource: "sample" });
+    expect(body).toMatchObject({ total: 10, sampled: false, sampleSize: 10, keySource: "catalog" });
     const byField = Object.fromEntries(body.facets.map((f) => [f.field, f]));
     expect(body.facets.slice(0, 3).map((f) => f.field)).toEqual([
       "service_name",

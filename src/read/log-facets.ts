@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { CATALOG_COLUMNS, MAX_SUGGESTIONS } from "../contracts/attributes.js";
 import type { LogFacet, LogFacets } from "../contracts/logs.js";
-import { dashboardWindow, isoMs, WindowQuery } from "../lib/list-params.js";
+import { dashboardWindow, isoMs, type TimeWindow, WindowQuery } from "../lib/list-params.js";
+import { attributeFields } from "./attributes.js";
 import { LogFilterQuery, logFilterConditions } from "./log-filter.js";
 import type { ReadCtx } from "./read-deps.js";
 import { num, Sql, whereClause } from "./sql.js";
@@ -56,9 +58,11 @@ const ranked = (pairs: string, extra = "") =>
 
 /**
  * Value counts of the records the list shows (its filters, search included, over the window,
- * default 24h): service, level and source exactly, over every matching record; then the most
- * frequent attribute and resource keys with their most frequent values, over the newest
- * FACET_SAMPLE_ROWS matching records (exact when no more match, `sampled` otherwise).
+ * default 24h): service, level and source exactly, over every matching record; then attribute
+ * and resource keys with their most frequent values, over the newest FACET_SAMPLE_ROWS matching
+ * records (exact when no more match, `sampled` otherwise). The candidate keys are the attribute
+ * catalog's most frequent of the window (three per facet asked), ranked by how many sampled
+ * records carry them; the sample's own keys when the catalog has none.
  */
 export async function logFacets({
   ctx,
@@ -74,39 +78,35 @@ export async function logFacets({
     ...logFilterConditions(sql, query),
   ]);
   const columnPairs = COLUMN_FACETS.map((c) => `('${c}', toString(${c}))`).join(", ");
-  const attributePairs = ["attributes", "resource_attributes"]
-    .map(
-      (map) =>
-        `arrayMap((k, v) -> ('${map === "attributes" ? "attributes" : "resource"}.' || k, v), mapKeys(${map}), mapValues(${map}))`,
-    )
-    .join(", ");
-  const [columnRows, attributeRows] = await Promise.all([
-    sql.query<FacetRow>(
-      `${ranked(
-        `SELECT kv.1 AS field, kv.2 AS value, sum(c) AS c FROM (
-           SELECT ${COLUMN_FACETS.join(", ")}, count() AS c FROM ${table} ${where}
-           GROUP BY ${COLUMN_FACETS.join(", ")})
-         ARRAY JOIN [${columnPairs}] AS kv GROUP BY field, value`,
-      )} ORDER BY field, c DESC, value LIMIT ${query.values} BY field`,
-    ),
+  const columnRows = sql.query<FacetRow>(
+    `${ranked(
+      `SELECT kv.1 AS field, kv.2 AS value, sum(c) AS c FROM (
+         SELECT ${COLUMN_FACETS.join(", ")}, count() AS c FROM ${table} ${where}
+         GROUP BY ${COLUMN_FACETS.join(", ")})
+       ARRAY JOIN [${columnPairs}] AS kv GROUP BY field, value`,
+    )} ORDER BY field, c DESC, value LIMIT ${query.values} BY field`,
+  );
+  // Started before the catalog is asked: the two run side by side.
+  columnRows.catch(() => undefined);
+  const candidates = query.keys === 0 ? [] : await catalogKeys(ctx, projectId, window, query.keys);
+  const attributeRows =
     query.keys === 0
-      ? Promise.resolve([])
-      : sql.query<FacetRow>(
+      ? []
+      : await sql.query<FacetRow>(
           `SELECT field, value, c, field_rows, distinct_values FROM (
              ${ranked(
                `SELECT kv.1 AS field, kv.2 AS value, count() AS c FROM (
                   SELECT attributes, resource_attributes FROM ${table} ${where}
                   ORDER BY timestamp DESC LIMIT ${FACET_SAMPLE_ROWS})
-                ARRAY JOIN arrayConcat(${attributePairs}) AS kv
-                WHERE field NOT IN (${SKIPPED_KEYS.map((k) => `'${k}'`).join(", ")})
+                ARRAY JOIN arrayConcat(${ATTRIBUTE_PAIRS}) AS kv
+                WHERE ${candidates.length > 0 ? `has(${sql.bind(candidates)}, field)` : `field NOT IN (${SKIPPED_KEYS.map((k) => `'${k}'`).join(", ")})`}
                 GROUP BY field, value`,
                ", dense_rank() OVER (ORDER BY field_rows DESC, field) AS field_rank",
              )})
            WHERE field_rank <= ${query.keys}
            ORDER BY field_rows DESC, field, c DESC, value LIMIT ${query.values} BY field`,
-        ),
-  ]);
-  const columns = facetsOf(columnRows, false);
+        );
+  const columns = facetsOf(await columnRows, false);
   const total = columns.find((f) => f.field === "level")?.count ?? 0;
   const sampled = total > FACET_SAMPLE_ROWS;
   return {
@@ -128,8 +128,40 @@ export async function logFacets({
     ],
     sampled,
     sampleSize: Math.min(total, FACET_SAMPLE_ROWS),
-    keySource: "sample",
+    keySource: candidates.length > 0 ? "catalog" : "sample",
   };
+}
+
+/** Every attribute and resource key of a record with its value, as `attributes.<key>`/`resource.<key>`. */
+const ATTRIBUTE_PAIRS = [
+  ["attributes", "attributes"],
+  ["resource_attributes", "resource"],
+]
+  .map(
+    ([map, prefix]) =>
+      `arrayMap((k, v) -> ('${prefix}.' || k, v), mapKeys(${map}), mapValues(${map}))`,
+  )
+  .join(", ");
+
+/** The catalog's most frequent attribute and resource keys of logs in the window. */
+async function catalogKeys(
+  ctx: ReadCtx,
+  projectId: string,
+  window: TimeWindow,
+  keys: number,
+): Promise<string[]> {
+  const catalog = await attributeFields({
+    ctx,
+    projectId,
+    source: "logs",
+    limit: Math.min(MAX_SUGGESTIONS, keys * 3 + CATALOG_COLUMNS.logs.length + SKIPPED_KEYS.length),
+    from: isoMs(window.fromMs),
+    to: isoMs(window.toMs),
+  });
+  return catalog.fields
+    .filter((f) => f.kind !== "column" && !SKIPPED_KEYS.includes(f.field))
+    .slice(0, keys * 3)
+    .map((f) => f.field);
 }
 
 /** The rows of one ranked query as facets, in the order the query gave their fields. */
