@@ -4,22 +4,32 @@ import {
   type ConditionOp,
   DEFAULT_MESSAGE_TEMPLATE,
   type NoDataMode,
-} from "../../../../src/contracts/alert-catalog";
-import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts";
-import { capitalize } from "../../lib/format";
-import { alertQueryFromParams } from "../dashboards/edit/alert-link";
-import type { AlertPreset, ParamSchema } from "./api";
+} from "../../../../src/contracts/alert-catalog.js";
+import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts.js";
+import type { BuilderQuery } from "../../../../src/contracts/query-builder.js";
+import {
+  BUILDER_PARAM,
+  compileBuilder,
+  initialBuilder,
+  readBuilderParam,
+} from "../../components/query-builder/builder-state.js";
+import { capitalize } from "../../lib/format.js";
+import { alertQueryFromParams } from "../dashboards/edit/alert-link.js";
+import type { AlertPreset, ParamSchema } from "./api.js";
 
 /** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
 export interface RuleDraft {
   name: string;
   description: string;
   severity: AlertSeverity;
-  source: "preset" | "query";
+  /** A preset, TQL, or the query builder (whose alert TQL is the rule's query). */
+  source: "preset" | "query" | "builder";
   presetKind: string;
   /** Parameter text by name; an empty one is left out, so its default applies. */
   presetParams: Record<string, string>;
   query: string;
+  /** The builder's state (kept while another source is chosen, as the others are). */
+  builder: BuilderQuery;
   op: ConditionOp;
   threshold: string;
   interval: AlertInterval;
@@ -39,6 +49,7 @@ export const emptyRuleDraft = (): RuleDraft => ({
   presetKind: "error_rate",
   presetParams: {},
   query: "",
+  builder: initialBuilder(null),
   op: ">",
   threshold: "",
   interval: "1m",
@@ -54,16 +65,19 @@ export const emptyRuleDraft = (): RuleDraft => ({
  * A new rule started from a link (`/alerts/new?query=…&name=…&description=…`, as a dashboard
  * panel's "Create alert" opens it): a TQL rule with that query, name and description. A panel
  * query's window and `{name:Type}` placeholders (values from `var-<name>`, as a dashboard's
- * link carries them) become what an alert can run on its own (alertQueryFrom).
+ * link carries them) become what an alert can run on its own (alertQueryFrom). With the query
+ * builder's state (`builder=<json>`, from the TQL screen's builder), the rule opens in the builder.
  */
 export function draftFromParams(params: URLSearchParams): RuleDraft {
   const draft = emptyRuleDraft();
   const query = params.get("query")?.trim();
-  if (!query) return draft;
+  const builder = readBuilderParam(params.get(BUILDER_PARAM));
+  if (!query && !builder) return draft;
   return {
     ...draft,
-    source: "query",
-    query: alertQueryFromParams(query, params),
+    source: builder ? "builder" : "query",
+    builder: builder ?? draft.builder,
+    query: alertQueryFromParams(query ?? "", params),
     name: params.get("name")?.trim().slice(0, 200) ?? "",
     description: params.get("description")?.trim().slice(0, 1000) ?? "",
   };
@@ -81,6 +95,7 @@ export function fromRule(rule: AlertRuleView): RuleDraft {
     ),
     // A preset's compiled TQL: a start for whoever switches the rule to a query.
     query: rule.query,
+    builder: initialBuilder(null),
     op: rule.condition.op,
     threshold: String(rule.condition.threshold),
     interval: rule.interval,
@@ -91,6 +106,12 @@ export function fromRule(rule: AlertRuleView): RuleDraft {
     messageTemplate: rule.messageTemplate,
     channelIds: rule.channelIds,
   };
+}
+
+/** The builder's alert TQL; "" while it is incomplete (the builder names what is missing). */
+export function builderQuery(builder: BuilderQuery): string {
+  const compiled = compileBuilder(builder, "alert");
+  return compiled.ok ? compiled.tql : "";
 }
 
 const toNumber = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text));
@@ -125,7 +146,7 @@ export function toRuleInput(
     severity: draft.severity,
     ...(draft.source === "preset"
       ? { preset: { kind: draft.presetKind, params: presetParams(draft, preset) } }
-      : { query: draft.query }),
+      : { query: draft.source === "builder" ? builderQuery(draft.builder) : draft.query }),
     condition: { op: draft.op, threshold: toNumber(draft.threshold) },
     interval: draft.interval,
     forSeconds: toNumber(draft.forSeconds),

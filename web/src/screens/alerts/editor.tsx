@@ -14,7 +14,10 @@ import { MuteControl } from "./mute";
 import { RuleForm } from "./rule-form";
 import { conditionText, RuleStateBadge, SeverityBadge } from "./state";
 
-/** `/alerts/new`, or `/alerts/new?query=…&name=…` started from a dashboard panel. */
+/**
+ * `/alerts/new`, or `/alerts/new?query=…&name=…` started from a dashboard panel or the TQL
+ * screen (`&builder=<json>` from its query builder).
+ */
 export function NewRule() {
   const { projectId, role } = useProject();
   const search = useSearch();
@@ -32,12 +35,19 @@ export function NewRule() {
           ← Alerts
         </Link>
       </PageHeader>
-      {initial.query && (
+      {initial.source === "builder" ? (
         <p className="alr-last muted small" role="note">
-          Started from a dashboard panel's query: the dashboard's window became the last five
-          minutes and its variables their current values. Check that it returns one numeric column
-          named <code>value</code>, then preview it.
+          Started from the query builder: the rule reads one value per series over the look-back
+          window below. Preview it, set the threshold, then create it.
         </p>
+      ) : (
+        initial.query && (
+          <p className="alr-last muted small" role="note">
+            Started from a dashboard panel's or the TQL screen's query: its window became the last
+            five minutes and its variables their current values. Check that it returns one numeric
+            column named <code>value</code>, then preview it.
+          </p>
+        )
       )}
       <RuleForm key={search} projectId={projectId} initial={initial} writer />
     </>

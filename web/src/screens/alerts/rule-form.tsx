@@ -11,6 +11,7 @@ import {
 } from "../../../../src/contracts/alert-catalog";
 import type { AlertRuleView } from "../../../../src/contracts/alerts";
 import { ProblemMessage, QueryView } from "../../components/feedback";
+import { QueryBuilder } from "../../components/query-builder/query-builder";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { type AlertPreset, usePresets, usePreview, useSaveRule } from "./api";
@@ -27,6 +28,11 @@ const OP_LABELS: Record<ConditionOp, string> = {
   "=": "= equal to",
   "!=": "≠ not equal to",
 };
+const SOURCE_LABELS: Record<RuleDraft["source"], string> = {
+  preset: "From a preset",
+  builder: "With the query builder",
+  query: "From a TQL query",
+};
 const NO_DATA_LABELS: Record<NoDataMode, string> = {
   ok: "Treat as OK (firing series resolve)",
   alerting: "Treat as breaching",
@@ -35,7 +41,7 @@ const NO_DATA_LABELS: Record<NoDataMode, string> = {
 
 /** What the threshold is in, under its field: the preset's unit and bounds, or the query's own. */
 function thresholdHint(source: RuleDraft["source"], preset: AlertPreset | undefined): string {
-  if (source === "query") return "In the unit of the query's value";
+  if (source !== "preset") return "In the unit of the query's value";
   const unit = preset?.unit;
   if (!unit) return "In the metric's own unit";
   const bounds =
@@ -132,7 +138,7 @@ export function RuleForm({
           <section className="card">
             <h2>What to watch</h2>
             <div className="alr-source" role="radiogroup" aria-label="Source">
-              {(["preset", "query"] as const).map((source) => (
+              {(["preset", "builder", "query"] as const).map((source) => (
                 <label key={source} className="inline-field">
                   <input
                     type="radio"
@@ -140,7 +146,7 @@ export function RuleForm({
                     checked={draft.source === source}
                     onChange={() => set({ source })}
                   />
-                  {source === "preset" ? "From a preset" : "From a TQL query"}
+                  {SOURCE_LABELS[source]}
                 </label>
               ))}
             </div>
@@ -180,6 +186,13 @@ export function RuleForm({
                   </>
                 )}
               </QueryView>
+            ) : draft.source === "builder" ? (
+              <QueryBuilder
+                value={draft.builder}
+                onChange={(builder) => set({ builder })}
+                target="alert"
+                onEditTql={(query) => set({ source: "query", query })}
+              />
             ) : (
               <Field
                 label="TQL query"

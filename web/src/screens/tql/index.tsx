@@ -7,6 +7,8 @@ import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { AddToDashboard } from "./add-to-dashboard";
+import { builderTitle } from "./alert-from-query";
+import { BuilderPane, builderText, useBuilderMode } from "./builder-pane";
 import { type EditorDiagnostic, type EditorHandle, TqlEditor } from "./editor";
 import { EXAMPLE_QUERIES } from "./examples";
 import { useQueryHistory } from "./history";
@@ -20,6 +22,7 @@ import {
   userPlaceholders,
   usesTimeWindow,
 } from "./placeholders";
+import { ResultActions } from "./result-actions";
 import { ResultView } from "./result-view";
 import { RunProblem } from "./run-problem";
 import { SaveDrawer } from "./save-drawer";
@@ -42,6 +45,11 @@ type Run =
   | { query: string; status: "done"; result: TqlResult }
   | { query: string; status: "error"; error: unknown };
 
+const MODES = [
+  { key: "builder", label: "Builder" },
+  { key: "tql", label: "TQL" },
+] as const;
+
 const PANELS = [
   { key: "saved", label: "Saved" },
   { key: "history", label: "History" },
@@ -53,8 +61,10 @@ type SidePanel = (typeof PANELS)[number]["key"];
  * The TQL editor: write a query (highlighting and completion from the server's schema), run it
  * with Ctrl/Cmd+Enter, read the rows or chart them. The text is in the URL (`q=`), and so are
  * its `{name:Type}` placeholders' values (`var-<name>`) and, when it reads the window, the time
- * range: a link (a dashboard panel's "Explore") shares the query and opens with it run. Saved
- * queries are the project's, the history this browser's.
+ * range: a link (a dashboard panel's "Explore") shares the query and opens with it run. The
+ * Builder mode (`mode=builder`, its state in `builder=`) writes the TQL from choices instead;
+ * "Edit as TQL" takes its text to the editor. Saved queries are the project's, the history
+ * this browser's.
  */
 export function Area() {
   const { projectId } = useProject();
@@ -84,15 +94,20 @@ function TqlScreen() {
     panelParam === "history" || panelParam === "schema" ? panelParam : "saved";
   const savedId = params.get("saved") ?? "";
   const current = saved.data?.find((s) => s.id === savedId);
+  const { mode, setMode, builder, setBuilder } = useBuilderMode();
+  const target = params.get("view") === "chart" ? "chart" : "table";
+  const built = builderText(builder, target);
+  const shown = mode === "builder" ? built : text;
 
   // The text follows into the URL a moment after typing stops (replacing, not pushing, history).
   useEffect(() => {
+    if (mode === "builder") return;
     const timer = setTimeout(() => {
       if ((new URLSearchParams(window.location.search).get("q") ?? "") !== text)
         setParams({ q: text });
     }, 400);
     return () => clearTimeout(timer);
-  }, [text, setParams]);
+  }, [text, setParams, mode]);
 
   const execute = useCallback(
     async (query: string) => {
@@ -101,7 +116,9 @@ function TqlScreen() {
       const mine = new AbortController();
       controller.current = mine;
       setRun({ query, status: "running" });
-      setParams({ q: query });
+      // The builder's text is its state's: it stays out of `q`, the editor's.
+      if (new URLSearchParams(window.location.search).get("mode") !== "builder")
+        setParams({ q: query });
       const at = new Date().toISOString();
       // The values as the URL has them now (inputs may have changed since this was made).
       const parameters = runParameters(
@@ -135,8 +152,9 @@ function TqlScreen() {
 
   // A shared link opens with its query run; leaving the page stops waiting for a run.
   const ranOpened = useRef(false);
+  const first = useRef(mode === "tql" ? opened.current : params.has("builder") ? built : "");
   useEffect(() => {
-    if (!ranOpened.current && opened.current.trim()) void execute(opened.current);
+    if (!ranOpened.current && first.current.trim()) void execute(first.current);
     ranOpened.current = true;
     return () => controller.current?.abort();
   }, [execute]);
@@ -144,13 +162,17 @@ function TqlScreen() {
   const load = (query: string, savedQueryId?: string) => {
     editor.current?.setText(query);
     setText(query);
-    setParams({ saved: savedQueryId });
+    setParams({ saved: savedQueryId, mode: undefined });
     void execute(query);
   };
 
   const closeSave = useCallback(() => setSaving(false), []);
   const closeAdd = useCallback(() => setAdding(false), []);
-  const stale = run !== null && run.query !== text;
+  const stale = run !== null && run.query !== shown;
+  const editAsTql = (tql: string) => {
+    setText(tql);
+    setParams({ q: tql, mode: undefined, saved: undefined });
+  };
   const diagnostic = useMemo((): EditorDiagnostic | null => {
     if (run?.status !== "error" || stale) return null;
     const position = errorPosition(run.error);
@@ -168,86 +190,104 @@ function TqlScreen() {
       {update.isError && <ProblemMessage error={update.error} title="The query was not saved" />}
       <div className="tql-layout">
         <div className="tql-main">
-          <div className="card tql-editor-card">
-            <TqlEditor
-              ref={editor}
-              initialText={opened.current}
-              catalog={catalog.data}
-              diagnostic={diagnostic}
-              onChange={setText}
+          <Tabs
+            label="Write the query"
+            tabs={MODES}
+            value={mode}
+            onChange={(key) => setMode(key)}
+          />
+          {mode === "builder" && (
+            <BuilderPane
+              builder={builder}
+              onChange={setBuilder}
+              target={target}
+              running={run?.status === "running"}
               onRun={(query) => void execute(query)}
+              onEditTql={editAsTql}
             />
-            <div className="tql-editor-bar">
-              <button
-                type="button"
-                className="button primary"
-                disabled={!text.trim() || run?.status === "running"}
-                onClick={() => void execute(text)}
-              >
-                Run
-              </button>
-              {run?.status === "running" && (
+          )}
+          {mode === "tql" && (
+            <div className="card tql-editor-card">
+              <TqlEditor
+                ref={editor}
+                initialText={text}
+                catalog={catalog.data}
+                diagnostic={diagnostic}
+                onChange={setText}
+                onRun={(query) => void execute(query)}
+              />
+              <div className="tql-editor-bar">
                 <button
                   type="button"
-                  className="button"
-                  onClick={() => controller.current?.abort()}
+                  className="button primary"
+                  disabled={!text.trim() || run?.status === "running"}
+                  onClick={() => void execute(text)}
                 >
-                  Cancel
+                  Run
                 </button>
-              )}
-              <span className="muted small">
-                <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to run
-              </span>
-              {catalog.isError && (
-                <span className="tql-failed small" role="status">
-                  Completion is off: the schema did not load ({errorMessage(catalog.error)})
-                </span>
-              )}
-              <span className="spacer" />
-              {current && (
-                <span className="small">
-                  <span className="muted">Saved query</span> <strong>{current.name}</strong>
-                  {current.query !== text && <span className="muted"> (edited)</span>}
-                </span>
-              )}
-              {writable && (
-                <>
-                  {current && (
-                    <button
-                      type="button"
-                      className="button"
-                      disabled={update.isPending || current.query === text || !text.trim()}
-                      onClick={() => update.mutate({ id: current.id, input: { query: text } })}
-                    >
-                      {update.isPending ? "Saving…" : "Save changes"}
-                    </button>
-                  )}
-                  {current && update.isSuccess && current.query === text && (
-                    <span className="muted small" role="status">
-                      Saved
-                    </span>
-                  )}
+                {run?.status === "running" && (
                   <button
                     type="button"
                     className="button"
-                    disabled={!text.trim()}
-                    onClick={() => setSaving(true)}
+                    onClick={() => controller.current?.abort()}
                   >
-                    {current ? "Save as new…" : "Save…"}
+                    Cancel
                   </button>
-                </>
-              )}
+                )}
+                <span className="muted small">
+                  <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to run
+                </span>
+                {catalog.isError && (
+                  <span className="tql-failed small" role="status">
+                    Completion is off: the schema did not load ({errorMessage(catalog.error)})
+                  </span>
+                )}
+                <span className="spacer" />
+                {current && (
+                  <span className="small">
+                    <span className="muted">Saved query</span> <strong>{current.name}</strong>
+                    {current.query !== text && <span className="muted"> (edited)</span>}
+                  </span>
+                )}
+                {writable && (
+                  <>
+                    {current && (
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={update.isPending || current.query === text || !text.trim()}
+                        onClick={() => update.mutate({ id: current.id, input: { query: text } })}
+                      >
+                        {update.isPending ? "Saving…" : "Save changes"}
+                      </button>
+                    )}
+                    {current && update.isSuccess && current.query === text && (
+                      <span className="muted small" role="status">
+                        Saved
+                      </span>
+                    )}
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={!text.trim()}
+                      onClick={() => setSaving(true)}
+                    >
+                      {current ? "Save as new…" : "Save…"}
+                    </button>
+                  </>
+                )}
+              </div>
             </div>
-          </div>
+          )}
           <ParamInputs
-            placeholders={userPlaceholders(text)}
+            placeholders={userPlaceholders(shown)}
             values={typed}
-            windowRange={usesTimeWindow(text) ? range : null}
+            windowRange={usesTimeWindow(shown) ? range : null}
             onValue={(name, value) => setParams({ [`${PARAM_PREFIX}${name}`]: value })}
             onRange={setRange}
-            onRun={() => void execute(text)}
+            onRun={() => void execute(shown)}
           />
-          {run === null && (
+          {run === null && mode === "tql" && (
             <Empty title="Write a query and run it">
               <p>Or start from one of these:</p>
               <ul className="tql-examples">
@@ -283,9 +323,14 @@ function TqlScreen() {
               result={run.result}
               actions={
                 writable && (
-                  <button type="button" className="button small" onClick={() => setAdding(true)}>
-                    Add to dashboard
-                  </button>
+                  <ResultActions
+                    projectId={projectId}
+                    builder={mode === "builder" ? builder : null}
+                    query={run.query}
+                    name={current?.name ?? ""}
+                    typed={typed}
+                    onAdd={() => setAdding(true)}
+                  />
                 )
               }
             />
@@ -323,7 +368,7 @@ function TqlScreen() {
           query={run.query}
           result={run.result}
           typed={typed}
-          suggestedTitle={current?.name ?? ""}
+          suggestedTitle={mode === "builder" ? builderTitle(builder) : (current?.name ?? "")}
           onClose={closeAdd}
         />
       )}

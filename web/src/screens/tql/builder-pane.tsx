@@ -1,0 +1,82 @@
+import { useCallback, useEffect, useState } from "react";
+import type { BuilderQuery } from "../../../../src/contracts/query-builder";
+import type { BuilderTarget } from "../../../../src/contracts/query-builder-tql";
+import {
+  BUILDER_PARAM,
+  builderParam,
+  compileBuilder,
+  initialBuilder,
+} from "../../components/query-builder/builder-state";
+import { QueryBuilder } from "../../components/query-builder/query-builder";
+import { useUrlParams } from "../../lib/url-state";
+
+export type ScreenMode = "tql" | "builder";
+
+/**
+ * The TQL screen's mode (`mode=builder` in the URL) and the builder's state, which follows into
+ * the URL (`builder=<json>`) a moment after an edit rests, so a link or a saved view opens the
+ * builder as it was left.
+ */
+export function useBuilderMode() {
+  const [params, setParams] = useUrlParams();
+  const mode: ScreenMode = params.get("mode") === "builder" ? "builder" : "tql";
+  const [builder, setBuilder] = useState(() => initialBuilder(params.get(BUILDER_PARAM)));
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const text = builderParam(builder);
+      if (new URLSearchParams(window.location.search).get(BUILDER_PARAM) !== text)
+        setParams({ [BUILDER_PARAM]: text });
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [builder, setParams]);
+  const setMode = useCallback(
+    (next: ScreenMode) => setParams({ mode: next === "builder" ? "builder" : undefined }),
+    [setParams],
+  );
+  return { mode, setMode, builder, setBuilder };
+}
+
+/** The builder's TQL for the screen's view (a chart is over time), or "" while incomplete. */
+export function builderText(builder: BuilderQuery, target: BuilderTarget): string {
+  const compiled = compileBuilder(builder, target);
+  return compiled.ok ? compiled.tql : "";
+}
+
+/** The builder in a card, with Run beside its TQL. */
+export function BuilderPane({
+  builder,
+  onChange,
+  target,
+  running,
+  onRun,
+  onEditTql,
+}: {
+  builder: BuilderQuery;
+  onChange: (builder: BuilderQuery) => void;
+  target: BuilderTarget;
+  running: boolean;
+  onRun: (tql: string) => void;
+  onEditTql: (tql: string) => void;
+}) {
+  const text = builderText(builder, target);
+  return (
+    <div className="card tql-editor-card">
+      <QueryBuilder
+        value={builder}
+        onChange={onChange}
+        target={target}
+        onEditTql={onEditTql}
+        actions={
+          <button
+            type="button"
+            className="button primary"
+            disabled={!text || running}
+            onClick={() => onRun(text)}
+          >
+            Run
+          </button>
+        }
+      />
+    </div>
+  );
+}
