@@ -144,6 +144,7 @@ export function PanelEditor({
               errors={answers.errors}
               catalog={catalog.data}
               variableNames={variableNames}
+              target={panel.type === "timeseries" || panel.type === "heatmap" ? "chart" : "table"}
               onChange={(queries) => set({ queries })}
               onRun={runNow}
             />

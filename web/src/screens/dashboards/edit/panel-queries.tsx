@@ -1,6 +1,10 @@
 import { useMemo, useRef, useState } from "react";
 import { PANEL_MAX_QUERIES, type PanelQuery } from "../../../../../src/contracts/dashboards";
+import { type BuilderQuery, emptyBuilderQuery } from "../../../../../src/contracts/query-builder";
+import type { BuilderTarget } from "../../../../../src/contracts/query-builder-tql";
 import { errorMessage } from "../../../api/client";
+import { compileBuilder } from "../../../components/query-builder/builder-state";
+import { QueryBuilder } from "../../../components/query-builder/query-builder";
 import { type EditorDiagnostic, TqlEditor } from "../../tql/editor";
 import { userPlaceholders } from "../../tql/placeholders";
 import { errorPosition, type TqlCatalog } from "../../tql/tql-api";
@@ -19,12 +23,15 @@ function nextRefId(queries: readonly PanelQuery[]): string {
  * A panel's queries, each in the TQL screen's editor (highlighting, completion, Ctrl+Enter
  * runs the preview now, the server's error underlined where it located it). Placeholders the
  * dashboard has no variable for are named under the query, before the server refuses them.
+ * A query may be built with the query builder instead (`target`: a chart for panels over time);
+ * its TQL is the query's, and "Edit as TQL" takes it back to the editor. The panel keeps the TQL.
  */
 export function PanelQueries({
   queries,
   errors,
   catalog,
   variableNames,
+  target,
   onChange,
   onRun,
 }: {
@@ -32,6 +39,7 @@ export function PanelQueries({
   errors: readonly unknown[];
   catalog: TqlCatalog | undefined;
   variableNames: readonly string[];
+  target: BuilderTarget;
   onChange: (queries: PanelQuery[]) => void;
   onRun: () => void;
 }) {
@@ -57,6 +65,7 @@ export function PanelQueries({
           error={errors[index] ?? null}
           catalog={catalog}
           variableNames={variableNames}
+          target={target}
           removable={queries.length > 1}
           onChange={(patch) => change(index, patch)}
           onRemove={() => remove(index)}
@@ -87,6 +96,7 @@ function QueryBlock({
   error,
   catalog,
   variableNames,
+  target,
   removable,
   onChange,
   onRemove,
@@ -96,6 +106,7 @@ function QueryBlock({
   error: unknown;
   catalog: TqlCatalog | undefined;
   variableNames: readonly string[];
+  target: BuilderTarget;
   removable: boolean;
   onChange: (patch: Partial<PanelQuery>) => void;
   onRemove: () => void;
@@ -106,6 +117,14 @@ function QueryBlock({
     return position ? { position, message: errorMessage(error) } : null;
   }, [error]);
   const unknown = userPlaceholders(query.tql).filter((p) => !variableNames.includes(p.name));
+  const [builder, setBuilder] = useState<BuilderQuery | null>(null);
+  // The editor reads its text once: back from the builder, a new one starts with its TQL.
+  const [editorKey, setEditorKey] = useState(0);
+  const build = (next: BuilderQuery) => {
+    setBuilder(next);
+    const compiled = compileBuilder(next, target);
+    if (compiled.ok) onChange({ tql: compiled.tql });
+  };
   return (
     <div className="dse-query">
       <div className="dse-query-head">
@@ -123,6 +142,16 @@ function QueryBlock({
           />
         </label>
         <span className="spacer" />
+        {!builder && (
+          <button
+            type="button"
+            className="button small"
+            onClick={() => build(emptyBuilderQuery())}
+            title="Build this query by choosing a source, filters and aggregations (replaces its TQL)"
+          >
+            Query builder
+          </button>
+        )}
         <button type="button" className="button small" onClick={onRun}>
           Run
         </button>
@@ -137,13 +166,27 @@ function QueryBlock({
           </button>
         )}
       </div>
-      <TqlEditor
-        initialText={query.tql}
-        catalog={catalog}
-        diagnostic={diagnostic}
-        onChange={(tql) => onChange({ tql })}
-        onRun={onRun}
-      />
+      {builder ? (
+        <QueryBuilder
+          value={builder}
+          onChange={build}
+          target={target}
+          onEditTql={(tql) => {
+            onChange({ tql });
+            setBuilder(null);
+            setEditorKey((k) => k + 1);
+          }}
+        />
+      ) : (
+        <TqlEditor
+          key={editorKey}
+          initialText={query.tql}
+          catalog={catalog}
+          diagnostic={diagnostic}
+          onChange={(tql) => onChange({ tql })}
+          onRun={onRun}
+        />
+      )}
       {unknown.length > 0 && (
         <p className="dse-warning small" role="note">
           No variable named {unknown.map((p) => p.name).join(", ")}: add one under Variables, or the
