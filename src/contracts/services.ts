@@ -95,6 +95,7 @@ export const ServiceErrorGroup = z.object({
   occurrences: z.number().int().describe("Occurrences within the window"),
   lastSeen: z.string(),
 });
+export type ServiceErrorGroup = z.infer<typeof ServiceErrorGroup>;
 
 export const ServiceDetail = z
   .object({

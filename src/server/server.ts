@@ -47,6 +47,7 @@ import { keyRoutes } from "./routes/v1/key-routes.js";
 import { logsRoutes } from "./routes/v1/logs-routes.js";
 import { metricsRoutes } from "./routes/v1/metrics-routes.js";
 import { otlpRoutes } from "./routes/v1/otlp-routes.js";
+import { servicesRoutes } from "./routes/v1/services-routes.js";
 import { sessionsRoutes } from "./routes/v1/sessions-routes.js";
 import { statusPagesRoutes } from "./routes/v1/status-pages-routes.js";
 import { tqlRoutes } from "./routes/v1/tql-routes.js";
@@ -73,6 +74,7 @@ export const READ_ROUTES: readonly RouteModule[] = [
   alertsRoutes,
   statusPagesRoutes,
   attributeRoutes,
+  servicesRoutes,
 ];
 
 /** Everything under /v1: X-API-Key authentication and the per-key rate limit apply to each. */
