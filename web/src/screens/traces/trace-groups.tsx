@@ -7,6 +7,7 @@ import { FieldSuggest } from "../../components/field-suggest";
 import { formatDuration, formatNumber, formatPercent } from "../../lib/format";
 import type { TimeRange } from "../../lib/time-range";
 import { selectionQuery, type TraceSelection } from "./trace-selection";
+import { formatRate } from "./trace-stats-chart";
 
 /** Fields worth grouping by, offered before anything is typed. */
 export const COMMON_GROUP_FIELDS = [
@@ -188,7 +189,7 @@ export function TraceGroups({
                         </button>
                       </td>
                       <td className="num">{formatNumber(g.count)}</td>
-                      <td className="num">{formatNumber(g.rate)}/s</td>
+                      <td className="num">{formatRate(g.rate)}</td>
                       <td className="num">{formatNumber(g.errors)}</td>
                       <td className="num">{formatPercent(g.errorRate, 1)}</td>
                       <td className="num">{formatDuration(g.p50Ms)}</td>

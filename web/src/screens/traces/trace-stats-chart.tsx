@@ -14,10 +14,10 @@ import type { TimeRange } from "../../lib/time-range";
 import { selectionQuery, type TraceSelection } from "./trace-selection";
 
 /** Rate per second with a unit ("12.3/s", "0.05/s"). */
-const formatRate = (rate: number | null | undefined): string =>
+export const formatRate = (rate: number | null | undefined): string =>
   rate === null || rate === undefined
     ? "—"
-    : `${rate < 1 ? rate.toPrecision(2) : formatCompact(rate)}/s`;
+    : `${rate === 0 ? "0" : rate < 1 ? rate.toPrecision(2) : formatCompact(rate)}/s`;
 
 /**
  * The spans following the selection per bucket (GET /v1/traces/stats): their rate and errors,
