@@ -78,18 +78,18 @@ export async function attributeFields({
   const days = catalogDays(window, deps.clock.now().getTime());
   const sql = new Sql(deps.telemetry, projectId);
   const where = catalogWhere(sql, source, days, containing(sql, "field", q));
-  const rows = await sql.query<{ field: string; row_count: string; numeric_count: string }>(
-    `SELECT field, sum(row_count) AS row_count, sum(numeric_count) AS numeric_count
+  const rows = await sql.query<{ field: string; total: string; numeric: string }>(
+    `SELECT field, sum(total_count) AS total, sum(numeric_count) AS numeric
      FROM ${sql.table("attribute_keys")} ${where}
-     GROUP BY field ORDER BY row_count DESC, field LIMIT ${sql.bind(limit)}`,
+     GROUP BY field ORDER BY total DESC, field LIMIT ${sql.bind(limit)}`,
   );
   return {
     source,
     from: isoMs(days.fromMs),
     to: isoMs(days.toMs),
     fields: rows.map((row) => {
-      const count = num(row.row_count);
-      const numericCount = num(row.numeric_count);
+      const count = num(row.total);
+      const numericCount = num(row.numeric);
       return {
         field: row.field,
         kind: kindOf(row.field),
@@ -122,14 +122,16 @@ export async function attributeValues({
   const deps = ctx.deps.read;
   const days = catalogDays(window, deps.clock.now().getTime());
   const sql = new Sql(deps.telemetry, projectId);
+  // '' counts the empty values and those too long to keep: never suggested.
   const where = catalogWhere(sql, source, days, [
     `field = ${sql.bind(field)}`,
+    "value != ''",
     ...containing(sql, "value", q),
   ]);
-  const rows = await sql.query<{ value: string; row_count: string; numeric: number }>(
-    `SELECT value, sum(row_count) AS row_count, isNotNull(toFloat64OrNull(value)) AS numeric
+  const rows = await sql.query<{ value: string; total: string; numeric: number }>(
+    `SELECT value, sum(row_count) AS total, isNotNull(toFloat64OrNull(value)) AS numeric
      FROM ${sql.table("attribute_values")} ${where}
-     GROUP BY value ORDER BY row_count DESC, value LIMIT ${sql.bind(limit)}`,
+     GROUP BY value ORDER BY total DESC, value LIMIT ${sql.bind(limit)}`,
   );
   return {
     source,
@@ -138,7 +140,7 @@ export async function attributeValues({
     to: isoMs(days.toMs),
     values: rows.map((row) => ({
       value: row.value,
-      count: num(row.row_count),
+      count: num(row.total),
       numeric: Boolean(num(row.numeric)),
     })),
   };

@@ -31,11 +31,9 @@ function fieldPairs(source: ExploreSource): string {
 const signal = c("signal", LC, "`traces`, `logs` or `metrics`: the table the rows counted are in");
 const field = c("field", LC, "`attributes.<key>`, `resource.<key>` or a column's name");
 const day = c("day", "Date", "UTC day of the rows counted");
-const rowCount = c("row_count", "UInt64", "Rows carrying the field (with this value)");
 
 /** Both tables: their rows are counts to add up, per project and source first (every read's key). */
 const catalogTable = {
-  engine: "SummingMergeTree",
   partitionBy: "day",
   ttlExpression: "day",
   indexes: [],
@@ -45,8 +43,41 @@ const catalogTable = {
 } as const;
 
 /**
- * How often each field of each source was seen per day (docs/explore.md, "Attribute catalog"):
- * what the field suggestions read, one key range per project and source.
+ * How often each value of each field was seen per day (docs/explore.md, "Attribute catalog"):
+ * what the value suggestions read, one key range per field. A value over
+ * MAX_CATALOG_VALUE_LENGTH characters, or empty, is counted as '' (not suggested).
+ */
+export const ATTRIBUTE_VALUES: DerivedTableDef = {
+  ...catalogTable,
+  name: "attribute_values",
+  description: `Values of spans', logs' and metric points' fields per project and day, with how many rows carry each ('' for values over ${MAX_CATALOG_VALUE_LENGTH} characters, and empty ones).`,
+  columns: [
+    project,
+    signal,
+    field,
+    c("value", "String", "The value as text; '' for an empty or a longer one"),
+    day,
+    c("row_count", "UInt64", "Rows carrying the field with this value"),
+  ],
+  engine: "SummingMergeTree((row_count))",
+  orderBy: "(project_id, signal, field, value, day)",
+  views: EXPLORE_SOURCES.map(
+    (source): DerivedView => ({
+      name: `attribute_values_${source}_mv`,
+      source,
+      columns: `project_id, '${source}' AS signal, pair.1 AS field,
+  if(lengthUTF8(pair.2) <= ${MAX_CATALOG_VALUE_LENGTH}, pair.2, '') AS value, toDate(timestamp) AS day,
+  count() AS row_count`,
+      arrayJoin: fieldPairs(source),
+      groupBy: "project_id, field, value, day",
+    }),
+  ),
+};
+
+/**
+ * How often each field of each source was seen per day, and how many of its values are numbers:
+ * what the field suggestions read, one key range per project and source. Filled from the rows
+ * attribute_values receives (a block already grouped by value), not from the telemetry again.
  */
 export const ATTRIBUTE_KEYS: DerivedTableDef = {
   ...catalogTable,
@@ -58,44 +89,19 @@ export const ATTRIBUTE_KEYS: DerivedTableDef = {
     signal,
     field,
     day,
-    rowCount,
+    c("total_count", "UInt64", "Rows carrying the field"),
     c("numeric_count", "UInt64", "Of those rows, the ones whose value parses as a number"),
   ],
-  engine: "SummingMergeTree((row_count, numeric_count))",
+  engine: "SummingMergeTree((total_count, numeric_count))",
   orderBy: "(project_id, signal, field, day)",
-  views: EXPLORE_SOURCES.map(
-    (source): DerivedView => ({
-      name: `attribute_keys_${source}_mv`,
-      source,
-      columns: `project_id, '${source}' AS signal, pair.1 AS field, toDate(timestamp) AS day,
-  count() AS row_count, countIf(isNotNull(toFloat64OrNull(pair.2))) AS numeric_count`,
-      arrayJoin: fieldPairs(source),
-      groupBy: "project_id, field, day",
-    }),
-  ),
-};
-
-/**
- * How often each value of each field was seen per day, values up to MAX_CATALOG_VALUE_LENGTH
- * characters: what the value suggestions read, one key range per field.
- */
-export const ATTRIBUTE_VALUES: DerivedTableDef = {
-  ...catalogTable,
-  name: "attribute_values",
-  description:
-    "Values of spans', logs' and metric points' fields per project and day (up to 256 characters), with how many rows carry each.",
-  columns: [project, signal, field, c("value", "String", "The value, as text"), day, rowCount],
-  engine: "SummingMergeTree((row_count))",
-  orderBy: "(project_id, signal, field, value, day)",
-  views: EXPLORE_SOURCES.map(
-    (source): DerivedView => ({
-      name: `attribute_values_${source}_mv`,
-      source,
-      columns: `project_id, '${source}' AS signal, pair.1 AS field, pair.2 AS value,
-  toDate(timestamp) AS day, count() AS row_count`,
-      arrayJoin: fieldPairs(source),
-      where: `pair.2 != '' AND lengthUTF8(pair.2) <= ${MAX_CATALOG_VALUE_LENGTH}`,
-      groupBy: "project_id, field, value, day",
-    }),
-  ),
+  views: [
+    {
+      name: "attribute_keys_mv",
+      source: "attribute_values",
+      columns: `project_id, signal, field, day, sum(row_count) AS total_count,
+  sumIf(row_count, isNotNull(toFloat64OrNull(value))) AS numeric_count`,
+      groupBy: "project_id, signal, field, day",
+      backfillSince: "day >= yesterday()",
+    },
+  ],
 };

@@ -1,4 +1,4 @@
-import type { TableDef, TelemetryTableName } from "./tables.js";
+import type { InternalTableName, TableDef, TelemetryTableName } from "./tables.js";
 
 /**
  * A table the engine fills itself: each of its materialized views inserts `SELECT columns FROM
@@ -14,7 +14,8 @@ export interface DerivedTableDef extends TableDef {
  */
 export interface DerivedView {
   name: string;
-  source: TelemetryTableName | "error_occurrences";
+  /** A telemetry table, or another derived table (its view then fills this one from that one's inserts). */
+  source: TelemetryTableName | InternalTableName;
   columns: string;
   /**
    * `<array expression> AS <name>`: one row per element of each source row (a span's
@@ -23,6 +24,8 @@ export interface DerivedView {
   arrayJoin?: string;
   where?: string;
   groupBy?: string;
+  /** What a backfill copies of `source` (schema.ts): its rows of the last BACKFILL_DAYS by default. */
+  backfillSince?: string;
 }
 
 /** `SELECT … FROM source …` of one of a derived table's views, from the given table. */

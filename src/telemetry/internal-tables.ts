@@ -223,6 +223,7 @@ export const INTERNAL_TABLES: readonly TableDef[] = [
 /** Tables outside TQL that the engine derives from others' inserts (see DerivedTableDef). */
 export const DERIVED_TABLES: readonly DerivedTableDef[] = [
   TRACE_DATA,
-  ATTRIBUTE_KEYS,
+  // Values before keys: the keys' view reads the values' inserts.
   ATTRIBUTE_VALUES,
+  ATTRIBUTE_KEYS,
 ];

@@ -8,7 +8,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderSettings } from "./executor.js";
 import { DERIVED_TABLES, INTERNAL_TABLES, OBSOLETE } from "./internal-tables.js";
-import { createSchemaStatements, migrationStatements, type SchemaStatement } from "./schema.js";
+import {
+  backfillStatements,
+  createSchemaStatements,
+  migrationStatements,
+  type SchemaStatement,
+} from "./schema.js";
 import { replicatedEngine } from "./schema-cluster.js";
 import type { SchemaState } from "./schema-layout.js";
 import { settingsLines, TELEMETRY_TABLES } from "./tables.js";
@@ -136,5 +141,33 @@ describe("telemetry DDL on a cluster", () => {
       "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/error_groups_local', '{replica}', version)",
     );
     expect(() => replicatedEngine("Log", "x")).toThrow(/No replicated form/);
+  });
+});
+
+describe("backfill of derived tables created over existing data", () => {
+  const targets = (existing: string[]) =>
+    backfillStatements("vigil", new Set(existing)).map(
+      (sql) =>
+        `${/^INSERT INTO `vigil`\.`(\w+)`/.exec(sql)?.[1]} <- ${/FROM `vigil`\.`(\w+)`/.exec(sql)?.[1]}`,
+    );
+  const sources = ["traces", "logs", "metrics", "error_occurrences"];
+
+  it("copies the last day of each new view's source, the catalog's keys through its values", () => {
+    expect(targets(sources)).toEqual([
+      "trace_data <- traces",
+      "trace_data <- error_occurrences",
+      "attribute_values <- traces",
+      "attribute_values <- logs",
+      "attribute_values <- metrics",
+    ]);
+  });
+
+  it("copies the keys from the values when only the keys' view is new", () => {
+    const views = DERIVED_TABLES.flatMap((t) => t.views.map((v) => v.name)).filter(
+      (name) => name !== "attribute_keys_mv",
+    );
+    const sql = backfillStatements("vigil", new Set([...sources, "attribute_values", ...views]));
+    expect(sql).toHaveLength(1);
+    expect(sql[0]).toContain("FROM `vigil`.`attribute_values`\nWHERE day >= yesterday()");
   });
 });

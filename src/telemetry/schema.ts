@@ -114,19 +114,26 @@ export function createSchemaStatements(database: string, options: SchemaOptions)
  * before the schema was created) over data its source already held: the last BACKFILL_DAYS.
  * Through the tables' own names, so on a cluster the rows go through the Distributed tables to
  * their shards. The view exists by then: a row inserted between its creation and this copy is
- * copied twice, and readers show a span id once.
+ * copied twice, and readers show a span id once. A view reading another derived table is not
+ * copied for when that table is (their order in DERIVED_TABLES): that copy's rows reach it.
  */
 export function backfillStatements(database: string, existing: ReadonlySet<string>): string[] {
+  const filled = new Set<string>();
   return DERIVED_TABLES.flatMap((table) =>
     table.views
       .filter((view) => !existing.has(view.name) && existing.has(view.source))
+      .filter((view) => !filled.has(view.source))
+      .map((view) => {
+        filled.add(table.name);
+        return view;
+      })
       .map(
         (view) =>
           `INSERT INTO ${qualifiedName(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
           derivedSelect(
             view,
             qualifiedName(database, view.source),
-            `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
+            view.backfillSince ?? `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
           ),
       ),
   );

@@ -32,10 +32,10 @@ const sourcePermission: preHandlerHookHandler = async (request: FastifyRequest) 
 
 /**
  * readRoute's shape (schema, problem responses, OpenAPI) with the source's permission in place
- * of one fixed permission.
+ * of the one it was given.
  */
-const bySource = (route: ReturnType<typeof readRoute>) => ({
-  schema: route.schema,
+const bySource = <R extends ReturnType<typeof readRoute>>(route: R): R => ({
+  ...route,
   preHandler: sourcePermission,
 });
 
