@@ -87,16 +87,17 @@ function coarseSource(query: MetricQuery, frame: Frame): string {
   )`;
 }
 
-/** What the walk carries for each kind of distribution: count and sum, then the buckets. */
+/** What the walk carries: count and sum, and for a quantile the buckets. */
 function histogramWalk(
   query: MetricQuery,
   frame: Frame,
+  buckets: boolean,
 ): { walked: Walked[]; layout?: string; extra?: string[]; source?: string } {
   const common: Walked[] = [
     { name: "count", expression: "toFloat64(count)", kind: "number" },
     { name: "sum", expression: "sum", kind: "number" },
   ];
-  if (query.type === "summary") return { walked: common };
+  if (query.type === "summary" || !buckets) return { walked: common };
   if (query.type === "histogram")
     return {
       walked: [
@@ -131,7 +132,7 @@ export function distributionSql(
   aggregation: "avg" | "rate" | "quantile",
   level: number,
 ): string {
-  const { walked, ...options } = histogramWalk(query, frame);
+  const { walked, ...options } = histogramWalk(query, frame, aggregation === "quantile");
   const walk = walkSql(query, frame, groups, walked, options);
   if (aggregation === "avg")
     return `SELECT ${outputs(frame, groups, "sum(inc_sum) / nullIf(sum(inc_count), 0)")}
