@@ -221,6 +221,14 @@ describe("traces explorer: filters, stats, group-by, baselines", () => {
     expect(second.body.errors?.[0]?.field).toBe("filters.1.field");
     for (const [path, field] of [
       ["/v1/traces?filters=nope", "filters"],
+      [
+        `/v1/traces?${filters([{ field: "duration_ms", op: ">", value: "slow" }])}`,
+        "filters.0.value",
+      ],
+      [
+        `/v1/traces/group-by?${filters([{ field: "http_status_code", op: "=", value: "abc" }])}`,
+        "filters.0.value",
+      ],
       ["/v1/traces?span_kind=sideways", "span_kind"],
       ["/v1/traces?max_duration=-1", "max_duration"],
       ["/v1/traces/group-by?by=nope", "by"],
