@@ -16,6 +16,7 @@ import { createNotificationDeliveryRepository } from "./repositories/notificatio
 import { createOrganizationRepository } from "./repositories/organizations.js";
 import { createProjectRepository } from "./repositories/projects.js";
 import { createSavedQueryRepository } from "./repositories/saved-queries.js";
+import { createSavedViewRepository } from "./repositories/saved-views.js";
 import { createSignInSessionRepository } from "./repositories/sign-in-sessions.js";
 import { createStatusPageDayRepository } from "./repositories/status-page-days.js";
 import { createStatusPageIncidentLinkRepository } from "./repositories/status-page-incident-links.js";
@@ -51,6 +52,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPageDays: createStatusPageDayRepository(db),
     statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
     savedQueries: createSavedQueryRepository(db),
+    savedViews: createSavedViewRepository(db),
     dashboards: createDashboardRepository(db),
     workLeases: createWorkLeaseRepository(db),
   };

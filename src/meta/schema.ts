@@ -25,6 +25,7 @@ import type {
   NotificationDeliveriesTable,
 } from "./tables/notifications.js";
 import type { SavedQueriesTable } from "./tables/saved-queries.js";
+import type { SavedViewsTable } from "./tables/saved-views.js";
 import type {
   StatusPageComponentMonitorsTable,
   StatusPageComponentRulesTable,
@@ -77,6 +78,7 @@ export interface MetaSchema {
   status_page_incident_components: StatusPageIncidentComponentsTable;
   status_page_days: StatusPageDaysTable;
   saved_queries: SavedQueriesTable;
+  saved_views: SavedViewsTable;
   dashboards: DashboardsTable;
   dashboard_stars: DashboardStarsTable;
   work_leases: WorkLeasesTable;
@@ -109,4 +111,5 @@ export type StatusPageComponentRow = Selectable<StatusPageComponentsTable>;
 export type StatusPageMaintenanceRow = Selectable<StatusPageMaintenancesTable>;
 export type StatusPageDayRow = Selectable<StatusPageDaysTable>;
 export type SavedQueryRow = Selectable<SavedQueriesTable>;
+export type SavedViewRow = Selectable<SavedViewsTable>;
 export type DashboardRow = Selectable<DashboardsTable>;

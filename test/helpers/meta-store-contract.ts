@@ -20,6 +20,7 @@ import { dashboardStoreContract } from "./dashboard-store-contract.js";
 import { monitorStoreContract } from "./monitor-store-contract.js";
 import { notificationStoreContract } from "./notification-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
+import { savedViewStoreContract } from "./saved-view-store-contract.js";
 import { webhookDeliveryContract } from "./webhook-delivery-store-contract.js";
 import { webhookEndpointContract } from "./webhook-endpoint-store-contract.js";
 import { workLeaseContract } from "./work-lease-contract.js";
@@ -174,6 +175,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   webhookDeliveryContract(getStore);
   alertStoreContract(getStore);
   savedQueryStoreContract(getStore);
+  savedViewStoreContract(getStore);
   dashboardStoreContract(getStore);
   workLeaseContract(getStore);
 }

@@ -12,6 +12,7 @@ import * as alertUnits from "./0010-alert-units.js";
 import * as statusPagePublishIncidents from "./0011-status-page-publish-incidents.js";
 import * as dropRevokedCliKeys from "./0012-drop-revoked-cli-keys.js";
 import * as dashboards from "./0013-dashboards.js";
+import * as savedViews from "./0014-saved-views.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011-status-page-publish-incidents": statusPagePublishIncidents,
   "0012-drop-revoked-cli-keys": dropRevokedCliKeys,
   "0013-dashboards": dashboards,
+  "0014-saved-views": savedViews,
 };
 
 export const migrationProvider: MigrationProvider = {
