@@ -14,6 +14,7 @@ const TIERS = [
       "setup",
       "demo",
       "dashboards",
+      "explore",
       "alerts",
       "monitors",
       "status-pages",

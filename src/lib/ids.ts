@@ -27,7 +27,8 @@ export type IdPrefix =
   | "sqr"
   | "dsh"
   | "pnl"
-  | "row";
+  | "row"
+  | "svw";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 

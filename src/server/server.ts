@@ -32,6 +32,7 @@ import { memberRoutes } from "./routes/api/member-routes.js";
 import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
 import { savedQueryRoutes } from "./routes/api/saved-query-routes.js";
+import { savedViewRoutes } from "./routes/api/saved-view-routes.js";
 import { statusPageRoutes } from "./routes/api/status-page-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
@@ -92,6 +93,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => alertRuleRoutes(deps),
   (deps) => statusPageRoutes(deps.domain),
   (deps) => savedQueryRoutes(deps.domain),
+  (deps) => savedViewRoutes(deps.domain),
   (deps) => projectDashboardRoutes(deps.domain),
   (deps) => dashboardTemplateRoutes(deps.domain),
   (deps) => memberRoutes(deps.domain),
