@@ -251,6 +251,33 @@ describe("service edges", () => {
     expect(edges.size).toBe(0);
   });
 
+  it("finds a call from a parent of any kind that came first, for children of any kind", () => {
+    const { edges, clock } = store({ waitMs: 1000 });
+    edges.observe("p", [
+      span({ service: "gateway", kind: "server", id: "30" }),
+      span({ service: "orders", kind: "internal", id: "31", parent: "f1" }),
+    ]);
+    clock.now = T + 1500;
+    const out = edges.observe("p", [
+      // A server span in another service, and an AI client span of another service.
+      span({ service: "orders", kind: "server", id: "32", parent: "30", ms: 7 }),
+      span({ service: "assistant", kind: "client", id: "33", parent: "31", ms: 9 }),
+      // A child in the parent's own service: no call.
+      span({ service: "gateway", kind: "internal", id: "34", parent: "30" }),
+    ]);
+    expect(out).toEqual([
+      entry("orders", { durationMs: 7 }),
+      call("gateway", "orders", { durationMs: 7 }),
+      call("orders", "assistant", { durationMs: 9 }),
+    ]);
+    // Parents are remembered for one to two waits, then forgotten.
+    clock.now = T + 3500;
+    edges.expire();
+    expect(
+      edges.observe("p", [span({ service: "mailer", kind: "internal", id: "35", parent: "30" })]),
+    ).toEqual([]);
+  });
+
   it("counts entry spans: server and consumer spans, and roots of any kind", () => {
     const { edges } = store();
     const out = edges.observe("p", [

@@ -97,9 +97,10 @@ const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60;
  * id), for the server or consumer span whose parent it is, or that span waits for it, whichever
  * comes first. A pair is a call between their services. A database call (`db.system`) is an
  * edge at once; a client span still alone when its wait ends is a call to the peer it names.
- * A server span waiting when a span of another kind and service turns out to be its parent is a
- * call from that service too (only in that order: only callers and children wait). Every entry
- * span (server, consumer or root) is also counted as one of its service's requests.
+ * A span whose parent is a span of another kind in another service is a call from that service
+ * too: found in either order for server and consumer children (they wait, and other spans are
+ * remembered as parents for a wait or two), parent first for children of other kinds. Every
+ * entry span (server, consumer or root) is also counted as one of its service's requests.
  */
 export class ServiceEdges {
   /** In arrival order, so the oldest are first to expire. */
@@ -108,9 +109,12 @@ export class ServiceEdges {
   private counts: Partial<Record<EdgeOutcome, number>> = {};
   /** When a span starting to wait now stops waiting. */
   private deadline = 0;
+  /** Spans that are neither callers nor waiting, as parents a child may name. */
+  private readonly parents: RecentSpans;
 
   constructor(private readonly options: ServiceEdgesOptions) {
     this.now = options.now ?? Date.now;
+    this.parents = new RecentSpans(options.waitMs, options.maxPending, this.now());
   }
 
   /** Spans waiting for their other half. */
@@ -121,7 +125,9 @@ export class ServiceEdges {
   /** The edges and entry spans `traces` rows of one project give now; pairs wait for later. */
   observe(projectId: string, rows: readonly Row[]): EdgeObservation[] {
     const out: EdgeObservation[] = [];
-    this.deadline = this.now() + this.options.waitMs;
+    const now = this.now();
+    this.deadline = now + this.options.waitMs;
+    this.parents.age(now);
     for (const row of rows) {
       const kind = row.span_kind as string;
       const traceId = row.trace_id as string;
@@ -137,12 +143,14 @@ export class ServiceEdges {
       const served = kind === "server" || kind === "consumer";
       if (served || parent === "") out.push(observation(projectId, half, "", half.service));
       const key = `${projectId}\u0000${traceId}\u0000`;
+      if (served && parent !== "") this.child(out, projectId, key + parent, half);
+      else if (parent !== "") this.crossing(out, projectId, key + parent, half);
       if (kind === "client" || kind === "producer") {
         this.caller(out, projectId, key + spanId, half, row.attributes as Record<string, string>);
         continue;
       }
-      if (served && parent !== "") this.child(out, projectId, key + parent, half);
       this.parentOf(out, projectId, key + spanId, half.service);
+      this.parents.add(key + spanId, half.service);
     }
     this.report();
     return out;
@@ -154,6 +162,7 @@ export class ServiceEdges {
    */
   expire(nowMs = this.now()): EdgeObservation[] {
     const out: EdgeObservation[] = [];
+    if (Number.isFinite(nowMs)) this.parents.age(nowMs);
     for (const [key, waiting] of this.pending) {
       if (waiting.expiresAt > nowMs) break;
       this.pending.delete(key);
@@ -214,12 +223,23 @@ export class ServiceEdges {
       this.pending.delete(key);
       out.push(paired(projectId, waiting.client, half));
       this.tally("paired", 1);
+    } else if (!waiting && this.parents.get(key) !== undefined) {
+      // Its parent came first and was no caller: a call if from another service.
+      this.crossing(out, projectId, key, half);
     } else if (waiting?.children) {
       if (waiting.children.length < MAX_CHILDREN) waiting.children.push(half);
       else this.tally("dropped", 1);
     } else {
       this.wait(key, { projectId, expiresAt: this.deadline, children: [half] });
     }
+  }
+
+  /** A span whose parent, seen already and no caller, is in another service: a call from there. */
+  private crossing(out: EdgeObservation[], projectId: string, key: string, half: Half): void {
+    const parent = this.parents.get(key);
+    if (parent === undefined || parent === half.service) return;
+    out.push(observation(projectId, half, parent, half.service));
+    this.tally("paired", 1);
   }
 
   /** A span of any other kind that server spans of other services wait for as their parent. */
@@ -287,3 +307,34 @@ const paired = (projectId: string, client: Half, server: Half): EdgeObservation 
     "service",
     client.failed || server.failed,
   );
+
+/**
+ * The services of recently seen spans by key, kept one to two waits: two generations, the older
+ * dropped whole when the newer is a wait old, so keeping them costs no per-span timer. At most
+ * `max` per generation; beyond, a span is not remembered (a child arriving later finds no edge).
+ */
+class RecentSpans {
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
+
+  constructor(
+    private readonly keepMs: number,
+    private readonly max: number,
+    private startedAt: number,
+  ) {}
+
+  age(now: number): void {
+    if (now - this.startedAt < this.keepMs) return;
+    this.previous = now - this.startedAt < 2 * this.keepMs ? this.current : new Map();
+    this.current = new Map();
+    this.startedAt = now;
+  }
+
+  add(key: string, service: string): void {
+    if (this.current.size < this.max) this.current.set(key, service);
+  }
+
+  get(key: string): string | undefined {
+    return this.current.get(key) ?? this.previous.get(key);
+  }
+}
