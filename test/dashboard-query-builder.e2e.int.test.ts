@@ -143,4 +143,41 @@ describe.skipIf(!chromiumAvailable)("dashboard: query builder", () => {
     expect(new URL(page.url()).searchParams.get("mode")).toBeNull();
     expect(console.errors).toEqual([]);
   });
+
+  it("builds a dashboard panel's query in the panel editor", async () => {
+    const created = await dash.owner.post(`/api/projects/${dash.projectId}/dashboards`, {
+      title: "Built",
+    });
+    const { id } = (await created.json()) as { id: string };
+    const { page, console } = await dash.newPage({ height: 1100 });
+    await dash.signIn(page);
+    await page.goto(`/projects/${dash.projectId}/dashboards/${id}/edit`);
+    await page.getByRole("button", { name: "Add panel" }).click();
+    const editor = page.getByRole("dialog", { name: /^New panel/ });
+    await editor.getByLabel("Title").fill("Logs by level");
+    await editor.getByRole("button", { name: "Query builder" }).click();
+    const builder = editor.getByTestId("query-builder");
+    await builder.getByLabel("Source").selectOption("logs");
+    await builder.getByRole("button", { name: "Add group by" }).click();
+    await builder.getByLabel("Group by 1", { exact: true }).fill("level");
+    await page.keyboard.press("Escape");
+    const tql = builder.getByTestId("builder-tql");
+    await tql.filter({ hasText: "GROUP BY t, level" }).waitFor();
+    // A time series panel's query is over time: the preview draws it.
+    await editor.locator(".dse-preview canvas, .dse-preview .u-over").first().waitFor();
+    const text = (await tql.textContent()) ?? "";
+    expect(text).toMatch(
+      /^SELECT \$__timeInterval\(timestamp\) AS t, level, count\(\) AS count\nFROM logs/,
+    );
+    await editor.getByRole("button", { name: "Add to dashboard" }).click();
+    await editor.waitFor({ state: "detached" });
+    const patch = page.waitForResponse((r) => r.request().method() === "PATCH");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    expect((await patch).status()).toBe(200);
+    const saved = (await (
+      await dash.owner.get(`/api/projects/${dash.projectId}/dashboards/${id}`)
+    ).json()) as { panels: { title: string; queries: { tql: string }[] }[] };
+    expect(saved.panels).toMatchObject([{ title: "Logs by level", queries: [{ tql: text }] }]);
+    expect(console.errors).toEqual([]);
+  });
 });
