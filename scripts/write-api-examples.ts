@@ -44,7 +44,8 @@ const REQUIRED_QUERY: Record<string, string> = { time_range: "24h" };
 
 /**
  * Where a path parameter's value comes from: the first item of a list route, and its field; or,
- * for a `list` naming earlier parameters (`{traceId}`), that route's body and a dotted path.
+ * for a `list` naming earlier parameters (`{traceId}`) or a dotted `field`, that route's body
+ * and the dotted path.
  */
 const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   logId: { list: "/v1/logs", field: "id" },
@@ -55,6 +56,7 @@ const PATH_PARAMS: Record<string, { list: string; field: string }> = {
   alertId: { list: "/v1/alerts", field: "id" },
   slug: { list: "/v1/status-pages", field: "slug" },
   spanId: { list: "/v1/traces/{traceId}/spans", field: "spans.spanId.0" },
+  service: { list: "/v1/services", field: "services.0.service" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -233,7 +235,7 @@ async function main(): Promise<void> {
       for (const { name } of (parameters ?? []).filter((p) => p.in === "path")) {
         const source = PATH_PARAMS[name];
         if (!source) throw new Error(`${template}: no source for path parameter ${name}`);
-        const nested = source.list.includes("{");
+        const nested = source.list.includes("{") || source.field.includes(".");
         const list = nested
           ? await get(source.list.replace(/\{(\w+)\}/g, (_, n: string) => resolved[n] ?? ""))
           : await get(`${source.list}?limit=1`);
