@@ -187,6 +187,34 @@ describe("GET /v1/attributes and /v1/attributes/values", () => {
     expect(services.values).toEqual([{ value: "checkout", count: 3, numeric: false }]);
   });
 
+  it("keeps no values of a field mostly distinct in one insert, and still counts it", async () => {
+    // 150 records in one export: a request id and a byte count each their own, a tier of three.
+    const records = Array.from({ length: 150 }, (_, i) => ({
+      timeMs: NOW - 4 * MIN,
+      severityNumber: 9,
+      body: `request ${i}`,
+      attributes: { "request.id": `req-${i}`, bytes: 1000 + i, tier: ["a", "b", "c"][i % 3] ?? "" },
+    }));
+    await sendOtlp(service, key, "logs", logsBody("gateway", records));
+    const body = await fields("source=logs&limit=1000");
+    const byName = new Map(body.fields.map((f) => [f.field, f]));
+    expect(byName.get("attributes.request.id")).toMatchObject({ count: 150, numeric: false });
+    expect(byName.get("attributes.bytes")).toMatchObject({
+      count: 150,
+      numericCount: 150,
+      numeric: true,
+    });
+    for (const field of ["attributes.request.id", "attributes.bytes"])
+      expect((await values(`source=logs&field=${field}`)).values).toEqual([]);
+    const tiers = await values("source=logs&field=attributes.tier");
+    expect(tiers.values.map((v) => [v.value, v.count])).toEqual([
+      ["a", 50],
+      ["b", 50],
+      ["c", 50],
+    ]);
+    expect(tiers.complete).toBe(true);
+  });
+
   it("never shows another project's keys or values", async () => {
     const mine = await fields("source=traces&limit=1000");
     expect(mine.fields.map((f) => f.field)).not.toContain("attributes.secret.key");

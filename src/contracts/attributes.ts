@@ -35,6 +35,9 @@ export const SOURCE_PERMISSIONS: Record<ExploreSource, Permission> = {
 export const ATTRIBUTE_FIELD_KINDS = ["column", "attribute", "resource"] as const;
 export type AttributeFieldKind = (typeof ATTRIBUTE_FIELD_KINDS)[number];
 
+/** Catalog rows (a value of a day) one values answer reads at most: what keeps it fast. */
+export const MAX_VALUE_ROWS_READ = 50_000;
+
 /** Suggestions per answer: more than a list can show. */
 export const MAX_SUGGESTIONS = 1000;
 
@@ -115,6 +118,11 @@ export const AttributeValueList = z
     field: z.string(),
     ...Window,
     values: z.array(AttributeValue),
+    complete: z
+      .boolean()
+      .describe(
+        `False when the field has more values in the window than one answer reads (${MAX_VALUE_ROWS_READ.toLocaleString("en")} catalog rows): the values and counts then come from a part of them`,
+      ),
   })
   .meta({ id: "AttributeValueList" });
 export type AttributeValueList = z.infer<typeof AttributeValueList>;

@@ -5,6 +5,7 @@ import {
   AttributeFieldsQueryShape,
   type AttributeValueList,
   AttributeValuesQueryShape,
+  MAX_VALUE_ROWS_READ,
 } from "../contracts/attributes.js";
 import {
   ATTRIBUTE_PREFIX,
@@ -128,9 +129,12 @@ export async function attributeValues({
     "value != ''",
     ...containing(sql, "value", q),
   ]);
-  const rows = await sql.query<{ value: string; total: string; numeric: number }>(
-    `SELECT value, sum(row_count) AS total, isNotNull(toFloat64OrNull(value)) AS numeric
-     FROM ${sql.table("attribute_values")} ${where}
+  // At most MAX_VALUE_ROWS_READ rows (+1, to tell when there were more), whatever the field.
+  const rows = await sql.query<{ value: string; total: string; numeric: number; read: string }>(
+    `SELECT value, sum(row_count) AS total, isNotNull(toFloat64OrNull(value)) AS numeric,
+       sum(count()) OVER () AS read
+     FROM (SELECT value, row_count FROM ${sql.table("attribute_values")} ${where}
+       LIMIT ${sql.bind(MAX_VALUE_ROWS_READ + 1)})
      GROUP BY value ORDER BY total DESC, value LIMIT ${sql.bind(limit)}`,
   );
   return {
@@ -143,5 +147,6 @@ export async function attributeValues({
       count: num(row.total),
       numeric: Boolean(num(row.numeric)),
     })),
+    complete: num(rows[0]?.read) <= MAX_VALUE_ROWS_READ,
   };
 }

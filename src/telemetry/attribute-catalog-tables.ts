@@ -43,33 +43,45 @@ const catalogTable = {
 } as const;
 
 /**
+ * A field whose values are too varied to suggest: in one insert, more than this many distinct
+ * values, and more values than half the rows carrying it (ids, timestamps, full URLs).
+ */
+export const VARIED_FIELD_MIN_VALUES = 100;
+
+const MAX_LENGTH = MAX_CATALOG_VALUE_LENGTH;
+/** Per field of the insert, after grouping by value: its distinct values, its rows. */
+const perField = "OVER (PARTITION BY project_id, field, day)";
+
+/**
  * How often each value of each field was seen per day (docs/explore.md, "Attribute catalog"):
- * what the value suggestions read, one key range per field. A value over
- * MAX_CATALOG_VALUE_LENGTH characters, or empty, is counted as '' (not suggested).
+ * what the value suggestions read, one key range per field. Counted as '' (never suggested): an
+ * empty value, one over MAX_CATALOG_VALUE_LENGTH characters, and every value of a field too
+ * varied in its insert (VARIED_FIELD_MIN_VALUES), which would copy the source row for row.
  */
 export const ATTRIBUTE_VALUES: DerivedTableDef = {
   ...catalogTable,
   name: "attribute_values",
-  description: `Values of spans', logs' and metric points' fields per project and day, with how many rows carry each ('' for values over ${MAX_CATALOG_VALUE_LENGTH} characters, and empty ones).`,
+  description: `Values of spans', logs' and metric points' fields per project and day, with how many rows carry each ('' for empty values, values over ${MAX_LENGTH} characters, and fields with mostly distinct values).`,
   columns: [
     project,
     signal,
     field,
-    c("value", "String", "The value as text; '' for an empty or a longer one"),
+    c("value", "String", "The value as text; '' for one not kept"),
     day,
     c("row_count", "UInt64", "Rows carrying the field with this value"),
+    c("numeric_count", "UInt64", "Of those rows, the ones whose value parses as a number"),
   ],
-  engine: "SummingMergeTree((row_count))",
+  engine: "SummingMergeTree((row_count, numeric_count))",
   orderBy: "(project_id, signal, field, value, day)",
   views: EXPLORE_SOURCES.map(
     (source): DerivedView => ({
       name: `attribute_values_${source}_mv`,
       source,
       columns: `project_id, '${source}' AS signal, pair.1 AS field,
-  if(lengthUTF8(pair.2) <= ${MAX_CATALOG_VALUE_LENGTH}, pair.2, '') AS value, toDate(timestamp) AS day,
-  count() AS row_count`,
+  if(count() ${perField} > ${VARIED_FIELD_MIN_VALUES} AND count() ${perField} * 2 > sum(count()) ${perField}, '', kept) AS value,
+  toDate(timestamp) AS day, count() AS row_count, countIf(isNotNull(toFloat64OrNull(pair.2))) AS numeric_count`,
       arrayJoin: fieldPairs(source),
-      groupBy: "project_id, field, value, day",
+      groupBy: `project_id, field, if(lengthUTF8(pair.2) <= ${MAX_LENGTH}, pair.2, '') AS kept, day`,
     }),
   ),
 };
@@ -99,7 +111,7 @@ export const ATTRIBUTE_KEYS: DerivedTableDef = {
       name: "attribute_keys_mv",
       source: "attribute_values",
       columns: `project_id, signal, field, day, sum(row_count) AS total_count,
-  sumIf(row_count, isNotNull(toFloat64OrNull(value))) AS numeric_count`,
+  sum(numeric_count) AS numeric_count`,
       groupBy: "project_id, signal, field, day",
       backfillSince: "day >= yesterday()",
     },
