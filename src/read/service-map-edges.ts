@@ -36,44 +36,57 @@ export const minuteWindow = (window: TimeWindow): TimeWindow => ({
 });
 
 /**
- * service_edges summed per (source, target, kind) over the window, in one statement. A call
+ * service_edges summed per (source, target, kind) over the window, in one statement: every
+ * edge, or those from or to `service`, and every service's entry spans (source ''). A call
  * recorded as external whose target is the name of a service with entry spans in the window (a
  * `peer.service` or `server.address` naming it, when the server span went unpaired: another
- * ingest node, or later than the wait) is counted as a call to that service.
+ * ingest node, or later than the wait) is counted as a call to that service. No subquery: on a
+ * cluster a second Distributed table inside IN would be refused (distributed_product_mode).
  */
 export async function readEdges(
   sql: Sql,
   window: TimeWindow,
-  conditions: readonly string[] = [],
+  service?: string,
 ): Promise<EdgeTotals[]> {
-  const table = sql.table("service_edges");
-  const within = sql.within("timestamp", minuteWindow(window));
-  const known = `SELECT DISTINCT target FROM ${table} ${whereClause(sql, [...within, "source_service = ''"])}`;
+  const name = service === undefined ? undefined : sql.bind(service);
   const rows = await sql.query<EdgeRow>(
-    `SELECT source_service, target,
-       if(target_kind = 'external' AND target IN (${known}), 'service', target_kind) AS kind,
+    `SELECT source_service, target, target_kind AS kind,
        sum(calls) AS calls, sum(errors) AS errors, min(duration_min_ms) AS min_ms,
        max(duration_max_ms) AS max_ms, sumForEach(duration_buckets) AS hist
-     FROM ${table} ${whereClause(sql, [...within, ...conditions])}
+     FROM ${sql.table("service_edges")}
+     ${whereClause(sql, [
+       ...sql.within("timestamp", minuteWindow(window)),
+       ...(name ? [`(source_service = ${name} OR target = ${name} OR source_service = '')`] : []),
+     ])}
      GROUP BY source_service, target, kind
      ORDER BY calls DESC, source_service, target`,
   );
-  return rows
-    .filter((row) => KINDS.has(row.kind))
-    .map((row) => ({
-      source: row.source_service,
-      target: row.target,
-      targetKind: row.kind as ServiceNodeKind,
-      calls: num(row.calls),
-      errors: num(row.errors),
-      histogram: {
-        bounds: HTTP_DURATION_BOUNDS_MS,
-        counts: row.hist.map(num),
-        min: row.min_ms,
-        max: row.max_ms,
-      },
-    }));
+  const totals = rows.filter((row) => KINDS.has(row.kind)).map(toTotals);
+  const known = new Set(totals.filter((t) => t.source === "").map((t) => t.target));
+  const merged = new Map<string, EdgeTotals>();
+  for (const edge of totals) {
+    const kind =
+      edge.targetKind === "external" && known.has(edge.target) ? "service" : edge.targetKind;
+    const key = `${edge.source}\u0000${edge.target}\u0000${kind}`;
+    const found = merged.get(key);
+    merged.set(key, found ? mergeTotals(found, edge) : { ...edge, targetKind: kind });
+  }
+  return [...merged.values()].sort((a, b) => b.calls - a.calls);
 }
+
+const toTotals = (row: EdgeRow): EdgeTotals => ({
+  source: row.source_service,
+  target: row.target,
+  targetKind: row.kind as ServiceNodeKind,
+  calls: num(row.calls),
+  errors: num(row.errors),
+  histogram: {
+    bounds: HTTP_DURATION_BOUNDS_MS,
+    counts: row.hist.map(num),
+    min: row.min_ms,
+    max: row.max_ms,
+  },
+});
 
 /** Two totals of calls into one: sums, bucket-wise sums, the smaller min and larger max. */
 export function mergeTotals<T extends EdgeTotals>(into: T, from: EdgeTotals): T {

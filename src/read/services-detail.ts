@@ -86,36 +86,41 @@ function instances(sql: Sql, where: string): Promise<ServiceInstance[]> {
     );
 }
 
-/** Its error groups by occurrences in the window (an occurrence counted once, not per source). */
-function errorGroups(sql: Sql, window: TimeWindow, service: string): Promise<ServiceErrorGroup[]> {
+/**
+ * Its error groups by occurrences in the window (an occurrence counted once, not per source),
+ * then their types: two statements, as a join of two Distributed tables would need GLOBAL.
+ */
+async function errorGroups(
+  sql: Sql,
+  window: TimeWindow,
+  service: string,
+): Promise<ServiceErrorGroup[]> {
   const where = whereClause(sql, [
     ...sql.within("timestamp", window),
     `service_name = ${sql.bind(service)}`,
   ]);
-  const occurrences = `SELECT fingerprint, count() AS n, toUnixTimestamp64Milli(max(at)) AS last_ms,
+  const rows = await sql.query<{ fingerprint: string; n: string; last_ms: string; latest: string }>(
+    `SELECT fingerprint, count() AS n, toUnixTimestamp64Milli(max(at)) AS last_ms,
        argMax(message, at) AS latest
      FROM ${occurrencesOf(sql.table("error_occurrences"), where)}
-     GROUP BY fingerprint ORDER BY n DESC, fingerprint LIMIT ${MAX_ERROR_GROUPS}`;
-  return sql
-    .query<{ fingerprint: string; n: string; last_ms: string; type: string; latest: string }>(
-      `SELECT o.fingerprint AS fingerprint, o.n AS n, o.last_ms AS last_ms, o.latest AS latest,
-         g.exception_type AS type
-       FROM (${occurrences}) AS o
-       LEFT JOIN (
-         SELECT fingerprint, exception_type FROM ${sql.table("error_groups")} FINAL
-         ${whereClause(sql, [`fingerprint IN (SELECT fingerprint FROM ${sql.table("error_occurrences")} ${where})`])}
-       ) AS g ON g.fingerprint = o.fingerprint
-       ORDER BY n DESC, fingerprint`,
-    )
-    .then((rows) =>
-      rows.map((row) => ({
-        errorId: row.fingerprint,
-        type: row.type,
-        message: row.latest,
-        occurrences: num(row.n),
-        lastSeen: isoMs(num(row.last_ms)),
-      })),
-    );
+     GROUP BY fingerprint ORDER BY n DESC, fingerprint LIMIT ${MAX_ERROR_GROUPS}`,
+  );
+  if (rows.length === 0) return [];
+  const types = new Map(
+    (
+      await sql.query<{ fingerprint: string; exception_type: string }>(
+        `SELECT fingerprint, exception_type FROM ${sql.table("error_groups")} FINAL
+         ${whereClause(sql, [`fingerprint IN ${sql.bind(rows.map((r) => r.fingerprint))}`])}`,
+      )
+    ).map((r) => [r.fingerprint, r.exception_type]),
+  );
+  return rows.map((row) => ({
+    errorId: row.fingerprint,
+    type: types.get(row.fingerprint) ?? "",
+    message: row.latest,
+    occurrences: num(row.n),
+    lastSeen: isoMs(num(row.last_ms)),
+  }));
 }
 
 /** Whether the project has any span of the service, at any time (a skip index lookup). */
@@ -143,14 +148,11 @@ export async function serviceDetail({
     ...sql.within("timestamp", window),
     `service_name = ${sql.bind(service)}`,
   ]);
-  const name = sql.bind(service);
   const [summaries, ops, nodes, edges, errors] = await Promise.all([
     serviceSummaries(sql, window, step, service),
     operations(sql, where, seconds),
     instances(sql, where),
-    readEdges(sql, window, [
-      `(source_service = ${name} OR (target = ${name} AND source_service != ''))`,
-    ]),
+    readEdges(sql, window, service),
     errorGroups(sql, window, service),
   ]);
   const edgesOut = edges.filter((e) => e.source !== "");
