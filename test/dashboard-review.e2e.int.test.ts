@@ -11,6 +11,7 @@ import { makeTempDir } from "./helpers/temp-dir.js";
 const AREAS = [
   { key: "overview", label: "Overview" },
   { key: "dashboards", label: "Dashboards" },
+  { key: "services", label: "Services" },
   { key: "traces", label: "Traces" },
   { key: "logs", label: "Logs" },
   { key: "errors", label: "Errors" },

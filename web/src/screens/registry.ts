@@ -25,6 +25,12 @@ export const AREAS: readonly Area[] = [
     section: "Observe",
     load: () => import("./dashboards/index"),
   },
+  {
+    key: "services",
+    label: "Services",
+    section: "Observe",
+    load: () => import("./services/index"),
+  },
   { key: "traces", label: "Traces", section: "Observe", load: () => import("./traces/index") },
   { key: "logs", label: "Logs", section: "Observe", load: () => import("./logs/index") },
   { key: "errors", label: "Errors", section: "Observe", load: () => import("./errors/index") },
