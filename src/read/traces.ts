@@ -96,8 +96,10 @@ export async function listTraces({
   const table = sql.table("traces");
   const window = sql.within("timestamp", resolveWindow(query, deps.clock.now().getTime()));
   // Span-level filters pick the traces; the summary then covers all of their spans in the window.
+  // GLOBAL: on a cluster a plain IN over a second Distributed table is refused
+  // (distributed_product_mode); on one node it is the same IN.
   const containing = (condition: string) =>
-    `trace_id IN (SELECT trace_id FROM ${table} ${whereClause(sql, [...window, condition])})`;
+    `trace_id GLOBAL IN (SELECT trace_id FROM ${table} ${whereClause(sql, [...window, condition])})`;
   const { service, ...spanFilter } = query;
   const span = spanConditions(sql, spanFilter);
   const conditions = [
