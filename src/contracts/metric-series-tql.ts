@@ -68,26 +68,12 @@ const INTERNAL = [
   "u",
   "c",
   "v",
-  "w_in",
-  "w_dt",
-  "w_resets",
-  "q_rank",
-  "q_i",
-  "m_plus",
-  "m_ones",
+  "zero",
   "pos",
   "neg",
-  "zero",
-  "inc_count",
-  "inc_sum",
-  "inc_counts",
-  "inc_bounds",
-  "inc_zero",
-  "inc_pos",
-  "inc_neg",
-  "inc_value",
-  "min_scale",
 ];
+/** Prefixes of the generated text's own names (`p_time`, `inc_value`, `q_rank`…). */
+const INTERNAL_PREFIX = /^(p|inc|in|q|m|e|min)_/;
 const METRIC_COLUMNS = [
   "timestamp",
   "start_timestamp",
@@ -121,7 +107,7 @@ export function groupsOf(query: MetricQuery): Group[] {
       return { expression: ref.column, name: ref.column };
     }
     const base = word(ref.kind === "column" ? ref.column : ref.key) || "group";
-    let name = /^[A-Za-z_]/.test(base) ? base : `_${base}`;
+    let name = /^[A-Za-z_]/.test(base) && !INTERNAL_PREFIX.test(base) ? base : `g_${base}`;
     const start = name;
     for (let n = 2; taken.has(name); n++) name = `${start}_${n}`;
     taken.add(name);
@@ -184,53 +170,53 @@ export function walkSql(
   groups: readonly Group[],
   walked: readonly Walked[],
   {
-    layout = "0",
+    layout,
     extra = [],
     source = "metrics",
-  }: { layout?: string; extra?: readonly string[]; source?: string } = {},
+  }: { layout?: string | undefined; extra?: readonly string[]; source?: string } = {},
 ): string {
-  const fixed = [
-    "toUnixTimestamp64Milli(timestamp)",
-    "toUnixTimestamp64Milli(start_timestamp)",
-    "aggregation_temporality = 'delta'",
-    frame.bucket,
-    frame.inWindow,
-    layout,
-  ];
-  const tuple = [...fixed, ...walked.map((w) => w.expression)];
-  const at = (i: number) => `arrayMap(x -> x.${i + 1}, pts)`;
-  const previous = (array: string) => `arrayShiftRight(${array}, 1)`;
   const [first] = walked;
   if (!first) throw new Error("a walk needs a value");
-  const ts = at(0);
-  const st = at(1);
-  const resets = `arrayMap((i, c, p, s, ps, l, pl) -> i > 1 AND (c < p OR s != ps OR l != pl), arrayEnumerate(pts), ${at(6)}, ${previous(at(6))}, ${st}, ${previous(st)}, ${at(5)}, ${previous(at(5))})`;
-  const increases = walked.map((w, i) =>
-    w.kind === "carry"
-      ? `${at(6 + i)} AS w_${w.name}`
-      : `arrayMap((i, d, z, c, p) -> if(d OR z OR i = 1, c, ${difference(w.kind)}), arrayEnumerate(pts), ${at(2)}, w_resets, ${at(6 + i)}, ${previous(at(6 + i))}) AS w_${w.name}`,
-  );
-  const dts = `arrayMap((i, d, t, pt, s) -> if(d AND s > 0 AND s < t, t - s, if(i > 1, t - pt, 0)), arrayEnumerate(pts), ${at(2)}, ${ts}, ${previous(ts)}, ${st}) AS w_dt`;
+  // Each point as a tuple, the series' tuples in time order, then one array per element.
+  const elements: [string, string][] = [
+    ["p_time", "toUnixTimestamp64Milli(timestamp)"],
+    ["p_start", "toUnixTimestamp64Milli(start_timestamp)"],
+    ["p_delta", "aggregation_temporality = 'delta'"],
+    ["p_bucket", frame.bucket],
+    ["p_in", frame.inWindow],
+    ...(layout ? [["p_layout", layout] as [string, string]] : []),
+    ...walked.map((w): [string, string] => [`p_${w.name}`, w.expression]),
+  ];
+  const arrays = elements.map(([name], i) => `arrayMap(x -> x.${i + 1}, pts) AS ${name}`);
+  const prev = (array: string) => `arrayShiftRight(${array}, 1)`;
+  const reset = layout
+    ? `arrayMap((i, c, p, s, ps, l, pl) -> i > 1 AND (c < p OR s != ps OR l != pl), arrayEnumerate(pts), p_${first.name}, ${prev(`p_${first.name}`)}, p_start, ${prev("p_start")}, p_layout, ${prev("p_layout")}) AS p_reset`
+    : `arrayMap((i, c, p, s, ps) -> i > 1 AND (c < p OR s != ps), arrayEnumerate(pts), p_${first.name}, ${prev(`p_${first.name}`)}, p_start, ${prev("p_start")}) AS p_reset`;
+  const dt = `arrayMap((i, d, t, pt, s) -> if(d AND s > 0 AND s < t, t - s, if(i > 1, t - pt, 0)), arrayEnumerate(pts), p_delta, p_time, ${prev("p_time")}, p_start) AS p_dt`;
+  const increases = walked
+    .filter((w) => w.kind !== "carry")
+    .map(
+      (w) =>
+        `arrayMap((i, d, z, c, p) -> if(d OR z OR i = 1, c, ${difference(w.kind)}), arrayEnumerate(pts), p_delta, p_reset, p_${w.name}, ${prev(`p_${w.name}`)}) AS p_inc_${w.name}`,
+    );
   const joins = [
-    `${at(3)} AS ${BUCKET}`,
-    `${at(4)} AS w_in`,
-    "w_dt AS dt",
-    ...walked.map((w) => `w_${w.name} AS inc_${w.name}`),
+    `p_bucket AS ${BUCKET}`,
+    "p_in AS in_window",
+    "p_dt AS dt",
+    ...walked.map((w) => `${w.kind === "carry" ? "p" : "p_inc"}_${w.name} AS inc_${w.name}`),
   ];
   const groupList = groups.map(aliased);
   return `SELECT ${names(groups, BUCKET, "series", "dt", ...walked.map((w) => `inc_${w.name}`))}
     FROM (
       SELECT ${[...groupList, `${SERIES_KEY} AS series`].join(", ")},
-        arraySort(x -> x.1, groupArray((${tuple.join(", ")}))) AS pts,
-        ${resets} AS w_resets,
-        ${dts},
-        ${increases.join(",\n        ")}
+        arraySort(x -> x.1, groupArray((${elements.map(([, e]) => e).join(", ")}))) AS pts,
+        ${[...arrays, reset, dt, ...increases].join(",\n        ")}
       FROM ${source}
       WHERE ${conditionsOf(query, extra)} AND ${frame.lookback}
       GROUP BY ${names(groups, "series")}
     )
     ARRAY JOIN ${joins.join(", ")}
-    WHERE w_in AND dt > 0`;
+    WHERE in_window AND dt > 0`;
 }
 
 /** `ORDER BY t, groups` for a chart; an alert's rows need no order. */
