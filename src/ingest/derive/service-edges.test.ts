@@ -309,6 +309,20 @@ describe("service edges", () => {
     expect(counts).toEqual({ dropped: 1, paired: 1 });
   });
 
+  it("remembers the latest parents when more come than it holds", () => {
+    const { edges } = store({ maxPending: 2 });
+    edges.observe(
+      "p",
+      ["40", "41", "42", "43", "44"].map((id) => span({ service: "gw", kind: "server", id })),
+    );
+    const child = (parent: string) =>
+      edges.observe("p", [span({ service: "api", kind: "server", id: `5${parent}`, parent })]);
+    // Two generations of at most two: 42, 43 and 44 are remembered, not the first ones.
+    expect(child("44")).toContainEqual(call("gw", "api"));
+    expect(child("43")).toContainEqual(call("gw", "api"));
+    expect(child("40")).toEqual([entry("api")]);
+  });
+
   it("keeps a retried client span waiting once", () => {
     const { edges } = store();
     edges.observe("p", [frontendCall]);

@@ -310,8 +310,9 @@ const paired = (projectId: string, client: Half, server: Half): EdgeObservation 
 
 /**
  * The services of recently seen spans by key, kept one to two waits: two generations, the older
- * dropped whole when the newer is a wait old, so keeping them costs no per-span timer. At most
- * `max` per generation; beyond, a span is not remembered (a child arriving later finds no edge).
+ * dropped whole when the newer is a wait old, so keeping them costs no per-span timer. A
+ * generation holds `max` at most: a full one becomes the older early (under heavy traffic the
+ * recent spans are kept, for less than a wait).
  */
 class RecentSpans {
   private current = new Map<string, string>();
@@ -331,7 +332,11 @@ class RecentSpans {
   }
 
   add(key: string, service: string): void {
-    if (this.current.size < this.max) this.current.set(key, service);
+    if (this.current.size >= this.max) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, service);
   }
 
   get(key: string): string | undefined {
