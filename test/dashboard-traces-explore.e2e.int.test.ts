@@ -79,6 +79,18 @@ describe.skipIf(!chromiumAvailable)("dashboard traces explorer", () => {
     );
     expect(await chartSpans(page)).toBe(reportSpans);
 
+    // Saved under a name, the filtered view opens again from the plain list.
+    await page.getByRole("button", { name: "Saved views" }).click();
+    await page.getByLabel("Save this view as").fill("Monthly reports");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("button", { name: "View: Monthly reports" }).waitFor();
+    await page.goto(`${tracesPath}?range=6h`);
+    await rows(page).first().waitFor();
+    await page.getByRole("button", { name: "Saved views" }).click();
+    await page.getByRole("link", { name: "Monthly reports" }).click();
+    await page.waitForURL((url) => url.searchParams.has("filters"));
+    await until(page, everyRowHas(REPORTS));
+
     await page
       .getByRole("button", { name: `Remove filter attributes.http.route = ${REPORTS}` })
       .click();

@@ -9,6 +9,7 @@ import {
 import { api, type ListPage, v1 } from "../../api/client";
 import { QueryView } from "../../components/feedback";
 import { Pager, usePageParam } from "../../components/pager";
+import { SavedViews } from "../../components/saved-views";
 import { PageHeader, StateBadge, Tabs, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber, formatRelative, formatTime } from "../../lib/format";
 import { useChartZoom, useTimeRange } from "../../lib/time-range";
@@ -107,6 +108,7 @@ export function TraceList() {
         actions={
           <>
             <GoToTrace />
+            <SavedViews kind="traces" />
             <TimeRangePicker
               range={range}
               onChange={(next, options) => {
@@ -119,7 +121,6 @@ export function TraceList() {
       >
         <p className="muted">Requests as they crossed your services, newest first.</p>
       </PageHeader>
-      {/* Slice A's SavedViews({ kind: "traces" }) goes in the header's actions once web/src/components/saved-views.tsx exists. */}
       <TraceFilters
         projectId={projectId}
         range={range}
