@@ -7,7 +7,7 @@ import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
 import { attrs, hexId, logsBody, sendOtlp, tracesBody } from "./helpers/otlp.js";
 import { addKey, addProjectWithKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
-import { startTestService, type TestService } from "./helpers/test-service.js";
+import { signIn, startTestService, type TestService } from "./helpers/test-service.js";
 
 const MIN = 60_000;
 const NOW = Date.now();
@@ -257,6 +257,20 @@ describe("GET /v1/attributes and /v1/attributes/values", () => {
     ])
       expect((await get<Problem>(path, logsOnly)).status, path).toBe(403);
     expect((await get<Problem>("/v1/attributes?source=logs", "vgl_nope")).status).toBe(401);
+  });
+
+  it("answers the dashboard's session under the project, as the web calls it", async () => {
+    const session = await signIn(service, "catalog@example.com", "correct horse battery");
+    const response = await session.get(`/api/projects/${projectId}/v1/attributes?source=logs`);
+    const body = (await response.json()) as AttributeFieldList;
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.fields.map((f) => f.field)).toContain("attributes.job.id");
+    const values = await session.get(
+      `/api/projects/${projectId}/v1/attributes/values?source=traces&field=attributes.http.route&q=cart`,
+    );
+    expect(((await values.json()) as AttributeValueList).values).toEqual([
+      { value: "/cart", count: 1, numeric: false },
+    ]);
   });
 
   it("fills the catalog from the last day when its views are created over existing data", async () => {
