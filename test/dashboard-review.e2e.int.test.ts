@@ -14,6 +14,7 @@ const AREAS = [
   { key: "services", label: "Services" },
   { key: "traces", label: "Traces" },
   { key: "logs", label: "Logs" },
+  { key: "metrics", label: "Metrics" },
   { key: "errors", label: "Errors" },
   { key: "tql", label: "TQL" },
   { key: "ai", label: "AI" },

@@ -33,6 +33,12 @@ export const AREAS: readonly Area[] = [
   },
   { key: "traces", label: "Traces", section: "Observe", load: () => import("./traces/index") },
   { key: "logs", label: "Logs", section: "Observe", load: () => import("./logs/index") },
+  {
+    key: "metrics",
+    label: "Metrics",
+    section: "Observe",
+    load: () => import("./metrics/index"),
+  },
   { key: "errors", label: "Errors", section: "Observe", load: () => import("./errors/index") },
   { key: "tql", label: "TQL", section: "Observe", load: () => import("./tql/index") },
   { key: "ai", label: "AI", section: "Observe", load: () => import("./ai/index") },
