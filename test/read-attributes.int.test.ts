@@ -185,6 +185,9 @@ describe("GET /v1/attributes and /v1/attributes/values", () => {
     expect((await values("source=traces&field=attributes.note")).values).toEqual([]);
     const services = await values("source=traces&field=service_name");
     expect(services.values).toEqual([{ value: "checkout", count: 3, numeric: false }]);
+    // Without a source or a field: the traces' services.
+    expect(await ok<AttributeValueList>("/v1/attributes/values")).toEqual(services);
+    expect((await ok<AttributeFieldList>("/v1/attributes")).source).toBe("traces");
   });
 
   it("keeps no values of a field mostly distinct in one insert, and still counts it", async () => {
@@ -228,10 +231,10 @@ describe("GET /v1/attributes and /v1/attributes/values", () => {
   it("refuses an unknown source, a field the source cannot have and bad limits, naming them", async () => {
     for (const [path, field] of [
       ["/v1/attributes?source=spans", "source"],
-      ["/v1/attributes", "source"],
+      ["/v1/attributes?source=", "source"],
       ["/v1/attributes/values?source=events&field=level", "source"],
       ["/v1/attributes/values?source=traces&field=duration", "field"],
-      ["/v1/attributes/values?source=traces", "field"],
+      ["/v1/attributes/values?source=traces&field=", "field"],
       ["/v1/attributes?source=traces&limit=0", "limit"],
       ["/v1/attributes?source=traces&time_range=forever", "time_range"],
     ] as const) {

@@ -45,6 +45,11 @@ export const AttributeSource = z
   .enum(EXPLORE_SOURCES)
   .describe("Which telemetry: traces (span attributes), logs or metrics (data point attributes)");
 
+/** A source, `traces` when absent. */
+const SourceParam = AttributeSource.default("traces").describe(
+  "Which telemetry: traces (span attributes; the default), logs or metrics (data point attributes)",
+);
+
 const Search = z
   .string()
   .max(MAX_CATALOG_VALUE_LENGTH)
@@ -60,16 +65,17 @@ const Limit = z.coerce
   .describe(`At most this many, 1–${MAX_SUGGESTIONS} (default 50)`);
 
 /** The query of GET /v1/attributes, without the window (the route adds WindowQuery). */
-export const AttributeFieldsQueryShape = { source: AttributeSource, q: Search, limit: Limit };
+export const AttributeFieldsQueryShape = { source: SourceParam, q: Search, limit: Limit };
 
 /** The query of GET /v1/attributes/values, without the window. */
 export const AttributeValuesQueryShape = {
-  source: AttributeSource,
+  source: SourceParam,
   field: z
     .string()
     .min(1)
     .max(MAX_CATALOG_VALUE_LENGTH)
-    .describe("A catalog field: a column, `attributes.<key>` or `resource.<key>`"),
+    .default("service_name")
+    .describe("A field: a column, `attributes.<key>` or `resource.<key>` (default service_name)"),
   q: Search.describe("Only values containing this text, case-insensitive"),
   limit: Limit,
 };
