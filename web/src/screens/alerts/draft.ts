@@ -4,18 +4,18 @@ import {
   type ConditionOp,
   DEFAULT_MESSAGE_TEMPLATE,
   type NoDataMode,
-} from "../../../../src/contracts/alert-catalog.js";
-import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts.js";
-import type { BuilderQuery } from "../../../../src/contracts/query-builder.js";
+} from "../../../../src/contracts/alert-catalog";
+import type { AlertRuleView, CreateAlertRuleInput } from "../../../../src/contracts/alerts";
+import type { BuilderQuery } from "../../../../src/contracts/query-builder";
 import {
   BUILDER_PARAM,
   compileBuilder,
   initialBuilder,
   readBuilderParam,
-} from "../../components/query-builder/builder-state.js";
-import { capitalize } from "../../lib/format.js";
-import { alertQueryFromParams } from "../dashboards/edit/alert-link.js";
-import type { AlertPreset, ParamSchema } from "./api.js";
+} from "../../components/query-builder/builder-state";
+import { capitalize } from "../../lib/format";
+import { alertQueryFromParams } from "../dashboards/edit/alert-link";
+import type { AlertPreset, ParamSchema } from "./api";
 
 /** The editor's state; numbers and parameters stay text until sent (the server names bad ones). */
 export interface RuleDraft {
