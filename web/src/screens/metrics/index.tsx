@@ -3,6 +3,7 @@ import type { MetricNameView } from "../../../../src/contracts/metric-names";
 import { describeType, type MetricQuery } from "../../../../src/contracts/metric-queries";
 import { canWrite } from "../../api/session";
 import { Empty } from "../../components/feedback";
+import { SavedViews } from "../../components/saved-views";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
 import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
@@ -20,7 +21,7 @@ import "./metrics.css";
  * description), and the chosen one charted with its type's default aggregation (a counter as a
  * rate, a gauge as an average, a histogram as a quantile…), grouped and filtered by its
  * attributes, with the TQL it runs, "Add to dashboard" and "Create alert". The URL carries it
- * all (docs/metrics-explorer.md).
+ * all, so a saved view keeps it (docs/metrics-explorer.md).
  */
 export function Area() {
   const { projectId, role } = useProject();
@@ -45,7 +46,7 @@ export function Area() {
         title="Metrics"
         actions={
           <>
-            {/* SavedViews({ kind: "metrics" }) goes here once web/src/components/saved-views.tsx lands. */}
+            <SavedViews kind="metrics" />
             <TimeRangePicker range={range} onChange={setRange} />
           </>
         }

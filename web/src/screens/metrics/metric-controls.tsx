@@ -10,6 +10,7 @@ import {
   type MetricAggregation,
   type MetricQuery,
 } from "../../../../src/contracts/metric-queries";
+import { ValueSuggest } from "../../components/field-suggest";
 import { groupFields } from "./explorer-state";
 
 const OP_LABELS: Record<FilterOp, string> = {
@@ -205,12 +206,13 @@ function FilterRows({
           ))}
         </select>
         {!NO_VALUE.has(op) && (
-          <input
+          <ValueSuggest
+            source="metrics"
+            field={chosen}
             aria-label="Filter value"
             placeholder={LIST.has(op) ? "a, b, c" : "value"}
-            inputMode={NUMBER.has(op) ? "decimal" : undefined}
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={setText}
           />
         )}
         <button type="submit" className="button">
