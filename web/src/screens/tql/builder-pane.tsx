@@ -22,13 +22,15 @@ export function useBuilderMode() {
   const mode: ScreenMode = params.get("mode") === "builder" ? "builder" : "tql";
   const [builder, setBuilder] = useState(() => initialBuilder(params.get(BUILDER_PARAM)));
   useEffect(() => {
+    // Only the Builder tab keeps it: the editor's links stay as they were.
+    if (mode !== "builder") return;
     const timer = setTimeout(() => {
       const text = builderParam(builder);
       if (new URLSearchParams(window.location.search).get(BUILDER_PARAM) !== text)
         setParams({ [BUILDER_PARAM]: text });
     }, 300);
     return () => clearTimeout(timer);
-  }, [builder, setParams]);
+  }, [builder, setParams, mode]);
   const setMode = useCallback(
     (next: ScreenMode) => setParams({ mode: next === "builder" ? "builder" : undefined }),
     [setParams],
