@@ -123,9 +123,13 @@ export function MapCanvas({
     if (dragged.current) return;
     navigate(`~${href}`);
   };
-  /** A node reached by Tab outside the view is brought into it. */
-  const reveal = (node: PlacedNode) => {
+  /**
+   * A node reached by the keyboard outside the view is brought into it (not one a pointer
+   * focuses: it would move away between the press and the release, and the click be lost).
+   */
+  const reveal = (node: PlacedNode, element: Element) => {
     setActive(node.node.id);
+    if (!element.matches(":focus-visible")) return;
     const x = view.x + node.x * view.k;
     const y = view.y + node.y * view.k;
     const margin = 40;
@@ -173,7 +177,11 @@ export function MapCanvas({
           Fit
         </button>
       </fieldset>
-      <div ref={box} className="svcmap-box">
+      <div
+        ref={box}
+        className="svcmap-box"
+        style={{ height: `${Math.min(760, Math.max(320, layout.height + 48))}px` }}
+      >
         <svg
           ref={svg}
           className="svcmap-svg"
@@ -223,7 +231,7 @@ export function MapCanvas({
                       : "Opens the traces of calls into it."
                   }`}
                   onClick={open(href)}
-                  onFocus={() => reveal(placed)}
+                  onFocus={(event) => reveal(placed, event.currentTarget)}
                   onBlur={() => setActive(null)}
                   onMouseEnter={() => setActive(node.id)}
                 >
@@ -262,7 +270,7 @@ export function MapCanvas({
                   <text
                     className="svcmap-edge-label"
                     x={label.x}
-                    y={label.y + 4}
+                    y={label.y - 5}
                     textAnchor="middle"
                   >
                     {text}

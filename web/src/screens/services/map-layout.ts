@@ -38,7 +38,8 @@ export interface MapLayout {
 }
 
 export const NODE_HEIGHT = 58;
-export const EDGE_LABEL = { width: 150, height: 16 };
+/** The room an edge's label takes: its line runs through the middle, the text above it. */
+export const EDGE_LABEL = { width: 170, height: 30 };
 const MAX_LABEL = 26;
 const CHAR_WIDTH = 7.5;
 

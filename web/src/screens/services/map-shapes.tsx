@@ -62,8 +62,9 @@ export function ArrowMarkers() {
           viewBox="0 0 10 10"
           refX="9"
           refY="5"
-          markerWidth="7"
-          markerHeight="7"
+          markerUnits="userSpaceOnUse"
+          markerWidth="9"
+          markerHeight="9"
           orient="auto-start-reverse"
         >
           <path

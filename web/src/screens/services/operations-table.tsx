@@ -53,7 +53,7 @@ export function OperationsTable({
                 </Link>
                 <div className="svc-operation-meta small muted">
                   <StateBadge state={o.spanKind} tone="muted" />
-                  {o.httpRoute && (
+                  {o.httpRoute && o.operation !== `${o.httpMethod ?? ""} ${o.httpRoute}`.trim() && (
                     <span className="mono">
                       {o.httpMethod ? `${o.httpMethod} ` : ""}
                       {o.httpRoute}

@@ -54,8 +54,12 @@ export function ServicePage({ service }: { service: string }) {
       </PageHeader>
       {notFound ? (
         <div className="card">
-          <Empty title={`${service} sent no requests in this range`}>
-            Choose a longer range, or check the service's name in the services list.
+          <Empty title={`No service named ${service} has sent spans to this project`}>
+            Check its name in the{" "}
+            <Link href={`~${withRange(projectPath(projectId, "services"), range.spec)}`}>
+              services list
+            </Link>
+            .
           </Empty>
         </div>
       ) : (
