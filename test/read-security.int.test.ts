@@ -23,6 +23,7 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
   ["/v1/errors", "errors:read"],
   ["/v1/http-metrics", "http_metrics:read"],
   ["/v1/infra-health", "infra:read"],
+  ["/v1/metrics/", "infra:read"],
   ["/v1/ai/", "ai:read"],
   ["/v1/sessions", "sessions:read"],
   ["/v1/traffic", "sessions:read"],
