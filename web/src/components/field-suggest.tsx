@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import type { AttributeFieldList, AttributeValueList } from "../../../src/contracts/attributes";
-import type { ExploreSource } from "../../../src/contracts/explore-filters";
+import { type ExploreSource, resolveField } from "../../../src/contracts/explore-filters";
 import { api, v1 } from "../api/client";
 import { useProject } from "../screens/project-context";
 import {
@@ -220,7 +220,7 @@ export function FieldSuggest({
 /**
  * A value of `field` in `source`: the project's most frequent ones containing what is typed,
  * from the attribute catalog (values over 256 characters are not kept there). Any text may be
- * typed; without a field, nothing is suggested.
+ * typed; without a field the source has, nothing is suggested.
  */
 export function ValueSuggest({
   source,
@@ -237,6 +237,8 @@ export function ValueSuggest({
   const { projectId } = useProject();
   const q = useSettled(value, DEBOUNCE_MS);
   const named = field.trim();
+  // Half-typed fields ("attri") name nothing: not asked, nothing suggested.
+  const known = resolveField(source, named) !== undefined;
   const values = useQuery({
     queryKey: ["attribute-values", projectId, source, named, q],
     queryFn: ({ signal }) =>
@@ -244,18 +246,18 @@ export function ValueSuggest({
         query: { source, field: named, q, limit: SHOWN },
         signal,
       }),
-    enabled: named !== "",
+    enabled: known,
     staleTime: STALE_MS,
     // While typing, the last answer for the same field stays; another field's values go at once.
     placeholderData: (previous, query) => (query?.queryKey[3] === named ? previous : undefined),
   });
-  const options = named === "" ? [] : valueOptions(values.data?.values ?? []);
+  const options = known ? valueOptions(values.data?.values ?? []) : [];
   return (
     <Combobox
       value={value}
       onChange={onChange}
       options={options}
-      loading={named !== "" && values.isPending}
+      loading={known && values.isPending}
       failed={values.isError}
       what="values"
       input={input}
