@@ -1,26 +1,31 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { Link } from "wouter";
-import { LOG_LEVELS } from "../../../../src/contracts/logs";
-import { SOURCES as LOG_SOURCES } from "../../../../src/contracts/telemetry-sources";
+import { logSearchTerms } from "../../../../src/contracts/logs";
 import { ProblemMessage } from "../../components/feedback";
-import { Field, PageHeader, TimeRangePicker } from "../../components/ui";
+import { PageHeader, TimeRangePicker } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
-import { useTimeRange } from "../../lib/time-range";
+import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
+import { readFilters, toggleValue, writeFilters } from "./facet-filters";
+import { FacetList } from "./facet-list";
+import { FilterChips } from "./filter-chips";
 import { TAIL_INTERVAL_MS, useLiveTail } from "./live-tail";
 import { LogDrawer } from "./log-drawer";
 import { LogList } from "./log-list";
-import { type LogFilters, useLogFilters, useLogPages, useLogServices } from "./logs-api";
+import { useLogFacets, useLogFilters, useLogPages, useLogServices, useLogVolume } from "./logs-api";
+import { SearchForm } from "./search-form";
+import { VolumeHistogram } from "./volume-histogram";
 import "./logs.css";
-import { FilterSelect } from "../../components/list-filters";
-import { TextField } from "../../components/text-field";
+import "./logs-explore.css";
 
 /**
- * Log explorer: full-text search (words and "quoted phrases"), level/source/service/trace filters
- * and the time range, all in the URL; the records as an endless virtualized list; a record's
- * detail in a drawer (`log=` in the URL); and a live tail that polls for newer records.
+ * Log explorer: full-text search (words and "quoted phrases", marked in the messages),
+ * level/source/service/trace filters, facets and attribute filters (`filters`) and the time
+ * range, all in the URL; the volume by level over the window (click or drag to zoom); the
+ * records as an endless virtualized list; a record's detail and context in a drawer (`log=`);
+ * and a live tail that polls for newer records.
  */
 export function Area() {
   const { projectId } = useProject();
@@ -47,6 +52,13 @@ export function Area() {
         };
   const pages = useLogPages(projectId, filters, listWindow);
   const tail = useLiveTail(projectId, filters, Date.parse(listWindow.to), live);
+  const volume = useLogVolume(projectId, filters, listWindow);
+  const facets = useLogFacets(projectId, filters, listWindow);
+  const zoom = useChartZoom(setRange);
+  const parsed = useMemo(() => readFilters(filters.filters), [filters.filters]);
+  const terms = useMemo(() => logSearchTerms(filters.q), [filters.q]);
+  const setFilters = (next: Parameters<typeof writeFilters>[0]) =>
+    setParams({ filters: writeFilters(next), log: undefined });
   const services = useLogServices(projectId, {
     from: new Date(Date.parse(listWindow.to) - range.ms).toISOString(),
     to: listWindow.to,
@@ -58,6 +70,7 @@ export function Area() {
         title="Logs"
         actions={
           <>
+            {/* Saved views (slice A's SavedViews({ kind: "logs" })) mount here once it exists. */}
             <TimeRangePicker range={range} onChange={setRange} />
             <button
               type="button"
@@ -110,106 +123,47 @@ export function Area() {
           </button>
         </p>
       )}
-      {tail.error !== null && <ProblemMessage error={tail.error} title="Live tail failed" />}
-      <LogList pages={pages} tail={tail.rows} selectedId={selected} onSelect={setSelected} />
+      <FilterChips filters={parsed.filters} invalid={!parsed.valid} onChange={setFilters} />
+      <div className="logs-explore">
+        <FacetList
+          facets={facets.data}
+          error={facets.error}
+          refreshing={facets.isPlaceholderData}
+          filters={parsed.filters}
+          onToggle={(field, value, mode) =>
+            setFilters(toggleValue(parsed.filters, field, value, mode))
+          }
+        />
+        <div className="logs-main">
+          {volume.data ? (
+            <VolumeHistogram
+              volume={volume.data}
+              refreshing={volume.isPlaceholderData}
+              onZoom={zoom}
+            />
+          ) : (
+            volume.isError && <ProblemMessage error={volume.error} title="No histogram" />
+          )}
+          {tail.error !== null && <ProblemMessage error={tail.error} title="Live tail failed" />}
+          <LogList
+            pages={pages}
+            tail={tail.rows}
+            terms={terms}
+            selectedId={selected}
+            onSelect={setSelected}
+          />
+        </div>
+      </div>
       {selected && (
         <LogDrawer
           projectId={projectId}
           logId={selected}
+          terms={terms}
           onClose={closeDrawer}
+          onSelect={setSelected}
           onTraceLogs={(traceId) => setParams({ traceId, log: undefined })}
         />
       )}
     </>
-  );
-}
-
-/** The filters: level and source apply at once; the text fields when the form is sent. */
-function SearchForm({
-  filters,
-  services,
-  error,
-  onApply,
-}: {
-  filters: LogFilters;
-  services: string[];
-  error: unknown;
-  onApply: (changes: Partial<LogFilters>) => void;
-}) {
-  const [q, setQ] = useState(filters.q);
-  const [service, setService] = useState(filters.service);
-  // The URL changed by itself (back button, a link): show what it now says.
-  useEffect(() => setQ(filters.q), [filters.q]);
-  useEffect(() => setService(filters.service), [filters.service]);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply({ q: q.trim(), service: service.trim() });
-  };
-  const filtered = filters.q || filters.level || filters.source || filters.service;
-  return (
-    <form aria-label="Filter logs" className="toolbar logs-toolbar" onSubmit={submit}>
-      <div className="logs-search">
-        <TextField
-          label="Search"
-          name="search"
-          error={error}
-          hint='Words and "quoted phrases"'
-          type="search"
-          value={q}
-          placeholder='timeout "payment failed"'
-          onChange={setQ}
-        />
-      </div>
-      <FilterSelect
-        label="Level"
-        name="level"
-        error={error}
-        value={filters.level}
-        any="All levels"
-        options={LOG_LEVELS}
-        onChange={(v) => onApply({ level: v })}
-      />
-      <FilterSelect
-        label="Source"
-        name="source"
-        error={error}
-        value={filters.source}
-        any="All sources"
-        options={LOG_SOURCES}
-        onChange={(v) => onApply({ source: v })}
-      />
-      <Field label="Service" name="service" error={error}>
-        {(props) => (
-          <>
-            <input
-              {...props}
-              value={service}
-              list="logs-services"
-              placeholder="Any service"
-              onChange={(e) => setService(e.target.value)}
-            />
-            <datalist id="logs-services">
-              {services.map((s) => (
-                <option key={s} value={s} />
-              ))}
-            </datalist>
-          </>
-        )}
-      </Field>
-      <div className="logs-buttons">
-        <button type="submit" className="button primary">
-          Search
-        </button>
-        {filtered && (
-          <button
-            type="button"
-            className="button"
-            onClick={() => onApply({ q: "", level: "", source: "", service: "" })}
-          >
-            Clear filters
-          </button>
-        )}
-      </div>
-    </form>
   );
 }

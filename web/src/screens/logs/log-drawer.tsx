@@ -1,23 +1,36 @@
+import { useState } from "react";
 import { Link } from "wouter";
 import { QueryView } from "../../components/feedback";
 import { CopyButton, Drawer, KeyValues, StateBadge } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
+import { Highlighted } from "./highlighted";
+import { LogContextSection } from "./log-context";
 import { levelTone, useLog } from "./logs-api";
 
-/** One record in full: message, ids, attributes, resource; links to its trace and its trace's logs. */
+/**
+ * One record in full: message, ids, attributes, resource; the records around it (context);
+ * links to its trace and its trace's logs.
+ */
 export function LogDrawer({
   projectId,
   logId,
+  terms,
   onClose,
+  onSelect,
   onTraceLogs,
 }: {
   projectId: string;
   logId: string;
+  /** The search's terms, marked in the message. */
+  terms: readonly string[];
   onClose: () => void;
+  /** Opens another record (one of the context's). */
+  onSelect: (id: string) => void;
   onTraceLogs: (traceId: string) => void;
 }) {
   const log = useLog(projectId, logId);
+  const [contextOpen, setContextOpen] = useState(false);
   return (
     <Drawer title="Log record" onClose={onClose}>
       <QueryView query={log} loadingLabel="Loading the record…">
@@ -36,8 +49,18 @@ export function LogDrawer({
                 <h3 id="log-body">Message</h3>
                 <CopyButton text={record.message} />
               </div>
-              <pre className="log-body">{record.message}</pre>
+              <pre className="log-body">
+                <Highlighted text={record.message} terms={terms} />
+              </pre>
             </section>
+            <LogContextSection
+              projectId={projectId}
+              logId={record.id}
+              terms={terms}
+              open={contextOpen}
+              onOpen={setContextOpen}
+              onSelect={onSelect}
+            />
             {record.trace && (
               <div className="log-detail-actions">
                 <Link

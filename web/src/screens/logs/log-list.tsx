@@ -3,6 +3,7 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef } from 
 import type { LogSummary } from "../../../../src/contracts/logs";
 import { Empty, Loading, ProblemMessage } from "../../components/feedback";
 import { formatNumber, formatTotal } from "../../lib/format";
+import { Highlighted } from "./highlighted";
 import { levelTone, type useLogPages } from "./logs-api";
 
 const ROW_HEIGHT = 30;
@@ -27,11 +28,14 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
 export function LogList({
   pages,
   tail,
+  terms,
   selectedId,
   onSelect,
 }: {
   pages: ReturnType<typeof useLogPages>;
   tail: LogSummary[];
+  /** The search's terms, marked in the messages. */
+  terms: readonly string[];
   selectedId: string;
   onSelect: (id: string) => void;
 }) {
@@ -136,6 +140,7 @@ export function LogList({
                 {row ? (
                   <LogRow
                     row={row}
+                    terms={terms}
                     selected={row.id === selectedId}
                     onSelect={() => onSelect(row.id)}
                     onKeyDown={(event) => onKeyDown(item.index, event)}
@@ -162,11 +167,13 @@ export function LogList({
 
 function LogRow({
   row,
+  terms,
   selected,
   onSelect,
   onKeyDown,
 }: {
   row: LogSummary;
+  terms: readonly string[];
   selected: boolean;
   onSelect: () => void;
   onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
@@ -186,7 +193,9 @@ function LogRow({
       <span className="logs-service" title={row.service}>
         {row.service}
       </span>
-      <span className="logs-message mono">{row.message}</span>
+      <span className="logs-message mono">
+        <Highlighted text={row.message} terms={terms} />
+      </span>
     </button>
   );
 }

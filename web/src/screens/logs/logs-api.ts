@@ -1,15 +1,26 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { LogDetail, LogSummary, LogsDashboard } from "../../../../src/contracts/logs";
+import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import type {
+  LogContext,
+  LogDetail,
+  LogFacets,
+  LogSummary,
+  LogsDashboard,
+  LogVolume,
+} from "../../../../src/contracts/logs";
 import { api, type ListPage, v1 } from "../../api/client";
 import { useUrlParams } from "../../lib/url-state";
 
-/** The filters of the logs view, as the URL holds them (`q`, `level`, `source`, `service`, `traceId`). */
+/**
+ * The filters of the logs view, as the URL holds them (`q`, `level`, `source`, `service`,
+ * `traceId`, and `filters`: the read API's JSON array, which the facets and chips edit).
+ */
 export interface LogFilters {
   q: string;
   level: string;
   source: string;
   service: string;
   traceId: string;
+  filters: string;
 }
 
 export function useLogFilters(): [LogFilters, ReturnType<typeof useUrlParams>[1]] {
@@ -21,6 +32,7 @@ export function useLogFilters(): [LogFilters, ReturnType<typeof useUrlParams>[1]
       source: params.get("source") ?? "",
       service: params.get("service") ?? "",
       traceId: params.get("traceId") ?? "",
+      filters: params.get("filters") ?? "",
     },
     set,
   ];
@@ -33,6 +45,7 @@ export const filterQuery = (f: LogFilters) => ({
   source: f.source,
   service: f.service,
   trace_id: f.traceId,
+  filters: f.filters,
 });
 
 export const PAGE_SIZE = 200;
@@ -64,6 +77,52 @@ export function useLog(projectId: string, logId: string) {
     queryFn: ({ signal }) => api<LogDetail>(v1(projectId, `/logs/${logId}`), { signal }),
     enabled: logId !== "",
     staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Counts per level and bucket of the records the list shows, over the same window. */
+export function useLogVolume(
+  projectId: string,
+  filters: LogFilters,
+  window: { from: string; to: string },
+) {
+  const query = { ...filterQuery(filters), ...window, buckets: 90 };
+  return useQuery({
+    queryKey: ["logs", projectId, "volume", query],
+    queryFn: ({ signal }) => api<LogVolume>(v1(projectId, "/logs/volume"), { query, signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Value counts of the records the list shows, for the facets beside it. */
+export function useLogFacets(
+  projectId: string,
+  filters: LogFilters,
+  window: { from: string; to: string },
+) {
+  const query = { ...filterQuery(filters), ...window, keys: 8, values: 8 };
+  return useQuery({
+    queryKey: ["logs", projectId, "facets", query],
+    queryFn: ({ signal }) => api<LogFacets>(v1(projectId, "/logs/facets"), { query, signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The records of the same service and instance around one record. */
+export function useLogContext(projectId: string, logId: string, around: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ["logs", projectId, "context", logId, around],
+    queryFn: ({ signal }) =>
+      api<LogContext>(v1(projectId, `/logs/${logId}/context`), {
+        query: { before: around, after: around },
+        signal,
+      }),
+    enabled,
+    staleTime: 60_000,
+    // More records of the same one keep the list shown; another record's never stand in.
+    placeholderData: (previous, query) => (query?.queryKey[3] === logId ? previous : undefined),
   });
 }
 
