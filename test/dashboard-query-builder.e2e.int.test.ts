@@ -113,7 +113,7 @@ describe.skipIf(!chromiumAvailable)("dashboard: query builder", () => {
     expect(console.errors).toEqual([]);
   });
 
-  it("takes the builder's TQL to the editor with Edit as TQL", async () => {
+  it("takes the builder's TQL to the editor with Edit as TQL, and opens its saved view again", async () => {
     const { page, console } = await dash.newPage();
     await dash.signIn(page);
     const state = {
@@ -129,6 +129,11 @@ describe.skipIf(!chromiumAvailable)("dashboard: query builder", () => {
     const result = page.getByRole("region", { name: "Query result" });
     await result.waitFor();
     expect(await result.textContent()).toMatch(/info/);
+    await page.getByRole("button", { name: "Saved views" }).click();
+    await page.getByLabel("Save this view as").fill("Levels");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("button", { name: "View: Levels" }).waitFor();
+    await page.getByRole("button", { name: "View: Levels" }).click();
     await page.getByRole("button", { name: "Edit as TQL" }).click();
     await page.locator(".cm-content").waitFor();
     const lines = await page.locator(".cm-content .cm-line").allTextContents();
@@ -141,6 +146,12 @@ describe.skipIf(!chromiumAvailable)("dashboard: query builder", () => {
       "LIMIT 100",
     ]);
     expect(new URL(page.url()).searchParams.get("mode")).toBeNull();
+
+    // The builder's view, saved before, opens on this screen as it was.
+    await page.getByRole("button", { name: "Saved views" }).click();
+    await page.getByRole("link", { name: "Levels" }).click();
+    await page.getByRole("tab", { name: "Builder", selected: true }).waitFor();
+    await page.getByTestId("builder-tql").filter({ hasText: "GROUP BY level" }).waitFor();
     expect(console.errors).toEqual([]);
   });
 

@@ -6,31 +6,55 @@ import {
   builderParam,
   compileBuilder,
   initialBuilder,
+  readBuilderParam,
 } from "../../components/query-builder/builder-state";
 import { QueryBuilder } from "../../components/query-builder/query-builder";
+import { Tabs } from "../../components/ui";
 import { useUrlParams } from "../../lib/url-state";
+import { useUrlFollow } from "./url-follow";
 
 export type ScreenMode = "tql" | "builder";
+
+const MODES = [
+  { key: "builder", label: "Builder" },
+  { key: "tql", label: "TQL" },
+] as const;
+
+/** Builder or TQL: how the screen's query is written. */
+export function ModeTabs({
+  mode,
+  onChange,
+}: {
+  mode: ScreenMode;
+  onChange: (mode: ScreenMode) => void;
+}) {
+  return <Tabs label="Write the query" tabs={MODES} value={mode} onChange={onChange} />;
+}
 
 /**
  * The TQL screen's mode (`mode=builder` in the URL) and the builder's state, which follows into
  * the URL (`builder=<json>`) a moment after an edit rests, so a link or a saved view opens the
- * builder as it was left.
+ * builder as it was left (a saved view opened on this screen too).
  */
 export function useBuilderMode() {
   const [params, setParams] = useUrlParams();
   const mode: ScreenMode = params.get("mode") === "builder" ? "builder" : "tql";
   const [builder, setBuilder] = useState(() => initialBuilder(params.get(BUILDER_PARAM)));
+  const mark = useUrlFollow(params.get(BUILDER_PARAM), (text) => {
+    const opened = readBuilderParam(text);
+    if (opened) setBuilder(opened);
+  });
   useEffect(() => {
     // Only the Builder tab keeps it: the editor's links stay as they were.
     if (mode !== "builder") return;
     const timer = setTimeout(() => {
       const text = builderParam(builder);
-      if (new URLSearchParams(window.location.search).get(BUILDER_PARAM) !== text)
-        setParams({ [BUILDER_PARAM]: text });
+      if (new URLSearchParams(window.location.search).get(BUILDER_PARAM) === text) return;
+      mark(text);
+      setParams({ [BUILDER_PARAM]: text });
     }, 300);
     return () => clearTimeout(timer);
-  }, [builder, setParams, mode]);
+  }, [builder, setParams, mode, mark]);
   const setMode = useCallback(
     (next: ScreenMode) => setParams({ mode: next === "builder" ? "builder" : undefined }),
     [setParams],

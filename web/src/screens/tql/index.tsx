@@ -2,13 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../api/client";
 import { canWrite } from "../../api/session";
 import { Empty, Loading, ProblemMessage } from "../../components/feedback";
+import { SavedViews } from "../../components/saved-views";
 import { PageHeader, Tabs } from "../../components/ui";
 import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { AddToDashboard } from "./add-to-dashboard";
 import { builderTitle } from "./alert-from-query";
-import { BuilderPane, builderText, useBuilderMode } from "./builder-pane";
+import { BuilderPane, builderText, ModeTabs, useBuilderMode } from "./builder-pane";
 import { type EditorDiagnostic, type EditorHandle, TqlEditor } from "./editor";
 import { EXAMPLE_QUERIES } from "./examples";
 import { useQueryHistory } from "./history";
@@ -37,6 +38,7 @@ import {
   useSaveQuery,
   useTqlCatalog,
 } from "./tql-api";
+import { useUrlFollow } from "./url-follow";
 import "./tql.css";
 
 type Run =
@@ -44,11 +46,6 @@ type Run =
   | { query: string; status: "cancelled" }
   | { query: string; status: "done"; result: TqlResult }
   | { query: string; status: "error"; error: unknown };
-
-const MODES = [
-  { key: "builder", label: "Builder" },
-  { key: "tql", label: "TQL" },
-] as const;
 
 const PANELS = [
   { key: "saved", label: "Saved" },
@@ -99,15 +96,21 @@ function TqlScreen() {
   const built = builderText(builder, target);
   const shown = mode === "builder" ? built : text;
 
+  // A saved view opened here, or Back: the editor takes the URL's text.
+  const markText = useUrlFollow(params.get("q"), (q) => {
+    editor.current?.setText(q);
+    setText(q);
+  });
   // The text follows into the URL a moment after typing stops (replacing, not pushing, history).
   useEffect(() => {
     if (mode === "builder") return;
     const timer = setTimeout(() => {
-      if ((new URLSearchParams(window.location.search).get("q") ?? "") !== text)
-        setParams({ q: text });
+      if ((new URLSearchParams(window.location.search).get("q") ?? "") === text) return;
+      markText(text);
+      setParams({ q: text });
     }, 400);
     return () => clearTimeout(timer);
-  }, [text, setParams, mode]);
+  }, [text, setParams, mode, markText]);
 
   const execute = useCallback(
     async (query: string) => {
@@ -117,8 +120,10 @@ function TqlScreen() {
       controller.current = mine;
       setRun({ query, status: "running" });
       // The builder's text is its state's: it stays out of `q`, the editor's.
-      if (new URLSearchParams(window.location.search).get("mode") !== "builder")
+      if (new URLSearchParams(window.location.search).get("mode") !== "builder") {
+        markText(query);
         setParams({ q: query });
+      }
       const at = new Date().toISOString();
       // The values as the URL has them now (inputs may have changed since this was made).
       const parameters = runParameters(
@@ -147,7 +152,7 @@ function TqlScreen() {
         if (controller.current === mine) controller.current = null;
       }
     },
-    [projectId, add, setParams, range],
+    [projectId, add, setParams, range, markText],
   );
 
   // A shared link opens with its query run; leaving the page stops waiting for a run.
@@ -171,6 +176,7 @@ function TqlScreen() {
   const stale = run !== null && run.query !== shown;
   const editAsTql = (tql: string) => {
     setText(tql);
+    markText(tql);
     setParams({ q: tql, mode: undefined, saved: undefined });
   };
   const diagnostic = useMemo((): EditorDiagnostic | null => {
@@ -181,7 +187,7 @@ function TqlScreen() {
 
   return (
     <>
-      <PageHeader title="TQL">
+      <PageHeader title="TQL" actions={<SavedViews kind="query" />}>
         <p className="muted">
           ClickHouse SQL over this project's traces, logs, metrics, AI spans, HTTP requests and
           error groups.
@@ -190,12 +196,7 @@ function TqlScreen() {
       {update.isError && <ProblemMessage error={update.error} title="The query was not saved" />}
       <div className="tql-layout">
         <div className="tql-main">
-          <Tabs
-            label="Write the query"
-            tabs={MODES}
-            value={mode}
-            onChange={(key) => setMode(key)}
-          />
+          <ModeTabs mode={mode} onChange={setMode} />
           {mode === "builder" && (
             <BuilderPane
               builder={builder}
