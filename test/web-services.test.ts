@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ServiceMap } from "../src/contracts/services.js";
 import { edgePath, layoutMap, nodeLabel } from "../web/src/screens/services/map-layout.js";
-import { fitView, panBy, zoomAt } from "../web/src/screens/services/map-viewport.js";
+import {
+  fitView,
+  initialView,
+  panBy,
+  READABLE_SCALE,
+  zoomAt,
+} from "../web/src/screens/services/map-viewport.js";
 import {
   edgeTracesHref,
   nodeHref,
@@ -234,6 +240,24 @@ describe("the service map's view", () => {
     expect(big.x).toBeCloseTo(0);
     expect(big.y).toBeCloseTo((600 - 250) / 2);
     expect(fitView({ width: 200, height: 100 }, { width: 1000, height: 600 }).k).toBe(1);
+  });
+
+  it("opens a map too large to read whole around its busiest node, at a readable scale", () => {
+    const box = { width: 1000, height: 600 };
+    // Fits whole at a readable scale: the fitted view.
+    expect(initialView({ width: 1200, height: 500 }, box, { x: 0, y: 0 })).toEqual(
+      fitView({ width: 1200, height: 500 }, box),
+    );
+    // Too tall: readable, centred on the busiest node, no empty band above the drawing.
+    const tall = { width: 800, height: 3000 };
+    const view = initialView(tall, box, { x: 100, y: 1500 });
+    expect(view.k).toBe(READABLE_SCALE);
+    expect(view.y + 1500 * view.k).toBeCloseTo(300);
+    expect(view.x).toBeCloseTo((1000 - 800 * READABLE_SCALE) / 2);
+    const top = initialView(tall, box, { x: 100, y: 20 });
+    expect(top.y).toBe(0);
+    const bottom = initialView(tall, box, { x: 100, y: 2990 });
+    expect(bottom.y + 3000 * bottom.k).toBeCloseTo(600);
   });
 
   it("zooms about a point, which stays where it was on screen", () => {

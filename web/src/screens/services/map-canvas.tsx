@@ -11,7 +11,15 @@ import { formatDuration } from "../../lib/format";
 import { errorTone, formatRate } from "./figures";
 import { edgePath, type MapEdge, type MapLayout, type PlacedNode } from "./map-layout";
 import { ArrowMarkers, NodeShape } from "./map-shapes";
-import { fitView, panBy, type Viewport, viewTransform, zoomAt } from "./map-viewport";
+import {
+  fitView,
+  initialView,
+  panBy,
+  READABLE_SCALE,
+  type Viewport,
+  viewTransform,
+  zoomAt,
+} from "./map-viewport";
 
 const PAN_STEP = 60;
 const ZOOM_STEP = 1.25;
@@ -66,8 +74,15 @@ export function MapCanvas({
     return () => observer.disconnect();
   }, []);
   const fitAll = () => setView(fitView(layout, size));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refit on a new layout or a first size only
-  useEffect(fitAll, [layout, size.width > 0]);
+  // A new map opens readable: all of it, or around its busiest service when that is too small.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on a new layout or a first size only
+  useEffect(() => {
+    const busiest = layout.nodes.reduce<PlacedNode | undefined>(
+      (best, n) => (best === undefined || n.node.requests > best.node.requests ? n : best),
+      undefined,
+    );
+    setView(initialView(layout, size, busiest ?? { x: 0, y: 0 }));
+  }, [layout, size.width > 0]);
 
   // The wheel zooms under the cursor; React's wheel listener is passive, so this one is added here.
   useEffect(() => {
@@ -184,7 +199,7 @@ export function MapCanvas({
       >
         <svg
           ref={svg}
-          className="svcmap-svg"
+          className={`svcmap-svg${view.k < READABLE_SCALE ? " svcmap-far" : ""}`}
           width={size.width}
           height={size.height}
           onPointerDown={onPointerDown}
@@ -259,7 +274,9 @@ export function MapCanvas({
                 <a
                   key={id}
                   href={href}
-                  className={`svcmap-edge-link${touches(edge) ? "" : " svcmap-dim"}`}
+                  className={`svcmap-edge-link${
+                    touches(edge) ? (active === null ? "" : " svcmap-near") : " svcmap-dim"
+                  }`}
                   aria-label={`${edge.source} calls ${edge.target}${
                     edge.targetKind === "service" ? "" : ` (${edge.targetKind})`
                   }: ${text}. Opens its traces.`}

@@ -28,6 +28,33 @@ export function fitView(
   };
 }
 
+/** Below this scale a node's figures are too small to read. */
+export const READABLE_SCALE = 0.6;
+
+/**
+ * The first view of a map: all of it when it fits at a readable scale; else a readable scale
+ * around `focus` (the busiest service), the drawing's edges kept at the box's edges rather than
+ * leaving empty space beside them.
+ */
+export function initialView(
+  content: { width: number; height: number },
+  box: { width: number; height: number },
+  focus: { x: number; y: number },
+): Viewport {
+  const fitted = fitView(content, box);
+  if (fitted.k >= READABLE_SCALE) return fitted;
+  const k = READABLE_SCALE;
+  const place = (centre: number, size: number, extent: number) => {
+    if (extent * k <= size) return (size - extent * k) / 2;
+    return Math.min(0, Math.max(size - extent * k, size / 2 - centre * k));
+  };
+  return {
+    x: place(focus.x, box.width, content.width),
+    y: place(focus.y, box.height, content.height),
+    k,
+  };
+}
+
 /** Zooms by `factor` keeping the point under (px, py) where it is (a wheel under the cursor). */
 export function zoomAt(view: Viewport, factor: number, px: number, py: number): Viewport {
   const k = clampScale(view.k * factor);
