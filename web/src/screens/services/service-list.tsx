@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { ServiceSummary } from "../../../../src/contracts/services";
 import { Empty, QueryView } from "../../components/feedback";
+import { SavedViews } from "../../components/saved-views";
 import { TextField } from "../../components/text-field";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
 import { formatDuration, formatNumber } from "../../lib/format";
@@ -9,7 +10,7 @@ import { useTimeRange } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { FigureCells, figureColumns } from "./figures";
-import { HeaderViews } from "./header-views";
+
 import { serviceMapHref, servicePageHref } from "./service-links";
 import { useServiceList } from "./services-api";
 import { SortHeader, useTableSort } from "./sort-header";
@@ -36,7 +37,7 @@ export function ServiceList() {
         title="Services"
         actions={
           <>
-            <HeaderViews />
+            <SavedViews kind="services" />
             <Link href={`~${serviceMapHref(projectId, range.spec)}`} className="button">
               Service map
             </Link>

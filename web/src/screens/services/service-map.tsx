@@ -3,13 +3,14 @@ import { Link } from "wouter";
 import type { ServiceMap } from "../../../../src/contracts/services";
 import { DataTable } from "../../components/data-table";
 import { Empty, QueryView } from "../../components/feedback";
+import { SavedViews } from "../../components/saved-views";
 import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import { formatDuration } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
 import { type RangeSpec, useTimeRange, withRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
 import { errorTone, formatErrorRate, formatRate } from "./figures";
-import { HeaderViews } from "./header-views";
+
 import { MapCanvas } from "./map-canvas";
 import { layoutMap } from "./map-layout";
 import { edgeTracesHref, nodeHref, servicePageHref } from "./service-links";
@@ -26,7 +27,7 @@ export function ServiceMapScreen() {
         title="Service map"
         actions={
           <>
-            <HeaderViews />
+            <SavedViews kind="services" />
             <Link
               href={`~${withRange(projectPath(projectId, "services"), range.spec)}`}
               className="button"

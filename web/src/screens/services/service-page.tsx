@@ -4,13 +4,14 @@ import type { ServiceSummary } from "../../../../src/contracts/services";
 import { ApiError } from "../../api/client";
 import { TimeSeriesChart } from "../../components/chart";
 import { Empty, QueryView } from "../../components/feedback";
+import { SavedViews } from "../../components/saved-views";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
 import { formatCompact, formatDuration, formatDurationTicks, formatNumber } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
 import { useChartZoom, useTimeRange, withRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
 import { errorTone, formatErrorRate, formatRate } from "./figures";
-import { HeaderViews } from "./header-views";
+
 import { OperationsTable } from "./operations-table";
 import { serviceLogsHref, serviceMapHref, serviceTracesHref } from "./service-links";
 import { Dependencies, ErrorGroups, Instances } from "./service-sections";
@@ -31,7 +32,7 @@ export function ServicePage({ service }: { service: string }) {
         title={service}
         actions={
           <>
-            <HeaderViews />
+            <SavedViews kind="services" />
             <Link href={`~${serviceTracesHref(projectId, range.spec, service)}`} className="button">
               Traces
             </Link>
