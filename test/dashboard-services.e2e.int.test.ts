@@ -257,7 +257,10 @@ describe.skipIf(!chromiumAvailable)("dashboard services", () => {
     // An edge's traces are that call's only: one trace went from front-door to svc-7.
     await page.goto(`${base}/services/map?range=15m`);
     // Its label (the middle of a curved edge's box may be blank).
-    await page.getByRole("link", { name: /^front-door calls svc-7:/ }).locator("text").click();
+    await page
+      .getByRole("link", { name: /^front-door calls svc-7:/ })
+      .locator("text")
+      .click();
     await page.waitForURL((url) => url.pathname === `${base}/traces`);
     expect(search(page).get("service")).toBe("front-door");
     await page.locator(".trace-table tbody tr").first().waitFor();
