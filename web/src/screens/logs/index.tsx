@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { logSearchTerms } from "../../../../src/contracts/logs";
 import { ProblemMessage } from "../../components/feedback";
+import { SavedViews } from "../../components/saved-views";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
@@ -70,7 +71,7 @@ export function Area() {
         title="Logs"
         actions={
           <>
-            {/* Saved views (slice A's SavedViews({ kind: "logs" })) mount here once it exists. */}
+            <SavedViews kind="logs" />
             <TimeRangePicker range={range} onChange={setRange} />
             <button
               type="button"
