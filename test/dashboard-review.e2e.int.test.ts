@@ -314,7 +314,7 @@ describe.skipIf(!chromiumAvailable)("dashboard review", () => {
       await page.locator("#content h1").waitFor();
     }
     expect(console.errors).toEqual([]);
-  });
+  }, 90_000);
 
   it("exports a TQL result as CSV whose text cells cannot run as spreadsheet formulas", async () => {
     const { page, console } = await dash.newPage();

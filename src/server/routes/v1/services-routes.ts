@@ -8,9 +8,10 @@ import { listServices, ServicesQuery } from "../../../read/services.js";
 import { ServiceDetailQuery, serviceDetail } from "../../../read/services-detail.js";
 import { keyReader, readRoute } from "./read-route.js";
 
-const ServiceParams = z
-  .object({ service: z.string().min(1).max(256).describe("`service.name`, URL-encoded") })
-  .strict();
+// Not strict: under /api/projects/:projectId/v1 the params also hold the project.
+const ServiceParams = z.object({
+  service: z.string().min(1).max(256).describe("`service.name`, URL-encoded"),
+});
 
 const WINDOW =
   "Default window: the last hour; `time_range` or `from`/`to` choose another (docs/read-api.md, Shared parameters).";

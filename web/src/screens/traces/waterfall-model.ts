@@ -1,4 +1,4 @@
-import type { SpanBaseline, SpanBaselines, TraceSpans } from "../../../../src/contracts/traces";
+import type { SpanBaseline, SpanBaselines, TraceSpans } from "../../../../src/contracts/traces.js";
 
 /**
  * A trace as the waterfall walks it. The server sends the spans depth first (a parent before
