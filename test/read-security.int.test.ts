@@ -20,6 +20,10 @@ const PERMISSION_BY_PREFIX: [string, Permission | null][] = [
   ["/v1/whoami", null],
   ["/v1/logs", "logs:read"],
   ["/v1/traces", "traces:read"],
+  ["/v1/services", "traces:read"],
+  ["/v1/service-map", "traces:read"],
+  // The catalog's permission is its source's; traces by default.
+  ["/v1/attributes", "traces:read"],
   ["/v1/errors", "errors:read"],
   ["/v1/http-metrics", "http_metrics:read"],
   ["/v1/infra-health", "infra:read"],
@@ -264,6 +268,7 @@ describe("shared security cases on every /v1 read route", () => {
       incidentId: victimIncident,
       alertId: await first("/v1/alerts", "id"),
       slug: "victim-page",
+      service: MARKER,
     };
   }
 

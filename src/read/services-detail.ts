@@ -5,7 +5,7 @@ import type {
   ServiceOperation,
   ServiceSummary,
 } from "../contracts/services.js";
-import { NotFoundError } from "../lib/domain-errors.js";
+import { DomainError } from "../lib/domain-errors.js";
 import { bucketStarts, isoMs, type TimeWindow } from "../lib/list-params.js";
 import { occurrencesOf } from "./occurrences.js";
 import type { ReadCtx } from "./read-deps.js";
@@ -157,7 +157,9 @@ export async function serviceDetail({
   ]);
   const edgesOut = edges.filter((e) => e.source !== "");
   if (summaries.length === 0 && nodes.length === 0 && edgesOut.length === 0) {
-    if (!(await exists(sql, service))) throw new NotFoundError("Service", service);
+    // The name is the caller's own text: the answer does not repeat it.
+    if (!(await exists(sql, service)))
+      throw new DomainError("not_found", "No span of this service is stored in this project");
   }
   const summary: ServiceSummary = summaries[0] ?? {
     service,
