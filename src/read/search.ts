@@ -1,17 +1,15 @@
+import { logSearchTerms } from "../contracts/logs.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { containsPattern, type Sql } from "./sql.js";
 
 const MAX_TERMS = 10;
-const TERM = /"([^"]*)"|(\S+)/g;
 
 /**
  * The terms of a search box: words, and "quoted phrases" kept whole. Every term must occur in
  * the text (AND), case-insensitively, anywhere (substring), as in HyperDX and Grafana's line filter.
  */
 export function searchTerms(search: string, field = "search"): string[] {
-  const terms = [...search.matchAll(TERM)]
-    .map((m) => (m[1] ?? m[2] ?? "").trim())
-    .filter((t) => t.length > 0);
+  const terms = logSearchTerms(search);
   if (terms.length > MAX_TERMS)
     throw InvalidInputError.forField(field, `at most ${MAX_TERMS} terms`);
   return terms;
