@@ -109,5 +109,12 @@ describe("explore filters", () => {
       "0.value: exists takes no value",
     ]);
     expect(issues('[{"field":"level","op":"like","value":"x"}]')[0]).toMatch(/^0\.op/);
+    expect(issues('[{"field":"message","op":"regex","value":"("}]')[0]).toMatch(
+      /^0\.value: not a regular expression/,
+    );
+    expect(issues('[{"field":"message","op":"not_regex","value":"a(?=b)"}]')[0]).toMatch(
+      /^0\.value: lookarounds/,
+    );
+    expect(issues('[{"field":"message","op":"regex","value":"^/api/.*$"}]')).toEqual([]);
   });
 });

@@ -108,6 +108,26 @@ const LIST_OPS: ReadonlySet<FilterOp> = new Set(["in", "not_in"]);
 const NO_VALUE_OPS: ReadonlySet<FilterOp> = new Set(["exists", "not_exists"]);
 const NUMERIC_OPS: ReadonlySet<FilterOp> = new Set([">", ">=", "<", "<="]);
 
+/** Lookarounds and back-references: JavaScript has them, the engine's RE2 does not. */
+const NOT_RE2 = /\(\?<?[=!]|\\[1-9]|\\k</;
+
+/**
+ * Why a regular expression cannot run (too long, not a regular expression, or a construct the
+ * engine's RE2 lacks), or undefined: checked here so a bad one is a 400 naming the filter's value
+ * instead of an engine error.
+ */
+export function regexProblem(pattern: string): string | undefined {
+  if (pattern.length > 256) return "a regular expression has at most 256 characters";
+  if (NOT_RE2.test(pattern))
+    return "lookarounds and back-references are not supported (RE2 syntax)";
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    return `not a regular expression: ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
 export const MAX_FILTERS = 20;
 export const MAX_FILTER_VALUES = 100;
 const FilterText = z.string().max(1_000);
@@ -134,8 +154,9 @@ export const Filter = z
         problem(`${filter.op} takes a number`);
     } else if (typeof filter.value !== "string" && typeof filter.value !== "number") {
       problem(`${filter.op} takes one value`);
-    } else if (filter.op.endsWith("regex") && String(filter.value).length > 256) {
-      problem("a regular expression has at most 256 characters");
+    } else if (filter.op.endsWith("regex")) {
+      const problemOf = regexProblem(String(filter.value));
+      if (problemOf) problem(problemOf);
     }
   })
   .meta({ id: "ExploreFilter" });

@@ -224,6 +224,11 @@ export const TraceGroupBy = z
     by: z.string().describe("The field grouped by"),
     groups: z.array(TraceGroup).describe("At most `limit`, in the order asked for"),
     groupCount: z.number().int().describe("Groups in all, beyond the limit too"),
+    groupsCapped: z
+      .boolean()
+      .describe(
+        "True when the field had more than 10,000 values in the window: the values met first are counted in full, later ones not at all",
+      ),
     spanCount: z.number().int().describe("Spans in all groups"),
   })
   .meta({ id: "TraceGroupBy" });

@@ -2,7 +2,7 @@ import type { ServiceEdge, ServiceNodeKind } from "../contracts/services.js";
 import type { TimeWindow } from "../lib/list-params.js";
 import { HTTP_DURATION_BOUNDS_MS } from "../telemetry/tables.js";
 import { type DurationHistogram, histogramPercentile } from "./percentiles.js";
-import { ratio, roundMs } from "./services.js";
+import { ratio, roundMs } from "./span-figures.js";
 import { num, type Sql, whereClause } from "./sql.js";
 
 /** The calls of one source → target pair over a window, merged from service_edges' minutes. */

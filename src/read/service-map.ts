@@ -8,7 +8,8 @@ import {
   mergeTotals,
   readEdges,
 } from "./service-map-edges.js";
-import { ratio, type ServicesQuery, servicesWindow } from "./services.js";
+import { type ServicesQuery, servicesWindow } from "./services.js";
+import { ratio } from "./span-figures.js";
 import { Sql } from "./sql.js";
 
 export { ServicesQuery as ServiceMapQuery } from "./services.js";

@@ -12,7 +12,6 @@ import type { ReadCtx } from "./read-deps.js";
 import { edgeView, readEdges } from "./service-map-edges.js";
 import {
   ENTRY_SPAN,
-  FAILED_SPAN,
   type FigureRow,
   figuresOf,
   type ServicesQuery,
@@ -20,6 +19,7 @@ import {
   serviceSummaries,
   servicesWindow,
 } from "./services.js";
+import { FAILED_SPAN } from "./span-figures.js";
 import { num, Sql, textOrNull, whereClause } from "./sql.js";
 
 export { ServicesQuery as ServiceDetailQuery } from "./services.js";

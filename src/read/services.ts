@@ -14,6 +14,7 @@ import {
   WindowQuery,
 } from "../lib/list-params.js";
 import type { ReadCtx } from "./read-deps.js";
+import { FAILED_SPAN, ratio, roundMs } from "./span-figures.js";
 import { num, Sql, whereClause } from "./sql.js";
 
 export const ServicesQuery = WindowQuery.strict();
@@ -24,8 +25,6 @@ export const SERVICES_DEFAULT_RANGE = "1h";
 
 /** A request of a service: a server or consumer span, or a root span of any kind. */
 export const ENTRY_SPAN = "(span_kind IN ('server', 'consumer') OR parent_span_id = '')";
-/** A failed span, as http_requests and the service map count them: error status or a 5xx. */
-export const FAILED_SPAN = "(status = 'error' OR http_status_code >= 500)";
 
 /** count, errors and p50/p95/p99 of the spans of a group (duration_ms). */
 export const SPAN_FIGURES = `count() AS requests, countIf(${FAILED_SPAN}) AS errors,
@@ -37,14 +36,6 @@ export interface FigureRow {
   errors: string | number;
   q: (number | null)[];
 }
-
-/** Milliseconds rounded to the microsecond, so float noise never reaches a response. */
-export const roundMs = (value: number | null | undefined): number | null =>
-  value === null || value === undefined || !Number.isFinite(value)
-    ? null
-    : Math.round(value * 1000) / 1000;
-
-export const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
 
 /** Requests, rate, errors and latency of a group of spans over a window `seconds` long. */
 export function figuresOf(row: FigureRow | undefined, seconds: number) {

@@ -1,6 +1,10 @@
 import { type Page, pageInfo } from "../contracts/pagination.js";
 import type { PageQuery, TimeWindow } from "../lib/list-params.js";
-import { quoteIdentifier, type TelemetryExecutor } from "../telemetry/executor.js";
+import {
+  type QuerySettings,
+  quoteIdentifier,
+  type TelemetryExecutor,
+} from "../telemetry/executor.js";
 import type { TotalCache } from "./total-cache.js";
 
 /**
@@ -54,8 +58,13 @@ export class Sql {
     return `intDiv(toUnixTimestamp64Milli(${column}), ${step}) * ${step}`;
   }
 
-  query<T>(sql: string): Promise<T[]> {
-    return this.executor.query<T>(sql, { params: this.values, tenant: this.projectId });
+  /** Rows as objects; `settings` bound one statement's work (e.g. how many groups it keeps). */
+  query<T>(sql: string, settings?: QuerySettings): Promise<T[]> {
+    return this.executor.query<T>(sql, {
+      params: this.values,
+      tenant: this.projectId,
+      ...(settings ? { settings } : {}),
+    });
   }
 
   /** Rows as arrays in column order: one JSON document without keys per row, for large reads. */

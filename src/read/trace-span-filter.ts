@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Filters, FiltersParam } from "../contracts/explore-filters.js";
 import { SPAN_KINDS, type SpanKind } from "../contracts/traces.js";
 import { filterConditions } from "./filter-conditions.js";
+import { roundMs } from "./span-figures.js";
 import type { Sql } from "./sql.js";
 
 /** A duration bound in whole milliseconds, at most a day. */
@@ -71,14 +72,9 @@ export function outcomeConditions(
   ];
 }
 
-/** Milliseconds rounded to the microsecond, so float noise never reaches a response. */
-export const roundMs = (value: number): number => Math.round(value * 1000) / 1000;
-
 /** A percentile as the engine sends it (null or NaN without spans), in rounded ms. */
 export const percentileMs = (value: unknown): number | null =>
-  value === null || value === undefined || !Number.isFinite(Number(value))
-    ? null
-    : roundMs(Number(value));
+  roundMs(value === null || value === undefined ? null : Number(value));
 
 /** `quantiles(0.5, 0.95, 0.99)` of span durations in ms, as `q` (1-based: q[1] is p50). */
 export const DURATION_QUANTILES = "quantiles(0.5, 0.95, 0.99)(duration_ms) AS q";

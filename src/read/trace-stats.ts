@@ -9,6 +9,7 @@ import {
   WindowQuery,
 } from "../lib/list-params.js";
 import type { ReadCtx } from "./read-deps.js";
+import { FAILED_SPAN } from "./span-figures.js";
 import { num, Sql, whereClause } from "./sql.js";
 import {
   DURATION_QUANTILES,
@@ -81,7 +82,7 @@ export async function traceStats({
   const step = bucketMs(window);
   const rows = await sql.query<Record<string, unknown>>(
     `SELECT ${sql.bucket("timestamp", step)} AS bucket, grouping(bucket) AS whole,
-            count() AS count, countIf(status = 'error') AS errors, ${DURATION_QUANTILES}
+            count() AS count, countIf(${FAILED_SPAN}) AS errors, ${DURATION_QUANTILES}
      FROM ${sql.table("traces")} ${where}
      GROUP BY GROUPING SETS ((bucket), ())`,
   );
