@@ -297,7 +297,8 @@ describe("service edges", () => {
   });
 
   it("holds at most maxPending spans and counts the ones it drops", () => {
-    const { edges, counts } = store({ maxPending: 2 });
+    // One project's share: half of 4.
+    const { edges, counts } = store({ maxPending: 4 });
     edges.observe("p", [
       span({ service: "a", kind: "client", id: "20" }),
       span({ service: "a", kind: "client", id: "21" }),
@@ -307,6 +308,20 @@ describe("service edges", () => {
     ]);
     expect(edges.size).toBe(1);
     expect(counts).toEqual({ dropped: 1, paired: 1 });
+  });
+
+  it("keeps half of its room for other projects: one flooding it with lone calls crowds out no one", () => {
+    const { edges, counts } = store({ maxPending: 4 });
+    const lone = (id: string) => span({ service: "noisy", kind: "client", id });
+    edges.observe("noisy", ["30", "31", "32", "33", "34"].map(lone));
+    expect(edges.size).toBe(2);
+    expect(counts.dropped).toBe(3);
+    edges.observe("quiet", [frontendCall]);
+    expect(edges.observe("quiet", [ordersServer])).toContainEqual({
+      ...call("frontend", "orders", { durationMs: 30 }),
+      projectId: "quiet",
+    });
+    expect(edges.size).toBe(2);
   });
 
   it("remembers the latest parents when more come than it holds", () => {

@@ -15,7 +15,10 @@ export type EdgeOutcome = (typeof EDGE_OUTCOMES)[number];
 export interface ServiceEdgesOptions {
   /** How long a span waits for its other half, from its arrival, in ms. */
   waitMs: number;
-  /** Spans waiting at most; one more is dropped (counted) rather than held. */
+  /**
+   * Spans waiting at most; one more is dropped (counted) rather than held. One project holds at
+   * most half of them, so a project sending calls nobody answers cannot crowd out the others'.
+   */
   maxPending: number;
   /** Counts outcomes, once per call per outcome. */
   count?: (outcome: EdgeOutcome, n: number) => void;
@@ -105,6 +108,8 @@ const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60;
 export class ServiceEdges {
   /** In arrival order, so the oldest are first to expire. */
   private readonly pending = new Map<string, Waiting>();
+  /** Spans waiting per project (its share of `pending` is bounded). */
+  private readonly waitingByProject = new Map<string, number>();
   private readonly now: () => number;
   private counts: Partial<Record<EdgeOutcome, number>> = {};
   /** When a span starting to wait now stops waiting. */
@@ -165,7 +170,7 @@ export class ServiceEdges {
     if (Number.isFinite(nowMs)) this.parents.age(nowMs);
     for (const [key, waiting] of this.pending) {
       if (waiting.expiresAt > nowMs) break;
-      this.pending.delete(key);
+      this.release(key, waiting);
       const { client } = waiting;
       if (client?.peer) {
         out.push(
@@ -206,7 +211,7 @@ export class ServiceEdges {
     }
     const waiting = this.pending.get(key);
     if (waiting?.children) {
-      this.pending.delete(key);
+      this.release(key, waiting);
       for (const child of waiting.children) out.push(paired(projectId, half, child));
       this.tally("paired", waiting.children.length);
       return;
@@ -220,7 +225,7 @@ export class ServiceEdges {
   private child(out: EdgeObservation[], projectId: string, key: string, half: Half): void {
     const waiting = this.pending.get(key);
     if (waiting?.client) {
-      this.pending.delete(key);
+      this.release(key, waiting);
       out.push(paired(projectId, waiting.client, half));
       this.tally("paired", 1);
     } else if (!waiting && this.parents.get(key) !== undefined) {
@@ -246,7 +251,7 @@ export class ServiceEdges {
   private parentOf(out: EdgeObservation[], projectId: string, key: string, service: string): void {
     const waiting = this.pending.get(key);
     if (!waiting?.children) return;
-    this.pending.delete(key);
+    this.release(key, waiting);
     let calls = 0;
     for (const child of waiting.children) {
       if (child.service === service) continue;
@@ -257,11 +262,23 @@ export class ServiceEdges {
   }
 
   private wait(key: string, waiting: Waiting): void {
-    if (this.pending.size >= this.options.maxPending) {
+    const held = this.waitingByProject.get(waiting.projectId) ?? 0;
+    if (
+      this.pending.size >= this.options.maxPending ||
+      held >= Math.ceil(this.options.maxPending / 2)
+    ) {
       this.tally("dropped", 1);
       return;
     }
     this.pending.set(key, waiting);
+    this.waitingByProject.set(waiting.projectId, held + 1);
+  }
+
+  private release(key: string, waiting: Waiting): void {
+    this.pending.delete(key);
+    const held = (this.waitingByProject.get(waiting.projectId) ?? 1) - 1;
+    if (held > 0) this.waitingByProject.set(waiting.projectId, held);
+    else this.waitingByProject.delete(waiting.projectId);
   }
 
   private tally(outcome: EdgeOutcome, n: number): void {
