@@ -196,6 +196,11 @@ describe("GET /v1/services, /v1/services/:service, /v1/service-map", () => {
 
   it("draws the map from service_edges: services, a database, an external host", async () => {
     const map = await ok<ServiceMap>("/v1/service-map?time_range=1h");
+    // Calls are kept per minute: the map says it covers the whole minutes the hour touches.
+    expect(map.from).toMatch(/:00\.000Z$/);
+    expect(map.to).toMatch(/:00\.000Z$/);
+    expect(Date.parse(map.to) - Date.parse(map.from)).toBeGreaterThanOrEqual(3_600_000);
+    expect(Date.parse(map.to) - Date.parse(map.from)).toBeLessThanOrEqual(3_720_000);
     const nodes = Object.fromEntries(map.nodes.map((n) => [n.id, n]));
     expect(Object.keys(nodes).sort()).toEqual([
       "database:postgresql/orders",

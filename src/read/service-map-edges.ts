@@ -29,11 +29,20 @@ interface EdgeRow {
 
 const KINDS = new Set<string>(["service", "database", "external", "messaging"]);
 
-/** Rows are per minute: a minute that starts before `from` but overlaps the window counts. */
+/**
+ * Rows are per minute: every minute that overlaps the window counts, so what is read is the
+ * window widened to whole minutes. Rates divide by its length and the map reports it.
+ */
 export const minuteWindow = (window: TimeWindow): TimeWindow => ({
   fromMs: Math.floor(window.fromMs / 60_000) * 60_000,
-  toMs: window.toMs,
+  toMs: Math.ceil(window.toMs / 60_000) * 60_000,
 });
+
+/** The seconds of the whole minutes a window's edges are read over. */
+export const edgeSeconds = (window: TimeWindow): number => {
+  const minutes = minuteWindow(window);
+  return (minutes.toMs - minutes.fromMs) / 1000;
+};
 
 /**
  * service_edges summed per (source, target, kind) over the window, in one statement: every

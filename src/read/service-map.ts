@@ -6,6 +6,7 @@ import {
   edgeView,
   latencyOf,
   mergeTotals,
+  minuteWindow,
   readEdges,
 } from "./service-map-edges.js";
 import { type ServicesQuery, servicesWindow } from "./services.js";
@@ -29,7 +30,10 @@ export async function serviceMap({
   ...query
 }: { ctx: ReadCtx; projectId: string } & ServicesQuery): Promise<ServiceMap> {
   const deps = ctx.deps.read;
-  const { window, seconds } = servicesWindow(query, deps.clock.now().getTime());
+  const asked = servicesWindow(query, deps.clock.now().getTime()).window;
+  // Calls are kept per minute: the map covers the whole minutes the window touches, and says so.
+  const window = minuteWindow(asked);
+  const seconds = (window.toMs - window.fromMs) / 1000;
   const totals = await readEdges(new Sql(deps.telemetry, projectId), window);
 
   /** Each node and the calls into it: a service's entry spans, else every edge's calls into it. */

@@ -9,7 +9,7 @@ import { DomainError } from "../lib/domain-errors.js";
 import { bucketStarts, isoMs, type TimeWindow } from "../lib/list-params.js";
 import { occurrencesOf } from "./occurrences.js";
 import type { ReadCtx } from "./read-deps.js";
-import { edgeView, readEdges } from "./service-map-edges.js";
+import { edgeSeconds, edgeView, readEdges } from "./service-map-edges.js";
 import {
   ENTRY_SPAN,
   type FigureRow,
@@ -180,8 +180,10 @@ export async function serviceDetail({
     instances: nodes,
     upstream: edgesOut
       .filter((e) => e.target === service && e.targetKind === "service")
-      .map((e) => edgeView(e, seconds)),
-    downstream: edgesOut.filter((e) => e.source === service).map((e) => edgeView(e, seconds)),
+      .map((e) => edgeView(e, edgeSeconds(window))),
+    downstream: edgesOut
+      .filter((e) => e.source === service)
+      .map((e) => edgeView(e, edgeSeconds(window))),
     errors,
   };
 }
