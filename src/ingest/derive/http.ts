@@ -30,9 +30,34 @@ export function durationBucket(ms: number): number {
   return low;
 }
 
+/** The duration columns of a per-minute row (http_requests, service_edges) before its first request. */
+export interface DurationColumns {
+  duration_sum_ms: number;
+  duration_min_ms: number;
+  duration_max_ms: number;
+  duration_buckets: number[];
+}
+
+/** The duration columns of a row whose first request took `ms`, not yet added. */
+export const emptyDurations = (ms: number): DurationColumns => ({
+  duration_sum_ms: 0,
+  duration_min_ms: ms,
+  duration_max_ms: ms,
+  duration_buckets: new Array<number>(HTTP_DURATION_BOUNDS_MS.length + 1).fill(0),
+});
+
+/** Adds one request of `ms` to a row's duration columns. */
+export function addDuration(row: DurationColumns, ms: number): void {
+  row.duration_sum_ms += ms;
+  row.duration_min_ms = Math.min(row.duration_min_ms, ms);
+  row.duration_max_ms = Math.max(row.duration_max_ms, ms);
+  const bucket = durationBucket(ms);
+  row.duration_buckets[bucket] = (row.duration_buckets[bucket] ?? 0) + 1;
+}
+
 /** Folds observations into one http_requests row per project, minute, service, method, route and status. */
 export function summarizeHttp(observations: readonly HttpObservation[]): Row[] {
-  const rows = new Map<string, Row & { duration_buckets: number[] }>();
+  const rows = new Map<string, Row & DurationColumns>();
   for (const o of observations) {
     const key = `${o.projectId}\u0000${o.minute}\u0000${o.service}\u0000${o.method}\u0000${o.route}\u0000${o.statusCode}`;
     let row = rows.get(key);
@@ -46,20 +71,13 @@ export function summarizeHttp(observations: readonly HttpObservation[]): Row[] {
         status_code: o.statusCode,
         request_count: 0,
         error_count: 0,
-        duration_sum_ms: 0,
-        duration_min_ms: o.durationMs,
-        duration_max_ms: o.durationMs,
-        duration_buckets: new Array<number>(HTTP_DURATION_BOUNDS_MS.length + 1).fill(0),
+        ...emptyDurations(o.durationMs),
       };
       rows.set(key, row);
     }
     row.request_count = (row.request_count as number) + 1;
     if (o.failed) row.error_count = (row.error_count as number) + 1;
-    row.duration_sum_ms = (row.duration_sum_ms as number) + o.durationMs;
-    row.duration_min_ms = Math.min(row.duration_min_ms as number, o.durationMs);
-    row.duration_max_ms = Math.max(row.duration_max_ms as number, o.durationMs);
-    const bucket = durationBucket(o.durationMs);
-    row.duration_buckets[bucket] = (row.duration_buckets[bucket] ?? 0) + 1;
+    addDuration(row, o.durationMs);
   }
   return [...rows.values()];
 }
