@@ -1,32 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Filter } from "../src/contracts/explore-filters.js";
 import { logSearchTerms } from "../src/contracts/logs.js";
+import { filterText } from "../web/src/components/filters/filter-model.js";
 import {
   fieldLabel,
-  filterText,
-  readFilters,
   toggleValue,
   valueState,
   withoutFilter,
-  writeFilters,
 } from "../web/src/screens/logs/facet-filters.js";
 import { highlightParts } from "../web/src/screens/logs/highlight.js";
 
 const route = (value: string): Filter => ({ field: "attributes.http.route", op: "=", value });
 
 describe("the logs view's facet filters", () => {
-  it("reads the URL's filters, and none from text the contract refuses", () => {
-    expect(readFilters("")).toEqual({ filters: [], valid: true });
-    expect(readFilters(JSON.stringify([route("/a")]))).toEqual({
-      filters: [route("/a")],
-      valid: true,
-    });
-    expect(readFilters("[{")).toEqual({ filters: [], valid: false });
-    expect(readFilters('[{"field":"level","op":"~"}]')).toEqual({ filters: [], valid: false });
-    expect(writeFilters([])).toBeUndefined();
-    expect(readFilters(writeFilters([route("/a")]) ?? "").filters).toEqual([route("/a")]);
-  });
-
   it("includes values as alternatives, excludes them, and toggles them off", () => {
     const one = toggleValue([], "service_name", "api", "include");
     expect(one).toEqual([{ field: "service_name", op: "=", value: "api" }]);
@@ -71,14 +57,13 @@ describe("the logs view's facet filters", () => {
     expect(fieldLabel("service_name")).toBe("service");
     expect(fieldLabel("attributes.http.route")).toBe("http.route");
     expect(fieldLabel("resource.host.name")).toBe("host.name (resource)");
-    expect(filterText(route("/a"))).toBe("http.route is /a");
-    expect(filterText({ field: "level", op: "not_in", value: ["debug", "info"] })).toBe(
-      "level is none of debug, info",
+    const said = (filter: Filter) => filterText(filter, fieldLabel);
+    expect(said(route("/a"))).toBe("http.route = /a");
+    expect(said({ field: "level", op: "not_in", value: ["debug", "info"] })).toBe(
+      "level is not one of debug, info",
     );
-    expect(filterText({ field: "attributes.tier", op: "exists" })).toBe("tier exists");
-    expect(filterText({ field: "severity_number", op: ">=", value: 13 })).toBe(
-      "severity number ≥ 13",
-    );
+    expect(said({ field: "attributes.tier", op: "exists" })).toBe("tier exists");
+    expect(said({ field: "severity_number", op: ">=", value: 13 })).toBe("severity number ≥ 13");
   });
 });
 

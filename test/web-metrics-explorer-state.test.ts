@@ -48,6 +48,13 @@ describe("the metrics explorer's URL state", () => {
       filters: [],
     });
     expect(read("metric=h&type=histogram&quantile=0.99")?.quantile).toBe(0.99);
+    // A bad filter (a NaN written as null) is left out; the others stay.
+    const good = { field: "attributes.state", op: "=", value: "used" };
+    const bad = { field: "attributes.cpu", op: ">", value: null };
+    expect(
+      read(`metric=m&type=gauge&filters=${encodeURIComponent(JSON.stringify([bad, good]))}`)
+        ?.filters,
+    ).toEqual([good]);
   });
 
   it("starts a chosen metric at its type's default, and offers its keys to group by", () => {

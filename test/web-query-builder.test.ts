@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BuilderQuery } from "../src/contracts/query-builder.js";
+import { valueText } from "../web/src/components/filters/filter-model.js";
 import {
   builderParam,
   compileBuilder,
@@ -7,7 +8,6 @@ import {
   keepOrder,
   readBuilderParam,
   valueFor,
-  valueText,
   withOp,
 } from "../web/src/components/query-builder/builder-state.js";
 import {
@@ -61,6 +61,8 @@ describe("the query builder's state in the browser", () => {
     expect(valueFor("in", "a, b,")).toEqual(["a", "b"]);
     expect(valueFor(">", "2.5")).toBe(2.5);
     expect(valueFor(">", "slow")).toBe("slow");
+    expect(valueFor(">", "")).toBe("");
+    expect(valueFor("not_in", " , ")).toEqual([]);
     expect(valueFor("exists", "x")).toBeUndefined();
     expect(valueText(["a", "b"])).toBe("a, b");
     expect(withOp({ field: "level", op: "=", value: "error" }, "in")).toEqual({

@@ -19,6 +19,7 @@ import {
   type BuilderTarget,
   builderToTql,
 } from "../../../../src/contracts/query-builder-tql.js";
+import { filterValueFromText, takesList, valueText } from "../filters/filter-model.js";
 
 /*
  * The query builder's state as the browser keeps it: a BuilderQuery that may be half-written
@@ -141,33 +142,15 @@ export function compileBuilder(state: BuilderQuery, target: BuilderTarget): Comp
 export const issueAt = (issues: readonly BuilderIssue[], path: string): string | undefined =>
   issues.find((issue) => issue.path.join(".") === path)?.message;
 
-export const LIST_OPS: readonly FilterOp[] = ["in", "not_in"];
-export const NO_VALUE_OPS: readonly FilterOp[] = ["exists", "not_exists"];
-export const NUMBER_OPS: readonly FilterOp[] = [">", ">=", "<", "<="];
-
-/** A filter value as its input shows it: a list as `a, b`. */
-export function valueText(value: Filter["value"]): string {
-  if (value === undefined) return "";
-  return Array.isArray(value) ? value.join(", ") : String(value);
-}
-
 /**
- * What a value input's text means for an operator: a list split at commas for in/not in, a
- * number for >, ≥, <, ≤ (text that is not one stays text, so the check names it), nothing for
- * exists, else the text.
+ * What a value input's text means for an operator (filter-model's reading), kept while it is
+ * half-written: text that is not a number stays text, so the check names it at its path; an
+ * empty list stays an empty list.
  */
 export function valueFor(op: FilterOp, typed: string): Filter["value"] {
-  if (NO_VALUE_OPS.includes(op)) return undefined;
-  if (LIST_OPS.includes(op))
-    return typed
-      .split(",")
-      .map((part) => part.trim())
-      .filter((part) => part !== "");
-  if (NUMBER_OPS.includes(op)) {
-    const n = Number(typed);
-    return typed.trim() !== "" && Number.isFinite(n) ? n : typed;
-  }
-  return typed;
+  const read = filterValueFromText(op, typed);
+  if (read.ok) return read.value;
+  return takesList(op) ? [] : typed;
 }
 
 /** A filter moved to another operator, its value carried over as far as it fits. */

@@ -8,24 +8,8 @@ import {
 } from "../../../../src/contracts/explore-filters";
 import type { BuilderIssue } from "../../../../src/contracts/query-builder";
 import { FieldSuggest, ValueSuggest } from "../field-suggest";
-import { issueAt, LIST_OPS, NO_VALUE_OPS, valueFor, valueText, withOp } from "./builder-state";
-
-export const OP_LABELS: Record<FilterOp, string> = {
-  "=": "=",
-  "!=": "≠",
-  in: "in",
-  not_in: "not in",
-  contains: "contains",
-  not_contains: "does not contain",
-  regex: "matches regex",
-  not_regex: "does not match regex",
-  exists: "exists",
-  not_exists: "does not exist",
-  ">": ">",
-  ">=": "≥",
-  "<": "<",
-  "<=": "≤",
-};
+import { OP_LABELS, takesList, takesNoValue, valueText } from "../filters/filter-model";
+import { issueAt, valueFor, withOp } from "./builder-state";
 
 /** A message under a control, tied to it by id. */
 export function IssueText({ id, message }: { id: string; message: string | undefined }) {
@@ -67,7 +51,7 @@ function ValueInput({
     setTyped(next);
     onChange(valueFor(filter.op, next));
   };
-  const list = LIST_OPS.includes(filter.op);
+  const list = takesList(filter.op);
   // Suggestions name one value: a list's input suggests for the last item typed.
   return list ? (
     <input
@@ -137,7 +121,7 @@ export function FilterRows({
                 </option>
               ))}
             </select>
-            {!NO_VALUE_OPS.includes(filter.op) && (
+            {!takesNoValue(filter.op) && (
               <ValueInput
                 source={source}
                 filter={filter}

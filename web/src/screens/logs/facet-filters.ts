@@ -2,28 +2,13 @@ import {
   ATTRIBUTE_PREFIX,
   type Filter,
   type FilterOp,
-  Filters,
   RESOURCE_PREFIX,
 } from "../../../../src/contracts/explore-filters.js";
 
-/**
- * The logs view's `filters` URL parameter (the read API's JSON array), read and changed by
- * the facets and the chips. A value the contract refuses reads as no filters (`valid: false`),
- * so the page can say so instead of failing.
+/*
+ * The logs view's facet clicks on its `filters` (the URL parameter is read and written by
+ * components/filters/filter-model), and how a field reads on a chip.
  */
-export function readFilters(text: string): { filters: Filter[]; valid: boolean } {
-  if (text === "") return { filters: [], valid: true };
-  try {
-    const parsed = Filters.safeParse(JSON.parse(text));
-    return parsed.success ? { filters: parsed.data, valid: true } : { filters: [], valid: false };
-  } catch {
-    return { filters: [], valid: false };
-  }
-}
-
-/** The URL parameter of a list of filters: undefined (absent) when there are none. */
-export const writeFilters = (filters: readonly Filter[]): string | undefined =>
-  filters.length === 0 ? undefined : JSON.stringify(filters);
 
 const INCLUDE: readonly FilterOp[] = ["=", "in"];
 const EXCLUDE: readonly FilterOp[] = ["!=", "not_in"];
@@ -93,26 +78,6 @@ export function toggleValue(
 export const withoutFilter = (filters: readonly Filter[], index: number): Filter[] =>
   filters.filter((_, i) => i !== index);
 
-const OP_TEXT: Record<FilterOp, string> = {
-  "=": "is",
-  "!=": "is not",
-  in: "is one of",
-  not_in: "is none of",
-  contains: "contains",
-  not_contains: "does not contain",
-  regex: "matches",
-  not_regex: "does not match",
-  exists: "exists",
-  not_exists: "does not exist",
-  ">": ">",
-  ">=": "≥",
-  "<": "<",
-  "<=": "≤",
-};
-
-/** How an operator reads in a chip or a menu. */
-export const opText = (op: FilterOp): string => OP_TEXT[op];
-
 const COLUMN_LABELS: Record<string, string> = {
   service_name: "service",
   severity_text: "severity text",
@@ -129,14 +94,4 @@ export function fieldLabel(field: string): string {
   if (field.startsWith(ATTRIBUTE_PREFIX)) return field.slice(ATTRIBUTE_PREFIX.length);
   if (field.startsWith(RESOURCE_PREFIX)) return `${field.slice(RESOURCE_PREFIX.length)} (resource)`;
   return COLUMN_LABELS[field] ?? field;
-}
-
-/** A filter as one line of text: `service is api`, `level is none of debug, info`. */
-export function filterText(filter: Filter): string {
-  const values = valuesOf(filter);
-  return [
-    fieldLabel(filter.field),
-    opText(filter.op),
-    ...(values.length ? [values.join(", ")] : []),
-  ].join(" ");
 }

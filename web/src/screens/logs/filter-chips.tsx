@@ -1,11 +1,15 @@
 import { type FormEvent, useId, useState } from "react";
 import { FILTER_OPS, type Filter, type FilterOp } from "../../../../src/contracts/explore-filters";
 import { FieldSuggest, ValueSuggest } from "../../components/field-suggest";
-import { filterText, opText } from "./facet-filters";
-
-const LIST_OPS: readonly FilterOp[] = ["in", "not_in"];
-const NO_VALUE_OPS: readonly FilterOp[] = ["exists", "not_exists"];
-const NUMBER_OPS: readonly FilterOp[] = [">", ">=", "<", "<="];
+import {
+  filterFromText,
+  filterText,
+  isNumberField,
+  OP_LABELS,
+  takesList,
+  takesNoValue,
+} from "../../components/filters/filter-model";
+import { fieldLabel } from "./facet-filters";
 
 /**
  * The `filters` in force as chips, each removable, and a form to add one: a field from the
@@ -13,28 +17,30 @@ const NUMBER_OPS: readonly FilterOp[] = [">", ">=", "<", "<="];
  */
 export function FilterChips({
   filters,
-  invalid,
+  dropped,
   onChange,
 }: {
   filters: readonly Filter[];
-  /** The URL's `filters` could not be read. */
-  invalid: boolean;
+  /** How many of the URL's `filters` could not be read (and are left out). */
+  dropped: number;
   onChange: (filters: Filter[]) => void;
 }) {
   const [adding, setAdding] = useState(false);
   return (
     <div className="filter-chips">
-      {invalid && (
+      {dropped > 0 && (
         <span className="notice small">
-          The link's filters could not be read.{" "}
-          <button type="button" className="button small" onClick={() => onChange([])}>
+          {filters.length > 0
+            ? "Some of the link's filters could not be read; the others apply."
+            : "The link's filters could not be read."}{" "}
+          <button type="button" className="button small" onClick={() => onChange([...filters])}>
             Clear them
           </button>
         </span>
       )}
       <ul aria-label="Filters">
         {filters.map((filter, i) => {
-          const text = filterText(filter);
+          const text = filterText(filter, fieldLabel);
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: the same filter may be there twice
             <li key={i} className="chip">
@@ -78,26 +84,9 @@ function AddFilter({ onAdd, onCancel }: { onAdd: (filter: Filter) => void; onCan
   const [problem, setProblem] = useState("");
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const name = field.trim();
-    if (!name) return setProblem("Choose a field");
-    const typed = value.trim();
-    let filterValue: Filter["value"];
-    if (NO_VALUE_OPS.includes(op)) filterValue = undefined;
-    else if (LIST_OPS.includes(op)) {
-      const list = typed
-        .split(",")
-        .map((v) => v.trim())
-        .filter(Boolean);
-      if (list.length === 0) return setProblem("Give one or more values, comma-separated");
-      filterValue = list;
-    } else if (NUMBER_OPS.includes(op)) {
-      const number = Number(typed);
-      if (typed === "" || !Number.isFinite(number)) return setProblem("Give a number");
-      filterValue = number;
-    } else filterValue = value;
-    onAdd(
-      filterValue === undefined ? { field: name, op } : { field: name, op, value: filterValue },
-    );
+    const made = filterFromText(field, op, value, isNumberField("logs", field));
+    if (made.ok) onAdd(made.filter);
+    else setProblem(made.problem);
   };
   return (
     <form className="add-filter" aria-label="Add a filter" onSubmit={submit}>
@@ -117,11 +106,11 @@ function AddFilter({ onAdd, onCancel }: { onAdd: (filter: Filter) => void; onCan
       <select id={`${id}-op`} value={op} onChange={(e) => setOp(e.target.value as FilterOp)}>
         {FILTER_OPS.map((o) => (
           <option key={o} value={o}>
-            {opText(o)}
+            {OP_LABELS[o]}
           </option>
         ))}
       </select>
-      {!NO_VALUE_OPS.includes(op) && (
+      {!takesNoValue(op) && (
         <>
           <label className="visually-hidden" htmlFor={`${id}-value`}>
             Value
@@ -132,7 +121,7 @@ function AddFilter({ onAdd, onCancel }: { onAdd: (filter: Filter) => void; onCan
             field={field}
             value={value}
             onChange={setValue}
-            placeholder={LIST_OPS.includes(op) ? "a, b, c" : "Value"}
+            placeholder={takesList(op) ? "a, b, c" : "Value"}
           />
         </>
       )}

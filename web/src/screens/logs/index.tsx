@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { logSearchTerms } from "../../../../src/contracts/logs";
 import { ProblemMessage } from "../../components/feedback";
+import { filtersParam, parseFilters } from "../../components/filters/filter-model";
 import { SavedViews } from "../../components/saved-views";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
 import { formatTime } from "../../lib/format";
@@ -9,7 +10,7 @@ import { projectPath } from "../../lib/project-path";
 import { useChartZoom, useTimeRange } from "../../lib/time-range";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
-import { readFilters, toggleValue, writeFilters } from "./facet-filters";
+import { toggleValue } from "./facet-filters";
 import { FacetList } from "./facet-list";
 import { FilterChips } from "./filter-chips";
 import { TAIL_INTERVAL_MS, useLiveTail } from "./live-tail";
@@ -56,10 +57,10 @@ export function Area() {
   const volume = useLogVolume(projectId, filters, listWindow);
   const facets = useLogFacets(projectId, filters, listWindow);
   const zoom = useChartZoom(setRange);
-  const parsed = useMemo(() => readFilters(filters.filters), [filters.filters]);
+  const parsed = useMemo(() => parseFilters(filters.filters), [filters.filters]);
   const terms = useMemo(() => logSearchTerms(filters.q), [filters.q]);
-  const setFilters = (next: Parameters<typeof writeFilters>[0]) =>
-    setParams({ filters: writeFilters(next), log: undefined });
+  const setFilters = (next: Parameters<typeof filtersParam>[0]) =>
+    setParams({ filters: filtersParam(next), log: undefined });
   const services = useLogServices(projectId, {
     from: new Date(Date.parse(listWindow.to) - range.ms).toISOString(),
     to: listWindow.to,
@@ -124,7 +125,7 @@ export function Area() {
           </button>
         </p>
       )}
-      <FilterChips filters={parsed.filters} invalid={!parsed.valid} onChange={setFilters} />
+      <FilterChips filters={parsed.filters} dropped={parsed.dropped} onChange={setFilters} />
       <div className="logs-explore">
         <FacetList
           facets={facets.data}

@@ -8,6 +8,7 @@ import type {
   LogVolume,
 } from "../../../../src/contracts/logs";
 import { api, type ListPage, v1 } from "../../api/client";
+import { filtersParam, parseFilters } from "../../components/filters/filter-model";
 import { useUrlParams } from "../../lib/url-state";
 
 /**
@@ -38,14 +39,17 @@ export function useLogFilters(): [LogFilters, ReturnType<typeof useUrlParams>[1]
   ];
 }
 
-/** The list verb's query for the filters (empty values are left out by the client). */
+/**
+ * The list verb's query for the filters (empty values are left out by the client); of the
+ * URL's `filters`, the entries the chips show (an unreadable one is left out, not sent).
+ */
 export const filterQuery = (f: LogFilters) => ({
   search: f.q.trim(),
   level: f.level,
   source: f.source,
   service: f.service,
   trace_id: f.traceId,
-  filters: f.filters,
+  filters: filtersParam(parseFilters(f.filters).filters),
 });
 
 export const PAGE_SIZE = 200;

@@ -1,4 +1,3 @@
-import { Filters } from "../../../../src/contracts/explore-filters.js";
 import type { MetricNameView } from "../../../../src/contracts/metric-names.js";
 import {
   aggregationsFor,
@@ -8,6 +7,7 @@ import {
   MetricQuery,
   type MetricType,
 } from "../../../../src/contracts/metric-queries.js";
+import { filtersParam, readFilters } from "../../components/filters/filter-model.js";
 
 /*
  * The metrics explorer's state in the URL (no React, so it is tested as it is): the metric and
@@ -23,16 +23,6 @@ const splitList = (text: string | null): string[] =>
     .split(",")
     .map((t) => t.trim())
     .filter((t) => t !== "");
-
-function filtersOf(text: string | null): Filters {
-  if (!text) return [];
-  try {
-    const parsed = Filters.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
-}
 
 /** The URL's metric query, or null when it names no metric (or no known type). */
 export function readExplorer(params: URLSearchParams): MetricQuery | null {
@@ -51,18 +41,16 @@ export function readExplorer(params: URLSearchParams): MetricQuery | null {
       : {}),
     ...(params.get("quantile") && quantile >= 0 && quantile <= 1 ? { quantile } : {}),
   };
-  const full = MetricQuery.safeParse({
-    ...base,
-    groupBy: splitList(params.get("by")),
-    filters: filtersOf(params.get("filters")),
-  });
+  // Each filter is read on its own: a bad one is left out, the others kept.
+  const filters = readFilters(params).filters;
+  const full = MetricQuery.safeParse({ ...base, groupBy: splitList(params.get("by")), filters });
   if (full.success) return full.data;
   // Keep the metric; drop the groups and filters the contract refused.
   const bad = new Set(full.error.issues.map((i) => `${String(i.path[0])}.${String(i.path[1])}`));
   return MetricQuery.parse({
     ...base,
     groupBy: splitList(params.get("by")).filter((_, i) => !bad.has(`groupBy.${i}`)),
-    filters: filtersOf(params.get("filters")).filter((_, i) => !bad.has(`filters.${i}`)),
+    filters: filters.filter((_, i) => !bad.has(`filters.${i}`)),
   });
 }
 
@@ -77,7 +65,7 @@ export function explorerParams(
     agg: query.aggregation,
     quantile: query.quantile === undefined ? undefined : String(query.quantile),
     by: query.groupBy.length > 0 ? query.groupBy.join(",") : undefined,
-    filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
+    filters: filtersParam(query.filters),
   };
 }
 

@@ -11,41 +11,14 @@ import {
   type MetricQuery,
 } from "../../../../src/contracts/metric-queries";
 import { ValueSuggest } from "../../components/field-suggest";
+import {
+  filterFromText,
+  filterText,
+  OP_LABELS,
+  takesList,
+  takesNoValue,
+} from "../../components/filters/filter-model";
 import { groupFields } from "./explorer-state";
-
-const OP_LABELS: Record<FilterOp, string> = {
-  "=": "=",
-  "!=": "≠",
-  in: "in",
-  not_in: "not in",
-  contains: "contains",
-  not_contains: "does not contain",
-  regex: "matches",
-  not_regex: "does not match",
-  exists: "exists",
-  not_exists: "does not exist",
-  ">": ">",
-  ">=": "≥",
-  "<": "<",
-  "<=": "≤",
-};
-const NO_VALUE: ReadonlySet<FilterOp> = new Set(["exists", "not_exists"]);
-const LIST: ReadonlySet<FilterOp> = new Set(["in", "not_in"]);
-const NUMBER: ReadonlySet<FilterOp> = new Set([">", ">=", "<", "<="]);
-
-/** A filter row's typed value as the contract takes it: a list for in, a number for >, none for exists. */
-function filterValue(op: FilterOp, text: string): Filter["value"] {
-  if (NO_VALUE.has(op)) return undefined;
-  if (LIST.has(op))
-    return text
-      .split(",")
-      .map((t) => t.trim())
-      .filter((t) => t !== "");
-  if (NUMBER.has(op)) return Number(text);
-  return text;
-}
-const valueText = (filter: Filter): string =>
-  Array.isArray(filter.value) ? filter.value.join(", ") : String(filter.value ?? "");
 
 /**
  * How the chosen metric is read: the aggregation its type allows (the default first), the
@@ -151,22 +124,23 @@ function FilterRows({
   const [field, setField] = useState("");
   const [op, setOp] = useState<FilterOp>("=");
   const [text, setText] = useState("");
+  const [problem, setProblem] = useState("");
   const chosen = field || fields[0] || "";
+  // Text that does not fit the operator (a word for `>`) is said next to the input, not added.
   const add = () => {
-    if (!chosen || (!NO_VALUE.has(op) && text.trim() === "")) return;
-    const value = filterValue(op, text.trim());
-    onChange([...filters, { field: chosen, op, ...(value === undefined ? {} : { value }) }]);
+    const made = filterFromText(chosen, op, text);
+    if (!made.ok) return setProblem(made.problem);
+    onChange([...filters, made.filter]);
     setText("");
+    setProblem("");
   };
   return (
     <div className="metrics-filters">
       {filters.length > 0 && (
         <ul className="metrics-filter-chips" aria-label="Filters">
           {filters.map((f, i) => (
-            <li key={`${f.field}${f.op}${valueText(f)}`}>
-              <code>
-                {f.field} {OP_LABELS[f.op]} {valueText(f)}
-              </code>
+            <li key={JSON.stringify(f)}>
+              <code>{filterText(f)}</code>
               <button
                 type="button"
                 className="button small"
@@ -197,7 +171,10 @@ function FilterRows({
         <select
           aria-label="Operator"
           value={op}
-          onChange={(e) => setOp(e.target.value as FilterOp)}
+          onChange={(e) => {
+            setOp(e.target.value as FilterOp);
+            setProblem("");
+          }}
         >
           {FILTER_OPS.map((o) => (
             <option key={o} value={o}>
@@ -205,19 +182,27 @@ function FilterRows({
             </option>
           ))}
         </select>
-        {!NO_VALUE.has(op) && (
+        {!takesNoValue(op) && (
           <ValueSuggest
             source="metrics"
             field={chosen}
             aria-label="Filter value"
-            placeholder={LIST.has(op) ? "a, b, c" : "value"}
+            placeholder={takesList(op) ? "a, b, c" : "value"}
             value={text}
-            onChange={setText}
+            onChange={(next) => {
+              setText(next);
+              setProblem("");
+            }}
           />
         )}
         <button type="submit" className="button">
           Add filter
         </button>
+        {problem && (
+          <small className="field-error" role="alert">
+            {problem}
+          </small>
+        )}
       </form>
     </div>
   );

@@ -1,9 +1,16 @@
 import { type FormEvent, useId, useState } from "react";
 import { FILTER_OPS, type Filter, type FilterOp } from "../../../../src/contracts/explore-filters";
 import { FieldSuggest, ValueSuggest } from "../../components/field-suggest";
-import { filterFromForm, filterText, OP_TEXT, withFilter } from "./trace-selection";
-
-const NO_VALUE: ReadonlySet<FilterOp> = new Set(["exists", "not_exists"]);
+import {
+  filterFromText,
+  filterText,
+  isNumberField,
+  OP_LABELS,
+  takesList,
+  takesNoValue,
+  takesNumber,
+} from "../../components/filters/filter-model";
+import { withFilter } from "./trace-selection";
 
 /**
  * The span filters as chips (each removable) and a form adding one: a field (a column,
@@ -63,11 +70,12 @@ function AddFilter({ onAdd, onCancel }: { onAdd: (filter: Filter) => void; onCan
   const [error, setError] = useState<string | undefined>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const made = filterFromForm(field, op, value);
-    if ("error" in made) setError(made.error);
-    else onAdd(made);
+    const numericField = isNumberField("traces", field);
+    const made = filterFromText(field, op, value, numericField);
+    if (made.ok) onAdd(made.filter);
+    else setError(made.problem);
   };
-  const numeric = op === ">" || op === ">=" || op === "<" || op === "<=";
+  const numeric = takesNumber(op);
   return (
     <form
       className="trace-add-filter"
@@ -96,12 +104,12 @@ function AddFilter({ onAdd, onCancel }: { onAdd: (filter: Filter) => void; onCan
         <select value={op} onChange={(e) => setOp(e.target.value as FilterOp)}>
           {FILTER_OPS.map((o) => (
             <option key={o} value={o}>
-              {OP_TEXT[o]}
+              {OP_LABELS[o]}
             </option>
           ))}
         </select>
       </label>
-      {!NO_VALUE.has(op) && (
+      {!takesNoValue(op) && (
         <>
           <label className="inline-field" htmlFor={`${id}-value`}>
             <span>Value</span>
@@ -123,7 +131,7 @@ function AddFilter({ onAdd, onCancel }: { onAdd: (filter: Filter) => void; onCan
                 setValue(next);
                 setError(undefined);
               }}
-              placeholder={op === "in" || op === "not_in" ? "a, b, c" : "value"}
+              placeholder={takesList(op) ? "a, b, c" : "value"}
               className="trace-filter-value"
             />
           )}

@@ -3,11 +3,12 @@ import { useEffect, useState } from "react";
 import type { TqlResult } from "../../../../src/contracts/tql";
 import { SPAN_KINDS } from "../../../../src/contracts/traces";
 import { api, v1 } from "../../api/client";
+import { filtersParam } from "../../components/filters/filter-model";
 import { FilterSelect } from "../../components/list-filters";
 import { TextField } from "../../components/text-field";
 import type { TimeRange } from "../../lib/time-range";
 import { AttributeFilters } from "./attribute-filters";
-import { filtersParam, isFiltered, SELECTION_PARAMS, type TraceSelection } from "./trace-selection";
+import { isFiltered, SELECTION_PARAMS, type TraceSelection } from "./trace-selection";
 
 /** The services that sent spans in the range, for the service filter (one TQL query). */
 function useTraceServices(projectId: string, range: TimeRange) {

@@ -8,6 +8,7 @@ import {
 } from "../../../../src/contracts/traces";
 import { api, type ListPage, v1 } from "../../api/client";
 import { QueryView } from "../../components/feedback";
+import { filtersParam } from "../../components/filters/filter-model";
 import { Pager, usePageParam } from "../../components/pager";
 import { SavedViews } from "../../components/saved-views";
 import { PageHeader, StateBadge, Tabs, TimeRangePicker } from "../../components/ui";
@@ -18,13 +19,7 @@ import { useProject } from "../project-context";
 import { listReturn } from "./list-return";
 import { TraceFilters } from "./trace-filters";
 import { TraceGroups } from "./trace-groups";
-import {
-  filtersParam,
-  isFiltered,
-  readSelection,
-  selectionQuery,
-  withFilter,
-} from "./trace-selection";
+import { isFiltered, readSelection, selectionQuery, withFilter } from "./trace-selection";
 import { TRACE_SORTS } from "./trace-sorts";
 import { TraceStatsChart } from "./trace-stats-chart";
 

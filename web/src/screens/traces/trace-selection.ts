@@ -1,4 +1,5 @@
-import { type Filter, Filters } from "../../../../src/contracts/explore-filters.js";
+import type { Filter } from "../../../../src/contracts/explore-filters.js";
+import { filtersParam, readFilters } from "../../components/filters/filter-model.js";
 
 /**
  * What the traces screen selects, as its URL holds it: `service`, `status`, `span_kind`,
@@ -25,21 +26,6 @@ export const SELECTION_PARAMS = [
   "filters",
 ] as const;
 
-/** The filters of a `filters` parameter; text that is not a valid list is none. */
-export function parseFilters(text: string | null): Filter[] {
-  if (!text) return [];
-  try {
-    const parsed = Filters.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The `filters` parameter of a list (undefined when empty, so the URL drops it). */
-export const filtersParam = (filters: readonly Filter[]): string | undefined =>
-  filters.length > 0 ? JSON.stringify(filters) : undefined;
-
 export function readSelection(params: URLSearchParams): TraceSelection {
   return {
     service: params.get("service") ?? "",
@@ -47,7 +33,7 @@ export function readSelection(params: URLSearchParams): TraceSelection {
     spanKind: params.get("span_kind") ?? "",
     minDuration: params.get("min_duration") ?? "",
     maxDuration: params.get("max_duration") ?? "",
-    filters: parseFilters(params.get("filters")),
+    filters: readFilters(params).filters,
   };
 }
 
@@ -72,57 +58,4 @@ export function selectionQuery(s: TraceSelection): Record<string, string | undef
 export function withFilter(filters: readonly Filter[], filter: Filter): Filter[] {
   const key = JSON.stringify(filter);
   return filters.some((f) => JSON.stringify(f) === key) ? [...filters] : [...filters, filter];
-}
-
-/** How a filter reads on its chip: `attributes.http.route = /cart`, `db.system exists`. */
-export function filterText(filter: Filter): string {
-  const op = OP_TEXT[filter.op];
-  if (filter.value === undefined) return `${filter.field} ${op}`;
-  const value = Array.isArray(filter.value) ? filter.value.join(", ") : String(filter.value);
-  return `${filter.field} ${op} ${value === "" ? '""' : value}`;
-}
-
-export const OP_TEXT: Record<Filter["op"], string> = {
-  "=": "=",
-  "!=": "≠",
-  in: "in",
-  not_in: "not in",
-  contains: "contains",
-  not_contains: "does not contain",
-  regex: "matches",
-  not_regex: "does not match",
-  exists: "exists",
-  not_exists: "does not exist",
-  ">": ">",
-  ">=": "≥",
-  "<": "<",
-  "<=": "≤",
-};
-
-/**
- * A filter from the add form's text: a list for in/not_in (comma separated), a number for the
- * comparisons, nothing for exists; an error message when the text does not fit the operator.
- */
-export function filterFromForm(
-  field: string,
-  op: Filter["op"],
-  text: string,
-): Filter | { error: string } {
-  const name = field.trim();
-  if (!name) return { error: "Choose a field" };
-  if (op === "exists" || op === "not_exists") return { field: name, op };
-  if (op === "in" || op === "not_in") {
-    const values = text
-      .split(",")
-      .map((v) => v.trim())
-      .filter(Boolean);
-    return values.length > 0 ? { field: name, op, value: values } : { error: "Give some values" };
-  }
-  if (op === ">" || op === ">=" || op === "<" || op === "<=") {
-    const value = Number(text.trim());
-    return text.trim() !== "" && Number.isFinite(value)
-      ? { field: name, op, value }
-      : { error: "Give a number" };
-  }
-  return { field: name, op, value: text };
 }
