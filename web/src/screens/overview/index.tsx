@@ -3,13 +3,12 @@ import { type ReactNode, useMemo } from "react";
 import { Link } from "wouter";
 import type { HttpMetrics } from "../../../../src/contracts/http-metrics";
 import { v1 } from "../../api/client";
-import { TimeSeriesChart } from "../../components/chart";
 import { Empty, QueryView } from "../../components/feedback";
+import { TrafficCharts } from "../../components/traffic-charts";
 import { PageHeader, StateBadge, TimeRangePicker } from "../../components/ui";
 import {
   formatCompact,
   formatDuration,
-  formatDurationTicks,
   formatNumber,
   formatPercent,
   formatRelative,
@@ -133,7 +132,7 @@ export function Area() {
         </Tile>
       </section>
       <QueryView query={metrics} loadingLabel="Loading traffic…">
-        {(data) => <TrafficCharts data={data} onZoom={zoom} />}
+        {(data) => <HttpTraffic data={data} onZoom={zoom} />}
       </QueryView>
       <div className="split">
         <section className="card" aria-labelledby="overview-routes">
@@ -214,28 +213,14 @@ function Tile({
   );
 }
 
-function TrafficCharts({
+function HttpTraffic({
   data,
   onZoom,
 }: {
   data: HttpMetrics;
   onZoom: (from: number, to: number) => void;
 }) {
-  const charts = useMemo(() => {
-    const x = data.series.map((p) => Date.parse(p.time) / 1000);
-    return {
-      x,
-      traffic: [
-        { label: "Requests", values: data.series.map((p) => p.count) },
-        { label: "Errors", values: data.series.map((p) => p.errors), color: "#dc2626" },
-      ],
-      latency: [
-        { label: "p50", values: data.series.map((p) => p.p50Ms), color: "#0891b2" },
-        { label: "p95", values: data.series.map((p) => p.p95Ms), color: "#4f46e5" },
-        { label: "p99", values: data.series.map((p) => p.p99Ms), color: "#d97706" },
-      ],
-    };
-  }, [data]);
+  const points = useMemo(() => data.series.map((p) => ({ ...p, requests: p.count })), [data]);
   if (data.totals.count === 0)
     return (
       <div className="card">
@@ -245,33 +230,14 @@ function TrafficCharts({
         </Empty>
       </div>
     );
-  const bucket = formatDuration(data.bucketSeconds * 1000);
   return (
-    <div className="split">
-      <section className="card" aria-labelledby="overview-traffic">
-        <h2 id="overview-traffic">Requests and errors</h2>
-        <p className="muted small">Per {bucket}</p>
-        <TimeSeriesChart
-          x={charts.x}
-          series={charts.traffic}
-          formatValue={formatCompact}
-          title="Requests and errors per bucket"
-          onZoom={onZoom}
-        />
-      </section>
-      <section className="card" aria-labelledby="overview-latency">
-        <h2 id="overview-latency">Latency</h2>
-        <p className="muted small">Percentiles per {bucket}</p>
-        <TimeSeriesChart
-          x={charts.x}
-          series={charts.latency}
-          formatValue={formatDuration}
-          formatTicks={formatDurationTicks}
-          title="Latency percentiles per bucket"
-          onZoom={onZoom}
-        />
-      </section>
-    </div>
+    <TrafficCharts
+      id="overview"
+      points={points}
+      bucketSeconds={data.bucketSeconds}
+      percentiles={["p50", "p95", "p99"]}
+      onZoom={onZoom}
+    />
   );
 }
 

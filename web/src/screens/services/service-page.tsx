@@ -1,12 +1,12 @@
-import { type ReactNode, useMemo } from "react";
+import type { ReactNode } from "react";
 import { Link } from "wouter";
 import type { ServiceSummary } from "../../../../src/contracts/services";
 import { ApiError } from "../../api/client";
-import { TimeSeriesChart } from "../../components/chart";
 import { Empty, QueryView } from "../../components/feedback";
 import { SavedViews } from "../../components/saved-views";
+import { TrafficCharts } from "../../components/traffic-charts";
 import { PageHeader, TimeRangePicker } from "../../components/ui";
-import { formatCompact, formatDuration, formatDurationTicks, formatNumber } from "../../lib/format";
+import { formatDuration, formatNumber } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
 import { useChartZoom, useTimeRange, withRange } from "../../lib/time-range";
 import { useProject } from "../project-context";
@@ -68,7 +68,13 @@ export function ServicePage({ service }: { service: string }) {
           {(data) => (
             <>
               <Tiles summary={data.summary} />
-              <Charts summary={data.summary} bucketSeconds={data.bucketSeconds} onZoom={zoom} />
+              <TrafficCharts
+                id="svc"
+                points={data.summary.series}
+                bucketSeconds={data.bucketSeconds}
+                percentiles={["p95"]}
+                onZoom={zoom}
+              />
               <section className="card" aria-labelledby="svc-operations">
                 <h2 id="svc-operations">Operations</h2>
                 <p className="muted small">
@@ -149,56 +155,5 @@ function Tiles({ summary }: { summary: ServiceSummary }) {
       <Tile label="p95">{formatDuration(summary.p95Ms)}</Tile>
       <Tile label="p99">{formatDuration(summary.p99Ms)}</Tile>
     </section>
-  );
-}
-
-/** Requests and errors, and p95, per bucket (a drag zooms the range). */
-function Charts({
-  summary,
-  bucketSeconds,
-  onZoom,
-}: {
-  summary: ServiceSummary;
-  bucketSeconds: number;
-  onZoom: (from: number, to: number) => void;
-}) {
-  const charts = useMemo(() => {
-    const x = summary.series.map((p) => Date.parse(p.time) / 1000);
-    return {
-      x,
-      traffic: [
-        { label: "Requests", values: summary.series.map((p) => p.requests) },
-        { label: "Errors", values: summary.series.map((p) => p.errors), color: "#dc2626" },
-      ],
-      latency: [{ label: "p95", values: summary.series.map((p) => p.p95Ms), color: "#4f46e5" }],
-    };
-  }, [summary]);
-  const bucket = formatDuration(bucketSeconds * 1000);
-  return (
-    <div className="split">
-      <section className="card" aria-labelledby="svc-traffic">
-        <h2 id="svc-traffic">Requests and errors</h2>
-        <p className="muted small">Per {bucket}</p>
-        <TimeSeriesChart
-          x={charts.x}
-          series={charts.traffic}
-          formatValue={formatCompact}
-          title="Requests and errors per bucket"
-          onZoom={onZoom}
-        />
-      </section>
-      <section className="card" aria-labelledby="svc-latency">
-        <h2 id="svc-latency">Latency</h2>
-        <p className="muted small">p95 per {bucket}</p>
-        <TimeSeriesChart
-          x={charts.x}
-          series={charts.latency}
-          formatValue={formatDuration}
-          formatTicks={formatDurationTicks}
-          title="p95 latency per bucket"
-          onZoom={onZoom}
-        />
-      </section>
-    </div>
   );
 }
