@@ -107,8 +107,8 @@ describe.skipIf(!chromiumAvailable)("dashboard logs explorer", () => {
     const narrowed = await agreedTotal(page, errors);
     expect(narrowed).toBeLessThan(errors);
     expect(await page.locator(".chip").allTextContents()).toEqual([
-      expect.stringContaining("level is error"),
-      expect.stringContaining(`client.geo.country.iso_code is not ${top}`),
+      expect.stringContaining("level = error"),
+      expect.stringContaining(`client.geo.country.iso_code ≠ ${top}`),
     ]);
 
     // The search's terms are marked in the messages; markup in a message stays text.
@@ -124,7 +124,7 @@ describe.skipIf(!chromiumAvailable)("dashboard logs explorer", () => {
     await page.locator(".logs-message", { hasText: "<img src=x" }).first().waitFor();
 
     // A chip's × takes its filter away; the filters survive a reload.
-    await page.getByRole("button", { name: /^Remove filter level is error/ }).click();
+    await page.getByRole("button", { name: /^Remove filter level = error/ }).click();
     await page.waitForURL(() => filtersOf(page).length === 1);
     await page.reload();
     await page.locator(".chip").first().waitFor();
