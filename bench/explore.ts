@@ -11,14 +11,19 @@
  * - attribute key and value suggestions as typed, one prefix per round (target < 50 ms),
  * - and `SELECT 1` through /v1/tql: the floor of an authenticated read on this machine.
  *
+ * The tenant next door: another project with 100,000 spans of its own asks a TQL query every
+ * 0.7 s, alone for 20 s (the control), during the rounds above, and while four people explore at
+ * once (each the rounds' requests back to back, 20 s); its p50/p99.
+ *
  * BENCH_EXPLORE_SPANS, BENCH_EXPLORE_LOGS and BENCH_EXPLORE_ROUNDS change the sizes. The last
  * line is one JSON object.
  */
 import { request } from "undici";
 import { loadExploreDataset } from "./explore/data.js";
+import { neighbour } from "./explore/neighbour.js";
 import { startInProcessService } from "./harness/in-process-service.js";
 import { machine } from "./harness/process-figures.js";
-import { envNumber, log, printResult, withTempDir } from "./harness/run.js";
+import { envNumber, log, printResult, sleep, withTempDir } from "./harness/run.js";
 import { fmt, spread } from "./harness/stats.js";
 import { printTable } from "./harness/table.js";
 
@@ -142,18 +147,32 @@ async function main() {
       `Dataset: ${fmt(dataset.spans)} spans, ${fmt(dataset.logs)} logs, ` +
         `${fmt(dataset.edgeRows)} service-map rows, loaded in ${dataset.loadSeconds.toFixed(1)} s`,
     );
+    const nextDoor = await neighbour(service, dataset.orgId, 100_000);
     // Warm-up: one request each (first-use compiles, page cache).
     for (const endpoint of ENDPOINTS) await timed(service.url, dataset.apiKey, endpoint, 0);
+    log("The tenant next door alone for 20 s");
+    const alone = await nextDoor.during(sleep(20_000));
     const timings = new Map(ENDPOINTS.map((e) => [e.name, [] as number[]]));
     const bytes = new Map<string, number>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const endpoint of shuffled(ENDPOINTS, round)) {
-        const result = await timed(service.url, dataset.apiKey, endpoint, round + 1);
-        timings.get(endpoint.name)?.push(result.ms);
-        bytes.set(endpoint.name, result.bytes);
+    const rounds = async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const endpoint of shuffled(ENDPOINTS, round)) {
+          const result = await timed(service.url, dataset.apiKey, endpoint, round + 1);
+          timings.get(endpoint.name)?.push(result.ms);
+          bytes.set(endpoint.name, result.bytes);
+        }
+        if ((round + 1) % 10 === 0) log(`  round ${round + 1} / ${ROUNDS}`);
       }
-      if ((round + 1) % 10 === 0) log(`  round ${round + 1} / ${ROUNDS}`);
-    }
+    };
+    const besideOne = await nextDoor.during(rounds());
+    log("Four people exploring at once for 20 s, beside the tenant next door");
+    const until = performance.now() + 20_000;
+    const explorer = async (seed: number) => {
+      for (let i = 0; performance.now() < until; i++)
+        for (const endpoint of shuffled(ENDPOINTS, seed * 1000 + i))
+          await timed(service.url, dataset.apiKey, endpoint, seed + i);
+    };
+    const besideFour = await nextDoor.during(Promise.all([1, 2, 3, 4].map(explorer)));
     const figures = ENDPOINTS.map((endpoint) => {
       const s = spread(timings.get(endpoint.name) ?? [], 1);
       return {
@@ -177,12 +196,30 @@ async function main() {
         fmt(f.responseBytes),
       ]),
     );
+    printTable(
+      ["tenant next door (TQL every 0.7 s)", "queries", "failed", "p50 ms", "p99 ms"],
+      [
+        ["alone (control)", alone],
+        ["beside one person exploring", besideOne],
+        ["beside four people exploring", besideFour],
+      ].map(([name, f]) => {
+        const n = f as typeof alone;
+        return [
+          name as string,
+          String(n.queries),
+          String(n.failed),
+          String(n.p50Ms),
+          String(n.p99Ms),
+        ];
+      }),
+    );
     printResult({
       bench: "explore",
       machine: machine(),
       rounds: ROUNDS,
       dataset: { ...dataset, apiKey: undefined },
       figures,
+      neighbour: { alone, besideOneExplorer: besideOne, besideFourExplorers: besideFour },
     });
   });
 }

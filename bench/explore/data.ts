@@ -85,6 +85,7 @@ export async function loadExploreDataset(service: RunningService, spans: number,
   const parts = await settle(deps.telemetry);
   return {
     apiKey,
+    orgId: setup.orgId,
     projectId: setup.projectId,
     loadSeconds,
     spans: await count("traces"),
