@@ -13,7 +13,7 @@
  *
  * The tenant next door: another project with 100,000 spans of its own asks a TQL query every
  * 0.7 s, alone for 20 s (the control), during the rounds above, and while four people explore at
- * once (each the rounds' requests back to back, 20 s); its p50/p99.
+ * once (each the rounds' explorer requests back to back, 20 s); its p50/p99.
  *
  * BENCH_EXPLORE_SPANS, BENCH_EXPLORE_LOGS and BENCH_EXPLORE_ROUNDS change the sizes. The last
  * line is one JSON object.
@@ -169,7 +169,8 @@ async function main() {
     const until = performance.now() + 20_000;
     const explorer = async (seed: number) => {
       for (let i = 0; performance.now() < until; i++)
-        for (const endpoint of shuffled(ENDPOINTS, seed * 1000 + i))
+        // Not the SELECT 1 baseline: a project runs at most two TQL queries at once (429 beyond).
+        for (const endpoint of shuffled(ENDPOINTS.slice(1), seed * 1000 + i))
           await timed(service.url, dataset.apiKey, endpoint, seed + i);
     };
     const besideFour = await nextDoor.during(Promise.all([1, 2, 3, 4].map(explorer)));
