@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
+import { until } from "./helpers/page-poll.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 /** The demo's hosts (src/demo/host-metrics.ts), each its own `host.name`. */
@@ -32,14 +33,6 @@ describe.skipIf(!chromiumAvailable)("dashboard metrics explorer", () => {
   });
 
   const search = (page: Page) => new URL(page.url()).searchParams;
-  /** Polls a page expression (the app's CSP forbids the eval that waitForFunction uses). */
-  const until = async (page: Page, expression: string, ms = 20_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
-      await page.waitForTimeout(100);
-    }
-  };
   const legend = (page: Page, scope: string) =>
     page.locator(`${scope} .panel-legend-name`).allTextContents();
   /** Each series' latest value as the legend shows it (`17,828`), by series name. */

@@ -4,6 +4,7 @@ import type { ServiceDetail } from "../src/contracts/services.js";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
 import { hexId, type SpanSpec, sendOtlp, tracesBody } from "./helpers/otlp.js";
+import { until } from "./helpers/page-poll.js";
 import { addKey } from "./helpers/projects.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -40,14 +41,6 @@ describe.skipIf(!chromiumAvailable)("dashboard services", () => {
     const detail = (await response.json()) as ServiceDetail;
     const [slowest] = [...detail.operations].sort((a, b) => (b.p95Ms ?? 0) - (a.p95Ms ?? 0));
     return slowest?.operation;
-  };
-  /** Polls a page expression (the app's CSP forbids the eval that waitForFunction uses). */
-  const until = async (page: Page, expression: string, ms = 15_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
-      await page.waitForTimeout(100);
-    }
   };
   /** Reloads until the selector shows: the ingest pairs spans and writes edges a little later. */
   const reloadUntil = async (page: Page, selector: string) => {

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
+import { until } from "./helpers/page-poll.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 const REPORTS = "/api/reports/monthly";
@@ -27,14 +28,6 @@ describe.skipIf(!chromiumAvailable)("dashboard traces explorer", () => {
 
   const rows = (page: Page) => page.locator(".trace-table tbody tr");
   const filtersOf = (page: Page) => new URL(page.url()).searchParams.get("filters");
-  /** Polls a page expression (the app's CSP forbids the eval that waitForFunction uses). */
-  const until = async (page: Page, expression: string) => {
-    const deadline = Date.now() + 15_000;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
-      await page.waitForTimeout(50);
-    }
-  };
   /** The chart's span count, once it has settled. */
   const chartSpans = async (page: Page) => {
     await until(page, `!document.querySelector(".trace-stats.refreshing")`);

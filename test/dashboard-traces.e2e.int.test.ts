@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./helpers/browser.js";
 import { type DashboardHarness, startDashboard } from "./helpers/dashboard.js";
+import { until } from "./helpers/page-poll.js";
 import { VIEWER } from "./helpers/roles.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -26,14 +27,6 @@ describe.skipIf(!chromiumAvailable)("dashboard traces", () => {
 
   const rows = (page: Page) => page.locator(".trace-table tbody tr");
   const search = (page: Page) => new URL(page.url()).searchParams;
-  /** Polls a page expression (the app's CSP forbids the eval that waitForFunction uses). */
-  const until = async (page: Page, expression: string) => {
-    const deadline = Date.now() + 10_000;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
-      await page.waitForTimeout(50);
-    }
-  };
 
   it("filters the list by service, status and duration, in the URL and across a reload", async () => {
     const { page, console } = await dash.newPage();
