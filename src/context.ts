@@ -1,4 +1,5 @@
 import type { Permission } from "./contracts/auth.js";
+import type { AppUrl } from "./lib/app-url.js";
 import type { Clock } from "./lib/clock.js";
 import type { IdGenerator } from "./lib/ids.js";
 import type { PasswordHasher } from "./lib/password-hasher.js";
@@ -17,6 +18,8 @@ export interface DomainDeps {
   sessionTtlHours: number;
   /** Every password hash and check, bounded so sign-ins cannot hold libuv's thread pool. */
   passwords: PasswordHasher;
+  /** Absolute links to the app for what leaves the server (notifications, emails). */
+  appUrl: AppUrl;
 }
 
 export interface UserActor {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CoreDeps } from "../src/composition/domain-deps.js";
 import type { Ctx } from "../src/context.js";
 import { resolveSourceIncident } from "../src/incidents/source-incidents.js";
+import { AppUrl } from "../src/lib/app-url.js";
 import { ConflictError } from "../src/lib/domain-errors.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
@@ -118,6 +119,7 @@ function migrationCases(open: () => Promise<MetaDatabase>) {
         clock: { now: () => new Date(T2) },
         newId: createIdGenerator(),
         sessionTtlHours: 1,
+        appUrl: new AppUrl(undefined),
         ...defaultAuthDeps(),
         statusPages: createStatusPageEngine({ clock: { now: () => new Date(T2) } }),
       },

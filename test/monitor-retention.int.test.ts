@@ -1,6 +1,7 @@
 import pino from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { systemCtx } from "../src/context.js";
+import { AppUrl } from "../src/lib/app-url.js";
 import { newId } from "../src/lib/ids.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
@@ -32,6 +33,7 @@ it("deletes results older than the retention in batches and keeps the rest", asy
     clock,
     newId,
     sessionTtlHours: 24,
+    appUrl: new AppUrl(undefined),
     ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   };

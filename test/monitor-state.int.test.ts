@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { notificationWebhookEvent } from "../src/composition/notifications.js";
 import { type DomainDeps, systemCtx } from "../src/context.js";
 import { createEventBus } from "../src/events/event-bus.js";
+import { AppUrl } from "../src/lib/app-url.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import { createIdGenerator } from "../src/lib/ids.js";
 import { LeaseLostError } from "../src/lib/leased-scheduler.js";
@@ -69,6 +70,7 @@ function open() {
     clock,
     newId: createIdGenerator(() => nowMs),
     sessionTtlHours: 24,
+    appUrl: new AppUrl(undefined),
     ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   };

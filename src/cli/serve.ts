@@ -122,6 +122,9 @@ export async function startService(
     await bootstrap(deps, logger);
     app = await buildServer(deps, { ...serverOptions, ingestLimiter });
     await app.listen({ host: config.host, port: config.port });
+    deps.domain.appUrl.listeningAt(
+      `http://${bracketed(config.host)}:${listeningPort(app, config.port)}`,
+    );
     const { adminPort, adminHost = config.host, metricsToken } = config.http;
     if (adminPort !== undefined) {
       admin = await buildAdminServer(deps, ingestLimiter.counter);

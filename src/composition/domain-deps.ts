@@ -3,6 +3,7 @@ import { LoginThrottle } from "../auth/login-throttle.js";
 import type { SignInDeps } from "../auth/sign-in-sessions.js";
 import type { Config } from "../config/config-schema.js";
 import type { DomainDeps } from "../context.js";
+import { AppUrl } from "../lib/app-url.js";
 import { type Clock, systemClock } from "../lib/clock.js";
 import { type IdGenerator, newId } from "../lib/ids.js";
 import type { Metrics } from "../lib/metrics.js";
@@ -71,6 +72,7 @@ export function createDomainDeps(
     clock,
     newId: options.newId ?? newId,
     sessionTtlHours: config.auth.sessionTtlHours,
+    appUrl: new AppUrl(config.publicUrl),
     ...createAuthDeps(config.auth, options),
     statusPages: createStatusPageEngine({ clock }),
   };

@@ -47,8 +47,32 @@ export interface AlertNotification {
   incidentId: string | null;
 }
 
+/** Where an escalation policy stands when it sends a notification (docs/escalation.md). */
+export interface EscalationStep {
+  policyId: string;
+  policyName: string;
+  /** The step sending now, 1-based, of `steps`. */
+  step: number;
+  steps: number;
+  /** Which pass through the steps this is, 1-based, of `rounds` (1 + the policy's repeat count). */
+  round: number;
+  rounds: number;
+}
+
+/**
+ * What every notification may carry beside its payload: the one-click acknowledge link of the
+ * incident it is about (problems only: monitor.down, alert.fired, alert.renotified, while the
+ * incident is open and unacknowledged), and the escalation step that sent it, if one did.
+ * Channels show the link as a button or link and say which step escalated.
+ */
+export interface NotificationExtras {
+  /** Absolute, single use, expiring; absent when the notification has no open incident. */
+  acknowledgeUrl?: string;
+  escalation?: EscalationStep;
+}
+
 /** Anything a channel sends: a monitor's outage or recovery, or an alert's fire, resolve or reminder. */
-export type Notification = MonitorNotification | AlertNotification;
+export type Notification = (MonitorNotification | AlertNotification) & NotificationExtras;
 
 export const isAlertNotification = (n: Notification): n is AlertNotification =>
   n.event.startsWith("alert.");

@@ -9,6 +9,7 @@ import { authenticateSession, login, logout } from "../../src/auth/sign-in-sessi
 import { createUser } from "../../src/auth/users.js";
 import type { CoreDeps } from "../../src/composition/domain-deps.js";
 import { anonymousCtx, systemCtx } from "../../src/context.js";
+import { AppUrl } from "../../src/lib/app-url.js";
 import { ConflictError, UnauthorizedError } from "../../src/lib/domain-errors.js";
 import type { MetaStore } from "../../src/meta/meta-store.js";
 import { createProject, listProjects } from "../../src/projects/projects.js";
@@ -36,6 +37,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
     clock,
     newId: (prefix) => `${prefix}_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`,
     sessionTtlHours: 1,
+    appUrl: new AppUrl(undefined),
     ...defaultAuthDeps(),
     statusPages: createStatusPageEngine({ clock }),
   });

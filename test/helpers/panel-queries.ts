@@ -2,6 +2,7 @@ import type { ApiKeyActor } from "../../src/context.js";
 import { PanelCache } from "../../src/dashboards/panel-cache.js";
 import { PanelLimiter } from "../../src/dashboards/panel-limiter.js";
 import { type PanelQueryCtx, runPanelQuery } from "../../src/dashboards/panel-queries.js";
+import { AppUrl } from "../../src/lib/app-url.js";
 import { newId } from "../../src/lib/ids.js";
 import { openMetaDatabase } from "../../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../../src/meta/meta-store.js";
@@ -59,6 +60,7 @@ export async function panelQueryFixture(options: {
     clock: { now: () => NOW },
     newId,
     sessionTtlHours: 1,
+    appUrl: new AppUrl(undefined),
     passwords: defaultAuthDeps().passwords,
     tql,
     dashboards,

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { createWebhookEventTypes } from "../../src/composition/webhooks.js";
 import { systemCtx } from "../../src/context.js";
 import type { DomainEvent } from "../../src/events/event-bus.js";
+import { AppUrl } from "../../src/lib/app-url.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { createOutboundAgent } from "../../src/lib/http/outbound-agent.js";
 import { newId } from "../../src/lib/ids.js";
@@ -142,6 +143,7 @@ export function useDelivererFixture(): DelivererFixture {
           clock,
           newId,
           sessionTtlHours: 1,
+          appUrl: new AppUrl(undefined),
           ...defaultAuthDeps(),
           statusPages: createStatusPageEngine({ clock }),
         }),
