@@ -28,7 +28,8 @@ export type IdPrefix =
   | "dsh"
   | "pnl"
   | "row"
-  | "svw";
+  | "svw"
+  | "inv";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
