@@ -29,7 +29,9 @@ export type IdPrefix =
   | "pnl"
   | "row"
   | "svw"
-  | "inv";
+  | "inv"
+  | "sub"
+  | "spn";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
