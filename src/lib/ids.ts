@@ -31,7 +31,8 @@ export type IdPrefix =
   | "svw"
   | "inv"
   | "sub"
-  | "spn";
+  | "spn"
+  | "esc";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
