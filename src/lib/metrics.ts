@@ -22,6 +22,12 @@ export interface Metrics {
   monitorScheduleLag: Histogram;
   /** Outages started and ended. */
   monitorTransitions: Counter<"kind">;
+  /** Heartbeat pings by outcome (recorded, started, ignored, unknown). */
+  heartbeatPings: Counter<"outcome">;
+  /** Missed heartbeat pings recorded by the deadline watcher. */
+  heartbeatMissed: Counter;
+  /** How long after its deadline a missed ping was recorded. */
+  heartbeatLateness: Histogram;
   /** Alert rule evaluations by outcome (ok, error, gone: the rule was deleted meanwhile). */
   alertEvaluations: Counter<"outcome">;
   /** Delay between an alert rule's slot and the start of its evaluation. */
@@ -127,6 +133,23 @@ export function createMetrics(): Metrics {
     name: "vigil_monitor_transitions_total",
     help: "Monitor outages started and recovered",
     labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const heartbeatPings = new Counter({
+    name: "vigil_heartbeat_pings_total",
+    help: "Heartbeat pings by outcome (recorded, started, ignored, unknown)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const heartbeatMissed = new Counter({
+    name: "vigil_heartbeat_missed_total",
+    help: "Missed heartbeat pings recorded by the deadline watcher",
+    registers: [registry],
+  });
+  const heartbeatLateness = new Histogram({
+    name: "vigil_heartbeat_lateness_seconds",
+    help: "Delay between a heartbeat's deadline and the record of its missed ping",
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
     registers: [registry],
   });
   const alertEvaluations = new Counter({
@@ -246,6 +269,9 @@ export function createMetrics(): Metrics {
     monitorChecksSkipped,
     monitorScheduleLag,
     monitorTransitions,
+    heartbeatPings,
+    heartbeatMissed,
+    heartbeatLateness,
     alertEvaluations,
     alertEvaluationLag,
     alertEvaluationDuration,
