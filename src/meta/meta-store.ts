@@ -8,6 +8,7 @@ import { createAlertRuleRepository } from "./repositories/alert-rules.js";
 import { createAlertSeriesRepository } from "./repositories/alert-series.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
 import { createDashboardRepository } from "./repositories/dashboards.js";
+import { createHeartbeatRepository } from "./repositories/heartbeats.js";
 import { createIncidentRepository } from "./repositories/incidents.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
 import { createMonitorRepository } from "./repositories/monitors.js";
@@ -38,6 +39,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     signInSessions: createSignInSessionRepository(db),
     monitors: createMonitorRepository(db),
     monitorResults: createMonitorResultRepository(db),
+    heartbeats: createHeartbeatRepository(db),
     notificationChannels: createNotificationChannelRepository(db),
     notificationDeliveries: createNotificationDeliveryRepository(db),
     webhookEndpoints: createWebhookEndpointRepository(db),

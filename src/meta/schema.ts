@@ -14,6 +14,7 @@ import type {
   AlertSeriesTable,
 } from "./tables/alerts.js";
 import type { DashboardStarsTable, DashboardsTable } from "./tables/dashboards.js";
+import type { MonitorHeartbeatsTable } from "./tables/heartbeats.js";
 import type { IncidentEventsTable, IncidentsTable } from "./tables/incidents.js";
 import type {
   MonitorChannelsTable,
@@ -58,6 +59,7 @@ export interface MetaSchema {
   monitors: MonitorsTable;
   monitor_channels: MonitorChannelsTable;
   monitor_results: MonitorResultsTable;
+  monitor_heartbeats: MonitorHeartbeatsTable;
   incidents: IncidentsTable;
   incident_events: IncidentEventsTable;
   notification_deliveries: NotificationDeliveriesTable;
