@@ -18,6 +18,7 @@ import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
 import { defaultAuthDeps } from "./auth-deps.js";
 import { dashboardStoreContract } from "./dashboard-store-contract.js";
+import { heartbeatStoreContract } from "./heartbeat-store-contract.js";
 import { monitorStoreContract } from "./monitor-store-contract.js";
 import { notificationStoreContract } from "./notification-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
@@ -180,4 +181,5 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   savedViewStoreContract(getStore);
   dashboardStoreContract(getStore);
   workLeaseContract(getStore);
+  heartbeatStoreContract(getStore);
 }
