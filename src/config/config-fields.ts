@@ -113,6 +113,8 @@ export const DEFAULT_MONITORS = {
   maxResponseBytes: 1024 * 1024,
   storedBodyBytes: 10 * 1024,
   resultRetentionDays: 90,
+  heartbeatPingsPerMinute: 60,
+  heartbeatPingsPerMinutePerAddress: 6000,
 };
 
 export const DEFAULT_ALERTS = {

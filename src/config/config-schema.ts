@@ -266,6 +266,14 @@ export const Config = z
         storedBodyBytes: integer(0, 1024 * 1024).default(DEFAULT_MONITORS.storedBodyBytes),
         /** Check results older than this are deleted (spec: 90 days). */
         resultRetentionDays: integer(1, 3650).default(DEFAULT_MONITORS.resultRetentionDays),
+        /** Pings one heartbeat token may send per minute (docs/heartbeats.md); beyond, 429. */
+        heartbeatPingsPerMinute: integer(1, 1_000_000).default(
+          DEFAULT_MONITORS.heartbeatPingsPerMinute,
+        ),
+        /** Pings (to any token, known or not) one client address may send per minute. */
+        heartbeatPingsPerMinutePerAddress: integer(1, 10_000_000).default(
+          DEFAULT_MONITORS.heartbeatPingsPerMinutePerAddress,
+        ),
       })
       .strict()
       .default(DEFAULT_MONITORS),

@@ -54,6 +54,26 @@ describe("loadConfig: defaults and settings", () => {
     ).toMatch(/VIGIL_AUTH_MAX_CONCURRENT_HASHES/);
   });
 
+  it("reads the heartbeat ping limits", () => {
+    expect(loadConfig({ env: {} }).monitors).toMatchObject({
+      heartbeatPingsPerMinute: 60,
+      heartbeatPingsPerMinutePerAddress: 6000,
+    });
+    const set = loadConfig({
+      env: {
+        VIGIL_HEARTBEAT_PINGS_PER_MINUTE: "5",
+        VIGIL_HEARTBEAT_PINGS_PER_MINUTE_PER_ADDRESS: "100000",
+      },
+    });
+    expect(set.monitors).toMatchObject({
+      heartbeatPingsPerMinute: 5,
+      heartbeatPingsPerMinutePerAddress: 100_000,
+    });
+    expect(
+      problemsOf(() => loadConfig({ env: { VIGIL_HEARTBEAT_PINGS_PER_MINUTE: "0" } }))[0],
+    ).toMatch(/VIGIL_HEARTBEAT_PINGS_PER_MINUTE/);
+  });
+
   it("reads the alert evaluation settings", () => {
     expect(loadConfig({ env: {} }).alerts).toEqual({
       enabled: true,

@@ -68,6 +68,8 @@ export const ENV_VARS: Record<string, readonly string[]> = {
   VIGIL_MONITORS_MAX_RESPONSE_BYTES: ["monitors", "maxResponseBytes"],
   VIGIL_MONITORS_STORED_BODY_BYTES: ["monitors", "storedBodyBytes"],
   VIGIL_MONITORS_RESULT_RETENTION_DAYS: ["monitors", "resultRetentionDays"],
+  VIGIL_HEARTBEAT_PINGS_PER_MINUTE: ["monitors", "heartbeatPingsPerMinute"],
+  VIGIL_HEARTBEAT_PINGS_PER_MINUTE_PER_ADDRESS: ["monitors", "heartbeatPingsPerMinutePerAddress"],
   VIGIL_ALERTS_ENABLED: ["alerts", "enabled"],
   VIGIL_ALERTS_CONCURRENCY: ["alerts", "concurrency"],
   VIGIL_ALERTS_MAX_RULES_PER_PROJECT: ["alerts", "maxRulesPerProject"],
