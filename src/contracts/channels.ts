@@ -5,7 +5,16 @@ import { z } from "zod";
 // sending) are the registry in notifications/channels/registry.ts.
 
 /** Every channel type, in the order the API lists them; each is one registry entry on the server. */
-export const CHANNEL_TYPE_NAMES = ["webhook", "slack", "email"] as const;
+export const CHANNEL_TYPE_NAMES = [
+  "webhook",
+  "slack",
+  "email",
+  "pagerduty",
+  "teams",
+  "discord",
+  "telegram",
+  "opsgenie",
+] as const;
 export const ChannelType = z.enum(CHANNEL_TYPE_NAMES);
 export type ChannelType = z.infer<typeof ChannelType>;
 
@@ -19,7 +28,11 @@ export const TEST_DELIVERY_EVENT = "channel.test";
 
 const SETTINGS_DESCRIPTION =
   "Per type: webhook `{}`; slack `{ webhookUrl }` (http/https, stored encrypted, shown masked); " +
-  "email `{ to: [1–20 addresses] }` (needs SMTP on the server)";
+  "email `{ to: [1–20 addresses] }` (needs SMTP on the server); " +
+  "pagerduty `{ routingKey, region?: us|eu, apiUrl? }`; teams `{ webhookUrl }`; discord `{ webhookUrl }`; " +
+  "telegram `{ botToken, chatId, apiUrl? }`; opsgenie `{ apiKey, region?: us|eu, apiUrl? }` " +
+  "(webhookUrl, routingKey, botToken and apiKey are stored encrypted and shown masked). " +
+  "GET /api/channel-types gives each type's JSON Schema";
 
 const ChannelName = z.string().trim().min(1).max(100);
 const Settings = z.record(z.string(), z.unknown());

@@ -140,3 +140,71 @@ export function maskUrl(url: string): string {
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+/** The label of the one-click acknowledge link, the same in every channel. */
+export const ACKNOWLEDGE_LABEL = "Acknowledge";
+
+/**
+ * "Escalation step 2 of 3 (round 1 of 2) — Checkout on-call" when an escalation policy sent the
+ * notification; undefined otherwise. The round is left out when the policy does not repeat.
+ */
+export function escalationText(notification: Notification): string | undefined {
+  const step = notification.escalation;
+  if (!step) return undefined;
+  const round = step.rounds > 1 ? ` (round ${step.round} of ${step.rounds})` : "";
+  return `Escalation step ${step.step} of ${step.steps}${round} — ${oneLine(step.policyName)}`;
+}
+
+/**
+ * The key that names one problem at an incident tool (PagerDuty's dedup_key, Opsgenie's alias),
+ * the same for its trigger, reminders and resolve: a monitor's outage is
+ * `vigil-<monitorId>-<incidentId>`, an alert's fire `vigil-<ruleId>-<seriesHash>-<firedAt ms>`.
+ */
+export function problemKey(notification: Notification): string {
+  if (!isAlertNotification(notification))
+    return `vigil-${notification.monitor.id}-${notification.incident.id}`;
+  const fired = Date.parse(notification.firedAt);
+  const at = Number.isNaN(fired) ? notification.firedAt : String(fired);
+  return `vigil-${notification.rule.id}-${notification.series.keyHash}-${at}`;
+}
+
+/** Whether the notification ends a problem (monitor.recovered, alert.resolved). */
+export const isResolution = (notification: Notification): boolean => !isProblem(notification);
+
+/** A severity of an alert rule (low … critical); monitor outages count as critical. */
+export function severityOf(notification: Notification): string {
+  return isAlertNotification(notification) ? notification.rule.severity : "critical";
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export const escapeHtml = (text: string): string =>
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+
+/** A secret that is not a URL (a routing key, an API key, a bot token) as the API shows it: its last 4 characters. */
+export const maskSecret = (secret: string): string => `…${secret.slice(-4)}`;
+
+/** Where a problem happened, in a word for incident tools: the monitor's target host, else the rule's labels. */
+export function problemSource(notification: Notification): string {
+  if (isAlertNotification(notification)) {
+    const labels = formatLabels(notification.series.labels);
+    return oneLine(labels || notification.rule.name);
+  }
+  try {
+    return new URL(notification.monitor.url).host || notification.monitor.url;
+  } catch {
+    return oneLine(notification.monitor.url || notification.monitor.name);
+  }
+}
+
+/** What the problem is about: the monitor's or the alert rule's name. */
+export const problemSubject = (notification: Notification): string =>
+  oneLine(isAlertNotification(notification) ? notification.rule.name : notification.monitor.name);
+
+/** When the problem started: the outage's start or the fire's time. */
+export const problemStartedAt = (notification: Notification): string =>
+  isAlertNotification(notification) ? notification.firedAt : notification.incident.startedAt;

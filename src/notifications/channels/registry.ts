@@ -5,8 +5,13 @@ import { privateTargetMessage, privateUrlHost } from "../../lib/http/address-pol
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Notification } from "../notification-payloads.js";
 import type { ChannelDeps, ChannelTypeSpec, SendContext } from "./channel-type.js";
+import { discordChannel } from "./discord.js";
 import { emailChannel } from "./email.js";
+import { opsgenieChannel } from "./opsgenie.js";
+import { pagerDutyChannel } from "./pagerduty.js";
 import { slackChannel } from "./slack.js";
+import { teamsChannel } from "./teams.js";
+import { telegramChannel } from "./telegram.js";
 import { webhookChannel } from "./webhook.js";
 
 /**
@@ -17,6 +22,11 @@ export const CHANNEL_TYPES = {
   webhook: webhookChannel,
   slack: slackChannel,
   email: emailChannel,
+  pagerduty: pagerDutyChannel,
+  teams: teamsChannel,
+  discord: discordChannel,
+  telegram: telegramChannel,
+  opsgenie: opsgenieChannel,
 } as const satisfies Record<ChannelType, ChannelTypeSpec>;
 
 /** The registry entry of a type, with its settings types erased; undefined for unknown types. */

@@ -1,8 +1,9 @@
-import { request } from "undici";
 import { z } from "zod";
 import type { Notification } from "../notification-payloads.js";
 import { defineChannelType } from "./channel-type.js";
 import {
+  ACKNOWLEDGE_LABEL,
+  escalationText,
   isProblem,
   maskUrl,
   notificationDetails,
@@ -10,15 +11,16 @@ import {
   notificationTitle,
   truncate,
 } from "./format.js";
-
-const TIMEOUT_MS = 10_000;
-const ERROR_BODY_CHARS = 200;
+import { httpUrl, postJson } from "./http-post.js";
 
 /** Slack's mrkdwn treats these three as markup; user text must not become links or mentions. */
 const escapeMrkdwn = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** The message: a plain `text` (notifications, old clients) and Block Kit `blocks`. */
+/**
+ * The message: a plain `text` (notifications, old clients) and Block Kit `blocks`: a header, the
+ * details as fields, the escalation step, an Acknowledge link button, and the ids.
+ */
 export function slackMessage(notification: Notification): {
   text: string;
   blocks: unknown[];
@@ -26,10 +28,22 @@ export function slackMessage(notification: Notification): {
   const icon = isProblem(notification) ? "🔴" : "✅";
   const title = `${icon} ${notificationTitle(notification)}`;
   const details = notificationDetails(notification);
-  const text = [title, ...details.map((d) => `${d.label}: ${d.value}`)].join("\n");
+  const escalation = escalationText(notification);
+  const { acknowledgeUrl } = notification;
+  const text = [
+    title,
+    ...(escalation ? [escalation] : []),
+    ...details.map((d) => `${d.label}: ${d.value}`),
+    ...(acknowledgeUrl ? [`${ACKNOWLEDGE_LABEL}: ${acknowledgeUrl}`] : []),
+  ].join("\n");
   const blocks: unknown[] = [
     { type: "header", text: { type: "plain_text", text: truncate(title, 150), emoji: true } },
   ];
+  if (escalation)
+    blocks.push({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: `*${escapeMrkdwn(truncate(escalation, 2900))}*` }],
+    });
   if (details.length > 0) {
     blocks.push({
       type: "section",
@@ -40,24 +54,25 @@ export function slackMessage(notification: Notification): {
       })),
     });
   }
+  if (acknowledgeUrl)
+    blocks.push({
+      type: "actions",
+      elements: [
+        {
+          type: "button",
+          text: { type: "plain_text", text: ACKNOWLEDGE_LABEL },
+          url: acknowledgeUrl,
+          style: "primary",
+          action_id: "vigil_acknowledge",
+        },
+      ],
+    });
   const ids = notificationIds(notification);
   blocks.push({
     type: "context",
     elements: [{ type: "mrkdwn", text: escapeMrkdwn(`Vigil · ${ids.join(" · ")}`) }],
   });
   return { text, blocks };
-}
-
-/** The first characters of a response body, without reading the rest. */
-async function readSnippet(body: AsyncIterable<Buffer>, maxChars: number): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for await (const chunk of body) {
-    text += decoder.decode(chunk, { stream: true });
-    // Leaving the loop destroys the stream.
-    if (text.length >= maxChars) break;
-  }
-  return text.slice(0, maxChars);
 }
 
 /** Posts to a Slack incoming webhook (or anything that speaks its JSON, e.g. Mattermost). */
@@ -69,44 +84,17 @@ export const slackChannel = defineChannelType({
   config: z.object({}).strict(),
   secret: z
     .object({
-      webhookUrl: z
-        .url({ protocol: /^https?$/, error: "must be an http or https URL" })
-        .max(2000, "must be at most 2000 characters")
-        .meta({
-          title: "Webhook URL",
-          description:
-            "The incoming webhook's URL (https://hooks.slack.com/services/…); stored encrypted, shown masked",
-        }),
+      webhookUrl: httpUrl(
+        "Webhook URL",
+        "The incoming webhook's URL (https://hooks.slack.com/services/…); stored encrypted, shown masked",
+      ),
     })
     .strict(),
   describe: (settings) => ({ webhookUrl: maskUrl(settings.webhookUrl) }),
   async send(notification, settings, deps) {
-    const signal = AbortSignal.timeout(TIMEOUT_MS);
-    let response: Awaited<ReturnType<typeof request>>;
-    try {
-      response = await request(settings.webhookUrl, {
-        method: "POST",
-        dispatcher: deps.dispatcher,
-        headers: { "content-type": "application/json", "user-agent": "Vigil-Notifications/1.0" },
-        body: JSON.stringify(slackMessage(notification)),
-        headersTimeout: TIMEOUT_MS,
-        bodyTimeout: TIMEOUT_MS,
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw new Error(`Slack did not answer within ${TIMEOUT_MS / 1000} s`);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Slack request failed: ${reason}`);
-    }
-    const { statusCode, body } = response;
-    if (statusCode >= 200 && statusCode < 300) {
-      await body.dump();
-      return;
-    }
-    const snippet = await readSnippet(body, ERROR_BODY_CHARS).catch(() => "");
-    const redirect = statusCode >= 300 && statusCode < 400 ? " (redirects are not followed)" : "";
-    throw new Error(
-      `Slack answered ${statusCode}${redirect}${snippet.trim() ? `: ${snippet.trim()}` : ""}`,
+    await postJson(
+      { vendor: "Slack", url: settings.webhookUrl, body: slackMessage(notification) },
+      deps,
     );
   },
 });

@@ -77,7 +77,8 @@ export const channelRoutes =
       {
         schema: {
           tags,
-          summary: "Create a notification channel: webhook, slack or email (members and above)",
+          summary:
+            "Create a notification channel: webhook, slack, email, pagerduty, teams, discord, telegram or opsgenie (members and above)",
           params: ProjectParams,
           body: CreateChannelInput,
           response: { 201: ChannelView, ...write, 409: Problem },

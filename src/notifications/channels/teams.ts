@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { Notification } from "../notification-payloads.js";
+import { defineChannelType } from "./channel-type.js";
+import {
+  ACKNOWLEDGE_LABEL,
+  escalationText,
+  isProblem,
+  maskUrl,
+  notificationDetails,
+  notificationIds,
+  notificationTitle,
+  truncate,
+} from "./format.js";
+import { httpUrl, postJson } from "./http-post.js";
+
+// Microsoft Teams: an Adaptive Card in the message-with-attachments shape that Teams Workflows
+// ("Post to a channel when a webhook request is received") and the older incoming webhooks accept.
+
+/** The Adaptive Card (schema 1.4): title, escalation step, facts, ids, and an Acknowledge button. */
+export function teamsCard(notification: Notification): Record<string, unknown> {
+  const problem = isProblem(notification);
+  const escalation = escalationText(notification);
+  const body: unknown[] = [
+    {
+      type: "TextBlock",
+      text: `${problem ? "🔴" : "✅"} ${truncate(notificationTitle(notification), 300)}`,
+      weight: "Bolder",
+      size: "Medium",
+      color: problem ? "Attention" : "Good",
+      wrap: true,
+    },
+  ];
+  if (escalation)
+    body.push({
+      type: "TextBlock",
+      text: escalation,
+      weight: "Bolder",
+      color: "Warning",
+      wrap: true,
+    });
+  const facts = notificationDetails(notification).map((d) => ({
+    title: d.label,
+    value: truncate(d.value, 1000),
+  }));
+  if (facts.length > 0) body.push({ type: "FactSet", facts });
+  body.push({
+    type: "TextBlock",
+    text: `Vigil · ${notificationIds(notification).join(" · ")}`,
+    isSubtle: true,
+    size: "Small",
+    wrap: true,
+  });
+  const card: Record<string, unknown> = {
+    $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+    type: "AdaptiveCard",
+    version: "1.4",
+    msteams: { width: "Full" },
+    body,
+  };
+  if (notification.acknowledgeUrl)
+    card.actions = [
+      { type: "Action.OpenUrl", title: ACKNOWLEDGE_LABEL, url: notification.acknowledgeUrl },
+    ];
+  return card;
+}
+
+/** The request body: one message with the card as its only attachment. */
+export function teamsMessage(notification: Notification): Record<string, unknown> {
+  return {
+    type: "message",
+    attachments: [
+      {
+        contentType: "application/vnd.microsoft.card.adaptive",
+        contentUrl: null,
+        content: teamsCard(notification),
+      },
+    ],
+  };
+}
+
+/** Posts an Adaptive Card to a Teams channel through a Workflows (or incoming) webhook. */
+export const teamsChannel = defineChannelType({
+  label: "Microsoft Teams",
+  description:
+    "Posts each notification as an Adaptive Card to a Teams channel through a Workflows webhook URL.",
+  urlSettings: ["webhookUrl"],
+  config: z.object({}).strict(),
+  secret: z
+    .object({
+      webhookUrl: httpUrl(
+        "Webhook URL",
+        'The URL of the Teams workflow "Post to a channel when a webhook request is received"; stored encrypted, shown masked',
+      ),
+    })
+    .strict(),
+  describe: (settings) => ({ webhookUrl: maskUrl(settings.webhookUrl) }),
+  async send(notification, settings, deps) {
+    await postJson(
+      { vendor: "Microsoft Teams", url: settings.webhookUrl, body: teamsMessage(notification) },
+      deps,
+    );
+  },
+});
