@@ -72,6 +72,17 @@ export async function login({
   }
   if (!user || !valid) throw new UnauthorizedError("Invalid email or password");
   await attempt.succeeded();
+  return openSession(deps, user);
+}
+
+/**
+ * Opens a session for a user whose credentials were just checked (a sign-in, an accepted
+ * invitation); the token is returned once, for the cookie, and stored only as its SHA-256.
+ */
+export async function openSession(
+  deps: DomainDeps,
+  user: User,
+): Promise<AuthenticatedUser & { token: string }> {
   const token = randomBase62(43);
   const now = deps.clock.now();
   const expiresAt = sessionExpiry(deps, now);

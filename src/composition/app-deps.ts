@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AlertRuleDeps } from "../alerts/alert-rules.js";
+import type { InviteDeps } from "../auth/invites.js";
 import type { Config } from "../config/config-schema.js";
 import { loadSecretKey } from "../config/secret-key.js";
 import type { PanelQueryDeps } from "../dashboards/panel-queries.js";
@@ -86,6 +87,8 @@ export interface AppDomainDeps extends CoreDeps {
   read: ReadDeps;
   statusPageReads: StatusPageReadDeps;
   ingest: IngestService;
+  /** Member invitations: the SMTP mailer they are emailed with (undefined without SMTP). */
+  invites: InviteDeps;
 }
 
 export interface DepsOptions {
@@ -191,6 +194,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       read,
       statusPageReads: { reader: statusPages.reader, publicUrl: config.publicUrl },
       ingest,
+      invites: { mailer },
     },
     monitors,
     channels,

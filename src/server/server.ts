@@ -28,6 +28,7 @@ import { dashboardRoutes as projectDashboardRoutes } from "./routes/api/dashboar
 import { dashboardTemplateRoutes } from "./routes/api/dashboard-template-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
 import { incidentRoutes } from "./routes/api/incident-routes.js";
+import { inviteRoutes } from "./routes/api/invite-routes.js";
 import { memberRoutes } from "./routes/api/member-routes.js";
 import { monitorRoutes } from "./routes/api/monitor-routes.js";
 import { projectRoutes } from "./routes/api/project-routes.js";
@@ -97,6 +98,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => projectDashboardRoutes(deps.domain),
   (deps) => dashboardTemplateRoutes(deps.domain),
   (deps) => memberRoutes(deps.domain),
+  (deps) => inviteRoutes(deps.domain, sessionCookieOptions(deps.config.publicUrl)),
 ];
 
 export interface ServerOptions {

@@ -18,7 +18,8 @@ import {
   setSessionCookie,
 } from "../../plugins/auth.js";
 
-const toMe = (auth: AuthenticatedUser): Me => ({
+/** The signed-in user as GET /api/auth/me answers (sign-in and accepting an invitation too). */
+export const toMe = (auth: AuthenticatedUser): Me => ({
   user: auth.user,
   organizations: auth.memberships.map((m) => ({ id: m.orgId, name: m.orgName, role: m.role })),
   sessionExpiresAt: auth.expiresAt,
