@@ -8,7 +8,9 @@ import { createAlertRuleRepository } from "./repositories/alert-rules.js";
 import { createAlertSeriesRepository } from "./repositories/alert-series.js";
 import { createApiKeyRepository } from "./repositories/api-keys.js";
 import { createDashboardRepository } from "./repositories/dashboards.js";
+import { createEscalationPolicyRepository } from "./repositories/escalation-policies.js";
 import { createHeartbeatRepository } from "./repositories/heartbeats.js";
+import { createIncidentEscalationRepository } from "./repositories/incident-escalations.js";
 import { createIncidentRepository } from "./repositories/incidents.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
 import { createMonitorRepository } from "./repositories/monitors.js";
@@ -45,6 +47,8 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     webhookEndpoints: createWebhookEndpointRepository(db),
     webhookDeliveries: createWebhookDeliveryRepository(db),
     incidents: createIncidentRepository(db),
+    incidentEscalations: createIncidentEscalationRepository(db),
+    escalationPolicies: createEscalationPolicyRepository(db),
     alertRules: createAlertRuleRepository(db),
     alertSeries: createAlertSeriesRepository(db),
     alertEvents: createAlertEventRepository(db, engine),

@@ -14,6 +14,7 @@ import type {
   AlertSeriesTable,
 } from "./tables/alerts.js";
 import type { DashboardStarsTable, DashboardsTable } from "./tables/dashboards.js";
+import type { EscalationPoliciesTable, IncidentEscalationsTable } from "./tables/escalation.js";
 import type { MonitorHeartbeatsTable } from "./tables/heartbeats.js";
 import type { IncidentEventsTable, IncidentsTable } from "./tables/incidents.js";
 import type {
@@ -62,6 +63,8 @@ export interface MetaSchema {
   monitor_heartbeats: MonitorHeartbeatsTable;
   incidents: IncidentsTable;
   incident_events: IncidentEventsTable;
+  escalation_policies: EscalationPoliciesTable;
+  incident_escalations: IncidentEscalationsTable;
   notification_deliveries: NotificationDeliveriesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
