@@ -9,6 +9,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers, e.g. List-Unsubscribe on a status page subscriber's email. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Sends email; the SMTP implementation is createSmtpMailer. */

@@ -25,6 +25,7 @@ export function createSmtpMailer(smtp: SmtpSettings): Mailer | undefined {
           subject: message.subject.replace(/[\r\n]+/g, " "),
           text: message.text,
           html: message.html,
+          ...(message.headers ? { headers: { ...message.headers } } : {}),
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
