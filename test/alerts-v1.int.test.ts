@@ -46,6 +46,7 @@ describe("/v1 alerts", () => {
     renotifyMinutes: 0,
     openIncident: false,
     messageTemplate: "{{value}}",
+    escalationPolicyId: null,
   };
   const rule = (
     id: string,

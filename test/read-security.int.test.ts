@@ -213,6 +213,7 @@ describe("shared security cases on every /v1 read route", () => {
         renotifyMinutes: 0,
         openIncident: false,
         messageTemplate: MARKER,
+        escalationPolicyId: null,
       },
       query: `SELECT count() AS value FROM logs WHERE message LIKE '%${MARKER}%'`,
       channelIds: [],

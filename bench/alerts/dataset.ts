@@ -56,6 +56,7 @@ export async function insertRules(deps: AppDeps, projectId: string): Promise<str
           renotifyMinutes: 0,
           openIncident: false,
           messageTemplate: "{{value}} > {{threshold}}",
+          escalationPolicyId: null,
         },
         query,
         channelIds: [],

@@ -8,6 +8,7 @@ import {
   type UpdateAlertRuleInput,
 } from "../contracts/alerts.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
+import { requireEscalationPolicy } from "../escalation/escalation-policies.js";
 import { resolveSourceIncident } from "../incidents/source-incidents.js";
 import { InvalidInputError } from "../lib/domain-errors.js";
 import { PageQuery } from "../lib/list-params.js";
@@ -102,6 +103,7 @@ export async function createRule({
   await ctx.deps.meta.transaction(async (tx) => {
     await requireRoom(tx, projectId, deps.maxRulesPerProject, record.createdAt);
     await requireChannels(tx, projectId, record.channelIds);
+    await requireEscalationPolicy(tx, projectId, definition.escalationPolicyId);
     await requireNameFree(tx, projectId, record.name);
     await tx.repos.alertRules.insert(record);
   });
@@ -187,6 +189,7 @@ export async function updateRule({
   };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, existing.projectId, change.channelIds);
+    await requireEscalationPolicy(tx, existing.projectId, definition.escalationPolicyId);
     await requireNameFree(tx, existing.projectId, change.name, existing.id);
     await tx.repos.alertRules.updateDefinition(existing.id, change);
   });

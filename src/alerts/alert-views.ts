@@ -80,6 +80,7 @@ export function toRuleView(
     openIncident: d.openIncident,
     messageTemplate: d.messageTemplate,
     channelIds: rule.channelIds,
+    escalationPolicyId: d.escalationPolicyId,
     warnings: ruleWarnings(rule),
     status: alertStatus(rule, series, now),
     state: rule.state,

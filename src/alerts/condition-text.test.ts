@@ -12,6 +12,7 @@ const definition = (preset: AlertRuleDefinition["preset"], threshold: number) =>
     renotifyMinutes: 0,
     openIncident: false,
     messageTemplate: "",
+    escalationPolicyId: null,
   },
 });
 

@@ -29,6 +29,7 @@ describe("alert rule definition", () => {
       renotifyMinutes: 0,
       openIncident: false,
       messageTemplate: "value {{value}} (threshold {{threshold}})",
+      escalationPolicyId: null,
     });
     expect(parsed).toMatchObject({ severity: "medium", description: "", channelIds: [] });
   });

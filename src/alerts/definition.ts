@@ -37,6 +37,7 @@ export function toDefinition(parsed: ParsedAlertRuleInput): AlertRuleDefinition 
     renotifyMinutes: parsed.renotifyMinutes,
     openIncident: parsed.openIncident,
     messageTemplate: parsed.messageTemplate,
+    escalationPolicyId: parsed.escalationPolicyId,
   };
 }
 

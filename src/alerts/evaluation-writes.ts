@@ -1,4 +1,5 @@
 import { renderMessage, withUnit } from "../contracts/alert-catalog.js";
+import { startEscalation } from "../escalation/escalation-start.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
@@ -263,6 +264,20 @@ async function applyIncident(
       });
       incidentId = opened.incident.id;
       domainEvents.push(...opened.events);
+      // A new incident starts the rule's escalation policy, resending this fire step by step.
+      if (opened.created)
+        await startEscalation(tx, {
+          incident: { id: incidentId, projectId: rule.projectId, startedAt: at },
+          policyId: rule.definition.escalationPolicyId,
+          notification: notificationOf(
+            "alert.fired",
+            rule,
+            { ...fire, incidentId },
+            at,
+            message(fire),
+          ),
+          now: at,
+        });
     } else if (incidentId) await deps.incidents.append(tx, incidentId, { ...event, at, actor });
     fire.incidentId = incidentId;
   }

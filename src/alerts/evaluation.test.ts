@@ -18,6 +18,7 @@ function ruleOf(change: Partial<AlertRuleDefinition> = {}, extra: Partial<AlertR
     renotifyMinutes: 0,
     openIncident: false,
     messageTemplate: "{{value}}",
+    escalationPolicyId: null,
     ...change,
   };
   const rule: AlertRuleRecord = {

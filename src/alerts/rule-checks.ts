@@ -79,6 +79,12 @@ export async function checkRule(
   input: unknown,
 ): Promise<CheckedRule> {
   const parsed = parseInput(CreateAlertRuleInput, input);
+  // Escalation runs on the rule's incident: without one it would never start.
+  if (parsed.escalationPolicyId !== null && !parsed.openIncident)
+    throw InvalidInputError.forField(
+      "escalationPolicyId",
+      "an escalation policy runs on the rule's incidents: set openIncident to true as well",
+    );
   let preset: PresetRef | null = null;
   let query = parsed.query ?? "";
   let range: ValueRange | undefined;

@@ -94,6 +94,15 @@ const RuleFields = z
     openIncident: z.boolean().default(false),
     messageTemplate: MessageTemplate.default(DEFAULT_MESSAGE_TEMPLATE),
     channelIds: z.array(z.string().min(1).max(64)).max(20).default([]),
+    escalationPolicyId: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .default(null)
+      .describe(
+        "An escalation policy of the project run on the rule's incidents (needs openIncident); null = none",
+      ),
   })
   .strict();
 
@@ -204,6 +213,10 @@ export const AlertRuleView = z
     openIncident: z.boolean(),
     messageTemplate: z.string(),
     channelIds: z.array(z.string()),
+    escalationPolicyId: z
+      .string()
+      .nullable()
+      .describe("The escalation policy run on the rule's incidents; null = none"),
     warnings: z
       .array(AlertWarningView)
       .describe(

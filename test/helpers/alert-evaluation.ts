@@ -117,6 +117,7 @@ export function alertEvaluationHarness(): AlertEvaluationHarness {
             renotifyMinutes: 0,
             openIncident: false,
             messageTemplate: "{{labels.service}} checkout took {{value}} ms (over {{threshold}})",
+            escalationPolicyId: null,
             ...change,
           },
           query: QUERY,

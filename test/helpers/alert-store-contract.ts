@@ -19,6 +19,7 @@ export function alertStoreContract(getStore: () => MetaStore): void {
     renotifyMinutes: 30,
     openIncident: true,
     messageTemplate: "{{value}} > {{threshold}} on {{labels.service}}",
+    escalationPolicyId: null,
   };
   const rule: AlertRuleRecord = {
     id: "alr_contract",

@@ -21,6 +21,8 @@ export interface AlertRuleDefinition {
   renotifyMinutes: number;
   openIncident: boolean;
   messageTemplate: string;
+  /** The escalation policy run on the rule's incidents (docs/escalation.md); null = none. */
+  escalationPolicyId: string | null;
 }
 
 /** Reads a stored definition back (it was validated on the way in; defaults fill old gaps). */
@@ -33,6 +35,7 @@ const StoredDefinition = z.object({
   renotifyMinutes: z.number().int().min(0).default(0),
   openIncident: z.boolean().default(false),
   messageTemplate: z.string().default(DEFAULT_MESSAGE_TEMPLATE),
+  escalationPolicyId: z.string().nullable().default(null),
 });
 
 /** A stored definition's JSON text read back. */
