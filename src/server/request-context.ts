@@ -14,6 +14,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Routes reachable without a session (login). */
     public?: boolean;
+    /** The path holds a secret (an invitation link's token): the request log shows the route instead. */
+    secretPath?: boolean;
   }
 }
 

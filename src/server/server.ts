@@ -27,6 +27,7 @@ import { channelRoutes } from "./routes/api/channel-routes.js";
 import { dashboardRoutes as projectDashboardRoutes } from "./routes/api/dashboard-routes.js";
 import { dashboardTemplateRoutes } from "./routes/api/dashboard-template-routes.js";
 import { errorRoutes } from "./routes/api/error-routes.js";
+import { escalationRoutes } from "./routes/api/escalation-routes.js";
 import { incidentRoutes } from "./routes/api/incident-routes.js";
 import { inviteRoutes } from "./routes/api/invite-routes.js";
 import { memberRoutes } from "./routes/api/member-routes.js";
@@ -95,6 +96,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   (deps) => statusPageRoutes(deps.domain),
   (deps) => savedQueryRoutes(deps.domain),
   (deps) => savedViewRoutes(deps.domain),
+  (deps) => escalationRoutes(deps.domain),
   (deps) => projectDashboardRoutes(deps.domain),
   (deps) => dashboardTemplateRoutes(deps.domain),
   (deps) => memberRoutes(deps.domain),
@@ -209,7 +211,7 @@ export async function buildServer(
     request.log.info(
       {
         method: request.method,
-        url: request.url.split("?")[0],
+        url: request.routeOptions.config.secretPath ? route : request.url.split("?")[0],
         route,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,

@@ -9,7 +9,9 @@ import { sendProblem } from "../../problem.js";
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL("../../../../dist/web", import.meta.url));
 
 /** Client-side routes of the single-page app: each answers with its index.html. */
-export const DASHBOARD_PATHS = ["/", "/signin", "/projects", "/projects/*"] as const;
+export const DASHBOARD_PATHS = ["/", "/signin", "/projects", "/projects/*", "/invite/*"] as const;
+/** Client routes whose path holds a secret (an invitation's token): never written to the request log. */
+const SECRET_PATHS: ReadonlySet<string> = new Set(["/invite/*"]);
 
 /**
  * The dashboard's document may load only its own scripts, styles and data. Styles allow inline
@@ -58,7 +60,8 @@ export async function dashboardRoutes(app: FastifyInstance, webDir: string): Pro
     return reply.sendFile("index.html", webDir, { cacheControl: false });
   };
   for (const url of DASHBOARD_PATHS) {
-    app.get(url, { schema: { hide: true } }, async (request, reply) => {
+    const config = { secretPath: SECRET_PATHS.has(url) };
+    app.get(url, { schema: { hide: true }, config }, async (request, reply) => {
       if (!built) {
         return sendProblem(request, reply, {
           status: 503,
