@@ -83,6 +83,12 @@ export async function recordCheck(
     result: CheckResult;
     trigger: CheckTrigger;
     fence: LeaseFence | undefined;
+    /**
+     * Runs in the transaction after the monitor's row lock, with the monitor as it is then;
+     * false records nothing (undefined). A heartbeat's ping or missed deadline moves its deadline
+     * here, fenced by the deadline it saw (heartbeat-watcher.ts).
+     */
+    guard?: ((tx: MetaAccess, current: MonitorRecord) => Promise<boolean>) | undefined;
   },
 ): Promise<RecordedCheck | undefined> {
   const { monitorId, result, trigger, fence } = check;
@@ -95,6 +101,7 @@ export async function recordCheck(
     if (fence && !(await tx.repos.workLeases.advance(fence))) throw new LeaseLostError(fence);
     const current = await tx.repos.monitors.findById(monitorId);
     if (!current) return undefined;
+    if (check.guard && !(await check.guard(tx, current))) return undefined;
     // The definition as it is now: an edit during the check (alertAfter, name) applies.
     const definition = current.definition as MonitorDefinition;
     const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
