@@ -12,6 +12,7 @@ import { createEscalationPolicyRepository } from "./repositories/escalation-poli
 import { createHeartbeatRepository } from "./repositories/heartbeats.js";
 import { createIncidentEscalationRepository } from "./repositories/incident-escalations.js";
 import { createIncidentRepository } from "./repositories/incidents.js";
+import { createInviteRepository } from "./repositories/invites.js";
 import { createMonitorResultRepository } from "./repositories/monitor-results.js";
 import { createMonitorRepository } from "./repositories/monitors.js";
 import { createNotificationChannelRepository } from "./repositories/notification-channels.js";
@@ -39,6 +40,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     projects: createProjectRepository(db),
     apiKeys: createApiKeyRepository(db),
     signInSessions: createSignInSessionRepository(db),
+    invites: createInviteRepository(db),
     monitors: createMonitorRepository(db),
     monitorResults: createMonitorResultRepository(db),
     heartbeats: createHeartbeatRepository(db),

@@ -17,6 +17,7 @@ import type { DashboardStarsTable, DashboardsTable } from "./tables/dashboards.j
 import type { EscalationPoliciesTable, IncidentEscalationsTable } from "./tables/escalation.js";
 import type { MonitorHeartbeatsTable } from "./tables/heartbeats.js";
 import type { IncidentEventsTable, IncidentsTable } from "./tables/incidents.js";
+import type { InvitesTable } from "./tables/invites.js";
 import type {
   MonitorChannelsTable,
   MonitorResultsTable,
@@ -56,6 +57,7 @@ export interface MetaSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  invites: InvitesTable;
   notification_channels: NotificationChannelsTable;
   monitors: MonitorsTable;
   monitor_channels: MonitorChannelsTable;
@@ -98,6 +100,7 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ApiKeyUpdate = Updateable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type InviteRow = Selectable<InvitesTable>;
 export type NotificationChannelRow = Selectable<NotificationChannelsTable>;
 export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorResultRow = Selectable<MonitorResultsTable>;

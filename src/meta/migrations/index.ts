@@ -14,6 +14,7 @@ import * as dropRevokedCliKeys from "./0012-drop-revoked-cli-keys.js";
 import * as dashboards from "./0013-dashboards.js";
 import * as savedViews from "./0014-saved-views.js";
 import * as escalationPolicies from "./0016-escalation-policies.js";
+import * as invites from "./0017-invites.js";
 import * as heartbeats from "./0020-heartbeats.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0013-dashboards": dashboards,
   "0014-saved-views": savedViews,
   "0016-escalation-policies": escalationPolicies,
+  "0017-invites": invites,
   "0020-heartbeats": heartbeats,
 };
 
