@@ -24,8 +24,18 @@ export const INCIDENT_EVENT_TYPES = [
   "comment",
   "resolved",
   "reopened",
+  "acknowledged",
+  "assigned",
+  "escalated",
+  "escalation_stopped",
 ] as const;
 export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
-export const ACTOR_KINDS = ["user", "system", "monitor", "alert"] as const;
+/** `link`: a one-click acknowledge link a channel sent (its id the channel's). */
+export const ACTOR_KINDS = ["user", "system", "monitor", "alert", "link"] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+/** Who may acknowledge: a user, a link a channel sent, or the operator (CLI). */
+export const ACKNOWLEDGER_KINDS = ["user", "link", "system"] as const;
+/** How long a one-click acknowledge link works, by default. */
+export const ACK_LINK_TTL_HOURS = 24;
 /** Status page components one incident may be linked to. */
 export const MAX_INCIDENT_COMPONENTS = 100;

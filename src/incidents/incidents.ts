@@ -157,6 +157,9 @@ export async function createIncident({
     createdBy: actor.kind === "user" ? actor.id : null,
     createdAt: now,
     updatedAt: now,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    assigneeId: null,
   };
   const timeline: NewIncidentEvent[] = [
     { type: "opened", at: now, actor, message: title, data: { severity } },

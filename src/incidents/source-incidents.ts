@@ -78,6 +78,9 @@ export async function openSourceIncident(
     createdBy: null,
     createdAt: deps.clock.now().toISOString(),
     updatedAt: deps.clock.now().toISOString(),
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    assigneeId: null,
   };
   await meta.repos.incidents.insert(incident);
   await appendIncidentEvents(meta, deps, incident.id, [

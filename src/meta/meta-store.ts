@@ -10,6 +10,7 @@ import { createApiKeyRepository } from "./repositories/api-keys.js";
 import { createDashboardRepository } from "./repositories/dashboards.js";
 import { createEscalationPolicyRepository } from "./repositories/escalation-policies.js";
 import { createHeartbeatRepository } from "./repositories/heartbeats.js";
+import { createIncidentAckLinkRepository } from "./repositories/incident-ack-links.js";
 import { createIncidentEscalationRepository } from "./repositories/incident-escalations.js";
 import { createIncidentRepository } from "./repositories/incidents.js";
 import { createInviteRepository } from "./repositories/invites.js";
@@ -49,6 +50,7 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     webhookEndpoints: createWebhookEndpointRepository(db),
     webhookDeliveries: createWebhookDeliveryRepository(db),
     incidents: createIncidentRepository(db),
+    incidentAckLinks: createIncidentAckLinkRepository(db),
     incidentEscalations: createIncidentEscalationRepository(db),
     escalationPolicies: createEscalationPolicyRepository(db),
     alertRules: createAlertRuleRepository(db),

@@ -16,7 +16,11 @@ import type {
 import type { DashboardStarsTable, DashboardsTable } from "./tables/dashboards.js";
 import type { EscalationPoliciesTable, IncidentEscalationsTable } from "./tables/escalation.js";
 import type { MonitorHeartbeatsTable } from "./tables/heartbeats.js";
-import type { IncidentEventsTable, IncidentsTable } from "./tables/incidents.js";
+import type {
+  IncidentAckLinksTable,
+  IncidentEventsTable,
+  IncidentsTable,
+} from "./tables/incidents.js";
 import type { InvitesTable } from "./tables/invites.js";
 import type {
   MonitorChannelsTable,
@@ -67,6 +71,7 @@ export interface MetaSchema {
   incident_events: IncidentEventsTable;
   escalation_policies: EscalationPoliciesTable;
   incident_escalations: IncidentEscalationsTable;
+  incident_ack_links: IncidentAckLinksTable;
   notification_deliveries: NotificationDeliveriesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

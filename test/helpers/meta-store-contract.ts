@@ -19,6 +19,7 @@ import { alertStoreContract } from "./alert-store-contract.js";
 import { defaultAuthDeps } from "./auth-deps.js";
 import { dashboardStoreContract } from "./dashboard-store-contract.js";
 import { heartbeatStoreContract } from "./heartbeat-store-contract.js";
+import { incidentResponseStoreContract } from "./incident-response-store-contract.js";
 import { monitorStoreContract } from "./monitor-store-contract.js";
 import { notificationStoreContract } from "./notification-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
@@ -174,6 +175,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
 
   notificationStoreContract(getStore);
   monitorStoreContract(getStore);
+  incidentResponseStoreContract(getStore);
   webhookEndpointContract(getStore);
   webhookDeliveryContract(getStore);
   alertStoreContract(getStore);

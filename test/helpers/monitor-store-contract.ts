@@ -110,6 +110,9 @@ export function monitorStoreContract(getStore: () => MetaStore): void {
       createdBy: null,
       createdAt: at(0),
       updatedAt: at(0),
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      assigneeId: null,
     };
     await store.repos.incidents.insert(incident);
     await expect(
@@ -213,6 +216,9 @@ export function monitorStoreContract(getStore: () => MetaStore): void {
       createdBy: null,
       createdAt: at(0),
       updatedAt: at(0),
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      assigneeId: null,
     };
     await store.repos.incidents.insert(incident);
     const resolvedAt = new Date(Date.parse(at(0)) + 30 * day).toISOString();

@@ -13,6 +13,7 @@ import * as statusPagePublishIncidents from "./0011-status-page-publish-incident
 import * as dropRevokedCliKeys from "./0012-drop-revoked-cli-keys.js";
 import * as dashboards from "./0013-dashboards.js";
 import * as savedViews from "./0014-saved-views.js";
+import * as incidentResponse from "./0015-incident-response.js";
 import * as escalationPolicies from "./0016-escalation-policies.js";
 import * as invites from "./0017-invites.js";
 import * as heartbeats from "./0020-heartbeats.js";
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0012-drop-revoked-cli-keys": dropRevokedCliKeys,
   "0013-dashboards": dashboards,
   "0014-saved-views": savedViews,
+  "0015-incident-response": incidentResponse,
   "0016-escalation-policies": escalationPolicies,
   "0017-invites": invites,
   "0020-heartbeats": heartbeats,

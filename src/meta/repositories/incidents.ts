@@ -2,11 +2,23 @@ import { type Kysely, sql } from "kysely";
 import type { Severity } from "../../contracts/severity.js";
 import type { IncidentEventRow, IncidentRow, MetaSchema } from "../schema.js";
 import { SEVERITY_RANK_SQL as SEVERITY_RANK } from "../severity-sql.js";
+import { createIncidentAggregates } from "./incident-aggregates.js";
+
+export type { IncidentAggregates, TimeTruncation } from "./incident-aggregates.js";
 
 export type IncidentStatus = "active" | "resolved";
 export type IncidentSeverity = Severity;
 export type IncidentSource = "manual" | "monitor" | "alert";
-export type IncidentActorKind = "user" | "system" | "monitor" | "alert";
+export type IncidentActorKind = "user" | "system" | "monitor" | "alert" | "link";
+
+/** Who acknowledged an incident: a user, a one-click link a channel sent, or the operator. */
+export interface IncidentAcknowledger {
+  kind: "user" | "link" | "system";
+  /** The user's id, or the channel's that sent the link (null once deleted, or for the system). */
+  id: string | null;
+  /** The user's name, or the channel's name and type, as it was then. */
+  label: string | null;
+}
 
 /** An incident of a project: opened by hand, by a monitor outage or by an alert rule. */
 export interface IncidentRecord {
@@ -25,7 +37,22 @@ export interface IncidentRecord {
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
+  /** When it was first acknowledged; null while nobody has (see isAcknowledged). */
+  acknowledgedAt: string | null;
+  acknowledgedBy: IncidentAcknowledger | null;
+  /** A member of the project's organization, or null. */
+  assigneeId: string | null;
 }
+
+/** The response fields a new incident starts without (all null). */
+type ResponseFields = "acknowledgedAt" | "acknowledgedBy" | "assigneeId";
+/** An incident as inserted: the response fields may be left out (null). */
+export type NewIncidentRecord = Omit<IncidentRecord, ResponseFields> &
+  Partial<Pick<IncidentRecord, ResponseFields>>;
+
+/** Whether someone acknowledged it (escalation stops then, and so do acknowledge links). */
+export const isAcknowledged = (incident: Pick<IncidentRecord, "acknowledgedAt">): boolean =>
+  incident.acknowledgedAt !== null;
 
 /** One entry of an incident's timeline. */
 export interface IncidentEventRecord {
@@ -54,22 +81,6 @@ export interface IncidentFilter {
 
 export type IncidentSort = "started_at" | "severity" | "duration";
 
-/** How much of an ISO timestamp a dashboard groups by: to the minute, the hour or the day. */
-export type TimeTruncation = "minute" | "hour" | "day";
-const TRUNCATED_LENGTH: Record<TimeTruncation, number> = { minute: 16, hour: 13, day: 10 };
-
-/** The dashboard's aggregates over [from, to), grouped by the truncated time. */
-export interface IncidentAggregates {
-  /** Started in the window, per (truncated start, severity, source). */
-  opened: { time: string; severity: IncidentSeverity; source: IncidentSource; count: number }[];
-  /** Resolved in the window, per truncated resolve time. */
-  resolved: { time: string; count: number }[];
-  /** Mean duration of the incidents resolved in the window; null if none. */
-  meanDurationMs: number | null;
-  /** Active now, whenever started. */
-  open: number;
-}
-
 const toRecord = (row: IncidentRow): IncidentRecord => ({
   id: row.id,
   projectId: row.project_id,
@@ -86,6 +97,16 @@ const toRecord = (row: IncidentRow): IncidentRecord => ({
   createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  acknowledgedAt: row.acknowledged_at,
+  acknowledgedBy:
+    row.acknowledged_at === null
+      ? null
+      : {
+          kind: (row.acknowledged_by_kind ?? "system") as IncidentAcknowledger["kind"],
+          id: row.acknowledged_by_id,
+          label: row.acknowledged_by_label,
+        },
+  assigneeId: row.assignee_id,
 });
 
 const toEventRecord = (row: IncidentEventRow): IncidentEventRecord => ({
@@ -127,8 +148,9 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
     return query;
   };
   return {
+    ...createIncidentAggregates(db, toRecord),
     /** A second active one for the same (source, sourceId) violates a unique index. */
-    async insert(incident: IncidentRecord): Promise<void> {
+    async insert(incident: NewIncidentRecord): Promise<void> {
       await db
         .insertInto("incidents")
         .values({
@@ -147,6 +169,11 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
           created_by: incident.createdBy,
           created_at: incident.createdAt,
           updated_at: incident.updatedAt,
+          acknowledged_at: incident.acknowledgedAt ?? null,
+          acknowledged_by_kind: incident.acknowledgedBy?.kind ?? null,
+          acknowledged_by_id: incident.acknowledgedBy?.id ?? null,
+          acknowledged_by_label: incident.acknowledgedBy?.label ?? null,
+          assignee_id: incident.assigneeId ?? null,
         })
         .execute();
     },
@@ -209,6 +236,35 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
+    /**
+     * Acknowledges an active incident nobody acknowledged yet; false when it was resolved or
+     * acknowledged meanwhile (the first acknowledge wins, once).
+     */
+    async acknowledge(id: string, ack: { at: string; by: IncidentAcknowledger }): Promise<boolean> {
+      const result = await db
+        .updateTable("incidents")
+        .set({
+          acknowledged_at: ack.at,
+          acknowledged_by_kind: ack.by.kind,
+          acknowledged_by_id: ack.by.id,
+          acknowledged_by_label: ack.by.label,
+          updated_at: ack.at,
+        })
+        .where("id", "=", id)
+        .where("status", "=", "active")
+        .where("acknowledged_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Sets (or, with null, clears) who an incident is assigned to. True when a row changed. */
+    async assign(id: string, assigneeId: string | null, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable("incidents")
+        .set({ assignee_id: assigneeId, updated_at: at })
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
     /** A page of incidents, sorted (ties: newest first). */
     async list(
       filter: IncidentFilter,
@@ -236,112 +292,6 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .executeTakeFirstOrThrow();
       return Number(row.n);
-    },
-    /**
-     * Counts for a dashboard, aggregated in SQL. Timestamps are canonical ISO text on both
-     * engines, so a prefix of it (substr) is the same time truncation on SQLite and PostgreSQL.
-     */
-    async aggregate(
-      projectId: string,
-      window: { from: string; to: string; truncate: TimeTruncation },
-    ): Promise<IncidentAggregates> {
-      const { from, to } = window;
-      const length = TRUNCATED_LENGTH[window.truncate];
-      const scoped = db.selectFrom("incidents").where("project_id", "=", projectId);
-      const resolvedIn = scoped
-        .where("status", "=", "resolved")
-        .where("resolved_at", ">=", from)
-        .where("resolved_at", "<", to);
-      const [opened, resolved, mean, open] = await Promise.all([
-        scoped
-          .where("started_at", ">=", from)
-          .where("started_at", "<", to)
-          .select((eb) => [
-            sql<string>`substr(started_at, 1, ${sql.lit(length)})`.as("time"),
-            "severity",
-            "source",
-            eb.fn.countAll<number | string>().as("n"),
-          ])
-          .groupBy([sql`substr(started_at, 1, ${sql.lit(length)})`, "severity", "source"])
-          .execute(),
-        resolvedIn
-          .select((eb) => [
-            sql<string>`substr(resolved_at, 1, ${sql.lit(length)})`.as("time"),
-            eb.fn.countAll<number | string>().as("n"),
-          ])
-          .groupBy(sql`substr(resolved_at, 1, ${sql.lit(length)})`)
-          .execute(),
-        resolvedIn
-          .select((eb) => eb.fn.avg<number | string | null>("duration_ms").as("mean"))
-          .executeTakeFirstOrThrow(),
-        scoped
-          .where("status", "=", "active")
-          .select((eb) => eb.fn.countAll<number | string>().as("n"))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return {
-        opened: opened.map((r) => ({
-          time: r.time,
-          severity: r.severity as IncidentSeverity,
-          source: r.source as IncidentSource,
-          count: Number(r.n),
-        })),
-        resolved: resolved.map((r) => ({ time: r.time, count: Number(r.n) })),
-        // PostgreSQL's avg of a bigint is numeric, read as a string.
-        meanDurationMs: mean.mean === null ? null : Math.round(Number(mean.mean)),
-        open: Number(open.n),
-      };
-    },
-    /**
-     * A status page's incidents: those of these monitors and rules, and those linked by hand to
-     * these components, open now or resolved since `since`; every open one and the newest
-     * `resolvedLimit` resolved ones, newest first. Three indexed reads (an OR over them would
-     * scan on PostgreSQL).
-     */
-    async listForPage(
-      page: {
-        monitorIds: readonly string[];
-        ruleIds: readonly string[];
-        componentIds: readonly string[];
-      },
-      since: string,
-      resolvedLimit: number,
-    ): Promise<IncidentRecord[]> {
-      const recent = (query: ReturnType<typeof base>) =>
-        query.where((eb) => eb.or([eb("status", "=", "active"), eb("resolved_at", ">=", since)]));
-      const base = () => db.selectFrom("incidents").selectAll();
-      const reads = [];
-      if (page.monitorIds.length > 0)
-        reads.push(
-          recent(base().where("source", "=", "monitor").where("source_id", "in", page.monitorIds)),
-        );
-      if (page.ruleIds.length > 0)
-        reads.push(
-          recent(base().where("source", "=", "alert").where("source_id", "in", page.ruleIds)),
-        );
-      if (page.componentIds.length > 0)
-        reads.push(
-          recent(
-            base().where(
-              "id",
-              "in",
-              db
-                .selectFrom("status_page_incident_components")
-                .select("incident_id")
-                .where("component_id", "in", page.componentIds),
-            ),
-          ),
-        );
-      const byId = new Map<string, IncidentRecord>();
-      for (const rows of await Promise.all(reads.map((q) => q.execute())))
-        for (const row of rows) byId.set(row.id, toRecord(row));
-      const newestFirst = [...byId.values()].sort(
-        (a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id),
-      );
-      const active = newestFirst.filter((i) => i.status === "active");
-      const resolved = newestFirst.filter((i) => i.status !== "active").slice(0, resolvedLimit);
-      const kept = new Set([...active, ...resolved]);
-      return newestFirst.filter((i) => kept.has(i));
     },
     /** Removes the incidents a monitor or rule opened (deleting it deletes its history). */
     async deleteBySource(source: IncidentSource, sourceId: string): Promise<void> {

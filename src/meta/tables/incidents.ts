@@ -25,6 +25,15 @@ export interface IncidentsTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** Set once, by the first acknowledge (0015-incident-response). */
+  acknowledged_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** user | link | system */
+  acknowledged_by_kind: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The user's id, or the id of the channel that sent the link. */
+  acknowledged_by_id: ColumnType<string | null, string | null | undefined, string | null>;
+  acknowledged_by_label: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A member of the project's organization, or null. */
+  assignee_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface IncidentEventsTable {
@@ -43,4 +52,17 @@ export interface IncidentEventsTable {
   public: number;
   /** JSON object of the event's details. */
   data: string;
+}
+
+/** One-click acknowledge links sent in problem notifications (0015-incident-response). */
+export interface IncidentAckLinksTable {
+  /** SHA-256 (hex) of the token; the token is only in the link. */
+  token_hash: string;
+  incident_id: string;
+  /** The channel that sent it; null when it was since deleted or none did. */
+  channel_id: string | null;
+  via_label: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
