@@ -51,6 +51,7 @@ export function trackChecks(engine: MonitorEngine) {
       );
       return running;
     },
+    record: (check) => engine.record(check),
     isRunning: (monitorId) => engine.isRunning(monitorId),
     idle: () => engine.idle(),
     abort: () => engine.abort(),

@@ -36,12 +36,21 @@ export interface MonitorEngine {
     trigger: CheckTrigger,
     fence?: LeaseFence,
   ): Promise<RecordedCheck | undefined>;
+  /**
+   * Records a result made outside the runner (a heartbeat's ping or missed deadline) like a
+   * check, after any check of the same monitor in flight, with a check's after-effects (metrics,
+   * notifications, webhooks). `guard` runs in the record's transaction (see recordCheck).
+   */
+  record(check: ExternalCheck): Promise<RecordedCheck | undefined>;
   isRunning(monitorId: string): boolean;
   /** Resolves when every check in flight has been recorded. */
   idle(): Promise<void>;
   /** Cancels the requests of every check in flight (shutdown); cancelled checks are not recorded. */
   abort(): void;
 }
+
+/** A result made outside the runner, with the guard its record runs under. */
+export type ExternalCheck = Omit<Parameters<typeof recordCheck>[1], "fence">;
 
 export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   const running = new SerialByKey<RecordedCheck | undefined>();
@@ -54,8 +63,13 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     const { signal } = shutdown;
     const result = await deps.run(monitor.definition as MonitorDefinition, signal);
     if (signal.aborted) return undefined;
-    const recorded = await recordCheck(deps, { monitorId, result, trigger, fence });
+    return afterRecord(await recordCheck(deps, { monitorId, result, trigger, fence }));
+  }
+
+  /** A check's after-effects: its metrics, the transition's log line, what it queued sent. */
+  function afterRecord(recorded: RecordedCheck | undefined): RecordedCheck | undefined {
     if (!recorded) return undefined;
+    const { monitorId, trigger, result } = recorded;
     deps.metrics?.monitorChecks.inc({ trigger, outcome: result.passed ? "passed" : "failed" });
     deps.checkMetrics?.add(recorded);
     if (recorded.transition !== "none") {
@@ -73,6 +87,10 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   return {
     check: (monitorId, trigger, fence) =>
       running.run(monitorId, () => execute(monitorId, trigger, fence)),
+    record: (check) =>
+      running.run(check.monitorId, async () =>
+        afterRecord(await recordCheck(deps, { ...check, fence: undefined })),
+      ),
     isRunning: (monitorId) => running.isRunning(monitorId),
     idle: () => running.idle(),
     abort: () => shutdown.abort(),
