@@ -17,6 +17,7 @@ const TIERS = [
       "explore",
       "alerts",
       "monitors",
+      "escalation",
       "status-pages",
       "incidents",
       "notifications",

@@ -23,6 +23,7 @@ import type { WebhookService } from "../webhooks/webhook-service.js";
 import { type AppAlerts, createAlerts } from "./alerts.js";
 import { createDashboardPanels } from "./dashboards.js";
 import { type CoreDeps, createDomainDeps } from "./domain-deps.js";
+import { type AppEscalation, createEscalation } from "./escalation.js";
 import { type AppMonitors, createMonitors, createOutbound } from "./monitors.js";
 import { createChannels, createNotifier } from "./notifications.js";
 import { type AppStatusPages, createStatusPages } from "./status-pages.js";
@@ -64,6 +65,8 @@ export interface AppDeps {
   /** Notification channels (secrets sealed with the server key) and the outbox dispatcher. */
   channels: ChannelService;
   notifier: NotificationDispatcher;
+  /** Escalation policies' worker: due steps through the outbox, stopped on acknowledge or resolve. */
+  escalation: AppEscalation;
   /** Alert rule evaluation and, when this process runs it, the scheduler. */
   alerts: AppAlerts;
   /** Webhook endpoints' delivery: the guarded transport, the deliverer and log retention. */
@@ -140,6 +143,14 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   const { channels, mailer } = createChannels(config, { secretBox, outbound, publish });
   const notifier = createNotifier({ meta, clock, logger, metrics, channels });
   const onNotificationsQueued = () => notifier.kick();
+  const escalation = createEscalation({
+    meta,
+    clock,
+    newId: domain.newId,
+    appUrl: domain.appUrl,
+    logger,
+    onNotificationsQueued,
+  });
   const lease = workerLeases(config, meta);
   const monitors = createMonitors(config, {
     ...domain,
@@ -199,6 +210,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     monitors,
     channels,
     notifier,
+    escalation,
     alerts,
     webhooks,
     statusPages,

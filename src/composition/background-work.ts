@@ -8,6 +8,7 @@ export async function startBackgroundWork(deps: AppDeps): Promise<void> {
   // API nodes serve requests only; workers (or one process doing it all) run the rest.
   if (deps.config.role === "api") return;
   deps.notifier.start();
+  deps.escalation.worker.start();
   deps.monitors.retention.start();
   deps.statusPages.ticker.start();
   deps.webhooks.retention.start();
@@ -28,6 +29,8 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     // Evaluations in flight finish and are recorded (their queries are bounded by the TQL limit).
     await deps.alerts.scheduler?.stop();
     await deps.alerts.engine.idle();
+    // Steps already queued are sent by the notifier, which stops after.
+    await deps.escalation.worker.stop();
     await deps.notifier.stop();
     await deps.statusPages.ticker.stop();
     await deps.webhooks.deliverer.stop();
