@@ -17,6 +17,7 @@ import type { NotificationDispatcher } from "../notifications/dispatcher.js";
 import type { ReadDeps } from "../read/read-deps.js";
 import type { RateLimitCounter } from "../server/rate-limit-counter.js";
 import type { StatusPageReadDeps } from "../status-pages/status-page-reads.js";
+import type { SubscriberDeps } from "../status-pages/subscribers.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import type { TqlService } from "../tql/tql-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
@@ -89,6 +90,8 @@ export interface AppDomainDeps extends CoreDeps {
   dashboards: PanelQueryDeps;
   read: ReadDeps;
   statusPageReads: StatusPageReadDeps;
+  /** Status page subscribers: sealing, whether email can be sent, the worker's kick. */
+  subscribers: SubscriberDeps;
   ingest: IngestService;
   /** Member invitations: the SMTP mailer they are emailed with (undefined without SMTP). */
   invites: InviteDeps;
@@ -177,7 +180,15 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     lease,
   });
   const read = createRead(config, { telemetry, clock, ingest, metrics, organizationOf });
-  const statusPages = createStatusPages({ meta, domain, logger });
+  const statusPages = createStatusPages({
+    config,
+    meta,
+    domain,
+    logger,
+    secretBox,
+    mailer,
+    outbound,
+  });
   return {
     config,
     logger,
@@ -204,6 +215,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       dashboards: createDashboardPanels(config, { telemetry }),
       read,
       statusPageReads: { reader: statusPages.reader, publicUrl: config.publicUrl },
+      subscribers: statusPages.subscriberDeps,
       ingest,
       invites: { mailer },
     },

@@ -11,6 +11,7 @@ export async function startBackgroundWork(deps: AppDeps): Promise<void> {
   deps.escalation.worker.start();
   deps.monitors.retention.start();
   deps.statusPages.ticker.start();
+  deps.statusPages.subscribers.start();
   deps.webhooks.retention.start();
   if (deps.config.webhooks.enabled) deps.webhooks.deliverer.start();
   await deps.monitors.scheduler?.start();
@@ -33,6 +34,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     await deps.escalation.worker.stop();
     await deps.notifier.stop();
     await deps.statusPages.ticker.stop();
+    await deps.statusPages.subscribers.stop();
     await deps.webhooks.deliverer.stop();
     await deps.monitors.retention.stop();
     await deps.webhooks.retention.stop();

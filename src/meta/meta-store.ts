@@ -26,7 +26,9 @@ import { createSignInSessionRepository } from "./repositories/sign-in-sessions.j
 import { createStatusPageDayRepository } from "./repositories/status-page-days.js";
 import { createStatusPageIncidentLinkRepository } from "./repositories/status-page-incident-links.js";
 import { createStatusPageMaintenanceRepository } from "./repositories/status-page-maintenances.js";
+import { createStatusPageNotificationRepository } from "./repositories/status-page-notifications.js";
 import { createStatusPageStateRepository } from "./repositories/status-page-state.js";
+import { createStatusPageSubscriberRepository } from "./repositories/status-page-subscribers.js";
 import { createStatusPageRepository } from "./repositories/status-pages.js";
 import { createUserRepository } from "./repositories/users.js";
 import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveries.js";
@@ -61,6 +63,8 @@ function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine
     statusPageState: createStatusPageStateRepository(db),
     statusPageDays: createStatusPageDayRepository(db),
     statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
+    statusPageSubscribers: createStatusPageSubscriberRepository(db),
+    statusPageNotifications: createStatusPageNotificationRepository(db),
     savedQueries: createSavedQueryRepository(db),
     savedViews: createSavedViewRepository(db),
     dashboards: createDashboardRepository(db),

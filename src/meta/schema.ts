@@ -34,6 +34,11 @@ import type {
 import type { SavedQueriesTable } from "./tables/saved-queries.js";
 import type { SavedViewsTable } from "./tables/saved-views.js";
 import type {
+  StatusPageNotificationsTable,
+  StatusPageSubscriberCursorsTable,
+  StatusPageSubscribersTable,
+} from "./tables/status-page-subscribers.js";
+import type {
   StatusPageComponentMonitorsTable,
   StatusPageComponentRulesTable,
   StatusPageComponentsTable,
@@ -89,6 +94,9 @@ export interface MetaSchema {
   status_page_maintenance_components: StatusPageMaintenanceComponentsTable;
   status_page_incident_components: StatusPageIncidentComponentsTable;
   status_page_days: StatusPageDaysTable;
+  status_page_subscribers: StatusPageSubscribersTable;
+  status_page_subscriber_cursors: StatusPageSubscriberCursorsTable;
+  status_page_notifications: StatusPageNotificationsTable;
   saved_queries: SavedQueriesTable;
   saved_views: SavedViewsTable;
   dashboards: DashboardsTable;
@@ -123,6 +131,8 @@ export type StatusPageGroupRow = Selectable<StatusPageGroupsTable>;
 export type StatusPageComponentRow = Selectable<StatusPageComponentsTable>;
 export type StatusPageMaintenanceRow = Selectable<StatusPageMaintenancesTable>;
 export type StatusPageDayRow = Selectable<StatusPageDaysTable>;
+export type StatusPageSubscriberRow = Selectable<StatusPageSubscribersTable>;
+export type StatusPageNotificationRow = Selectable<StatusPageNotificationsTable>;
 export type SavedQueryRow = Selectable<SavedQueriesTable>;
 export type SavedViewRow = Selectable<SavedViewsTable>;
 export type DashboardRow = Selectable<DashboardsTable>;

@@ -36,8 +36,10 @@ import { projectRoutes } from "./routes/api/project-routes.js";
 import { savedQueryRoutes } from "./routes/api/saved-query-routes.js";
 import { savedViewRoutes } from "./routes/api/saved-view-routes.js";
 import { statusPageRoutes } from "./routes/api/status-page-routes.js";
+import { statusPageSubscriberRoutes } from "./routes/api/status-page-subscriber-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
 import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
+import { subscribeRoutes } from "./routes/status/subscribe-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
 import { alertsRoutes } from "./routes/v1/alerts-routes.js";
 import { attributeRoutes } from "./routes/v1/attribute-routes.js";
@@ -94,6 +96,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   incidentRoutes,
   (deps) => alertRuleRoutes(deps),
   (deps) => statusPageRoutes(deps.domain),
+  (deps) => statusPageSubscriberRoutes(deps.domain),
   (deps) => savedQueryRoutes(deps.domain),
   (deps) => savedViewRoutes(deps.domain),
   (deps) => escalationRoutes(deps.domain),
@@ -235,6 +238,7 @@ export async function buildServer(
   if (config.role === "worker") return app;
   // Public status pages: no authentication, cached per data version.
   await app.register(publicStatusRoutes(deps));
+  await app.register(subscribeRoutes(deps, rateLimits));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
   await app.register(

@@ -16,6 +16,7 @@ import * as savedViews from "./0014-saved-views.js";
 import * as incidentResponse from "./0015-incident-response.js";
 import * as escalationPolicies from "./0016-escalation-policies.js";
 import * as invites from "./0017-invites.js";
+import * as statusPageSubscribers from "./0018-status-page-subscribers.js";
 import * as heartbeats from "./0020-heartbeats.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016-escalation-policies": escalationPolicies,
   "0017-invites": invites,
   "0020-heartbeats": heartbeats,
+  "0018-status-page-subscribers": statusPageSubscribers,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,7 @@ import type { MetaSchema } from "../schema.js";
 import { isSqlite } from "./raw-sql.js";
 
 /** Tables used as durable queues: rows with an id, a status and when they are next due. */
-type QueueTable = "notification_deliveries" | "webhook_deliveries";
+type QueueTable = "notification_deliveries" | "webhook_deliveries" | "status_page_notifications";
 
 /**
  * Claims up to `limit` pending rows due at `now` (ISO), oldest due first, by moving their

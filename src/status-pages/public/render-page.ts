@@ -13,6 +13,7 @@ import {
   renderMaintenance,
   renderPastIncidents,
 } from "./render-incidents.js";
+import { renderSubscribeForm, SUBSCRIBE_CSS } from "./subscribe-form.js";
 
 // The public status page as one server-rendered HTML5 document: no script, one inline
 // stylesheet, and nothing loaded from elsewhere but the page's own http(s) logo.
@@ -23,6 +24,8 @@ export interface RenderStatusPageOptions {
   basePath: string;
   /** Decides which maintenance windows are running or over. */
   now: Date;
+  /** Shows the Subscribe form (email subscriptions need SMTP on the server). */
+  subscribe?: boolean;
 }
 
 /** The banner's headline: the page state's own words (src/contracts/status-pages.ts), as pills and incidents use. */
@@ -88,9 +91,10 @@ const footer = (data: StatusPageData, base: string, zoneAbbr: string): string =>
   );
 };
 
-// Defense in depth: even if something slipped through escaping, no script may run.
+// Defense in depth: even if something slipped through escaping, no script may run; the one form
+// (Subscribe) posts to this server only.
 const CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'self'";
 
 /** A dot in the page state's color as the tab's icon (inline, so no /favicon.ico request). */
 const stateIcon = (status: PageState): string =>
@@ -124,7 +128,7 @@ export const renderStatusPage = (
 <link rel="alternate" type="application/atom+xml" title="${feedTitle} (Atom)" href="${escapeHtml(`${base}/feed.atom`)}">
 <link rel="alternate" type="application/rss+xml" title="${feedTitle} (RSS)" href="${escapeHtml(`${base}/feed.rss`)}">
 <link rel="alternate" type="application/json" title="Status data (JSON)" href="${escapeHtml(`${base}.json`)}">
-<style>${PAGE_CSS}</style>
+<style>${PAGE_CSS}${options.subscribe ? SUBSCRIBE_CSS : ""}</style>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -136,6 +140,7 @@ ${renderMaintenance(maintenance, options.now, ctx)}
 <section aria-labelledby="components-title"><h2 class="section-title" id="components-title">Components</h2>
 ${componentsIntro}
 ${renderComponents(data)}</section>
+${options.subscribe ? renderSubscribeForm(data, `${base}/subscribe`) : ""}
 ${renderPastIncidents(data, ctx)}
 </div></main>
 ${footer(data, base, ctx.formatTime.zoneName(options.now))}

@@ -57,13 +57,20 @@ function feedFormat(format: "atom" | "rss", mediaType: string): PublicFormat {
   };
 }
 
-/** Every format, one entry each: the route suffix (after /status/:slug) and how to draw it. */
-const FORMATS: Record<string, PublicFormat> = {
+/**
+ * Every format, one entry each: the route suffix (after /status/:slug) and how to draw it. The
+ * HTML page shows the Subscribe form when email subscriptions can be sent.
+ */
+const formats = (subscribe: boolean): Record<string, PublicFormat> => ({
   "": {
     contentType: "text/html; charset=utf-8",
     cors: false,
     render: (e) =>
-      renderStatusPage(e.data, { basePath: pagePath(e.page.slug), now: new Date(e.builtAtMs) }),
+      renderStatusPage(e.data, {
+        basePath: pagePath(e.page.slug),
+        now: new Date(e.builtAtMs),
+        subscribe,
+      }),
   },
   ".json": {
     contentType: "application/json; charset=utf-8",
@@ -81,7 +88,7 @@ const FORMATS: Record<string, PublicFormat> = {
   },
   "/feed.atom": feedFormat("atom", "application/atom+xml"),
   "/feed.rss": feedFormat("rss", "application/rss+xml"),
-};
+});
 
 /**
  * The public status page (docs/design.md §4): `/status/:slug` (HTML without script), `.json`, a
@@ -102,6 +109,7 @@ export const publicStatusRoutes =
       return entry;
     }
 
+    const FORMATS = formats(deps.domain.subscribers.emailAvailable);
     for (const [suffix, format] of Object.entries(FORMATS)) {
       app.get(
         `/status/:slug${suffix}`,

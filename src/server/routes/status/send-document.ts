@@ -3,9 +3,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type CachedStatusPage, STATUS_PAGE_MAX_AGE_MS } from "../../../status-pages/reader.js";
 import { type Encoding, sendRepresentation } from "../../representation.js";
 
-// Nothing on a public page runs script or loads from elsewhere but the page's own logo.
+// Nothing on a public page runs script or loads from elsewhere but the page's own logo; its one
+// form (Subscribe) posts to this server only.
 const CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'self'";
 
 /** How a document of a status page is sent. */
 export interface Delivery {
