@@ -18,6 +18,7 @@ import { createStatusPageEngine } from "../../src/status-pages/engine.js";
 import { alertStoreContract } from "./alert-store-contract.js";
 import { defaultAuthDeps } from "./auth-deps.js";
 import { dashboardStoreContract } from "./dashboard-store-contract.js";
+import { escalationStoreContract } from "./escalation-store-contract.js";
 import { heartbeatStoreContract } from "./heartbeat-store-contract.js";
 import { incidentResponseStoreContract } from "./incident-response-store-contract.js";
 import { monitorStoreContract } from "./monitor-store-contract.js";
@@ -176,6 +177,7 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   notificationStoreContract(getStore);
   monitorStoreContract(getStore);
   incidentResponseStoreContract(getStore);
+  escalationStoreContract(getStore);
   webhookEndpointContract(getStore);
   webhookDeliveryContract(getStore);
   alertStoreContract(getStore);
