@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { Agent } from "undici";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createUser } from "../../src/auth/users.js";
@@ -11,6 +10,7 @@ import type { DomainEvent } from "../../src/events/event-bus.js";
 import { createSecretBox } from "../../src/lib/secret-box.js";
 import { createSmtpMailer } from "../../src/notifications/channels/mailer.js";
 import type { ChannelService } from "../../src/notifications/channels.js";
+import { type ReceivedMail, type SmtpSink, startSmtpSink } from "./smtp-sink.js";
 import { makeTempDir } from "./temp-dir.js";
 import { signIn, startTestService, type TestService } from "./test-service.js";
 
@@ -24,20 +24,16 @@ export interface SlackPost {
   path: string;
   body: { text: string; blocks: unknown[] };
 }
-/** A mail the local SMTP server received. */
-export interface Mail {
-  to: string[];
-  raw: string;
-}
+/** A mail the local SMTP server (test/helpers/smtp-sink.ts) received, parsed. */
+export type Mail = ReceivedMail;
 
 export const secretToken = () => randomBytes(12).toString("hex");
 export const subjectOf = (raw: string) =>
   /^Subject: (.*)$/m.exec(raw.replace(/\r\n[ \t]+/g, " "))?.[1]?.trim() ?? "";
 
-function listen(server: Server | SMTPServer): Promise<number> {
+function listen(server: Server): Promise<number> {
   return new Promise((resolve) => {
-    const net = server instanceof SMTPServer ? server.server : server;
-    server.listen(0, "127.0.0.1", () => resolve((net.address() as AddressInfo).port));
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
   });
 }
 
@@ -47,6 +43,8 @@ export interface LocalReceivers {
   slackBase: string;
   /** Each mail the local SMTP server (no TLS, no auth) received. */
   mails: Mail[];
+  /** That server (test/helpers/smtp-sink.ts), for waitFor; set once beforeAll ran. */
+  smtp: SmtpSink;
   smtpUrl: string;
   /** An SMTP URL nothing listens on. */
   deadSmtpUrl: string;
@@ -55,16 +53,15 @@ export interface LocalReceivers {
 
 /** Starts a local Slack and SMTP server before the file's tests and stops them after. */
 export function useLocalReceivers(): LocalReceivers {
-  const receivers: LocalReceivers = {
+  const receivers = {
     slackPosts: [],
     slackBase: "",
     mails: [],
     smtpUrl: "",
     deadSmtpUrl: "",
     agent: new Agent(),
-  };
+  } as unknown as LocalReceivers;
   let slack: Server | undefined;
-  let smtp: SMTPServer | undefined;
   beforeAll(async () => {
     slack = createServer((request, response) => {
       let text = "";
@@ -87,22 +84,8 @@ export function useLocalReceivers(): LocalReceivers {
     });
     receivers.slackBase = `http://127.0.0.1:${await listen(slack)}`;
 
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = "";
-        stream.on("data", (chunk: Buffer) => {
-          raw += chunk.toString();
-        });
-        stream.on("end", () => {
-          receivers.mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    receivers.smtpUrl = `smtp://127.0.0.1:${await listen(smtp)}?ignoreTLS=true`;
+    receivers.smtp = await startSmtpSink({ into: receivers.mails });
+    receivers.smtpUrl = receivers.smtp.url;
     const dead = createServer();
     const deadPort = await listen(dead);
     await new Promise((resolve) => dead.close(resolve));
@@ -110,7 +93,7 @@ export function useLocalReceivers(): LocalReceivers {
   });
   afterAll(async () => {
     await new Promise((resolve) => (slack ? slack.close(resolve) : resolve(undefined)));
-    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+    await receivers.smtp?.close();
     await receivers.agent.close();
   });
   return receivers;

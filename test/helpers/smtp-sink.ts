@@ -35,9 +35,12 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** Starts a sink on 127.0.0.1 and an ephemeral port. */
-export async function startSmtpSink(): Promise<SmtpSink> {
-  const messages: ReceivedMail[] = [];
+/**
+ * Starts a sink on 127.0.0.1 and an ephemeral port. `into` is the array to collect into, for a
+ * harness whose tests hold the array before the sink starts.
+ */
+export async function startSmtpSink(options: { into?: ReceivedMail[] } = {}): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = options.into ?? [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
     authOptional: true,

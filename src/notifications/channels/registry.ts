@@ -149,7 +149,41 @@ function redactSecrets(
   let out = text;
   for (const key of secretKeys(spec)) {
     const value = settings[key];
-    if (typeof value === "string" && value.length > 0) out = out.split(value).join("[redacted]");
+    if (typeof value !== "string" || value.length === 0) continue;
+    // Longest first, so a whole URL is redacted before its parts.
+    for (const part of [value, ...secretUrlParts(value)].sort((a, b) => b.length - a.length))
+      out = out.split(part).join("[redacted]");
   }
   return out;
+}
+
+/**
+ * The parts of a secret URL that may be quoted without the rest (a proxy or an error telling the
+ * path alone): its path and query, and each path segment or query value long enough to be a token.
+ */
+function secretUrlParts(value: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [];
+  }
+  const tokens = [
+    ...url.pathname.split("/").flatMap((segment) => [segment, safeDecode(segment)]),
+    ...[...url.searchParams.values()].flatMap((param) => [param, encodeURIComponent(param)]),
+  ].filter(isTokenLike);
+  if (tokens.length === 0) return [];
+  const parts = [`${url.pathname}${url.search}`, url.pathname, url.search.slice(1), ...tokens];
+  return [...new Set(parts.filter((part) => part.length >= 12))];
+}
+
+/** Long enough and with a digit: a token or key, not a word such as "webhooks". */
+const isTokenLike = (text: string) => text.length >= 12 && /\d/.test(text);
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

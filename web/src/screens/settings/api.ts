@@ -23,6 +23,9 @@ export interface SettingSchema {
   items?: { type?: string; format?: string };
   maxLength?: number;
   maxItems?: number;
+  /** The choices of a setting that takes one of a few values (a region). */
+  enum?: string[];
+  default?: unknown;
 }
 /** A channel type with its settings' JSON Schema read as the form needs it. */
 export type ChannelTypeInfo = Omit<ChannelTypeView, "settings"> & {

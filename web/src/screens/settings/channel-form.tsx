@@ -20,9 +20,10 @@ const entriesOf = (type: ChannelTypeInfo) => Object.entries(type.settings.proper
 /** The inputs' starting text: a channel's current (shown) settings, secrets left empty. */
 export function initialValues(type: ChannelTypeInfo, channel?: ChannelView): SettingValues {
   const values: SettingValues = {};
-  for (const [key] of entriesOf(type)) {
+  for (const [key, schema] of entriesOf(type)) {
     const current = channel?.settings[key];
-    if (type.secretSettings.includes(key) || current === undefined) values[key] = "";
+    if (type.secretSettings.includes(key) || current === undefined)
+      values[key] = typeof schema.default === "string" ? schema.default : "";
     else values[key] = Array.isArray(current) ? current.join("\n") : String(current);
   }
   return values;
@@ -96,7 +97,15 @@ export function SettingsFields({
             {...(hint ? { hint } : {})}
           >
             {(props) =>
-              isList(schema) ? (
+              schema.enum ? (
+                <select {...props} value={values[key] ?? ""} onChange={(e) => set(e.target.value)}>
+                  {schema.enum.map((choice) => (
+                    <option key={choice} value={choice}>
+                      {choice}
+                    </option>
+                  ))}
+                </select>
+              ) : isList(schema) ? (
                 <textarea
                   {...props}
                   rows={3}
