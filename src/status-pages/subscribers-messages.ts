@@ -134,6 +134,7 @@ export function confirmationEmail(page: MessagePage, confirmUrl: string, to: str
 
 /** A webhook's `data`: the page with its link, and the incident or window as announced. */
 export function announcementData(a: Announcement, page: MessagePage): Record<string, unknown> {
+  // The page as it is now (its slug may have changed since the message was queued).
   const { event: _event, ...rest } = a;
-  return { page, ...rest };
+  return { ...rest, page };
 }
