@@ -245,8 +245,11 @@ export async function acceptInvite({
     };
   }
   await deps.meta.transaction(async ({ repos }) => {
+    // Held so of two accepts at once the second sees the invitation used (and creates nothing).
     await repos.organizations.lock(invite.orgId);
     const now = nowIso(deps);
+    const current = await repos.invites.findById(invite.id);
+    if (!current || !isOpen(current, now)) throw new InviteLinkError();
     if (passwordHash !== undefined) {
       if (await repos.users.findByEmail(user.email))
         throw new ConflictError(
@@ -254,7 +257,7 @@ export async function acceptInvite({
         );
       await repos.users.insert({ ...user, passwordHash });
     }
-    // Single use: of two accepts at once, one marks it and the other rolls back.
+    // Single use, fenced: only an open invitation is marked.
     if (!(await repos.invites.markAccepted(invite.id, user.id, now))) throw new InviteLinkError();
     const memberships = await repos.users.listMemberships(user.id);
     if (!memberships.some((m) => m.orgId === invite.orgId))
