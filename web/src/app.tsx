@@ -4,6 +4,7 @@ import { Redirect, Route, Switch, useLocation } from "wouter";
 import { ApiError, SIGNED_OUT_EVENT } from "./api/client";
 import { ME_KEY, meQuery, projectsQuery, useMe } from "./api/session";
 import { Loading, ProblemMessage } from "./components/feedback";
+import { AcceptInvite } from "./screens/accept-invite";
 import { ProjectsScreen } from "./screens/projects";
 import { AREAS } from "./screens/registry";
 import { Home, ProjectShell } from "./screens/shell";
@@ -26,7 +27,8 @@ export const queryClient = new QueryClient({
  * list, and the code of the area the URL names. Without this they load one after the other.
  */
 export function warmUp(pathname: string): void {
-  if (pathname.startsWith("/signin")) return;
+  // Pages outside sign-in: no session to ask for yet.
+  if (pathname.startsWith("/signin") || pathname.startsWith("/invite/")) return;
   // The projects once the session is known to be signed in: asked signed out, they are a 401.
   void queryClient.fetchQuery(meQuery).then(
     (me) => me && queryClient.prefetchQuery(projectsQuery),
@@ -73,6 +75,7 @@ export function App() {
       <SignedOutListener />
       <Switch>
         <Route path="/signin" component={SignIn} />
+        <Route path="/invite/:token" component={AcceptInvite} />
         <Route>
           <RequireSession>
             <Switch>

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MEMBER_ROLES, type MemberView } from "../../../../src/contracts/auth";
 import { api, orgApi } from "../../api/client";
-import { ME_KEY, useMe } from "../../api/session";
+import { canManage, ME_KEY, useMe } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
 import { DataTable } from "../../components/data-table";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { RelativeTime } from "../../components/relative-time";
 import { useProject } from "../project-context";
 import { fetchMembers, keys } from "./api";
+import { InvitesPanel } from "./invites";
 import { SettingsSection } from "./section";
 
 const ROLE_HELP: Record<MemberView["role"], string> = {
@@ -29,8 +30,9 @@ export function MembersTab() {
       title="Members"
       intro={
         <>
-          Everyone in this project's organization, with their role. People are added on the server
-          with <code>vigil users create --org {orgId}</code>.
+          Everyone in this project's organization, with their role. Owners and admins invite people
+          by email (an invitation link valid for 7 days); the server can also add them with{" "}
+          <code>vigil users create --org {orgId}</code>.
         </>
       }
     >
@@ -70,6 +72,7 @@ export function MembersTab() {
           </DataTable>
         )}
       </QueryView>
+      {canManage(role) && <InvitesPanel />}
     </SettingsSection>
   );
 }
