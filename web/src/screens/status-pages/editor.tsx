@@ -13,10 +13,12 @@ import { MaintenanceTab } from "./maintenance-tab";
 import { Preview } from "./preview";
 import { SettingsTab } from "./settings-tab";
 import { StatusStateBadge } from "./state-badge";
+import { SubscribersTab } from "./subscribers-tab";
 
 const TABS = [
   { key: "components", label: "Components" },
   { key: "maintenance", label: "Maintenance" },
+  { key: "subscribers", label: "Subscribers" },
   { key: "settings", label: "Settings" },
 ] as const;
 type TabKey = (typeof TABS)[number]["key"];
@@ -86,6 +88,9 @@ function EditorBody({ config }: { config: StatusPageConfigView }) {
             )}
             {tab === "maintenance" && (
               <MaintenanceTab orgId={orgId} config={config} manager={manager} />
+            )}
+            {tab === "subscribers" && (
+              <SubscribersTab orgId={orgId} config={config} manager={manager} />
             )}
             {tab === "settings" && <SettingsTab orgId={orgId} config={config} manager={manager} />}
           </div>
