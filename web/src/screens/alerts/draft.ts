@@ -39,6 +39,8 @@ export interface RuleDraft {
   openIncident: boolean;
   messageTemplate: string;
   channelIds: string[];
+  /** The escalation policy run on the rule's incidents; null for none. */
+  escalationPolicyId: string | null;
 }
 
 export const emptyRuleDraft = (): RuleDraft => ({
@@ -59,6 +61,7 @@ export const emptyRuleDraft = (): RuleDraft => ({
   openIncident: false,
   messageTemplate: DEFAULT_MESSAGE_TEMPLATE,
   channelIds: [],
+  escalationPolicyId: null,
 });
 
 /**
@@ -105,6 +108,7 @@ export function fromRule(rule: AlertRuleView): RuleDraft {
     openIncident: rule.openIncident,
     messageTemplate: rule.messageTemplate,
     channelIds: rule.channelIds,
+    escalationPolicyId: rule.escalationPolicyId,
   };
 }
 
@@ -155,6 +159,7 @@ export function toRuleInput(
     openIncident: draft.openIncident,
     messageTemplate: draft.messageTemplate,
     channelIds: draft.channelIds,
+    escalationPolicyId: draft.escalationPolicyId,
   };
 }
 

@@ -1,4 +1,5 @@
 import { MAX_RENOTIFY_MINUTES } from "../../../../src/contracts/alert-catalog";
+import { EscalationPicker } from "../../components/escalation-picker";
 import { TextField } from "../../components/text-field";
 import { Field } from "../../components/ui";
 import { ChannelPicker } from "../monitors/channel-picker";
@@ -55,6 +56,22 @@ export function NotifyFields({
           Open an incident when it fires
         </label>
       </div>
+      <EscalationPicker
+        projectId={projectId}
+        value={draft.escalationPolicyId}
+        // Escalation runs on the rule's incident: choosing a policy opens one.
+        onChange={(escalationPolicyId) =>
+          set(
+            escalationPolicyId
+              ? { escalationPolicyId, openIncident: true }
+              : { escalationPolicyId },
+          )
+        }
+        error={error}
+        {...(draft.escalationPolicyId && !draft.openIncident
+          ? { hint: "Escalation needs an incident: turn on “Open an incident when it fires”" }
+          : {})}
+      />
       <Field
         label="Message"
         name="messageTemplate"

@@ -3,6 +3,7 @@ import { PageHeader } from "../../components/ui";
 import { ApiKeysTab } from "./api-keys";
 import { ChannelDetail } from "./channel-detail";
 import { ChannelsTab } from "./channels";
+import { EscalationTab } from "./escalation-policies";
 import { MembersTab } from "./members";
 import "./settings.css";
 import { WebhookDetail } from "./webhook-detail";
@@ -13,6 +14,7 @@ const SECTIONS = [
   { path: "/api-keys", label: "API keys" },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/channels", label: "Notification channels" },
+  { path: "/escalation", label: "Escalation" },
   { path: "/members", label: "Members" },
 ] as const;
 
@@ -46,6 +48,7 @@ export function Area() {
         <Route path="/channels/:channelId">
           {(params) => <ChannelDetail channelId={params.channelId} />}
         </Route>
+        <Route path="/escalation" component={EscalationTab} />
         <Route path="/members" component={MembersTab} />
         <Route>
           <Redirect to="/api-keys" replace />
