@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CreateMonitorInput } from "../src/contracts/monitors.js";
 import { createOutboundAgent } from "../src/lib/http/outbound-agent.js";
 import type { CheckResult } from "../src/monitors/check-result.js";
-import { type MonitorDefinition, toDefinition } from "../src/monitors/definition.js";
+import { type HttpDefinition, toDefinition } from "../src/monitors/definition.js";
 import { type RunnerDeps, runCheck, substituteVariables } from "../src/monitors/runner.js";
 
 interface Received {
@@ -65,17 +65,17 @@ afterAll(async () => {
 
 type StepInput = Record<string, unknown> & { url: string };
 
-function flow(steps: StepInput[]): MonitorDefinition {
+function flow(steps: StepInput[]): HttpDefinition {
   return toDefinition(
     CreateMonitorInput.parse({
       name: "flow",
       type: "flow",
       steps: steps.map((step) => ({ ...step, url: base + step.url })),
     }),
-  );
+  ) as HttpDefinition;
 }
 
-function run(definition: MonitorDefinition, deps: Partial<RunnerDeps> = {}): Promise<CheckResult> {
+function run(definition: HttpDefinition, deps: Partial<RunnerDeps> = {}): Promise<CheckResult> {
   return runCheck(definition, {
     dispatcher: agent,
     clock: { now: () => new Date("2025-01-02T03:04:05.678Z") },
@@ -367,7 +367,7 @@ describe("responses", () => {
             { url: `${base}/echo`, assertions: [status200] },
           ],
         }),
-      ),
+      ) as HttpDefinition,
     );
     expect(result.steps[0]).toMatchObject({
       status: "failed",

@@ -13,6 +13,7 @@ import { LeaseLostError } from "../src/lib/leased-scheduler.js";
 import { createSecretBox } from "../src/lib/secret-box.js";
 import { openMetaDatabase } from "../src/meta/database.js";
 import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
+import type { HttpDefinition } from "../src/monitors/definition.js";
 import { createMonitorEngine, type MonitorEngine } from "../src/monitors/engine.js";
 import {
   createMonitor,
@@ -80,7 +81,7 @@ function open() {
     newId: domain.newId,
     logger,
     run: (definition) =>
-      runCheck(definition, {
+      runCheck(definition as HttpDefinition, {
         dispatcher: agent,
         clock,
         maxResponseBytes: 1024 * 1024,

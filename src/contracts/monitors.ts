@@ -2,32 +2,49 @@ import { z } from "zod";
 import { NotificationDeliveryView } from "./channels.js";
 import { parseJsonPath } from "./json-path.js";
 import {
-  ALERT_AFTER,
-  ASSERTION_TYPE_NAMES,
   ASSERTION_TYPES,
   type AssertionType,
   BODY_METHODS,
+  CHECK_TRIGGERS,
   COMING_SOON_TYPES,
   DEFAULT_ASSERTIONS as DEFAULT_ASSERTION_VALUES,
-  DEFAULT_FREQUENCY,
+  DNS_RECORD_TYPES,
   FREQUENCY_NAMES,
   HTTP_METHODS,
-  LOCATIONS,
+  HTTP_MONITOR_TYPES,
   MAX_ASSERTIONS,
   MAX_EXTRACTIONS,
   MAX_HEADERS,
   MAX_REQUEST_BODY_CHARS,
   MAX_STEPS,
   MONITOR_TYPES,
-  OPERATORS,
+  type MonitorType,
+  RESULT_ASSERTION_TYPES,
+  RESULT_OPERATORS,
   STEP_STATUSES,
-  TIMEOUT_SECONDS,
   VARIABLE_NAME,
 } from "./monitor-catalog.js";
+import {
+  DnsAssertion,
+  DnsMonitorInput,
+  HeartbeatMonitorInput,
+  ScheduledFields,
+  TcpMonitorInput,
+  TlsMonitorInput,
+} from "./monitor-kinds.js";
+
+export {
+  DnsAssertion,
+  DnsMonitorInput,
+  HeartbeatMonitorInput,
+  TcpMonitorInput,
+  TlsMonitorInput,
+} from "./monitor-kinds.js";
 
 // The monitor API's request and response schemas (zod: validation and OpenAPI alike), shared by
 // the server and the dashboard (docs/design.md §4, Monitors). The plain settings and limits they
-// check against are in monitor-catalog.ts.
+// check against are in monitor-catalog.ts; the fields of the kinds that are not HTTP steps (tcp,
+// dns, tls, heartbeat) in monitor-kinds.ts.
 
 /** Headers the HTTP client computes itself; setting them would corrupt the request. */
 const COMPUTED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);
@@ -115,41 +132,21 @@ export const Step = z
   })
   .strict();
 
-const MonitorFields = z
+/** api (one step) and flow (1–20 steps): HTTP requests with assertions. */
+export const HttpMonitorInput = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    // Checked on the field, so the message shows even when other fields are invalid too.
-    type: z
-      .enum([...MONITOR_TYPES, ...COMING_SOON_TYPES])
-      .refine((type) => !(COMING_SOON_TYPES as readonly string[]).includes(type), {
-        error: (issue) => `${issue.input} checks are coming soon; use 'api' or 'flow'`,
-      }),
-    frequency: z.enum(FREQUENCY_NAMES).default(DEFAULT_FREQUENCY),
-    timeoutSeconds: z
-      .number()
-      .int()
-      .min(TIMEOUT_SECONDS.min)
-      .max(TIMEOUT_SECONDS.max)
-      .default(TIMEOUT_SECONDS.default),
-    locations: z
-      .array(z.enum(LOCATIONS, { error: "the only location is 'default'" }))
-      .min(1)
-      .max(1)
-      .default(["default"]),
-    alertAfter: z
-      .number()
-      .int()
-      .min(ALERT_AFTER.min)
-      .max(ALERT_AFTER.max)
-      .default(ALERT_AFTER.default)
-      .describe("Consecutive failed checks before an outage is declared"),
-    channelIds: z.array(z.string().min(1).max(64)).max(20).default([]),
+    ...ScheduledFields,
+    type: z.enum(HTTP_MONITOR_TYPES),
     steps: z.array(Step).min(1).max(MAX_STEPS),
   })
-  .strict();
+  .strict()
+  .superRefine(refineHttpMonitor);
 
-/** Checks the rules that span fields; shared by create and by the merged result of an update. */
-function refineMonitor(monitor: z.output<typeof MonitorFields>, ctx: z.RefinementCtx): void {
+/** Checks the rules that span fields of an HTTP monitor (create, and an update's merged result). */
+function refineHttpMonitor(
+  monitor: { type: string; steps: z.output<typeof Step>[] },
+  ctx: z.RefinementCtx,
+): void {
   const issue = (path: (string | number)[], message: string) =>
     ctx.addIssue({ code: "custom", path, message });
   if (monitor.type === "api" && monitor.steps.length !== 1)
@@ -191,27 +188,77 @@ function refineMonitor(monitor: z.output<typeof MonitorFields>, ctx: z.Refinemen
     );
 }
 
-export const CreateMonitorInput = MonitorFields.superRefine(refineMonitor).meta({
-  id: "CreateMonitorInput",
-});
-export type CreateMonitorInput = z.input<typeof CreateMonitorInput>;
+const KIND_NAMES = MONITOR_TYPES.map((type) => `'${type}'`).join(", ");
 
-type WithoutDefault<S> = S extends z.ZodDefault<infer T> ? T : S;
-/** The fields without their defaults: a patch that omits a field must not reset it to the default. */
-const PatchFields = z
-  .object(
-    Object.fromEntries(
-      Object.entries(MonitorFields.shape).map(([key, schema]) => [
-        key,
-        schema instanceof z.ZodDefault ? schema.unwrap() : schema,
-      ]),
-    ) as {
-      [K in keyof typeof MonitorFields.shape]: WithoutDefault<(typeof MonitorFields.shape)[K]>;
+/** Why a `type` matched no kind: absent, announced as coming soon, or unknown. */
+function typeMessage(input: unknown): string {
+  const type = (input as { type?: unknown } | null)?.type;
+  if (type === undefined) return `choose a type: ${KIND_NAMES}`;
+  if ((COMING_SOON_TYPES as readonly unknown[]).includes(type))
+    return `${String(type)} checks are coming soon; use one of ${KIND_NAMES}`;
+  return `must be one of ${KIND_NAMES}`;
+}
+
+/**
+ * A new monitor: a union on `type` of the kinds' fields (docs/monitors.md). Common to all: name,
+ * timeoutSeconds, locations, alertAfter, channelIds, escalationPolicyId, and frequency for every
+ * kind but heartbeat.
+ */
+export const CreateMonitorInput = z
+  .discriminatedUnion(
+    "type",
+    [HttpMonitorInput, TcpMonitorInput, DnsMonitorInput, TlsMonitorInput, HeartbeatMonitorInput],
+    {
+      error: (issue) => (issue.code === "invalid_union" ? typeMessage(issue.input) : undefined),
     },
   )
+  .meta({ id: "CreateMonitorInput" });
+export type CreateMonitorInput = z.input<typeof CreateMonitorInput>;
+export type ParsedMonitorInput = z.output<typeof CreateMonitorInput>;
+
+const KIND_SCHEMAS = {
+  api: HttpMonitorInput,
+  flow: HttpMonitorInput,
+  tcp: TcpMonitorInput,
+  dns: DnsMonitorInput,
+  tls: TlsMonitorInput,
+  heartbeat: HeartbeatMonitorInput,
+} as const satisfies Record<MonitorType, z.ZodObject>;
+
+/** The fields a monitor of this type takes (an update naming another kind's field is refused). */
+export const monitorFieldNames = (type: MonitorType): ReadonlySet<string> =>
+  new Set(Object.keys(KIND_SCHEMAS[type].shape));
+
+type WithoutDefault<S> = S extends z.ZodDefault<infer T> ? T : S;
+const withoutDefaults = <T extends z.ZodRawShape>(shape: T) =>
+  Object.fromEntries(
+    Object.entries(shape).map(([key, schema]) => [
+      key,
+      schema instanceof z.ZodDefault ? schema.unwrap() : schema,
+    ]),
+  ) as { [K in keyof T]: WithoutDefault<T[K]> };
+
+/** Every kind's fields together; `type` also names the kinds announced as coming soon. */
+const PatchFields = z
+  .object({
+    ...withoutDefaults(HeartbeatMonitorInput.shape),
+    ...withoutDefaults(DnsMonitorInput.shape),
+    ...withoutDefaults(TlsMonitorInput.shape),
+    ...withoutDefaults(TcpMonitorInput.shape),
+    ...withoutDefaults(HttpMonitorInput.shape),
+    // Checked on the field, so the message shows even when other fields are invalid too.
+    type: z
+      .enum([...MONITOR_TYPES, ...COMING_SOON_TYPES])
+      .refine((type) => !(COMING_SOON_TYPES as readonly string[]).includes(type), {
+        error: (issue) => typeMessage({ type: issue.input }),
+      }),
+  })
   .strict();
 
-/** PATCH: any subset of the fields; `steps` is replaced whole. The merged monitor is validated again. */
+/**
+ * PATCH: any subset of the fields of the monitor's kind; `steps` and `assertions` are replaced
+ * whole. The type stays (api and flow may trade places). The merged monitor is validated again.
+ */
 export const UpdateMonitorInput = PatchFields.partial()
   .refine((patch) => Object.keys(patch).length > 0, { error: "give at least one field to change" })
   .meta({ id: "UpdateMonitorInput" });
@@ -228,12 +275,36 @@ export const MonitorView = z
     projectId: z.string(),
     name: z.string(),
     type: z.enum(MONITOR_TYPES),
-    frequency: z.enum(FREQUENCY_NAMES),
+    target: z
+      .string()
+      .describe(
+        "What is checked, in one line: the URL, tcp://host:port, dns A example.com, tls://host:443, heartbeat every 1h (+5m)",
+      ),
+    frequency: z
+      .enum(FREQUENCY_NAMES)
+      .nullable()
+      .describe("null for a heartbeat (it waits for pings)"),
     timeoutSeconds: z.number().int(),
     locations: z.array(z.literal("default")),
     alertAfter: z.number().int(),
     channelIds: z.array(z.string()),
-    steps: z.array(StepView),
+    escalationPolicyId: z.string().nullable(),
+    steps: z.array(StepView).describe("api and flow; empty for the other kinds"),
+    host: z.string().optional().describe("tcp, tls"),
+    port: z.number().int().optional().describe("tcp, tls"),
+    send: z.string().optional().describe("tcp"),
+    expect: z.string().optional().describe("tcp"),
+    domain: z.string().optional().describe("dns: the name resolved"),
+    recordType: z.enum(DNS_RECORD_TYPES).optional().describe("dns"),
+    resolver: z.string().optional().describe("dns; absent: the system's resolver"),
+    assertions: z.array(DnsAssertion).optional().describe("dns"),
+    servername: z.string().optional().describe("tls"),
+    minDaysLeft: z.number().int().optional().describe("tls"),
+    ca: z.string().optional().describe("tls"),
+    period: z.string().optional().describe("heartbeat"),
+    grace: z.string().optional().describe("heartbeat"),
+    pingUrl: z.string().optional().describe("heartbeat: the secret URL the job pings"),
+    lastPingAt: z.string().nullable().optional().describe("heartbeat"),
     status: z.enum(["active", "paused"]).describe("paused: no scheduled checks"),
     health: z
       .enum(["pending", "passing", "outage"])
@@ -259,8 +330,8 @@ export type MonitorView = z.infer<typeof MonitorView>;
 
 /** One assertion of a check: what was expected, what was read, and whether it passed. */
 export const AssertionResultView = z.object({
-  type: z.enum(ASSERTION_TYPE_NAMES),
-  operator: z.enum(OPERATORS),
+  type: z.enum(RESULT_ASSERTION_TYPES),
+  operator: z.enum(RESULT_OPERATORS),
   target: z.string().optional().describe("The JSON path or header name"),
   expected: z.string(),
   actual: z
@@ -272,7 +343,25 @@ export const AssertionResultView = z.object({
 });
 export type AssertionResultView = z.infer<typeof AssertionResultView>;
 
-/** One step of a check: its request as sent and its outcome. */
+/** The certificate a TLS connection presented: tls checks, and every https step. */
+export const TlsDetailsView = z
+  .object({
+    subject: z.string().describe("The certificate's subject common name (or its subject)"),
+    issuer: z.string(),
+    validFrom: z.string().describe("ISO 8601"),
+    validTo: z.string().describe("ISO 8601"),
+    daysLeft: z.number().int().describe("Whole days until validTo (negative: expired)"),
+    authorized: z.boolean().describe("The chain is valid against the trusted CAs"),
+    authorizationError: z.string().nullable(),
+    hostnameMatches: z.boolean(),
+  })
+  .meta({ id: "TlsDetails" });
+export type TlsDetailsView = z.infer<typeof TlsDetailsView>;
+
+/**
+ * One step of a check: its request as sent and its outcome. A tcp, dns, tls or heartbeat check
+ * is one step (method TCP, DNS, TLS or PING; url its target; one assertion per thing checked).
+ */
 export const StepResultView = z.object({
   name: z.string(),
   status: z.enum(STEP_STATUSES),
@@ -289,8 +378,16 @@ export const StepResultView = z.object({
     .describe("Set when the request failed; then no assertion was evaluated"),
   assertions: z.array(AssertionResultView),
   extracted: z.record(z.string(), z.string()),
-  responseBody: z.string().nullable().describe("Only for a failed step, truncated"),
+  responseBody: z
+    .string()
+    .nullable()
+    .describe(
+      "HTTP: only for a failed step, truncated; tcp: what was received; dns: the answers; tls: the certificate; heartbeat: the ping's body",
+    ),
   responseBodyTruncated: z.boolean(),
+  tls: TlsDetailsView.nullable()
+    .optional()
+    .describe("The certificate of an https step or a tls check (null: no TLS connection)"),
 });
 export type StepResultView = z.infer<typeof StepResultView>;
 
@@ -299,7 +396,9 @@ export const CheckResultView = z
   .object({
     id: z.string(),
     monitorId: z.string(),
-    trigger: z.enum(["scheduled", "manual"]),
+    trigger: z
+      .enum(CHECK_TRIGGERS)
+      .describe("ping: a heartbeat ping; missed: a heartbeat's deadline passed without one"),
     startedAt: z.string(),
     durationMs: z.number().describe("Total of all steps (the timeline figure)"),
     passed: z.boolean(),

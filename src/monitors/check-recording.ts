@@ -1,3 +1,4 @@
+import type { CheckTrigger } from "../contracts/monitor-catalog.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import {
   appendIncidentEvent,
@@ -5,7 +6,6 @@ import {
   resolveSourceIncident,
 } from "../incidents/source-incidents.js";
 import type { Clock } from "../lib/clock.js";
-import { redactUrl } from "../lib/http/redact-url.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { MetaAccess } from "../meta/meta-store.js";
@@ -17,13 +17,14 @@ import type { MonitorEvent, MonitorNotification } from "../notifications/notific
 import type { StatusPageSignals } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import type { CheckResult, StepResult } from "./check-result.js";
-import type { MonitorDefinition } from "./definition.js";
+import { type MonitorDefinition, storedDefinition } from "./definition.js";
+import { targetOf } from "./kinds/registry.js";
 import { applyCheck, type Transition } from "./state-machine.js";
 
 // Recording one check (the engine, engine.ts, runs it and calls recordCheck): the result, the
 // state machine, the outage's incident and what it notifies, in one transaction.
 
-export type CheckTrigger = "scheduled" | "manual";
+export type { CheckTrigger };
 
 /** A check as recorded: the stored result, and what it did to the monitor. */
 export interface RecordedCheck {
@@ -67,10 +68,6 @@ export function describeFailure(result: CheckResult): {
   return { step, reason };
 }
 
-function firstUrl(definition: MonitorDefinition): string {
-  return redactUrl(definition.steps[0]?.url ?? "");
-}
-
 /**
  * Records a check in one transaction: the result, the state machine's step, the outage's incident,
  * the status pages' signals, the channels' notifications and the incident.* webhooks. Undefined
@@ -103,7 +100,7 @@ export async function recordCheck(
     if (!current) return undefined;
     if (check.guard && !(await check.guard(tx, current))) return undefined;
     // The definition as it is now: an edit during the check (alertAfter, name) applies.
-    const definition = current.definition as MonitorDefinition;
+    const definition = storedDefinition(current.definition);
     const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
     const record: MonitorResultRecord = {
       id,
@@ -281,7 +278,8 @@ function notificationOf({
       id: monitor.id,
       name: monitor.name,
       type: definition.type,
-      url: firstUrl(definition),
+      // The target line: the URL of an HTTP monitor, tcp://host:port, dns A example.com, …
+      url: targetOf(definition),
     },
     incident: {
       id: incident.id,

@@ -1,4 +1,9 @@
-import type { AssertionType, Operator, StepStatus } from "../contracts/monitor-catalog.js";
+import type {
+  ResultAssertionType,
+  ResultOperator,
+  StepStatus,
+} from "../contracts/monitor-catalog.js";
+import type { TlsDetailsView } from "../contracts/monitors.js";
 
 /** What the runner read from one HTTP response; assertions read only this. */
 export interface ResponseSnapshot {
@@ -14,8 +19,9 @@ export interface ResponseSnapshot {
 
 /** The outcome of one assertion: what was expected, what was read, and why it passed or failed. */
 export interface AssertionResult {
-  type: AssertionType;
-  operator: Operator;
+  /** An HTTP assertion's type, or what a tcp/dns/tls/heartbeat check verified. */
+  type: ResultAssertionType;
+  operator: ResultOperator;
   /** The JSON path or header name for json_path and header assertions. */
   target?: string;
   expected: string;
@@ -41,6 +47,8 @@ export interface StepResult {
   /** Stored only for a failed step, cut to the stored-body limit. */
   responseBody: string | null;
   responseBodyTruncated: boolean;
+  /** The certificate of an https step or a tls check; null when the connection had no TLS. */
+  tls?: TlsDetailsView | null;
 }
 
 /** One execution of a monitor: every step, the overall verdict and the total time. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ASSERTIONS } from "../contracts/monitor-catalog.js";
 import { DEFAULT_ASSERTIONS, UpdateMonitorInput } from "../contracts/monitors.js";
-import { toDefinition } from "./definition.js";
 import {
   assertions,
+  httpDefinition,
   issuePaths,
   issues,
   monitor,
@@ -14,7 +14,7 @@ import {
 
 describe("defaults", () => {
   it("fills every optional field", () => {
-    const definition = toDefinition(ok(monitor()));
+    const definition = httpDefinition(monitor());
     expect(definition).toEqual({
       name: "Health",
       type: "api",
@@ -23,6 +23,7 @@ describe("defaults", () => {
       locations: ["default"],
       alertAfter: 1,
       channelIds: [],
+      escalationPolicyId: null,
       steps: [
         {
           name: "Step 1",
@@ -42,7 +43,7 @@ describe("defaults", () => {
 
   it("gives the two default assertions to a step without or with empty assertions", () => {
     const steps = [step(), step({ assertions: [] }), step({ assertions: [statusEquals] })];
-    const definition = toDefinition(ok(monitor({ type: "flow", steps })));
+    const definition = httpDefinition(monitor({ type: "flow", steps }));
     expect(definition.steps[0]?.assertions).toEqual(DEFAULT_ASSERTIONS);
     expect(definition.steps[1]?.assertions).toEqual(DEFAULT_ASSERTIONS);
     expect(definition.steps[2]?.assertions).toEqual([statusEquals]);
@@ -50,13 +51,13 @@ describe("defaults", () => {
   });
 
   it("the default assertions are copies, not the shared constant", () => {
-    const definition = toDefinition(ok(monitor()));
+    const definition = httpDefinition(monitor());
     expect(definition.steps[0]?.assertions).not.toBe(DEFAULT_ASSERTIONS);
   });
 
   it("keeps given step names and removes duplicate channel ids", () => {
-    const definition = toDefinition(
-      ok(monitor({ steps: [step({ name: " login " })], channelIds: ["chn_1", "chn_1", "chn_2"] })),
+    const definition = httpDefinition(
+      monitor({ steps: [step({ name: " login " })], channelIds: ["chn_1", "chn_1", "chn_2"] }),
     );
     expect(definition.steps[0]?.name).toBe("login");
     expect(definition.channelIds).toEqual(["chn_1", "chn_2"]);

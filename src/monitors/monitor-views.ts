@@ -7,26 +7,67 @@ import type {
 } from "../meta/repositories/monitor-results.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { StepResult } from "./check-result.js";
-import type { MonitorDefinition } from "./definition.js";
+import { type MonitorDefinition, storedDefinition } from "./definition.js";
+import { targetOf } from "./kinds/registry.js";
 
 // The API's views of a monitor, a check and an outage (contracts/monitors.ts), from the records.
 
+/** The fields of a definition's own kind, named as in the input. */
+function kindFields(definition: MonitorDefinition): Partial<MonitorView> {
+  switch (definition.type) {
+    case "api":
+    case "flow":
+      return {};
+    case "tcp": {
+      const { host, port, send, expect } = definition;
+      return {
+        host,
+        port,
+        ...(send === undefined ? {} : { send }),
+        ...(expect === undefined ? {} : { expect }),
+      };
+    }
+    case "dns": {
+      const { domain, recordType, resolver, assertions } = definition;
+      return { domain, recordType, assertions, ...(resolver === undefined ? {} : { resolver }) };
+    }
+    case "tls": {
+      const { host, port, servername, minDaysLeft, ca } = definition;
+      return {
+        host,
+        port,
+        minDaysLeft,
+        ...(servername === undefined ? {} : { servername }),
+        ...(ca === undefined ? {} : { ca }),
+      };
+    }
+    case "heartbeat":
+      return { period: definition.period, grace: definition.grace, lastPingAt: null };
+  }
+}
+
+/** A monitor as the API shows it; `extra` holds what its kind adds (a heartbeat's ping URL). */
 export function toMonitorView(
   record: MonitorRecord,
   lastResult: MonitorResultSummary | undefined,
+  extra: Partial<MonitorView> = {},
 ): MonitorView {
-  const definition = record.definition as MonitorDefinition;
+  const definition = storedDefinition(record.definition);
   return {
     id: record.id,
     projectId: record.projectId,
     name: record.name,
     type: definition.type,
-    frequency: definition.frequency,
+    target: targetOf(definition),
+    frequency: definition.type === "heartbeat" ? null : definition.frequency,
     timeoutSeconds: definition.timeoutSeconds,
     locations: definition.locations,
     alertAfter: definition.alertAfter,
     channelIds: record.channelIds,
-    steps: definition.steps,
+    escalationPolicyId: definition.escalationPolicyId ?? null,
+    steps: definition.type === "api" || definition.type === "flow" ? definition.steps : [],
+    ...kindFields(definition),
+    ...extra,
     status: record.status,
     health: record.health,
     failureStreak: record.failureStreak,

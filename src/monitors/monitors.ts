@@ -1,26 +1,38 @@
 import { z } from "zod";
 import { type Ctx, type DomainDeps, nowIso } from "../context.js";
-import { FREQUENCIES } from "../contracts/monitor-catalog.js";
+import { canChangeType, FREQUENCIES, MONITOR_TYPE_LABELS } from "../contracts/monitor-catalog.js";
 import {
   type CheckResultView,
   CreateMonitorInput,
   type MonitorIncidentView,
   type MonitorView,
+  monitorFieldNames,
   type UpdateMonitorInput,
 } from "../contracts/monitors.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
-import { type FieldIssue, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
-import { privateTargetMessage, privateUrlHost } from "../lib/http/address-policy.js";
+import {
+  ConflictError,
+  type FieldIssue,
+  InvalidInputError,
+  NotFoundError,
+} from "../lib/domain-errors.js";
 import type { LeasableEntry } from "../lib/leased-scheduler.js";
 import { PageQuery, resolveWindow, WindowQuery } from "../lib/list-params.js";
+import type { SecretBox } from "../lib/secret-box.js";
 import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import { toDeliveryView } from "../notifications/channel-views.js";
 import { requireProject } from "../projects/projects.js";
 import type { StatusPageEngine } from "../status-pages/signals.js";
-import { type MonitorDefinition, toDefinition } from "./definition.js";
+import {
+  isScheduled,
+  type MonitorDefinition,
+  storedDefinition,
+  toDefinition,
+} from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
+import { kindOf, type MonitorKind } from "./kinds/registry.js";
 import { toCheckResultView, toIncidentView, toMonitorView } from "./monitor-views.js";
 import type { MonitorScheduler } from "./scheduler.js";
 
@@ -31,6 +43,8 @@ export interface MonitorDeps {
   scheduler?: MonitorScheduler | undefined;
   /** VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS: off, a step aimed at a private host is refused. */
   allowPrivateTargets: boolean;
+  /** Seals what must be shown again (a heartbeat's ping token). */
+  secretBox?: SecretBox | undefined;
 }
 
 export const MonitorIdParam = z.string().min(1).max(64);
@@ -59,16 +73,20 @@ interface MonitorRef<C extends Ctx = Ctx> {
   monitorId: string;
 }
 
-const periodMs = (definition: MonitorDefinition) => FREQUENCIES[definition.frequency] * 1000;
+/** The scheduler's entry of a monitor its kind schedules (undefined: a heartbeat). */
+function scheduleEntry(id: string, stored: unknown): { id: string; periodMs: number } | undefined {
+  const definition = storedDefinition(stored);
+  if (!isScheduled(definition) || !kindOf(definition).scheduled) return undefined;
+  return { id, periodMs: FREQUENCIES[definition.frequency] * 1000 };
+}
 
-/** Every active monitor with its period: what the scheduler loads at start. */
+/** Every active monitor of a scheduled kind with its period: what the scheduler loads at start. */
 export async function listScheduleEntries(meta: MetaAccess): Promise<LeasableEntry[]> {
-  return (await meta.repos.monitors.listActive()).map((m) => ({
-    id: m.id,
-    periodMs: periodMs(m.definition as MonitorDefinition),
+  return (await meta.repos.monitors.listActive()).flatMap((m) => {
+    const entry = scheduleEntry(m.id, m.definition);
     // Never checked: its first check comes at once, wherever it was created.
-    fresh: m.lastCheckedAt === null,
-  }));
+    return entry ? [{ ...entry, fresh: m.lastCheckedAt === null }] : [];
+  });
 }
 
 async function findMonitor(
@@ -97,41 +115,73 @@ async function requireChannels(meta: MetaAccess, projectId: string, channelIds: 
 }
 
 /**
- * With the SSRF guard on, refuses steps whose URL is certainly private (an IP literal or a local
- * name). Other names, and hosts filled from earlier steps, are checked at each connection.
+ * With the SSRF guard on, refuses targets that are certainly private (an IP literal or a local
+ * name), per kind. Other names, and hosts filled from earlier steps, are checked at each connection.
  */
 function requirePublicTargets(deps: MonitorDeps, definition: MonitorDefinition): void {
   if (deps.allowPrivateTargets) return;
-  const issues: FieldIssue[] = [];
-  for (const [i, step] of definition.steps.entries()) {
-    const host = privateUrlHost(step.url);
-    if (host)
-      issues.push({
-        field: `steps.${i}.url`,
-        message: privateTargetMessage(host, "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS"),
-      });
-  }
+  const issues = kindOf(definition).privateTargets(
+    definition,
+    "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS",
+  );
   if (issues.length > 0) throw InvalidInputError.forIssues(issues);
+}
+
+/** The fields each kind adds to its monitors' views (a heartbeat's ping URL), by monitor id. */
+async function kindViewFields(
+  ctx: Ctx,
+  records: readonly MonitorRecord[],
+): Promise<Map<string, Partial<MonitorView>>> {
+  const byKind = new Map<MonitorKind, MonitorRecord[]>();
+  for (const record of records) {
+    const kind = kindOf(storedDefinition(record.definition));
+    if (kind.viewFields) byKind.set(kind, [...(byKind.get(kind) ?? []), record]);
+  }
+  const fields = new Map<string, Partial<MonitorView>>();
+  for (const [kind, list] of byKind)
+    for (const [id, extra] of (await kind.viewFields?.(ctx, list)) ?? []) fields.set(id, extra);
+  return fields;
 }
 
 /** Monitors as the API shows them, each with its last check (read in one query). */
 async function viewsOf(ctx: Ctx, records: readonly MonitorRecord[]): Promise<MonitorView[]> {
   const ids = records.flatMap((r) => (r.lastResultId ? [r.lastResultId] : []));
-  const last = new Map(
-    (await ctx.deps.meta.repos.monitorResults.summariesByIds(ids)).map((r) => [r.id, r]),
-  );
+  const [summaries, extras] = await Promise.all([
+    ctx.deps.meta.repos.monitorResults.summariesByIds(ids),
+    kindViewFields(ctx, records),
+  ]);
+  const last = new Map(summaries.map((r) => [r.id, r]));
   return records.map((r) =>
-    toMonitorView(r, r.lastResultId ? last.get(r.lastResultId) : undefined),
+    toMonitorView(r, r.lastResultId ? last.get(r.lastResultId) : undefined, extras.get(r.id)),
   );
 }
 
 const viewOf = async (ctx: Ctx, record: MonitorRecord): Promise<MonitorView> => {
-  const { monitorResults } = ctx.deps.meta.repos;
-  const [last] = record.lastResultId
-    ? await monitorResults.summariesByIds([record.lastResultId])
-    : [];
-  return toMonitorView(record, last);
+  const [view] = await viewsOf(ctx, [record]);
+  if (!view) throw new NotFoundError("Monitor", record.id);
+  return view;
 };
+
+/**
+ * A patch names only fields of the monitor's kind, and keeps its type (api and flow may trade
+ * places): anything else is refused naming the field.
+ */
+function requirePatchFits(existing: MonitorDefinition, patch: UpdateMonitorInput): void {
+  const type = patch.type ?? existing.type;
+  if (!canChangeType(existing.type, type as MonitorDefinition["type"]))
+    throw InvalidInputError.forField(
+      "type",
+      `a ${existing.type} monitor cannot become ${type}; create a new monitor instead`,
+    );
+  const known = monitorFieldNames(type as MonitorDefinition["type"]);
+  const issues: FieldIssue[] = Object.keys(patch)
+    .filter((key) => !known.has(key))
+    .map((field) => ({
+      field,
+      message: `is not a field of a ${MONITOR_TYPE_LABELS[existing.type]} monitor (type ${existing.type})`,
+    }));
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
+}
 
 const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;
 
@@ -148,6 +198,7 @@ export async function createMonitor({
   await requireProject({ ctx, projectId, access: "write" });
   const definition = toDefinition(parseInput(CreateMonitorInput, input));
   requirePublicTargets(deps, definition);
+  const kind = kindOf(definition);
   const now = nowIso(ctx.deps);
   const record: MonitorRecord = {
     id: ctx.deps.newId("mon"),
@@ -168,9 +219,11 @@ export async function createMonitor({
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, projectId, definition.channelIds);
     await tx.repos.monitors.insert(record);
+    await kind.created?.(tx, ctx, record);
   });
-  deps.scheduler?.schedule({ id: record.id, periodMs: periodMs(definition) }, { soon: true });
-  return toMonitorView(record, undefined);
+  const entry = scheduleEntry(record.id, definition);
+  if (entry) deps.scheduler?.schedule(entry, { soon: true });
+  return viewOf(ctx, record);
 }
 
 export async function listMonitors({
@@ -195,14 +248,20 @@ export async function updateMonitor(
   const { ctx } = ref;
   const deps = ctx.deps.monitors;
   const existing = await findMonitor(ref, "write");
-  const merged = {
-    ...(existing.definition as MonitorDefinition),
-    channelIds: existing.channelIds,
-    ...ref.input,
-  };
+  const stored = storedDefinition(existing.definition);
+  requirePatchFits(stored, ref.input);
+  // A switch between api and flow keeps the steps; no other kind's fields are carried over.
+  const merged = { ...stored, channelIds: existing.channelIds, ...ref.input };
   const definition = toDefinition(parseInput(CreateMonitorInput, merged));
   requirePublicTargets(deps, definition);
   const updatedAt = nowIso(ctx.deps);
+  const updated: MonitorRecord = {
+    ...existing,
+    name: definition.name,
+    definition: withoutChannels(definition),
+    channelIds: definition.channelIds,
+    updatedAt,
+  };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, existing.projectId, definition.channelIds);
     await tx.repos.monitors.updateDefinition(existing.id, {
@@ -211,16 +270,11 @@ export async function updateMonitor(
       channelIds: definition.channelIds,
       updatedAt,
     });
+    await kindOf(definition).updated?.(tx, ctx, existing, updated);
   });
-  if (existing.status === "active")
-    deps.scheduler?.schedule({ id: existing.id, periodMs: periodMs(definition) });
-  return viewOf(ctx, {
-    ...existing,
-    name: definition.name,
-    definition: withoutChannels(definition),
-    channelIds: definition.channelIds,
-    updatedAt,
-  });
+  const entry = scheduleEntry(existing.id, definition);
+  if (existing.status === "active" && entry) deps.scheduler?.schedule(entry);
+  return viewOf(ctx, updated);
 }
 
 export async function deleteMonitor(ref: MonitorRef<MonitorCtx>): Promise<void> {
@@ -240,17 +294,20 @@ export async function deleteMonitor(ref: MonitorRef<MonitorCtx>): Promise<void> 
 /** A pause or resume: a paused monitor stops counting on status pages (docs/design.md §4). */
 function setMonitorStatus(
   ctx: MonitorCtx,
-  monitorId: string,
+  monitor: MonitorRecord,
   status: "active" | "paused",
   updatedAt: string,
 ): Promise<void> {
+  const kind = kindOf(storedDefinition(monitor.definition));
   return ctx.deps.meta.transaction((tx) =>
-    ctx.deps.statusPages.changeSources(tx, [{ kind: "monitor", id: monitorId }], () =>
+    ctx.deps.statusPages.changeSources(tx, [{ kind: "monitor", id: monitor.id }], async () => {
       // Resuming clears the streak, so an outage slept through does not re-alert at once.
-      tx.repos.monitors.setStatus(monitorId, status, updatedAt, {
+      await tx.repos.monitors.setStatus(monitor.id, status, updatedAt, {
         clearStreak: status === "active",
-      }),
-    ),
+      });
+      const hook = status === "active" ? kind.resumed : kind.paused;
+      await hook?.(tx, ctx, monitor, updatedAt);
+    }),
   );
 }
 
@@ -259,7 +316,7 @@ export async function pauseMonitor(ref: MonitorRef<MonitorCtx>): Promise<Monitor
   const deps = ref.ctx.deps.monitors;
   const monitor = await findMonitor(ref, "write");
   const updatedAt = nowIso(ref.ctx.deps);
-  await setMonitorStatus(ref.ctx, monitor.id, "paused", updatedAt);
+  await setMonitorStatus(ref.ctx, monitor, "paused", updatedAt);
   deps.scheduler?.unschedule(monitor.id);
   return viewOf(ref.ctx, { ...monitor, status: "paused", updatedAt });
 }
@@ -271,9 +328,9 @@ export async function resumeMonitor(ref: MonitorRef<MonitorCtx>): Promise<Monito
   // Resuming an active monitor changes nothing (its streak is not wiped).
   if (monitor.status === "active") return viewOf(ref.ctx, monitor);
   const updatedAt = nowIso(ref.ctx.deps);
-  await setMonitorStatus(ref.ctx, monitor.id, "active", updatedAt);
-  const definition = monitor.definition as MonitorDefinition;
-  deps.scheduler?.schedule({ id: monitor.id, periodMs: periodMs(definition) }, { soon: true });
+  await setMonitorStatus(ref.ctx, monitor, "active", updatedAt);
+  const entry = scheduleEntry(monitor.id, monitor.definition);
+  if (entry) deps.scheduler?.schedule(entry, { soon: true });
   return viewOf(ref.ctx, { ...monitor, status: "active", failureStreak: 0, updatedAt });
 }
 
@@ -281,6 +338,11 @@ export async function resumeMonitor(ref: MonitorRef<MonitorCtx>): Promise<Monito
 export async function runMonitor(ref: MonitorRef<MonitorCtx>): Promise<CheckResultView> {
   const deps = ref.ctx.deps.monitors;
   const monitor = await findMonitor(ref, "write");
+  const definition = storedDefinition(monitor.definition);
+  if (!kindOf(definition).run)
+    throw new ConflictError(
+      `a ${definition.type} monitor has no check to run on request; it is checked when it is pinged`,
+    );
   const recorded = await deps.engine.check(monitor.id, "manual");
   if (!recorded) throw new NotFoundError("Monitor", monitor.id);
   return toCheckResultView(recorded.record);

@@ -9,10 +9,14 @@ import { evaluateAssertion } from "./assertions/evaluate.js";
 import { jsonValueText, parseBodyOnce, resolveJsonPath } from "./assertions/json-path.js";
 import type { ReadCache } from "./assertions/read-value.js";
 import type { CheckResult, ResponseSnapshot, StepResult } from "./check-result.js";
-import type { MonitorDefinition, StepDefinition } from "./definition.js";
+import type { HttpDefinition, StepDefinition } from "./definition.js";
 import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
 
-/** What running a check needs: the outbound agent, a clock, the body limits and a random source. */
+// The engine's runner dispatches each definition to its kind (kinds/registry.ts); this module is
+// the api/flow kind's: HTTP steps in order.
+export { createCheckRunner } from "./kinds/registry.js";
+
+/** What running HTTP steps needs: the outbound agent, a clock, the body limits and a random source. */
 export interface RunnerDeps {
   /** An agent from createOutboundAgent (it applies the private-address policy). */
   dispatcher: Dispatcher;
@@ -23,13 +27,6 @@ export interface RunnerDeps {
   storedBodyBytes: number;
   /** Source of trace and span ids; node:crypto by default. */
   randomBytes?: (size: number) => Buffer;
-}
-
-/** The runner as the engine calls it, bound to the agent and the configured body limits. */
-export function createCheckRunner(
-  deps: RunnerDeps,
-): (definition: MonitorDefinition, signal: AbortSignal) => Promise<CheckResult> {
-  return (definition, signal) => runCheck(definition, deps, { signal });
 }
 
 export interface RunCheckOptions {
@@ -46,12 +43,12 @@ export function substituteVariables(text: string, variables: ReadonlyMap<string,
 }
 
 /**
- * Runs a monitor's steps in order (spec: Assertion, Monitor and webhook transitions): a failed
+ * Runs an api or flow monitor's steps in order (spec: Assertion, Monitor and webhook transitions): a failed
  * step stops the run and skips the rest, a passed step's extractions feed later steps. Never
  * throws for anything the target does; failures are in the result.
  */
 export async function runCheck(
-  definition: MonitorDefinition,
+  definition: Pick<HttpDefinition, "steps" | "timeoutSeconds">,
   deps: RunnerDeps,
   options: RunCheckOptions = {},
 ): Promise<CheckResult> {

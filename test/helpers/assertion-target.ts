@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { type AssertionInput, CreateMonitorInput } from "../../src/contracts/monitors.js";
 import { createOutboundAgent } from "../../src/lib/http/outbound-agent.js";
 import type { CheckResult } from "../../src/monitors/check-result.js";
-import { toDefinition } from "../../src/monitors/definition.js";
+import { type HttpDefinition, toDefinition } from "../../src/monitors/definition.js";
 import { runCheck } from "../../src/monitors/runner.js";
 
 // A local target (/json, /text, /status?code=, any ?delay=) and the runner aimed at it, shared by
@@ -90,7 +90,7 @@ export function useAssertionTarget() {
           url: step.url.startsWith("/") ? base + step.url : step.url,
         })),
       }),
-    );
+    ) as HttpDefinition;
     return runCheck(definition, {
       dispatcher: agent,
       clock,

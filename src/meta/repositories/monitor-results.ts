@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { CheckTrigger } from "../../contracts/monitor-catalog.js";
 import type { MetaSchema, MonitorResultRow } from "../schema.js";
 import { deleteBatchBefore } from "./batches.js";
 
@@ -9,7 +10,8 @@ export interface MonitorResultRecord {
   startedAt: string;
   durationMs: number;
   passed: boolean;
-  trigger: "scheduled" | "manual";
+  /** scheduled | manual | ping | missed */
+  trigger: CheckTrigger;
   detail: unknown;
 }
 
