@@ -274,6 +274,11 @@ describe("notification channels over HTTP", () => {
       ["webhook", "Webhook", true],
       ["slack", "Slack", true],
       ["email", "Email", true],
+      ["pagerduty", "PagerDuty", true],
+      ["teams", "Microsoft Teams", true],
+      ["discord", "Discord", true],
+      ["telegram", "Telegram", true],
+      ["opsgenie", "Opsgenie", true],
     ]);
     const [webhook, slackType, email] = data;
     expect(webhook?.settings.properties).toEqual({});

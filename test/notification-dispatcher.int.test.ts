@@ -24,9 +24,11 @@ let channels: ChannelService;
 let projectId: string;
 let slackBase: string;
 let deadSmtpUrl: string;
-beforeAll(() => {
+beforeAll(async () => {
   ({ service, channels, projectId } = h);
   ({ slackBase, deadSmtpUrl } = receivers);
+  // The tests run their own dispatchers on a fake clock; the service's would race them for the rows.
+  await service.deps.notifier.stop();
 });
 
 describe("the notification dispatcher", () => {
