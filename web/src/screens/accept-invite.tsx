@@ -107,7 +107,6 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
         {...(existing ? {} : { hint: "At least 8 characters" })}
         autoComplete={existing ? "current-password" : "new-password"}
         required
-        minLength={existing ? 1 : 8}
         maxLength={256}
         value={password}
         onChange={setPassword}
