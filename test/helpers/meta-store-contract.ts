@@ -21,6 +21,7 @@ import { dashboardStoreContract } from "./dashboard-store-contract.js";
 import { escalationStoreContract } from "./escalation-store-contract.js";
 import { heartbeatStoreContract } from "./heartbeat-store-contract.js";
 import { incidentResponseStoreContract } from "./incident-response-store-contract.js";
+import { inviteStoreContract } from "./invite-store-contract.js";
 import { monitorStoreContract } from "./monitor-store-contract.js";
 import { notificationStoreContract } from "./notification-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
@@ -185,5 +186,6 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   savedViewStoreContract(getStore);
   dashboardStoreContract(getStore);
   workLeaseContract(getStore);
+  inviteStoreContract(getStore);
   heartbeatStoreContract(getStore);
 }
