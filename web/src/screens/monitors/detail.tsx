@@ -1,8 +1,10 @@
 import { Link, useLocation } from "wouter";
+import { MONITOR_TYPE_LABELS } from "../../../../src/contracts/monitor-catalog";
 import type { CheckResultView, MonitorView } from "../../../../src/contracts/monitors";
 import { canWrite } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
 import { DataTable } from "../../components/data-table";
+import { policySummary, useEscalationPolicies } from "../../components/escalation-picker";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { PageHeader, StateBadge, Tabs } from "../../components/ui";
 import { formatDuration, formatRelative, formatTime } from "../../lib/format";
@@ -10,10 +12,11 @@ import { projectPath } from "../../lib/project-path";
 import { useUrlParam } from "../../lib/url-state";
 import { useProject } from "../project-context";
 import { useMonitor, useMonitorAction, useMonitorIncidents } from "./api";
+import { MONITOR_KINDS } from "./kinds";
+import { PingInstructions } from "./ping-instructions";
 import { ResultDetail } from "./result-detail";
 import { ResultsTimeline } from "./results";
-import { frequencyLabel, MonitorStateBadge, OutcomeBadge, TYPE_LABELS } from "./state";
-import { StepsSummary } from "./steps-summary";
+import { MonitorStateBadge, OutcomeBadge } from "./state";
 
 const TABS = [
   { key: "results", label: "Results" },
@@ -44,6 +47,7 @@ function Loaded({ monitor, projectId }: { monitor: MonitorView; projectId: strin
   const paused = monitor.status === "paused";
   const toggle = paused ? resume : pause;
   const writer = canWrite(role);
+  const kind = MONITOR_KINDS[monitor.type];
   const failure = [run, pause, resume, remove].find((m) => m.isError)?.error;
   return (
     <>
@@ -52,14 +56,16 @@ function Loaded({ monitor, projectId }: { monitor: MonitorView; projectId: strin
         actions={
           writer && (
             <>
-              <button
-                type="button"
-                className="button primary"
-                disabled={run.isPending}
-                onClick={() => run.mutate()}
-              >
-                {run.isPending ? "Running…" : "Run now"}
-              </button>
+              {kind.runnable && (
+                <button
+                  type="button"
+                  className="button primary"
+                  disabled={run.isPending}
+                  onClick={() => run.mutate()}
+                >
+                  {run.isPending ? "Running…" : "Run now"}
+                </button>
+              )}
               <button
                 type="button"
                 className="button"
@@ -88,11 +94,12 @@ function Loaded({ monitor, projectId }: { monitor: MonitorView; projectId: strin
           </Link>{" "}
           <MonitorStateBadge monitor={monitor} />{" "}
           <span className="muted">
-            {TYPE_LABELS[monitor.type]} · every {frequencyLabel(monitor.frequency)} · timeout{" "}
-            {monitor.timeoutSeconds} s · alert after {monitor.alertAfter}{" "}
-            {monitor.alertAfter === 1 ? "failure" : "consecutive failures"}
+            {MONITOR_TYPE_LABELS[monitor.type]} · {kind.cadence(monitor).toLowerCase()}
+            {kind.scheduled && ` · timeout ${monitor.timeoutSeconds} s`} · alert after{" "}
+            {monitor.alertAfter} {monitor.alertAfter === 1 ? "failure" : "consecutive failures"}
           </span>
         </p>
+        <p className="muted small mono mon-url mon-target">{monitor.target}</p>
       </PageHeader>
       {failure !== undefined && <ProblemMessage error={failure} />}
       <div className="grid mon-stats">
@@ -123,11 +130,10 @@ function Loaded({ monitor, projectId }: { monitor: MonitorView; projectId: strin
               "None"
             )}
           </div>
-          <div className="muted small">
-            {paused ? "Paused: no scheduled checks" : "Checks running"}
-          </div>
+          <div className="muted small">{kind.activity[monitor.status]}</div>
         </div>
       </div>
+      {monitor.pingUrl && <PingInstructions monitor={monitor} />}
       <div role="status" aria-live="polite">
         {run.isPending && <p className="muted">Running the check…</p>}
         {run.data && (
@@ -142,11 +148,45 @@ function Loaded({ monitor, projectId }: { monitor: MonitorView; projectId: strin
         {tab === "incidents" ? (
           <MonitorIncidents projectId={projectId} monitorId={monitor.id} />
         ) : tab === "configuration" ? (
-          <StepsSummary monitor={monitor} />
+          <Configuration monitor={monitor} />
         ) : (
-          <ResultsTimeline projectId={projectId} monitorId={monitor.id} />
+          <ResultsTimeline projectId={projectId} monitorId={monitor.id} waiting={kind.waiting} />
         )}
       </div>
+    </>
+  );
+}
+
+/** The configuration tab: the kind's own settings, then what every kind has. */
+function Configuration({ monitor }: { monitor: MonitorView }) {
+  const { Summary } = MONITOR_KINDS[monitor.type];
+  return (
+    <div className="mon-configuration">
+      <Summary monitor={monitor} />
+      <p className="muted small">
+        Created {formatTime(monitor.createdAt)} · changed {formatTime(monitor.updatedAt)} · location
+        Default
+        {monitor.escalationPolicyId && (
+          <EscalationPolicyName
+            projectId={monitor.projectId}
+            policyId={monitor.escalationPolicyId}
+          />
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** " · escalation policy <name>" linking to the policies in Settings. */
+function EscalationPolicyName({ projectId, policyId }: { projectId: string; policyId: string }) {
+  const policies = useEscalationPolicies(projectId);
+  const policy = policies.data?.find((p) => p.id === policyId);
+  return (
+    <>
+      {" · escalation policy "}
+      <Link href={`~${projectPath(projectId, "settings", "escalation")}`}>
+        {policy ? `${policy.name} (${policySummary(policy)})` : policyId}
+      </Link>
     </>
   );
 }

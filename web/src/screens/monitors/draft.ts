@@ -1,26 +1,24 @@
 import {
-  ALERT_AFTER,
   ASSERTION_TYPES,
   type AssertionType,
   type AssertionTypeInfo,
   assertionTarget,
   BODY_METHODS,
   DEFAULT_ASSERTIONS,
-  DEFAULT_FREQUENCY,
+  type DnsAssertionType,
+  type DnsRecordType,
   type Frequency,
   type HttpMethod,
-  LOCATIONS,
   type MonitorType,
   type Operator,
   placeholderNames,
-  TIMEOUT_SECONDS,
   VARIABLE_NAME,
-} from "../../../../src/contracts/monitor-catalog";
+} from "../../../../src/contracts/monitor-catalog.js";
 import type {
   AssertionInput,
   CreateMonitorInput,
   MonitorView,
-} from "../../../../src/contracts/monitors";
+} from "../../../../src/contracts/monitors.js";
 
 /**
  * The form's state: the monitor as the user edits it. Every row has a `key` so React keeps
@@ -48,6 +46,49 @@ export interface DraftStep {
   followRedirects: boolean;
 }
 
+/** A tcp monitor's own fields (the port as typed). */
+export interface TcpDraft {
+  host: string;
+  port: string;
+  send: string;
+  expect: string;
+}
+
+/** One row of a dns monitor's assertions editor. */
+export interface DraftDnsAssertion {
+  key: string;
+  type: DnsAssertionType;
+  operator: Operator;
+  value: string;
+}
+
+export interface DnsDraft {
+  domain: string;
+  recordType: DnsRecordType;
+  /** Empty: the system's resolver. */
+  resolver: string;
+  assertions: DraftDnsAssertion[];
+}
+
+export interface TlsDraft {
+  host: string;
+  port: string;
+  servername: string;
+  minDaysLeft: string;
+  /** Trusted CA certificates (PEM); empty: the system's. */
+  ca: string;
+}
+
+export interface HeartbeatDraft {
+  period: string;
+  grace: string;
+}
+
+/**
+ * The whole form. Each kind keeps its own fields in its own slot (api and flow share `steps`), so
+ * switching the type back and forth in a new monitor loses nothing typed; only the chosen kind's
+ * slot is sent (kind-drafts.ts).
+ */
 export interface Draft {
   name: string;
   type: MonitorType;
@@ -55,7 +96,12 @@ export interface Draft {
   timeoutSeconds: string;
   alertAfter: string;
   channelIds: string[];
+  escalationPolicyId: string | null;
   steps: DraftStep[];
+  tcp: TcpDraft;
+  dns: DnsDraft;
+  tls: TlsDraft;
+  heartbeat: HeartbeatDraft;
 }
 
 let counter = 0;
@@ -82,16 +128,6 @@ export const newStep = (): DraftStep => ({
   followRedirects: true,
 });
 
-export const emptyDraft = (): Draft => ({
-  name: "",
-  type: "api",
-  frequency: DEFAULT_FREQUENCY,
-  timeoutSeconds: String(TIMEOUT_SECONDS.default),
-  alertAfter: String(ALERT_AFTER.default),
-  channelIds: [],
-  steps: [newStep()],
-});
-
 /** Where an assertion type keeps its second input in the API (`path` or `name`), if it has one. */
 export const targetField = (type: AssertionType): "path" | "name" | undefined => {
   const spec: AssertionTypeInfo = ASSERTION_TYPES[type];
@@ -111,63 +147,48 @@ export function withType(assertion: DraftAssertion, type: AssertionType): DraftA
   };
 }
 
-export function fromMonitor(monitor: MonitorView): Draft {
-  return {
-    name: monitor.name,
-    type: monitor.type,
-    frequency: monitor.frequency,
-    timeoutSeconds: String(monitor.timeoutSeconds),
-    alertAfter: String(monitor.alertAfter),
-    channelIds: monitor.channelIds,
-    steps: monitor.steps.map((step, i) => ({
+/** An api or flow monitor's steps as the form edits them. */
+export function stepsFromMonitor(monitor: MonitorView): DraftStep[] {
+  return monitor.steps.map((step, i) => ({
+    key: newKey(),
+    // The server's default name follows the position: left empty, it follows a move too.
+    name: step.name === `Step ${i + 1}` ? "" : step.name,
+    method: step.method,
+    url: step.url,
+    headers: step.headers.map((h) => ({ ...h, key: newKey() })),
+    body: step.body ?? "",
+    assertions: step.assertions.map((a) => ({
       key: newKey(),
-      // The server's default name follows the position: left empty, it follows a move too.
-      name: step.name === `Step ${i + 1}` ? "" : step.name,
-      method: step.method,
-      url: step.url,
-      headers: step.headers.map((h) => ({ ...h, key: newKey() })),
-      body: step.body ?? "",
-      assertions: step.assertions.map((a) => ({
-        key: newKey(),
-        type: a.type,
-        operator: a.operator,
-        target: assertionTarget(a) ?? "",
-        value: a.value,
-      })),
-      extract: step.extract.map((e) => ({ ...e, key: newKey() })),
-      followRedirects: step.followRedirects,
+      type: a.type,
+      operator: a.operator,
+      target: assertionTarget(a) ?? "",
+      value: a.value,
     })),
-  };
+    extract: step.extract.map((e) => ({ ...e, key: newKey() })),
+    followRedirects: step.followRedirects,
+  }));
 }
 
-const toNumber = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text));
+/** Text the server reads as a number; empty is sent as null so the server names the field. */
+export const toNumber = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text));
 
-/** The request body; a number left empty is sent as null so the server names the field. */
-export function toInput(draft: Draft): CreateMonitorInput {
-  return {
-    name: draft.name,
-    type: draft.type,
-    frequency: draft.frequency,
-    timeoutSeconds: toNumber(draft.timeoutSeconds),
-    alertAfter: toNumber(draft.alertAfter),
-    locations: [...LOCATIONS],
-    channelIds: draft.channelIds,
-    steps: draft.steps.map((step) => ({
-      name: step.name.trim(),
-      method: step.method,
-      url: step.url.trim(),
-      headers: step.headers.map(({ name, value }) => ({ name: name.trim(), value })),
-      ...(BODY_METHODS.has(step.method) && step.body !== "" ? { body: step.body } : {}),
-      assertions: step.assertions.map((a) => {
-        const field = targetField(a.type);
-        const assertion = { type: a.type, operator: a.operator, value: a.value };
-        // The union's pairing of type and operator is the server's to check: it names a bad one.
-        return (field ? { ...assertion, [field]: a.target } : assertion) as AssertionInput;
-      }),
-      extract: draft.type === "flow" ? step.extract.map(({ name, path }) => ({ name, path })) : [],
-      followRedirects: step.followRedirects,
-    })),
-  };
+/** The steps of an api or flow monitor's request body. */
+export function stepsInput(draft: Draft): Extract<CreateMonitorInput, { steps: unknown }>["steps"] {
+  return draft.steps.map((step) => ({
+    name: step.name.trim(),
+    method: step.method,
+    url: step.url.trim(),
+    headers: step.headers.map(({ name, value }) => ({ name: name.trim(), value })),
+    ...(BODY_METHODS.has(step.method) && step.body !== "" ? { body: step.body } : {}),
+    assertions: step.assertions.map((a) => {
+      const field = targetField(a.type);
+      const assertion = { type: a.type, operator: a.operator, value: a.value };
+      // The union's pairing of type and operator is the server's to check: it names a bad one.
+      return (field ? { ...assertion, [field]: a.target } : assertion) as AssertionInput;
+    }),
+    extract: draft.type === "flow" ? step.extract.map(({ name, path }) => ({ name, path })) : [],
+    followRedirects: step.followRedirects,
+  }));
 }
 
 /** The variables steps before `index` extract: what `{{name}}` can use in step `index`. */

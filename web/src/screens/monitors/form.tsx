@@ -2,33 +2,33 @@ import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import {
   ALERT_AFTER,
+  COMING_SOON_TYPES,
+  canChangeType,
   FREQUENCY_NAMES,
   type Frequency,
-  MAX_ASSERTIONS,
-  MAX_STEPS,
+  MONITOR_TYPES,
+  type MonitorType,
   TIMEOUT_SECONDS,
 } from "../../../../src/contracts/monitor-catalog";
 import type { MonitorView } from "../../../../src/contracts/monitors";
 import { ApiError } from "../../api/client";
 import { canWrite } from "../../api/session";
+import { EscalationPicker } from "../../components/escalation-picker";
 import { Empty, ProblemMessage, QueryView } from "../../components/feedback";
 import { TextField } from "../../components/text-field";
 import { Field, PageHeader } from "../../components/ui";
 import { useProject } from "../project-context";
 import { useMonitor, useSaveMonitor } from "./api";
 import { ChannelPicker } from "./channel-picker";
-import {
-  type Draft,
-  emptyDraft,
-  fromMonitor,
-  move,
-  newStep,
-  toInput,
-  unknownPlaceholders,
-  variablesBefore,
-} from "./draft";
+import type { Draft } from "./draft";
+import { emptyDraft, fromMonitor, toInput } from "./kind-drafts";
+import { MONITOR_KINDS } from "./kinds";
 import { frequencyLabel } from "./state";
-import { StepEditor } from "./step-editor";
+
+const COMING_SOON_LABELS: Record<(typeof COMING_SOON_TYPES)[number], string> = {
+  browser: "Browser check",
+  e2e: "E2E journey",
+};
 
 /** `/monitors/new`. */
 export function NewMonitor() {
@@ -51,14 +51,8 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: MonitorVi
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState(initial);
   const save = useSaveMonitor(projectId, monitor?.id);
-  const flow = draft.type === "flow";
-  const totalAssertions = draft.steps.reduce((n, s) => n + s.assertions.length, 0);
+  const kind = MONITOR_KINDS[draft.type];
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
-  /** Rows moved or removed: the server's field paths no longer point at the same rows. */
-  const restructure = (steps: Draft["steps"]) => {
-    save.reset();
-    set({ steps });
-  };
   if (!canWrite(role))
     return (
       <Empty title="Viewers cannot change monitors">
@@ -89,52 +83,68 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: MonitorVi
             required
             onChange={(v) => set({ name: v })}
           />
-          <Field label="Type" name="type" error={error}>
+          <Field label="Type" name="type" error={error} hint={kind.hint}>
             {(props) => (
               <select
                 {...props}
                 value={draft.type}
-                onChange={(e) => set({ type: e.target.value as Draft["type"] })}
+                onChange={(e) => {
+                  // Another kind's fields: the last save's messages were about this one's.
+                  save.reset();
+                  set({ type: e.target.value as MonitorType });
+                }}
               >
-                <option value="api" disabled={draft.steps.length > 1}>
-                  API endpoint (one request)
-                </option>
-                <option value="flow">Multi-step flow</option>
-                <option value="browser" disabled>
-                  Browser check (coming soon)
-                </option>
-                <option value="e2e" disabled>
-                  E2E journey (coming soon)
-                </option>
-              </select>
-            )}
-          </Field>
-          <Field label="Check frequency" name="frequency" error={error}>
-            {(props) => (
-              <select
-                {...props}
-                value={draft.frequency}
-                onChange={(e) => set({ frequency: e.target.value as Frequency })}
-              >
-                {FREQUENCY_NAMES.map((f) => (
-                  <option key={f} value={f}>
-                    Every {frequencyLabel(f)}
+                {MONITOR_TYPES.map((type) => (
+                  <option
+                    key={type}
+                    value={type}
+                    disabled={
+                      MONITOR_KINDS[type].unavailable?.(draft) ||
+                      // A saved monitor keeps its kind (api and flow may trade places).
+                      (monitor !== undefined && !canChangeType(monitor.type, type))
+                    }
+                  >
+                    {MONITOR_KINDS[type].option}
+                  </option>
+                ))}
+                {COMING_SOON_TYPES.map((type) => (
+                  <option key={type} value={type} disabled>
+                    {COMING_SOON_LABELS[type]} (coming soon)
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          <TextField
-            label="Timeout (seconds)"
-            name="timeoutSeconds"
-            error={error}
-            hint={`${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}; per request`}
-            type="number"
-            min={TIMEOUT_SECONDS.min}
-            max={TIMEOUT_SECONDS.max}
-            value={draft.timeoutSeconds}
-            onChange={(v) => set({ timeoutSeconds: v })}
-          />
+          {kind.scheduled && (
+            <>
+              <Field label="Check frequency" name="frequency" error={error}>
+                {(props) => (
+                  <select
+                    {...props}
+                    value={draft.frequency}
+                    onChange={(e) => set({ frequency: e.target.value as Frequency })}
+                  >
+                    {FREQUENCY_NAMES.map((f) => (
+                      <option key={f} value={f}>
+                        Every {frequencyLabel(f)}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <TextField
+                label="Timeout (seconds)"
+                name="timeoutSeconds"
+                error={error}
+                hint={`${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}; per request`}
+                type="number"
+                min={TIMEOUT_SECONDS.min}
+                max={TIMEOUT_SECONDS.max}
+                value={draft.timeoutSeconds}
+                onChange={(v) => set({ timeoutSeconds: v })}
+              />
+            </>
+          )}
           <TextField
             label="Alert after (consecutive failures)"
             name="alertAfter"
@@ -161,47 +171,20 @@ function MonitorForm({ initial, monitor }: { initial: Draft; monitor?: MonitorVi
           onChange={(channelIds) => set({ channelIds })}
           error={error}
         />
-      </section>
-      <h2 className="mon-steps-title">
-        {flow ? `Steps (${draft.steps.length} of ${MAX_STEPS})` : "Request"}
-        <span className="muted small">
-          {" "}
-          · {totalAssertions} of {MAX_ASSERTIONS} assertions
-        </span>
-      </h2>
-      {fieldMessage(error, "steps", true) && (
-        <p className="field-error" role="alert">
-          {fieldMessage(error, "steps", true)}
-        </p>
-      )}
-      {draft.steps.map((step, index) => (
-        <StepEditor
-          key={step.key}
-          step={step}
-          index={index}
-          count={draft.steps.length}
-          flow={flow}
-          variables={variablesBefore(draft, index)}
-          unknown={unknownPlaceholders(draft, index)}
-          totalAssertions={totalAssertions}
+        <EscalationPicker
+          projectId={projectId}
+          value={draft.escalationPolicyId}
+          onChange={(escalationPolicyId) => set({ escalationPolicyId })}
           error={error}
-          onChange={(next) =>
-            setDraft((d) => ({ ...d, steps: d.steps.map((s, i) => (i === index ? next : s)) }))
-          }
-          onMove={(by) => restructure(move(draft.steps, index, by))}
-          onRemove={() => restructure(draft.steps.filter((_, i) => i !== index))}
         />
-      ))}
-      {flow && (
-        <button
-          type="button"
-          className="button"
-          disabled={draft.steps.length >= MAX_STEPS}
-          onClick={() => set({ steps: [...draft.steps, newStep()] })}
-        >
-          Add step
-        </button>
-      )}
+      </section>
+      <kind.Fields
+        draft={draft}
+        update={setDraft}
+        error={error}
+        resetError={save.reset}
+        monitor={monitor}
+      />
       {error && <SaveProblem error={error} />}
       <div className="mon-form-actions">
         <button type="submit" className="button primary" disabled={save.isPending}>
@@ -239,12 +222,4 @@ function SaveProblem({ error }: { error: unknown }) {
       </p>
     </div>
   );
-}
-
-/** The server's message for exactly this field (or, with `exact`, not one of its children). */
-function fieldMessage(error: unknown, field: string, exact = false): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  return error.problem.errors?.find(
-    (e) => e.field === field || (!exact && e.field.startsWith(`${field}.`)),
-  )?.message;
 }

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { MONITOR_TYPES } from "../../../../src/contracts/monitor-catalog";
+import { MONITOR_TYPE_LABELS, MONITOR_TYPES } from "../../../../src/contracts/monitor-catalog";
 import type { MonitorView } from "../../../../src/contracts/monitors";
 import { canWrite } from "../../api/session";
 import { DataTable } from "../../components/data-table";
@@ -15,16 +15,10 @@ import { PageHeader } from "../../components/ui";
 import { formatDuration } from "../../lib/format";
 import { useProject } from "../project-context";
 import { useMonitors } from "./api";
-import {
-  frequencyLabel,
-  MONITOR_STATES,
-  MonitorStateBadge,
-  monitorState,
-  OutcomeBadge,
-  TYPE_LABELS,
-} from "./state";
+import { MONITOR_KINDS } from "./kinds";
+import { MONITOR_STATES, MonitorStateBadge, monitorState, OutcomeBadge } from "./state";
 
-const TYPE_OPTIONS = MONITOR_TYPES.map((key) => ({ key, label: TYPE_LABELS[key] }));
+const TYPE_OPTIONS = MONITOR_TYPES.map((key) => ({ key, label: MONITOR_TYPE_LABELS[key] }));
 
 /** `/monitors`: every monitor with its state and last check; filters live in the URL. */
 export function MonitorList() {
@@ -35,6 +29,7 @@ export function MonitorList() {
   const matches = (m: MonitorView) =>
     (!q ||
       m.name.toLowerCase().includes(q.toLowerCase()) ||
+      m.target.toLowerCase().includes(q.toLowerCase()) ||
       m.steps.some((s) => s.url.toLowerCase().includes(q.toLowerCase()))) &&
     (!state || monitorState(m).key === state) &&
     (!type || m.type === type);
@@ -50,11 +45,14 @@ export function MonitorList() {
           )
         }
       >
-        <p className="muted small">HTTP checks of your endpoints and multi-step API flows.</p>
+        <p className="muted small">
+          HTTP checks and multi-step API flows, TCP ports, DNS records, TLS certificates and
+          heartbeats of your jobs.
+        </p>
       </PageHeader>
       <FilterToolbar
         filters={filters}
-        search={{ key: "q", placeholder: "Name or URL" }}
+        search={{ key: "q", placeholder: "Name or target" }}
         selects={[
           { key: "state", label: "State", any: "Any state", options: MONITOR_STATES },
           { key: "type", label: "Type", any: "Any type", options: TYPE_OPTIONS },
@@ -80,7 +78,7 @@ export function MonitorList() {
                 "State",
                 "Last check",
                 { label: "Duration", num: true },
-                "Frequency",
+                "Schedule",
               ]}
               caption={
                 <>
@@ -93,10 +91,10 @@ export function MonitorList() {
                 <tr key={m.id}>
                   <td>
                     <Link href={`/${m.id}`}>{m.name}</Link>
-                    <div className="muted small mono mon-url">{m.steps[0]?.url}</div>
+                    <div className="muted small mono mon-url">{m.target}</div>
                   </td>
                   <td>
-                    {TYPE_LABELS[m.type]}
+                    {MONITOR_TYPE_LABELS[m.type]}
                     {m.type === "flow" && (
                       <span className="muted small"> · {m.steps.length} steps</span>
                     )}
@@ -115,7 +113,7 @@ export function MonitorList() {
                     )}
                   </td>
                   <td className="num">{formatDuration(m.lastResult?.durationMs)}</td>
-                  <td>Every {frequencyLabel(m.frequency)}</td>
+                  <td>{MONITOR_KINDS[m.type].cadence(m)}</td>
                 </tr>
               ))}
             </DataTable>

@@ -8,7 +8,9 @@ import { StateBadge } from "../../components/ui";
 import { formatDuration, formatTime } from "../../lib/format";
 import { projectPath } from "../../lib/project-path";
 import { operatorLabel } from "./assertion-builder";
+import { assertionWords, sentRequests, stepWords, TRIGGER_WORDS } from "./result-words";
 import { OutcomeBadge } from "./state";
+import { TlsCertificate } from "./tls-certificate";
 
 /** Why a check failed, in one line: the first failed step's transport error or assertion. */
 export function failureReason(result: CheckResultView): string | undefined {
@@ -22,9 +24,12 @@ export function failureReason(result: CheckResultView): string | undefined {
 }
 
 const describeAssertion = (a: AssertionResultView) =>
-  `${a.type.replaceAll("_", " ")}${a.target ? ` ${a.target}` : ""} ${operatorLabel(a.operator)} ${JSON.stringify(a.expected)}`;
+  `${assertionWords(a)}${a.target ? ` ${a.target}` : ""} ${operatorLabel(a.operator)} ${JSON.stringify(a.expected)}`;
 
-/** One check in full: every step with its request, outcome, assertions and extractions. */
+/**
+ * One check in full: every step with its request, outcome, assertions and extractions; a tcp,
+ * dns, tls or heartbeat check is one step (method TCP, DNS, TLS or PING) with what it received.
+ */
 export function ResultDetail({
   result,
   projectId,
@@ -37,12 +42,15 @@ export function ResultDetail({
       <p className="mon-result-summary">
         <OutcomeBadge passed={result.passed} />{" "}
         <time dateTime={result.startedAt}>{formatTime(result.startedAt)}</time> ·{" "}
-        {formatDuration(result.durationMs)} in total ·{" "}
-        {result.trigger === "manual" ? "run by hand" : "scheduled"}
-        {" · "}
-        <Link href={`~${projectPath(projectId, "traces", result.traceId)}`} className="small">
-          Trace {result.traceId.slice(0, 8)}…
-        </Link>
+        {formatDuration(result.durationMs)} in total · {TRIGGER_WORDS[result.trigger].summary}
+        {sentRequests(result) && (
+          <>
+            {" · "}
+            <Link href={`~${projectPath(projectId, "traces", result.traceId)}`} className="small">
+              Trace {result.traceId.slice(0, 8)}…
+            </Link>
+          </>
+        )}
       </p>
       {!result.passed && <p className="mon-reason">{failureReason(result)}</p>}
       <ol className="mon-step-results">
@@ -56,6 +64,7 @@ export function ResultDetail({
 }
 
 function StepOutcome({ step }: { step: StepResultView }) {
+  const words = stepWords(step.method);
   return (
     <li className={`mon-step-result mon-${step.status}`}>
       <div className="mon-step-result-head">
@@ -73,7 +82,7 @@ function StepOutcome({ step }: { step: StepResultView }) {
       {step.status === "skipped" && <p className="muted small">Skipped: an earlier step failed.</p>}
       {step.transportError && (
         <p className="mon-reason">
-          Request failed ({step.transportError.code}): {step.transportError.message}
+          {words.failed} ({step.transportError.code}): {step.transportError.message}
         </p>
       )}
       {step.assertions.length > 0 && (
@@ -91,7 +100,7 @@ function StepOutcome({ step }: { step: StepResultView }) {
               // biome-ignore lint/suspicious/noArrayIndexKey: a result's assertions never move and may repeat
               <tr key={`${i}-${a.type}`}>
                 <td>
-                  {a.type.replaceAll("_", " ")}
+                  {assertionWords(a)}
                   {a.target && <code> {a.target}</code>} {operatorLabel(a.operator)}
                 </td>
                 <td>
@@ -126,9 +135,13 @@ function StepOutcome({ step }: { step: StepResultView }) {
           ))}
         </p>
       )}
+      {step.tls && <TlsCertificate tls={step.tls} />}
       {step.responseBody !== null && (
-        <details>
-          <summary>Response body{step.responseBodyTruncated ? " (truncated)" : ""}</summary>
+        <details open={words.open}>
+          <summary>
+            {words.body}
+            {step.responseBodyTruncated ? " (truncated)" : ""}
+          </summary>
           <pre>{step.responseBody}</pre>
         </details>
       )}

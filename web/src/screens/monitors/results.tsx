@@ -10,7 +10,18 @@ import { useTimeRange } from "../../lib/time-range";
 import { useUrlParams } from "../../lib/url-state";
 import { useMonitorResults, useResult } from "./api";
 import { failureReason, ResultDetail } from "./result-detail";
+import { sentRequests, TRIGGER_WORDS } from "./result-words";
 import { OutcomeBadge } from "./state";
+
+/** HTTP checks: steps passed; a one-step check of another kind: the things it checked. */
+function stepsPassed(result: CheckResultView): string {
+  const [only] = result.steps;
+  if (only && result.steps.length === 1 && !sentRequests(result)) {
+    const passed = only.assertions.filter((a) => a.passed).length;
+    return `${passed}/${only.assertions.length} checks passed`;
+  }
+  return `${result.steps.filter((s) => s.status === "passed").length}/${result.steps.length} passed`;
+}
 
 const OUTCOMES = [
   { key: "passed", label: "Passed" },
@@ -85,9 +96,12 @@ function ResultsStrip({ results }: { results: CheckResultView[] }) {
 export function ResultsTimeline({
   projectId,
   monitorId,
+  waiting,
 }: {
   projectId: string;
   monitorId: string;
+  /** What brings a first check, under "No checks in this range". */
+  waiting: string;
 }) {
   const [range, setRange] = useTimeRange();
   const [params, setParams] = useUrlParams();
@@ -124,9 +138,7 @@ export function ResultsTimeline({
         isEmpty={(p) => p.data.length === 0}
         empty={
           <Empty title="No checks in this range">
-            {outcome
-              ? "Try all outcomes or a longer range."
-              : "Run the monitor now or widen the range."}
+            {outcome ? "Try all outcomes or a longer range." : waiting}
           </Empty>
         }
       >
@@ -157,15 +169,15 @@ export function ResultsTimeline({
                   <tr key={r.id} aria-selected={r.id === selected}>
                     <td>
                       <time dateTime={r.startedAt}>{formatTime(r.startedAt)}</time>
-                      {r.trigger === "manual" && <span className="muted small"> · by hand</span>}
+                      {TRIGGER_WORDS[r.trigger].note && (
+                        <span className="muted small"> · {TRIGGER_WORDS[r.trigger].note}</span>
+                      )}
                     </td>
                     <td>
                       <OutcomeBadge passed={r.passed} />
                     </td>
                     <td className="num">{formatDuration(r.durationMs)}</td>
-                    <td>
-                      {r.steps.filter((s) => s.status === "passed").length}/{r.steps.length} passed
-                    </td>
+                    <td>{stepsPassed(r)}</td>
                     <td className="mon-reason-cell">{failureReason(r) ?? ""}</td>
                     <td>
                       <button

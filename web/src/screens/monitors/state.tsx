@@ -47,8 +47,3 @@ export function frequencyLabel(frequency: Frequency): string {
   const seconds = FREQUENCIES[frequency];
   return seconds >= 3600 ? `${seconds / 3600} hour` : `${seconds / 60} min`;
 }
-
-export const TYPE_LABELS: Record<MonitorView["type"], string> = {
-  api: "API",
-  flow: "Multi-step",
-};

@@ -1,9 +1,8 @@
 import { ASSERTION_TYPES } from "../../../../src/contracts/monitor-catalog";
 import type { MonitorView } from "../../../../src/contracts/monitors";
-import { formatTime } from "../../lib/format";
 import { operatorLabel } from "./assertion-builder";
 
-/** The configuration tab: what each step requests, asserts and extracts. */
+/** The configuration tab of api and flow monitors: what each step requests, asserts and extracts. */
 export function StepsSummary({ monitor }: { monitor: MonitorView }) {
   return (
     <div>
@@ -58,10 +57,6 @@ export function StepsSummary({ monitor }: { monitor: MonitorView }) {
           </li>
         ))}
       </ol>
-      <p className="muted small">
-        Created {formatTime(monitor.createdAt)} · changed {formatTime(monitor.updatedAt)} · location
-        Default
-      </p>
     </div>
   );
 }
