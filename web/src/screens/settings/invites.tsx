@@ -16,13 +16,10 @@ const invitesKey = (orgId: string) => ["settings", "org", orgId, "invites"] as c
 const invitesPath = (orgId: string, path = "") => orgApi(orgId, `/invites${path}`);
 
 /** The roles someone may invite into: their own and those below it (only owners invite owners). */
-const invitableRoles = (own: string) =>
-  MEMBER_ROLES.slice(
-    Math.max(
-      0,
-      MEMBER_ROLES.findIndex((r) => r === own),
-    ),
-  );
+const invitableRoles = (own: string) => {
+  const index = (MEMBER_ROLES as readonly string[]).indexOf(own);
+  return index < 0 ? [] : MEMBER_ROLES.slice(index);
+};
 
 /**
  * Invitations (owners and admins): invite by email with a role, the link of the one just sent
