@@ -25,6 +25,7 @@ import { type AppAlerts, createAlerts } from "./alerts.js";
 import { createDashboardPanels } from "./dashboards.js";
 import { type CoreDeps, createDomainDeps } from "./domain-deps.js";
 import { type AppEscalation, createEscalation } from "./escalation.js";
+import { type AppHeartbeats, createHeartbeats } from "./heartbeats.js";
 import { type AppMonitors, createMonitors, createOutbound } from "./monitors.js";
 import { createChannels, createNotifier } from "./notifications.js";
 import { type AppStatusPages, createStatusPages } from "./status-pages.js";
@@ -63,6 +64,8 @@ export interface AppDeps {
   domain: AppDomainDeps;
   /** HTTP monitors: the check engine and, when this process runs them, the scheduler. */
   monitors: AppMonitors;
+  /** Heartbeat monitors: the ping routes' recording and limits, and a worker's deadline watcher. */
+  heartbeats: AppHeartbeats;
   /** Notification channels (secrets sealed with the server key) and the outbox dispatcher. */
   channels: ChannelService;
   notifier: NotificationDispatcher;
@@ -163,10 +166,12 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     outbound,
     lease,
     ingest,
+    secretBox,
     onNotificationsQueued,
     webhooks,
     statusPages: domain.statusPages,
   });
+  const heartbeats = createHeartbeats(config, { meta, clock, logger, metrics, engine: monitors.engine });
   const organizationOf = organizationsOf(meta);
   const tql = createTql(config, { telemetry, metrics, organizationOf });
   const alerts = createAlerts(config, {
@@ -220,6 +225,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       invites: { mailer },
     },
     monitors,
+    heartbeats,
     channels,
     notifier,
     escalation,

@@ -15,6 +15,7 @@ export async function startBackgroundWork(deps: AppDeps): Promise<void> {
   deps.webhooks.retention.start();
   if (deps.config.webhooks.enabled) deps.webhooks.deliverer.start();
   await deps.monitors.scheduler?.start();
+  deps.heartbeats.watcher?.start();
   await deps.alerts.scheduler?.start();
 }
 
@@ -24,6 +25,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     // Checks in flight are cancelled (not recorded) so accepted telemetry is written in time.
     deps.monitors.engine.abort();
     await deps.monitors.scheduler?.stop();
+    await deps.heartbeats.watcher?.stop();
     await deps.monitors.engine.idle();
     // The recorded checks' points, before ingestion stops accepting.
     await deps.monitors.checkMetrics.close();

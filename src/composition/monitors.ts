@@ -7,6 +7,7 @@ import { createOutboundAgent } from "../lib/http/outbound-agent.js";
 import type { IdGenerator } from "../lib/ids.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
+import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import {
   type CheckMetricsBuffer,
@@ -115,9 +116,11 @@ export function createMonitors(
     outbound: OutboundAgent;
     lease: WorkerLeases | undefined;
     ingest: Pick<IngestService, "export">;
+    /** Seals a heartbeat's ping token (the server key's box). */
+    secretBox: SecretBox;
   } & Pick<MonitorEngineDeps, "onNotificationsQueued" | "webhooks" | "statusPages">,
 ): AppMonitors {
-  const { lease, ingest, ...engineDeps } = deps;
+  const { lease, ingest, secretBox, ...engineDeps } = deps;
   const checkMetrics = checkMetricsFor({ ingest, logger: deps.logger });
   const engine = monitorEngineFor(config, { ...engineDeps, checkMetrics });
   return {
@@ -131,5 +134,6 @@ export function createMonitors(
       retentionDays: config.monitors.resultRetentionDays,
     }),
     allowPrivateTargets: config.monitors.allowPrivateTargets,
+    secretBox,
   };
 }

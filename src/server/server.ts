@@ -38,6 +38,7 @@ import { savedViewRoutes } from "./routes/api/saved-view-routes.js";
 import { statusPageRoutes } from "./routes/api/status-page-routes.js";
 import { statusPageSubscriberRoutes } from "./routes/api/status-page-subscriber-routes.js";
 import { healthRoutes } from "./routes/health-routes.js";
+import { pingRoutes } from "./routes/ping/ping-routes.js";
 import { publicStatusRoutes } from "./routes/status/public-status-routes.js";
 import { subscribeRoutes } from "./routes/status/subscribe-routes.js";
 import { aiRoutes } from "./routes/v1/ai-routes.js";
@@ -238,6 +239,8 @@ export async function buildServer(
   if (config.role === "worker") return app;
   // Public status pages: no authentication, cached per data version.
   await app.register(publicStatusRoutes(deps));
+  // Heartbeat pings: unauthenticated by the URL's token, rate limited per token and address.
+  await app.register(pingRoutes(deps, rateLimits));
   await app.register(subscribeRoutes(deps, rateLimits));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
