@@ -171,7 +171,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     webhooks,
     statusPages: domain.statusPages,
   });
-  const heartbeats = createHeartbeats(config, { meta, clock, logger, metrics, engine: monitors.engine });
+  const heartbeats = createHeartbeats(config, {
+    meta,
+    clock,
+    logger,
+    metrics,
+    engine: monitors.engine,
+  });
   const organizationOf = organizationsOf(meta);
   const tql = createTql(config, { telemetry, metrics, organizationOf });
   const alerts = createAlerts(config, {
