@@ -70,13 +70,10 @@ export const opsgenieChannel = defineChannelType({
   urlSettings: ["apiUrl"],
   config: z
     .object({
-      region: z
-        .enum(["us", "eu"], { error: "must be us or eu" })
-        .default("us")
-        .meta({
-          title: "Region",
-          description: "us (api.opsgenie.com) or eu (api.eu.opsgenie.com)",
-        }),
+      region: z.enum(["us", "eu"], { error: "must be us or eu" }).default("us").meta({
+        title: "Region",
+        description: "us (api.opsgenie.com) or eu (api.eu.opsgenie.com)",
+      }),
       apiUrl: apiUrlSetting(REGIONS.us),
     })
     .strict(),
