@@ -133,6 +133,36 @@ describe("monitor check metrics", () => {
     expect(steps[0]?.attributes).not.toHaveProperty("http.response.status_code");
   });
 
+  it("writes the days left of a tls check's or an https step's certificate", () => {
+    const tls = {
+      subject: "api.example.com",
+      issuer: "Example CA",
+      validFrom: "2026-01-01T00:00:00.000Z",
+      validTo: "2026-03-31T00:00:00.000Z",
+      daysLeft: 29,
+      authorized: true,
+      authorizationError: null,
+      hostnameMatches: true,
+    };
+    const points = pointsOf(
+      checkMetricsRequest([check({ steps: [step({ tls }), step({ name: "Plain", tls: null })] })]),
+    );
+    expect(points.get("vigil.monitor.tls.days_left")).toEqual([
+      {
+        value: 29,
+        attributes: expect.objectContaining({
+          "monitor.id": "mon_1",
+          "step.index": 0,
+          "step.name": "Health",
+          "tls.subject": "api.example.com",
+          "tls.issuer": "Example CA",
+        }),
+      },
+    ]);
+    // Without a certificate there is no such metric at all.
+    expect(pointsOf(checkMetricsRequest([check()])).has("vigil.monitor.tls.days_left")).toBe(false);
+  });
+
   it("writes one request per project per flush, holding every check of the project", async () => {
     const writes: { projectId: string; request: MetricsRequest }[] = [];
     const buffer = createCheckMetricsBuffer({

@@ -21,6 +21,8 @@ export const MONITOR_METRIC_NAMES = {
   duration: "vigil.monitor.duration",
   /** Each executed step's request time, in ms, with `step.name` and its status. */
   stepDuration: "vigil.monitor.step.duration",
+  /** Days until the certificate expires: tls checks and https steps, with `tls.subject`. */
+  tlsDaysLeft: "vigil.monitor.tls.days_left",
 } as const;
 
 /** A failure reason is cut to this many characters in the `check.failure` attribute. */
@@ -72,10 +74,23 @@ function checkPoints(check: RecordedCheck): Record<MetricKey, NumberDataPoint[]>
           }),
         ],
   );
+  const certificates = result.steps.flatMap((step, index) =>
+    step.tls
+      ? [
+          gauge(step.tls.daysLeft, {
+            "step.index": index,
+            "step.name": step.name,
+            "tls.subject": step.tls.subject,
+            "tls.issuer": step.tls.issuer,
+          }),
+        ]
+      : [],
+  );
   return {
     up: [gauge(result.passed ? 1 : 0)],
     duration: [gauge(result.durationMs)],
     stepDuration: steps,
+    tlsDaysLeft: certificates,
   };
 }
 
@@ -83,11 +98,13 @@ const UNITS: Record<MetricKey, string> = {
   up: "1",
   duration: "ms",
   stepDuration: "ms",
+  tlsDaysLeft: "d",
 };
 const DESCRIPTIONS: Record<MetricKey, string> = {
   up: "1 when the monitor's check passed, 0 when it failed",
   duration: "The check's total request time",
   stepDuration: "One step's request time",
+  tlsDaysLeft: "Days until the certificate of a tls check or an https step expires",
 };
 
 /** One OTLP metrics request holding the points of several checks of one project. */

@@ -11,6 +11,7 @@ import type { ReadCache } from "./assertions/read-value.js";
 import type { CheckResult, ResponseSnapshot, StepResult } from "./check-result.js";
 import type { HttpDefinition, StepDefinition } from "./definition.js";
 import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
+import { withTlsDetails } from "./kinds/tls-details.js";
 
 // The engine's runner dispatches each definition to its kind (kinds/registry.ts); this module is
 // the api/flow kind's: HTTP steps in order.
@@ -95,28 +96,44 @@ async function runStep(
     step.body !== undefined && BODY_METHODS.has(step.method)
       ? substituteVariables(step.body, variables)
       : undefined;
-  const outcome = await executeRequest(
-    {
-      method: step.method,
-      url,
-      headers: step.headers.map(({ name, value }) => ({
-        name,
-        value: substituteVariables(value, variables),
-      })),
-      ...(body === undefined ? {} : { body }),
-      followRedirects: step.followRedirects,
-    },
-    {
-      dispatcher: context.deps.dispatcher,
-      timeoutMs: context.timeoutMs,
-      maxResponseBytes: context.deps.maxResponseBytes,
-      traceparent: context.traceparent,
-      userAgent: DEFAULT_USER_AGENT,
-      ...(context.signal ? { signal: context.signal } : {}),
-    },
+  const headers = step.headers.map(({ name, value }) => ({
+    name,
+    value: substituteVariables(value, variables),
+  }));
+  // The traceparent sent (a step's own header wins) finds the connection's certificate.
+  const traceparent =
+    headers.find((h) => h.name.toLowerCase() === "traceparent")?.value ?? context.traceparent;
+  const { value: outcome, tls } = await withTlsDetails(
+    traceparent,
+    () => context.deps.clock.now(),
+    () =>
+      executeRequest(
+        {
+          method: step.method,
+          url,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          followRedirects: step.followRedirects,
+        },
+        {
+          dispatcher: context.deps.dispatcher,
+          timeoutMs: context.timeoutMs,
+          maxResponseBytes: context.deps.maxResponseBytes,
+          traceparent: context.traceparent,
+          userAgent: DEFAULT_USER_AGENT,
+          ...(context.signal ? { signal: context.signal } : {}),
+        },
+      ),
   );
   // Results are shown to every member: credentials in the URL are masked, never stored.
-  const base = { name: step.name, method: step.method, url: redactUrl(url) };
+  // An https step (or one redirected to https) carries the certificate it was answered over.
+  const https = tls !== null || /^https:/i.test(url);
+  const base = {
+    name: step.name,
+    method: step.method,
+    url: redactUrl(url),
+    ...(https ? { tls } : {}),
+  };
   if (!outcome.ok) {
     // Rule 1: no response, so no assertion is evaluated; the transport error is shown instead.
     return {

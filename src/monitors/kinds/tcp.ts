@@ -39,6 +39,8 @@ function open(address: string, port: number, signal: AbortSignal): Promise<Socke
     signal.addEventListener("abort", abort, { once: true });
     socket.once("connect", () => {
       signal.removeEventListener("abort", abort);
+      // Whatever goes wrong later ends the read (readUntil); it must never go unhandled.
+      socket.on("error", () => {});
       resolve(socket);
     });
     socket.once("error", (error) => {

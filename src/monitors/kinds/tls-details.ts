@@ -23,18 +23,6 @@ const iso = (text: string): string => {
   return Number.isFinite(time) ? new Date(time).toISOString() : text;
 };
 
-/** The details of a connected TLS socket's certificate, judged for `hostname` at `now`. */
-export function tlsDetails(socket: TLSSocket, hostname: string, now: Date): TlsDetailsView | null {
-  const certificate = socket.getPeerCertificate();
-  if (!certificate || Object.keys(certificate).length === 0) return null;
-  return detailsOf(certificate, {
-    hostname,
-    now,
-    authorized: socket.authorized,
-    authorizationError: socket.authorizationError ? String(socket.authorizationError) : null,
-  });
-}
-
 export function detailsOf(
   certificate: PeerCertificate,
   judged: { hostname: string; now: Date; authorized: boolean; authorizationError: string | null },
@@ -72,29 +60,65 @@ export function certificateSummary(certificate: PeerCertificate): string {
  */
 type Waiting = { now: () => Date; seen?: TlsDetailsView | null };
 const waiting = new Map<string, Waiting[]>();
-let subscribed = false;
 
 const TRACEPARENT = /^traceparent:[ \t]*(\S+)[ \t]*$/im;
 
+/** What a TLS handshake presented. */
+interface Presented {
+  certificate: PeerCertificate;
+  authorized: boolean;
+  authorizationError: string | null;
+}
+/** Per socket, from its first request (a kept-alive socket may later say less). */
+const bySocket = new WeakMap<TLSSocket, Presented | null>();
+/**
+ * Per origin, the last full handshake's: a resumed TLS session presents no certificate, and
+ * undici resumes sessions, so a resumed connection reports the one its session was made with.
+ */
+const byOrigin = new Map<string, Presented>();
+const MAX_ORIGINS = 2000;
+
+function presentedBy(socket: TLSSocket, origin: string): Presented | null {
+  const known = bySocket.get(socket);
+  if (known !== undefined) return known;
+  const certificate = socket.getPeerCertificate();
+  let seen: Presented | null = null;
+  if (certificate && Object.keys(certificate).length > 0) {
+    seen = {
+      certificate,
+      authorized: socket.authorized,
+      authorizationError: socket.authorizationError ? String(socket.authorizationError) : null,
+    };
+    byOrigin.delete(origin);
+    byOrigin.set(origin, seen);
+    if (byOrigin.size > MAX_ORIGINS) byOrigin.delete(byOrigin.keys().next().value as string);
+  } else if (socket.isSessionReused()) seen = byOrigin.get(origin) ?? null;
+  bySocket.set(socket, seen);
+  return seen;
+}
+
 function onSendHeaders(message: unknown): void {
-  if (waiting.size === 0) return;
   const { headers, socket, request } = message as {
     headers?: unknown;
     socket?: unknown;
     request?: { origin?: unknown };
   };
-  if (typeof headers !== "string" || !(socket instanceof TLSSocket)) return;
+  if (!(socket instanceof TLSSocket)) return;
+  const origin = String(request?.origin ?? "");
+  // Every TLS connection's certificate is noted at its first request, while the handshake is fresh.
+  const seen = presentedBy(socket, `${origin} ${socket.servername || ""}`);
+  if (waiting.size === 0 || typeof headers !== "string") return;
   const key = TRACEPARENT.exec(headers)?.[1];
   const entries = key === undefined ? undefined : waiting.get(key);
   const entry = entries?.length === 1 ? entries[0] : undefined;
   if (!entry) return;
   let hostname = socket.servername || "";
   try {
-    hostname = new URL(String(request?.origin)).hostname.replace(/^\[(.*)\]$/, "$1");
+    hostname = new URL(origin).hostname.replace(/^\[(.*)\]$/, "$1");
   } catch {
     // The socket's SNI name stands in.
   }
-  entry.seen = tlsDetails(socket, hostname, entry.now());
+  entry.seen = seen && detailsOf(seen.certificate, { hostname, now: entry.now(), ...seen });
 }
 
 /**
@@ -106,10 +130,6 @@ export async function withTlsDetails<T>(
   now: () => Date,
   send: () => Promise<T>,
 ): Promise<{ value: T; tls: TlsDetailsView | null }> {
-  if (!subscribed) {
-    subscribe("undici:client:sendHeaders", onSendHeaders);
-    subscribed = true;
-  }
   const entry: Waiting = { now };
   const list = waiting.get(traceparent) ?? [];
   list.push(entry);
@@ -123,3 +143,5 @@ export async function withTlsDetails<T>(
     else waiting.set(traceparent, rest);
   }
 }
+
+subscribe("undici:client:sendHeaders", onSendHeaders);

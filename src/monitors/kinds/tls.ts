@@ -57,6 +57,8 @@ function handshake(
     signal.addEventListener("abort", abort, { once: true });
     socket.once("secureConnect", () => {
       signal.removeEventListener("abort", abort);
+      // A reset after the handshake is no concern of the check; it must never go unhandled.
+      socket.on("error", () => {});
       resolve(socket);
     });
     socket.once("error", (error) => {
