@@ -68,11 +68,9 @@ export async function receivePing(deps: PingDeps, ping: Ping): Promise<PingOutco
     await deps.meta.repos.heartbeats.recordStart(monitorId, new Date(nowMs).toISOString());
     return "started";
   }
-  const monitor = await deps.meta.repos.monitors.findCheckable(monitorId);
-  if (!monitor) return "unknown";
   const result = pingResult({
     signal,
-    target: heartbeatTarget(heartbeatTiming(monitor.definition)),
+    target: heartbeatTarget(heartbeatTiming(heartbeat.definition)),
     nowMs,
     startedAt: heartbeat.startedAt,
     body: ping.body,

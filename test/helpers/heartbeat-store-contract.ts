@@ -55,6 +55,7 @@ export function heartbeatStoreContract(getStore: () => MetaStore): void {
     expect(await repos.heartbeats.findByTokenHash("hash-mon_hb_1")).toEqual({
       ...first,
       status: "active",
+      definition: { type: "heartbeat", period: "1m", grace: "0s" },
     });
     expect(await repos.heartbeats.findByTokenHash("hash-nothing")).toBeUndefined();
     expect(

@@ -74,18 +74,23 @@ export function createHeartbeatRepository(db: Kysely<MetaSchema>) {
       }
       return out;
     },
-    /** The monitor a ping token's digest belongs to (an index lookup), with its monitor's status. */
+    /**
+     * The heartbeat a ping token's digest belongs to (an index lookup), with its monitor's status
+     * and definition: all a ping reads before its record.
+     */
     async findByTokenHash(
       tokenHash: string,
-    ): Promise<(HeartbeatRecord & { status: string }) | undefined> {
+    ): Promise<(HeartbeatRecord & { status: string; definition: unknown }) | undefined> {
       const row = await db
         .selectFrom("monitor_heartbeats as h")
         .innerJoin("monitors as m", "m.id", "h.monitor_id")
         .selectAll("h")
-        .select("m.status")
+        .select(["m.status", "m.definition"])
         .where("h.token_hash", "=", tokenHash)
         .executeTakeFirst();
-      return row && { ...toRecord(row), status: row.status };
+      return (
+        row && { ...toRecord(row), status: row.status, definition: JSON.parse(row.definition) }
+      );
     },
     /** A success or failure ping: the last ping, no start pending, the next deadline. */
     async recordPing(monitorId: string, at: string, nextDeadlineAt: string): Promise<void> {
