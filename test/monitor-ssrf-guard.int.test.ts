@@ -71,6 +71,35 @@ describe("monitor targets with the SSRF guard on", () => {
     expect(current.steps.map((s) => s.url)).toEqual(["https://example.com/health"]);
   });
 
+  it("refuses tcp, tls and dns targets that are certainly private, naming the field", async () => {
+    for (const host of [
+      "127.0.0.1",
+      "::1",
+      "10.0.0.1",
+      "169.254.169.254",
+      "localhost",
+      "db.internal",
+    ]) {
+      const tcp = { name: "Private", type: "tcp", host, port: 5432 };
+      await expectRefused(await owner.post(`${base}/monitors`, tcp), "host");
+      const tls = { name: "Private", type: "tls", host };
+      await expectRefused(await owner.post(`${base}/monitors`, tls), "host");
+    }
+    for (const resolver of ["127.0.0.1", "10.0.0.1:53", "[::1]:53"]) {
+      const dns = {
+        name: "Private",
+        type: "dns",
+        domain: "example.com",
+        recordType: "A",
+        resolver,
+      };
+      await expectRefused(await owner.post(`${base}/monitors`, dns), "resolver");
+    }
+    // A public name is saved: what it resolves to is checked on every connection.
+    const named = { name: "Public", type: "tcp", host: "db.example.com", port: 5432 };
+    expect((await owner.post(`${base}/monitors`, named)).status).toBe(201);
+  });
+
   it("saves a flow whose host is filled from an earlier step: it is checked when it runs", async () => {
     const response = await owner.post(`${base}/monitors`, {
       name: "Dynamic host",

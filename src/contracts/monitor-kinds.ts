@@ -71,7 +71,6 @@ const isIpv6 = (text: string) => z.ipv6().safeParse(text).success;
 export const Host = z
   .string()
   .trim()
-  .min(1)
   .max(253)
   .refine((host) => DNS_NAME.test(host) || isIpv6(host), {
     error: "must be a host name or an IP address, without a scheme, port or path",
@@ -121,7 +120,19 @@ export const DnsAssertion = z
   .discriminatedUnion("type", [
     z
       .object({ type: z.literal("answer"), operator: dnsOperators("answer"), value: DnsValue })
-      .strict(),
+      .strict()
+      .superRefine((assertion, ctx) => {
+        if (assertion.operator !== "matches") return;
+        try {
+          new RegExp(assertion.value);
+        } catch (error) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["value"],
+            message: `not a valid regular expression: ${(error as Error).message}`,
+          });
+        }
+      }),
     z
       .object({
         type: z.literal("answer_count"),
@@ -155,7 +166,6 @@ export const DnsMonitorInput = z
     domain: z
       .string()
       .trim()
-      .min(1)
       .max(254)
       .refine((name) => DNS_NAME.test(name), { error: "must be a DNS name such as example.com" })
       .describe("The name resolved (`name` is the monitor's own name)"),
