@@ -34,7 +34,7 @@ const tags = ["monitors"];
 const read = { 401: Problem, 404: Problem };
 const write = { 400: Problem, 401: Problem, 403: Problem, 404: Problem };
 
-/** /api/projects/:projectId/monitors… (docs/design.md §4): HTTP monitors, their checks and incidents. */
+/** /api/projects/:projectId/monitors… (docs/design.md §4, docs/monitors.md): monitors of every kind, their checks and incidents. */
 export const monitorRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -71,7 +71,7 @@ export const monitorRoutes =
         schema: {
           tags,
           summary:
-            "Create a monitor (members and above); it is checked at once, then at its frequency",
+            "Create a monitor of any kind (members and above); it is checked at once, then at its frequency (a heartbeat waits for its pings)",
           params: ProjectParams,
           body: CreateMonitorInput,
           response: { 201: MonitorView, ...write },
@@ -158,9 +158,9 @@ export const monitorRoutes =
         schema: {
           tags,
           summary:
-            "Run one check now; it is recorded like a scheduled one and counts toward the failure streak",
+            "Run one check now; it is recorded like a scheduled one and counts toward the failure streak (409 for a heartbeat: its pings are its checks)",
           params: MonitorParams,
-          response: { 200: CheckResultView, ...write },
+          response: { 200: CheckResultView, ...write, 409: Problem },
         },
       },
       async (request) => runMonitor(ref(request)),
