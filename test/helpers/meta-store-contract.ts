@@ -26,6 +26,7 @@ import { monitorStoreContract } from "./monitor-store-contract.js";
 import { notificationStoreContract } from "./notification-store-contract.js";
 import { savedQueryStoreContract } from "./saved-query-store-contract.js";
 import { savedViewStoreContract } from "./saved-view-store-contract.js";
+import { statusPageSubscriberStoreContract } from "./status-page-subscriber-store-contract.js";
 import { webhookDeliveryContract } from "./webhook-delivery-store-contract.js";
 import { webhookEndpointContract } from "./webhook-endpoint-store-contract.js";
 import { workLeaseContract } from "./work-lease-contract.js";
@@ -188,4 +189,5 @@ export function metaStoreContract(getStore: () => MetaStore): void {
   workLeaseContract(getStore);
   inviteStoreContract(getStore);
   heartbeatStoreContract(getStore);
+  statusPageSubscriberStoreContract(getStore);
 }
