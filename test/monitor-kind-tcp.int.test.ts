@@ -70,6 +70,21 @@ describe("tcp monitor", () => {
     expect(result.step.responseBody).toContain("PING");
   });
 
+  it("sends the text before closing when nothing is expected", async () => {
+    const received: string[] = [];
+    const sink = createServer((socket) => {
+      socket.on("error", () => {});
+      socket.on("data", (data) => received.push(data.toString()));
+    });
+    const port = await listen(sink);
+    const result = await runKindCheck({ type: "tcp", host: "127.0.0.1", port, send: "QUIT\r\n" });
+    expect(result.passed).toBe(true);
+    for (let i = 0; i < 100 && received.join("") !== "QUIT\r\n"; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(received.join("")).toBe("QUIT\r\n");
+    await new Promise((resolve) => sink.close(resolve));
+  });
+
   it("fails when the expected text does not come within the timeout", async () => {
     const started = Date.now();
     const result = await runKindCheck({

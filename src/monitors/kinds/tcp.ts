@@ -51,6 +51,19 @@ function open(address: string, port: number, signal: AbortSignal): Promise<Socke
   });
 }
 
+/** Writes the text and ends the connection, resolving once it was handed to the system. */
+function flushed(socket: Socket, text: string, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    socket.end(text, () => {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    });
+  });
+}
+
 /**
  * Reads until `expect` appears, the server closes, `maxBytes` were read or the deadline passes;
  * resolves with what was received and how reading ended.
@@ -119,7 +132,10 @@ async function runTcp(
     assertions.push(
       checked("connect", "equals", "connected", "connected", true, `connected in ${connectMs} ms`),
     );
-    if (definition.send !== undefined) socket.write(definition.send);
+    if (definition.send !== undefined && definition.expect === undefined)
+      // Nothing to read: the text is flushed before the connection is closed.
+      await flushed(socket, definition.send, deadline.signal);
+    else if (definition.send !== undefined) socket.write(definition.send);
     if (definition.expect !== undefined) {
       const { received, ended } = await readUntil(
         socket,
