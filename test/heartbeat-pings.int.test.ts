@@ -129,6 +129,10 @@ describe("heartbeat pings", () => {
       assertions: [{ type: "heartbeat", expected: "success", actual: "fail", passed: false }],
     });
     expect(result?.steps[0]?.responseBody?.startsWith("backup failed: disk full")).toBe(true);
+    // Over 64 KB the ping is refused and records nothing.
+    const huge = await ping(`${token}/fail`, { method: "POST", body: "y".repeat(70 * 1024) });
+    expect(huge.status).toBe(413);
+    expect(await results(heartbeat.id)).toHaveLength(1);
     expect(Buffer.byteLength(result?.steps[0]?.responseBody ?? "")).toBe(10 * 1024);
     const down = await monitor(heartbeat.id);
     expect(down.health).toBe("outage");
