@@ -1,4 +1,5 @@
 import type { CheckTrigger } from "../contracts/monitor-catalog.js";
+import { startEscalation } from "../escalation/escalation-start.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import {
   appendIncidentEvent,
@@ -189,6 +190,19 @@ async function recordOutage(
       at,
       event: { type: "monitor_down", message: cause, data: { resultId } },
     });
+    // A new outage starts the monitor's escalation policy: its monitor.down, step by step.
+    if (opened.created) {
+      const definition = storedDefinition(monitor.definition);
+      await startEscalation(tx, {
+        incident: opened.incident,
+        policyId: definition.escalationPolicyId ?? null,
+        notification: notificationOf({
+          event: "monitor.down",
+          ...{ monitor, definition, incident: opened.incident, resultId, result },
+        }),
+        now: deps.clock.now().toISOString(),
+      });
+    }
     return {
       incident: opened.incident,
       openIncidentId: opened.incident.id,

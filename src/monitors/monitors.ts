@@ -10,6 +10,7 @@ import {
   type UpdateMonitorInput,
 } from "../contracts/monitors.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
+import { requireEscalationPolicy } from "../escalation/escalation-policies.js";
 import {
   ConflictError,
   type FieldIssue,
@@ -218,6 +219,7 @@ export async function createMonitor({
   };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, projectId, definition.channelIds);
+    await requireEscalationPolicy(tx, projectId, definition.escalationPolicyId);
     await tx.repos.monitors.insert(record);
     await kind.created?.(tx, ctx, record);
   });
@@ -264,6 +266,7 @@ export async function updateMonitor(
   };
   await ctx.deps.meta.transaction(async (tx) => {
     await requireChannels(tx, existing.projectId, definition.channelIds);
+    await requireEscalationPolicy(tx, existing.projectId, definition.escalationPolicyId);
     await tx.repos.monitors.updateDefinition(existing.id, {
       name: definition.name,
       definition: withoutChannels(definition),
