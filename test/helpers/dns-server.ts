@@ -40,7 +40,7 @@ function ipv6Bytes(address: string): Buffer {
   const right = tail ? tail.split(":") : [];
   const groups = [...left, ...new Array(8 - left.length - right.length).fill("0"), ...right];
   const bytes = Buffer.alloc(16);
-  groups.forEach((group, i) => bytes.writeUInt16BE(Number.parseInt(group, 16), i * 2));
+  for (const [i, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), i * 2);
   return bytes;
 }
 
