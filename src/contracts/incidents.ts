@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { countsOf } from "./counts.js";
 import {
+  ACKNOWLEDGER_KINDS,
   ACTOR_KINDS,
   INCIDENT_EVENT_TYPES,
   INCIDENT_PHASES,
@@ -20,6 +21,22 @@ export const IncidentActor = z.object({
   id: z.string().nullable().describe("The user, monitor or alert rule id; null for the system"),
 });
 export type IncidentActor = z.infer<typeof IncidentActor>;
+
+/** Who acknowledged an incident: a user, a one-click link a channel sent, or the operator. */
+export const IncidentAcknowledger = z
+  .object({
+    kind: z.enum(ACKNOWLEDGER_KINDS),
+    id: z
+      .string()
+      .nullable()
+      .describe("The user's id, or the id of the channel that sent the link (null once deleted)"),
+    label: z
+      .string()
+      .nullable()
+      .describe("The user's name, or the channel's name and type, as they were then"),
+  })
+  .meta({ id: "IncidentAcknowledger" });
+export type IncidentAcknowledger = z.infer<typeof IncidentAcknowledger>;
 
 /** An incident without its timeline, as lists show it. */
 export const IncidentView = z
@@ -48,6 +65,15 @@ export const IncidentView = z
     createdBy: z.string().nullable().describe("The user who opened it by hand"),
     createdAt: z.string(),
     updatedAt: z.string(),
+    acknowledgedAt: z
+      .string()
+      .nullable()
+      .describe("When someone first acknowledged it (escalation stops); null until then"),
+    acknowledgedBy: IncidentAcknowledger.nullable(),
+    assigneeId: z
+      .string()
+      .nullable()
+      .describe("The member of the organization it is assigned to; null when nobody"),
   })
   .meta({ id: "Incident" });
 export type IncidentView = z.infer<typeof IncidentView>;
@@ -139,6 +165,27 @@ export const IncidentCommentInput = z
   .strict()
   .meta({ id: "IncidentCommentInput", example: { message: "Paging the payments team" } });
 export type IncidentCommentInput = z.infer<typeof IncidentCommentInput>;
+
+export const AcknowledgeIncidentInput = z
+  .object({
+    message: Message.optional().describe("A private note posted with the acknowledge"),
+  })
+  .strict()
+  .meta({ id: "AcknowledgeIncidentInput", example: { message: "Looking into it" } });
+export type AcknowledgeIncidentInput = z.infer<typeof AcknowledgeIncidentInput>;
+
+export const AssignIncidentInput = z
+  .object({
+    assigneeId: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .describe("A member of the project's organization (`usr_…`), or null to unassign"),
+  })
+  .strict()
+  .meta({ id: "AssignIncidentInput", example: { assigneeId: "usr_01kaexample0000000000000" } });
+export type AssignIncidentInput = z.infer<typeof AssignIncidentInput>;
 
 const SeverityCounts = countsOf(INCIDENT_SEVERITIES);
 const SourceCounts = countsOf(INCIDENT_SOURCES);

@@ -20,6 +20,9 @@ export const WEBHOOK_EVENT_NAMES = [
   "alert.resolved",
   "incident.created",
   "incident.resolved",
+  "incident.acknowledged",
+  "incident.assigned",
+  "incident.severity_changed",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 

@@ -28,6 +28,9 @@ export const toIncidentView = (
   createdBy: r.createdBy,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
+  acknowledgedAt: r.acknowledgedAt,
+  acknowledgedBy: r.acknowledgedBy,
+  assigneeId: r.assigneeId,
 });
 
 export const toIncidentEventView = (e: IncidentEventRecord): IncidentEventView => ({

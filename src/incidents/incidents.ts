@@ -34,6 +34,7 @@ import {
   type NewIncidentEvent,
 } from "./incident-lifecycle.js";
 import { toIncidentDetailView, toIncidentView } from "./incident-views.js";
+import { incidentSeverityChangedEvent } from "./incident-webhook-events.js";
 import { refuseSourceReopen } from "./source-incidents.js";
 import { sourceNames } from "./source-names.js";
 
@@ -62,14 +63,14 @@ export const ListIncidentsQuery = listQuery(INCIDENT_SORTS, {
 });
 export type ListIncidentsQuery = z.infer<typeof ListIncidentsQuery>;
 
-interface IncidentRef {
+export interface IncidentRef {
   ctx: IncidentCtx;
   projectId: string;
   incidentId: string;
 }
 
 /** The signed-in user, or the operator (CLI); API keys never write. */
-function actorOf(ctx: Ctx): IncidentActor {
+export function actorOf(ctx: Ctx): IncidentActor {
   return ctx.actor.kind === "user"
     ? { kind: "user", id: ctx.actor.userId }
     : { kind: "system", id: null };
@@ -95,11 +96,15 @@ async function detailOf(meta: MetaAccess, incident: IncidentRecord): Promise<Inc
   );
 }
 
+/** A user or the operator, as the incident.assigned / severity_changed events name them. */
+export const handActor = (actor: IncidentActor): { kind: "user" | "system"; id: string | null } =>
+  actor.kind === "user" ? { kind: "user", id: actor.id } : { kind: "system", id: null };
+
 /**
  * Runs a change of one incident in a transaction: its webhooks are enqueued in it and the
  * deliverer woken after the commit. Returns the incident with its timeline as it is then.
  */
-async function changeIncident(
+export async function changeIncident(
   ref: IncidentRef,
   change: (
     tx: MetaAccess,
@@ -270,7 +275,18 @@ export async function updateIncident(
     const change = { title: title ?? incident.title, severity: severity ?? incident.severity };
     await tx.repos.incidents.update(incident.id, { ...change, updatedAt: at });
     await appendIncidentEvents(tx, ref.ctx.deps, incident.id, entries);
-    return { incident: { ...incident, ...change, updatedAt: at }, events: [], linkedBefore };
+    const changed = { ...incident, ...change, updatedAt: at };
+    const events =
+      change.severity === incident.severity
+        ? []
+        : [
+            incidentSeverityChangedEvent(changed, {
+              at,
+              from: incident.severity,
+              actor: handActor(actor),
+            }),
+          ];
+    return { incident: changed, events, linkedBefore };
   });
 }
 

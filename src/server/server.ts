@@ -20,6 +20,7 @@ import { keyRateLimiter, useRateLimits } from "./plugins/rate-limit.js";
 import { noSniff, useSecurityHeaders } from "./plugins/security-headers.js";
 import { useStrictQueries } from "./plugins/strict-query.js";
 import { sendProblem } from "./problem.js";
+import { ackRoutes } from "./routes/ack/ack-routes.js";
 import { alertRuleRoutes } from "./routes/api/alert-rule-routes.js";
 import { apiKeyRoutes } from "./routes/api/api-key-routes.js";
 import { authRoutes } from "./routes/api/auth-routes.js";
@@ -242,6 +243,8 @@ export async function buildServer(
   // Heartbeat pings: unauthenticated by the URL's token, rate limited per token and address.
   await app.register(pingRoutes(deps, rateLimits));
   await app.register(subscribeRoutes(deps, rateLimits));
+  // One-click acknowledge links of notifications: unauthenticated by the token, rate limited.
+  await app.register(ackRoutes(deps, rateLimits));
 
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
   await app.register(

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import {
+  AcknowledgeIncidentInput,
+  AssignIncidentInput,
   CreateIncidentInput,
   IncidentCommentInput,
   IncidentDetailView,
@@ -12,6 +14,7 @@ import {
   UpdateIncidentInput,
 } from "../../../contracts/incidents.js";
 import { listOf, Problem } from "../../../contracts/pagination.js";
+import { acknowledgeIncident, assignIncident } from "../../../incidents/incident-response.js";
 import {
   commentOnIncident,
   createIncident,
@@ -134,6 +137,12 @@ export const incidentRoutes =
         commentOnIncident,
         "Add a private comment to the timeline",
       ],
+      [
+        "acknowledge",
+        AcknowledgeIncidentInput.nullish(),
+        acknowledgeIncident,
+        "Acknowledge an active incident (who and when; escalation stops); again: 200 as it is, nothing written; 409 when resolved",
+      ],
     ] as const;
     for (const [action, body, verb, summary] of actions) {
       app.post(
@@ -150,4 +159,19 @@ export const incidentRoutes =
         async (request) => verb({ ...ref(request), input: request.body }),
       );
     }
+
+    app.put(
+      "/projects/:projectId/incidents/:incidentId/assignee",
+      {
+        schema: {
+          tags,
+          summary:
+            "Assign an incident to a member of the project's organization, or unassign it with null (400 naming assigneeId for anyone else)",
+          params: IncidentParams,
+          body: AssignIncidentInput,
+          response: { 200: IncidentDetailView, ...write },
+        },
+      },
+      async (request) => assignIncident({ ...ref(request), input: request.body }),
+    );
   };
