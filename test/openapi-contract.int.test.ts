@@ -19,7 +19,13 @@ interface Problem {
 }
 
 /** Session routes reachable without a session. */
-const PUBLIC = new Set(["/api/auth/login", "/api/auth/logout", "/api/auth/session"]);
+const PUBLIC = new Set([
+  "/api/auth/login",
+  "/api/auth/logout",
+  "/api/auth/session",
+  "/api/invitations/preview",
+  "/api/invitations/accept",
+]);
 /** Responses that are not problems by design: a readiness report is JSON whatever its status. */
 const NOT_PROBLEMS = new Set(["get /readyz 503"]);
 
