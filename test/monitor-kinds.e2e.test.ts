@@ -166,6 +166,7 @@ describe.skipIf(!chromiumAvailable)("dashboard: monitor kinds", () => {
     await first.getByLabel("Value").fill("some");
     await page.getByRole("button", { name: "Create monitor" }).click();
     expect(await fieldError(page, first.getByLabel("Value"))).toMatch(/whole number/);
+    await dash.screenshot(page, "monitor-kinds-dns-form");
     await first.getByLabel("Value").fill("0");
     await page.getByRole("button", { name: "Create monitor" }).click();
     await page.waitForURL(/\/monitors\/mon_[^/]+$/);
