@@ -72,10 +72,19 @@ async function announcePage(deps: WatchDeps, cursor: StaleCursor): Promise<numbe
   });
 }
 
-/** Looks at every page whose data moved since its subscribers were last told; messages queued. */
-export async function announceChanges(deps: WatchDeps): Promise<number> {
+/**
+ * Looks at every page whose data moved since its subscribers were last told; messages queued. A
+ * page that fails is reported and left for the next run, without holding up the others.
+ */
+export async function announceChanges(
+  deps: WatchDeps & { onPageError?(pageId: string, error: unknown): void },
+): Promise<number> {
   let queued = 0;
   for (const cursor of await deps.meta.repos.statusPageSubscribers.staleCursors(PAGES_PER_RUN))
-    queued += await announcePage(deps, cursor);
+    try {
+      queued += await announcePage(deps, cursor);
+    } catch (error) {
+      deps.onPageError?.(cursor.pageId, error);
+    }
   return queued;
 }

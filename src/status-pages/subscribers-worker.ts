@@ -48,7 +48,14 @@ export function createSubscriberWorker(
 
   async function pass(): Promise<{ queued: number; attempted: number }> {
     await sweep();
-    const queued = await announceChanges(deps);
+    const queued = await announceChanges({
+      ...deps,
+      onPageError: (pageId, error) =>
+        log.error(
+          { pageId, err: error instanceof Error ? error.message : String(error) },
+          "status page subscribers: could not announce a page's changes",
+        ),
+    });
     let attempted = 0;
     // Drains what is due now, a batch at a time.
     for (let batch = await deliverDueSubscriberMessages(deps); batch > 0; ) {

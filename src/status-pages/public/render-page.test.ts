@@ -306,3 +306,23 @@ describe("renderStatusPage: escaping and URLs", () => {
     expect(html).toContain("11:00 AM UTC");
   });
 });
+
+describe("renderStatusPage: the Subscribe form", () => {
+  it("is a plain form POST to the page's subscribe path, with a checkbox per component, escaped", () => {
+    const data = buildStatusPageData({ components: 2 });
+    const first = data.services[0];
+    if (first) first.name = '<b>"API"</b>';
+    const html = renderStatusPage(data, { ...options, subscribe: true });
+    expect(html).toContain('<form method="post" action="/status/acme/subscribe">');
+    expect(html).toContain('<input id="subscribe-email" name="email" type="email" required');
+    expect(count(html, 'type="checkbox" name="componentIds"')).toBe(2);
+    expect(html).toContain("&lt;b&gt;&quot;API&quot;&lt;/b&gt;");
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain("form-action 'self'");
+  });
+
+  it("is left out when the server cannot send email", () => {
+    const html = renderStatusPage(buildStatusPageData(), options);
+    expect(html).not.toContain("<form");
+  });
+});
