@@ -16,6 +16,12 @@ import { httpUrl, postJson } from "./http-post.js";
 // Microsoft Teams: an Adaptive Card in the message-with-attachments shape that Teams Workflows
 // ("Post to a channel when a webhook request is received") and the older incoming webhooks accept.
 
+/**
+ * Card text is markdown: user text (a monitor's name, a failure reason quoting a response) must
+ * not become a link with a misleading label, so `](` is split with a zero-width space.
+ */
+export const unlinkMarkdown = (text: string) => text.replace(/\]\(/g, "]\u200b(");
+
 /** The Adaptive Card (schema 1.4): title, escalation step, facts, ids, and an Acknowledge button. */
 export function teamsCard(notification: Notification): Record<string, unknown> {
   const problem = isProblem(notification);
@@ -23,7 +29,7 @@ export function teamsCard(notification: Notification): Record<string, unknown> {
   const body: unknown[] = [
     {
       type: "TextBlock",
-      text: `${problem ? "🔴" : "✅"} ${truncate(notificationTitle(notification), 300)}`,
+      text: `${problem ? "🔴" : "✅"} ${unlinkMarkdown(truncate(notificationTitle(notification), 300))}`,
       weight: "Bolder",
       size: "Medium",
       color: problem ? "Attention" : "Good",
@@ -33,19 +39,19 @@ export function teamsCard(notification: Notification): Record<string, unknown> {
   if (escalation)
     body.push({
       type: "TextBlock",
-      text: escalation,
+      text: unlinkMarkdown(escalation),
       weight: "Bolder",
       color: "Warning",
       wrap: true,
     });
   const facts = notificationDetails(notification).map((d) => ({
     title: d.label,
-    value: truncate(d.value, 1000),
+    value: unlinkMarkdown(truncate(d.value, 1000)),
   }));
   if (facts.length > 0) body.push({ type: "FactSet", facts });
   body.push({
     type: "TextBlock",
-    text: `Vigil · ${notificationIds(notification).join(" · ")}`,
+    text: unlinkMarkdown(`Vigil · ${notificationIds(notification).join(" · ")}`),
     isSubtle: true,
     size: "Small",
     wrap: true,

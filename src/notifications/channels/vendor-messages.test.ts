@@ -110,9 +110,12 @@ describe("vendor payloads", () => {
     expect(message?.inline).toBe(false);
   });
 
-  it("Teams: no actions without an acknowledge link", () => {
+  it("Teams: no actions without an acknowledge link; no markdown link from user text", () => {
     const card = (teamsMessage(down).attachments as { content: Record<string, unknown> }[])[0]
       ?.content;
+    const facts = JSON.stringify(card?.body);
+    expect(facts).toContain("[x]\u200b(y)");
+    expect(facts).not.toContain("[x](y)");
     expect(card).not.toHaveProperty("actions");
     expect(card?.version).toBe("1.4");
   });
