@@ -1,9 +1,10 @@
+import { TLS_MIN_DAYS_LEFT } from "../../../../src/contracts/monitor-catalog";
 import type { TlsDetailsView } from "../../../../src/contracts/monitors";
 import { StateBadge } from "../../components/ui";
 import { formatTime } from "../../lib/format";
 
 /** Under this many days left a certificate reads as a warning (the tls kind's default threshold). */
-const SOON_DAYS = 14;
+const SOON_DAYS = TLS_MIN_DAYS_LEFT.default;
 
 const daysTone = (days: number) => (days < 0 ? "bad" : days < SOON_DAYS ? "warn" : "ok");
 
