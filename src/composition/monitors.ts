@@ -118,7 +118,7 @@ export function createMonitors(
     ingest: Pick<IngestService, "export">;
     /** Seals a heartbeat's ping token (the server key's box). */
     secretBox: SecretBox;
-  } & Pick<MonitorEngineDeps, "onNotificationsQueued" | "webhooks" | "statusPages">,
+  } & Pick<MonitorEngineDeps, "onNotificationsQueued" | "webhooks" | "statusPages" | "appUrl">,
 ): AppMonitors {
   const { lease, ingest, secretBox, ...engineDeps } = deps;
   const checkMetrics = checkMetricsFor({ ingest, logger: deps.logger });

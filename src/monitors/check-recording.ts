@@ -1,11 +1,13 @@
 import type { CheckTrigger } from "../contracts/monitor-catalog.js";
 import { startEscalation } from "../escalation/escalation-start.js";
 import type { DomainEvent } from "../events/event-bus.js";
+import { mintAcknowledgeLinks } from "../incidents/ack-links.js";
 import {
   appendIncidentEvent,
   openSourceIncident,
   resolveSourceIncident,
 } from "../incidents/source-incidents.js";
+import type { AppUrl } from "../lib/app-url.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
 import { LeaseLostError } from "../lib/leased-scheduler.js";
@@ -52,6 +54,8 @@ export interface CheckRecordingDeps {
   webhooks?: Pick<WebhookService, "enqueueIn" | "kick"> | undefined;
   /** Status pages count the check in their history and follow the monitor's outages. */
   statusPages?: StatusPageSignals | undefined;
+  /** The app's public address: monitor.down carries a one-click acknowledge link per channel. */
+  appUrl?: Pick<AppUrl, "link"> | undefined;
 }
 
 /** The first failure of a result, as one line: the incident's cause and the alert's reason. */
@@ -248,17 +252,30 @@ async function queueNotifications(
   const { event, monitor, incident, result } = outage;
   const notification = notificationOf(outage);
   const now = deps.clock.now().toISOString();
+  // A problem carries a one-click acknowledge link, one per channel (the click names it).
+  const links =
+    event === "monitor.down" && deps.appUrl
+      ? await mintAcknowledgeLinks({
+          tx,
+          deps: { clock: deps.clock, appUrl: deps.appUrl },
+          incidentId: incident.id,
+          channelIds: monitor.channelIds,
+        })
+      : new Map<string, string>();
   await tx.repos.notificationDeliveries.insertMany(
-    monitor.channelIds.map((channelId) => ({
-      id: deps.newId("ntf"),
-      projectId: monitor.projectId,
-      channelId,
-      monitorId: monitor.id,
-      incidentId: incident.id,
-      event,
-      payload: notification,
-      createdAt: now,
-    })),
+    monitor.channelIds.map((channelId) => {
+      const acknowledgeUrl = links.get(channelId);
+      return {
+        id: deps.newId("ntf"),
+        projectId: monitor.projectId,
+        channelId,
+        monitorId: monitor.id,
+        incidentId: incident.id,
+        event,
+        payload: acknowledgeUrl ? { ...notification, acknowledgeUrl } : notification,
+        createdAt: now,
+      };
+    }),
   );
   await appendIncidentEvent(tx, deps, incident.id, {
     type: "notified",
