@@ -164,6 +164,15 @@ export async function revokeInvite({
   if (!(await invites.revoke(inviteId, now))) throw new NotFoundError("Invitation", inviteId);
 }
 
+/** Closed invitations are kept this long (who accepted, who revoked), then deleted at start-up. */
+const CLOSED_KEPT_DAYS = 30;
+
+/** Deletes invitations closed more than 30 days ago; returns how many (the operator's, at start-up). */
+export function purgeClosedInvites({ ctx }: { ctx: Ctx }): Promise<number> {
+  const cutoff = new Date(ctx.deps.clock.now().getTime() - CLOSED_KEPT_DAYS * DAY_MS);
+  return ctx.deps.meta.repos.invites.deleteClosedBefore(cutoff.toISOString());
+}
+
 const isOpen = (invite: InviteRecord, now: string): boolean =>
   invite.acceptedAt === null && invite.revokedAt === null && invite.expiresAt > now;
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { purgeClosedInvites } from "../auth/invites.js";
 import { purgeExpiredSessions } from "../auth/sign-in-sessions.js";
 import { type AppDeps, createDeps, type DepsOptions } from "../composition/app-deps.js";
 import { closeDeps, startBackgroundWork } from "../composition/background-work.js";
@@ -41,6 +42,8 @@ async function bootstrap(deps: AppDeps, logger: Logger): Promise<void> {
   const ctx = systemCtx(deps.domain);
   const expired = await purgeExpiredSessions({ ctx });
   if (expired > 0) logger.info({ expired }, "Removed expired sessions");
+  const invites = await purgeClosedInvites({ ctx });
+  if (invites > 0) logger.info({ invites }, "Removed invitations closed over 30 days ago");
   if (!(await needsInitialization({ ctx }))) return;
   const { adminEmail, adminPassword } = deps.config.auth;
   if (adminEmail && adminPassword) {

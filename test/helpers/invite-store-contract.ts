@@ -77,4 +77,15 @@ export function inviteStoreContract(getStore: () => MetaStore): void {
     expect(await repos.invites.revoke("inv_4", at(6))).toBe(false);
     expect(await repos.invites.listPending("org_inv", at(20))).toEqual([]);
   });
+
+  it("deletes the invitations closed before a time, keeping the open ones", async () => {
+    const { repos } = getStore();
+    await repos.invites.insert(invite("inv_7", "f@inv.example", { expiresAt: at(600) }));
+    // Closed at minutes 2–10 (revoked, accepted, expired); inv_7 is still open.
+    expect(await repos.invites.deleteClosedBefore(at(4))).toBe(3);
+    expect(await repos.invites.findById("inv_2")).toBeUndefined();
+    expect(await repos.invites.findById("inv_4")).toBeDefined();
+    expect(await repos.invites.deleteClosedBefore(at(30))).toBe(2);
+    expect(await repos.invites.findById("inv_7")).toBeDefined();
+  });
 }

@@ -133,6 +133,20 @@ export function createInviteRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    /** Deletes invitations closed (accepted, revoked or expired) before `cutoff`; returns how many. */
+    async deleteClosedBefore(cutoff: string): Promise<number> {
+      const result = await db
+        .deleteFrom("invites")
+        .where((eb) =>
+          eb.or([
+            eb("accepted_at", "<", cutoff),
+            eb("revoked_at", "<", cutoff),
+            eb("expires_at", "<", cutoff),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   };
 }
 export type InviteRepository = ReturnType<typeof createInviteRepository>;
