@@ -196,6 +196,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     meta,
     domain,
     logger,
+    metrics,
     secretBox,
     mailer,
     outbound,

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../config/config-schema.js";
+import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaStore } from "../meta/meta-store.js";
 import type { Mailer } from "../notifications/channels/channel-type.js";
@@ -28,6 +29,7 @@ export function createStatusPages(deps: {
   meta: MetaStore;
   domain: Pick<CoreDeps, "clock" | "statusPages" | "newId" | "appUrl">;
   logger: Logger;
+  metrics: Metrics;
   secretBox: SecretBox;
   /** The server's SMTP mailer (undefined without VIGIL_SMTP_URL). */
   mailer: Mailer | undefined;
@@ -44,6 +46,7 @@ export function createStatusPages(deps: {
     mailer: deps.mailer,
     dispatcher: deps.outbound,
     logger,
+    metrics: deps.metrics,
     onFailure: (failure) => logger.warn(failure, "status page subscriber message not delivered"),
   });
   return {

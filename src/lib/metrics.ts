@@ -38,6 +38,8 @@ export interface Metrics {
   alertTransitions: Counter<"to">;
   /** Notification delivery attempts by outcome (sent, retry, failed). */
   notificationDeliveries: Counter<"outcome">;
+  /** Status page subscribers' messages by kind (email, webhook) and outcome (sent, retry, failed). */
+  subscriberMessages: Counter<"kind" | "outcome">;
   /** Webhook attempts by outcome (succeeded, retry, failed). */
   webhookDeliveries: Counter<"outcome">;
   /** Round-trip time of webhook attempts. */
@@ -182,6 +184,12 @@ export function createMetrics(): Metrics {
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
+  const subscriberMessages = new Counter({
+    name: "vigil_status_page_subscriber_messages_total",
+    help: "Status page subscribers' messages (confirmations, announcements) by kind (email, webhook) and outcome: sent, retry, failed (for good)",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [registry],
+  });
   const webhookDeliveries = new Counter({
     name: "vigil_webhook_deliveries_total",
     help: "Webhook attempts by outcome: succeeded, retry (attempt 2 in 60 s), failed (for good)",
@@ -277,6 +285,7 @@ export function createMetrics(): Metrics {
     alertEvaluationDuration,
     alertTransitions,
     notificationDeliveries,
+    subscriberMessages,
     observeHttp({ method, route, status }, seconds) {
       const labels = { method, route, status: String(status) };
       httpRequests.inc(labels);

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { AppUrl } from "../lib/app-url.js";
 import type { Clock } from "../lib/clock.js";
+import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { StatusPageNotificationRecord } from "../meta/repositories/status-page-notifications.js";
@@ -37,6 +38,8 @@ export interface SubscriberDeliveryDeps {
   mailer: Mailer | undefined;
   /** The SSRF-guarded outbound agent. */
   dispatcher: Dispatcher;
+  /** Counts each attempt's outcome by kind. */
+  metrics?: Pick<Metrics, "subscriberMessages">;
   /** Told of each failed attempt (no token or secret is in it). */
   onFailure?(failure: {
     id: string;
@@ -107,12 +110,9 @@ async function sendWebhook(
 async function send(
   deps: SubscriberDeliveryDeps,
   row: StatusPageNotificationRecord,
+  subscriber: StatusPageSubscriberRecord | undefined,
 ): Promise<void> {
-  const { repos } = deps.meta;
-  const [subscriber, pageRecord] = await Promise.all([
-    repos.statusPageSubscribers.findById(row.subscriberId),
-    repos.statusPages.findById(row.pageId),
-  ]);
+  const pageRecord = await deps.meta.repos.statusPages.findById(row.pageId);
   if (!subscriber || !pageRecord) throw new Permanent("the subscriber or its page is gone");
   if (row.event !== "subscription.confirm" && subscriber.status !== "confirmed")
     throw new Permanent("the subscriber has not confirmed");
@@ -136,9 +136,12 @@ export async function deliverDueSubscriberMessages(deps: SubscriberDeliveryDeps)
     rows.map(async (row) => {
       const heldUntil = row.nextAttemptAt ?? leaseUntil;
       const attempts = row.attempts + 1;
+      const subscriber = await deps.meta.repos.statusPageSubscribers.findById(row.subscriberId);
+      const kind = subscriber?.kind ?? "email";
       try {
-        await send(deps, row);
+        await send(deps, row, subscriber);
         await repo.markSent(row.id, deps.clock.now().toISOString(), heldUntil);
+        deps.metrics?.subscriberMessages.inc({ kind, outcome: "sent" });
       } catch (error) {
         const delay = SUBSCRIBER_RETRY_DELAYS_MS[attempts - 1];
         const final = error instanceof Permanent || delay === undefined;
@@ -149,6 +152,7 @@ export async function deliverDueSubscriberMessages(deps: SubscriberDeliveryDeps)
           nextAttemptAt: final ? null : new Date(deps.clock.now().getTime() + delay).toISOString(),
           heldUntil,
         });
+        deps.metrics?.subscriberMessages.inc({ kind, outcome: final ? "failed" : "retry" });
         deps.onFailure?.({
           id: row.id,
           event: row.event,
