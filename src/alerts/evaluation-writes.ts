@@ -97,7 +97,7 @@ export async function recordEvaluation(
   });
   const notifications = plan.muted
     ? 0
-    : await queueNotifications(deps.newId, tx, { rule, plan, at, message, domainEvents });
+    : await queueNotifications(deps, tx, { rule, plan, at, message, domainEvents });
   if (domainEvents.length > 0) await deps.webhooks.enqueueIn(tx, domainEvents);
   // A fire or a resolve of any series writes to the rule's incident, which pages show.
   const moved = plan.changes.some((c) => c.kind === "fired" || c.kind === "resolved");
@@ -181,7 +181,7 @@ interface EvaluationStep {
  * alert.resolved webhook events; returns the deliveries queued.
  */
 async function queueNotifications(
-  newId: IdGenerator,
+  { newId, incidents }: Pick<EvaluationWriteDeps, "newId" | "incidents">,
   tx: MetaAccess,
   { rule, plan, at, message, domainEvents }: EvaluationStep,
 ): Promise<number> {
@@ -189,19 +189,32 @@ async function queueNotifications(
     const event = NOTIFYING[c.kind];
     return event ? [notificationOf(event, rule, c, at, message(c))] : [];
   });
-  const deliveries = notes.flatMap((note) =>
-    rule.channelIds.map((channelId) => ({
-      id: newId("ntf"),
-      projectId: rule.projectId,
-      channelId,
-      monitorId: null,
-      ruleId: rule.id,
-      incidentId: note.incidentId,
-      event: note.event,
-      payload: note,
-      createdAt: at,
-    })),
-  );
+  const deliveries = [];
+  for (const note of notes) {
+    // A problem with an open incident carries a one-click acknowledge link per channel.
+    const problem = note.event !== "alert.resolved" && note.incidentId !== null;
+    const links =
+      problem && note.incidentId && incidents.acknowledgeLinks
+        ? await incidents.acknowledgeLinks(tx, {
+            incidentId: note.incidentId,
+            channelIds: rule.channelIds,
+          })
+        : undefined;
+    for (const channelId of rule.channelIds) {
+      const acknowledgeUrl = links?.get(channelId);
+      deliveries.push({
+        id: newId("ntf"),
+        projectId: rule.projectId,
+        channelId,
+        monitorId: null,
+        ruleId: rule.id,
+        incidentId: note.incidentId,
+        event: note.event,
+        payload: acknowledgeUrl ? { ...note, acknowledgeUrl } : note,
+        createdAt: at,
+      });
+    }
+  }
   await tx.repos.notificationDeliveries.insertMany(deliveries);
   for (const note of notes) {
     if (note.event === "alert.renotified") continue;
