@@ -5,6 +5,21 @@ import { round, spread } from "../harness/stats.js";
 
 // What the server recorded, read from its store (SQLite, WAL: read beside the running server).
 
+/**
+ * Every heartbeat's wait starts now, as a resume sets it (a period and the grace from now): the
+ * schedule's first pings then come within the first period, however long creating them took.
+ */
+export function startWaits(dataDir: string, periodMs: number, graceMs: number): number {
+  const db = new SQLite(join(dataDir, "meta.sqlite"), { fileMustExist: true, timeout: 10_000 });
+  try {
+    const deadline = new Date(Date.now() + periodMs + graceMs).toISOString();
+    db.prepare("update monitor_heartbeats set next_deadline_at = ?").run(deadline);
+    return Date.now();
+  } finally {
+    db.close();
+  }
+}
+
 interface Missed {
   monitor_id: string;
   started_at: string;

@@ -34,27 +34,33 @@ const count = (statuses: Record<string, number>, status: number) => {
   statuses[status] = (statuses[status] ?? 0) + 1;
 };
 
-/** Every token pinged once, `connections` at a time, as fast as the server answers. */
-export async function primeAll(pinger: Pinger, tokens: readonly string[], connections: number) {
+/** The tokens pinged in turn, `connections` at a time, as fast as the server answers, for `seconds`. */
+export async function burst(
+  pinger: Pinger,
+  tokens: readonly string[],
+  connections: number,
+  seconds: number,
+) {
   const statuses: Record<string, number> = {};
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
+  const until = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (next < tokens.length) {
-        const token = tokens[next++] ?? "";
+      while (performance.now() < until) {
+        const token = tokens[next++ % tokens.length] ?? "";
         const { status, ms } = await pinger.ping(token);
         count(statuses, status);
         times.push(ms);
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
+  const elapsed = (performance.now() - started) / 1000;
   return {
-    pings: tokens.length,
-    seconds: round(seconds, 1),
-    pingsPerSecond: round(tokens.length / seconds, 1),
+    pings: times.length,
+    seconds: round(elapsed, 1),
+    pingsPerSecond: round(times.length / elapsed, 1),
     latencyMs: spread(times),
     statuses,
   };

@@ -41,7 +41,7 @@ export function report(r: HeartbeatsResult) {
       `${fmt(d.stopped)} stop pinging after the first period\n`,
   );
   printTable(
-    ["figure", "burst (every heartbeat once)", "on schedule (each at its period)"],
+    ["figure", "burst (as fast as answered)", "on schedule (each at its period)"],
     [
       [
         "pings /s",
