@@ -162,4 +162,12 @@ describe("escalation policies API", () => {
     expect((await owner.delete(`${base()}/${policy?.id}`)).status).toBe(204);
     await refused(await owner.get(`${base()}/${policy?.id}`), 404);
   });
+
+  it("keeps a channel while a policy's step notifies it, naming the policy", async () => {
+    const inUse = await refused(
+      await owner.delete(`/api/projects/${projectId}/channels/${slack}`),
+      409,
+    );
+    expect(inUse.detail).toMatch(/used by escalation policy 'Primary' \(esc_\w+\); remove it/);
+  });
 });

@@ -193,7 +193,16 @@ export async function updateChannel({
   });
 }
 
-/** Deletes a channel and its delivery log; refused (409) while monitors still notify it, naming them. */
+/** The project's escalation policies with a step that notifies the channel. */
+const policiesUsing = async (repos: Repositories, projectId: string, channelId: string) =>
+  (await repos.escalationPolicies.listByProject(projectId)).filter((p) =>
+    p.steps.some((s) => s.channelIds.includes(channelId)),
+  );
+
+/**
+ * Deletes a channel and its delivery log; refused (409) while monitors, alert rules or
+ * escalation policies still notify it, naming them.
+ */
 export async function deleteChannel({ ctx, projectId, channelId }: ChannelArgs): Promise<void> {
   await requireProject({ ctx, projectId, access: "write" });
   await ctx.deps.meta.transaction(async ({ repos }) => {
@@ -201,12 +210,13 @@ export async function deleteChannel({ ctx, projectId, channelId }: ChannelArgs):
     const users = [
       ["monitor", await repos.notificationChannels.listMonitorsUsing(channel.id)],
       ["alert rule", await repos.notificationChannels.listAlertRulesUsing(channel.id)],
+      ["escalation policy", await policiesUsing(repos, projectId, channel.id)],
     ] as const;
     const named = users
       .filter(([, list]) => list.length > 0)
       .map(([noun, list]) => {
         const names = list.map((m) => `'${m.name}' (${m.id})`).join(", ");
-        return `${noun}${list.length === 1 ? "" : "s"} ${names}`;
+        return `${list.length === 1 ? noun : `${noun.replace(/y$/, "ie")}s`} ${names}`;
       });
     if (named.length > 0)
       throw new ConflictError(
