@@ -35,6 +35,10 @@ function describe(event: IncidentEventView): string {
       return "Resolved";
     case "reopened":
       return "Reopened";
+    case "escalated":
+      return `Escalated to step ${String(data.step ?? "?")} of ${String(data.steps ?? "?")}`;
+    case "escalation_stopped":
+      return "Escalation stopped";
     default:
       // A type this dashboard does not know yet (a newer server): its name, readable.
       return (event.type as string).replaceAll("_", " ");
