@@ -14,6 +14,7 @@ import type {
 } from "../../../../src/contracts/incidents";
 import { SEVERITIES, type Severity } from "../../../../src/contracts/severity";
 import { api, type ListPage, projectApi, v1 } from "../../api/client";
+import { fetchMembers, keys } from "../settings/api";
 
 // The shapes of /api/projects/:projectId/incidents… and their closed sets are the server's
 // contracts (src/contracts/incidents.ts, incident-catalog.ts).
@@ -113,3 +114,8 @@ export const incidentDuration = (incident: IncidentView, now = Date.now()): numb
 /** The phase of the latest public update, or undefined before the first. */
 export const currentPhase = (detail: IncidentDetailView): IncidentPhase | undefined =>
   detail.updates.at(-1)?.phase ?? undefined;
+
+/** The organization's members: who an incident may be assigned to (the settings' own query). */
+export function useOrgMembers(orgId: string) {
+  return useQuery({ queryKey: keys.members(orgId), queryFn: () => fetchMembers(orgId) });
+}

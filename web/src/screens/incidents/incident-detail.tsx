@@ -19,6 +19,7 @@ import {
 } from "./api";
 import { SeverityBadge, SourceLink, StatusBadge } from "./badges";
 import { ComponentPicker } from "./component-picker";
+import { AcknowledgeButton, ResponseCard } from "./response";
 import { SeverityField } from "./severity-field";
 import { Timeline } from "./timeline";
 import { UpdateForm } from "./update-form";
@@ -57,14 +58,17 @@ function Detail({ incident }: { incident: IncidentDetailView }) {
         actions={
           writer &&
           (incident.status === "active" ? (
-            <button
-              type="button"
-              className="button primary"
-              disabled={resolve.isPending}
-              onClick={() => resolve.mutate()}
-            >
-              {resolve.isPending ? "Resolving…" : "Resolve incident"}
-            </button>
+            <>
+              <AcknowledgeButton incident={incident} />{" "}
+              <button
+                type="button"
+                className="button primary"
+                disabled={resolve.isPending}
+                onClick={() => resolve.mutate()}
+              >
+                {resolve.isPending ? "Resolving…" : "Resolve incident"}
+              </button>
+            </>
           ) : (
             <button
               type="button"
@@ -99,6 +103,7 @@ function Detail({ incident }: { incident: IncidentDetailView }) {
           {writer && <UpdateForm key={incident.status} projectId={projectId} incident={incident} />}
         </section>
         <aside className="inc-side" aria-label="Details">
+          <ResponseCard incident={incident} />
           <Facts incident={incident} />
           {writer && (
             <EditDetails key={`${incident.title}|${incident.severity}`} incident={incident} />

@@ -171,6 +171,14 @@ function IncidentTable({ incidents }: { incidents: IncidentView[] }) {
           </td>
           <td>
             <StatusBadge status={incident.status} />
+            {incident.status === "active" && incident.acknowledgedAt && (
+              <>
+                {" "}
+                <span className="badge badge-info" title="Someone acknowledged it">
+                  Acknowledged
+                </span>
+              </>
+            )}
           </td>
           <td>
             <SeverityBadge severity={incident.severity} />

@@ -35,6 +35,10 @@ function describe(event: IncidentEventView): string {
       return "Resolved";
     case "reopened":
       return "Reopened";
+    case "acknowledged":
+      return "Acknowledged";
+    case "assigned":
+      return data.to ? `Assigned to ${String(data.toName ?? data.to)}` : "Unassigned";
     case "escalated":
       return `Escalated to step ${String(data.step ?? "?")} of ${String(data.steps ?? "?")}`;
     case "escalation_stopped":
@@ -59,6 +63,7 @@ function Actor({ actor, projectId }: { actor: IncidentEventView["actor"]; projec
     return <Link href={`~${projectPath(projectId, "monitors", actor.id)}`}>its monitor</Link>;
   if (actor.kind === "alert" && actor.id)
     return <Link href={`~${projectPath(projectId, "alerts", actor.id)}`}>its alert rule</Link>;
+  if (actor.kind === "link") return <span>a one-click link from a notification</span>;
   return <span>Vigil</span>;
 }
 
@@ -94,7 +99,7 @@ export function Timeline({
               <RelativeTime at={event.at} />
             </span>
           </div>
-          {event.message && event.type !== "severity_changed" && (
+          {event.message && event.type !== "severity_changed" && event.type !== "assigned" && (
             <p className="inc-message">{event.message}</p>
           )}
         </li>
