@@ -70,7 +70,7 @@ describe("heartbeat deadlines", () => {
       actual: null,
     });
     expect(recorded[0]?.steps[0]?.assertions[0]?.message).toContain(
-      `no ping since ${new Date(createdAt).toISOString()}`,
+      `no ping yet (created ${new Date(createdAt).toISOString()}`,
     );
     expect(await monitor(created.id)).toMatchObject({ health: "passing", failureStreak: 1 });
 
@@ -88,7 +88,7 @@ describe("heartbeat deadlines", () => {
       await owner.get(`/api/projects/${projectId}/incidents/${down.openIncidentId}`),
     );
     expect(incident).toMatchObject({ title: "Hourly export is down", status: "active" });
-    expect(incident.cause).toContain("no ping since");
+    expect(incident.cause).toContain("no ping yet");
 
     // A success ping ends it and moves the deadline a period and the grace from now.
     nowMs += 60_000;

@@ -100,7 +100,7 @@ describe("heartbeat results", () => {
       nowMs: t0 + 61_000,
       deadline: iso(t0 + 60_000),
       lastPingAt: iso(t0),
-      since: iso(t0 - 5000),
+      createdAt: iso(t0 - 5000),
       traceId: "t",
     });
     expect(missed).toMatchObject({ passed: false, startedAt: iso(t0 + 61_000) });

@@ -136,12 +136,12 @@ export function missedResult(missed: {
   nowMs: number;
   deadline: string;
   lastPingAt: string | null;
-  since: string;
+  createdAt: string;
   traceId: string;
 }): CheckResult {
   const message = missed.lastPingAt
     ? `no ping since ${missed.lastPingAt} (expected by ${missed.deadline})`
-    : `no ping since ${missed.since}, when the heartbeat started waiting (expected by ${missed.deadline})`;
+    : `no ping yet (created ${missed.createdAt}; expected by ${missed.deadline})`;
   return {
     passed: false,
     startedAt: new Date(missed.nowMs).toISOString(),

@@ -58,7 +58,7 @@ export function createHeartbeatWatcher(deps: HeartbeatWatcherDeps): HeartbeatWat
       nowMs,
       deadline: due.nextDeadlineAt,
       lastPingAt: due.lastPingAt,
-      since: due.createdAt,
+      createdAt: due.createdAt,
       traceId: randomBytes(16).toString("hex"),
     });
     const recorded = await deps.record({
