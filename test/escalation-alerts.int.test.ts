@@ -7,10 +7,10 @@ describe("alert evaluation: escalation", () => {
   const h = alertEvaluationHarness();
   const { ingest, addRule, evaluateAt } = h;
 
-  it("escalates the rule's alert.fired step by step until the incident resolves", async () => {
-    const repos = h.service.deps.meta.repos;
+  /** A policy of two steps to the rules' channel, five minutes apart. */
+  const addPolicy = async () => {
     const at = new Date(h.nowMs).toISOString();
-    await repos.escalationPolicies.insert({
+    await h.service.deps.meta.repos.escalationPolicies.insert({
       id: "esc_alerts",
       projectId: h.projectId,
       name: "Latency on call",
@@ -23,6 +23,16 @@ describe("alert evaluation: escalation", () => {
       createdAt: at,
       updatedAt: at,
     });
+  };
+  const escalated = async () =>
+    (await h.service.deps.meta.repos.notificationDeliveries.listByChannel(h.channelId, 100))
+      .map((d) => d.payload as Notification)
+      .filter((n) => n.escalation)
+      .reverse();
+
+  it("escalates the rule's alert.fired step by step until the incident resolves", async () => {
+    const repos = h.service.deps.meta.repos;
+    await addPolicy();
     const rule = await addRule({
       forSeconds: 0,
       openIncident: true,
@@ -30,11 +40,6 @@ describe("alert evaluation: escalation", () => {
     });
     const t0 = h.nowMs;
     const worker = h.service.deps.escalation.worker;
-    const escalated = async () =>
-      (await repos.notificationDeliveries.listByChannel(h.channelId, 100))
-        .map((d) => d.payload as Notification)
-        .filter((n) => n.escalation)
-        .reverse();
 
     await ingest({ shop: 900 });
     const fired = await evaluateAt(rule.id, 0, t0);
@@ -67,5 +72,28 @@ describe("alert evaluation: escalation", () => {
       status: "stopped",
       stopReason: "resolved",
     });
+  });
+
+  it("sends no step while the rule is muted; the timeline says the step went by", async () => {
+    const repos = h.service.deps.meta.repos;
+    // Passes run only when the test says, so none comes between the fire and the mute.
+    await h.service.deps.escalation.worker.stop();
+    await addPolicy();
+    const rule = await addRule({
+      forSeconds: 0,
+      openIncident: true,
+      escalationPolicyId: "esc_alerts",
+    });
+    const t0 = h.nowMs;
+    await ingest({ shop: 900 });
+    const incidentId = (await evaluateAt(rule.id, 0, t0))?.incidentId ?? "";
+    const at = new Date(t0).toISOString();
+    await repos.alertRules.setMute(rule.id, { muted: true, mutedUntil: null, updatedAt: at });
+    await h.service.deps.escalation.worker.runOnce();
+    expect(await escalated()).toEqual([]);
+    const timeline = await repos.incidents.listEvents([incidentId], ["escalated"]);
+    expect(timeline.map((e) => e.message)).toEqual([
+      "escalation step 1 of 2 — Latency on call not sent: the alert rule is muted",
+    ]);
   });
 });

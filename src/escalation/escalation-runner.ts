@@ -106,6 +106,13 @@ async function stop(
   return true;
 }
 
+/** Whether the alert rule that opened an incident is muted at `at` (a muted rule notifies no one). */
+async function ruleMuted(tx: MetaAccess, ruleId: string | null, at: string): Promise<boolean> {
+  const rule = ruleId ? await tx.repos.alertRules.findById(ruleId) : undefined;
+  if (!rule?.muted) return false;
+  return rule.mutedUntil === null || rule.mutedUntil > at;
+}
+
 /** Where the escalation goes after sending step `step` of round `round`. */
 export function nextPosition(
   escalation: Pick<IncidentEscalationRecord, "policy" | "step" | "round">,
@@ -154,7 +161,9 @@ async function sendStep(
   const known = new Set(
     (await tx.repos.notificationChannels.listByProject(incident.projectId)).map((c) => c.id),
   );
-  const channelIds = (step?.channelIds ?? []).filter((id) => known.has(id));
+  // A muted alert rule notifies no one: its steps go by unsent (and the timeline says so).
+  const muted = incident.source === "alert" && (await ruleMuted(tx, incident.sourceId, at));
+  const channelIds = muted ? [] : (step?.channelIds ?? []).filter((id) => known.has(id));
   const where: EscalationStep = {
     policyId: escalation.policyId,
     policyName: policy.name,
@@ -188,17 +197,20 @@ async function sendStep(
   }
   await tx.repos.notificationDeliveries.insertMany(deliveries);
   const missing = (step?.channelIds.length ?? 0) - channelIds.length;
+  const which =
+    `step ${where.step} of ${where.steps}` +
+    (where.rounds > 1 ? ` (round ${where.round} of ${where.rounds})` : "") +
+    ` — ${policy.name}`;
   await appendIncidentEvents(tx, deps, incident.id, [
     {
       type: "escalated",
       at,
       actor: SYSTEM,
-      message:
-        `escalated to step ${where.step} of ${where.steps}` +
-        (where.rounds > 1 ? ` (round ${where.round} of ${where.rounds})` : "") +
-        ` — ${policy.name}: ${problem.event} queued for ${channelIds.length} channel(s)` +
-        (missing > 0 ? `; ${missing} deleted channel(s) skipped` : ""),
-      data: { ...where, channelIds },
+      message: muted
+        ? `escalation ${which} not sent: the alert rule is muted`
+        : `escalated to ${which}: ${problem.event} queued for ${channelIds.length} channel(s)` +
+          (missing > 0 ? `; ${missing} deleted channel(s) skipped` : ""),
+      data: { ...where, channelIds, ...(muted ? { muted: true } : {}) },
     },
   ]);
   return { kind: "sent", deliveries: deliveries.length, completed: change.status === "completed" };
