@@ -18,9 +18,9 @@ import {
   type MonitorEngine,
   type MonitorEngineDeps,
 } from "../monitors/engine.js";
+import { createCheckRunner } from "../monitors/kinds/registry.js";
 import { listScheduleEntries, type MonitorDeps } from "../monitors/monitors.js";
 import { createResultRetention, type ResultRetention } from "../monitors/retention.js";
-import { createCheckRunner } from "../monitors/runner.js";
 import { createMonitorScheduler, type MonitorScheduler } from "../monitors/scheduler.js";
 
 /** HTTP monitors: the check engine and, when this process runs them, the scheduler. */

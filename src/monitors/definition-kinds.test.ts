@@ -3,6 +3,11 @@ import { UpdateMonitorInput } from "../contracts/monitors.js";
 import { toDefinition } from "./definition.js";
 import { issuePaths, issues, okAny } from "./monitor-input.test-helper.js";
 
+/** The parsed input and the definition of any kind, read field by field. */
+const fields = (input: unknown) => okAny(input) as Record<string, unknown>;
+const defined = (input: unknown) =>
+  toDefinition(okAny(input)) as unknown as Record<string, unknown>;
+
 // The input of the kinds that are not HTTP steps (contracts/monitor-kinds.ts), as the API checks it.
 
 const tcp = (over: Record<string, unknown> = {}) => ({
@@ -46,14 +51,14 @@ describe("type", () => {
 
   it("every kind shares the common fields, with escalationPolicyId null by default", () => {
     for (const input of [tcp(), dns(), tls(), heartbeat()])
-      expect(okAny(input)).toMatchObject({
+      expect(fields(input)).toMatchObject({
         alertAfter: 1,
         timeoutSeconds: 10,
         locations: ["default"],
         channelIds: [],
         escalationPolicyId: null,
       });
-    expect(okAny(tcp({ escalationPolicyId: "esc_1" })).escalationPolicyId).toBe("esc_1");
+    expect(fields(tcp({ escalationPolicyId: "esc_1" })).escalationPolicyId).toBe("esc_1");
     expect(issuePaths(tcp({ escalationPolicyId: "" }))).toEqual(["escalationPolicyId"]);
   });
 
@@ -65,9 +70,9 @@ describe("type", () => {
 
 describe("tcp", () => {
   it("takes a host name or an IP address and a port", () => {
-    expect(okAny(tcp())).toMatchObject({ host: "db.example.com", port: 5432, frequency: "5m" });
-    expect(okAny(tcp({ host: "10.0.0.1" })).host).toBe("10.0.0.1");
-    expect(okAny(tcp({ host: "2001:db8::1" })).host).toBe("2001:db8::1");
+    expect(fields(tcp())).toMatchObject({ host: "db.example.com", port: 5432, frequency: "5m" });
+    expect(fields(tcp({ host: "10.0.0.1" })).host).toBe("10.0.0.1");
+    expect(fields(tcp({ host: "2001:db8::1" })).host).toBe("2001:db8::1");
     for (const host of ["", "https://db.example.com", "db.example.com:5432", "a b", "[::1]"])
       expect(issuePaths(tcp({ host }))).toEqual(["host"]);
     for (const port of [0, 65536, 1.5, "5432", undefined])
@@ -75,9 +80,9 @@ describe("tcp", () => {
   });
 
   it("send and expect are texts of at most 4 KiB; empty ones are not kept", () => {
-    const definition = toDefinition(okAny(tcp({ send: "PING\r\n", expect: "+PONG" })));
+    const definition = defined(tcp({ send: "PING\r\n", expect: "+PONG" }));
     expect(definition).toMatchObject({ send: "PING\r\n", expect: "+PONG" });
-    const empty = toDefinition(okAny(tcp({ send: "", expect: "" })));
+    const empty = defined(tcp({ send: "", expect: "" }));
     expect(empty).not.toHaveProperty("send");
     expect(empty).not.toHaveProperty("expect");
     expect(issues(tcp({ send: "é".repeat(2049) }))).toEqual(["send: at most 4096 bytes (UTF-8)"]);
@@ -87,7 +92,7 @@ describe("tcp", () => {
 
 describe("dns", () => {
   it("resolves a name of a record type, by default asserting at least one answer", () => {
-    const definition = toDefinition(okAny(dns()));
+    const definition = defined(dns());
     expect(definition).toMatchObject({
       type: "dns",
       domain: "example.com",
@@ -96,18 +101,18 @@ describe("dns", () => {
     });
     expect(definition).not.toHaveProperty("resolver");
     for (const recordType of ["AAAA", "CNAME", "MX", "TXT"])
-      expect(okAny(dns({ recordType })).recordType).toBe(recordType);
+      expect(fields(dns({ recordType })).recordType).toBe(recordType);
     expect(issues(dns({ recordType: "SRV" }))).toEqual([
       "recordType: must be one of A, AAAA, CNAME, MX, TXT",
     ]);
-    expect(okAny(dns({ domain: "_dmarc.example.com." })).domain).toBe("_dmarc.example.com.");
+    expect(fields(dns({ domain: "_dmarc.example.com." })).domain).toBe("_dmarc.example.com.");
     for (const domain of ["", "exa mple.com", "http://example.com", "-bad-.com"])
       expect(issuePaths(dns({ domain }))).toEqual(["domain"]);
   });
 
   it("takes a resolver as an IP address with an optional port", () => {
     for (const resolver of ["1.1.1.1", "1.1.1.1:5353", "2606:4700::1111", "[2606:4700::1111]:53"])
-      expect(okAny(dns({ resolver })).resolver).toBe(resolver);
+      expect(fields(dns({ resolver })).resolver).toBe(resolver);
     for (const resolver of ["dns.google", "1.1.1.1:0", "1.1.1.1:70000", "[::1", "1.2.3"])
       expect(issuePaths(dns({ resolver }))).toEqual(["resolver"]);
   });
@@ -118,7 +123,7 @@ describe("dns", () => {
       { type: "answer", operator: "not_equals", value: "10.0.0.1" },
       { type: "answer_count", operator: "equals", value: 2 },
     ];
-    expect(toDefinition(okAny(dns({ assertions })))).toMatchObject({
+    expect(defined(dns({ assertions }))).toMatchObject({
       assertions: [assertions[0], assertions[1], { ...assertions[2], value: "2" }],
     });
     expect(
@@ -140,18 +145,18 @@ describe("dns", () => {
 
 describe("tls", () => {
   it("checks port 443 and 14 days by default", () => {
-    expect(toDefinition(okAny(tls()))).toMatchObject({
+    expect(defined(tls())).toMatchObject({
       host: "example.com",
       port: 443,
       minDaysLeft: 14,
     });
-    expect(okAny(tls({ port: 8443, minDaysLeft: 0, servername: "api.example.com" }))).toMatchObject(
-      {
-        port: 8443,
-        minDaysLeft: 0,
-        servername: "api.example.com",
-      },
-    );
+    expect(
+      fields(tls({ port: 8443, minDaysLeft: 0, servername: "api.example.com" })),
+    ).toMatchObject({
+      port: 8443,
+      minDaysLeft: 0,
+      servername: "api.example.com",
+    });
     for (const minDaysLeft of [-1, 366, 1.5])
       expect(issuePaths(tls({ minDaysLeft }))).toEqual(["minDaysLeft"]);
     expect(issuePaths(tls({ servername: "not a name" }))).toEqual(["servername"]);
@@ -159,8 +164,8 @@ describe("tls", () => {
 
   it("takes PEM CA certificates", () => {
     const ca = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
-    expect(toDefinition(okAny(tls({ ca }))).ca).toBeDefined();
-    expect(toDefinition(okAny(tls({ ca: "" })))).not.toHaveProperty("ca");
+    expect(defined(tls({ ca })).ca).toBeDefined();
+    expect(defined(tls({ ca: "" }))).not.toHaveProperty("ca");
     expect(issues(tls({ ca: "hello" }))).toEqual([
       "ca: must be PEM certificates (-----BEGIN CERTIFICATE-----)",
     ]);
@@ -169,13 +174,13 @@ describe("tls", () => {
 
 describe("heartbeat", () => {
   it("takes a period and a grace as durations, kept in their shortest form", () => {
-    expect(toDefinition(okAny(heartbeat({ period: "60m", grace: "90s" })))).toMatchObject({
+    expect(defined(heartbeat({ period: "60m", grace: "90s" }))).toMatchObject({
       type: "heartbeat",
       period: "1h",
       grace: "90s",
     });
-    expect(toDefinition(okAny(heartbeat()))).toMatchObject({ period: "1d", grace: "5m" });
-    expect(toDefinition(okAny(heartbeat({ grace: "0s" }))).grace).toBe("0s");
+    expect(defined(heartbeat())).toMatchObject({ period: "1d", grace: "5m" });
+    expect(defined(heartbeat({ grace: "0s" })).grace).toBe("0s");
   });
 
   it("refuses durations out of range or malformed, and has no frequency", () => {

@@ -1,5 +1,7 @@
+import type { Ctx } from "../context.js";
 import type { NotificationDeliveryView } from "../contracts/channels.js";
 import type { CheckResultView, MonitorIncidentView, MonitorView } from "../contracts/monitors.js";
+import { NotFoundError } from "../lib/domain-errors.js";
 import type { IncidentEventRecord, IncidentRecord } from "../meta/repositories/incidents.js";
 import type {
   MonitorResultRecord,
@@ -8,7 +10,7 @@ import type {
 import type { MonitorRecord } from "../meta/repositories/monitors.js";
 import type { StepResult } from "./check-result.js";
 import { type MonitorDefinition, storedDefinition } from "./definition.js";
-import { targetOf } from "./kinds/registry.js";
+import { kindOf, type MonitorKind, targetOf } from "./kinds/registry.js";
 
 // The API's views of a monitor, a check and an outage (contracts/monitors.ts), from the records.
 
@@ -129,3 +131,38 @@ export function toIncidentView(
     notifications,
   };
 }
+
+/** The fields each kind adds to its monitors' views (a heartbeat's ping URL), by monitor id. */
+async function kindViewFields(
+  ctx: Ctx,
+  records: readonly MonitorRecord[],
+): Promise<Map<string, Partial<MonitorView>>> {
+  const byKind = new Map<MonitorKind, MonitorRecord[]>();
+  for (const record of records) {
+    const kind = kindOf(storedDefinition(record.definition));
+    if (kind.viewFields) byKind.set(kind, [...(byKind.get(kind) ?? []), record]);
+  }
+  const fields = new Map<string, Partial<MonitorView>>();
+  for (const [kind, list] of byKind)
+    for (const [id, extra] of (await kind.viewFields?.(ctx, list)) ?? []) fields.set(id, extra);
+  return fields;
+}
+
+/** Monitors as the API shows them, each with its last check (read in one query). */
+export async function viewsOf(ctx: Ctx, records: readonly MonitorRecord[]): Promise<MonitorView[]> {
+  const ids = records.flatMap((r) => (r.lastResultId ? [r.lastResultId] : []));
+  const [summaries, extras] = await Promise.all([
+    ctx.deps.meta.repos.monitorResults.summariesByIds(ids),
+    kindViewFields(ctx, records),
+  ]);
+  const last = new Map(summaries.map((r) => [r.id, r]));
+  return records.map((r) =>
+    toMonitorView(r, r.lastResultId ? last.get(r.lastResultId) : undefined, extras.get(r.id)),
+  );
+}
+
+export const viewOf = async (ctx: Ctx, record: MonitorRecord): Promise<MonitorView> => {
+  const [view] = await viewsOf(ctx, [record]);
+  if (!view) throw new NotFoundError("Monitor", record.id);
+  return view;
+};

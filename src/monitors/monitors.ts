@@ -1,22 +1,16 @@
 import { z } from "zod";
 import { type Ctx, type DomainDeps, nowIso } from "../context.js";
-import { canChangeType, FREQUENCIES, MONITOR_TYPE_LABELS } from "../contracts/monitor-catalog.js";
+import { FREQUENCIES } from "../contracts/monitor-catalog.js";
 import {
   type CheckResultView,
   CreateMonitorInput,
   type MonitorIncidentView,
   type MonitorView,
-  monitorFieldNames,
   type UpdateMonitorInput,
 } from "../contracts/monitors.js";
 import { type Page, pageInfo } from "../contracts/pagination.js";
 import { requireEscalationPolicy } from "../escalation/escalation-policies.js";
-import {
-  ConflictError,
-  type FieldIssue,
-  InvalidInputError,
-  NotFoundError,
-} from "../lib/domain-errors.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../lib/domain-errors.js";
 import type { LeasableEntry } from "../lib/leased-scheduler.js";
 import { PageQuery, resolveWindow, WindowQuery } from "../lib/list-params.js";
 import type { SecretBox } from "../lib/secret-box.js";
@@ -33,8 +27,9 @@ import {
   toDefinition,
 } from "./definition.js";
 import type { MonitorEngine } from "./engine.js";
-import { kindOf, type MonitorKind } from "./kinds/registry.js";
-import { toCheckResultView, toIncidentView, toMonitorView } from "./monitor-views.js";
+import { requirePatchFits, requirePublicTargets } from "./kind-rules.js";
+import { kindOf } from "./kinds/registry.js";
+import { toCheckResultView, toIncidentView, viewOf, viewsOf } from "./monitor-views.js";
 import type { MonitorScheduler } from "./scheduler.js";
 
 /** What the monitor verbs need besides the domain context. */
@@ -115,75 +110,6 @@ async function requireChannels(meta: MetaAccess, projectId: string, channelIds: 
   }
 }
 
-/**
- * With the SSRF guard on, refuses targets that are certainly private (an IP literal or a local
- * name), per kind. Other names, and hosts filled from earlier steps, are checked at each connection.
- */
-function requirePublicTargets(deps: MonitorDeps, definition: MonitorDefinition): void {
-  if (deps.allowPrivateTargets) return;
-  const issues = kindOf(definition).privateTargets(
-    definition,
-    "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS",
-  );
-  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
-}
-
-/** The fields each kind adds to its monitors' views (a heartbeat's ping URL), by monitor id. */
-async function kindViewFields(
-  ctx: Ctx,
-  records: readonly MonitorRecord[],
-): Promise<Map<string, Partial<MonitorView>>> {
-  const byKind = new Map<MonitorKind, MonitorRecord[]>();
-  for (const record of records) {
-    const kind = kindOf(storedDefinition(record.definition));
-    if (kind.viewFields) byKind.set(kind, [...(byKind.get(kind) ?? []), record]);
-  }
-  const fields = new Map<string, Partial<MonitorView>>();
-  for (const [kind, list] of byKind)
-    for (const [id, extra] of (await kind.viewFields?.(ctx, list)) ?? []) fields.set(id, extra);
-  return fields;
-}
-
-/** Monitors as the API shows them, each with its last check (read in one query). */
-async function viewsOf(ctx: Ctx, records: readonly MonitorRecord[]): Promise<MonitorView[]> {
-  const ids = records.flatMap((r) => (r.lastResultId ? [r.lastResultId] : []));
-  const [summaries, extras] = await Promise.all([
-    ctx.deps.meta.repos.monitorResults.summariesByIds(ids),
-    kindViewFields(ctx, records),
-  ]);
-  const last = new Map(summaries.map((r) => [r.id, r]));
-  return records.map((r) =>
-    toMonitorView(r, r.lastResultId ? last.get(r.lastResultId) : undefined, extras.get(r.id)),
-  );
-}
-
-const viewOf = async (ctx: Ctx, record: MonitorRecord): Promise<MonitorView> => {
-  const [view] = await viewsOf(ctx, [record]);
-  if (!view) throw new NotFoundError("Monitor", record.id);
-  return view;
-};
-
-/**
- * A patch names only fields of the monitor's kind, and keeps its type (api and flow may trade
- * places): anything else is refused naming the field.
- */
-function requirePatchFits(existing: MonitorDefinition, patch: UpdateMonitorInput): void {
-  const type = patch.type ?? existing.type;
-  if (!canChangeType(existing.type, type as MonitorDefinition["type"]))
-    throw InvalidInputError.forField(
-      "type",
-      `a ${existing.type} monitor cannot become ${type}; create a new monitor instead`,
-    );
-  const known = monitorFieldNames(type as MonitorDefinition["type"]);
-  const issues: FieldIssue[] = Object.keys(patch)
-    .filter((key) => !known.has(key))
-    .map((field) => ({
-      field,
-      message: `is not a field of a ${MONITOR_TYPE_LABELS[existing.type]} monitor (type ${existing.type})`,
-    }));
-  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
-}
-
 const withoutChannels = ({ channelIds: _, ...definition }: MonitorDefinition) => definition;
 
 export async function createMonitor({
@@ -198,7 +124,7 @@ export async function createMonitor({
   const deps = ctx.deps.monitors;
   await requireProject({ ctx, projectId, access: "write" });
   const definition = toDefinition(parseInput(CreateMonitorInput, input));
-  requirePublicTargets(deps, definition);
+  requirePublicTargets(deps.allowPrivateTargets, definition);
   const kind = kindOf(definition);
   const now = nowIso(ctx.deps);
   const record: MonitorRecord = {
@@ -255,7 +181,7 @@ export async function updateMonitor(
   // A switch between api and flow keeps the steps; no other kind's fields are carried over.
   const merged = { ...stored, channelIds: existing.channelIds, ...ref.input };
   const definition = toDefinition(parseInput(CreateMonitorInput, merged));
-  requirePublicTargets(deps, definition);
+  requirePublicTargets(deps.allowPrivateTargets, definition);
   const updatedAt = nowIso(ctx.deps);
   const updated: MonitorRecord = {
     ...existing,

@@ -13,9 +13,8 @@ import type { HttpDefinition, StepDefinition } from "./definition.js";
 import { DEFAULT_USER_AGENT, executeRequest } from "./http-request.js";
 import { withTlsDetails } from "./kinds/tls-details.js";
 
-// The engine's runner dispatches each definition to its kind (kinds/registry.ts); this module is
-// the api/flow kind's: HTTP steps in order.
-export { createCheckRunner } from "./kinds/registry.js";
+// The api/flow kind's runner: HTTP steps in order (the engine's runner, createCheckRunner in
+// kinds/registry.ts, dispatches each definition to its kind).
 
 /** What running HTTP steps needs: the outbound agent, a clock, the body limits and a random source. */
 export interface RunnerDeps {

@@ -8,8 +8,8 @@ import { COMPARISONS } from "../assertions/operators.js";
 import type { AssertionResult, CheckResult } from "../check-result.js";
 import type { DnsDefinition } from "../definition.js";
 import type { CheckRunDeps } from "./check-run-deps.js";
+import type { MonitorKind } from "./monitor-kind.js";
 import { checked, keptText, oneStepResult, since, timeoutMessage } from "./one-step.js";
-import type { MonitorKind } from "./registry.js";
 import { privateResolverIssue } from "./targets.js";
 
 // dns (docs/monitor-kinds.md#dns): resolve a name (A, AAAA, CNAME, MX, TXT) through the system's

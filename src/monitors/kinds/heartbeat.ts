@@ -9,7 +9,7 @@ import {
   pauseHeartbeat,
   resumeHeartbeat,
 } from "../heartbeats.js";
-import type { MonitorKind } from "./registry.js";
+import type { MonitorKind } from "./monitor-kind.js";
 
 /** The box sealing ping tokens: the monitors' section's (the composition root's ctx carries it). */
 function secretBoxOf(ctx: Ctx): SecretBox | undefined {

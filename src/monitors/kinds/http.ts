@@ -3,7 +3,7 @@ import { privateTargetMessage, privateUrlHost } from "../../lib/http/address-pol
 import { redactUrl } from "../../lib/http/redact-url.js";
 import type { HttpDefinition } from "../definition.js";
 import { runCheck } from "../runner.js";
-import type { MonitorKind } from "./registry.js";
+import type { MonitorKind } from "./monitor-kind.js";
 
 /** api and flow: HTTP requests with assertions (runner.ts); the target is the first step's URL. */
 export const httpKind: MonitorKind<HttpDefinition> = {

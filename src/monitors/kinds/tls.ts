@@ -5,6 +5,7 @@ import { classifyTransportError, type TransportError } from "../../lib/http/tran
 import type { AssertionResult, CheckResult } from "../check-result.js";
 import type { TlsDefinition } from "../definition.js";
 import type { CheckRunDeps } from "./check-run-deps.js";
+import type { MonitorKind } from "./monitor-kind.js";
 import {
   CheckFailure,
   checked,
@@ -13,7 +14,6 @@ import {
   since,
   timeoutMessage,
 } from "./one-step.js";
-import type { MonitorKind } from "./registry.js";
 import { hostPort, privateHostIssue } from "./targets.js";
 import { certificateSummary, detailsOf } from "./tls-details.js";
 
