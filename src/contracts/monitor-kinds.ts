@@ -152,12 +152,14 @@ export const DnsResolver = z
   .max(64)
   .refine(
     (text) => {
+      // Empty: the system's resolver (what a form sends to clear it).
+      if (text === "") return true;
       const parsed = parseResolver(text);
       return parsed !== undefined && (isIpv4(parsed.host) || isIpv6(parsed.host));
     },
     { error: 'must be an IP address, optionally with a port: "1.1.1.1", "1.1.1.1:53", "[::1]:53"' },
   )
-  .describe("The DNS server asked (default: the system's resolver)");
+  .describe("The DNS server asked (absent or empty: the system's resolver)");
 
 export const DnsMonitorInput = z
   .object({

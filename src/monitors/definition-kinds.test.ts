@@ -113,6 +113,7 @@ describe("dns", () => {
   it("takes a resolver as an IP address with an optional port", () => {
     for (const resolver of ["1.1.1.1", "1.1.1.1:5353", "2606:4700::1111", "[2606:4700::1111]:53"])
       expect(fields(dns({ resolver })).resolver).toBe(resolver);
+    expect(defined(dns({ resolver: "" }))).not.toHaveProperty("resolver");
     for (const resolver of ["dns.google", "1.1.1.1:0", "1.1.1.1:70000", "[::1", "1.2.3"])
       expect(issuePaths(dns({ resolver }))).toEqual(["resolver"]);
   });
