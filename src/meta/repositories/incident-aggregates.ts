@@ -1,6 +1,14 @@
 import { type Kysely, sql } from "kysely";
+import type { IncidentSource } from "../../contracts/incident-catalog.js";
+import type { Severity as IncidentSeverity } from "../../contracts/severity.js";
 import type { IncidentRow, MetaSchema } from "../schema.js";
-import type { IncidentRecord, IncidentSeverity, IncidentSource } from "./incidents.js";
+
+/** What these reads need of an incident record (incidents.ts's IncidentRecord). */
+interface ListedIncident {
+  id: string;
+  status: string;
+  startedAt: string;
+}
 
 // The incidents repository's reads over many incidents: a dashboard's aggregates and a status
 // page's incidents (createIncidentRepository spreads them in).
@@ -21,7 +29,7 @@ export interface IncidentAggregates {
   open: number;
 }
 
-export function createIncidentAggregates(
+export function createIncidentAggregates<IncidentRecord extends ListedIncident>(
   db: Kysely<MetaSchema>,
   toRecord: (row: IncidentRow) => IncidentRecord,
 ) {
