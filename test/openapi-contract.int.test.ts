@@ -28,6 +28,8 @@ const PUBLIC = new Set([
 ]);
 /** Responses that are not problems by design: a readiness report is JSON whatever its status. */
 const NOT_PROBLEMS = new Set(["get /readyz 503"]);
+/** What routes for people and jobs rather than programs answer (their config's mediaType). */
+const PAGES = new Set(["text/html", "text/plain"]);
 
 describe("the OpenAPI document's error contract", () => {
   const dir = makeTempDir();
@@ -72,6 +74,8 @@ describe("the OpenAPI document's error contract", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith("2") || NOT_PROBLEMS.has(`${method} ${path} ${status}`)) continue;
         const types = Object.keys(response.content ?? {});
+        // Links people open or jobs ping (/ack, /ping) answer a page or plain text, as documented.
+        if (PAGES.has(types.join())) continue;
         if (types.join() !== "application/problem+json")
           wrong.push(`${method} ${path} ${status}: ${types.join()}`);
       }

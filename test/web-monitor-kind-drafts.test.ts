@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MONITOR_TYPES, type MonitorType } from "../src/contracts/monitor-catalog.js";
 import {
   CreateMonitorInput,
-  type MonitorView,
+  MonitorView,
   monitorFieldNames,
   UpdateMonitorInput,
 } from "../src/contracts/monitors.js";
@@ -47,7 +47,7 @@ const draftOf = (type: MonitorType): Draft => filled[type]({ ...emptyDraft(), na
 /** The view the API would answer for a saved input (only what fromMonitor reads). */
 function viewOf(input: Record<string, unknown>): MonitorView {
   const parsed = CreateMonitorInput.parse(input) as Record<string, unknown>;
-  return {
+  return MonitorView.parse({
     id: "mon_1",
     projectId: "prj_1",
     target: "",
@@ -63,7 +63,7 @@ function viewOf(input: Record<string, unknown>): MonitorView {
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     ...parsed,
-  } as MonitorView;
+  });
 }
 
 describe("the monitor form's kinds", () => {
@@ -114,7 +114,7 @@ describe("the monitor form's kinds", () => {
     expect(parsed.error?.issues.map((i) => i.path.join("."))).toEqual(["port"]);
   });
 
-  it("sends empty send/expect/servername/ca as typed (an update clears them) and leaves out an empty resolver", () => {
+  it("sends empty send/expect/servername/ca/resolver as typed (an update clears them)", () => {
     const tcp = toInput({
       ...draftOf("tcp"),
       tcp: { host: "h.example", port: "1", send: "", expect: "" },
@@ -125,7 +125,9 @@ describe("the monitor form's kinds", () => {
     expect(tls).toMatchObject({ servername: "", ca: "" });
     expect(CreateMonitorInput.safeParse(tls).success).toBe(true);
     const dns = draftOf("dns");
-    expect(toInput({ ...dns, dns: { ...dns.dns, resolver: "  " } })).not.toHaveProperty("resolver");
+    const cleared = toInput({ ...dns, dns: { ...dns.dns, resolver: "  " } });
+    expect(cleared).toMatchObject({ resolver: "" });
+    expect(CreateMonitorInput.safeParse(cleared).success).toBe(true);
   });
 
   it.each(MONITOR_TYPES)("%s: a saved monitor reads back into the same body", (type) => {

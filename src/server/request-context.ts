@@ -16,6 +16,11 @@ declare module "fastify" {
     public?: boolean;
     /** The path holds a secret (an invitation link's token): the request log shows the route instead. */
     secretPath?: boolean;
+    /**
+     * The route answers a page or plain text rather than JSON (the ping and acknowledge links):
+     * its responses other than problems are documented under this media type.
+     */
+    mediaType?: "text/html" | "text/plain";
   }
 }
 

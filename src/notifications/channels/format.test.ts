@@ -51,6 +51,17 @@ describe("notification text", () => {
     ]);
   });
 
+  it("names a target that is not a URL as the target (tcp, dns, tls, heartbeat monitors)", () => {
+    const tcp = {
+      ...down,
+      monitor: { ...down.monitor, type: "tcp", url: "tcp://db.internal:5432" },
+    };
+    expect(notificationDetails(tcp).at(-1)).toEqual({
+      label: "Target",
+      value: "tcp://db.internal:5432",
+    });
+  });
+
   it("masks secret URLs to their origin and last 4 characters", () => {
     expect(maskUrl("https://hooks.slack.com/services/T000/B000/abcdWXYZ")).toBe(
       "https://hooks.slack.com/…/WXYZ",

@@ -109,7 +109,8 @@ function monitorDetails(notification: MonitorNotification): DetailLine[] {
     add("Down since", formatTime(incident.startedAt));
     add("Recovered", incident.resolvedAt && formatTime(incident.resolvedAt));
   }
-  add("URL", monitor.url);
+  // The monitor's target line: a URL for api and flow checks, `tcp://…`, `dns A …` for the others.
+  add(/^https?:\/\//i.test(monitor.url) ? "URL" : "Target", monitor.url);
   return lines;
 }
 

@@ -88,6 +88,14 @@ const withProblems: SwaggerTransform = (input) => {
       description: ERROR_DESCRIPTIONS[Number(status)] ?? "Error",
       content: { "application/problem+json": { schema: documented[status] } },
     };
+  const mediaType = route.config?.mediaType;
+  if (mediaType)
+    for (const [status, schema] of Object.entries(documented))
+      if (!problems.includes(status))
+        documented[status] = {
+          description: (schema as { description?: string }).description ?? "Response",
+          content: { [mediaType]: { schema } },
+        };
   return transformed;
 };
 

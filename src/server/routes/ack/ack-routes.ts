@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { anonymousCtx } from "../../../context.js";
-import { Problem } from "../../../contracts/pagination.js";
 import {
   type AckLinkState,
   acknowledgeByLink,
@@ -27,7 +26,7 @@ const html = z.string().describe("A small HTML page (no script)");
 const responses = {
   200: html,
   404: html.describe("The same page for an unknown, used or expired link"),
-  429: Problem.or(html),
+  429: html.describe("Too many requests: try again after Retry-After seconds"),
 };
 
 /**
@@ -89,7 +88,7 @@ export const ackRoutes =
     app.route({
       method: "GET",
       url: "/ack/:token",
-      config: { secretPath: true },
+      config: { secretPath: true, mediaType: "text/html" },
       schema: {
         tags,
         summary:
@@ -106,7 +105,7 @@ export const ackRoutes =
     app.route({
       method: "POST",
       url: "/ack/:token",
-      config: { secretPath: true },
+      config: { secretPath: true, mediaType: "text/html" },
       schema: {
         tags,
         summary:

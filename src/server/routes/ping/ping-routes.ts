@@ -122,7 +122,7 @@ export const pingRoutes =
       app.route({
         method: ["GET", "POST"],
         url,
-        config: { secretPath: true },
+        config: { secretPath: true, mediaType: "text/plain" },
         schema: { tags, summary: route.summary, params, response: responses },
         handler: async (request, reply) => {
           const { token, code } = request.params as { token: string; code?: string };

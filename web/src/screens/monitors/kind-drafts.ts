@@ -115,7 +115,8 @@ export const KIND_DRAFTS: Record<MonitorType, KindDraft> = {
       frequency,
       domain: dns.domain.trim(),
       recordType: dns.recordType,
-      ...(dns.resolver.trim() === "" ? {} : { resolver: dns.resolver.trim() }),
+      // Empty is sent too: on an edit it clears a resolver set before (the system's is asked).
+      resolver: dns.resolver.trim(),
       // The pairing of type and operator is the server's to check: it names a bad one.
       assertions: dns.assertions.map(
         ({ type, operator, value }) => ({ type, operator, value }) as DnsAssertionInput,
