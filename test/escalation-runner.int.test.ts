@@ -151,6 +151,34 @@ describe("escalation runner on SQLite", () => {
     expect((await f.timeline(id)).at(-1)).toBe("escalation stopped: resolved");
   });
 
+  it("lets steps go by unsent while the incident's monitor is paused, and sends again once resumed", async () => {
+    const f = await escalationFixture(store);
+    const { a, b, c } = f.channels;
+    const id = await f.open([
+      { delayMinutes: 0, channelIds: [a] },
+      { delayMinutes: 5, channelIds: [b] },
+      { delayMinutes: 5, channelIds: [c] },
+    ]);
+    const monitorId = (await store.repos.incidents.findById(id))?.sourceId ?? "";
+    await store.repos.monitors.setStatus(monitorId, "paused", f.iso(0), { clearStreak: false });
+    expect(await runEscalations(f.deps)).toMatchObject({ steps: 1, deliveries: 0 });
+    f.at(5);
+    expect(await runEscalations(f.deps)).toMatchObject({ steps: 1, deliveries: 0 });
+    expect(await f.sent(id)).toEqual([]);
+    // The incident stays open while paused; once resumed, the next step is sent.
+    await store.repos.monitors.setStatus(monitorId, "active", f.iso(6), { clearStreak: true });
+    f.at(10);
+    expect(await runEscalations(f.deps)).toMatchObject({ steps: 1, deliveries: 1, completed: 1 });
+    expect(await f.sent(id)).toEqual([{ channelId: c, step: "3/1", ack: true }]);
+    expect(await f.timeline(id)).toEqual([
+      expect.stringMatching(/^escalation step 1 of 3 — .* not sent: the monitor is paused$/),
+      expect.stringMatching(/^escalation step 2 of 3 — .* not sent: the monitor is paused$/),
+      expect.stringMatching(/^escalated to step 3 of 3 — .*queued for 1 channel\(s\)$/),
+    ]);
+    const paused = (await store.repos.incidents.listEvents([id], ["escalated"]))[0];
+    expect(paused?.data).toMatchObject({ step: 1, channelIds: [], paused: true });
+  });
+
   it("skips a step's channels deleted since, and takes a dead worker's claim back", async () => {
     const f = await escalationFixture(store);
     const { a, b } = f.channels;

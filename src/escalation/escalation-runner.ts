@@ -113,6 +113,25 @@ async function ruleMuted(tx: MetaAccess, ruleId: string | null, at: string): Pro
   return rule.mutedUntil === null || rule.mutedUntil > at;
 }
 
+/** Whether the monitor that opened an incident is paused (a paused monitor notifies no one). */
+async function monitorPaused(tx: MetaAccess, monitorId: string | null): Promise<boolean> {
+  const monitor = monitorId ? await tx.repos.monitors.findById(monitorId) : undefined;
+  return monitor?.status === "paused";
+}
+
+/** Why a step goes by unsent: its alert rule is muted or its monitor paused; null otherwise. */
+async function silencedBy(
+  tx: MetaAccess,
+  incident: { source: string; sourceId: string | null },
+  at: string,
+): Promise<string | null> {
+  if (incident.source === "alert" && (await ruleMuted(tx, incident.sourceId, at)))
+    return "the alert rule is muted";
+  if (incident.source === "monitor" && (await monitorPaused(tx, incident.sourceId)))
+    return "the monitor is paused";
+  return null;
+}
+
 /** Where the escalation goes after sending step `step` of round `round`. */
 export function nextPosition(
   escalation: Pick<IncidentEscalationRecord, "policy" | "step" | "round">,
@@ -161,9 +180,10 @@ async function sendStep(
   const known = new Set(
     (await tx.repos.notificationChannels.listByProject(incident.projectId)).map((c) => c.id),
   );
-  // A muted alert rule notifies no one: its steps go by unsent (and the timeline says so).
-  const muted = incident.source === "alert" && (await ruleMuted(tx, incident.sourceId, at));
-  const channelIds = muted ? [] : (step?.channelIds ?? []).filter((id) => known.has(id));
+  // A muted alert rule or a paused monitor notifies no one: its steps go by unsent (and the
+  // timeline says why), the escalation still moving on.
+  const silenced = await silencedBy(tx, incident, at);
+  const channelIds = silenced ? [] : (step?.channelIds ?? []).filter((id) => known.has(id));
   const where: EscalationStep = {
     policyId: escalation.policyId,
     policyName: policy.name,
@@ -206,11 +226,19 @@ async function sendStep(
       type: "escalated",
       at,
       actor: SYSTEM,
-      message: muted
-        ? `escalation ${which} not sent: the alert rule is muted`
+      message: silenced
+        ? `escalation ${which} not sent: ${silenced}`
         : `escalated to ${which}: ${problem.event} queued for ${channelIds.length} channel(s)` +
           (missing > 0 ? `; ${missing} deleted channel(s) skipped` : ""),
-      data: { ...where, channelIds, ...(muted ? { muted: true } : {}) },
+      data: {
+        ...where,
+        channelIds,
+        ...(silenced === null
+          ? {}
+          : incident.source === "alert"
+            ? { muted: true }
+            : { paused: true }),
+      },
     },
   ]);
   return { kind: "sent", deliveries: deliveries.length, completed: change.status === "completed" };
