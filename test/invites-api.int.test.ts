@@ -16,7 +16,7 @@ interface Invite {
   expiresAt: string;
 }
 interface CreatedInvite extends Invite {
-  link: string;
+  link: string | null;
   emailed: boolean;
   emailError: string | null;
 }
@@ -42,8 +42,19 @@ describe("member invitations: sending, listing, revoking", () => {
     status: response.status,
     body: (response.status === 204 ? null : await response.json()) as T,
   });
-  const invite = (session: Session, body: unknown, orgId?: string) =>
-    session.post(path(orgId), body).then((r) => json<CreatedInvite & Problem>(r));
+  /** Invites; an emailed invitation's link (not in the answer) is read from its email. */
+  const invite = async (session: Session, body: unknown, orgId?: string) => {
+    const to = (body as { email?: string }).email?.trim().toLowerCase() ?? "";
+    const before = sink.to(to).length;
+    const created = await session
+      .post(path(orgId), body)
+      .then((r) => json<CreatedInvite & Problem>(r));
+    if (created.status !== 201 || !created.body.emailed) return { ...created, emailedLink: "" };
+    expect(created.body.link).toBeNull();
+    await sink.waitFor(() => sink.to(to).length > before);
+    const [link = ""] = linksIn(sink.to(to)[before] ?? sink.to(to)[0]!);
+    return { ...created, emailedLink: link };
+  };
   const pending = async (session: Session = roles.owner) =>
     (await json<{ data: Invite[] }>(await session.get(path()))).body.data;
   const preview = (token: string) =>
@@ -72,7 +83,7 @@ describe("member invitations: sending, listing, revoking", () => {
     dir.remove();
   });
 
-  it("emails the invitation with its single-use link, and returns the link once", async () => {
+  it("emails the invitation with its single-use link, and keeps the link out of the answer", async () => {
     const before = Date.now();
     const created = await invite(roles.owner, { email: " Dana@Example.com ", role: "member" });
     expect(created.status).toBe(201);
@@ -86,7 +97,7 @@ describe("member invitations: sending, listing, revoking", () => {
       emailError: null,
     });
     // Absolute (where the server listens, without VIGIL_PUBLIC_URL); valid for 7 days.
-    expect(created.body.link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/invite\/[0-9A-Za-z]{43}$/);
+    expect(created.emailedLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/invite\/[0-9A-Za-z]{43}$/);
     const ttl = Date.parse(created.body.expiresAt) - Date.parse(created.body.createdAt);
     expect(ttl).toBe(7 * DAY_MS);
     expect(Date.parse(created.body.createdAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -96,10 +107,10 @@ describe("member invitations: sending, listing, revoking", () => {
     expect(mail.subject).toBe("owner invited you to Default on Vigil");
     expect(mail.text).toContain("as a member");
     expect(mail.html).toContain("Accept the invitation");
-    expect(linksIn(mail)).toEqual([created.body.link]);
+    expect(linksIn(mail)).toEqual([created.emailedLink]);
 
     // Stored as its SHA-256 only; the list never shows the token or the link.
-    const token = tokenOf(created.body.link);
+    const token = tokenOf(created.emailedLink);
     const stored = await roles.service.deps.meta.repos.invites.findById(created.body.id);
     expect(stored?.tokenHash).toBe(sha256Hex(token));
     const list = await json<{ data: Invite[]; pagination: { total: number } }>(
@@ -187,10 +198,20 @@ describe("member invitations: sending, listing, revoking", () => {
     expect(second.status).toBe(201);
     const franks = (await pending()).filter((i) => i.email === "frank@example.com");
     expect(franks.map((i) => [i.id, i.role])).toEqual([[second.body.id, "member"]]);
-    const old = await preview(tokenOf(first.body.link));
+    const old = await preview(tokenOf(first.emailedLink));
     expect(old.status).toBe(404);
-    expect((await preview(tokenOf(second.body.link))).status).toBe(200);
+    expect((await preview(tokenOf(second.emailedLink))).status).toBe(200);
     expect(sink.to("frank@example.com")).toHaveLength(2);
+  });
+
+  it("does not let an admin replace (so revoke) an owner's invitation by inviting the email again", async () => {
+    const owners = await invite(roles.owner, { email: "olga@example.com", role: "owner" });
+    expect(owners.status).toBe(201);
+    const replaced = await invite(admin, { email: "olga@example.com", role: "viewer" });
+    expect(replaced.status).toBe(403);
+    const olgas = (await pending()).filter((i) => i.email === "olga@example.com");
+    expect(olgas.map((i) => [i.id, i.role])).toEqual([[owners.body.id, "owner"]]);
+    expect((await preview(tokenOf(owners.emailedLink))).status).toBe(200);
   });
 
   it("revokes an invitation: gone from the list, its link opens nothing, twice is 404", async () => {
@@ -199,7 +220,7 @@ describe("member invitations: sending, listing, revoking", () => {
     expect(revoked.status).toBe(204);
     await revoked.arrayBuffer();
     expect((await pending()).map((i) => i.email)).not.toContain("gina@example.com");
-    const link = await preview(tokenOf(created.body.link));
+    const link = await preview(tokenOf(created.emailedLink));
     expect(link.status).toBe(404);
     const again = await json<Problem>(await admin.delete(`${path()}/${created.body.id}`));
     expect(again.status).toBe(404);

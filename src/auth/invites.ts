@@ -57,13 +57,18 @@ const rank = (role: MemberRole): number => MEMBER_ROLES.indexOf(role);
  */
 async function requireInviter(ctx: Ctx, orgId: string, role?: MemberRole) {
   const org = await requireOrg({ ctx, orgId, access: "manage" });
+  if (role) refuseRoleAbove(ctx, orgId, role);
+  return org;
+}
+
+/** An inviter may invite, revoke or replace invitations up to their own role only. */
+function refuseRoleAbove(ctx: Ctx, orgId: string, role: MemberRole): void {
   const { actor } = ctx;
   const own = actor.kind === "user" ? actor.memberships.find((m) => m.orgId === orgId)?.role : "";
-  if (own && role && rank(role) < rank(own))
+  if (own && rank(role) < rank(own))
     throw new ForbiddenError(
       `Your role '${own}' cannot invite or revoke ${role}s; only owners can`,
     );
-  return org;
 }
 
 const toView = (invite: InviteRecord, inviter: PendingInvite["inviter"]): InviteView => ({
@@ -104,6 +109,11 @@ export async function createInvite({
       throw new ConflictError(`${email} is already a member of ${org.name}`, [
         { field: "email", message: "is already a member of this organization" },
       ]);
+    // Replacing a pending invitation revokes it: only for a role the inviter may revoke.
+    const replaced = (await repos.invites.listPending(orgId, now.toISOString())).find(
+      (pending) => pending.email === email,
+    );
+    if (replaced) refuseRoleAbove(ctx, orgId, replaced.role);
     await repos.invites.revokePendingFor(orgId, email, now.toISOString());
     return repos.invites.insert({
       id: deps.newId("inv"),
@@ -138,7 +148,10 @@ export async function createInvite({
     );
   }
   const invitedBy = inviter ? { name: inviter.name, email: inviter.email } : null;
-  return { ...toView(invite, invitedBy), link, emailed: emailError === null, emailError };
+  // An emailed link goes to the invitee only: the inviter opening it could accept as them and
+  // hold an account for an address they do not own. Not emailed, it is the inviter's to share.
+  const emailed = emailError === null;
+  return { ...toView(invite, invitedBy), link: emailed ? null : link, emailed, emailError };
 }
 
 /** The organization's pending invitations, newest first (owners and admins). */

@@ -41,7 +41,10 @@ export type InviteView = z.infer<typeof InviteView>;
 export const CreatedInvite = InviteView.extend({
   link: z
     .string()
-    .describe("The single-use invitation link (absolute); shown in this response only"),
+    .nullable()
+    .describe(
+      "The single-use invitation link (absolute), in this response only and only when it was not emailed: an emailed link reaches only the invitee, so nobody else can accept as them",
+    ),
   emailed: z.boolean().describe("True when the server's SMTP server accepted the invitation email"),
   emailError: z
     .string()

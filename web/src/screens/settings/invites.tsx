@@ -125,15 +125,17 @@ function InviteLink({ invite, onDismiss }: { invite: CreatedInvite; onDismiss: (
           : `Invitation for ${invite.email} created — not emailed`}
       </strong>
       <p>
-        {invite.emailed
-          ? "The link is also here, to send another way."
-          : `${invite.emailError ?? "It was not emailed"}. Copy the link and send it to them.`}{" "}
-        It works once, until it expires; it is shown <b>only this once</b>.
+        {invite.link === null
+          ? "Only they receive the link, so only they can accept. It works once, until it expires."
+          : `${invite.emailError ?? "It was not emailed"}. Copy the link and send it to them. It works once, until it expires; it is shown `}
+        {invite.link !== null && <b>only this once</b>}
       </p>
-      <div className="secret-row">
-        <code className="secret-value">{invite.link}</code>
-        <CopyButton text={invite.link} label="Copy link" />
-      </div>
+      {invite.link !== null && (
+        <div className="secret-row">
+          <code className="secret-value">{invite.link}</code>
+          <CopyButton text={invite.link} label="Copy link" />
+        </div>
+      )}
       <button type="button" className="button small" onClick={onDismiss}>
         Done
       </button>
