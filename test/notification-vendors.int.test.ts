@@ -334,4 +334,55 @@ describe("vendor failures", () => {
     expect(response.status).toBe(200);
     expect(await runTest(channel.id)).toMatchObject({ ok: true });
   });
+
+  it("asks for the secret again when an edit changes where the channel sends", async () => {
+    const channel = await create({
+      name: "og move",
+      type: "opsgenie",
+      settings: { apiKey: OPSGENIE_KEY, apiUrl: opsgenie.current().url },
+    });
+    const path = `${base()}/${channel.id}`;
+    const before = await read<{ settings: unknown }>(await owner.get(path));
+    for (const settings of [{ apiUrl: "https://attacker.example" }, { region: "eu" }]) {
+      const refused = await h.patch(owner.cookie, path, { settings });
+      expect(refused.status).toBe(400);
+      const problem = await read<{ errors: { field: string; message: string }[] }>(refused);
+      expect(problem.errors).toEqual([
+        {
+          field: "settings.apiKey",
+          message: "give the secret again when changing where the channel sends",
+        },
+      ]);
+    }
+    const tg = await create({
+      name: "tg move",
+      type: "telegram",
+      settings: { botToken: BOT_TOKEN, chatId: CHAT_ID, apiUrl: telegram.current().url },
+    });
+    const tgRefused = await h.patch(owner.cookie, `${base()}/${tg.id}`, {
+      settings: { apiUrl: "https://attacker.example" },
+    });
+    expect(tgRefused.status).toBe(400);
+    expect((await read<{ errors: { field: string }[] }>(tgRefused)).errors).toEqual([
+      expect.objectContaining({ field: "settings.botToken" }),
+    ]);
+    expect(await read<{ settings: unknown }>(await owner.get(path))).toEqual(before);
+    expect(await runTest(channel.id)).toMatchObject({ ok: true });
+
+    // Only the name, or an unchanged apiUrl, keeps the stored secret.
+    const renamed = await h.patch(owner.cookie, path, {
+      name: "og renamed",
+      settings: { apiUrl: opsgenie.current().url, region: "us" },
+    });
+    expect(renamed.status).toBe(200);
+    const moved = await h.patch(owner.cookie, path, {
+      settings: { apiUrl: `${opsgenie.current().url}/`, apiKey: OPSGENIE_KEY },
+    });
+    expect(moved.status).toBe(200);
+    expect(await read<{ settings: { apiUrl: string } }>(moved)).toMatchObject({
+      name: "og renamed",
+      settings: { apiUrl: `${opsgenie.current().url}/` },
+    });
+    expect(await runTest(channel.id)).toMatchObject({ ok: true });
+  });
 });

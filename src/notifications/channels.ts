@@ -25,6 +25,7 @@ import {
   loadChannelSettings,
   parseChannelSettings,
   requirePublicUrls,
+  requireSecretsForNewDestination,
   sealSecret,
   sendThroughChannel,
 } from "./channels/registry.js";
@@ -141,7 +142,10 @@ export async function getChannel({ ctx, projectId, channelId }: ChannelArgs): Pr
   );
 }
 
-/** Changes name and settings (merged over the current ones, so secrets need not be resent); the type is fixed. */
+/**
+ * Changes name and settings (merged over the current ones, so secrets need not be resent, except
+ * when the edit changes where the channel sends); the type is fixed.
+ */
 export async function updateChannel({
   ctx,
   projectId,
@@ -167,6 +171,7 @@ export async function updateChannel({
       current = existing.config;
     }
     const split = parseChannelSettings(spec, { ...current, ...change.settings });
+    requireSecretsForNewDestination(spec, current, change.settings, split);
     requirePublicUrls(spec, split, ctx.deps.channels.channelDeps);
     config = split.config;
     secret = sealSecret(ctx.deps.channels.secretBox, split.secret);

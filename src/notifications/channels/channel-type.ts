@@ -73,6 +73,11 @@ export interface ChannelTypeSpec<
   secret: S;
   /** Settings holding a URL the server sends to: refused at save time when certainly private. */
   urlSettings?: readonly string[];
+  /**
+   * Settings besides `urlSettings` that choose where the server sends, e.g. a region. An edit that
+   * changes one of either must give every secret setting again (requireSecretsForNewDestination).
+   */
+  destinationSettings?: readonly string[];
   /** Why channels of this type cannot be created on this server, if they cannot. */
   unavailable?(deps: ChannelDeps): string | undefined;
   /** The settings as the API shows them: secrets masked. */

@@ -68,6 +68,7 @@ export const opsgenieChannel = defineChannelType({
   description:
     "Creates an Opsgenie alert per outage or alert fire (Alert API, alias = the problem) and closes it when it ends.",
   urlSettings: ["apiUrl"],
+  destinationSettings: ["region"],
   config: z
     .object({
       region: z.enum(["us", "eu"], { error: "must be us or eu" }).default("us").meta({

@@ -81,6 +81,7 @@ export const pagerDutyChannel = defineChannelType({
   description:
     "Triggers a PagerDuty alert per outage or alert fire (Events API v2) and resolves it when it ends.",
   urlSettings: ["apiUrl"],
+  destinationSettings: ["region"],
   config: z
     .object({
       region: z

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import type { ChannelType } from "../../contracts/channels.js";
 import { InvalidInputError } from "../../lib/domain-errors.js";
@@ -94,6 +95,35 @@ export function requirePublicUrls(
     const message = privateTargetMessage(host, "VIGIL_MONITORS_ALLOW_PRIVATE_TARGETS");
     return [{ field: `settings.${key}`, message }];
   });
+  if (issues.length > 0) throw InvalidInputError.forIssues(issues);
+}
+
+/**
+ * Refuses an edit that changes where a channel sends (a URL or destination setting of its type)
+ * without giving every secret setting again, naming each missing `settings.<secret>`: otherwise
+ * whoever may edit a channel could point it elsewhere and have its stored secret sent there.
+ * `current` are the settings before the edit, `given` the edit's settings, `next` the result.
+ */
+export function requireSecretsForNewDestination(
+  spec: ChannelTypeSpec,
+  current: Record<string, unknown>,
+  given: Record<string, unknown>,
+  next: SplitSettings,
+): void {
+  const secrets = secretKeys(spec);
+  if (secrets.length === 0) return;
+  const after: Record<string, unknown> = { ...next.config, ...next.secret };
+  const destination = [...(spec.urlSettings ?? []), ...(spec.destinationSettings ?? [])];
+  const moved = destination.some(
+    (key) => given[key] !== undefined && !isDeepStrictEqual(after[key], current[key]),
+  );
+  if (!moved) return;
+  const issues = secrets
+    .filter((key) => given[key] === undefined)
+    .map((key) => ({
+      field: `settings.${key}`,
+      message: "give the secret again when changing where the channel sends",
+    }));
   if (issues.length > 0) throw InvalidInputError.forIssues(issues);
 }
 
