@@ -5,10 +5,12 @@ import { ENGINES, useSubscribersBench } from "./helpers/status-page-subscribers.
 /**
  * Email subscribers of a status page end to end through SMTP: the no-script form, double opt-in,
  * announcements of incidents (created, update, resolved) and maintenance, component scope,
- * one-click unsubscribe, the same answer whoever subscribed, validation and rate limits.
+ * one-click unsubscribe, the same answer whoever subscribed, validation and rate limits, link
+ * tokens kept out of the log, replaced confirmations not sent.
  */
 describe.each(ENGINES)("status page email subscribers on %s", (engine) => {
-  const t = useSubscribersBench(engine);
+  // One proxy hop is trusted, so a test may sign up from other client addresses (X-Forwarded-For).
+  const t = useSubscribersBench(engine, { VIGIL_TRUST_PROXY: "1" });
   const counts = async () =>
     (await (await t.owner.get(`${t.pageApi}/subscribers/counts`)).json()) as SubscriberCountsView;
   const incidents = () => `/api/projects/${t.projectId}/incidents`;
@@ -95,6 +97,13 @@ describe.each(ENGINES)("status page email subscribers on %s", (engine) => {
     expect(await gone.text()).toContain("You are unsubscribed");
     expect((await counts()).confirmedEmail).toBe(0);
     expect((await fetch(unsubscribeUrl)).status).toBe(404);
+
+    // The links' tokens are never written to the log: it shows their routes.
+    const logs = t.service.logs.join("\n");
+    for (const link of [confirmUrl, unsubscribeUrl])
+      expect(logs).not.toContain(link.slice(link.lastIndexOf("/") + 1));
+    expect(logs).toContain('"url":"/status/:slug/subscribe/confirm/:token"');
+    expect(logs).toContain('"url":"/status/:slug/unsubscribe/:token"');
   });
 
   it("answers the same whether or not the address subscribed, and never sends twice to a confirmed one", async () => {
@@ -178,9 +187,7 @@ describe.each(ENGINES)("status page email subscribers on %s", (engine) => {
     await t.subscribeForm([["email", "late@example.com"]]);
     const url = t.link(await t.mail("late@example.com", /^Confirm/), "/subscribe/confirm/");
     const repo = t.service.deps.meta.repos.statusPageSubscribers;
-    const pending = (await repo.list(t.page.page.id, { limit: 100, offset: 0 })).rows.find(
-      (s) => s.address === "late@example.com",
-    );
+    const pending = await repo.findByAddress(t.page.page.id, "late@example.com");
     expect(pending?.status).toBe("pending");
     // Two days on, the sweep drops the request; its link then reads like any unknown one.
     const later = new Date(Date.now() + 49 * 3_600_000).toISOString();
@@ -191,6 +198,89 @@ describe.each(ENGINES)("status page email subscribers on %s", (engine) => {
     expect(expired.status).toBe(404);
     expect(unknown.status).toBe(404);
     expect(await expired.text()).toBe(await unknown.text());
+  });
+
+  /** Posts the Subscribe form as the client at `from` (through the trusted proxy hop). */
+  const subscribeFrom = (from: string, fields: [string, string][], slug = "acme") =>
+    t.service.fetch(`/status/${slug}/subscribe`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-forwarded-for": from,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  it("junk posts do not use up the page's sign-ups; an IPv6 client counts by its /64", async () => {
+    // 210 invalid posts (past the page's 200 an hour), 10 from each of 21 networks.
+    for (let network = 0; network < 21; network++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          subscribeFrom(`2001:db8:${network}::${i + 1}`, [["email", "not-an-address"]]),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(400));
+    }
+    const real = await subscribeFrom("2001:db8:100::1", [["email", "real@example.com"]]);
+    expect(real.status).toBe(200);
+    await t.mail("real@example.com", /^Confirm/);
+
+    // Twenty addresses of one /64 are one client: the next post from it is refused.
+    for (let i = 1; i <= 20; i++)
+      expect((await subscribeFrom(`2001:db8:200::${i}`, [["email", "x"]])).status).toBe(400);
+    const refused = await subscribeFrom("2001:db8:200::ffff", [["email", "late@example.org"]]);
+    expect(refused.status).toBe(429);
+  });
+
+  it("limits confirmation emails per address and page: another page still emails it", async () => {
+    const created = await t.owner.post(`/api/orgs/${t.orgId}/status-pages`, {
+      slug: "beta",
+      title: "Beta status",
+    });
+    expect(created.status).toBe(201);
+    // Four sign-ups on Acme: past the third, Acme sends that address nothing more this hour.
+    for (let i = 0; i < 4; i++)
+      expect((await subscribeFrom("198.51.100.7", [["email", "both@example.com"]])).status).toBe(
+        200,
+      );
+    const beta = await subscribeFrom("198.51.100.7", [["email", "both@example.com"]], "beta");
+    expect(beta.status).toBe(200);
+    await t.mail("both@example.com", /^Confirm your subscription to Beta status$/);
+    // Acme sent the third's link (the first two's may have been replaced before being sent).
+    await t.mail("both@example.com", /^Confirm your subscription to Acme status$/);
+    const acme = t.sink.to("both@example.com").filter((m) => /to Acme status$/.test(m.subject));
+    expect(acme.length).toBeLessThanOrEqual(3);
+  });
+
+  it("a confirmation replaced by a later sign-up is not sent with its dead link", async () => {
+    const worker = t.service.deps.statusPages.subscribers;
+    // Stopped, so both sign-ups are queued before either is sent.
+    await worker.stop();
+    try {
+      for (let i = 0; i < 2; i++)
+        expect((await subscribeFrom("198.51.100.8", [["email", "redo@example.com"]])).status).toBe(
+          200,
+        );
+      await t.work();
+    } finally {
+      worker.start();
+    }
+    const mail = await t.mail("redo@example.com", /^Confirm/);
+    const confirmUrl = t.link(mail, "/subscribe/confirm/");
+    const subscriber = await t.service.deps.meta.repos.statusPageSubscribers.findByAddress(
+      t.page.page.id,
+      "redo@example.com",
+    );
+    const outbox = await t.service.deps.meta.repos.statusPageNotifications.listBySubscriber(
+      subscriber?.id ?? "",
+    );
+    // Both are done (the first skipped, not failed); one email went, with the live link.
+    expect(outbox.map((m) => [m.event, m.status])).toEqual([
+      ["subscription.confirm", "sent"],
+      ["subscription.confirm", "sent"],
+    ]);
+    expect(t.sink.to("redo@example.com").filter((m) => /^Confirm/.test(m.subject))).toHaveLength(1);
+    expect((await fetch(confirmUrl, { method: "POST" })).status).toBe(200);
   });
 
   it("rate limits sign-ups per client address (429 with Retry-After, as a page for the form)", async () => {

@@ -16,7 +16,7 @@ import {
   type MessagePage,
   type StoredAnnouncement,
 } from "./subscribers-messages.js";
-import { openToken, subscriptionPaths } from "./subscribers-tokens.js";
+import { openToken, subscriptionPaths, tokenHash } from "./subscribers-tokens.js";
 
 // Sends the subscribers' outbox: claim what is due, send it (email through the server's mailer,
 // webhooks signed like Vigil's own through the SSRF-guarded agent), record the outcome with its
@@ -63,10 +63,10 @@ async function sendEmail(
   if (row.event === "subscription.confirm") {
     // Confirmed meanwhile (an earlier link was used): nothing to send.
     if (subscriber.status !== "pending") return;
-    const { token } = row.payload as { token: string };
-    const confirmUrl = deps.appUrl.link(
-      subscriptionPaths.confirm(page.slug, openToken(deps.secretBox, token)),
-    );
+    const token = openToken(deps.secretBox, (row.payload as { token: string }).token);
+    // Replaced by a later sign-up, whose own email carries the live link: this one is dead.
+    if (tokenHash(token) !== subscriber.confirmTokenHash) return;
+    const confirmUrl = deps.appUrl.link(subscriptionPaths.confirm(page.slug, token));
     await deps.mailer.send(confirmationEmail(page, confirmUrl, subscriber.address));
     return;
   }

@@ -45,56 +45,77 @@ async function pageBySlug(ctx: PublicCtx, slug: string): Promise<StatusPageRecor
 /** The page of a public route, for the HTML answers (404 when there is none). */
 export const publicPage = (ctx: PublicCtx, slug: string) => pageBySlug(ctx, slug);
 
+/** The limits a sign-up is held to, counted by the caller (the route's rate-limit counters). */
+export interface SignUpLimits {
+  /**
+   * Counts one sign-up against the page's budget, throwing rate_limited past it. Only a valid
+   * sign-up reaches it, whatever the address's state, so the answer tells nothing of that state.
+   */
+  takePage(pageId: string): Promise<void>;
+  /** Gives back what takePage counted: the sign-up stored nothing (nothing was emailed). */
+  refundPage(pageId: string): Promise<void>;
+  /** Whether this address may be emailed now for this page (its own limit). */
+  mayEmail(pageId: string, address: string): Promise<boolean>;
+}
+
 /**
  * An email sign-up. A new address is stored pending with a confirmation emailed (valid for 48 h);
- * a pending one gets a new link; a confirmed one nothing. `mayEmail` says whether this address may
- * be emailed now (its own rate limit): when not, nothing is sent, and the answer is the same.
+ * a pending one gets a new link; a confirmed one nothing. The page's budget is counted only for
+ * a valid sign-up that stores or renews a pending one; when `mayEmail` says no, nothing is sent,
+ * and the answer is the same.
  */
 export async function subscribeByEmail({
   ctx,
   slug,
   input,
-  mayEmail,
+  limits,
 }: {
   ctx: PublicCtx;
   slug: string;
   input: unknown;
-  mayEmail(address: string): Promise<boolean>;
+  limits: SignUpLimits;
 }): Promise<{ message: string }> {
   const page = await pageBySlug(ctx, slug);
   if (!ctx.deps.subscribers.emailAvailable)
     throw new UnavailableError("This status page does not offer email subscriptions");
   const parsed = parseInput(PublicSubscribeInput, input);
   const componentIds = await requirePageComponents(ctx.deps.meta, page.id, parsed.componentIds);
-  if (!(await mayEmail(parsed.email))) return { message: SUBSCRIBE_ANSWER };
-  const queued = await ctx.deps.meta.transaction(async (tx) => {
-    const repo = tx.repos.statusPageSubscribers;
-    const existing = await repo.findByAddress(page.id, parsed.email);
-    if (existing?.status === "confirmed") return false;
-    if (existing) {
-      const confirm = newToken();
-      const renewed = await repo.renewPending(existing.id, {
-        confirmTokenHash: confirm.hash,
-        confirmExpiresAt: confirmExpiry(ctx.deps.clock.now()),
+  await limits.takePage(page.id);
+  let queued = false;
+  try {
+    if (!(await limits.mayEmail(page.id, parsed.email))) return { message: SUBSCRIBE_ANSWER };
+    queued = await ctx.deps.meta.transaction(async (tx) => {
+      const repo = tx.repos.statusPageSubscribers;
+      const existing = await repo.findByAddress(page.id, parsed.email);
+      if (existing?.status === "confirmed") return false;
+      if (existing) {
+        const confirm = newToken();
+        const renewed = await repo.renewPending(existing.id, {
+          confirmTokenHash: confirm.hash,
+          confirmExpiresAt: confirmExpiry(ctx.deps.clock.now()),
+          componentIds,
+          at: nowIso(ctx.deps),
+        });
+        if (renewed) await enqueueConfirmation(tx, ctx.deps, existing, confirm.token);
+        return renewed;
+      }
+      const made = newSubscriber(ctx.deps, {
+        pageId: page.id,
+        kind: "email",
+        address: parsed.email,
         componentIds,
-        at: nowIso(ctx.deps),
+        createdBy: null,
       });
-      if (renewed) await enqueueConfirmation(tx, ctx.deps, existing, confirm.token);
-      return renewed;
-    }
-    const made = newSubscriber(ctx.deps, {
-      pageId: page.id,
-      kind: "email",
-      address: parsed.email,
-      componentIds,
-      createdBy: null,
+      await repo.insert(made.record);
+      await repo.ensureCursor(page.id, made.record.createdAt);
+      if (made.confirmToken)
+        await enqueueConfirmation(tx, ctx.deps, made.record, made.confirmToken);
+      return true;
     });
-    await repo.insert(made.record);
-    await repo.ensureCursor(page.id, made.record.createdAt);
-    if (made.confirmToken) await enqueueConfirmation(tx, ctx.deps, made.record, made.confirmToken);
-    return true;
-  });
-  if (queued) ctx.deps.subscribers.kick();
+  } finally {
+    if (!queued) await limits.refundPage(page.id);
+  }
+  ctx.deps.subscribers.kick();
   return { message: SUBSCRIBE_ANSWER };
 }
 

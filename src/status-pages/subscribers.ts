@@ -167,13 +167,14 @@ export async function listSubscribers({
   const { rows, total } = await ctx.deps.meta.repos.statusPageSubscribers.list(page.id, {
     limit: window.limit,
     offset: (window.page - 1) * window.limit,
+    at: nowIso(ctx.deps),
   });
   return { data: rows.map(toSubscriberView), pagination: pageInfo(window, total) };
 }
 
 export async function subscriberCounts({ ctx, ...ref }: PageRef): Promise<SubscriberCountsView> {
   const page = await findPage({ ctx, ...ref, access: "read" });
-  return ctx.deps.meta.repos.statusPageSubscribers.counts(page.id);
+  return ctx.deps.meta.repos.statusPageSubscribers.counts(page.id, nowIso(ctx.deps));
 }
 
 /**

@@ -5,8 +5,8 @@ import type { StatusPageSubscriberRecord } from "../../src/meta/repositories/sta
 
 /**
  * Status page subscribers: one address per page, single-use confirmation fenced on its expiry,
- * counts, the expiry sweep, the announcement cursor (fenced moves) and the outbox (claims,
- * fenced outcomes, cascades with the subscriber).
+ * counts and the list (without expired sign-ups), the expiry sweep, the announcement cursor
+ * (fenced moves) and the outbox (claims, fenced outcomes, cascades with the subscriber).
  */
 export function statusPageSubscriberStoreContract(getStore: () => MetaStore): void {
   const at = (minute: number) => new Date(Date.UTC(2026, 0, 4, 12, minute)).toISOString();
@@ -90,15 +90,23 @@ export function statusPageSubscriberStoreContract(getStore: () => MetaStore): vo
         at: at(12),
       }),
     ).toBe(false);
-    expect(await repo.counts("stp_subs")).toEqual({
+    expect(await repo.counts("stp_subs", at(12))).toEqual({
       confirmedEmail: 1,
       pendingEmail: 1,
       webhook: 1,
     });
     expect((await repo.confirmedOf("stp_subs")).map((s) => s.id)).toEqual(["sub_a", "sub_w"]);
-    const { rows, total } = await repo.list("stp_subs", { limit: 2, offset: 0 });
+    const { rows, total } = await repo.list("stp_subs", { limit: 2, offset: 0, at: at(12) });
     expect(total).toBe(3);
     expect(rows).toHaveLength(2);
+    // A sign-up past its expiry is neither counted nor listed, before the sweep drops it.
+    expect(await repo.counts("stp_subs", at(31))).toEqual({
+      confirmedEmail: 1,
+      pendingEmail: 0,
+      webhook: 1,
+    });
+    const later = await repo.list("stp_subs", { limit: 10, offset: 0, at: at(31) });
+    expect([later.total, later.rows.map((s) => s.id).sort()]).toEqual([2, ["sub_a", "sub_w"]]);
 
     expect(await repo.deleteExpired(at(20), 10)).toBe(0);
     expect(await repo.deleteExpired(at(40), 10)).toBe(1);

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { MetaSchema, StatusPageSubscriberRow } from "../schema.js";
 
 // A status page's subscribers (email with double opt-in, webhooks) and, per page, the cursor of
@@ -68,6 +68,10 @@ const toRecord = (row: StatusPageSubscriberRow): StatusPageSubscriberRecord => (
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+/** Confirmed, or pending with a confirmation still valid at `at` (the sweep drops the rest later). */
+const live = (at: string) => (eb: ExpressionBuilder<MetaSchema, "status_page_subscribers">) =>
+  eb.or([eb("status", "!=", "pending"), eb("confirm_expires_at", ">", at)]);
 
 export function createStatusPageSubscriberRepository(db: Kysely<MetaSchema>) {
   const find = async (
@@ -166,16 +170,17 @@ export function createStatusPageSubscriberRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-    /** A page's subscribers, newest first. */
+    /** A page's subscribers, newest first, without the sign-ups expired by `at`. */
     async list(
       pageId: string,
-      page: { limit: number; offset: number },
+      page: { limit: number; offset: number; at: string },
     ): Promise<{ rows: StatusPageSubscriberRecord[]; total: number }> {
       const [rows, total] = await Promise.all([
         db
           .selectFrom("status_page_subscribers")
           .selectAll()
           .where("page_id", "=", pageId)
+          .where(live(page.at))
           .orderBy("created_at", "desc")
           .orderBy("id", "desc")
           .limit(page.limit)
@@ -185,15 +190,18 @@ export function createStatusPageSubscriberRepository(db: Kysely<MetaSchema>) {
           .selectFrom("status_page_subscribers")
           .select((eb) => eb.fn.countAll<number>().as("n"))
           .where("page_id", "=", pageId)
+          .where(live(page.at))
           .executeTakeFirstOrThrow(),
       ]);
       return { rows: rows.map(toRecord), total: Number(total.n) };
     },
-    async counts(pageId: string): Promise<SubscriberCounts> {
+    /** A page's subscribers by kind and status; expired sign-ups (by `at`) are not counted. */
+    async counts(pageId: string, at: string): Promise<SubscriberCounts> {
       const rows = await db
         .selectFrom("status_page_subscribers")
         .select(["kind", "status", (eb) => eb.fn.countAll<number>().as("n")])
         .where("page_id", "=", pageId)
+        .where(live(at))
         .groupBy(["kind", "status"])
         .execute();
       const n = (kind: string, status?: string) =>

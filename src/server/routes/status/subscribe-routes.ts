@@ -6,6 +6,7 @@ import type { AppDeps } from "../../../composition/app-deps.js";
 import { Problem } from "../../../contracts/pagination.js";
 import { PublicSubscribeAnswer } from "../../../contracts/status-page-subscribers.js";
 import { Slug } from "../../../contracts/status-pages.js";
+import { addressBucket } from "../../../lib/client-address.js";
 import { DomainError } from "../../../lib/domain-errors.js";
 import {
   renderSubscribePage,
@@ -29,10 +30,14 @@ import type { RateLimitCounter } from "../../rate-limit-counter.js";
 // The public subscription routes of a status page (docs/status-page-subscribers.md): the
 // Subscribe form's POST (HTML for the form, JSON for scripts), and the confirmation and
 // unsubscribe links (GET shows a button, POST acts; RFC 8058 one-click POSTs land there too).
-// Rate limited per client address, per page and, silently, per email address.
+// Rate limited per client address (an IPv6 one by its /64), per page (valid sign-ups only) and,
+// silently, per email address and page.
 
 const HOUR_MS = 3_600_000;
-/** Sign-ups a client address may make in an hour, and a page may take in an hour. */
+/**
+ * Sign-up posts a client address may make in an hour, sign-ups a page may take in an hour,
+ * confirmations an address is sent per page in an hour, and link requests per address a minute.
+ */
 export const SUBSCRIBE_LIMITS = { perAddress: 20, perPage: 200, perEmail: 3, linksPerMinute: 60 };
 
 const tags = ["status"];
@@ -108,7 +113,7 @@ export const subscribeRoutes =
       if (current > max) throw rateLimitedError(max, ttl);
     }
     const linkLimit = (request: FastifyRequest) =>
-      take(`status-links:ip:${request.ip}`, SUBSCRIBE_LIMITS.linksPerMinute, 60_000);
+      take(`status-links:ip:${addressBucket(request.ip)}`, SUBSCRIBE_LIMITS.linksPerMinute, 60_000);
 
     app.post(
       "/status/:slug/subscribe",
@@ -128,8 +133,11 @@ export const subscribeRoutes =
         const { slug } = request.params;
         const form = isForm(request);
         try {
-          await take(`status-subscribe:ip:${request.ip}`, SUBSCRIBE_LIMITS.perAddress, HOUR_MS);
-          await take(`status-subscribe:page:${slug}`, SUBSCRIBE_LIMITS.perPage, HOUR_MS);
+          await take(
+            `status-subscribe:ip:${addressBucket(request.ip)}`,
+            SUBSCRIBE_LIMITS.perAddress,
+            HOUR_MS,
+          );
           const body = request.body ?? {};
           const input = {
             ...body,
@@ -140,10 +148,21 @@ export const subscribeRoutes =
             ctx,
             slug,
             input,
-            // Each address is emailed a few times an hour at most, whoever asks: no mail bombing.
-            mayEmail: async (address) =>
-              (await counter.increment(`status-subscribe:email:${digest(address)}`, HOUR_MS))
-                .current <= SUBSCRIBE_LIMITS.perEmail,
+            limits: {
+              // Counted after validation, so junk posts cannot use up a page's real sign-ups.
+              takePage: (pageId) =>
+                take(`status-subscribe:page:${pageId}`, SUBSCRIBE_LIMITS.perPage, HOUR_MS),
+              refundPage: (pageId) => counter.decrement(`status-subscribe:page:${pageId}`),
+              // Each address is emailed a few times an hour per page at most, whoever asks: no
+              // mail bombing, and one page's sign-ups cannot silence the address on another.
+              mayEmail: async (pageId, address) =>
+                (
+                  await counter.increment(
+                    `status-subscribe:email:${digest(`${pageId}\n${address}`)}`,
+                    HOUR_MS,
+                  )
+                ).current <= SUBSCRIBE_LIMITS.perEmail,
+            },
           });
           if (!form) return reply.code(202).send(answer);
           return sendPage(reply, 200, {
@@ -179,7 +198,9 @@ export const subscribeRoutes =
         params: TokenParams,
         response: { 200: html, ...problems },
       });
-      app.get(path, { schema: schema(texts.summary[0]) }, async (request, reply) => {
+      // The token is a secret: the request log shows the route instead of the path.
+      const config = { secretPath: true };
+      app.get(path, { config, schema: schema(texts.summary[0]) }, async (request, reply) => {
         const { slug, token } = request.params;
         try {
           await linkLimit(request);
@@ -198,6 +219,7 @@ export const subscribeRoutes =
       app.post(
         path,
         {
+          config,
           schema: { ...schema(texts.summary[1]), consumes: ["application/x-www-form-urlencoded"] },
         },
         async (request, reply) => {
