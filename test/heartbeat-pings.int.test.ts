@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckResultView, MonitorView } from "../src/contracts/monitors.js";
 import type { Page } from "../src/contracts/pagination.js";
@@ -64,6 +65,36 @@ describe("heartbeat pings", () => {
     // The URL is shown again on every read, and each heartbeat has its own.
     expect((await monitor(created.id)).pingUrl).toBe(created.pingUrl);
     expect((await createHeartbeat()).pingUrl).not.toBe(created.pingUrl);
+  });
+
+  it("draws the ping URL from the request's origin when VIGIL_PUBLIC_URL is not set", async () => {
+    const created = await createHeartbeat();
+    const { port } = new URL(service.url);
+    // As a browser reaching the server by another name (a proxy, a LAN name) would ask.
+    const body = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: "127.0.0.1",
+          port,
+          path: `${base()}/${created.id}`,
+          headers: { host: `vigil.example:${port}`, cookie: owner.cookie },
+        },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          response.on("end", () => resolve(text));
+        },
+      );
+      request.on("error", reject);
+      request.end();
+    });
+    const seen = JSON.parse(body) as MonitorView;
+    expect(seen.pingUrl).toBe(
+      created.pingUrl?.replace(service.url, `http://vigil.example:${port}`),
+    );
   });
 
   it("records a success ping for GET, POST and HEAD with a plain OK", async () => {

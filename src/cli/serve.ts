@@ -128,6 +128,15 @@ export async function startService(
     deps.domain.appUrl.listeningAt(
       `http://${bracketed(config.host)}:${listeningPort(app, config.port)}`,
     );
+    // Links that leave the server (acknowledge links, invitations, subscription emails) need an
+    // address people can open: where this node listens is one only on a laptop.
+    if (
+      !config.publicUrl &&
+      (config.smtp.url || config.role !== "all" || !isLoopbackHost(config.host))
+    )
+      logger.warn(
+        `VIGIL_PUBLIC_URL is not set: links in notifications and emails will point at ${deps.domain.appUrl.base()}; set it to the address people open (docs/deploy.md)`,
+      );
     const { adminPort, adminHost = config.host, metricsToken } = config.http;
     if (adminPort !== undefined) {
       admin = await buildAdminServer(deps, ingestLimiter.counter);

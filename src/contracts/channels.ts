@@ -56,7 +56,7 @@ export const UpdateChannelInput = z
       .optional()
       .describe("A channel's type cannot change; only its own is accepted"),
     settings: Settings.optional().describe(
-      `Merged over the current settings, so a secret need not be sent again. ${SETTINGS_DESCRIPTION}`,
+      `Merged over the current settings, so a secret need not be sent again — except when the change moves where the channel sends (a URL or region): then every secret is given again. ${SETTINGS_DESCRIPTION}`,
     ),
   })
   .strict()

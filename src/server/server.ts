@@ -216,7 +216,7 @@ export async function buildServer(
     request.log.info(
       {
         method: request.method,
-        url: request.routeOptions.config.secretPath ? route : request.url.split("?")[0],
+        url: request.routeOptions.config.secretPath ? route : loggedPath(request.url),
         route,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
@@ -315,4 +315,16 @@ export async function buildServer(
   );
   await app.register(async (scope) => dashboardRoutes(scope, options.webDir ?? DEFAULT_WEB_DIR));
   return app;
+}
+
+/**
+ * A request's path as the log shows it: without its query, and with the token of a link that
+ * carries one (a ping, acknowledge, invitation or subscription link) masked even when the path
+ * matched no route (a trailing slash, an extra segment), since no route's secretPath applies then.
+ */
+export function loggedPath(url: string): string {
+  const [path = ""] = url.split("?");
+  return path
+    .replace(/^(\/(?:ping|ack|invite)\/)[^/]+/, "$1:token")
+    .replace(/(\/(?:confirm|unsubscribe)\/)[^/]+/, "$1:token");
 }

@@ -26,7 +26,7 @@ import {
   updateMonitor,
 } from "../../../monitors/monitors.js";
 import { PaginationQuery, paginate } from "../../pagination.js";
-import { userCtx } from "../../request-context.js";
+import { linkingUserCtx } from "../../request-context.js";
 import { IdParam, ProjectParams } from "./project-routes.js";
 
 const MonitorParams = ProjectParams.extend({ monitorId: MonitorIdParam });
@@ -39,7 +39,7 @@ export const monitorRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const ref = (request: FastifyRequest & { params: z.infer<typeof MonitorParams> }) => ({
-      ctx: userCtx(deps.domain, request),
+      ctx: linkingUserCtx(deps.domain, request, deps.config.publicUrl),
       projectId: request.params.projectId,
       monitorId: request.params.monitorId,
     });
@@ -58,7 +58,7 @@ export const monitorRoutes =
       async (request) =>
         paginate(
           await listMonitors({
-            ctx: userCtx(deps.domain, request),
+            ctx: linkingUserCtx(deps.domain, request, deps.config.publicUrl),
             projectId: request.params.projectId,
           }),
           request.query,
@@ -79,7 +79,7 @@ export const monitorRoutes =
       },
       async (request, reply) => {
         const monitor = await createMonitor({
-          ctx: userCtx(deps.domain, request),
+          ctx: linkingUserCtx(deps.domain, request, deps.config.publicUrl),
           projectId: request.params.projectId,
           input: request.body,
         });
