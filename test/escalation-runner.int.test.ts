@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EscalationRunDeps } from "../src/escalation/escalation-runner.js";
 import { runEscalations } from "../src/escalation/escalation-runner.js";
+import {
+  appendIncidentEvents,
+  resetResponse,
+  stopEscalationIn,
+} from "../src/incidents/incident-lifecycle.js";
 import { resolveSourceIncident } from "../src/incidents/source-incidents.js";
 import { openMetaDatabase } from "../src/meta/database.js";
-import { createMetaStore, type MetaStore } from "../src/meta/meta-store.js";
+import { createMetaStore, type MetaAccess, type MetaStore } from "../src/meta/meta-store.js";
 import { escalationFixture } from "./helpers/escalation-fixture.js";
 import { findPostgresBin, startThrowawayPostgres } from "./helpers/postgres.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
@@ -146,9 +152,15 @@ describe("escalation runner on SQLite", () => {
         event: { type: "monitor_recovered" },
       }),
     );
-    expect(await runEscalations(f.deps)).toMatchObject({ stopped: 1, steps: 0 });
+    // The resolve stopped it in its own transaction: the worker has nothing left to stop.
+    expect(await store.repos.incidentEscalations.findByIncident(id)).toMatchObject({
+      status: "stopped",
+      stopReason: "resolved",
+      nextAt: null,
+    });
+    expect(await runEscalations(f.deps)).toMatchObject({ stopped: 0, steps: 0 });
     expect((await f.sent(id)).map((s) => s.step)).toEqual(["1/1"]);
-    expect((await f.timeline(id)).at(-1)).toBe("escalation stopped: resolved");
+    expect((await f.timeline(id)).slice(1)).toEqual(["escalation stopped: resolved"]);
   });
 
   it("lets steps go by unsent while the incident's monitor is paused, and sends again once resumed", async () => {
@@ -177,6 +189,45 @@ describe("escalation runner on SQLite", () => {
     ]);
     const paused = (await store.repos.incidents.listEvents([id], ["escalated"]))[0];
     expect(paused?.data).toMatchObject({ step: 1, channelIds: [], paused: true });
+  });
+
+  it("restarts from step 1 on a reopen, the first step its delay after the reopen", async () => {
+    const f = await escalationFixture(store);
+    const { a, b } = f.channels;
+    const id = await f.open([
+      { delayMinutes: 0, channelIds: [a] },
+      { delayMinutes: 10, channelIds: [b] },
+    ]);
+    await runEscalations(f.deps);
+    f.at(3);
+    const by = { kind: "link" as const, id: a, label: "A (webhook)" };
+    await store.transaction(async (tx) => {
+      await tx.repos.incidents.acknowledge(id, { at: f.iso(3), by });
+      await stopEscalationIn(tx, f.deps, id, "acknowledged", f.iso(3));
+    });
+    f.at(20);
+    const incident = await store.repos.incidents.findById(id);
+    const entry = await store.transaction((tx) =>
+      resetResponse(tx, incident ?? ({} as never), {
+        at: f.iso(20),
+        actor: { kind: "system", id: null },
+      }),
+    );
+    expect(entry.message).toMatch(
+      /^acknowledgement by A \(webhook\) cleared; escalation restarted from step 1 — Policy /,
+    );
+    expect((await store.repos.incidents.findById(id))?.acknowledgedAt).toBeNull();
+    expect(await store.repos.incidentEscalations.findByIncident(id)).toMatchObject({
+      status: "active",
+      stopReason: null,
+      step: 0,
+      round: 1,
+      nextAt: f.iso(20),
+    });
+    expect(await runEscalations(f.deps)).toMatchObject({ steps: 1, deliveries: 1 });
+    f.at(30);
+    expect(await runEscalations(f.deps)).toMatchObject({ steps: 1, deliveries: 1, completed: 1 });
+    expect((await f.sent(id)).map((x) => x.step)).toEqual(["1/1", "1/1", "2/1"]);
   });
 
   it("skips a step's channels deleted since, and takes a dead worker's claim back", async () => {
@@ -223,5 +274,73 @@ describe.each(engines)("two escalation workers on $name", (engine) => {
         "a1/1",
         "b2/1",
       ]);
+  });
+
+  it("send nothing when an acknowledge commits between the worker's read and its write", async () => {
+    const f = await escalationFixture(store);
+    const { a, b } = f.channels;
+    const id = await f.open([
+      { delayMinutes: 0, channelIds: [a] },
+      { delayMinutes: 5, channelIds: [b] },
+    ]);
+    await runEscalations(f.deps);
+    f.at(5);
+    const stale = await store.repos.incidents.findById(id);
+    // An acknowledge as the API and links write it: the escalation stops in its transaction.
+    const acknowledge = () =>
+      store.transaction(async (tx) => {
+        const at = f.iso(5);
+        const by = { kind: "user" as const, id: null, label: null };
+        expect(await tx.repos.incidents.acknowledge(id, { at, by })).toBe(true);
+        await appendIncidentEvents(tx, f.deps, id, [
+          { type: "acknowledged", at, actor: { kind: "system", id: null } },
+        ]);
+        expect(await stopEscalationIn(tx, f.deps, id, "acknowledged", at)).toBe(true);
+      });
+    // The worker claims the step and reads the incident not yet acknowledged; the acknowledge
+    // commits right after (PostgreSQL: really in between, on another connection; SQLite, one
+    // writer: after the claim, the worker handed the incident as it was before).
+    const concurrent = engine.name === "PostgreSQL";
+    const racing = (tx: MetaAccess): MetaAccess => ({
+      ...tx,
+      repos: {
+        ...tx.repos,
+        incidents: {
+          ...tx.repos.incidents,
+          findById: async (incidentId: string) => {
+            if (incidentId !== id) return tx.repos.incidents.findById(incidentId);
+            if (concurrent) await acknowledge();
+            return stale;
+          },
+        },
+      },
+    });
+    const deps: EscalationRunDeps = {
+      ...f.deps,
+      meta: {
+        ...store,
+        repos: {
+          ...store.repos,
+          incidentEscalations: {
+            ...store.repos.incidentEscalations,
+            claimDue: async (...args) => {
+              const claimed = await store.repos.incidentEscalations.claimDue(...args);
+              if (!concurrent) await acknowledge();
+              return claimed;
+            },
+          },
+        },
+        transaction: (fn) => store.transaction((tx) => fn(racing(tx))),
+      },
+    };
+    expect(await runEscalations(deps)).toMatchObject({ steps: 0, deliveries: 0, lost: 1 });
+    f.at(30);
+    expect(await runEscalations(f.deps)).toMatchObject({ steps: 0, stopped: 0 });
+    expect((await f.sent(id)).map((s) => s.step)).toEqual(["1/1"]);
+    expect((await f.timeline(id)).slice(1)).toEqual(["escalation stopped: acknowledged"]);
+    expect(await store.repos.incidentEscalations.findByIncident(id)).toMatchObject({
+      status: "stopped",
+      stopReason: "acknowledged",
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { mintAcknowledgeLinks } from "../incidents/ack-links.js";
-import { appendIncidentEvents } from "../incidents/incident-lifecycle.js";
+import { appendIncidentEvents, escalationStoppedEntry } from "../incidents/incident-lifecycle.js";
 import type { AppUrl } from "../lib/app-url.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
@@ -13,7 +13,8 @@ import type { EscalationStep, Notification } from "../notifications/notification
 import { dueAfter } from "./escalation-start.js";
 
 // The escalation worker's one pass (docs/escalation.md): stop the escalations whose incident
-// was acknowledged or resolved, then send each due step to its channels through the
+// was acknowledged or resolved (those transactions stop them themselves; this catches any
+// other writer), then send each due step to its channels through the
 // notification outbox and move to the next step, round or the end. Every write is fenced by the
 // row's version, so several workers never send one step twice.
 
@@ -95,13 +96,7 @@ async function stop(
   )
     return false;
   await appendIncidentEvents(tx, deps, escalation.incidentId, [
-    {
-      type: "escalation_stopped",
-      at,
-      actor: SYSTEM,
-      message: `escalation stopped: ${reason}`,
-      data: { policyId: escalation.policyId, policyName: escalation.policy.name, reason },
-    },
+    escalationStoppedEntry(escalation, reason, at),
   ]);
   return true;
 }

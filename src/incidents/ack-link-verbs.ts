@@ -8,7 +8,7 @@ import {
   isAcknowledged,
 } from "../meta/repositories/incidents.js";
 import { ACK_TOKEN_PATTERN, hashAckToken } from "./ack-links.js";
-import { appendIncidentEvents } from "./incident-lifecycle.js";
+import { appendIncidentEvents, stopEscalationIn } from "./incident-lifecycle.js";
 import { incidentAcknowledgedEvent } from "./incident-webhook-events.js";
 import type { IncidentApiDeps } from "./incidents.js";
 
@@ -135,6 +135,7 @@ export async function acknowledgeByLink({
         data: { via: "link", channelId: link.channelId, label: link.viaLabel },
       },
     ]);
+    await stopEscalationIn(tx, ctx.deps, incident.id, "acknowledged", at);
     const done = { ...incident, acknowledgedAt: at, acknowledgedBy: by, updatedAt: at };
     await webhooks.enqueueIn(tx, [incidentAcknowledgedEvent(done, { at, by })]);
     return { state: await stateOf(tx, done, true), acknowledged: true };

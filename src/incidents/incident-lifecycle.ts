@@ -1,5 +1,6 @@
 import type { IncidentEventType, IncidentPhase } from "../contracts/incident-catalog.js";
 import type { IncidentActor } from "../contracts/incidents.js";
+import { restartEscalation } from "../escalation/escalation-start.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
@@ -118,4 +119,67 @@ export async function markResolved(
   };
   if (!(await meta.repos.incidents.update(incident.id, change, "active"))) return undefined;
   return { ...incident, ...change };
+}
+
+/** The `escalation_stopped` timeline entry of an escalation stopped for `reason`. */
+export const escalationStoppedEntry = (
+  escalation: { policyId: string; policy: { name: string } },
+  reason: "acknowledged" | "resolved",
+  at: string,
+): NewIncidentEvent => ({
+  type: "escalation_stopped",
+  at,
+  actor: { kind: "system", id: null },
+  message: `escalation stopped: ${reason}`,
+  data: { policyId: escalation.policyId, policyName: escalation.policy.name, reason },
+});
+
+/**
+ * Stops the incident's active escalation, if any, in the transaction that acknowledges or
+ * resolves it (docs/escalation.md), with its one `escalation_stopped` entry: a step the worker
+ * is about to send then fails its fence instead. Call it after the acknowledged / resolved entry.
+ */
+export async function stopEscalationIn(
+  meta: MetaAccess,
+  deps: IncidentDeps,
+  incidentId: string,
+  reason: "acknowledged" | "resolved",
+  at: string,
+): Promise<boolean> {
+  const stopped = await meta.repos.incidentEscalations.stopActive(incidentId, reason, at);
+  if (!stopped) return false;
+  await appendIncidentEvents(meta, deps, incidentId, [escalationStoppedEntry(stopped, reason, at)]);
+  return true;
+}
+
+/**
+ * What a reopen does to the response, in its transaction: the acknowledgement is cleared (the
+ * incident can be acknowledged again, and get acknowledge links), and the escalation restarts
+ * from step 1 when it escalated before and its source has a policy now. Returns the `reopened`
+ * entry, its message (after the optional note) and data saying both.
+ */
+export async function resetResponse(
+  meta: MetaAccess,
+  incident: IncidentRecord,
+  reopen: { at: string; actor: IncidentActor; message?: string | undefined },
+): Promise<NewIncidentEvent> {
+  const { at } = reopen;
+  const ack = incident.acknowledgedBy;
+  const cleared = await meta.repos.incidents.clearAcknowledgement(incident.id, at);
+  const escalation = await restartEscalation(meta, incident, at);
+  const said = [
+    ...(cleared ? [`acknowledgement by ${ack?.label ?? ack?.kind ?? "someone"} cleared`] : []),
+    ...(escalation ? [`escalation restarted from step 1 — ${escalation.policyName}`] : []),
+  ].join("; ");
+  return {
+    type: "reopened",
+    at,
+    actor: reopen.actor,
+    message: [reopen.message, said].filter((m) => m).join(" — ") || null,
+    data: {
+      resolvedAt: incident.resolvedAt,
+      ...(cleared ? { acknowledgedAt: incident.acknowledgedAt, acknowledgedBy: ack } : {}),
+      ...(escalation ? { escalationRestarted: escalation } : {}),
+    },
+  };
 }

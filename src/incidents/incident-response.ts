@@ -6,7 +6,7 @@ import { parseInput } from "../lib/validation.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import { type IncidentAcknowledger, isAcknowledged } from "../meta/repositories/incidents.js";
 import { requireProject } from "../projects/projects.js";
-import { appendIncidentEvents } from "./incident-lifecycle.js";
+import { appendIncidentEvents, stopEscalationIn } from "./incident-lifecycle.js";
 import { incidentAcknowledgedEvent, incidentAssignedEvent } from "./incident-webhook-events.js";
 import { actorOf, changeIncident, handActor, type IncidentRef } from "./incidents.js";
 
@@ -50,6 +50,7 @@ export async function acknowledgeIncident(
     await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [
       { type: "acknowledged", at, actor, message: message ?? null, data: { via: "app" } },
     ]);
+    await stopEscalationIn(tx, ref.ctx.deps, incident.id, "acknowledged", at);
     const acknowledged = { ...incident, acknowledgedAt: at, acknowledgedBy: by, updatedAt: at };
     return {
       incident: acknowledged,

@@ -32,6 +32,8 @@ import {
   incidentResolvedEvent,
   markResolved,
   type NewIncidentEvent,
+  resetResponse,
+  stopEscalationIn,
 } from "./incident-lifecycle.js";
 import { toIncidentDetailView, toIncidentView } from "./incident-views.js";
 import { incidentSeverityChangedEvent } from "./incident-webhook-events.js";
@@ -304,6 +306,7 @@ async function resolveIn(
     ...(note ? [note] : []),
     { type: "resolved", at, actor: actorOf(ctx) },
   ]);
+  await stopEscalationIn(tx, ctx.deps, incident.id, "resolved", at);
   return { incident: resolved, events: [incidentResolvedEvent(resolved)] };
 }
 
@@ -352,6 +355,7 @@ export async function resolveIncident(
 /**
  * Makes a resolved incident active again: a manual one always, a monitor's or alert rule's only
  * while its source still fails and it is the source's latest incident (else 409 saying why).
+ * Its acknowledgement is cleared and its escalation restarted (resetResponse).
  */
 export async function reopenIncident(
   ref: IncidentRef & { input: unknown },
@@ -366,17 +370,13 @@ export async function reopenIncident(
     const change = { status: "active" as const, resolvedAt: null, durationMs: null, updatedAt: at };
     if (!(await tx.repos.incidents.update(incident.id, change, "resolved")))
       throw new ConflictError(`Incident '${incident.id}' is not resolved`);
-    await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [
-      {
-        type: "reopened",
-        at,
-        actor: actorOf(ref.ctx),
-        message: message ?? null,
-        data: { resolvedAt: incident.resolvedAt },
-      },
-    ]);
+    const entry = await resetResponse(tx, incident, { at, actor: actorOf(ref.ctx), message });
+    await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [entry]);
     // No webhook of its own: resolving it again sends a new incident.resolved.
-    return { incident: { ...incident, ...change }, events: [] };
+    return {
+      incident: { ...incident, ...change, acknowledgedAt: null, acknowledgedBy: null },
+      events: [],
+    };
   });
 }
 

@@ -10,6 +10,7 @@ import {
   incidentResolvedEvent,
   markResolved,
   type NewIncidentEvent,
+  stopEscalationIn,
 } from "./incident-lifecycle.js";
 
 // The incidents monitors and alert rules open and resolve themselves, inside their own
@@ -115,6 +116,7 @@ export async function resolveSourceIncident(
     { ...input.event, at: input.at, actor },
     { type: "resolved", at: input.at, actor },
   ]);
+  await stopEscalationIn(meta, deps, open.id, "resolved", input.at);
   return { incident, events: [incidentResolvedEvent(incident)] };
 }
 

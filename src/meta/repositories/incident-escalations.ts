@@ -156,6 +156,59 @@ export function createIncidentEscalationRepository(db: Kysely<MetaSchema>) {
       }));
     },
     /**
+     * Stops an incident's active escalation for good, unfenced: meant for the transaction that
+     * acknowledges or resolves the incident. Raises the version, so a worker holding a claim on
+     * it fails its fence and sends nothing (on PostgreSQL it waits for a worker writing the row
+     * right now, then finds it changed). Returns the escalation as stopped, or undefined when it
+     * was not active (none, stopped or completed already).
+     */
+    async stopActive(
+      incidentId: string,
+      reason: "acknowledged" | "resolved",
+      at: string,
+    ): Promise<IncidentEscalationRecord | undefined> {
+      const row = await db
+        .updateTable("incident_escalations")
+        .set({
+          status: "stopped",
+          stop_reason: reason,
+          next_at: null,
+          claimed_until: null,
+          updated_at: at,
+          version: sql<number>`version + 1`,
+        })
+        .where("incident_id", "=", incidentId)
+        .where("status", "=", "active")
+        .returningAll()
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    /**
+     * Replaces an incident's escalation with `record` (a reopened incident's restart from step
+     * 1), raising the version past the old row's so a stale claim fails its fence. False when
+     * the incident has no escalation row.
+     */
+    async restart(record: IncidentEscalationRecord): Promise<boolean> {
+      const result = await db
+        .updateTable("incident_escalations")
+        .set({
+          policy_id: record.policyId,
+          policy: JSON.stringify(record.policy),
+          payload: JSON.stringify(record.payload),
+          status: record.status,
+          stop_reason: record.stopReason,
+          step: record.step,
+          round: record.round,
+          next_at: record.nextAt,
+          claimed_until: null,
+          version: sql<number>`version + 1`,
+          updated_at: record.updatedAt,
+        })
+        .where("incident_id", "=", record.incidentId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /**
      * Writes a step's outcome or a stop, fenced: only while the row is still at `version` and
      * active. Raises the version and releases the claim; false (nothing written) when another
      * worker claimed or wrote it since.

@@ -256,6 +256,22 @@ export function createIncidentRepository(db: Kysely<MetaSchema>) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
+    /** Clears an incident's acknowledgement (a reopen: it can be acknowledged again). */
+    async clearAcknowledgement(id: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable("incidents")
+        .set({
+          acknowledged_at: null,
+          acknowledged_by_kind: null,
+          acknowledged_by_id: null,
+          acknowledged_by_label: null,
+          updated_at: at,
+        })
+        .where("id", "=", id)
+        .where("acknowledged_at", "is not", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
     /** Sets (or, with null, clears) who an incident is assigned to. True when a row changed. */
     async assign(id: string, assigneeId: string | null, at: string): Promise<boolean> {
       const result = await db
