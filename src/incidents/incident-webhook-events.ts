@@ -84,7 +84,8 @@ export const INCIDENT_WEBHOOK_EVENTS = [
   }),
   defineWebhookEventType({
     name: "incident.acknowledged",
-    description: "Someone acknowledged an active incident (once per incident; escalation stops)",
+    description:
+      "Someone acknowledged an active incident (the first acknowledge; again after a reopen; escalation stops)",
     emittedBy: "the acknowledge button and API, and one-click acknowledge links in notifications",
     payload: AcknowledgedPayload,
     example: {
@@ -136,13 +137,13 @@ export function incidentEventPayload(incident: IncidentRecord): IncidentPayload 
   };
 }
 
-/** `incident.acknowledged`, once per incident (the first acknowledge). */
+/** `incident.acknowledged`, once per acknowledgement (the first; a reopen clears it, so again after). */
 export function incidentAcknowledgedEvent(
   incident: IncidentRecord,
   ack: { at: string; by: IncidentAcknowledger },
 ): DomainEvent {
   return {
-    id: `incident.acknowledged:${incident.id}`,
+    id: `incident.acknowledged:${incident.id}:${Date.parse(ack.at)}`,
     type: "incident.acknowledged",
     projectId: incident.projectId,
     data: {
