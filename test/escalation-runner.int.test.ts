@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EscalationRunDeps } from "../src/escalation/escalation-runner.js";
 import { runEscalations } from "../src/escalation/escalation-runner.js";
+import { restartEscalation } from "../src/escalation/escalation-start.js";
 import {
   appendIncidentEvents,
   resetResponse,
@@ -208,10 +209,12 @@ describe("escalation runner on SQLite", () => {
     f.at(20);
     const incident = await store.repos.incidents.findById(id);
     const entry = await store.transaction((tx) =>
-      resetResponse(tx, incident ?? ({} as never), {
-        at: f.iso(20),
-        actor: { kind: "system", id: null },
-      }),
+      resetResponse(
+        tx,
+        incident ?? ({} as never),
+        { at: f.iso(20), actor: { kind: "system", id: null } },
+        restartEscalation,
+      ),
     );
     expect(entry.message).toMatch(
       /^acknowledgement by A \(webhook\) cleared; escalation restarted from step 1 — Policy /,

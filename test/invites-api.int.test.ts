@@ -52,7 +52,9 @@ describe("member invitations: sending, listing, revoking", () => {
     if (created.status !== 201 || !created.body.emailed) return { ...created, emailedLink: "" };
     expect(created.body.link).toBeNull();
     await sink.waitFor(() => sink.to(to).length > before);
-    const [link = ""] = linksIn(sink.to(to)[before] ?? sink.to(to)[0]!);
+    const mail = sink.to(to)[before];
+    if (!mail) throw new Error(`no invitation email to ${to}`);
+    const [link = ""] = linksIn(mail);
     return { ...created, emailedLink: link };
   };
   const pending = async (session: Session = roles.owner) =>

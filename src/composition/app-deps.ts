@@ -4,6 +4,7 @@ import type { InviteDeps } from "../auth/invites.js";
 import type { Config } from "../config/config-schema.js";
 import { loadSecretKey } from "../config/secret-key.js";
 import type { PanelQueryDeps } from "../dashboards/panel-queries.js";
+import { restartEscalation } from "../escalation/escalation-start.js";
 import type { IncidentApiDeps } from "../incidents/incidents.js";
 import type { IngestService } from "../ingest/ingest.js";
 import type { ByteBudget } from "../lib/byte-budget.js";
@@ -220,7 +221,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         scheduler: alerts.scheduler,
         maxRulesPerProject: config.alerts.maxRulesPerProject,
       },
-      incidents: { webhooks },
+      incidents: { webhooks, restartEscalation },
       channels,
       webhooks,
       tql,

@@ -1,6 +1,5 @@
 import type { IncidentEventType, IncidentPhase } from "../contracts/incident-catalog.js";
 import type { IncidentActor } from "../contracts/incidents.js";
-import { restartEscalation } from "../escalation/escalation-start.js";
 import type { DomainEvent } from "../events/event-bus.js";
 import type { Clock } from "../lib/clock.js";
 import type { IdGenerator } from "../lib/ids.js";
@@ -158,10 +157,22 @@ export async function stopEscalationIn(
  * from step 1 when it escalated before and its source has a policy now. Returns the `reopened`
  * entry, its message (after the optional note) and data saying both.
  */
+/**
+ * Restarts an incident's escalation from step 1 in the caller's transaction, when it escalated
+ * before and its source has a policy now (the escalation domain's restartEscalation, given by the
+ * composition root: escalation reads incidents, so incidents only hold this port of it).
+ */
+export type EscalationRestart = (
+  tx: MetaAccess,
+  incident: IncidentRecord,
+  at: string,
+) => Promise<{ policyId: string; policyName: string } | undefined>;
+
 export async function resetResponse(
   meta: MetaAccess,
   incident: IncidentRecord,
   reopen: { at: string; actor: IncidentActor; message?: string | undefined },
+  restartEscalation: EscalationRestart,
 ): Promise<NewIncidentEvent> {
   const { at } = reopen;
   const ack = incident.acknowledgedBy;

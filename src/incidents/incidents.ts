@@ -28,6 +28,7 @@ import type { StatusPageSignalDeps } from "../status-pages/signals.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import {
   appendIncidentEvents,
+  type EscalationRestart,
   incidentCreatedEvent,
   incidentResolvedEvent,
   markResolved,
@@ -48,6 +49,8 @@ import { sourceNames } from "./source-names.js";
 export interface IncidentApiDeps {
   /** Webhooks enqueued in the change's transaction, the deliverer woken after the commit. */
   webhooks: Pick<WebhookService, "enqueueIn" | "kick">;
+  /** A reopen restarts the incident's escalation (the escalation domain's, wired at the root). */
+  restartEscalation: EscalationRestart;
 }
 
 /** The context of the commands: the base and the incidents' section. */
@@ -370,7 +373,9 @@ export async function reopenIncident(
     const change = { status: "active" as const, resolvedAt: null, durationMs: null, updatedAt: at };
     if (!(await tx.repos.incidents.update(incident.id, change, "resolved")))
       throw new ConflictError(`Incident '${incident.id}' is not resolved`);
-    const entry = await resetResponse(tx, incident, { at, actor: actorOf(ref.ctx), message });
+    const { restartEscalation } = ref.ctx.deps.incidents;
+    const reopen = { at, actor: actorOf(ref.ctx), message };
+    const entry = await resetResponse(tx, incident, reopen, restartEscalation);
     await appendIncidentEvents(tx, ref.ctx.deps, incident.id, [entry]);
     // No webhook of its own: resolving it again sends a new incident.resolved.
     return {
