@@ -1,5 +1,6 @@
 import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import { lookup as dnsLookup } from "node:dns";
+import type { Socket } from "node:net";
 import { isIP } from "node:net";
 import type { ResultOperator } from "../../contracts/monitor-catalog.js";
 import type { TlsDetailsView } from "../../contracts/monitors.js";
@@ -128,4 +129,35 @@ export function keptText(text: string, maxBytes: number): { text: string; trunca
     text: new TextDecoder().decode(bytes.subarray(0, maxBytes)).replace(/\uFFFD$/, ""),
     truncated: true,
   };
+}
+
+/**
+ * A socket once it is ready (`connect`, or `secureConnect` after a TLS handshake), or the first
+ * error, or the signal's abort (the check's deadline); on failure the socket is destroyed. A
+ * later error is swallowed: whatever goes wrong afterwards ends the read that follows, and must
+ * never go unhandled.
+ */
+export function whenReady<S extends Socket>(
+  socket: S,
+  ready: "connect" | "secureConnect",
+  signal: AbortSignal,
+): Promise<S> {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      socket.destroy();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    socket.once(ready, () => {
+      signal.removeEventListener("abort", abort);
+      socket.on("error", () => {});
+      resolve(socket);
+    });
+    socket.once("error", (error) => {
+      signal.removeEventListener("abort", abort);
+      socket.destroy();
+      reject(error);
+    });
+  });
 }

@@ -13,6 +13,7 @@ import {
   resolveGuarded,
   since,
   timeoutMessage,
+  whenReady,
 } from "./one-step.js";
 import { hostPort, privateHostIssue } from "./targets.js";
 
@@ -29,26 +30,7 @@ export const tcpKind: MonitorKind<TcpDefinition> = {
 
 /** Opens a socket to an address, failing with the deadline. */
 function open(address: string, port: number, signal: AbortSignal): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: address, port });
-    const abort = () => {
-      socket.destroy();
-      reject(signal.reason);
-    };
-    if (signal.aborted) return abort();
-    signal.addEventListener("abort", abort, { once: true });
-    socket.once("connect", () => {
-      signal.removeEventListener("abort", abort);
-      // Whatever goes wrong later ends the read (readUntil); it must never go unhandled.
-      socket.on("error", () => {});
-      resolve(socket);
-    });
-    socket.once("error", (error) => {
-      signal.removeEventListener("abort", abort);
-      socket.destroy();
-      reject(error);
-    });
-  });
+  return whenReady(connect({ host: address, port }), "connect", signal);
 }
 
 /** Writes the text and ends the connection, resolving once it was handed to the system. */

@@ -13,6 +13,7 @@ import {
   resolveGuarded,
   since,
   timeoutMessage,
+  whenReady,
 } from "./one-step.js";
 import { hostPort, privateHostIssue } from "./targets.js";
 import { certificateSummary, detailsOf } from "./tls-details.js";
@@ -39,34 +40,16 @@ function handshake(
   },
   signal: AbortSignal,
 ): Promise<TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({
-      host: options.address,
-      port: options.port,
-      ...(options.servername === undefined ? {} : { servername: options.servername }),
-      ...(options.ca === undefined ? {} : { ca: options.ca }),
-      rejectUnauthorized: false,
-      // The hostname is judged with the certificate's other verdicts, not by the handshake.
-      checkServerIdentity: () => undefined,
-    });
-    const abort = () => {
-      socket.destroy();
-      reject(signal.reason);
-    };
-    if (signal.aborted) return abort();
-    signal.addEventListener("abort", abort, { once: true });
-    socket.once("secureConnect", () => {
-      signal.removeEventListener("abort", abort);
-      // A reset after the handshake is no concern of the check; it must never go unhandled.
-      socket.on("error", () => {});
-      resolve(socket);
-    });
-    socket.once("error", (error) => {
-      signal.removeEventListener("abort", abort);
-      socket.destroy();
-      reject(error);
-    });
+  const socket = connect({
+    host: options.address,
+    port: options.port,
+    ...(options.servername === undefined ? {} : { servername: options.servername }),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    rejectUnauthorized: false,
+    // The hostname is judged with the certificate's other verdicts, not by the handshake.
+    checkServerIdentity: () => undefined,
   });
+  return whenReady(socket, "secureConnect", signal);
 }
 
 /** The assertions on a certificate the handshake presented. */
