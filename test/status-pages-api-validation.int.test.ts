@@ -192,6 +192,10 @@ describe.each(ENGINES)(
           "get /{pageId}/maintenances/{maintenanceId}",
           "patch /{pageId}/maintenances/{maintenanceId}",
           "delete /{pageId}/maintenances/{maintenanceId}",
+          "get /{pageId}/subscribers",
+          "get /{pageId}/subscribers/counts",
+          "post /{pageId}/subscribers",
+          "delete /{pageId}/subscribers/{subscriberId}",
         ].sort(),
       );
       const schemas = (doc as unknown as { components: { schemas: Record<string, unknown> } })
