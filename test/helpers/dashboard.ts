@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
+import { promisify } from "node:util";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { DepsOptions } from "../../src/composition/app-deps.js";
 import { demoRequests } from "../../src/demo/generator.js";
@@ -26,7 +27,7 @@ function* files(dir: string): Generator<string> {
  * test files running in parallel (and edits between runs) never read a half-written or stale
  * build: each build goes to a private directory first and is renamed into place.
  */
-export function builtDashboard(): string {
+export async function builtDashboard(): Promise<string> {
   const hash = createHash("sha256");
   for (const file of [...files(WEB)].sort()) {
     hash.update(relative(WEB, file));
@@ -39,7 +40,9 @@ export function builtDashboard(): string {
   if (existsSync(join(target, "index.html"))) return target;
   mkdirSync(cache, { recursive: true });
   const temporary = `${target}.${process.pid}`;
-  execFileSync(
+  // Not execFileSync: a build that blocked this worker's event loop for a minute on a busy machine
+  // would time out vitest's own messages to it ("Timeout calling onTaskUpdate").
+  await promisify(execFile)(
     process.execPath,
     [
       join(ROOT, "node_modules", "vite", "bin", "vite.js"),
@@ -53,7 +56,7 @@ export function builtDashboard(): string {
       "error",
     ],
     // Vitest sets NODE_ENV=test, which Vite would keep: React's development build, slow and chatty.
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
+    { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" }, maxBuffer: 64 * 1024 * 1024 },
   );
   try {
     renameSync(temporary, target);
@@ -94,7 +97,7 @@ export async function startDashboard(
   env: Record<string, string> = {},
   depsOptions: Pick<DepsOptions, "clock" | "newId"> = {},
 ) {
-  const webDir = builtDashboard();
+  const webDir = await builtDashboard();
   const roles = await startWithRoles(dataDir, env, depsOptions, { webDir });
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   mkdirSync(SCREENSHOTS, { recursive: true });
