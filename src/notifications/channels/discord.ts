@@ -1,18 +1,15 @@
-import { z } from "zod";
 import type { Notification } from "../notification-payloads.js";
-import { defineChannelType } from "./channel-type.js";
 import {
   ACKNOWLEDGE_LABEL,
   escalationText,
   isProblem,
-  maskUrl,
   notificationDetails,
   notificationIds,
   notificationTitle,
   problemStartedAt,
   truncate,
 } from "./format.js";
-import { httpUrl, postJson } from "./http-post.js";
+import { webhookUrlChannel } from "./webhook-url-channel.js";
 
 // Discord: an execute-webhook body with one embed (title, color, fields, footer), mentions off.
 
@@ -60,24 +57,10 @@ const resolvedAt = (n: Notification): string | null =>
   "incident" in n ? n.incident.resolvedAt : n.resolvedAt;
 
 /** Posts to a Discord channel webhook. */
-export const discordChannel = defineChannelType({
+export const discordChannel = webhookUrlChannel({
   label: "Discord",
   description: "Posts each notification as an embed to a Discord channel through its webhook URL.",
-  urlSettings: ["webhookUrl"],
-  config: z.object({}).strict(),
-  secret: z
-    .object({
-      webhookUrl: httpUrl(
-        "Webhook URL",
-        "The channel webhook's URL (https://discord.com/api/webhooks/…); stored encrypted, shown masked",
-      ),
-    })
-    .strict(),
-  describe: (settings) => ({ webhookUrl: maskUrl(settings.webhookUrl) }),
-  async send(notification, settings, deps) {
-    await postJson(
-      { vendor: "Discord", url: settings.webhookUrl, body: discordMessage(notification) },
-      deps,
-    );
-  },
+  urlHelp:
+    "The channel webhook's URL (https://discord.com/api/webhooks/…); stored encrypted, shown masked",
+  message: discordMessage,
 });

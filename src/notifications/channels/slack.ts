@@ -1,17 +1,14 @@
-import { z } from "zod";
 import type { Notification } from "../notification-payloads.js";
-import { defineChannelType } from "./channel-type.js";
 import {
   ACKNOWLEDGE_LABEL,
   escalationText,
   isProblem,
-  maskUrl,
   notificationDetails,
   notificationIds,
   notificationTitle,
   truncate,
 } from "./format.js";
-import { httpUrl, postJson } from "./http-post.js";
+import { webhookUrlChannel } from "./webhook-url-channel.js";
 
 /** Slack's mrkdwn treats these three as markup; user text must not become links or mentions. */
 const escapeMrkdwn = (text: string) =>
@@ -76,25 +73,11 @@ export function slackMessage(notification: Notification): {
 }
 
 /** Posts to a Slack incoming webhook (or anything that speaks its JSON, e.g. Mattermost). */
-export const slackChannel = defineChannelType({
+export const slackChannel = webhookUrlChannel({
   label: "Slack",
   description:
     "Posts each notification to a Slack incoming webhook (or anything that speaks its JSON, e.g. Mattermost).",
-  urlSettings: ["webhookUrl"],
-  config: z.object({}).strict(),
-  secret: z
-    .object({
-      webhookUrl: httpUrl(
-        "Webhook URL",
-        "The incoming webhook's URL (https://hooks.slack.com/services/…); stored encrypted, shown masked",
-      ),
-    })
-    .strict(),
-  describe: (settings) => ({ webhookUrl: maskUrl(settings.webhookUrl) }),
-  async send(notification, settings, deps) {
-    await postJson(
-      { vendor: "Slack", url: settings.webhookUrl, body: slackMessage(notification) },
-      deps,
-    );
-  },
+  urlHelp:
+    "The incoming webhook's URL (https://hooks.slack.com/services/…); stored encrypted, shown masked",
+  message: slackMessage,
 });

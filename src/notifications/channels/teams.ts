@@ -1,17 +1,14 @@
-import { z } from "zod";
 import type { Notification } from "../notification-payloads.js";
-import { defineChannelType } from "./channel-type.js";
 import {
   ACKNOWLEDGE_LABEL,
   escalationText,
   isProblem,
-  maskUrl,
   notificationDetails,
   notificationIds,
   notificationTitle,
   truncate,
 } from "./format.js";
-import { httpUrl, postJson } from "./http-post.js";
+import { webhookUrlChannel } from "./webhook-url-channel.js";
 
 // Microsoft Teams: an Adaptive Card in the message-with-attachments shape that Teams Workflows
 // ("Post to a channel when a webhook request is received") and the older incoming webhooks accept.
@@ -85,25 +82,11 @@ export function teamsMessage(notification: Notification): Record<string, unknown
 }
 
 /** Posts an Adaptive Card to a Teams channel through a Workflows (or incoming) webhook. */
-export const teamsChannel = defineChannelType({
+export const teamsChannel = webhookUrlChannel({
   label: "Microsoft Teams",
   description:
     "Posts each notification as an Adaptive Card to a Teams channel through a Workflows webhook URL.",
-  urlSettings: ["webhookUrl"],
-  config: z.object({}).strict(),
-  secret: z
-    .object({
-      webhookUrl: httpUrl(
-        "Webhook URL",
-        'The URL of the Teams workflow "Post to a channel when a webhook request is received"; stored encrypted, shown masked',
-      ),
-    })
-    .strict(),
-  describe: (settings) => ({ webhookUrl: maskUrl(settings.webhookUrl) }),
-  async send(notification, settings, deps) {
-    await postJson(
-      { vendor: "Microsoft Teams", url: settings.webhookUrl, body: teamsMessage(notification) },
-      deps,
-    );
-  },
+  urlHelp:
+    'The URL of the Teams workflow "Post to a channel when a webhook request is received"; stored encrypted, shown masked',
+  message: teamsMessage,
 });
