@@ -7,6 +7,7 @@ import {
   BURST,
   type Spread,
   TARGET_BURST_P99_MS,
+  TARGET_CPU_MICROS_PER_DELIVERY,
   TARGET_DELIVERIES_PER_SECOND,
 } from "./settings.js";
 
@@ -144,6 +145,11 @@ export function report(r: WebhooksResult) {
   console.log(
     `Target: >= ${fmt(TARGET_DELIVERIES_PER_SECOND)} deliveries/s and burst-of-${fmt(BURST)} p99 < ${TARGET_BURST_P99_MS} ms: ` +
       `${r.target_met ? "met" : "NOT met"} (${t.deliveriesPerSecond} deliveries/s, p99 ${b.latencyMs.p99} ms)`,
+  );
+  const cpu = r.cpuPerDelivery;
+  console.log(
+    `Target (issue 37): <= ${TARGET_CPU_MICROS_PER_DELIVERY} µs CPU per delivery, throughput phase: ` +
+      `${cpu.met ? "met" : "NOT met"} (${cpu.micros} µs; bare signed request ${cpu.bareRequestMicros ?? "skipped"} µs)`,
   );
   printResult(r);
 }

@@ -10,6 +10,7 @@ import {
   ENDPOINTS,
   EVENTS,
   TARGET_BURST_P99_MS,
+  TARGET_CPU_MICROS_PER_DELIVERY,
   TARGET_DELIVERIES_PER_SECOND,
 } from "./settings.js";
 import type { Vigil } from "./vigil.js";
@@ -84,9 +85,18 @@ export function webhooksResult(concurrency: number, f: WebhooksFigures) {
     burst.missing === 0 &&
     throughput.deliveriesPerSecond >= TARGET_DELIVERIES_PER_SECOND &&
     burst.latencyMs.p99 < TARGET_BURST_P99_MS;
+  // Issue 37's figure: this process's CPU (every thread) per delivery while one producer
+  // publishes and the deliverer delivers, beside the bare loop's CPU per signed request.
+  const cpuPerDelivery = {
+    micros: throughput.cpuMicrosPerItem,
+    bareRequestMicros: bare?.cpuMicrosPerItem ?? null,
+    targetMicros: TARGET_CPU_MICROS_PER_DELIVERY,
+    met: throughput.complete && throughput.cpuMicrosPerItem <= TARGET_CPU_MICROS_PER_DELIVERY,
+  };
 
   return {
     bench: "webhooks",
+    cpuPerDelivery,
     events: EVENTS,
     endpoints: ENDPOINTS,
     concurrency,
@@ -116,6 +126,7 @@ export function webhooksResult(concurrency: number, f: WebhooksFigures) {
       deliveriesPerSecond: TARGET_DELIVERIES_PER_SECOND,
       burstEvents: BURST,
       burstP99Ms: TARGET_BURST_P99_MS,
+      cpuMicrosPerDelivery: TARGET_CPU_MICROS_PER_DELIVERY,
     },
     target_met: targetMet,
   };
