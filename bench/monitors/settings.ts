@@ -9,6 +9,8 @@ export const { values: args } = parseArgs({
     seconds: { type: "string", default: "180" },
     "baseline-seconds": { type: "string", default: "60" },
     concurrency: { type: "string" },
+    /** Writes a CPU profile of the measured window (main thread) to this file. */
+    profile: { type: "string" },
   },
 });
 export const MONITORS = Number(args.monitors);

@@ -7,7 +7,15 @@ import { cpuMicros } from "../harness/process-figures.js";
 import { log, sleep } from "../harness/run.js";
 import { fmt, spread } from "../harness/stats.js";
 import type { startTarget } from "../monitor-target.js";
-import { DELAY_RESOLUTION_MS, GRACE_MS, PERIOD_MS, SECONDS, WARMUP_SECONDS } from "./settings.js";
+import { startWindowProfile } from "./profile.js";
+import {
+  args,
+  DELAY_RESOLUTION_MS,
+  GRACE_MS,
+  PERIOD_MS,
+  SECONDS,
+  WARMUP_SECONDS,
+} from "./settings.js";
 import type { Started } from "./tracked-engine.js";
 import type { Vigil } from "./vigil.js";
 
@@ -35,6 +43,7 @@ export async function measureWindow(v: Vigil, target: Target) {
   const skippedBefore = await skipped();
   const targetBefore = await target.stats();
   const firstIndex = checks.length;
+  const stopProfile = await startWindowProfile(args.profile);
   const t0 = Date.now();
   const elu = performance.eventLoopUtilization();
   const cpu = process.cpuUsage();
@@ -44,6 +53,7 @@ export async function measureWindow(v: Vigil, target: Target) {
   const cpuUsed = cpuMicros(cpu);
   const utilization = performance.eventLoopUtilization(elu).utilization;
   const t1 = Date.now();
+  await stopProfile?.();
   clearInterval(rssTimer);
   sampleRss();
   const startedInWindow = checks.slice(firstIndex).filter((c) => c.startedAt < t1).length;
