@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { AppDeps } from "../composition/app-deps.js";
 import { limitConnections } from "./connection-limits.js";
+import { useCompression } from "./plugins/compression.js";
 import { registerErrorHandling } from "./plugins/error-handling.js";
 import { noSniff, useSecurityHeaders } from "./plugins/security-headers.js";
 import { sendProblem } from "./problem.js";
@@ -52,6 +53,7 @@ export async function buildAdminServer(
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   useSecurityHeaders(app);
+  await useCompression(app);
   await app.register(
     healthRoutes({
       ...deps,

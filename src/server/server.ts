@@ -13,6 +13,7 @@ import { useBodyTimeout } from "./body-timeout.js";
 import { limitConnections } from "./connection-limits.js";
 import { KeyLimiter } from "./key-limiter.js";
 import { sessionCookieOptions, useApiKeyAuth, useSessionAuth } from "./plugins/auth.js";
+import { useCompression } from "./plugins/compression.js";
 import { registerErrorHandling, registerNotFound } from "./plugins/error-handling.js";
 import { useOpenApi } from "./plugins/openapi.js";
 import { sessionRateLimiter, useProjectSession } from "./plugins/project-session.js";
@@ -230,6 +231,8 @@ export async function buildServer(
   // One counter for every limit of this node (one failure policy and key space with Redis).
   const ingestLimiter = options.ingestLimiter ?? new KeyLimiter(config.ingest.perMinute);
   const rateLimits = ingestLimiter.counter;
+  // Before any route: text answers compressed as the client accepts (docs/deploy.md).
+  await useCompression(app);
   await app.register(cookie);
   await useOpenApi(app, VERSION);
   // With an admin port, /metrics is served there only (docs/deploy.md).
