@@ -18,6 +18,7 @@ import * as escalationPolicies from "./0016-escalation-policies.js";
 import * as invites from "./0017-invites.js";
 import * as statusPageSubscribers from "./0018-status-page-subscribers.js";
 import * as heartbeats from "./0020-heartbeats.js";
+import * as webhookQueueIndexes from "./0021-webhook-queue-indexes.js";
 
 /** Every migration, in order; add one entry per new file. Names are permanent once shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017-invites": invites,
   "0020-heartbeats": heartbeats,
   "0018-status-page-subscribers": statusPageSubscribers,
+  "0021-webhook-queue-indexes": webhookQueueIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -258,12 +258,13 @@ export function createWebhookDeliveryRepository(db: Kysely<MetaSchema>) {
     },
     /** When the next pending delivery is due (or its lease ends); undefined when none is pending. */
     async nextDueAt(): Promise<string | undefined> {
-      const row = await db
-        .selectFrom("webhook_deliveries")
-        .select((eb) => eb.fn.min("next_attempt_at").as("at"))
-        .where("status", "=", "pending")
-        .executeTakeFirst();
-      return row?.at ?? undefined;
+      // 'pending' is a literal, so both engines read the partial due index (0021).
+      const { rows } = await runStatement<{ at: string | null }>(
+        db,
+        `SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'`,
+        parametersFor(db),
+      );
+      return rows[0]?.at ?? undefined;
     },
     /**
      * Records attempts and moves their deliveries on; meant to run in one transaction. Every
