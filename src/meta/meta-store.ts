@@ -36,43 +36,77 @@ import { createWebhookEndpointRepository } from "./repositories/webhook-endpoint
 import { createWorkLeaseRepository } from "./repositories/work-leases.js";
 import type { MetaSchema } from "./schema.js";
 
-function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine"]) {
-  return {
-    organizations: createOrganizationRepository(db),
-    users: createUserRepository(db),
-    projects: createProjectRepository(db),
-    apiKeys: createApiKeyRepository(db),
-    signInSessions: createSignInSessionRepository(db),
-    invites: createInviteRepository(db),
-    monitors: createMonitorRepository(db),
-    monitorResults: createMonitorResultRepository(db),
-    heartbeats: createHeartbeatRepository(db),
-    notificationChannels: createNotificationChannelRepository(db),
-    notificationDeliveries: createNotificationDeliveryRepository(db),
-    webhookEndpoints: createWebhookEndpointRepository(db),
-    webhookDeliveries: createWebhookDeliveryRepository(db),
-    incidents: createIncidentRepository(db),
-    incidentAckLinks: createIncidentAckLinkRepository(db),
-    incidentEscalations: createIncidentEscalationRepository(db),
-    escalationPolicies: createEscalationPolicyRepository(db),
-    alertRules: createAlertRuleRepository(db),
-    alertSeries: createAlertSeriesRepository(db),
-    alertEvents: createAlertEventRepository(db, engine),
-    statusPages: createStatusPageRepository(db),
-    statusPageMaintenances: createStatusPageMaintenanceRepository(db),
-    statusPageState: createStatusPageStateRepository(db),
-    statusPageDays: createStatusPageDayRepository(db),
-    statusPageIncidentLinks: createStatusPageIncidentLinkRepository(db),
-    statusPageSubscribers: createStatusPageSubscriberRepository(db),
-    statusPageNotifications: createStatusPageNotificationRepository(db),
-    savedQueries: createSavedQueryRepository(db),
-    savedViews: createSavedViewRepository(db),
-    dashboards: createDashboardRepository(db),
-    workLeases: createWorkLeaseRepository(db),
-  };
-}
+type RepositoryFactory = (db: Kysely<MetaSchema>, engine: MetaDatabase["engine"]) => unknown;
+
+const REPOSITORIES = {
+  organizations: createOrganizationRepository,
+  users: createUserRepository,
+  projects: createProjectRepository,
+  apiKeys: createApiKeyRepository,
+  signInSessions: createSignInSessionRepository,
+  invites: createInviteRepository,
+  monitors: createMonitorRepository,
+  monitorResults: createMonitorResultRepository,
+  heartbeats: createHeartbeatRepository,
+  notificationChannels: createNotificationChannelRepository,
+  notificationDeliveries: createNotificationDeliveryRepository,
+  webhookEndpoints: createWebhookEndpointRepository,
+  webhookDeliveries: createWebhookDeliveryRepository,
+  incidents: createIncidentRepository,
+  incidentAckLinks: createIncidentAckLinkRepository,
+  incidentEscalations: createIncidentEscalationRepository,
+  escalationPolicies: createEscalationPolicyRepository,
+  alertRules: createAlertRuleRepository,
+  alertSeries: createAlertSeriesRepository,
+  alertEvents: createAlertEventRepository,
+  statusPages: createStatusPageRepository,
+  statusPageMaintenances: createStatusPageMaintenanceRepository,
+  statusPageState: createStatusPageStateRepository,
+  statusPageDays: createStatusPageDayRepository,
+  statusPageIncidentLinks: createStatusPageIncidentLinkRepository,
+  statusPageSubscribers: createStatusPageSubscriberRepository,
+  statusPageNotifications: createStatusPageNotificationRepository,
+  savedQueries: createSavedQueryRepository,
+  savedViews: createSavedViewRepository,
+  dashboards: createDashboardRepository,
+  workLeases: createWorkLeaseRepository,
+} satisfies Record<string, RepositoryFactory>;
+
 /** Every repository, bound to the database or to one transaction. */
-export type Repositories = ReturnType<typeof createRepositories>;
+export type Repositories = {
+  readonly [K in keyof typeof REPOSITORIES]: ReturnType<(typeof REPOSITORIES)[K]>;
+};
+
+const NAMES = Object.keys(REPOSITORIES);
+const isName = (name: string | symbol): name is keyof typeof REPOSITORIES =>
+  typeof name === "string" && Object.hasOwn(REPOSITORIES, name);
+
+/**
+ * The repositories bound to `db`, each built the first time it is used: a transaction uses a few
+ * of the 31, and building all of them for each one cost a monitor check ~100 µs of CPU (a
+ * Proxy: 31 lazy getters defined per transaction cost more than building them all).
+ */
+function createRepositories(db: Kysely<MetaSchema>, engine: MetaDatabase["engine"]): Repositories {
+  const built = new Map<string, unknown>();
+  const repo = (name: keyof typeof REPOSITORIES) => {
+    let made = built.get(name);
+    if (made === undefined) {
+      made = REPOSITORIES[name](db, engine);
+      built.set(name, made);
+    }
+    return made;
+  };
+  return new Proxy(
+    {},
+    {
+      get: (_, name) => (isName(name) ? repo(name) : undefined),
+      has: (_, name) => isName(name),
+      ownKeys: () => [...NAMES],
+      getOwnPropertyDescriptor: (_, name) =>
+        isName(name) ? { value: repo(name), enumerable: true, configurable: true } : undefined,
+    },
+  ) as Repositories;
+}
 
 /**
  * What domain verbs use of the metadata store. Inside a transaction it is bound to that
