@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Logger } from "pino";
 import type { Metrics } from "../lib/metrics.js";
 import { SerialByKey } from "../lib/serial-by-key.js";
@@ -55,6 +56,8 @@ export type ExternalCheck = Omit<Parameters<typeof recordCheck>[1], "fence">;
 export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   const running = new SerialByKey<RecordedCheck | undefined>();
   const shutdown = new AbortController();
+  // Every check in flight listens for the shutdown (the scheduler's concurrency bounds them).
+  setMaxListeners(0, shutdown.signal);
 
   async function execute(monitorId: string, trigger: CheckTrigger, fence?: LeaseFence) {
     const monitor = await deps.meta.repos.monitors.findCheckable(monitorId);

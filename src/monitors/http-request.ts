@@ -73,8 +73,8 @@ export async function executeRequest(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const deadline = startDeadline(options.timeoutMs, options.signal, {
-    timeout: new RequestFailure("timeout", timeoutMessage(options.timeoutMs)),
-    cancel: new RequestFailure("aborted", "the check was cancelled"),
+    timeout: () => new RequestFailure("timeout", timeoutMessage(options.timeoutMs)),
+    cancel: () => new RequestFailure("aborted", "the check was cancelled"),
   });
   try {
     const response = await send(spec, options, deadline.signal);

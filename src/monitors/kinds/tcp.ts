@@ -91,8 +91,8 @@ async function runTcp(
   const timeoutMs = definition.timeoutSeconds * 1000;
   const target = `tcp://${hostPort(definition.host, definition.port)}`;
   const deadline = startDeadline(timeoutMs, signal, {
-    timeout: new CheckFailure("timeout", timeoutMessage(timeoutMs)),
-    cancel: new CheckFailure("aborted", "the check was cancelled"),
+    timeout: () => new CheckFailure("timeout", timeoutMessage(timeoutMs)),
+    cancel: () => new CheckFailure("aborted", "the check was cancelled"),
   });
   const assertions: AssertionResult[] = [];
   let transportError: TransportError | null = null;

@@ -124,8 +124,8 @@ async function runTls(
   const hostname = definition.servername ?? definition.host;
   const sni = isIP(hostname) ? undefined : hostname;
   const deadline = startDeadline(timeoutMs, signal, {
-    timeout: new CheckFailure("timeout", timeoutMessage(timeoutMs)),
-    cancel: new CheckFailure("aborted", "the check was cancelled"),
+    timeout: () => new CheckFailure("timeout", timeoutMessage(timeoutMs)),
+    cancel: () => new CheckFailure("aborted", "the check was cancelled"),
   });
   let assertions: AssertionResult[] = [];
   let transportError: TransportError | null = null;
