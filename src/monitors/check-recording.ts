@@ -14,7 +14,7 @@ import { LeaseLostError } from "../lib/leased-scheduler.js";
 import type { MetaAccess } from "../meta/meta-store.js";
 import type { IncidentRecord } from "../meta/repositories/incidents.js";
 import type { MonitorResultRecord } from "../meta/repositories/monitor-results.js";
-import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import type { LockedMonitor } from "../meta/repositories/monitors.js";
 import type { LeaseFence } from "../meta/repositories/work-leases.js";
 import type { MonitorEvent, MonitorNotification } from "../notifications/notification-payloads.js";
 import type { StatusPageSignals } from "../status-pages/signals.js";
@@ -90,19 +90,19 @@ export async function recordCheck(
      * false records nothing (undefined). A heartbeat's ping or missed deadline moves its deadline
      * here, fenced by the deadline it saw (heartbeat-watcher.ts).
      */
-    guard?: ((tx: MetaAccess, current: MonitorRecord) => Promise<boolean>) | undefined;
+    guard?: ((tx: MetaAccess, current: LockedMonitor) => Promise<boolean>) | undefined;
   },
 ): Promise<RecordedCheck | undefined> {
   const { monitorId, result, trigger, fence } = check;
   const id = deps.newId("run");
   return deps.meta.transaction(async (tx) => {
-    // The row is locked (PostgreSQL) and re-read: a run on another node, a resume or an edit
-    // may have moved the state since the check started; a deleted monitor records nothing.
-    if (!(await tx.repos.monitors.lock(monitorId))) return undefined;
+    // The row is locked (PostgreSQL) and re-read in one statement: a run on another node, a
+    // resume or an edit may have moved the state since the check started; a deleted monitor
+    // records nothing.
+    const current = await tx.repos.monitors.lockForCheck(monitorId);
+    if (!current) return undefined;
     // Fenced: a worker whose lease moved on records nothing (the new holder runs the slot).
     if (fence && !(await tx.repos.workLeases.advance(fence))) throw new LeaseLostError(fence);
-    const current = await tx.repos.monitors.findById(monitorId);
-    if (!current) return undefined;
     if (check.guard && !(await check.guard(tx, current))) return undefined;
     // The definition as it is now: an edit during the check (alertAfter, name) applies.
     const definition = storedDefinition(current.definition);
@@ -131,16 +131,19 @@ export async function recordCheck(
     // The state first, the day's count after: the lock order of every status page writer.
     if (transition !== "none")
       await deps.statusPages?.sourcesChanged(tx, [{ kind: "monitor", id: monitorId }]);
-    await deps.statusPages?.checkRecorded(tx, {
-      monitorId,
-      passed: result.passed,
-      at: result.startedAt,
-    });
-    const notify = incident ? current.channelIds : [];
+    // A monitor no component takes its state from (read with its lock) is counted by no page.
+    if (current.feedsStatusPage)
+      await deps.statusPages?.checkRecorded(tx, {
+        monitorId,
+        passed: result.passed,
+        at: result.startedAt,
+      });
+    const notify = incident ? await tx.repos.monitors.channelsOf(monitorId) : [];
     if (incident && notify.length > 0)
       await queueNotifications(tx, deps, {
         event: transition === "recovered" ? "monitor.recovered" : "monitor.down",
         monitor: current,
+        channelIds: notify,
         definition,
         incident,
         resultId: id,
@@ -173,7 +176,7 @@ export async function recordCheck(
 async function recordOutage(
   tx: MetaAccess,
   deps: CheckRecordingDeps,
-  monitor: MonitorRecord,
+  monitor: LockedMonitor,
   check: { transition: Transition; resultId: string; result: CheckResult },
 ): Promise<{
   incident: IncidentRecord | undefined;
@@ -242,14 +245,16 @@ async function queueNotifications(
   deps: CheckRecordingDeps,
   outage: {
     event: MonitorEvent;
-    monitor: MonitorRecord;
+    monitor: LockedMonitor;
+    /** The channels notified (at least one). */
+    channelIds: string[];
     definition: MonitorDefinition;
     incident: IncidentRecord;
     resultId: string;
     result: CheckResult;
   },
 ): Promise<void> {
-  const { event, monitor, incident, result } = outage;
+  const { event, monitor, channelIds, incident, result } = outage;
   const notification = notificationOf(outage);
   const now = deps.clock.now().toISOString();
   // A problem carries a one-click acknowledge link, one per channel (the click names it).
@@ -259,11 +264,11 @@ async function queueNotifications(
           tx,
           deps: { clock: deps.clock, appUrl: deps.appUrl },
           incidentId: incident.id,
-          channelIds: monitor.channelIds,
+          channelIds,
         })
       : new Map<string, string>();
   await tx.repos.notificationDeliveries.insertMany(
-    monitor.channelIds.map((channelId) => {
+    channelIds.map((channelId) => {
       const acknowledgeUrl = links.get(channelId);
       return {
         id: deps.newId("ntf"),
@@ -281,8 +286,8 @@ async function queueNotifications(
     type: "notified",
     at: result.startedAt,
     actor: { kind: "monitor", id: monitor.id },
-    message: `${event} queued for ${monitor.channelIds.length} channel(s)`,
-    data: { event, channelIds: monitor.channelIds },
+    message: `${event} queued for ${channelIds.length} channel(s)`,
+    data: { event, channelIds },
   });
 }
 
@@ -295,7 +300,7 @@ function notificationOf({
   result,
 }: {
   event: MonitorEvent;
-  monitor: MonitorRecord;
+  monitor: LockedMonitor;
   definition: MonitorDefinition;
   incident: IncidentRecord;
   resultId: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../lib/clock.js";
 import type { MetaAccess } from "../meta/meta-store.js";
-import type { MonitorRecord } from "../meta/repositories/monitors.js";
+import type { LockedMonitor } from "../meta/repositories/monitors.js";
 import type { RecordedCheck } from "./check-recording.js";
 import type { CheckResult } from "./check-result.js";
 import {
@@ -23,7 +23,7 @@ export type RecordHeartbeatCheck = (check: {
   monitorId: string;
   trigger: "ping" | "missed";
   result: CheckResult;
-  guard: (tx: MetaAccess, monitor: MonitorRecord) => Promise<boolean>;
+  guard: (tx: MetaAccess, monitor: LockedMonitor) => Promise<boolean>;
 }) => Promise<RecordedCheck | undefined>;
 
 /** What receiving a ping needs. */

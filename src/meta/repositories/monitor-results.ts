@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { CheckTrigger } from "../../contracts/monitor-catalog.js";
 import type { MetaSchema, MonitorResultRow } from "../schema.js";
 import { deleteBatchBefore } from "./batches.js";
+import { parametersFor, runStatement } from "./raw-sql.js";
 
 /** One stored check result; `detail` holds the step results as JSON. */
 export interface MonitorResultRecord {
@@ -45,19 +46,18 @@ export function createMonitorResultRepository(db: Kysely<MetaSchema>) {
     return query;
   };
   return {
+    /** Written on every check, as SQL text. */
     async insert(result: MonitorResultRecord): Promise<void> {
-      await db
-        .insertInto("monitor_results")
-        .values({
-          id: result.id,
-          monitor_id: result.monitorId,
-          started_at: result.startedAt,
-          duration_ms: result.durationMs,
-          passed: result.passed ? 1 : 0,
-          trigger: result.trigger,
-          detail: JSON.stringify(result.detail),
-        })
-        .execute();
+      const p = parametersFor(db);
+      await runStatement(
+        db,
+        `INSERT INTO monitor_results
+           (id, monitor_id, started_at, duration_ms, passed, trigger, detail)
+         VALUES (${p(result.id)}, ${p(result.monitorId)}, ${p(result.startedAt)},
+           ${p(result.durationMs)}, ${p(result.passed ? 1 : 0)}, ${p(result.trigger)},
+           ${p(JSON.stringify(result.detail))})`,
+        p,
+      );
     },
     async findById(monitorId: string, id: string): Promise<MonitorResultRecord | undefined> {
       const row = await db

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { HeldLease, LeaseFence, LeaseKind, WorkLeasePort } from "../../lib/work-lease-port.js";
 import type { MetaSchema } from "../schema.js";
-import { isSqlite, slices } from "./raw-sql.js";
+import { isSqlite, parametersFor, runStatement, slices } from "./raw-sql.js";
 
 export type { HeldLease, LeaseFence, LeaseKind } from "../../lib/work-lease-port.js";
 
@@ -164,16 +164,17 @@ export function createWorkLeaseRepository(db: Kysely<MetaSchema>): WorkLeaseRepo
      * that records the run, so the run and the lease move together or not at all.
      */
     async advance(fence: LeaseFence): Promise<boolean> {
-      const result = await db
-        .updateTable("work_leases")
-        .set({ last_slot: fence.slot })
-        .where("kind", "=", fence.kind)
-        .where("entity_id", "=", fence.entityId)
-        .where("owner", "=", fence.owner)
-        .where("token", "=", fence.token)
-        .where("last_slot", "<", fence.slot)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      // Every fenced record runs it, so it is SQL text (see raw-sql.ts).
+      const p = parametersFor(db);
+      const { changed } = await runStatement(
+        db,
+        `UPDATE work_leases SET last_slot = ${p(fence.slot)}
+         WHERE kind = ${p(fence.kind)} AND entity_id = ${p(fence.entityId)}
+           AND owner = ${p(fence.owner)} AND token = ${p(fence.token)}
+           AND last_slot < ${p(fence.slot)}`,
+        p,
+      );
+      return changed > 0;
     },
     /** Every lease of a kind (diagnostics and tests). */
     async list(kind: LeaseKind) {
