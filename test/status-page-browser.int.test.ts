@@ -105,7 +105,7 @@ describe.skipIf(!chromiumAvailable)("public status page in Chromium", () => {
     const components = page.locator(".component");
     expect(await components.count()).toBe(3);
     for (let i = 0; i < 3; i++)
-      expect(await components.nth(i).locator(".history .bar").count()).toBe(90);
+      expect(await components.nth(i).locator(".history > i").count()).toBe(90);
     const body = (await page.locator("body").textContent()) ?? "";
     expect(body).toContain("Public API");
     expect(body).toContain("Public API, Checkout: service disruption");
@@ -125,19 +125,31 @@ describe.skipIf(!chromiumAvailable)("public status page in Chromium", () => {
     for (const landmark of ["header", "main", "footer"])
       expect(await page.locator(landmark).count(), landmark).toBeGreaterThan(0);
     // Today's bar of the failing component explains itself on hover.
-    const apiToday = components.first().locator(".history .bar").last();
+    const apiToday = components.first().locator(".history > i").last();
     await apiToday.hover();
-    expect(await apiToday.locator(".tip").isVisible()).toBe(true);
+    const tip = apiToday.locator("b");
+    expect(await tip.isVisible()).toBe(true);
+    expect(await tip.textContent()).toMatch(/^\w{3}, \w{3} \d+: Outage, /);
+    expect((await tip.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+    // A plain day (no data before the components existed) explains itself too: the stylesheet
+    // writes its tooltip from the bar's position.
+    const firstDay = components.first().locator(".history > i").first();
+    await firstDay.hover();
+    expect(await firstDay.evaluate((bar) => getComputedStyle(bar, "::after").content)).toMatch(
+      /^"\w{3}, \w{3} \d+: No data"$/,
+    );
     // Keyboard users reach the notable days (today's outage) and get the same details.
     let focusedBar = false;
     for (let i = 0; i < 40 && !focusedBar; i++) {
       await page.keyboard.press("Tab");
       focusedBar = Boolean(
-        await page.evaluate("document.activeElement?.classList.contains('bar') ?? false"),
+        await page.evaluate(
+          "document.activeElement?.parentElement?.classList.contains('history') ?? false",
+        ),
       );
     }
     expect(focusedBar).toBe(true);
-    expect(await page.locator(".bar:focus .tip").isVisible()).toBe(true);
+    expect(await page.locator(".history > i:focus > b").isVisible()).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, "status-page-desktop.png"), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -154,7 +166,7 @@ describe.skipIf(!chromiumAvailable)("public status page in Chromium", () => {
       "document.documentElement.scrollWidth - document.documentElement.clientWidth",
     );
     expect(Number(overflow)).toBeLessThanOrEqual(0);
-    expect(await page.locator(".component").first().locator(".history .bar").count()).toBe(90);
+    expect(await page.locator(".component").first().locator(".history > i").count()).toBe(90);
     await page.screenshot({ path: join(SCREENSHOTS, "status-page-mobile.png"), fullPage: true });
     await context.close();
   });

@@ -131,6 +131,19 @@ export const formatUtcDay = (day: string): string => {
   return Number.isNaN(date.getTime()) ? day : utcDayFormat.format(date);
 };
 
+const shortUtcDayFormat = new Intl.DateTimeFormat("en-US", {
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+  timeZone: "UTC",
+});
+
+/** "Mon, Mar 3" for a UTC day "2025-03-03": a history bar's day, the strip giving the years. */
+export const formatShortUtcDay = (day: string): string => {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : shortUtcDayFormat.format(date);
+};
+
 /** Uptime as "99.95%"; floored so a day with any downtime never reads 100%. */
 export const formatUptime = (percent: number | null): string => {
   if (percent === null) return "No data";

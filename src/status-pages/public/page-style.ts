@@ -61,7 +61,7 @@ export const PAGE_CSS = `
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:${BASE.text};background:${BASE.page};overflow-wrap:anywhere}
 a{color:${BASE.link};text-underline-offset:2px}
-a:focus-visible,summary:focus-visible,.bar:focus-visible{outline:3px solid ${BASE.link};outline-offset:2px;border-radius:3px}
+a:focus-visible,summary:focus-visible,.history>i:focus-visible{outline:3px solid ${BASE.link};outline-offset:2px;border-radius:3px}
 .skip{position:absolute;left:1rem;top:-3rem;background:${BASE.surface};padding:.5rem .75rem;border-radius:6px;z-index:20}
 .skip:focus{top:1rem}
 .wrap{max-width:56rem;margin:0 auto;padding:0 1.25rem}
@@ -108,23 +108,17 @@ details.more summary{cursor:pointer;color:${BASE.link};font-size:.875rem;width:m
 .component-head h3,.component-head h4{font-size:1rem;margin:0;line-height:1.4}
 .component .desc{font-size:.875rem;margin:.125rem 0 0}
 .history{display:flex;gap:2px;height:2.25rem;margin:.875rem 0 .375rem;padding:0}
-.bar{position:relative;flex:1 1 0;min-width:0;border-radius:2px;background:${PALETTE.operational.bar};outline-offset:1px}
-.bar.degraded{background:${PALETTE.degraded.bar}}
-.bar.down{background:${PALETTE.down.bar}}
-.bar.no_data{background:${PALETTE.neutral.bar}}
-.bar.maint::after{content:"";position:absolute;left:0;right:0;bottom:0;height:5px;border-radius:0 0 2px 2px;background:${PALETTE.maintenance.bar}}
-.bar:hover,.bar:focus{filter:brightness(.82)}
-.tip{display:none;position:absolute;z-index:10;bottom:calc(100% + 10px);left:50%;transform:translateX(-50%);width:16rem;max-width:calc(100vw - 2rem);padding:.625rem .75rem;border-radius:8px;background:${BASE.tipBg};color:#fff;font-size:.8125rem;line-height:1.45;text-align:left;box-shadow:0 8px 24px rgba(0,0,0,.22);pointer-events:none}
-.bar:nth-child(-n+30) .tip{left:0;transform:none}
-.bar:nth-last-child(-n+30) .tip{left:auto;right:0;transform:none}
-.bar:hover .tip,.bar:focus .tip{display:block}
-.tip b{font-weight:600}
-.tip .tip-status{display:flex;align-items:center;gap:.375rem;margin:.25rem 0}
-.tip .tip-status .dot{box-shadow:0 0 0 1.5px #fff}
-.tip dl{display:grid;grid-template-columns:auto 1fr;gap:0 .75rem;margin:.25rem 0 0}
-.tip dt{color:${BASE.tipMuted}}
-.tip dd{margin:0}
-.tip ul{margin:.375rem 0 0;padding-left:1rem}
+.history>i{position:relative;flex:1 1 0;min-width:0;border-radius:2px;background:${PALETTE.operational.bar};outline-offset:1px}
+.history>.degraded{background:${PALETTE.degraded.bar}}
+.history>.down{background:${PALETTE.down.bar}}
+.history>.no_data{background:${PALETTE.neutral.bar}}
+.history>.maint::before{content:"";position:absolute;left:0;right:0;bottom:0;height:5px;border-radius:0 0 2px 2px;background:${PALETTE.maintenance.bar}}
+.history>i:hover,.history>i:focus{filter:brightness(.82)}
+.history b{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.history>i:hover>b,.history>i:focus>b,.history>i:empty:hover::after{position:absolute;width:16rem;height:auto;max-width:calc(100vw - 2rem);overflow:visible;clip:auto;white-space:normal;z-index:10;bottom:calc(100% + 10px);padding:.625rem .75rem;border-radius:8px;background:${BASE.tipBg};color:#fff;font-size:.8125rem;font-style:normal;font-weight:400;line-height:1.45;text-align:left;box-shadow:0 8px 24px rgba(0,0,0,.22);pointer-events:none}
+.history>i>b,.history>i::after{left:50%;transform:translateX(-50%)}
+.history>:nth-child(-n+30)>b,.history>:nth-child(-n+30)::after{left:0;transform:none}
+.history>:nth-last-child(-n+30)>b,.history>:nth-last-child(-n+30)::after{left:auto;right:0;transform:none}
 .history-legend{display:flex;align-items:center;gap:.75rem;color:${BASE.muted};font-size:.75rem}
 .history-legend .rule{flex:1;height:1px;background:${BASE.border}}
 .key{display:flex;flex-wrap:wrap;gap:.375rem 1rem;color:${BASE.muted};font-size:.8125rem;margin:.75rem 0 0}
@@ -144,8 +138,8 @@ h1{font-size:1.25rem}
 .banner h2{font-size:1.0625rem}
 .incident,.maintenance-item,.component,.group-head{padding-left:1rem;padding-right:1rem}
 .history{gap:1px;height:2rem}
-.bar{border-radius:1px}
+.history>i{border-radius:1px}
 }
-@media (prefers-reduced-motion:no-preference){.bar{transition:filter .1s}}
-@media print{.tip{display:none!important}}
+@media (prefers-reduced-motion:no-preference){.history>i{transition:filter .1s}}
+@media print{.history b,.history>i::after{display:none!important}}
 `;

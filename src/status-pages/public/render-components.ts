@@ -8,6 +8,7 @@ import {
   DAY_STATUS_LABEL,
   escapeHtml,
   formatDuration,
+  formatShortUtcDay,
   formatUptime,
   formatUtcDay,
 } from "./html.js";
@@ -16,6 +17,12 @@ import type { Tone } from "./page-style.js";
 // The components section: groups and components in display order, each with its current
 // state, 90-day uptime and a strip of one bar per UTC day whose details show on hover or
 // keyboard focus (CSS only, no script).
+//
+// Bytes: a 50-component page has 4,500 bars, so a bar carries its words once. A day with
+// something to tell is `<i tabindex="0"><b>words</b></i>`: the <b> is visually hidden (read by
+// screen readers) until the bar is hovered or focused, when it shows as the tooltip. A plain
+// day (operational with 100% uptime, or no data yet) is an empty `<i>`: its tooltip is drawn by
+// the stylesheet from the bar's position (`historyDayRules`), and the strip's label counts it.
 
 type Group = StatusPageData["groups"][number];
 
@@ -32,6 +39,10 @@ const notable = (day: HistoryDay): boolean =>
   (day.status !== "operational" && day.status !== "no_data") ||
   (day.uptime !== null && day.uptime < 100);
 
+/** A day the stylesheet describes: nothing to tell beyond its state (and full uptime). */
+const plain = (day: HistoryDay): boolean =>
+  !notable(day) && (day.status === "no_data" || day.uptime === 100);
+
 /** What a day says beyond its date and state: only what is there (a plain day is short). */
 const dayFacts = (day: HistoryDay): [string, string][] => {
   const facts: [string, string][] = [];
@@ -42,9 +53,9 @@ const dayFacts = (day: HistoryDay): [string, string][] => {
   return facts;
 };
 
-/** One sentence summing up a day, used as the bar's accessible name. */
+/** A day in one sentence: the bar's tooltip and what a screen reader reads of it. */
 export const describeDay = (day: HistoryDay): string => {
-  const parts = [`${formatUtcDay(day.date)} (UTC): ${DAY_STATUS_LABEL[day.status]}`];
+  const parts = [`${formatShortUtcDay(day.date)}: ${DAY_STATUS_LABEL[day.status]}`];
   for (const [name, value] of dayFacts(day)) parts.push(`${name.toLowerCase()} ${value}`);
   if (day.incidents.length > 0)
     parts.push(
@@ -53,35 +64,71 @@ export const describeDay = (day: HistoryDay): string => {
   return parts.join(", ");
 };
 
-const dayTip = (day: HistoryDay): string => {
-  const facts = dayFacts(day);
-  const dl =
-    facts.length === 0
-      ? ""
-      : `<dl>${facts.map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>`;
-  const incidents =
-    day.incidents.length === 0
-      ? ""
-      : `<ul>${day.incidents.map((i) => `<li>${escapeHtml(i.title)}</li>`).join("")}</ul>`;
-  const tone: Tone = day.status === "no_data" ? "neutral" : day.status;
+/** What the stylesheet says of a plain day: the same words `describeDay` would give it. */
+const PLAIN_WORDS = {
+  operational: `${DAY_STATUS_LABEL.operational}, uptime ${formatUptime(100)}`,
+  no_data: DAY_STATUS_LABEL.no_data,
+};
+
+const DAY_MS = 86_400_000;
+const cssString = (text: string): string => `"${text.replace(/["\\\n<>]/g, "")}"`;
+
+/**
+ * The page's share of the stylesheet for plain days: each bar position's date (every strip
+ * holds the same `history.days` days, oldest first) and the words of a plain day's tooltip.
+ */
+export const historyDayRules = (data: StatusPageData): string => {
+  const from = Date.parse(`${data.history.from}T00:00:00Z`);
+  const dates: string[] = [];
+  for (let i = 0; i < data.history.days && !Number.isNaN(from); i++) {
+    const day = new Date(from + i * DAY_MS).toISOString().slice(0, 10);
+    dates.push(`.history>:nth-child(${i + 1}){--d:${cssString(formatShortUtcDay(day))}}`);
+  }
   return (
-    `<div class="tip"><b>${escapeHtml(formatUtcDay(day.date))} (UTC)</b>` +
-    `<div class="tip-status"><span class="dot ${tone}"></span>${DAY_STATUS_LABEL[day.status]}</div>` +
-    `${dl}${incidents}</div>`
+    `${dates.join("")}\n` +
+    `.history>i:empty:hover::after{content:var(--d) ": ${PLAIN_WORDS.operational}"}\n` +
+    `.history>.no_data:empty:hover::after{content:var(--d) ": ${PLAIN_WORDS.no_data}"}\n`
   );
 };
 
 // Only notable days take a keyboard stop: 90 stops a component would bury the rest of the page.
-const historyBar = (day: HistoryDay): string =>
-  `<div class="bar ${day.status}${day.maintenance ? " maint" : ""}" role="img"${notable(day) ? ' tabindex="0"' : ""}` +
-  ` data-date="${escapeHtml(day.date)}" aria-label="${escapeHtml(describeDay(day))}">${dayTip(day)}</div>`;
+const historyBar = (day: HistoryDay): string => {
+  const classes = [day.status === "operational" ? "" : day.status, day.maintenance ? "maint" : ""]
+    .filter(Boolean)
+    .join(" ");
+  const attributes = `${classes ? ` class="${classes}"` : ""}${notable(day) ? ' tabindex="0"' : ""}`;
+  if (plain(day)) return `<i${attributes}></i>`;
+  return `<i${attributes}><b>${escapeHtml(describeDay(day))}</b></i>`;
+};
+
+/** The strip's label: its days, and how many plain days it leaves undescribed. */
+const stripLabel = (component: PublicComponent): string => {
+  const { history } = component;
+  const first = history[0]?.date;
+  const last = history.at(-1)?.date;
+  const span = first && last ? ` from ${formatUtcDay(first)} to ${formatUtcDay(last)}` : "";
+  const quiet = history.filter(plain);
+  const noData = quiet.filter((d) => d.status === "no_data").length;
+  const full = quiet.length - noData;
+  const untold = [
+    full > 0
+      ? `${full} ${full === 1 ? "day" : "days"} ${PLAIN_WORDS.operational.toLowerCase()}`
+      : "",
+    noData > 0
+      ? `${noData} ${noData === 1 ? "day" : "days"} with ${PLAIN_WORDS.no_data.toLowerCase()}`
+      : "",
+  ].filter(Boolean);
+  return (
+    `${component.name}: daily history, ${history.length} UTC days${span}, oldest first` +
+    (untold.length > 0 ? `; not listed: ${untold.join(", ")}` : "")
+  );
+};
 
 const historyStrip = (component: PublicComponent): string => {
   const n = component.history.length;
   const bars = component.history.map(historyBar).join("");
-  const label = `${component.name}: daily history, ${n} UTC days, oldest first`;
   return (
-    `<div class="history" role="group" aria-label="${escapeHtml(label)}">${bars}</div>` +
+    `<div class="history" role="group" aria-label="${escapeHtml(stripLabel(component))}">${bars}</div>` +
     `<div class="history-legend" aria-hidden="true"><span>${n} days ago</span><span class="rule"></span>` +
     `<span>${component.uptime === null ? "No data yet" : `${formatUptime(component.uptime)} uptime`}</span><span class="rule"></span><span>Today</span></div>`
   );

@@ -6,6 +6,7 @@ import {
   buildStatusPageData,
   FIXTURE_NOW,
 } from "./fixture.test-helper.js";
+import { formatShortUtcDay } from "./html.js";
 import { renderStatusPage } from "./render-page.js";
 
 const options = { basePath: "/status/acme", now: FIXTURE_NOW };
@@ -14,6 +15,15 @@ const options = { basePath: "/status/acme", now: FIXTURE_NOW };
 const componentBlocks = (html: string): string[] => html.split('<div class="component"').slice(1);
 
 const count = (html: string, needle: string): number => html.split(needle).length - 1;
+
+/** The bars of a component's strip, in order: whether each takes a keyboard stop, and its words. */
+const stripBars = (block: string): { focusable: boolean; text: string | undefined }[] => {
+  const strip = /<div class="history" [^>]*>(.*?)<\/div>/.exec(block)?.[1] ?? "";
+  return [...strip.matchAll(/<i([^>]*)>(?:<b>([^<]*)<\/b>)?<\/i>/g)].map((m) => ({
+    focusable: (m[1] ?? "").includes('tabindex="0"'),
+    text: m[2],
+  }));
+};
 
 describe("fixtures", () => {
   it("are valid StatusPageData with HISTORY_DAYS days per component", () => {
@@ -83,38 +93,42 @@ describe("renderStatusPage: document", () => {
 });
 
 describe("renderStatusPage: components and history", () => {
-  it("draws exactly history.length bars per component, in date order", () => {
+  it("draws exactly history.length bars per component, each on its day, in date order", () => {
     const data = buildRichStatusPageData();
     const html = renderStatusPage(data, options);
     const blocks = componentBlocks(html);
     expect(blocks).toHaveLength(data.services.length);
     blocks.forEach((block, i) => {
       const component = data.services[i];
-      const history = block.slice(block.indexOf('<div class="history"'));
-      expect(count(history, '<div class="bar ')).toBe(component?.history.length);
-      expect(count(history, '<div class="bar ')).toBe(HISTORY_DAYS);
-      const dates = [...history.matchAll(/data-date="([^"]+)"/g)].map((m) => m[1]);
-      expect(dates).toEqual(component?.history.map((d) => d.date));
+      const bars = stripBars(block);
+      expect(bars).toHaveLength(component?.history.length ?? -1);
+      expect(bars).toHaveLength(HISTORY_DAYS);
+      bars.forEach((bar, k) => {
+        const date = formatShortUtcDay(component?.history[k]?.date ?? "");
+        // A described day says its date; a plain one takes it from its position's rule.
+        if (bar.text === undefined)
+          expect(html).toContain(`.history>:nth-child(${k + 1}){--d:"${date}"}`);
+        else expect(bar.text.startsWith(`${date}: `), bar.text).toBe(true);
+      });
     });
   });
 
   it("marks each bar with its day's status and describes it in text", () => {
     const html = renderStatusPage(buildRichStatusPageData(), options);
-    for (const status of ["operational", "degraded", "down", "no_data"])
-      expect(html).toMatch(new RegExp(`<div class="bar ${status}[ "]`));
-    expect(html).toContain('class="bar operational maint');
-    const today =
-      /<div class="bar down" role="img" tabindex="0" data-date="2025-03-15" aria-label="([^"]+)">(.*?)<\/div><\/div>/.exec(
-        html,
-      );
+    for (const status of ["degraded", "down", "no_data"])
+      expect(html).toMatch(new RegExp(`<i class="${status}[ "]`));
+    // An operational day: plain (drawn by the stylesheet), or described when it has more to tell.
+    expect(html).toContain("<i></i>");
+    expect(html).toMatch(/<i class="maint" tabindex="0"><b>[^<]+: Operational, uptime 100%, /);
+    const today = /<i class="down" tabindex="0"><b>(Sat, Mar 15: [^<]+)<\/b><\/i>/.exec(html);
     expect(today?.[1]).toBe(
-      "Sat, Mar 15, 2025 (UTC): Outage, uptime 95.83%, down 1 h, 1 incident: Elevated error rates on the API",
+      "Sat, Mar 15: Outage, uptime 95.83%, down 1 h, 1 incident: Elevated error rates on the API",
     );
-    expect(today?.[2]).toContain("<dt>Down</dt><dd>1 h</dd>");
-    expect(today?.[2]).toContain("<li>Elevated error rates on the API</li>");
-    // A day with no data says so, and takes no keyboard stop.
-    expect(html).toMatch(
-      /<div class="bar no_data" role="img" data-date="[^"]+" aria-label="[^"]+: No data"/,
+    // A day with no data says so (the stylesheet's words for a plain day), and takes no keyboard stop.
+    expect(html).toContain('<i class="no_data"></i>');
+    expect(html).toContain('.history>.no_data:empty:hover::after{content:var(--d) ": No data"}');
+    expect(html).toContain(
+      '.history>i:empty:hover::after{content:var(--d) ": Operational, uptime 100%"}',
     );
   });
 
@@ -124,10 +138,8 @@ describe("renderStatusPage: components and history", () => {
     let plainDays = 0;
     let eventfulDays = 0;
     data.services.forEach((component, i) => {
-      const focusable = new Set(
-        [...(blocks[i] ?? "").matchAll(/tabindex="0" data-date="([^"]+)"/g)].map((m) => m[1]),
-      );
-      for (const day of component.history) {
+      const bars = stripBars(blocks[i] ?? "");
+      component.history.forEach((day, k) => {
         const plain =
           (day.status === "operational" || day.status === "no_data") &&
           (day.uptime === null || day.uptime === 100) &&
@@ -135,10 +147,10 @@ describe("renderStatusPage: components and history", () => {
           day.degradedMs === 0 &&
           !day.maintenance &&
           day.incidents.length === 0;
-        expect(focusable.has(day.date), `${component.name} ${day.date}`).toBe(!plain);
+        expect(bars[k]?.focusable, `${component.name} ${day.date}`).toBe(!plain);
         if (plain) plainDays++;
         else eventfulDays++;
-      }
+      });
     });
     // The fixture has both kinds, so each half of the rule was exercised.
     expect(plainDays).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import type { PageState } from "../../contracts/status-pages.js";
 import { PAGE_HEADLINE } from "../../contracts/status-pages.js";
 import { escapeHtml, makeTimeFormatter, safeHttpUrl, timeHtml } from "./html.js";
 import { PAGE_CSS, PALETTE } from "./page-style.js";
-import { renderComponents } from "./render-components.js";
+import { historyDayRules, renderComponents } from "./render-components.js";
 import {
   currentMaintenance,
   isRunning,
@@ -128,7 +128,7 @@ export const renderStatusPage = (
 <link rel="alternate" type="application/atom+xml" title="${feedTitle} (Atom)" href="${escapeHtml(`${base}/feed.atom`)}">
 <link rel="alternate" type="application/rss+xml" title="${feedTitle} (RSS)" href="${escapeHtml(`${base}/feed.rss`)}">
 <link rel="alternate" type="application/json" title="Status data (JSON)" href="${escapeHtml(`${base}.json`)}">
-<style>${PAGE_CSS}${options.subscribe ? SUBSCRIBE_CSS : ""}</style>
+<style>${PAGE_CSS}${historyDayRules(data)}${options.subscribe ? SUBSCRIBE_CSS : ""}</style>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
