@@ -1,6 +1,11 @@
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import type { StatusPageData, StatusPageSummary } from "../src/contracts/status-page-data.js";
+import {
+  StatusPageCompactData,
+  type StatusPageData,
+  type StatusPageSummary,
+} from "../src/contracts/status-page-data.js";
+import { compactStatusPageData } from "../src/status-pages/public/compact-history.js";
 import { addProjectWithKey } from "./helpers/projects.js";
 import {
   ENGINES,
@@ -107,5 +112,29 @@ describe.each(ENGINES)("status page public reads on %s: caching, links and /v1 d
       await service.fetch("/v1/status-pages", { headers: { "x-api-key": foreign } }),
     );
     expect(list.data).toEqual([]);
+  });
+
+  it("/v1 data gives the days in columns by default, as day objects with history=days", async () => {
+    const { service, key } = t;
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const response = await service.fetch(path, { headers: { "x-api-key": key, ...headers } });
+      expect(response.status, path).toBe(200);
+      return response.text();
+    };
+    const days = await get("/status/acme.json");
+    expect(await get("/v1/status-pages/acme/data?history=days")).toBe(days);
+    const compact = JSON.parse(await get("/v1/status-pages/acme/data")) as unknown;
+    expect(StatusPageCompactData.parse(compact)).toEqual(
+      compactStatusPageData(JSON.parse(days) as StatusPageData),
+    );
+    expect(JSON.stringify(compact).length).toBeLessThan(days.length);
+    // Each form is kept per build: asked again, the same bytes (and compressed once).
+    expect(await get("/v1/status-pages/acme/data", { "accept-encoding": "br" })).toBe(
+      JSON.stringify(compact),
+    );
+    const refused = await service.fetch("/v1/status-pages/acme/data?history=weekly", {
+      headers: { "x-api-key": key },
+    });
+    expect(refused.status).toBe(400);
   });
 });

@@ -2,8 +2,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../../../composition/app-deps.js";
 import { listOf } from "../../../contracts/pagination.js";
-import { StatusPageData, StatusPageSummary } from "../../../contracts/status-page-data.js";
+import {
+  HistoryForm,
+  StatusPageCompactData,
+  StatusPageData,
+  StatusPageSummary,
+} from "../../../contracts/status-page-data.js";
 import { Slug } from "../../../contracts/status-pages.js";
+import { compactStatusPageData } from "../../../status-pages/public/compact-history.js";
 import {
   ListStatusPagesQuery,
   readStatusPageData,
@@ -42,23 +48,29 @@ export const statusPagesRoutes =
         permission: "status_pages:read",
         summary: "A status page's public payload: services, 90-day history, incidents, maintenance",
         description:
-          "The same payload as the public /status/:slug.json, for a page of the key's organization. Not paginated.",
+          "The same payload as the public /status/:slug.json, for a page of the key's organization. Not paginated. Each component's history comes in columns (history=compact, the default: a letter, a number or two a day) or as an object a day (history=days, as /status/:slug.json gives it).",
         params: z.object({ slug: Slug }),
-        response: StatusPageData.meta({ id: "StatusPageData" }),
+        querystring: z.strictObject({ history: HistoryForm.default("compact") }),
+        response: z.union([
+          StatusPageCompactData.meta({ id: "StatusPageCompactData" }),
+          StatusPageData.meta({ id: "StatusPageData" }),
+        ]),
       }),
       async (request, reply) => {
         const entry = await readStatusPageData({
           ctx: apiKeyCtx(deps.domain, request),
           slug: request.params.slug,
         });
-        // The same bytes as /status/:slug.json, serialized once per build; private: a key's answer.
+        // Serialized once per build and form (history=days: the same bytes as /status/:slug.json);
+        // private: a key's answer.
+        const compact = request.query.history === "compact";
         return sendDocument(
           request,
           reply,
           entry,
           PAYLOAD_DELIVERY,
-          () => JSON.stringify(entry.data),
-          ".json",
+          () => JSON.stringify(compact ? compactStatusPageData(entry.data) : entry.data),
+          compact ? ".json?history=compact" : ".json",
         );
       },
     );
