@@ -21,7 +21,9 @@ describe("the webhook queue's partial indexes (SQLite)", () => {
     raw = new SQLite(path);
     db = new Kysely<MetaSchema>({
       dialect: new SqliteDialect({ database: raw }),
-      log: (event) => statements.push(event.query),
+      log: (event) => {
+        statements.push(event.query);
+      },
     });
     await migrateMetaDatabase(db);
   });

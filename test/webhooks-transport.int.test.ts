@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import type { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postWebhook } from "../src/webhooks/transport.js";
@@ -186,6 +186,34 @@ describe("webhook transport against a local receiver", () => {
     });
     expect(answer.durationMs).toBeGreaterThanOrEqual(900);
     expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it("times out while the TLS handshake never completes (the limit covers connecting)", async () => {
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const answer = answered(
+        await postWebhook(open, ping(`https://localhost:${port}/hook`, { timeoutMs: 500 })),
+      );
+      expect(answer).toMatchObject({
+        statusCode: 0,
+        body: "timed out after 0.5s",
+        error: { code: "timeout" },
+      });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("answers a URL it cannot parse as an invalid request instead of throwing", async () => {
+    const answer = answered(await postWebhook(open, ping("not a url")));
+    expect(answer).toMatchObject({ statusCode: 0, error: { code: "invalid_request" } });
   });
 
   it("reports an aborted signal as aborted, before and during the request", async () => {
