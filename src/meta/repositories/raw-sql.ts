@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, SqliteAdapter } from "kysely";
+import { CompiledQuery, createQueryId, type Kysely, SqliteAdapter } from "kysely";
 import type { MetaSchema } from "../schema.js";
 
 /**
@@ -31,13 +31,25 @@ export function parametersFor(db: Kysely<MetaSchema>): Parameters {
   return Object.assign(add, { values, sqlite });
 }
 
-/** Runs SQL text built with `parameters`; resolves with its rows and how many rows it changed. */
+/** The operation node every statement run as text carries (the drivers read only its text). */
+const TEXT_NODE = CompiledQuery.raw("").query;
+
+/**
+ * Runs SQL text built with `parameters`; resolves with its rows and how many rows it changed.
+ * The compiled query is made here rather than by CompiledQuery.raw, whose frozen node per
+ * statement cost ~15 µs of CPU each (measured in a monitor check's five statements).
+ */
 export async function runStatement<Row>(
   db: Kysely<MetaSchema>,
   text: string,
   parameters: Parameters,
 ): Promise<{ rows: Row[]; changed: number }> {
-  const result = await db.executeQuery<Row>(CompiledQuery.raw(text, parameters.values));
+  const result = await db.executeQuery<Row>({
+    sql: text,
+    parameters: parameters.values,
+    query: TEXT_NODE,
+    queryId: createQueryId(),
+  });
   return { rows: result.rows, changed: Number(result.numAffectedRows ?? 0) };
 }
 
