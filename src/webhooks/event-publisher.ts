@@ -166,22 +166,29 @@ async function enqueue(
 /**
  * Publishing an event enqueues one durable delivery per subscribed endpoint (all sharing one
  * message id) and wakes the deliverer; it resolves, with how many endpoints get it, once they
- * are stored. Events published in the same synchronous run share one transaction (a burst of
- * error events costs one commit). An event id already enqueued for an endpoint is not enqueued
- * again, so a re-published event is delivered once. As many deliveries as the deliverer has
- * room for are stored leased to it and handed over after the commit with the endpoints read to
- * fan the event out: no claim, no second write, no second read.
+ * are stored. An event id already enqueued for an endpoint is not enqueued again, so a
+ * re-published event is delivered once. As many deliveries as the deliverer has room for are
+ * stored leased to it and handed over after the commit with the endpoints read to fan the event
+ * out: no claim, no second write, no second read.
+ *
+ * Group commit: one transaction is written at a time, holding every event published since the
+ * one before began (at most PUBLISH_BATCH): those of one synchronous run (a burst of error
+ * events), and those that came while a commit was in flight (on PostgreSQL a commit is a round
+ * trip; on SQLite a transaction may wait for the connection). Each publish resolves only after
+ * the commit that holds its deliveries. A batch that fails is written again event by event, so
+ * one bad event fails alone and a failing store fails every caller; nothing is resolved unless
+ * stored, and the unique (endpoint, event id) key keeps a retried event from being stored twice.
  */
 export function createEventPublisher(deps: PublisherDeps): EventPublisher {
   const log = deps.logger.child({ component: "webhooks" });
   let waiting: Waiting[] = [];
+  /** A flush is queued to run after the current synchronous code. */
   let scheduled = false;
+  /** A flush is writing: what is published meanwhile waits for its next transaction. */
+  let flushing = false;
 
-  async function flush(): Promise<void> {
-    scheduled = false;
-    const batch = waiting.slice(0, PUBLISH_BATCH);
-    waiting = waiting.slice(batch.length);
-    if (waiting.length > 0) schedule();
+  /** Writes one batch; settles each of its callers once its outcome is known. */
+  async function write(batch: readonly Waiting[]): Promise<void> {
     let due = false;
     try {
       const stored = await enqueue(
@@ -207,8 +214,23 @@ export function createEventPublisher(deps: PublisherDeps): EventPublisher {
     if (due) deps.deliverer.kick();
   }
 
+  async function flush(): Promise<void> {
+    scheduled = false;
+    flushing = true;
+    try {
+      while (waiting.length > 0) {
+        const batch = waiting.length <= PUBLISH_BATCH ? waiting : waiting.slice(0, PUBLISH_BATCH);
+        waiting = batch === waiting ? [] : waiting.slice(batch.length);
+        await write(batch);
+      }
+    } finally {
+      flushing = false;
+      if (waiting.length > 0) schedule();
+    }
+  }
+
   function schedule(): void {
-    if (scheduled) return;
+    if (scheduled || flushing) return;
     scheduled = true;
     // After the current synchronous code: a loop of publish() calls lands in one batch.
     queueMicrotask(() => void flush());
