@@ -24,8 +24,12 @@
  *    figures read against something. Also "Collapse all" and "Expand all" on 50,000 spans,
  *    click to the next frame.
  *
- * Targets (issue 17): render < 1 s, no long task > 100 ms while scrolling. The last line is
- * one JSON object with every figure.
+ * 3b. The waterfall's verbs on the wire (bench/waterfall-wire.ts): bytes as br, gzip and identity,
+ *    the CPU compressing the body costs at each quality, the whole request's CPU as each.
+ *
+ * Targets (issue 17): render < 1 s, no long task > 100 ms while scrolling; (issue 37) the
+ * 50,000-span answer's transfer ≤ 15 % of its raw size. The last line is one JSON object with
+ * every figure.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +49,7 @@ import {
 } from "./waterfall-page.js";
 import { report, summarizeLoad } from "./waterfall-report.js";
 import { type BigTrace, bigTrace } from "./waterfall-trace.js";
+import { wireFigures } from "./waterfall-wire.js";
 
 const SPANS = Number(process.env.BENCH_WATERFALL_SPANS ?? 50_000);
 const BASELINE_SPANS = Number(process.env.BENCH_WATERFALL_BASELINE_SPANS ?? 500);
@@ -156,6 +161,8 @@ async function main() {
       nested: { big: await apiTimes(dash, big, ""), small: await apiTimes(dash, small, "") },
     };
     log(`API: ${JSON.stringify(api)}`);
+    const wire = await wireFigures(dash, big);
+    log(`Wire: ${JSON.stringify(wire)}`);
 
     const { page, console: watch } = await dash.newPage({ width: 1440, height: 900 });
     await dash.signIn(page);
@@ -186,6 +193,7 @@ async function main() {
       small,
       ingestMs,
       api,
+      wire,
       load,
       bigScroll,
       smallScroll,

@@ -21,10 +21,12 @@ import {
   TARGET_P99_MS,
   WARMUP_SECONDS,
 } from "./settings.js";
+import type { StatusWireFigures } from "./wire.js";
 
 export interface StatusPagesFigures {
   served: ServedPage;
   costs: Awaited<ReturnType<typeof coldCost>>;
+  wire: StatusWireFigures;
   figures: Record<string, TargetFigures>;
   monitorCount: number;
   dayRows: number;
@@ -214,6 +216,51 @@ function printServiceTimes(f: Figures) {
   );
 }
 
+/** Bytes on the wire, and the CPU compressing each answer once per build costs. */
+function printWire({ wire, compression, bytes }: StatusWireFigures) {
+  console.log("\nOn the wire (bytes) as each encoding");
+  const rows: [string, StatusWireFigures["wire"]["html"] | null][] = [
+    ["GET /status/:slug (HTML)", wire.html],
+    ["GET /v1/status-pages/:slug/data", wire.v1],
+    ["  ?history=days", wire.v1Days],
+    ["GET /status/:slug.json", wire.publicJson],
+  ];
+  printTable(
+    ["answer", "identity", "br", "gzip", "br share", "gzip share"],
+    rows.flatMap(([label, w]) =>
+      w === null
+        ? []
+        : [
+            [
+              label,
+              fmt(w.identity),
+              fmt(w.br),
+              fmt(w.gzip),
+              String(w.brShare),
+              String(w.gzipShare),
+            ],
+          ],
+    ),
+  );
+  console.log("Compressing once per build (kept in the cache; a request then costs a lookup)");
+  printTable(
+    ["answer", "encoder", "bytes", "CPU ms"],
+    (["html", "v1"] as const).flatMap((name) =>
+      compression[name].table.map((c) => [
+        name,
+        Object.values(compression[name].used).includes(c.name) ? `${c.name} (used)` : c.name,
+        fmt(c.bytes),
+        String(c.cpuMs),
+      ]),
+    ),
+  );
+  console.log(
+    `Target ≤ ${fmt(bytes.target)} B before compression: ${bytes.met ? "met" : "NOT met"} ` +
+      `(HTML ${fmt(bytes.figure.html)} B, x${bytes.smallerThanBaseline.html} smaller than ${fmt(bytes.baseline.html)}; ` +
+      `/v1 JSON ${fmt(bytes.figure.v1Json)} B, x${bytes.smallerThanBaseline.v1Json} smaller than ${fmt(bytes.baseline.v1Json)})`,
+  );
+}
+
 /** The tables on stdout, then the JSON result line. */
 export function report(r: StatusPagesFigures) {
   const { figures, monitorCount, dayRows, publicUpdates, loadBefore } = r;
@@ -233,6 +280,7 @@ export function report(r: StatusPagesFigures) {
       `${cpus().length} CPUs`,
   );
   printColdCost(cold);
+  printWire(r.wire);
   printOpenLoops(f);
   printServiceTimes(f);
   console.log(
@@ -269,9 +317,12 @@ export function report(r: StatusPagesFigures) {
       "plain node:http server in the same process: fs.promises.readFile of the file (or its precompressed .br/.gz twin when accepted) per request, sent with content-type, content-length, cache-control",
     acceptEncoding: ENCODING,
     cold: { calls: BUILDS, ...cold },
+    bytes: r.wire.bytes,
+    wire: r.wire.wire,
+    compression: r.wire.compression,
     targets: figures,
     ratios,
     target: { p99Ms: TARGET_P99_MS, rate: RATE },
-    targetMet,
+    targetMet: { ...targetMet, bytes: r.wire.bytes.met },
   });
 }
