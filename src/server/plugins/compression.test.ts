@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PassThrough } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isCompressible, MIN_COMPRESS_BYTES, useCompression } from "./compression.js";
 
@@ -40,6 +40,14 @@ describe("useCompression", () => {
         .header("content-encoding", "br")
         .send(brotliCompressSync(Buffer.from(JSON.stringify(big)))),
     );
+    // A file as @fastify/static sends one: a stream with its length declared.
+    const file = (bytes: number) => async (_request: unknown, reply: FastifyReply) =>
+      reply
+        .type("application/javascript")
+        .header("content-length", bytes)
+        .send(Readable.from([Buffer.alloc(bytes, "a")]));
+    app.get("/small-file", file(700));
+    app.get("/big-file", file(5000));
     app.get("/events", async (_request, reply) => {
       events = new PassThrough();
       reply.type("text/event-stream").header("cache-control", "no-cache");
@@ -70,6 +78,15 @@ describe("useCompression", () => {
     expect(answer.headers.vary).toBe("accept-encoding");
     expect(JSON.parse(brotliDecompressSync(answer.wire).toString())).toEqual(big);
     expect(JSON.stringify(big).length).toBeGreaterThan(MIN_COMPRESS_BYTES);
+  });
+
+  it("leaves a small file stream as it is, and compresses a big one", async () => {
+    const small = await get("/small-file");
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.wire.length).toBe(700);
+    const big = await get("/big-file");
+    expect(big.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(big.wire).length).toBe(5000);
   });
 
   it("leaves an answer already compressed by its route as it is", async () => {

@@ -29,6 +29,12 @@ function bodySize(payload: unknown): number | undefined {
   return undefined;
 }
 
+/** A Content-Length header's value, when the reply declares one. */
+function declaredLength(header: unknown): number | undefined {
+  const length = Number(header);
+  return header === undefined || !Number.isFinite(length) ? undefined : length;
+}
+
 /**
  * Compresses every text answer of the app's routes as the client's Accept-Encoding allows
  * (br, else gzip; @fastify/compress), from MIN_COMPRESS_BYTES up. An answer that already has a
@@ -39,12 +45,17 @@ function bodySize(payload: unknown): number | undefined {
 export async function useCompression(app: FastifyInstance): Promise<void> {
   // Vary on the identity answers too, so that a shared cache never hands the bytes kept for a
   // client without Accept-Encoding to one with it, or the other way round.
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", async (request, reply, payload) => {
     if (payload === null || payload === undefined || reply.hasHeader("content-encoding")) return;
     const type = reply.getHeader("content-type");
     if (typeof type !== "string" || !isCompressible(type)) return;
-    const size = bodySize(payload);
-    if (size !== undefined && size < MIN_COMPRESS_BYTES) return;
+    const size = bodySize(payload) ?? declaredLength(reply.getHeader("content-length"));
+    if (size !== undefined && size < MIN_COMPRESS_BYTES) {
+      // A small file sent as a stream (a dashboard chunk under 1 KB, index.html): the plugin
+      // checks the threshold on buffered bodies only; its opt-out header keeps it as it is.
+      if (bodySize(payload) === undefined) request.headers["x-no-compression"] = "small";
+      return;
+    }
     const vary = reply.getHeader("vary");
     const current = Array.isArray(vary) ? vary.join(", ") : String(vary ?? "");
     if (!/\baccept-encoding\b/i.test(current))
