@@ -8,7 +8,7 @@ import type { IdGenerator } from "../lib/ids.js";
 import type { WorkerLeases } from "../lib/leased-scheduler.js";
 import type { Metrics } from "../lib/metrics.js";
 import type { SecretBox } from "../lib/secret-box.js";
-import type { MetaStore } from "../meta/meta-store.js";
+import type { MetaAccess, MetaStore } from "../meta/meta-store.js";
 import {
   type CheckMetricsBuffer,
   createCheckMetricsBuffer,
@@ -39,6 +39,18 @@ export function createOutbound(config: Config): OutboundAgent {
   return createOutboundAgent({ allowPrivateNetworks: config.monitors.allowPrivateTargets });
 }
 
+/** How long a check's record waits for others to share its commit (see group-commit.ts). */
+export const GROUP_COMMIT_MS = 50;
+
+/**
+ * Group commit on SQLite only: its one writer runs transactions one after another anyway. On
+ * PostgreSQL, records of several monitors in one transaction would hold their row and page
+ * locks together, taken in no common order with another node's.
+ */
+function groupCommitMsFor(meta: MetaAccess | MetaStore): number {
+  return "engine" in meta && meta.engine === "sqlite" ? GROUP_COMMIT_MS : 0;
+}
+
 /** The check engine: checks run through `outbound` with the `monitors` settings. */
 export function monitorEngineFor(
   config: Config,
@@ -48,6 +60,7 @@ export function monitorEngineFor(
   return createMonitorEngine({
     ...engineDeps,
     run: createCheckRunner({ dispatcher: outbound, clock: deps.clock, ...config.monitors }),
+    groupCommitMs: groupCommitMsFor(deps.meta),
   });
 }
 

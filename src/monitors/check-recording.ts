@@ -73,6 +73,20 @@ export function describeFailure(result: CheckResult): {
   return { step, reason };
 }
 
+/** A check to record: its result, and what its record is fenced and guarded by. */
+export interface RecordCheckInput {
+  monitorId: string;
+  result: CheckResult;
+  trigger: CheckTrigger;
+  fence: LeaseFence | undefined;
+  /**
+   * Runs in the transaction after the monitor's row lock, with the monitor as it is then;
+   * false records nothing (undefined). A heartbeat's ping or missed deadline moves its deadline
+   * here, fenced by the deadline it saw (heartbeat-watcher.ts).
+   */
+  guard?: ((tx: MetaAccess, current: LockedMonitor) => Promise<boolean>) | undefined;
+}
+
 /**
  * Records a check in one transaction: the result, the state machine's step, the outage's incident,
  * the status pages' signals, the channels' notifications and the incident.* webhooks. Undefined
@@ -80,18 +94,7 @@ export function describeFailure(result: CheckResult): {
  */
 export async function recordCheck(
   deps: CheckRecordingDeps,
-  check: {
-    monitorId: string;
-    result: CheckResult;
-    trigger: CheckTrigger;
-    fence: LeaseFence | undefined;
-    /**
-     * Runs in the transaction after the monitor's row lock, with the monitor as it is then;
-     * false records nothing (undefined). A heartbeat's ping or missed deadline moves its deadline
-     * here, fenced by the deadline it saw (heartbeat-watcher.ts).
-     */
-    guard?: ((tx: MetaAccess, current: LockedMonitor) => Promise<boolean>) | undefined;
-  },
+  check: RecordCheckInput,
 ): Promise<RecordedCheck | undefined> {
   const { monitorId, result, trigger, fence } = check;
   const id = deps.newId("run");

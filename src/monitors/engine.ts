@@ -4,14 +4,15 @@ import type { Metrics } from "../lib/metrics.js";
 import { SerialByKey } from "../lib/serial-by-key.js";
 import type { LeaseFence } from "../meta/repositories/work-leases.js";
 import type { CheckMetricsBuffer } from "./check-metrics-buffer.js";
-import {
-  type CheckRecordingDeps,
-  type CheckTrigger,
-  type RecordedCheck,
-  recordCheck,
+import type {
+  CheckRecordingDeps,
+  CheckTrigger,
+  RecordCheckInput,
+  RecordedCheck,
 } from "./check-recording.js";
 import type { CheckResult } from "./check-result.js";
 import type { MonitorDefinition } from "./definition.js";
+import { createGroupCommit } from "./group-commit.js";
 
 export interface MonitorEngineDeps extends CheckRecordingDeps {
   /** Executes a definition's requests (the undici runner); the signal aborts them at shutdown. */
@@ -22,6 +23,11 @@ export interface MonitorEngineDeps extends CheckRecordingDeps {
   metrics?: Metrics;
   /** Where each recorded check's points (vigil.monitor.*) go, to be written to its project's telemetry. */
   checkMetrics?: Pick<CheckMetricsBuffer, "add"> | undefined;
+  /**
+   * Group commit: records ending within this many ms share one transaction (see
+   * group-commit.ts); 0 or absent, each commits alone. A manual check never waits for others.
+   */
+  groupCommitMs?: number;
 }
 
 /** Runs checks and records them: one result, the state machine, incidents and queued notifications. */
@@ -51,10 +57,11 @@ export interface MonitorEngine {
 }
 
 /** A result made outside the runner, with the guard its record runs under. */
-export type ExternalCheck = Omit<Parameters<typeof recordCheck>[1], "fence">;
+export type ExternalCheck = Omit<RecordCheckInput, "fence">;
 
 export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
   const running = new SerialByKey<RecordedCheck | undefined>();
+  const commits = createGroupCommit(deps, { windowMs: deps.groupCommitMs ?? 0 });
   const shutdown = new AbortController();
   // Every check in flight listens for the shutdown (the scheduler's concurrency bounds them).
   setMaxListeners(0, shutdown.signal);
@@ -66,7 +73,8 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
     const { signal } = shutdown;
     const result = await deps.run(monitor.definition as MonitorDefinition, signal);
     if (signal.aborted) return undefined;
-    return afterRecord(await recordCheck(deps, { monitorId, result, trigger, fence }));
+    const check = { monitorId, result, trigger, fence };
+    return afterRecord(await commits.record(check, { now: trigger === "manual" }));
   }
 
   /** A check's after-effects: its metrics, the transition's log line, what it queued sent. */
@@ -92,7 +100,7 @@ export function createMonitorEngine(deps: MonitorEngineDeps): MonitorEngine {
       running.run(monitorId, () => execute(monitorId, trigger, fence)),
     record: (check) =>
       running.run(check.monitorId, async () =>
-        afterRecord(await recordCheck(deps, { ...check, fence: undefined })),
+        afterRecord(await commits.record({ ...check, fence: undefined })),
       ),
     isRunning: (monitorId) => running.isRunning(monitorId),
     idle: () => running.idle(),
