@@ -1,10 +1,10 @@
-import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import { parseJsonPath } from "../contracts/json-path.js";
 import { BODY_METHODS, VARIABLE_PLACEHOLDER } from "../contracts/monitor-catalog.js";
 import type { Clock } from "../lib/clock.js";
 import { utf8Prefix } from "../lib/http/bounded-body.js";
 import { redactUrl } from "../lib/http/redact-url.js";
+import { pooledRandomBytes } from "../lib/random-pool.js";
 import { evaluateAssertion } from "./assertions/evaluate.js";
 import { jsonValueText, parseBodyOnce, resolveJsonPath } from "./assertions/json-path.js";
 import type { ReadCache } from "./assertions/read-value.js";
@@ -25,7 +25,7 @@ export interface RunnerDeps {
   maxResponseBytes: number;
   /** Bytes of a failed step's body kept in its result (config: monitors.storedBodyBytes). */
   storedBodyBytes: number;
-  /** Source of trace and span ids; node:crypto by default. */
+  /** Source of trace and span ids; node:crypto by default (pooled). */
   randomBytes?: (size: number) => Buffer;
 }
 
@@ -52,7 +52,7 @@ export async function runCheck(
   deps: RunnerDeps,
   options: RunCheckOptions = {},
 ): Promise<CheckResult> {
-  const random = deps.randomBytes ?? cryptoRandomBytes;
+  const random = deps.randomBytes ?? pooledRandomBytes;
   const startedAt = deps.clock.now().toISOString();
   const traceId = randomId(random, 16);
   const variables = new Map<string, string>();

@@ -15,6 +15,6 @@ export interface CheckRunDeps {
   allowPrivateTargets: boolean;
   /** Resolves host names for tcp and tls (default dns.lookup); tests stand in names. */
   resolve?: ResolveAll;
-  /** Source of trace and span ids; node:crypto by default. */
+  /** Source of trace and span ids; node:crypto by default (pooled). */
   randomBytes?: (size: number) => Buffer;
 }

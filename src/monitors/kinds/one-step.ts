@@ -1,4 +1,3 @@
-import { randomBytes as cryptoRandomBytes } from "node:crypto";
 import { lookup as dnsLookup } from "node:dns";
 import type { Socket } from "node:net";
 import { isIP } from "node:net";
@@ -7,6 +6,7 @@ import type { TlsDetailsView } from "../../contracts/monitors.js";
 import { BlockedAddressError, isPublicAddress } from "../../lib/http/address-policy.js";
 import type { ResolveAll } from "../../lib/http/outbound-agent.js";
 import type { TransportError } from "../../lib/http/transport-error.js";
+import { pooledRandomBytes } from "../../lib/random-pool.js";
 import type { AssertionResult, CheckResult } from "../check-result.js";
 import type { CheckRunDeps } from "./check-run-deps.js";
 
@@ -42,7 +42,7 @@ export interface OneStep {
 /** A check of one step: it passed when nothing failed on the way and every assertion held. */
 export function oneStepResult(step: OneStep, deps: Pick<CheckRunDeps, "randomBytes">): CheckResult {
   const passed = step.transportError === null && step.assertions.every((a) => a.passed);
-  const random = deps.randomBytes ?? cryptoRandomBytes;
+  const random = deps.randomBytes ?? pooledRandomBytes;
   return {
     passed,
     startedAt: step.startedAt,
