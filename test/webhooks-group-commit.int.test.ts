@@ -1,6 +1,8 @@
-import { type Kysely, sql } from "kysely";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect, sql } from "kysely";
 import { pino } from "pino";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhookEventTypes } from "../src/composition/webhooks.js";
 import type { DomainEvent } from "../src/events/event-bus.js";
 import { newId } from "../src/lib/ids.js";
@@ -31,7 +33,12 @@ const sqlite: Engine = {
     const dir = makeTempDir("vigil-group-commit-");
     const store = createMetaStore(openMetaDatabase({ dataDir: dir.path }));
     await store.migrate();
-    const other = openMetaDatabase({ dataDir: dir.path }).db;
+    // A second connection of its own (no checkpointer): it sees committed rows only.
+    const other = new Kysely<MetaSchema>({
+      dialect: new SqliteDialect({
+        database: new SQLite(join(dir.path, "meta.sqlite"), { readonly: true }),
+      }),
+    });
     return {
       store,
       other,
@@ -82,6 +89,7 @@ function instrumented(store: MetaStore) {
   const counts = { inserts: 0, transactions: 0 };
   let gate: Promise<void> | undefined;
   let open: (() => void) | undefined;
+  let arrived: (() => void) | undefined;
   let failing: ((rows: readonly NewWebhookDelivery[]) => boolean) | undefined;
   const wrap = (access: MetaAccess): MetaAccess => {
     const repos = new Proxy(access.repos, {
@@ -111,7 +119,10 @@ function instrumented(store: MetaStore) {
       counts.transactions++;
       return store.transaction(async (tx) => {
         const result = await fn(wrap(tx));
-        await gate;
+        if (gate) {
+          arrived?.();
+          await gate;
+        }
         return result;
       });
     },
@@ -119,10 +130,16 @@ function instrumented(store: MetaStore) {
   return {
     meta,
     counts,
-    /** Holds every transaction before its commit until `release()`. */
-    hold() {
+    /**
+     * Holds every transaction before its commit until `release()`; resolves once one has
+     * written its rows and waits there.
+     */
+    hold(): Promise<void> {
       gate = new Promise((resolve) => {
         open = resolve;
+      });
+      return new Promise((resolve) => {
+        arrived = resolve;
       });
     },
     release() {
@@ -142,7 +159,13 @@ for (const [name, engine] of engines)
     let store: MetaStore;
     let other: Kysely<MetaSchema>;
     let close: () => Promise<void>;
+    /** A store whose transactions a test holds: released after it, whatever happened. */
+    let held: { release(): void } | undefined;
     const projectId = "prj_group";
+    afterEach(() => {
+      held?.release();
+      held = undefined;
+    });
 
     beforeEach(async () => {
       ({ store, other, close } = await (engine as Engine).open());
@@ -195,7 +218,8 @@ for (const [name, engine] of engines)
     it("resolves a publish only once the commit holding its deliveries is done", async () => {
       const store$ = instrumented(store);
       const publish = publisherOn(store$.meta);
-      store$.hold();
+      const waiting = store$.hold();
+      held = store$;
       let resolved = 0;
       const publishes = ["evt_1", "evt_2", "evt_3"].map((id) =>
         publish(event(id)).then((n) => {
@@ -203,6 +227,7 @@ for (const [name, engine] of engines)
           return n;
         }),
       );
+      await waiting;
       for (let i = 0; i < 5; i++) await tick();
       expect(store$.counts.transactions).toBe(1);
       expect(resolved).toBe(0);
@@ -215,8 +240,10 @@ for (const [name, engine] of engines)
     it("writes what is published during a commit in the next one, all in one transaction", async () => {
       const store$ = instrumented(store);
       const publish = publisherOn(store$.meta);
-      store$.hold();
+      const waiting = store$.hold();
+      held = store$;
       const first = [publish(event("evt_a")), publish(event("evt_b"))];
+      await waiting;
       const later: Promise<number>[] = [];
       // Five publishes, each in a tick of its own, while the first commit waits.
       for (let i = 0; i < 5; i++) {

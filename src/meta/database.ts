@@ -8,12 +8,16 @@ import {
   Migrator,
   PostgresDialect,
   type SqliteDatabase,
-  SqliteDialect,
 } from "kysely";
 import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
 import type { MetaSchema } from "./schema.js";
 import { startCheckpointer } from "./sqlite-checkpointer.js";
+import {
+  registerSqliteDirect,
+  type SqliteDirect,
+  sqliteDialectWithDirect,
+} from "./sqlite-direct.js";
 
 /** Which engine backs the metadata store; chosen once from the configured URL. */
 export type MetaEngine = "sqlite" | "postgres";
@@ -42,7 +46,10 @@ function errorCode(error: unknown): unknown {
   return typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 }
 
-function openSqlite(path: string): Dialect {
+function openSqlite(
+  path: string,
+  onQuery?: (seconds: number, failed: boolean) => void,
+): { dialect: Dialect; direct: SqliteDirect } {
   mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   database.pragma("journal_mode = WAL");
@@ -52,11 +59,13 @@ function openSqlite(path: string): Dialect {
   // Checkpoints run on a worker thread; the event loop's own only past ~40 MB of log.
   database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const checkpointer = startCheckpointer(path);
-  return new SqliteDialect({
-    database: withStatementCache(database, STATEMENT_CACHE_SIZE, () => {
+  // Statements at top level run at once while Kysely does not hold the connection (sqlite-direct.ts).
+  return sqliteDialectWithDirect(
+    withStatementCache(database, STATEMENT_CACHE_SIZE, () => {
       void checkpointer.stop();
     }),
-  });
+    onQuery,
+  );
 }
 
 /** Pages of write-ahead log after which a commit checkpoints by itself (SQLite's default: 1,000). */
@@ -115,9 +124,9 @@ function openPostgres(url: string, onConnectionError?: (error: Error) => void): 
 export function openMetaDatabase(options: MetaDatabaseOptions): MetaDatabase {
   const url = options.url ?? join(options.dataDir, "meta.sqlite");
   const engine: MetaEngine = /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
-  const dialect =
-    engine === "postgres" ? openPostgres(url, options.onConnectionError) : openSqlite(url);
   const onQuery = options.onQuery;
+  const sqlite = engine === "sqlite" ? openSqlite(url, onQuery) : undefined;
+  const dialect = sqlite?.dialect ?? openPostgres(url, options.onConnectionError);
   const db = new Kysely<MetaSchema>({
     dialect,
     ...(onQuery
@@ -127,6 +136,7 @@ export function openMetaDatabase(options: MetaDatabaseOptions): MetaDatabase {
         }
       : {}),
   });
+  if (sqlite) registerSqliteDirect(db, sqlite.direct);
   const uniqueCodes =
     engine === "postgres"
       ? ["23505"]

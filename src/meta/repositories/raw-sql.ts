@@ -1,5 +1,6 @@
 import { CompiledQuery, createQueryId, type Kysely, SqliteAdapter } from "kysely";
 import type { MetaSchema } from "../schema.js";
+import { sqliteDirectOf } from "../sqlite-direct.js";
 
 /**
  * Hot statements as SQL text with their parameters (the webhook queue's, several per delivery),
@@ -44,6 +45,9 @@ export async function runStatement<Row>(
   text: string,
   parameters: Parameters,
 ): Promise<{ rows: Row[]; changed: number }> {
+  // SQLite at top level, while no transaction holds the connection: at once (sqlite-direct.ts).
+  const direct = parameters.sqlite ? sqliteDirectOf(db) : undefined;
+  if (direct?.idle()) return direct.run<Row>(text, parameters.values);
   const result = await db.executeQuery<Row>({
     sql: text,
     parameters: parameters.values,

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { MetaSchema, WebhookEndpointRow } from "../schema.js";
+import { parametersFor, runStatement } from "./raw-sql.js";
 
 /** A stored webhook endpoint; its signing secret stays sealed. */
 export interface WebhookEndpointRecord {
@@ -70,8 +71,13 @@ export function createWebhookEndpointRepository(db: Kysely<MetaSchema>) {
      */
     async findByIds(ids: readonly string[]): Promise<WebhookEndpointRecord[]> {
       if (ids.length === 0) return [];
-      const { rows } = await sql<WebhookEndpointRow>`
-        SELECT * FROM webhook_endpoints WHERE id IN (${sql.join(ids)})`.execute(db);
+      const p = parametersFor(db);
+      const list = ids.map((id) => p(id)).join(", ");
+      const { rows } = await runStatement<WebhookEndpointRow>(
+        db,
+        `SELECT * FROM webhook_endpoints WHERE id IN (${list})`,
+        p,
+      );
       return rows.map(toRecord);
     },
     /** A project's endpoints, oldest first. */
@@ -91,9 +97,12 @@ export function createWebhookEndpointRepository(db: Kysely<MetaSchema>) {
      * deliverer with the deliveries, which spares it reading them again.
      */
     async listSubscribers(projectId: string, event: string): Promise<WebhookEndpointRecord[]> {
-      const { rows } = await sql<WebhookEndpointRow>`
-        SELECT * FROM webhook_endpoints
-        WHERE project_id = ${projectId} AND is_active = 1`.execute(db);
+      const p = parametersFor(db);
+      const { rows } = await runStatement<WebhookEndpointRow>(
+        db,
+        `SELECT * FROM webhook_endpoints WHERE project_id = ${p(projectId)} AND is_active = 1`,
+        p,
+      );
       const subscribed: WebhookEndpointRecord[] = [];
       for (const row of rows) {
         const endpoint = toRecord(row);

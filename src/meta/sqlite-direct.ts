@@ -1,0 +1,107 @@
+import {
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  type SqliteDatabase,
+  SqliteDialect,
+  type TransactionSettings,
+} from "kysely";
+
+/**
+ * SQL text run on the SQLite connection at once, without Kysely's executor, whenever no Kysely
+ * statement or transaction holds the connection. better-sqlite3 runs a statement synchronously,
+ * so nothing can interleave with it; what Kysely adds around it (connection mutex, executor,
+ * query log, promise hops) measured about 5 µs per statement, as much as a cached one-row
+ * SELECT itself. While Kysely holds the connection (a transaction is open, or a statement is
+ * between acquiring and releasing it), the statement goes through Kysely instead and waits its
+ * turn, so it never runs inside someone else's transaction.
+ */
+export interface SqliteDirect {
+  /** Whether the connection is free: no Kysely statement or transaction holds it. */
+  idle(): boolean;
+  /** Runs a statement now (call only while `idle()`); reported to `onQuery` like Kysely's. */
+  run<Row>(text: string, parameters: readonly unknown[]): { rows: Row[]; changed: number };
+}
+
+/** The connection's direct path, per Kysely instance bound to it (not its transactions). */
+const directs = new WeakMap<object, SqliteDirect>();
+
+/** The direct path of `db` when it is the SQLite store's own instance (not a transaction). */
+export const sqliteDirectOf = (db: object): SqliteDirect | undefined => directs.get(db);
+
+export function registerSqliteDirect(db: object, direct: SqliteDirect): void {
+  directs.set(db, direct);
+}
+
+/** Kysely's SQLite driver, counting the connections it has handed out and not taken back. */
+class HeldCountingDriver implements Driver {
+  held = 0;
+  constructor(private readonly inner: Driver) {}
+  init = () => this.inner.init();
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.inner.acquireConnection();
+    this.held++;
+    return connection;
+  }
+  beginTransaction = (connection: DatabaseConnection, settings: TransactionSettings) =>
+    this.inner.beginTransaction(connection, settings);
+  commitTransaction = (connection: DatabaseConnection) => this.inner.commitTransaction(connection);
+  rollbackTransaction = (connection: DatabaseConnection) =>
+    this.inner.rollbackTransaction(connection);
+  savepoint = (
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ) => this.inner.savepoint?.(connection, name, compile) ?? Promise.resolve();
+  rollbackToSavepoint = (
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ) => this.inner.rollbackToSavepoint?.(connection, name, compile) ?? Promise.resolve();
+  releaseSavepoint = (
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ) => this.inner.releaseSavepoint?.(connection, name, compile) ?? Promise.resolve();
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.held--;
+    await this.inner.releaseConnection(connection);
+  }
+  destroy = () => this.inner.destroy();
+}
+
+/**
+ * Kysely's SQLite dialect over `database` (prepared statements from its cache), and the direct
+ * path to the same connection. `onQuery` is called after each direct statement with its time,
+ * as Kysely's query log is for the others.
+ */
+export function sqliteDialectWithDirect(
+  database: SqliteDatabase,
+  onQuery?: (seconds: number, failed: boolean) => void,
+): { dialect: SqliteDialect; direct: SqliteDirect } {
+  let driver: HeldCountingDriver | undefined;
+  const dialect = new (class extends SqliteDialect {
+    override createDriver(): Driver {
+      driver = new HeldCountingDriver(super.createDriver());
+      return driver;
+    }
+  })({ database });
+  const direct: SqliteDirect = {
+    idle: () => driver !== undefined && driver.held === 0,
+    run<Row>(text: string, parameters: readonly unknown[]) {
+      const started = onQuery ? performance.now() : 0;
+      try {
+        const statement = database.prepare(text);
+        const result = statement.reader
+          ? { rows: statement.all(parameters) as Row[], changed: 0 }
+          : { rows: [] as Row[], changed: Number(statement.run(parameters).changes) };
+        onQuery?.((performance.now() - started) / 1000, false);
+        return result;
+      } catch (error) {
+        onQuery?.((performance.now() - started) / 1000, true);
+        throw error;
+      }
+    },
+  };
+  return { dialect, direct };
+}

@@ -1,0 +1,79 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
+import { parametersFor, runStatement } from "../src/meta/repositories/raw-sql.js";
+import { sqliteDirectOf } from "../src/meta/sqlite-direct.js";
+import { makeTempDir } from "./helpers/temp-dir.js";
+
+// SQL text at top level runs on the SQLite connection at once while Kysely does not hold it
+// (src/meta/sqlite-direct.ts), and waits its turn while a transaction does: it never joins one.
+
+describe("SQLite statements run directly at top level", () => {
+  const dir = makeTempDir();
+  let database: MetaDatabase;
+  const queries: boolean[] = [];
+  beforeAll(async () => {
+    database = openMetaDatabase({
+      dataDir: dir.path,
+      onQuery: (_seconds, failed) => queries.push(failed),
+    });
+    await sql`CREATE TABLE direct_rows (id text PRIMARY KEY)`.execute(database.db);
+  });
+  afterAll(async () => {
+    await database.db.destroy();
+    dir.remove();
+  });
+
+  const insert = (id: string) => {
+    const p = parametersFor(database.db);
+    return runStatement(database.db, `INSERT INTO direct_rows (id) VALUES (${p(id)})`, p);
+  };
+  const ids = async () => {
+    const p = parametersFor(database.db);
+    const { rows } = await runStatement<{ id: string }>(
+      database.db,
+      "SELECT id FROM direct_rows ORDER BY id",
+      p,
+    );
+    return rows.map((row) => row.id);
+  };
+
+  it("runs at once when the connection is free, and reports each statement", async () => {
+    const direct = sqliteDirectOf(database.db);
+    expect(direct?.idle()).toBe(true);
+    const before = queries.length;
+    expect(await insert("a")).toEqual({ rows: [], changed: 1 });
+    expect(await ids()).toEqual(["a"]);
+    await expect(insert("a")).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+    expect(queries.slice(before)).toEqual([false, false, true]);
+  });
+
+  it("waits for an open transaction instead of joining it: a rollback keeps it", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted = false;
+    const transaction = database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`INSERT INTO direct_rows (id) VALUES ('rolled-back')`.execute(trx);
+        await held;
+        throw new Error("roll back");
+      })
+      .catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sqliteDirectOf(database.db)?.idle()).toBe(false);
+    // A transaction's own Kysely instance has no direct path: its statements stay in it.
+    const waiting = insert("outside").then(() => {
+      inserted = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(inserted).toBe(false);
+    release();
+    await transaction;
+    await waiting;
+    expect(await ids()).toEqual(["a", "outside"]);
+    expect(sqliteDirectOf(database.db)?.idle()).toBe(true);
+  });
+});
