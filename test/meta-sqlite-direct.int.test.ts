@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
 import { parametersFor, runStatement } from "../src/meta/repositories/raw-sql.js";
-import { sqliteDirectOf } from "../src/meta/sqlite-direct.js";
+import type { MetaSchema } from "../src/meta/schema.js";
+import { type SqliteDirect, sqliteDirectOf, sqliteTransaction } from "../src/meta/sqlite-direct.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
 // SQL text at top level runs on the SQLite connection at once while Kysely does not hold it
@@ -75,5 +76,37 @@ describe("SQLite statements run directly at top level", () => {
     await waiting;
     expect(await ids()).toEqual(["a", "outside"]);
     expect(sqliteDirectOf(database.db)?.idle()).toBe(true);
+  });
+
+  it("runs a transaction's text and Kysely statements in it: all commit, or none", async () => {
+    const direct = sqliteDirectOf(database.db) as SqliteDirect;
+    let inner: Kysely<MetaSchema> | undefined;
+    let after = false;
+    await expect(
+      sqliteTransaction(database.db, direct, async (trx) => {
+        inner = trx;
+        expect(sqliteDirectOf(trx)?.idle()).toBe(true);
+        const p = parametersFor(trx);
+        await runStatement(trx, `INSERT INTO direct_rows (id) VALUES (${p("t1")})`, p);
+        await sql`INSERT INTO direct_rows (id) VALUES ('t2')`.execute(trx);
+        // Another caller's text waits for the transaction instead of joining it.
+        void insert("after").then(() => {
+          after = true;
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(after).toBe(false);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    // Once it ended, its instance no longer goes straight to the connection.
+    expect(sqliteDirectOf(inner as object)?.idle()).toBe(false);
+    while (!after) await new Promise((resolve) => setImmediate(resolve));
+    expect(await ids()).toEqual(["a", "after", "outside"]);
+    await sqliteTransaction(database.db, direct, async (trx) => {
+      const p = parametersFor(trx);
+      await runStatement(trx, `INSERT INTO direct_rows (id) VALUES (${p("t3")})`, p);
+      await sql`INSERT INTO direct_rows (id) VALUES ('t4')`.execute(trx);
+    });
+    expect(await ids()).toEqual(["a", "after", "outside", "t3", "t4"]);
   });
 });

@@ -35,6 +35,7 @@ import { createWebhookDeliveryRepository } from "./repositories/webhook-deliveri
 import { createWebhookEndpointRepository } from "./repositories/webhook-endpoints.js";
 import { createWorkLeaseRepository } from "./repositories/work-leases.js";
 import type { MetaSchema } from "./schema.js";
+import { sqliteDirectOf, sqliteTransaction } from "./sqlite-direct.js";
 
 type RepositoryFactory = (db: Kysely<MetaSchema>, engine: MetaDatabase["engine"]) => unknown;
 
@@ -147,15 +148,17 @@ export function createMetaStore(database: MetaDatabase): MetaStore {
     return access;
   };
   const repos = createRepositories(db, database.engine);
+  // SQLite: transactions whose SQL text goes straight to the connection (sqlite-direct.ts).
+  const direct = sqliteDirectOf(db);
   return {
     engine: database.engine,
     keyLock: createKeyLock(database),
     repos,
     transaction: (fn) =>
-      db
-        .transaction()
-        .execute((trx) => fn(inTransaction(trx)))
-        .catch(translate),
+      (direct
+        ? sqliteTransaction(db, direct, (trx) => fn(inTransaction(trx)))
+        : db.transaction().execute((trx) => fn(inTransaction(trx)))
+      ).catch(translate),
     run: (fn) => fn(repos).catch(translate),
     migrate: () => migrateMetaDatabase(db),
     async ping() {

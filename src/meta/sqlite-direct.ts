@@ -1,6 +1,7 @@
 import {
   type DatabaseConnection,
   type Driver,
+  type Kysely,
   type QueryCompiler,
   type SqliteDatabase,
   SqliteDialect,
@@ -104,4 +105,39 @@ export function sqliteDialectWithDirect(
     },
   };
   return { dialect, direct };
+}
+
+/**
+ * Runs `fn` in a transaction on the SQLite connection, held through Kysely for the whole of it
+ * (Kysely's statements and others' SQL text wait their turn), with the SQL text `fn` runs on
+ * the instance it is given going straight to the connection: a transaction of a dozen
+ * statements spends no Kysely executor on them. Kysely's own statements inside run on the same
+ * held connection, inside the same transaction. Rolled back when `fn` or the commit fails.
+ */
+export function sqliteTransaction<DB, T>(
+  db: Kysely<DB>,
+  direct: SqliteDirect,
+  fn: (connection: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    let open = true;
+    directs.set(connection, { idle: () => open, run: direct.run });
+    try {
+      direct.run("begin", []);
+      try {
+        const result = await fn(connection);
+        direct.run("commit", []);
+        return result;
+      } catch (error) {
+        try {
+          direct.run("rollback", []);
+        } catch {
+          // Nothing to roll back (the failure ended the transaction already).
+        }
+        throw error;
+      }
+    } finally {
+      open = false;
+    }
+  });
 }
