@@ -39,6 +39,9 @@ export function createOutbound(config: Config): OutboundAgent {
   return createOutboundAgent({ allowPrivateNetworks: config.monitors.allowPrivateTargets });
 }
 
+/** Checks due within this many ms start together, one wake-up for all (see periodic-scheduler.ts). */
+export const SCHEDULE_TICK_MS = 100;
+
 /** How long a check's record waits for others to share its commit (see group-commit.ts). */
 export const GROUP_COMMIT_MS = 50;
 
@@ -90,6 +93,7 @@ export function monitorSchedulerFor(
     listActive: () => listScheduleEntries(meta),
     version: () => meta.repos.monitors.activeVersion(),
     lease,
+    tickMs: SCHEDULE_TICK_MS,
   });
 }
 

@@ -32,7 +32,7 @@ export interface WorkerLeases {
 export interface LeasedSchedulerDeps
   extends Pick<
       PeriodicSchedulerDeps,
-      "what" | "clock" | "concurrency" | "logger" | "onSkipped" | "onLag"
+      "what" | "clock" | "concurrency" | "logger" | "onSkipped" | "onLag" | "tickMs"
     >,
     WorkerLeases {
   kind: LeaseKind;
@@ -105,6 +105,7 @@ export function createLeasedScheduler(deps: LeasedSchedulerDeps): PeriodicSchedu
     logger,
     ...(deps.onSkipped ? { onSkipped: deps.onSkipped } : {}),
     ...(deps.onLag ? { onLag: deps.onLag } : {}),
+    ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
   });
 
   async function runFenced(id: string, slot: number): Promise<unknown> {

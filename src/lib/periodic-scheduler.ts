@@ -49,6 +49,12 @@ export interface PeriodicSchedulerDeps {
   onSkipped?: () => void;
   /** How late a run started after its slot, in seconds. */
   onLag?: (seconds: number) => void;
+  /**
+   * Wakes only on multiples of this many ms (epoch-aligned), running every slot due by then:
+   * slots start up to this late, and spread slots share a wake-up instead of each taking one
+   * (~100 µs of CPU each on a busy machine). 0 or absent: each slot at its own time.
+   */
+  tickMs?: number;
 }
 
 /** Keeps every active entry on its period; the in-process seam a leased multi-node scheduler replaces. */
@@ -193,7 +199,9 @@ export function createPeriodicScheduler(deps: PeriodicSchedulerDeps): PeriodicSc
       top = heap.peek();
     }
     if (!top) return;
-    timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(0, top.dueAt - now())));
+    const tick = deps.tickMs ?? 0;
+    const wakeAt = tick > 0 ? Math.ceil(top.dueAt / tick) * tick : top.dueAt;
+    timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(0, wakeAt - now())));
     timer.unref();
   }
 

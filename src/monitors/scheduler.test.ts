@@ -99,6 +99,29 @@ describe("createMonitorScheduler", () => {
     await scheduler.stop();
   });
 
+  it("with a tick, slots due within it start together at its end, each standing for its own slot", async () => {
+    const { engine, starts } = fakeEngine();
+    const ids = Array.from({ length: 600 }, (_, i) => `mon_${i}`);
+    const scheduler = await startScheduler({
+      engine,
+      listActive: async () => ids.map((id) => ({ id, periodMs: MINUTE })),
+      concurrency: 1000,
+      tickMs: 1000,
+    });
+    const t0 = Date.now();
+    await vi.advanceTimersByTimeAsync(3 * MINUTE);
+    // Every monitor every minute, each within the tick after its slot, on whole seconds.
+    for (const id of ids) {
+      const at = starts.filter((s) => s.id === id).map((s) => s.at);
+      const slot = nextSlot(id, MINUTE, t0);
+      expect(at).toEqual([0, 1, 2].map((k) => Math.ceil((slot + k * MINUTE) / 1000) * 1000));
+    }
+    // 600 monitors spread over a minute wake the scheduler at most once a second.
+    expect(starts).toHaveLength(3 * 600);
+    expect(new Set(starts.map((s) => s.at)).size).toBeLessThanOrEqual(3 * 60);
+    await scheduler.stop();
+  });
+
   it("never overlaps a monitor with its own previous run: the slot is skipped", async () => {
     const { engine, starts } = fakeEngine(90_000);
     const scheduler = await startScheduler({

@@ -25,6 +25,8 @@ export interface SchedulerDeps {
   metrics?: Metrics;
   /** Share the monitors with other workers through leases (every slot checked once). */
   lease?: WorkerLeases;
+  /** Slots due within this many ms start together (see PeriodicSchedulerDeps.tickMs). */
+  tickMs?: number;
 }
 
 /** Keeps every active monitor on its period (the generic periodic scheduler running checks). */
@@ -39,6 +41,7 @@ export function createMonitorScheduler(deps: SchedulerDeps): MonitorScheduler {
     logger: deps.logger,
     onSkipped: () => metrics?.monitorChecksSkipped.inc(),
     onLag: (seconds: number) => metrics?.monitorScheduleLag.observe(seconds),
+    ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
   };
   if (deps.lease)
     return createLeasedScheduler({
