@@ -74,5 +74,10 @@ export function report(r: MonitorsResult) {
     `Target: all ${fmt(r.monitors)} checked every minute and schedule lag p99 < ${TARGET_LAG_P99_MS} ms: ` +
       `${r.target_met ? "met" : "NOT met"} (coverage ${r.coverage_complete ? "complete" : "incomplete"}, lag p99 ${v.scheduleLagMs.p99} ms)`,
   );
+  const c = r.cpuPerCheck;
+  console.log(
+    `Target (issue 37): CPU per check <= ${c.targetMicros} µs at 100 checks/s: ${c.met ? "met" : "NOT met"} ` +
+      `(${c.micros} µs at ${c.checksPerSecond} checks/s; the bare undici loop ${c.bareRequestMicros} µs a request)`,
+  );
   printResult(r);
 }

@@ -19,6 +19,8 @@ export const SECONDS = Number(args.seconds);
 export const BASELINE_SECONDS = Number(args["baseline-seconds"]);
 export const PERIOD_MS = 60_000;
 export const TARGET_LAG_P99_MS = 2000;
+/** Issue 37: server CPU per keep-alive API check at 100 checks/s (--monitors 6000). */
+export const TARGET_CPU_MICROS_PER_CHECK = 400;
 /** How long after the window checks of its last slots may still start before they count as missed. */
 export const GRACE_MS = 30_000;
 /** Sampling interval of the event-loop delay histograms. */
