@@ -8,6 +8,7 @@ import {
   WindowQuery,
 } from "../../lib/list-params.js";
 import type { ReadCtx } from "../read-deps.js";
+import { requestReads } from "../request-reads.js";
 import { num, Sql, whereClause } from "../sql.js";
 import { ANALYZERS } from "./analyzers/index.js";
 import { type Analyzer, type AnalyzerContext, compareRecommendations } from "./recommendation.js";
@@ -79,7 +80,9 @@ export async function aiDashboard({
   const step = bucketMs(window);
   const contexts = query.context ? [query.context] : [...AI_CONTEXTS];
   const selected = analyzers.filter((a) => contexts.includes(a.context));
-  const reading: AnalyzerContext = { window, sql: () => new Sql(deps.telemetry, projectId) };
+  // Twenty statements or so: handed to the engine a few at a time (see requestReads).
+  const telemetry = requestReads(deps.telemetry);
+  const reading: AnalyzerContext = { window, sql: () => new Sql(telemetry, projectId) };
 
   const sql = reading.sql();
   const where = whereClause(sql, sql.within("timestamp", window));
