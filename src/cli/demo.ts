@@ -7,7 +7,6 @@ import { InvalidInputError } from "../lib/domain-errors.js";
 import { createLogger } from "../lib/logger.js";
 import { listProjects } from "../projects/projects.js";
 import { engineOpenError, findRunningServer, withTemporaryKey } from "./running-server.js";
-import { startService } from "./serve.js";
 
 export interface DemoOptions {
   spans: number;
@@ -21,6 +20,20 @@ export interface DemoResult extends SendSummary {
   url: string;
   projectId?: string;
   seconds: number;
+}
+
+/**
+ * The service started here on a loopback port, with only OTLP/HTTP (no gRPC port that another
+ * Vigil may hold). The server's modules load only then, so the other commands start faster.
+ */
+async function startHere(config: Config) {
+  const { startService } = await import("./serve.js");
+  return startService(
+    { ...config, host: "127.0.0.1", port: 0, grpc: { ...config.grpc, enabled: false } },
+    createLogger("warn", process.stderr),
+  ).catch((error: unknown) => {
+    throw engineOpenError(config, error);
+  });
 }
 
 /**
@@ -39,15 +52,7 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<Dem
 
   // The server running on this data dir, or else the service started here on a loopback port.
   const running = await findRunningServer(config.dataDir);
-  const service = running
-    ? undefined
-    : await startService(
-        // Only OTLP/HTTP is needed: no gRPC port that another Vigil may hold.
-        { ...config, host: "127.0.0.1", port: 0, grpc: { ...config.grpc, enabled: false } },
-        createLogger("warn", process.stderr),
-      ).catch((error: unknown) => {
-        throw engineOpenError(config, error);
-      });
+  const service = running ? undefined : await startHere(config);
   const url = running?.url ?? service?.url ?? "";
   try {
     return await withTemporaryKey(
