@@ -1,11 +1,80 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** The browser journeys (Debian's Chromium): their own project, `npm run test:browser`. */
+const BROWSER = "test/**/*.e2e.int.test.ts";
+
+/**
+ * Files that wait on real time or real processes for minutes (monitor periods, a lease, a retry
+ * 60 s on, CLI children). On a fresh clone vitest has no durations yet and would start them in
+ * name order; started first, they overlap the rest instead of trailing it.
+ */
+const LONG_RUNNING = [
+  "test/multi-node.int.test.ts",
+  "test/cli.int.test.ts",
+  "test/webhooks-restart.int.test.ts",
+  "test/cli-first-steps.int.test.ts",
+  "test/local-dev.int.test.ts",
+  "test/tql-fuzz-engine.int.test.ts",
+];
+
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONG_RUNNING.findIndex((name) => f.moduleId.endsWith(name));
+      return i < 0 ? LONG_RUNNING.length : i;
+    };
+    // Stable: within the rest, vitest's own order (slowest first once it has durations).
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
+
+/**
+ * Most files wait on timers, sockets and child processes more than they compute, so one worker
+ * more than the cores keeps both cores busy (`npm test -- --maxWorkers=1` runs one at a time).
+ */
+const workers = availableParallelism() + 1;
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // Each test file runs in its own process: chDB holds one data directory per process.
+    // Each worker is a process of its own: chDB holds one data directory per process, and every
+    // file closes its services (and so its chDB session) before the next file in that process.
     pool: "forks",
+    maxWorkers: workers,
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Compiles src/ once for the processes tests start (test/helpers/child-build.ts).
+    globalSetup: ["test/global-setup.ts"],
+    sequence: { sequencer: LongFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "fast",
+          sequence: { sequencer: LongFirst, groupOrder: 0 },
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [BROWSER, "**/node_modules/**"],
+          // A file's modules stay loaded for the next file in the same worker: loading the
+          // server's module graph in every file cost a sixth of the suite.
+          poolOptions: { forks: { isolate: false } },
+        },
+      },
+      // After the fast project in `npm run test:all`: Chromium beside the integration files'
+      // servers would make both slower and their time limits tighter.
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: [BROWSER],
+          sequence: { sequencer: LongFirst, groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHILD_ENTRY, childBuildReady } from "./helpers/child-build.js";
 import { freePort } from "./helpers/free-port.js";
 import { makeTempDir } from "./helpers/temp-dir.js";
 
@@ -12,7 +13,8 @@ const CLI_ENTRY = fileURLToPath(new URL("./helpers/cli-entry.ts", import.meta.ur
 const TSX = fileURLToPath(new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url));
 /** What the README runs `vigil` as, and what runs the same main() from source here. */
 const README_CLI = "node bin/vigil.js";
-const SOURCE_CLI = `node --import ${TSX} ${CLI_ENTRY}`;
+const SOURCE_ARGS = childBuildReady() ? [CHILD_ENTRY] : ["--import", TSX, CLI_ENTRY];
+const SOURCE_CLI = `node ${SOURCE_ARGS.join(" ")}`;
 const README_URL = "127.0.0.1:4318";
 const README_RECEIVER_PORT = "8090";
 
@@ -54,7 +56,7 @@ describe("the README's First steps with `vigil serve --dev`", { timeout: 120_000
     // `npm start -- --dev` is `node bin/vigil.js serve --dev`, in the checkout (data in ./data).
     const server = spawn(
       process.execPath,
-      ["--import", TSX, CLI_ENTRY, "serve", "--dev", "--port", "0", "--json"],
+      [...SOURCE_ARGS, "serve", "--dev", "--port", "0", "--json"],
       { cwd: dir.path, env: cleanEnv() },
     );
     let serverOut = "";

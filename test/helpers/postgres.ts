@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
@@ -21,11 +22,47 @@ export interface ThrowawayPostgres {
   stop(): Promise<void>;
 }
 
+/** Where the suite's global setup (test/global-setup.ts) tells the test files its server is. */
+export const SHARED_POSTGRES_VAR = "TEST_POSTGRES_URL";
+
+/**
+ * A PostgreSQL database of the test's own, dropped by `stop`: a new database in the suite's
+ * shared server when the global setup started one (an initdb and a server start per test file
+ * cost 1–2 s of CPU each), or else a private server of its own.
+ */
+export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayPostgres> {
+  const shared = process.env[SHARED_POSTGRES_VAR];
+  return shared ? createThrowawayDatabase(shared) : startPostgresServer(binDir);
+}
+
+/** Runs one statement on the server's `postgres` database. */
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createThrowawayDatabase(serverUrl: string): Promise<ThrowawayPostgres> {
+  const name = `test_${randomBytes(8).toString("hex")}`;
+  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    // FORCE: the test's own pools may still hold connections when it stops.
+    stop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
 /**
  * Starts a private PostgreSQL on 127.0.0.1 and a free port, in a temp directory, from the
  * initdb/postgres binaries. As root it runs them as the `postgres` user (initdb refuses root).
  */
-export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayPostgres> {
+export async function startPostgresServer(binDir: string): Promise<ThrowawayPostgres> {
   const dir = makeTempDir("vigil-pg-");
   // Run the binaries as `postgres` when we are root, without a wrapper that would swallow signals.
   let owner: { uid: number; gid: number } | Record<string, never> = {};
@@ -62,6 +99,9 @@ export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayP
     "synchronous_commit=off",
     "-c",
     "full_page_writes=off",
+    // The suite's files share one server, each with its pools (a several-node test has four).
+    "-c",
+    "max_connections=400",
   ];
   const server: ChildProcess = spawn(join(binDir, "postgres"), args, {
     stdio: ["ignore", "ignore", "pipe"],

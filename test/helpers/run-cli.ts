@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { CHILD_ENTRY, childBuildReady } from "./child-build.js";
 
 const ENTRY = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
 /** `bin/vigil.js`, as the README runs it: it needs `npm run build` first (it runs dist/). */
@@ -13,6 +14,13 @@ export interface SpawnOptions {
   /** Run the built `bin/vigil.js` instead of the sources. */
   built?: boolean;
 }
+
+/**
+ * How a child runs the CLI from source: the sources the suite's global setup compiled, or tsx
+ * when they are not there (a test file run outside this vitest config).
+ */
+export const sourceEntry = (): string[] =>
+  childBuildReady() ? [CHILD_ENTRY] : ["--import", "tsx", ENTRY];
 
 /** Environment for a CLI child: the parent's, minus any VIGIL_* settings, plus the given ones. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -29,7 +37,7 @@ export function spawnCli(
 ): ChildProcessWithoutNullStreams {
   if (options.built && !existsSync(fileURLToPath(new URL("../../dist/main.js", import.meta.url))))
     throw new Error("dist/ is missing: run `npm run build` before this test");
-  const entry = options.built ? [VIGIL_BIN] : ["--import", "tsx", ENTRY];
+  const entry = options.built ? [VIGIL_BIN] : sourceEntry();
   return spawn(process.execPath, [...entry, ...args], {
     env: childEnv(env),
     ...(options.cwd ? { cwd: options.cwd } : {}),
