@@ -80,16 +80,29 @@ const STATEMENT_CACHE_SIZE = 500;
 const CACHED_SQL_MAX_LENGTH = 2_000;
 
 /**
- * The database as Kysely uses it, reusing a prepared statement for SQL text seen before (the
- * least recently used beyond `size` are dropped). A statement still iterating is never handed
- * out twice: a fresh one is prepared instead.
+ * The database as Kysely uses it, reusing a prepared statement for SQL text seen before. Beyond
+ * `size`, the oldest is dropped unless it was used since it last came up for eviction (then it
+ * goes to the back: "second chance"), so a hit costs one lookup instead of moving the entry to
+ * the back of the map (two more map operations on the text, ~0.7 µs per statement). A statement
+ * still iterating is never handed out twice: a fresh one is prepared instead.
  */
-function withStatementCache(
+export function withStatementCache(
   database: SQLite.Database,
   size: number,
   onClose: () => void,
 ): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  type Entry = { statement: SQLite.Statement; used: boolean };
+  const cache = new Map<string, Entry>();
+  const evict = () => {
+    while (cache.size > size) {
+      const [text, entry] = cache.entries().next().value as [string, Entry];
+      cache.delete(text);
+      if (entry.used) {
+        entry.used = false;
+        cache.set(text, entry);
+      }
+    }
+  };
   return {
     close: () => {
       onClose();
@@ -98,18 +111,14 @@ function withStatementCache(
     prepare(text) {
       if (text.length > CACHED_SQL_MAX_LENGTH) return database.prepare(text);
       const cached = cache.get(text);
-      if (cached && !cached.busy) {
-        cache.delete(text);
-        cache.set(text, cached);
-        return cached;
+      if (cached && !cached.statement.busy) {
+        cached.used = true;
+        return cached.statement;
       }
       const statement = database.prepare(text);
       cache.delete(text);
-      cache.set(text, statement);
-      if (cache.size > size) {
-        const oldest = cache.keys().next().value;
-        if (oldest !== undefined) cache.delete(oldest);
-      }
+      cache.set(text, { statement, used: false });
+      evict();
       return statement;
     },
   };
