@@ -1,6 +1,8 @@
 import type { RunningService } from "../../src/cli/serve.js";
 import { systemCtx } from "../../src/context.js";
 import { initialize } from "../../src/setup/initialize.js";
+import { ATTRIBUTE_VALUES } from "../../src/telemetry/attribute-catalog-tables.js";
+import { derivedSelect } from "../../src/telemetry/derived-view.js";
 import type { TelemetryExecutor } from "../../src/telemetry/executor.js";
 import { load, settle } from "../api/data.js";
 import { log } from "../harness/run.js";
@@ -9,8 +11,9 @@ import { fmt } from "../harness/stats.js";
 const HOUR = 3_600_000;
 
 /**
- * Tops the project's logs up to `rows` over the last hour in the engine itself (INSERT … SELECT,
- * so the attribute catalog's views see them as they see any insert): eight services on two
+ * Tops the project's logs up to `rows` over the last hour in the engine itself (INSERT … SELECT),
+ * then counts them into the attribute catalog with the catalog's own SQL (ingestion counts what
+ * comes through OTLP; these rows did not): eight services on two
  * instances each, the five levels, messages from a dozen patterns with numbers in them, and
  * attributes of a handful of keys, one of them high-cardinality (`request.id`).
  */
@@ -51,6 +54,16 @@ async function insertSyntheticLogs(executor: TelemetryExecutor, project: string,
                   now64(9) - toIntervalMillisecond(rand(1) % ${HOUR}) AS ts
            FROM numbers({rows:UInt64}))`,
     { params: { project, rows } },
+  );
+  const fill = ATTRIBUTE_VALUES.fills?.find((f) => f.source === "logs");
+  if (!fill) throw new Error("the catalog has no SQL for logs");
+  const columns = ATTRIBUTE_VALUES.columns.map((c) => c.name).join(", ");
+  // The synthetic logs are the project's only ones with `customer.tier`.
+  const synthetic = "project_id = {project:String} AND mapContains(attributes, 'customer.tier')";
+  await executor.command(
+    `INSERT INTO ${executor.database}.attribute_values (${columns})
+     ${derivedSelect(fill, `${executor.database}.logs`, synthetic)}`,
+    { params: { project } },
   );
 }
 

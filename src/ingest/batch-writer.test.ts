@@ -118,6 +118,40 @@ describe("BatchWriter", () => {
   });
 });
 
+describe("BatchWriter's attribute catalog", () => {
+  it("writes a failed catalog again request by request, without the rows that went in", async () => {
+    const inserts: { table: string; rows: readonly Record<string, unknown>[] }[] = [];
+    let catalogFailures = 1;
+    const executor = {
+      engine: "fake",
+      database: "vigil",
+      insert: async (table: string, rows: readonly Record<string, unknown>[]) => {
+        if (table === "attribute_values" && catalogFailures-- > 0) throw new Error("disk full");
+        inserts.push({ table, rows });
+        return { rowsWritten: rows.length };
+      },
+      query: async () => [],
+    } as unknown as TelemetryExecutor;
+    const w = new BatchWriter(executor, new ErrorGroupStore(executor), {
+      maxQueuedRows: 1000,
+      maxBatchRows: 10_000,
+      lingerMs: 20,
+      logger: pino({ level: "silent" }),
+    });
+    const request = (project: string, n: number): IngestBatch => ({
+      ...emptyBatch(),
+      traces: Array.from({ length: n }, () => ({ project_id: project, service_name: "api" })),
+    });
+    await Promise.all([w.submit(request("prj_a", 2)), w.submit(request("prj_b", 3))]);
+    expect(inserts.map((i) => i.table)).toEqual(["traces", "attribute_values", "attribute_values"]);
+    expect(inserts[0]?.rows).toHaveLength(5);
+    const catalog = (project: string, rows: number) => [
+      expect.objectContaining({ project_id: project, field: "service_name", row_count: rows }),
+    ];
+    expect(inserts.slice(1).map((i) => i.rows)).toEqual([catalog("prj_a", 2), catalog("prj_b", 3)]);
+  });
+});
+
 describe("BatchWriter's write interval", () => {
   /** An engine that takes each insert at once and records when each write's traces came. */
   function timedEngine() {
@@ -266,6 +300,7 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     end_timestamp: `${now}.000000000`,
     trace_id: "0af7651916cd43dd8448eb211c80319c",
     span_id: id,
+    attributes: { "span.key": "v" },
   });
   const log = (project: string, id: string, severity: number) => ({
     project_id: project,
@@ -273,7 +308,19 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     timestamp: `${now}.000000000`,
     observed_timestamp: `${now}.000000000`,
     severity_number: severity,
+    attributes: { "log.key": "v" },
   });
+  /** Rows the attribute catalog counted with the field, per source. */
+  const counted = async (project: string, field: string) =>
+    Object.fromEntries(
+      (
+        await executor.query<{ signal: string; n: string }>(
+          `SELECT signal, sum(row_count) AS n FROM vigil.attribute_values
+           WHERE project_id = {p:String} AND field = {f:String} GROUP BY signal`,
+          { params: { p: project, f: field } },
+        )
+      ).map((r) => [r.signal, Number(r.n)]),
+    );
   const count = async (table: string, project: string) =>
     Number(
       (
@@ -320,6 +367,11 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     // The spans table went in once, before the logs failed: not written again.
     expect(await count("traces", "attacker")).toBe(1);
     expect(await count("logs", "attacker")).toBe(0);
+    // The catalog counts what went in, once: the refused log not at all.
+    expect(await counted("victim", "attributes.span.key")).toEqual({ traces: 3 });
+    expect(await counted("victim", "attributes.log.key")).toEqual({ logs: 3 });
+    expect(await counted("attacker", "attributes.span.key")).toEqual({ traces: 1 });
+    expect(await counted("attacker", "attributes.log.key")).toEqual({});
   });
 
   it("a request alone with a value out of the column's range is 400, not 503", async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { InvalidInputError, UnavailableError } from "../lib/domain-errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
+import { CATALOG_TABLE, writtenCatalogRows } from "./derive/attribute-catalog.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeEdges } from "./derive/service-edges-rows.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
@@ -339,7 +340,8 @@ export class BatchWriter {
 
   /**
    * Inserts the batches' rows, each table once (all tables, or only those in `only`), derived
-   * summaries folded across the batches. Returns the tables whose insert failed, with the error.
+   * summaries folded across the batches, then the catalog's counts of the telemetry rows written.
+   * Returns the tables whose insert failed, with the error.
    */
   private async insertTables(
     batches: readonly IngestBatch[],
@@ -359,6 +361,7 @@ export class BatchWriter {
       ["service_edges", () => summarizeEdges(concat("edges"))],
     ];
     const failed = new Map<string, unknown>();
+    const written = new Map<string, Row[]>();
     await Promise.all(
       tables
         .filter(([table]) => only === undefined || only.has(table))
@@ -367,11 +370,19 @@ export class BatchWriter {
           if (rows.length === 0) return;
           try {
             await this.executor.insert(table, rows);
+            written.set(table, rows);
           } catch (error) {
             failed.set(table, error);
           }
         }),
     );
+    // Rows written by this attempt, or (the catalog alone tried again) by the one before it.
+    const retried = only?.has(CATALOG_TABLE) === true;
+    const catalog = writtenCatalogRows(
+      (source) => written.get(source) ?? (retried && !only?.has(source) ? concat(source) : []),
+    );
+    const insertCatalog = () => this.executor.insert(CATALOG_TABLE, catalog);
+    if (catalog.length > 0) await insertCatalog().catch((e) => failed.set(CATALOG_TABLE, e));
     return failed;
   }
 

@@ -57,6 +57,11 @@ const perField = "OVER (PARTITION BY project_id, field, day)";
  * what the value suggestions read, one key range per field. Counted as '' (never suggested): an
  * empty value, one over MAX_CATALOG_VALUE_LENGTH characters, and every value of a field too
  * varied in its insert (VARIED_FIELD_MIN_VALUES), which would copy the source row for row.
+ *
+ * Ingestion writes it: the batch writer counts each write's rows (src/ingest/derive/
+ * attribute-catalog.ts) and inserts the counts beside them, at a fraction of the engine CPU the
+ * views expanding every inserted row cost (issue 37). The same rules as SQL (`fills`) count
+ * the rows already stored when the table is created over existing data.
  */
 export const ATTRIBUTE_VALUES: DerivedTableDef = {
   ...catalogTable,
@@ -73,9 +78,10 @@ export const ATTRIBUTE_VALUES: DerivedTableDef = {
   ],
   engine: "SummingMergeTree((row_count, numeric_count))",
   orderBy: "(project_id, signal, field, value, day)",
-  views: EXPLORE_SOURCES.map(
+  views: [],
+  fills: EXPLORE_SOURCES.map(
     (source): DerivedView => ({
-      name: `attribute_values_${source}_mv`,
+      name: `attribute_values_${source}`,
       source,
       columns: `project_id, '${source}' AS signal, pair.1 AS field,
   if(count() ${perField} > ${VARIED_FIELD_MIN_VALUES} AND count() ${perField} * 2 > sum(count()) ${perField}, '', kept) AS value,
@@ -85,6 +91,15 @@ export const ATTRIBUTE_VALUES: DerivedTableDef = {
     }),
   ),
 };
+
+/**
+ * The materialized views that filled attribute_values from every insert into the telemetry
+ * tables before ingestion counted the catalog itself: dropped at start (OBSOLETE), or both
+ * would count each row.
+ */
+export const OBSOLETE_CATALOG_VIEWS = EXPLORE_SOURCES.map(
+  (source) => `attribute_values_${source}_mv`,
+);
 
 /**
  * How often each field of each source was seen per day, and how many of its values are numbers:

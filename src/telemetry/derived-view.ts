@@ -6,6 +6,11 @@ import type { InternalTableName, TableDef, TelemetryTableName } from "./tables.j
  */
 export interface DerivedTableDef extends TableDef {
   views: readonly DerivedView[];
+  /**
+   * For a table ingestion writes itself (no view): the selects that count, as ingestion does, the
+   * rows its sources already hold when the table is created over them (schema.ts's backfill).
+   */
+  fills?: readonly DerivedView[];
 }
 
 /**

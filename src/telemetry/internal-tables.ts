@@ -1,4 +1,8 @@
-import { ATTRIBUTE_KEYS, ATTRIBUTE_VALUES } from "./attribute-catalog-tables.js";
+import {
+  ATTRIBUTE_KEYS,
+  ATTRIBUTE_VALUES,
+  OBSOLETE_CATALOG_VIEWS,
+} from "./attribute-catalog-tables.js";
 import type { DerivedTableDef } from "./derived-view.js";
 import { SERVICE_EDGES } from "./service-edges-table.js";
 import {
@@ -179,10 +183,14 @@ export const TRACE_DATA: DerivedTableDef = {
 
 /**
  * Views and tables earlier releases created that nothing reads or writes any more, dropped at
- * start: `trace_index` (ADR 0014), replaced by `trace_data` (ADR 0016). Views first, so nothing
- * writes a table being dropped.
+ * start: `trace_index` (ADR 0014), replaced by `trace_data` (ADR 0016); the catalog's views on the
+ * telemetry tables, replaced by ingestion's counts (OBSOLETE_CATALOG_VIEWS). Views first, so
+ * nothing writes a table being dropped.
  */
-export const OBSOLETE = { views: ["trace_index_mv"], tables: ["trace_index"] } as const;
+export const OBSOLETE = {
+  views: ["trace_index_mv", ...OBSOLETE_CATALOG_VIEWS],
+  tables: ["trace_index"],
+} as const;
 
 /** Tables outside TQL that ingestion writes, created and retained like the others. */
 /**

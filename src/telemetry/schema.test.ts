@@ -162,6 +162,16 @@ describe("backfill of derived tables created over existing data", () => {
     ]);
   });
 
+  it("counts the catalog from its sources only when its table is new: ingestion writes it", () => {
+    const views = DERIVED_TABLES.flatMap((t) => t.views.map((v) => v.name));
+    expect(targets([...sources, "attribute_values", "attribute_keys", ...views])).toEqual([]);
+    expect(targets([...sources, "attribute_keys", ...views])).toEqual([
+      "attribute_values <- traces",
+      "attribute_values <- logs",
+      "attribute_values <- metrics",
+    ]);
+  });
+
   it("copies the keys from the values when only the keys' view is new", () => {
     const views = DERIVED_TABLES.flatMap((t) => t.views.map((v) => v.name)).filter(
       (name) => name !== "attribute_keys_mv",

@@ -112,6 +112,7 @@ export function createSchemaStatements(database: string, options: SchemaOptions)
 /**
  * What fills a derived table from a view that was missing (`existing`: the tables there were
  * before the schema was created) over data its source already held: the last BACKFILL_DAYS.
+ * A table ingestion writes itself is filled by its `fills` when the table itself was missing.
  * Through the tables' own names, so on a cluster the rows go through the Distributed tables to
  * their shards. The view exists by then: a row inserted between its creation and this copy is
  * copied twice, and readers show a span id once. A view reading another derived table is not
@@ -119,24 +120,27 @@ export function createSchemaStatements(database: string, options: SchemaOptions)
  */
 export function backfillStatements(database: string, existing: ReadonlySet<string>): string[] {
   const filled = new Set<string>();
-  return DERIVED_TABLES.flatMap((table) =>
-    table.views
-      .filter((view) => !existing.has(view.name) && existing.has(view.source))
+  return DERIVED_TABLES.flatMap((table) => {
+    const fromViews = table.views.filter(
+      (view) => !existing.has(view.name) && existing.has(view.source),
+    );
+    const fromFills = existing.has(table.name)
+      ? []
+      : (table.fills ?? []).filter((fill) => existing.has(fill.source));
+    return [...fromViews, ...fromFills]
       .filter((view) => !filled.has(view.source))
       .map((view) => {
         filled.add(table.name);
-        return view;
-      })
-      .map(
-        (view) =>
+        return (
           `INSERT INTO ${qualifiedName(database, table.name)} (${table.columns.map((c) => quoteIdentifier(c.name)).join(", ")})\n` +
           derivedSelect(
             view,
             qualifiedName(database, view.source),
             view.backfillSince ?? `timestamp >= now() - toIntervalDay(${BACKFILL_DAYS})`,
-          ),
-      ),
-  );
+          )
+        );
+      });
+  });
 }
 
 /**

@@ -68,6 +68,10 @@ describe("Native blocks", () => {
     expect(int64(data("DateTime64(3, 'UTC')", "1709208000.1239"))).toBe(1709208000123n);
     expect(data("DateTime('UTC')", 1709208000).readUInt32LE(0)).toBe(1709208000);
     expect(data("DateTime", 5).readUInt32LE(0)).toBe(5);
+    // A Date is its day number (the attribute catalog's day).
+    expect(data("Date", "1970-01-01").readUInt16LE(0)).toBe(0);
+    expect(data("Date", "2024-02-29").readUInt16LE(0)).toBe(19782);
+    expect(data("Date", "2149-06-06").readUInt16LE(0)).toBe(65535);
   });
 
   it("writes multi-byte text with its byte length, and long text with a varint length", () => {
@@ -102,6 +106,8 @@ describe("Native blocks", () => {
     expect(refused("Int32", 1.5)).toBe("CANNOT_PARSE_NUMBER");
     expect(refused("Float64", "x")).toBe("CANNOT_PARSE_NUMBER");
     expect(refused("DateTime64(9, 'UTC')", "yesterday")).toBe("CANNOT_PARSE_DATETIME");
+    expect(refused("Date", "2024-02-29 12:00:00")).toBe("CANNOT_PARSE_DATE");
+    expect(refused("Date", "2149-06-07")).toBe("VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE");
     expect(refused("Array(String)", "x")).toBe("TYPE_MISMATCH");
   });
 

@@ -238,7 +238,22 @@ function dateTime64(precision: number, type: string): ColumnCodec {
   });
 }
 
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MS_PER_DAY = 86_400_000;
+
+/** A Date (days since 1970-01-01, UInt16) from `YYYY-MM-DD` text. */
+function dateDays(value: unknown): number {
+  const parts = typeof value === "string" ? DATE_TEXT.exec(value) : null;
+  if (!parts) throw refuse("CANNOT_PARSE_DATE", "Date", value);
+  const [, y, m, d] = parts;
+  const days = Date.UTC(Number(y), Number(m) - 1, Number(d)) / MS_PER_DAY;
+  if (!(days >= 0 && days <= 0xffff))
+    throw refuse("VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE", "Date", value);
+  return days;
+}
+
 const SIMPLE: ReadonlyMap<string, ColumnCodec> = new Map([
+  ["Date", scalar("Date", (out, v) => out.uint16(dateDays(v)))],
   ["String", scalar("String", (out, v) => out.string(stringOf(v)))],
   ["UInt8", uint("UInt8", 8)],
   ["UInt16", uint("UInt16", 16)],
