@@ -169,7 +169,11 @@ describe("metrics on the main port without a token or admin port", () => {
 
   it("stay open, as before, and the start says so", async () => {
     expect(service.adminUrl).toBeUndefined();
-    expect((await service.fetch("/metrics")).status).toBe(200);
+    const metrics = await service.fetch("/metrics");
+    expect(metrics.status).toBe(200);
+    // Read, as a client does: a compressed answer left unread holds its connection, and the
+    // service's stop waits for it (undici keeps the socket paused until the body is consumed).
+    await metrics.text();
     const warning = service.logs.find((line) => line.includes("/metrics is open to anyone"));
     expect(warning).toBeDefined();
     expect(JSON.parse(warning ?? "{}")).toMatchObject({ level: 40 });
