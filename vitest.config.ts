@@ -19,6 +19,19 @@ const LONG_RUNNING = [
   "test/tql-fuzz-engine.int.test.ts",
 ];
 
+/**
+ * Files that bound a latency (an acknowledgment within a second, a read connection kept free,
+ * another organization answered at once, a lease moved within its time): beside the other
+ * files' servers on a 2-core machine they measure the neighbours, so they run after them, one at
+ * a time, as they were written to.
+ */
+const TIMED = [
+  "test/engine-isolation.int.test.ts",
+  "test/telemetry-executor-clickhouse.int.test.ts",
+  "test/fair-share-tql.int.test.ts",
+  "test/work-leases.int.test.ts",
+];
+
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -59,10 +72,19 @@ export default defineConfig({
           name: "fast",
           sequence: { sequencer: LongFirst, groupOrder: 0 },
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [BROWSER, "**/node_modules/**"],
+          exclude: [BROWSER, ...TIMED, "**/node_modules/**"],
           // A file's modules stay loaded for the next file in the same worker: loading the
           // server's module graph in every file cost a sixth of the suite.
           poolOptions: { forks: { isolate: false } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "timed",
+          include: TIMED,
+          fileParallelism: false,
+          sequence: { sequencer: LongFirst, groupOrder: 1 },
         },
       },
       // After the fast project in `npm run test:all`: Chromium beside the integration files'
@@ -72,7 +94,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: [BROWSER],
-          sequence: { sequencer: LongFirst, groupOrder: 1 },
+          sequence: { sequencer: LongFirst, groupOrder: 2 },
         },
       },
     ],
