@@ -6,7 +6,7 @@ import {
   createInflate,
   createInflateRaw,
 } from "node:zlib";
-import { type Dispatcher, request as undiciRequest } from "undici";
+import type { Dispatcher } from "undici";
 import { readBounded, utf8Prefix } from "../lib/http/bounded-body.js";
 import { startDeadline } from "../lib/http/deadline.js";
 import {
@@ -15,6 +15,7 @@ import {
   type TransportErrorCode,
 } from "../lib/http/transport-error.js";
 import type { ResponseSnapshot } from "./check-result.js";
+import { type BodyPlan, exchange, type HopAnswer, type ResponseHeaders } from "./http-exchange.js";
 
 /** One HTTP request of a monitor step, after {{name}} substitution. */
 export interface HttpRequestSpec {
@@ -100,26 +101,33 @@ async function send(
   let method = spec.method.toUpperCase();
   let body = spec.body;
   let headers = withCredentials(spec.headers, url);
+  // A followed redirect's (small) body is read to its end, so the connection can be reused.
+  const plan = (statusCode: number, answer: ResponseHeaders): BodyPlan => {
+    if (spec.followRedirects && REDIRECT_STATUSES.has(statusCode) && firstValue(answer.location))
+      return { read: "discard", maxBytes: 64 * 1024 };
+    const encodings = encodingsOf(answer);
+    // An encoding we cannot decode leaves the body as it came (assertions see the raw bytes).
+    return encodings.length > 0 && encodings.every((e) => DECODERS[e] !== undefined)
+      ? { read: "stream" }
+      : { read: "bytes", maxBytes: options.maxResponseBytes };
+  };
   for (let hop = 0; ; hop++) {
-    const response = await undiciRequest(url, {
-      method: method as Dispatcher.HttpMethod,
-      headers: requestHeaders(headers, options),
-      ...(body === undefined ? {} : { body }),
-      dispatcher: options.dispatcher,
+    const answer = await exchange(
+      options.dispatcher,
+      { url, method, headers: requestHeaders(headers, options), body },
       signal,
-    });
-    const location = firstValue(response.headers.location);
-    if (!spec.followRedirects || !REDIRECT_STATUSES.has(response.statusCode) || !location)
-      return await readResponse(response, options.maxResponseBytes);
-    // Reading a redirect's (small) body to its end lets the connection be reused.
-    await response.body.dump({ limit: 64 * 1024 });
+      plan,
+    );
+    const location = firstValue(answer.headers.location);
+    if (!spec.followRedirects || !REDIRECT_STATUSES.has(answer.statusCode) || !location)
+      return await readResponse(answer, options.maxResponseBytes);
     if (hop >= MAX_REDIRECTS)
       throw new RequestFailure(
         "too_many_redirects",
         `more than ${MAX_REDIRECTS} redirects (the last one pointed to ${location})`,
       );
     const next = parseUrl(location, `the redirect target '${location}'`, url);
-    if (response.statusCode <= 303 && method !== "HEAD") {
+    if (answer.statusCode <= 303 && method !== "HEAD") {
       // 301/302/303 repeat the request as a GET without its body; 307/308 keep both.
       method = "GET";
       body = undefined;
@@ -187,32 +195,42 @@ function requestHeaders(headers: HttpRequestSpec["headers"], options: ExecuteOpt
 const firstValue = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value[0] : value;
 
-async function readResponse(
-  response: Dispatcher.ResponseData,
-  maxBytes: number,
-): Promise<Omit<ResponseSnapshot, "durationMs">> {
-  const headers: Record<string, string> = Object.create(null);
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (value === undefined) continue;
-    headers[name] = Array.isArray(value) ? value.join(name === "set-cookie" ? "\n" : ", ") : value;
-  }
-  const encodings = (headers["content-encoding"] ?? "")
+/** The content codings of a response, outermost last, without identity. */
+function encodingsOf(headers: ResponseHeaders): string[] {
+  const value = headers["content-encoding"];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value.join(", ") : value)
     .split(",")
     .map((e) => e.trim().toLowerCase())
     .filter((e) => e !== "" && e !== "identity");
-  // An encoding we cannot decode leaves the body as it came (assertions see the raw bytes).
-  let source: AsyncIterable<Buffer> = response.body;
-  const decoders = encodings.map((e) => DECODERS[e]);
-  if (decoders.every((d) => d !== undefined))
-    for (const make of decoders.reverse()) source = decode(source, make);
+}
+
+/** One text decoder for every body (a whole buffer at a time: it keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
+async function readResponse(
+  answer: HopAnswer,
+  maxBytes: number,
+): Promise<Omit<ResponseSnapshot, "durationMs">> {
+  const headers: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(name === "set-cookie" ? "\n" : ", ") : value;
+  }
+  const text = (bytes: Buffer, truncated: boolean) => ({
+    status: answer.statusCode,
+    headers,
+    body: UTF8.decode(truncated ? utf8Prefix(bytes, bytes.length) : bytes),
+    bodyTruncated: truncated,
+  });
+  const { stream } = answer;
+  if (!stream) return text(answer.bytes, answer.truncated);
+  const encodings = encodingsOf(answer.headers);
+  let source: AsyncIterable<Buffer> = stream;
+  for (const e of [...encodings].reverse()) source = decode(source, DECODERS[e] as Decoder);
   try {
     const { bytes, truncated } = await readBounded(source, maxBytes);
-    return {
-      status: response.statusCode,
-      headers,
-      body: new TextDecoder().decode(truncated ? utf8Prefix(bytes, bytes.length) : bytes),
-      bodyTruncated: truncated,
-    };
+    return text(bytes, truncated);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string" && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(code))
@@ -222,7 +240,7 @@ async function readResponse(
       );
     throw error;
   } finally {
-    response.body.destroy();
+    stream.destroy();
   }
 }
 
@@ -232,7 +250,8 @@ const BROTLI = {
   flush: constants.BROTLI_OPERATION_FLUSH,
   finishFlush: constants.BROTLI_OPERATION_FLUSH,
 };
-const DECODERS: Record<string, (first: Buffer) => Transform> = {
+type Decoder = (first: Buffer) => Transform;
+const DECODERS: Record<string, Decoder> = {
   gzip: () => createGunzip(ZLIB),
   "x-gzip": () => createGunzip(ZLIB),
   // "deflate" should be zlib-wrapped, but some servers send raw deflate: tell by the header byte.
