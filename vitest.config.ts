@@ -62,7 +62,7 @@ export default defineConfig({
     minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Compiles src/ once for the processes tests start (test/helpers/child-build.ts).
+    // Compiles src/ once for the processes tests start, and starts the one PostgreSQL server.
     globalSetup: ["test/global-setup.ts"],
     sequence: { sequencer: LongFirst },
     projects: [
@@ -87,13 +87,14 @@ export default defineConfig({
           sequence: { sequencer: LongFirst, groupOrder: 1 },
         },
       },
-      // After the fast project in `npm run test:all`: Chromium beside the integration files'
-      // servers would make both slower and their time limits tighter.
+      // Last in `npm run test:all`, one file at a time: each drives a Chromium and a server, and
+      // two or three side by side on 2 cores pushed their waits past their time limits.
       {
         extends: true,
         test: {
           name: "browser",
           include: [BROWSER],
+          fileParallelism: false,
           sequence: { sequencer: LongFirst, groupOrder: 2 },
         },
       },
