@@ -16,6 +16,7 @@ import { report } from "./monitors/report.js";
 import { monitorsResult } from "./monitors/result.js";
 import {
   BASELINE_SECONDS,
+  BASELINE_WARMUP_SECONDS,
   MONITORS,
   PERIOD_MS,
   SECONDS,
@@ -36,7 +37,10 @@ async function main() {
 
     // Baseline: the same request rate, bare.
     const rate = MONITORS / (PERIOD_MS / 1000);
-    log(`Baseline: bare undici loop, ${rate.toFixed(1)} requests/s for ${BASELINE_SECONDS} s`);
+    log(
+      `Baseline: bare undici loop, ${rate.toFixed(1)} requests/s for ${BASELINE_SECONDS} s ` +
+        `after ${BASELINE_WARMUP_SECONDS} s of warm-up`,
+    );
     const targetBeforeBaseline = await target.stats();
     const bare = await baseline(url, rate, BASELINE_SECONDS);
     const targetAfterBaseline = await target.stats();

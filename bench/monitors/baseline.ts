@@ -2,13 +2,14 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Agent, request } from "undici";
 import { cpuMicros, delayFigures } from "../harness/process-figures.js";
 import { round, spread } from "../harness/stats.js";
-import { DELAY_RESOLUTION_MS } from "./settings.js";
+import { BASELINE_WARMUP_SECONDS, DELAY_RESOLUTION_MS } from "./settings.js";
 
 // ---------------------------------------------------------------------------------------------
 // The baseline: the same request rate from a bare undici loop.
 
 export interface BaselineResult {
   rate: number;
+  warmupSeconds: number;
   seconds: number;
   requests: number;
   errors: number;
@@ -69,7 +70,8 @@ export async function baseline(
     return res.statusCode === 200 && body.ok === true;
   };
   try {
-    await openLoop(rate, Math.min(5, seconds), send);
+    // Warmed up like Vigil's side (its window comes after a warm-up too).
+    if (BASELINE_WARMUP_SECONDS > 0) await openLoop(rate, BASELINE_WARMUP_SECONDS, send);
     const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     const elu = performance.eventLoopUtilization();
     const cpu = process.cpuUsage();
@@ -79,6 +81,7 @@ export async function baseline(
     const cpuUsed = cpuMicros(cpu);
     return {
       rate: round(rate, 1),
+      warmupSeconds: BASELINE_WARMUP_SECONDS,
       seconds,
       requests: run.requests,
       errors: run.errors,
