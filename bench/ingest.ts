@@ -12,8 +12,10 @@
  * (default 3) such pairs run interleaved; the figures are their medians, against issue 37's
  * targets (≤ 20 µs of server CPU per span, ≥ 0.9 of the raw insert's rate). Then once the raw
  * insert as JSONCompactEachRow, the format before Native (BENCH_RAW_JSON=0 skips it).
- * BENCH_REQUESTS (default 400) per run; BENCH_PROFILE_DIR=<dir> writes a CPU profile of the
- * server. The last line is one JSON object.
+ * BENCH_REQUESTS (default 400) per run; BENCH_DATA_DIR puts the data dir elsewhere than the OS
+ * temp dir (e.g. /dev/shm: each part the engine writes costs file creations, whose kernel CPU
+ * depends on the file system); BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server. The
+ * last line is one JSON object.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -97,6 +99,7 @@ async function endToEnd(
     if (status !== 200) throw new Error(`ingest answered ${status}`);
   };
   await timed(20, post); // warm-up
+  const insertsBefore = await engineInserts(server.url);
   const cpuBefore = cpuSeconds(server.pid);
   const loopBefore = cpuSeconds(server.pid, server.pid);
   const threadsBefore = threadCpu(server.pid);
@@ -104,10 +107,32 @@ async function endToEnd(
   const serverCpuSeconds = cpuSeconds(server.pid) - cpuBefore;
   const loopCpuSeconds = cpuSeconds(server.pid, server.pid) - loopBefore;
   const threadsAfter = threadCpu(server.pid);
+  const inserts = (await engineInserts(server.url)) - insertsBefore;
   grpc.close();
   await server.stop();
 
-  return { endToEndSeconds, serverCpuSeconds, loopCpuSeconds, threadsBefore, threadsAfter };
+  return {
+    endToEndSeconds,
+    serverCpuSeconds,
+    loopCpuSeconds,
+    threadsBefore,
+    threadsAfter,
+    inserts,
+  };
+}
+
+/** Insert statements the server has sent its telemetry engine (its /metrics). */
+async function engineInserts(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let n = 0;
+  for (const line of text.split("\n"))
+    if (
+      line.startsWith("vigil_store_query_duration_seconds_count{") &&
+      line.includes('store="telemetry"') &&
+      line.includes('operation="insert"')
+    )
+      n += Number(line.slice(line.lastIndexOf(" ") + 1));
+  return n;
 }
 
 /**
@@ -172,6 +197,7 @@ function pairFigures(totalSpans: number, e2e: EndToEnd, raw: Raw) {
       e2e.threadsAfter,
       totalSpans,
     ),
+    engineInsertsPer1000Spans: round((e2e.inserts * 1000) / totalSpans, 2),
     rawInsertSpansPerSecond: raw.spansPerSecond,
     rawInsertCpuMicrosPerSpan: round(raw.cpuMicrosPerSpan, 1),
     ratioToRaw: round(endToEnd / raw.spansPerSecond, 3),
@@ -208,6 +234,7 @@ function ingestFigures(
     rawInsertSpansPerSecond: at.rawInsertSpansPerSecond,
     eventLoopCpuMicrosPerSpan: median(pairs.map((p) => p.eventLoopCpuMicrosPerSpan)),
     rawInsertCpuMicrosPerSpan: median(pairs.map((p) => p.rawInsertCpuMicrosPerSpan)),
+    engineInsertsPer1000Spans: median(pairs.map((p) => p.engineInsertsPer1000Spans)),
     serverCpuMicrosPerSpanByThread: at.serverCpuMicrosPerSpanByThread,
     rawJsonInsertSpansPerSecond: rawJson?.spansPerSecond,
     each: pairs.map(({ serverCpuMicrosPerSpanByThread: _, ...figures }) => figures),
@@ -236,6 +263,7 @@ function report(figures: ReturnType<typeof ingestFigures>) {
   line("of which the event loop (the main thread):", `${figures.eventLoopCpuMicrosPerSpan} µs`);
   for (const [name, micros] of Object.entries(figures.serverCpuMicrosPerSpanByThread))
     line(`  thread ${name}:`, `${micros} µs`);
+  line("engine insert statements per 1,000 spans:", `${figures.engineInsertsPer1000Spans}`);
   line("raw insert's CPU per span (same rows, Native):", `${figures.rawInsertCpuMicrosPerSpan} µs`);
   line(
     "ratio to the raw Native insert of the same rows:",
@@ -251,7 +279,7 @@ function report(figures: ReturnType<typeof ingestFigures>) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-"));
+  const dataDir = mkdtempSync(join(process.env.BENCH_DATA_DIR ?? tmpdir(), "vigil-bench-"));
   const env = benchEnv();
   try {
     const { apiKey, projectId } = initDataDir(dataDir, env);
