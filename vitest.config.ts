@@ -23,7 +23,7 @@ const LONG_RUNNING = [
  * Files that bound a latency (an acknowledgment within a second, a read connection kept free,
  * another organization answered at once, a lease moved within its time): beside the other
  * files' servers on a 2-core machine they measure the neighbours, so they run after them, one at
- * a time, as they were written to.
+ * a time (`npm test` runs this project with --maxWorkers=1), as they were written to.
  */
 const TIMED = [
   "test/engine-isolation.int.test.ts",
@@ -83,18 +83,17 @@ export default defineConfig({
         test: {
           name: "timed",
           include: TIMED,
-          fileParallelism: false,
           sequence: { sequencer: LongFirst, groupOrder: 1 },
         },
       },
-      // Last in `npm run test:all`, one file at a time: each drives a Chromium and a server, and
-      // two or three side by side on 2 cores pushed their waits past their time limits.
+      // Last in `npm run test:all`, one file at a time (its script passes --maxWorkers=1): each
+      // drives a Chromium and a server, and two or three side by side on 2 cores pushed their
+      // waits past their time limits.
       {
         extends: true,
         test: {
           name: "browser",
           include: [BROWSER],
-          fileParallelism: false,
           sequence: { sequencer: LongFirst, groupOrder: 2 },
         },
       },
