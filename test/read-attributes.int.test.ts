@@ -218,6 +218,44 @@ describe("GET /v1/attributes and /v1/attributes/values", () => {
     expect(tiers.complete).toBe(true);
   });
 
+  it("answers the same whether the node's counts are written yet or not", async () => {
+    const catalog = service.deps.ingest.catalog;
+    const send = (route: string, n: number) =>
+      sendOtlp(
+        service,
+        key,
+        "traces",
+        tracesBody(
+          "checkout",
+          Array.from({ length: n }, (_, i) => span(40 + i, { "pending.key": route })),
+        ),
+      );
+    await catalog.flush();
+    await send("/a", 3);
+    await send("/c", 1);
+    await catalog.flush();
+    // Counts of /b and /c wait in the node: /c's both written (ranked second) and waiting.
+    await send("/b", 2);
+    await send("/c", 3);
+    const read = async () => ({
+      fields: (await fields("source=traces&q=pending&limit=5")).fields,
+      values: (await values("source=traces&field=attributes.pending.key&limit=1")).values,
+    });
+    const unwritten = await read();
+    expect(unwritten.fields).toEqual([
+      {
+        field: "attributes.pending.key",
+        kind: "attribute",
+        count: 9,
+        numericCount: 0,
+        numeric: false,
+      },
+    ]);
+    expect(unwritten.values).toEqual([{ value: "/c", count: 4, numeric: false }]);
+    await catalog.flush();
+    expect(await read()).toEqual(unwritten);
+  });
+
   it("never shows another project's keys or values", async () => {
     const mine = await fields("source=traces&limit=1000");
     expect(mine.fields.map((f) => f.field)).not.toContain("attributes.secret.key");
@@ -279,6 +317,8 @@ describe("GET /v1/attributes and /v1/attributes/values", () => {
   it("fills the catalog from the last day when it is created over existing data", async () => {
     const telemetry = service.deps.telemetry;
     const db = telemetry.database;
+    // Every count written: none waits in the node to be added to what the tables will hold.
+    await service.deps.ingest.catalog.flush();
     for (const table of [ATTRIBUTE_KEYS, ATTRIBUTE_VALUES]) {
       for (const view of table.views) await telemetry.command(`DROP VIEW ${db}.${view.name}`);
       await telemetry.command(`TRUNCATE TABLE ${db}.${table.name}`);

@@ -82,7 +82,12 @@ export function createRead(
 ): ReadDeps {
   const { metrics } = deps;
   return createReadDeps(
-    { telemetry: deps.telemetry, clock: deps.clock, errorGroups: deps.ingest.errorGroups },
+    {
+      telemetry: deps.telemetry,
+      clock: deps.clock,
+      errorGroups: deps.ingest.errorGroups,
+      catalog: deps.ingest.catalog,
+    },
     {
       maxPending: config.telemetry.maxPendingReads,
       maxWaitMs: config.telemetry.maxReadWaitMs,

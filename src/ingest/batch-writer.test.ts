@@ -6,6 +6,8 @@ import { createChdbExecutor } from "../telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { ensureTelemetrySchema } from "../telemetry/schema.js";
 import { BatchWriter, IngestOverloadedError } from "./batch-writer.js";
+import type { CatalogRow } from "./derive/attribute-catalog.js";
+import { CatalogBuffer } from "./derive/catalog-buffer.js";
 import { ErrorGroupStore } from "./error-groups.js";
 import { emptyBatch, type IngestBatch } from "./ingest-batch.js";
 
@@ -119,36 +121,39 @@ describe("BatchWriter", () => {
 });
 
 describe("BatchWriter's attribute catalog", () => {
-  it("writes a failed catalog again request by request, without the rows that went in", async () => {
-    const inserts: { table: string; rows: readonly Record<string, unknown>[] }[] = [];
-    let catalogFailures = 1;
+  it("counts each table's rows once, when they are written: not before a table is tried again", async () => {
+    let logFailures = 1;
     const executor = {
       engine: "fake",
       database: "vigil",
-      insert: async (table: string, rows: readonly Record<string, unknown>[]) => {
-        if (table === "attribute_values" && catalogFailures-- > 0) throw new Error("disk full");
-        inserts.push({ table, rows });
+      insert: async (table: string, rows: readonly unknown[]) => {
+        if (table === "logs" && logFailures-- > 0) throw new Error("disk full");
         return { rowsWritten: rows.length };
       },
       query: async () => [],
     } as unknown as TelemetryExecutor;
+    const counted: CatalogRow[] = [];
     const w = new BatchWriter(executor, new ErrorGroupStore(executor), {
       maxQueuedRows: 1000,
       maxBatchRows: 10_000,
       lingerMs: 20,
       logger: pino({ level: "silent" }),
+      catalog: { add: (rows) => counted.push(...rows) },
     });
+    const rows = (project: string, n: number) =>
+      Array.from({ length: n }, () => ({ project_id: project, service_name: "api" }));
     const request = (project: string, n: number): IngestBatch => ({
       ...emptyBatch(),
-      traces: Array.from({ length: n }, () => ({ project_id: project, service_name: "api" })),
+      traces: rows(project, n),
+      logs: rows(project, n),
     });
     await Promise.all([w.submit(request("prj_a", 2)), w.submit(request("prj_b", 3))]);
-    expect(inserts.map((i) => i.table)).toEqual(["traces", "attribute_values", "attribute_values"]);
-    expect(inserts[0]?.rows).toHaveLength(5);
-    const catalog = (project: string, rows: number) => [
-      expect.objectContaining({ project_id: project, field: "service_name", row_count: rows }),
-    ];
-    expect(inserts.slice(1).map((i) => i.rows)).toEqual([catalog("prj_a", 2), catalog("prj_b", 3)]);
+    const total = (signal: string, project: string) =>
+      counted
+        .filter((r) => r.signal === signal && r.project_id === project)
+        .reduce((sum, r) => sum + r.row_count, 0);
+    expect([total("traces", "prj_a"), total("traces", "prj_b")]).toEqual([2, 3]);
+    expect([total("logs", "prj_a"), total("logs", "prj_b")]).toEqual([2, 3]);
   });
 });
 
@@ -332,11 +337,14 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     );
 
   it("fails only the guilty request, with 400, and writes every other row exactly once", async () => {
+    const logger = pino({ level: "silent" });
+    const catalog = new CatalogBuffer(executor, { flushMs: 60_000, maxRows: 1000, logger });
     const w = new BatchWriter(executor, new ErrorGroupStore(executor), {
       maxQueuedRows: 1000,
       maxBatchRows: 10_000,
       lingerMs: 20,
-      logger: pino({ level: "silent" }),
+      logger,
+      catalog,
     });
     // The guilty request's spans are fine and go in with the others' in one insert; its log
     // holds a severity beyond its UInt8 column, which fails the coalesced logs insert.
@@ -368,6 +376,7 @@ describe("BatchWriter over the real engine, one request's rows refused", () => {
     expect(await count("traces", "attacker")).toBe(1);
     expect(await count("logs", "attacker")).toBe(0);
     // The catalog counts what went in, once: the refused log not at all.
+    await catalog.flush();
     expect(await counted("victim", "attributes.span.key")).toEqual({ traces: 3 });
     expect(await counted("victim", "attributes.log.key")).toEqual({ logs: 3 });
     expect(await counted("attacker", "attributes.span.key")).toEqual({ traces: 1 });

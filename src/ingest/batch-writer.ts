@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { InvalidInputError, UnavailableError } from "../lib/domain-errors.js";
 import type { TelemetryExecutor } from "../telemetry/executor.js";
-import { CATALOG_TABLE, writtenCatalogRows } from "./derive/attribute-catalog.js";
+import { type CatalogRow, writtenCatalogRows } from "./derive/attribute-catalog.js";
 import { summarizeHttp } from "./derive/http.js";
 import { summarizeEdges } from "./derive/service-edges-rows.js";
 import { summarizeSessions, UserAgentParser } from "./derive/sessions.js";
@@ -40,6 +40,8 @@ export interface BatchWriterOptions {
   writeIntervalMs?: number;
   logger: Logger;
   onErrorTransitions?: (transitions: readonly ErrorTransition[]) => void;
+  /** Where the attribute catalog's counts of the rows written go (catalog-buffer.ts). */
+  catalog?: { add(rows: readonly CatalogRow[]): void };
 }
 
 interface Pending {
@@ -340,7 +342,7 @@ export class BatchWriter {
 
   /**
    * Inserts the batches' rows, each table once (all tables, or only those in `only`), derived
-   * summaries folded across the batches, then the catalog's counts of the telemetry rows written.
+   * summaries folded across the batches; the catalog counts the telemetry rows written.
    * Returns the tables whose insert failed, with the error.
    */
   private async insertTables(
@@ -376,13 +378,8 @@ export class BatchWriter {
           }
         }),
     );
-    // Rows written by this attempt, or (the catalog alone tried again) by the one before it.
-    const retried = only?.has(CATALOG_TABLE) === true;
-    const catalog = writtenCatalogRows(
-      (source) => written.get(source) ?? (retried && !only?.has(source) ? concat(source) : []),
-    );
-    const insertCatalog = () => this.executor.insert(CATALOG_TABLE, catalog);
-    if (catalog.length > 0) await insertCatalog().catch((e) => failed.set(CATALOG_TABLE, e));
+    // Each table's rows are counted once: by the attempt that wrote them.
+    this.options.catalog?.add(writtenCatalogRows((source) => written.get(source) ?? []));
     return failed;
   }
 

@@ -8,6 +8,7 @@ import type { TelemetryExecutor } from "../telemetry/executor.js";
 import { UnixTime } from "../telemetry/unix-time.js";
 import { BatchWriter } from "./batch-writer.js";
 import { PriceTable } from "./derive/ai-prices.js";
+import { CatalogBuffer } from "./derive/catalog-buffer.js";
 import { ServiceEdges } from "./derive/service-edges.js";
 import { ErrorGroupStore, type ErrorTransition } from "./error-groups.js";
 import {
@@ -45,11 +46,20 @@ export interface IngestService {
     request: SignalRequest[S],
   ): Promise<ExportResult>;
   readonly errorGroups: ErrorGroupStore;
+  /** The attribute catalog's counts of rows written, not written themselves yet. */
+  readonly catalog: CatalogBuffer;
   /** Requests accepted but not yet acknowledged: their rows and how long the oldest has waited. */
   queue(): { pendingRows: number; oldestWaitMs: number };
   /** Stops accepting and writes everything already accepted. */
   close(): Promise<void>;
 }
+
+/**
+ * The catalog's counts wait at most this long to be written, in one insert for all writes
+ * meanwhile, or until this many catalog rows (CatalogBuffer).
+ */
+const CATALOG_FLUSH_MS = 1000;
+const CATALOG_MAX_ROWS = 20_000;
 
 export interface IngestDeps {
   config: Config;
@@ -65,7 +75,13 @@ export function createIngestService(deps: IngestDeps): IngestService {
   const { config } = deps;
   const prices = new PriceTable(config.ai.prices);
   const errorGroups = new ErrorGroupStore(deps.telemetry, deps.errorGroupLock);
+  const catalog = new CatalogBuffer(deps.telemetry, {
+    flushMs: CATALOG_FLUSH_MS,
+    maxRows: CATALOG_MAX_ROWS,
+    logger: deps.logger,
+  });
   const writer = new BatchWriter(deps.telemetry, errorGroups, {
+    catalog,
     maxQueuedRows: config.ingest.queueMaxRows,
     maxBatchRows: 50_000,
     lingerMs: 2,
@@ -113,6 +129,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
 
   return {
     errorGroups,
+    catalog,
     async export(actor, signal, request) {
       if (!actor.permissions.includes("ingest")) {
         throw new ForbiddenError("This API key lacks the 'ingest' permission");
@@ -140,6 +157,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
       // Waits end now: a lone client span is a call to its peer, as when its wait runs out.
       await writeEdges(edges.flush());
       await writer.close();
+      await catalog.close();
     },
   };
 }

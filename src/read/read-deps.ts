@@ -1,4 +1,5 @@
 import type { Ctx, DomainDeps } from "../context.js";
+import type { UnwrittenCatalog } from "../ingest/derive/catalog-buffer.js";
 import type { ErrorGroupStore } from "../ingest/error-groups.js";
 import type { Clock } from "../lib/clock.js";
 import type { AdmissionOptions, OrganizationOf } from "../telemetry/admission-options.js";
@@ -17,6 +18,8 @@ export interface ReadDeps {
   traces: { load(key: TraceKey): Promise<LoadedTrace> };
   /** List totals of recent queries, so later pages need not count again (see TotalCache). */
   totals: TotalCache;
+  /** This node's attribute catalog counts not written yet, which catalog reads add. */
+  catalog?: UnwrittenCatalog;
 }
 
 /** The ctx of a read verb: the base deps and the read API's section (`deps.read`). */
@@ -36,7 +39,7 @@ const DEFAULT_READ_SLOTS = 4;
  * of its lookups.
  */
 export function createReadDeps(
-  stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups">,
+  stores: Pick<ReadDeps, "telemetry" | "clock" | "errorGroups" | "catalog">,
   admission: Omit<AdmissionOptions, "slots">,
   organizationOf?: OrganizationOf,
 ): ReadDeps {

@@ -19,6 +19,18 @@ import type { Row } from "../ingest-batch.js";
 const CATALOG_SOURCES = ["traces", "logs", "metrics"] as const satisfies readonly ExploreSource[];
 export const CATALOG_TABLE = "attribute_values";
 
+/** One attribute_values row: a value of a field of a project's source on a day, and its counts. */
+export type CatalogRow = {
+  project_id: unknown;
+  signal: ExploreSource;
+  field: string;
+  value: string;
+  /** `YYYY-MM-DD`. */
+  day: string;
+  row_count: number;
+  numeric_count: number;
+};
+
 /** Rows carrying each value of one field. */
 type Counts = Map<unknown, number>;
 
@@ -92,7 +104,7 @@ const dayText = (day: number): string =>
  * The attribute_values rows of one insert of `rows` into the `source` table: per project, UTC
  * day, field and kept value, how many rows carry it and how many of those values are numbers.
  */
-export function catalogRows(source: ExploreSource, rows: readonly Row[]): Row[] {
+export function catalogRows(source: ExploreSource, rows: readonly Row[]): CatalogRow[] {
   const columns = CATALOG_COLUMNS[source];
   const groups: DayFields[] = [];
   let group: DayFields | undefined;
@@ -124,7 +136,7 @@ export function catalogRows(source: ExploreSource, rows: readonly Row[]): Row[] 
       add(group.columns[i] as Counts, value, 1);
     }
   }
-  const out: Row[] = [];
+  const out: CatalogRow[] = [];
   for (const g of groups) {
     const resources = new Map<string, Counts>();
     for (const [attributes, n] of g.resources)
@@ -146,7 +158,9 @@ export function catalogRows(source: ExploreSource, rows: readonly Row[]): Row[] 
  * The catalog rows of what one write wrote: `rowsOf` gives each telemetry table's rows written
  * ([] for none).
  */
-export function writtenCatalogRows(rowsOf: (source: ExploreSource) => readonly Row[]): Row[] {
+export function writtenCatalogRows(
+  rowsOf: (source: ExploreSource) => readonly Row[],
+): CatalogRow[] {
   return CATALOG_SOURCES.flatMap((source) => {
     const rows = rowsOf(source);
     return rows.length > 0 ? catalogRows(source, rows) : [];
@@ -159,7 +173,7 @@ export function writtenCatalogRows(rowsOf: (source: ExploreSource) => readonly R
  * insert (more than VARIED_FIELD_MIN_VALUES kept values, more than half its rows).
  */
 function fieldRows(
-  out: Row[],
+  out: CatalogRow[],
   key: { projectId: unknown; source: ExploreSource; field: string; day: string },
   counts: Counts,
 ): void {
@@ -180,7 +194,7 @@ function fieldRows(
     total += rows;
     numericTotal += numeric;
   }
-  const row = (value: string, rows: number, numeric: number): Row => ({
+  const row = (value: string, rows: number, numeric: number): CatalogRow => ({
     project_id: key.projectId,
     signal: key.source,
     field: key.field,
