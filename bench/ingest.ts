@@ -15,7 +15,7 @@
  * BENCH_REQUESTS (default 400) per run; BENCH_DATA_DIR puts the data dir elsewhere than the OS
  * temp dir (e.g. /dev/shm: each part the engine writes costs file creations, whose kernel CPU
  * depends on the file system); BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server. The
- * last line is one JSON object.
+ * last line is one JSON object. BENCH_SERVER_NODE_FLAGS are Node flags for the server.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -71,13 +71,12 @@ async function endToEnd(
   apiKey: string,
   payloads: Payload[],
 ) {
-  const server = await startServer(
-    dataDir,
-    env,
-    process.env.BENCH_PROFILE_DIR
+  const server = await startServer(dataDir, env, [
+    ...(process.env.BENCH_PROFILE_DIR
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-      : [],
-  );
+      : []),
+    ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+  ]);
   const grpc = new Client(server.grpcUrl.replace("http://", ""), credentials.createInsecure());
   const metadata = new Metadata();
   metadata.set("x-api-key", apiKey);
