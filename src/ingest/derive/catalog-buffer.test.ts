@@ -1,5 +1,5 @@
 import pino from "pino";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { TelemetryExecutor } from "../../telemetry/executor.js";
 import type { CatalogRow } from "./attribute-catalog.js";
 import { CatalogBuffer, type CatalogScope } from "./catalog-buffer.js";
@@ -7,12 +7,14 @@ import { CatalogBuffer, type CatalogScope } from "./catalog-buffer.js";
 /** An engine recording each catalog insert; `hold` keeps the next insert waiting until released. */
 function engine() {
   const inserts: CatalogRow[][] = [];
+  const attempts = { count: 0 };
   let failures = 0;
   let held: Promise<void> | undefined;
   let release: () => void = () => undefined;
   const executor = {
     insert: async (_table: string, rows: CatalogRow[]) => {
       if (held) await held;
+      attempts.count++;
       if (failures-- > 0) throw new Error("disk full");
       inserts.push(rows.map((row) => ({ ...row })));
       return { rowsWritten: rows.length };
@@ -21,6 +23,7 @@ function engine() {
   return {
     executor,
     inserts,
+    attempts,
     fail(n: number) {
       failures = n;
     },
@@ -93,6 +96,37 @@ describe("CatalogBuffer", () => {
     b.add([row("service_name", "api", 1)]);
     await b.flush();
     expect(e.inserts).toEqual([[row("service_name", "api", 3)]]);
+  });
+
+  it("retries a failed insert flushMs on, even past maxRows, and never again after close", async () => {
+    vi.useFakeTimers();
+    try {
+      const e = engine();
+      const b = buffer(e, 40, 2);
+      e.fail(1_000);
+      b.add([row("a", "1", 1), row("b", "1", 1)]);
+      // Past maxRows the write is at once; its failure waits flushMs, not a loop of retries.
+      await vi.advanceTimersByTimeAsync(39);
+      expect(e.attempts.count).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(e.attempts.count).toBe(2);
+      await b.close();
+      await vi.advanceTimersByTimeAsync(1_000);
+      // The store is away at shutdown: one last try, then the counts are dropped.
+      expect(e.attempts.count).toBe(3);
+      expect(e.inserts).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("after close writes each add at once", async () => {
+    const e = engine();
+    const b = buffer(e);
+    await b.close();
+    b.add([row("service_name", "api", 1)]);
+    await sleep(5);
+    expect(e.inserts).toEqual([[row("service_name", "api", 1)]]);
   });
 
   it("shows a read the counts not written, of its project, source and days only", async () => {

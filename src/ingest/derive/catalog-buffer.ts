@@ -74,8 +74,17 @@ export class CatalogBuffer implements UnwrittenCatalog {
     private readonly options: CatalogBufferOptions,
   ) {}
 
-  /** Adds the catalog rows of a write (catalogRows); they are written within flushMs. */
+  /**
+   * Adds the catalog rows of a write (catalogRows); they are written within flushMs, at once past
+   * maxRows, and after close each add at once.
+   */
   add(rows: readonly CatalogRow[]): void {
+    this.hold(rows);
+    if (this.closed || this.size >= this.options.maxRows) void this.flush();
+    else this.writeLater();
+  }
+
+  private hold(rows: readonly CatalogRow[]): void {
     for (const row of rows) {
       const scope = `${row.project_id}\u0000${row.signal}`;
       let rowsOfScope = this.held.get(scope);
@@ -93,11 +102,12 @@ export class CatalogBuffer implements UnwrittenCatalog {
         this.size++;
       }
     }
-    if (this.size >= this.options.maxRows) void this.flush();
-    else if (this.size > 0 && !this.timer && !this.closed) {
-      this.timer = setTimeout(() => void this.flush(), this.options.flushMs);
-      this.timer.unref();
-    }
+  }
+
+  private writeLater(): void {
+    if (this.size === 0 || this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), this.options.flushMs);
+    this.timer.unref();
   }
 
   async read<T>(body: (unwritten: UnwrittenCounts) => Promise<T>): Promise<T> {
@@ -123,7 +133,7 @@ export class CatalogBuffer implements UnwrittenCatalog {
     return this.writing;
   }
 
-  /** Writes what is held, and from then on each add at once (at shutdown). */
+  /** Writes what is held, and from then on each add at once (at shutdown); never retries. */
   async close(): Promise<void> {
     this.closed = true;
     await this.flush();
@@ -142,14 +152,20 @@ export class CatalogBuffer implements UnwrittenCatalog {
     try {
       await this.executor.insert(CATALOG_TABLE, rows);
     } catch (error) {
+      // Retried flushMs on while running, kept up to a bound: counts beyond it are dropped rather
+      // than held without end. At close there is no later write: the counts are dropped.
+      const kept = !this.closed && this.size + rows.length <= this.options.maxRows * 2;
       this.options.logger.warn(
         { err: error, rows: rows.length },
-        "attribute catalog counts not written; kept for the next write",
+        kept
+          ? "attribute catalog counts not written; kept for the next write"
+          : "attribute catalog counts not written; dropped",
       );
-      // Kept up to the bound: counts beyond it are dropped rather than held without end.
-      if (this.size + rows.length <= this.options.maxRows * 2) this.add(rows);
+      if (kept) {
+        this.hold(rows);
+        this.writeLater();
+      }
     }
-    if (this.closed && this.size > 0) void this.flush();
   }
 
   private view(): UnwrittenCounts {
