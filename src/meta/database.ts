@@ -60,11 +60,11 @@ function openSqlite(
   database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const checkpointer = startCheckpointer(path);
   // Statements at top level run at once while Kysely does not hold the connection (sqlite-direct.ts).
-  return sqliteDialectWithDirect(
-    withStatementCache(database, STATEMENT_CACHE_SIZE, () => {
-      void checkpointer.stop();
-    }),
-    onQuery,
+  // Closing waits for the worker to close its connection first: a data dir removed right after
+  // the store closed raced the worker's last checkpoint (ENOTEMPTY), and the main connection,
+  // closed last, is the one that folds the log back and removes it.
+  return sqliteDialectWithDirect(withStatementCache(database, STATEMENT_CACHE_SIZE), onQuery, () =>
+    checkpointer.stop(),
   );
 }
 
@@ -86,11 +86,7 @@ const CACHED_SQL_MAX_LENGTH = 2_000;
  * the back of the map (two more map operations on the text, ~0.7 µs per statement). A statement
  * still iterating is never handed out twice: a fresh one is prepared instead.
  */
-export function withStatementCache(
-  database: SQLite.Database,
-  size: number,
-  onClose: () => void,
-): SqliteDatabase {
+export function withStatementCache(database: SQLite.Database, size: number): SqliteDatabase {
   type Entry = { statement: SQLite.Statement; used: boolean };
   const cache = new Map<string, Entry>();
   const evict = () => {
@@ -105,7 +101,6 @@ export function withStatementCache(
   };
   return {
     close: () => {
-      onClose();
       database.close();
     },
     prepare(text) {

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -27,5 +27,21 @@ describe("SQLite checkpoints off the event loop", () => {
       await meta.db.destroy();
       dir.remove();
     }
+  });
+
+  it("has closed the worker's connection when the store's close resolves, so the log is gone", async () => {
+    const dir = makeTempDir();
+    const meta = openMetaDatabase({ dataDir: dir.path });
+    await migrateMetaDatabase(meta.db);
+    // Long enough for the worker to have opened its connection and checkpointed once.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await sql`CREATE TABLE filler (body TEXT)`.execute(meta.db);
+    await meta.db.destroy();
+    // The last connection to close folds the log back and removes it: the main one, once the
+    // worker's is closed. Closed before the worker's, it left the log to the worker, which
+    // removed it a moment later, racing whoever removed the data dir.
+    expect(existsSync(join(dir.path, "meta.sqlite-wal"))).toBe(false);
+    expect(readdirSync(dir.path)).toEqual(["meta.sqlite"]);
+    dir.remove();
   });
 });

@@ -37,7 +37,10 @@ export function registerSqliteDirect(db: object, direct: SqliteDirect): void {
 /** Kysely's SQLite driver, counting the connections it has handed out and not taken back. */
 class HeldCountingDriver implements Driver {
   held = 0;
-  constructor(private readonly inner: Driver) {}
+  constructor(
+    private readonly inner: Driver,
+    private readonly beforeClose: () => Promise<void>,
+  ) {}
   init = () => this.inner.init();
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.inner.acquireConnection();
@@ -68,22 +71,27 @@ class HeldCountingDriver implements Driver {
     this.held--;
     await this.inner.releaseConnection(connection);
   }
-  destroy = () => this.inner.destroy();
+  async destroy(): Promise<void> {
+    await this.beforeClose();
+    await this.inner.destroy();
+  }
 }
 
 /**
  * Kysely's SQLite dialect over `database` (prepared statements from its cache), and the direct
  * path to the same connection. `onQuery` is called after each direct statement with its time,
- * as Kysely's query log is for the others.
+ * as Kysely's query log is for the others. `beforeClose` runs, and is waited for, before the
+ * connection closes.
  */
 export function sqliteDialectWithDirect(
   database: SqliteDatabase,
   onQuery?: (seconds: number, failed: boolean) => void,
+  beforeClose: () => Promise<void> = async () => undefined,
 ): { dialect: SqliteDialect; direct: SqliteDirect } {
   let driver: HeldCountingDriver | undefined;
   const dialect = new (class extends SqliteDialect {
     override createDriver(): Driver {
-      driver = new HeldCountingDriver(super.createDriver());
+      driver = new HeldCountingDriver(super.createDriver(), beforeClose);
       return driver;
     }
   })({ database });

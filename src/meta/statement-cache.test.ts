@@ -7,7 +7,7 @@ describe("the SQLite statement cache", () => {
     const database = new SQLite(":memory:");
     database.exec("CREATE TABLE t (n integer)");
     database.exec("INSERT INTO t VALUES (1), (2)");
-    return withStatementCache(database, size, () => undefined);
+    return withStatementCache(database, size);
   };
 
   it("hands out the statement prepared for the same text, and a fresh one while it iterates", () => {
