@@ -47,6 +47,9 @@ export function startCheckpointer(path: string): Checkpointer {
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
     stop() {
+      // Referenced again while it closes: a process waiting only for this (a CLI command closing
+      // its store) would otherwise end with its top-level await unsettled.
+      worker.ref();
       worker.postMessage("stop");
       return exited;
     },
