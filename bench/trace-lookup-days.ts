@@ -1,157 +1,232 @@
 /**
- * npm run bench:trace-lookup-days — what a trace lookup costs the engine over a month of kept
- * days, before and after each quiet day's parts are merged into one (ADR 0019).
+ * npm run bench:trace-lookup-days — what a trace lookup (`GET /v1/traces/:id`, readTraceData)
+ * costs the engine beside `SELECT 1`, against issue 37's target 2: ≤ 2.5× `SELECT 1` on ~1M
+ * spans, a trace's first lookup over 30 days ≤ 4×; and the alternative ADR 0028 measured.
  *
- * A trace lookup names no time range (`GET /v1/traces/:id`), so it opens every part of
- * `trace_data` of every day kept. In a data dir that keeps 30 days, each day holds the parts its
- * merges left (merge_selector_base = 10 leaves several: 8-9 a day in bench:api's dataset).
+ * A lookup names no time range, so it opens every part of `trace_data` of every day kept (ADR
+ * 0019: one part per quiet day, several for today). Measured beside it, interleaved:
+ * - `throughRanges`: the trace's time range read from `trace_ranges` by a scalar subquery of the
+ *   same statement, so only the parts whose times hold it are opened (bench/trace-ranges-variant.ts;
+ *   the bench creates that table and its view);
+ * - `constantRange`: the same with the range as constants: what a lookup would cost if finding
+ *   the trace's parts cost nothing (the floor of any index).
  *
- * 1. An embedded engine in a temporary dir, with the product's schema (ensureTelemetrySchema).
- *    BENCH_DAYS (30) days of demo spans, mapped as ingestion maps them, each day written in
- *    BENCH_PARTS_PER_DAY (8) inserts of BENCH_SPANS_PER_PART (2,000) spans into `traces`: the
- *    view copies each insert into one part of `trace_data`. Merges of `trace_data` are stopped
- *    while it is filled and measured, so every day keeps its 8 parts.
- * 2. Before: BENCH_LOOKUPS (200) different traces, spread over the days, each looked up once
- *    through the product's reader (readTraceData, the statement of `GET /v1/traces/:id`), one
- *    after the other: engine time p50/p90/p99. A trace's first lookup is what distinct reads
- *    cost; the same lookups again (the engine's query condition cache then skips the granules
- *    that held nothing) are reported beside it. `SELECT 1` beside them: the floor of a statement.
- * 3. The forced merges: the product merges a day once none of its parts is younger than an hour;
- *    the bench shortens that age to 1 s (ALTER … MODIFY SETTING) and starts merges, then waits
- *    until every day is one part. Reported: how long that took and the process CPU it used.
- * 4. After: other traces of the same days, the same way.
+ * Two cases, each in a fresh embedded engine with the product's schema, demo spans mapped as
+ * ingestion maps them and inserted into `traces` (the views fill `trace_data`, `trace_ranges`):
  *
- * The last line is one JSON object.
+ * 1. **One busy day:** BENCH_ONE_DAY_SPANS (1,000,000) spans of the last BENCH_ONE_DAY_HOURS (2)
+ *    in inserts of BENCH_SPANS_PER_INSERT (5,000), merges running as in the product; once they
+ *    settle (at most 2 minutes) they are stopped, so the parts stay as they are while measured.
+ * 2. **A month kept:** BENCH_DAYS − 1 (29) past days of BENCH_PARTS_PER_DAY (8) inserts of
+ *    BENCH_SPANS_PER_PART (2,000) spans, each day then merged into one part (the product's forced
+ *    merge of a quiet day, its age shortened to 1 s), and today's 8 inserts as they land.
+ *
+ * In each: BENCH_LOOKUPS (200) rounds of `SELECT 1` and each lookup of a different trace; then
+ * each trace once more. A trace's first lookup is what distinct reads
+ * cost (the engine's query condition cache helps the second). Times are wall times of the calls
+ * in this process: the engine is embedded, and the process is otherwise idle.
+ *
+ * Then, on the busy day's engine: what `trace_ranges`' view adds to an insert, the same
+ * BENCH_WRITE_INSERTS (10) batches inserted with and without it, alternately.
+ *
+ * The last line is one JSON object: the product's figures (unchanged by ADR 0028: they are also
+ * the baseline), the alternatives' beside them, and the target.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { demoRequests } from "../src/demo/generator.js";
-import { PriceTable } from "../src/ingest/derive/ai-prices.js";
-import type { Row } from "../src/ingest/ingest-batch.js";
-import { mapTraces } from "../src/ingest/map-traces.js";
-import type { TracesRequest } from "../src/ingest/otlp/otlp-messages.js";
-import { readTraceData } from "../src/read/trace-data.js";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
-import { UnixTime } from "../src/telemetry/unix-time.js";
 import { round } from "./harness/http-load.js";
-import { mergeQuietDays, partsPerDay, readEachTwice } from "./quiet-days.js";
+import { mergeQuietDays } from "./quiet-days.js";
+import {
+  lookupsInterleaved,
+  partsOf,
+  productLookup,
+  rangesWriteCost,
+  settleMerges,
+  someTraces,
+  spanBatches,
+} from "./trace-lookup-data.js";
+import { createTraceRanges, knownRanges, lookupThroughRanges } from "./trace-ranges-variant.js";
 
-const DAYS = Number(process.env.BENCH_DAYS ?? 30);
-const PARTS_PER_DAY = Number(process.env.BENCH_PARTS_PER_DAY ?? 8);
-const SPANS_PER_PART = Number(process.env.BENCH_SPANS_PER_PART ?? 2000);
-const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 200);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ONE_DAY_SPANS = env("BENCH_ONE_DAY_SPANS", 1_000_000);
+const ONE_DAY_HOURS = env("BENCH_ONE_DAY_HOURS", 2);
+const SPANS_PER_INSERT = env("BENCH_SPANS_PER_INSERT", 5000);
+const DAYS = env("BENCH_DAYS", 30);
+const PARTS_PER_DAY = env("BENCH_PARTS_PER_DAY", 8);
+const SPANS_PER_PART = env("BENCH_SPANS_PER_PART", 2000);
+const LOOKUPS = env("BENCH_LOOKUPS", 200);
+const WRITE_INSERTS = env("BENCH_WRITE_INSERTS", 10);
+const CASES = (process.env.BENCH_CASES ?? "one-day,days").split(",");
 const PROJECT = "prj_bench_lookup_days";
 const DAY_MS = 24 * 3600_000;
+const TARGET = { oneDayRatio: 2.5, firstLookup30DaysRatio: 4 };
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
-/** The traces rows of `spans` demo spans of one day (the hour before its noon, UTC), per insert. */
-function dayRows(day: number, spans: number, seed: number): Row[][] {
-  const noon = Math.floor(Date.now() / DAY_MS) * DAY_MS - day * DAY_MS + DAY_MS / 2;
-  const prices = new PriceTable();
-  const batches: Row[][] = [];
-  for (const request of demoRequests({
-    spans,
-    batchSpans: SPANS_PER_PART,
-    windowMs: 3600_000,
-    nowMs: noon,
-    seed,
-  })) {
-    if (request.signal !== "traces") continue;
-    const mapped = mapTraces(
-      request.body as unknown as TracesRequest,
-      {
-        projectId: PROJECT,
-        limits: { maxValueLength: 8192, maxAttributes: 128 },
-        received: UnixTime.fromMillis(noon),
-      },
-      prices,
-    );
-    batches.push(mapped.batch.traces);
-  }
-  return batches;
-}
-
-/** Each trace looked up once, one after the other, then the same again; and SELECT 1 as often. */
-async function lookups(telemetry: TelemetryExecutor, traceIds: readonly string[]) {
-  const { first, ...rest } = await readEachTwice(telemetry, traceIds, (id) =>
-    readTraceData(telemetry, PROJECT, [id], { limit: 50_000 }).then((found) => {
-      if (!found.get(id)?.spans.length) throw new Error(`trace ${id} was not found`);
-    }),
-  );
-  return { firstLookup: first, ...rest };
-}
-
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), "vigil-bench-lookup-days-"));
+/** A fresh engine with the product's schema in a temporary dir, closed and removed after `run`. */
+async function withEngine<T>(name: string, run: (telemetry: TelemetryExecutor) => Promise<T>) {
+  const dir = mkdtempSync(join(tmpdir(), `vigil-bench-lookup-${name}-`));
   const telemetry = createChdbExecutor({ path: join(dir, "telemetry"), database: "vigil" });
   try {
     await ensureTelemetrySchema(telemetry, { retentionDays: 30 });
-    const db = telemetry.database;
-    await telemetry.command(`SYSTEM STOP MERGES ${db}.trace_data`);
-
-    log(`Writing ${DAYS} days x ${PARTS_PER_DAY} parts x ${SPANS_PER_PART} spans`);
-    const started = performance.now();
-    for (let day = 0; day < DAYS; day++) {
-      for (const rows of dayRows(day, PARTS_PER_DAY * SPANS_PER_PART, 100 + day))
-        await telemetry.insert("traces", rows);
-      if ((day + 1) % 5 === 0)
-        log(`  ${day + 1} / ${DAYS} days, ${round((performance.now() - started) / 1000, 1)} s`);
-    }
-    const before = await partsPerDay(telemetry, "trace_data");
-    log(`trace_data: ${JSON.stringify(before)}`);
-
-    // Two disjoint sets of traces, each spread over every day (one random trace at a time).
-    const ids = await telemetry.query<{ trace_id: string }>(
-      `SELECT trace_id FROM ${db}.trace_data WHERE project_id = {p:String} AND item = 'span'
-       GROUP BY trace_id ORDER BY cityHash64(trace_id) LIMIT {n:UInt32}`,
-      { params: { p: PROJECT, n: 2 * LOOKUPS } },
-    );
-    const traceIds = ids.map((r) => r.trace_id);
-    const firstSet = traceIds.filter((_, i) => i % 2 === 0);
-    const secondSet = traceIds.filter((_, i) => i % 2 === 1);
-
-    log(`Before: ${firstSet.length} lookups, ${before.parts} parts`);
-    const beforeFigures = await lookups(telemetry, firstSet);
-    log(`  ${JSON.stringify(beforeFigures)}`);
-
-    log("Forced merges (the age shortened from an hour to 1 s)");
-    const { merge, parts: after } = await mergeQuietDays(telemetry, "trace_data");
-    log(`  ${JSON.stringify({ ...merge, ...after })}`);
-
-    log(`After: ${secondSet.length} lookups, ${after.parts} parts`);
-    const afterFigures = await lookups(telemetry, secondSet);
-    log(`  ${JSON.stringify(afterFigures)}`);
-
-    const spans = DAYS * PARTS_PER_DAY * SPANS_PER_PART;
-    const row = (label: string, parts: number, f: typeof beforeFigures) =>
-      `${label.padEnd(28)} ${String(parts).padStart(5)} parts   first lookup p50 ${f.firstLookup.p50} ms, p90 ${f.firstLookup.p90}, p99 ${f.firstLookup.p99}   same again p50 ${f.sameAgain.p50} ms   SELECT 1 p50 ${f.selectOne.p50} ms`;
-    console.log(
-      `Trace lookups over ${DAYS} days of trace_data (${spans.toLocaleString("en")} spans), engine time:`,
-    );
-    console.log(row("each day as merges left it", before.parts, beforeFigures));
-    console.log(row("each quiet day one part", after.parts, afterFigures));
-    console.log(`  the forced merges: ${merge.seconds} s, ${merge.cpuSeconds} s of process CPU`);
-    console.log(
-      JSON.stringify({
-        bench: "trace-lookup-days",
-        days: DAYS,
-        partsPerDay: PARTS_PER_DAY,
-        spans,
-        lookups: firstSet.length,
-        before: { parts: before.parts, ...beforeFigures },
-        after: { parts: after.parts, ...afterFigures },
-        forcedMerges: merge,
-      }),
-    );
+    await createTraceRanges(telemetry);
+    return await run(telemetry);
   } finally {
     await telemetry.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+async function insertAll(telemetry: TelemetryExecutor, batches: Iterable<unknown[]>) {
+  let spans = 0;
+  for (const rows of batches) {
+    await telemetry.insert("traces", rows as Record<string, unknown>[]);
+    spans += rows.length;
+  }
+  return spans;
+}
+
+/** The three lookups, interleaved, LOOKUPS traces each. */
+async function measure(telemetry: TelemetryExecutor) {
+  const lookups = {
+    product: productLookup,
+    throughRanges: lookupThroughRanges,
+    constantRange: await knownRanges(telemetry, PROJECT),
+  };
+  const ids = await someTraces(telemetry, PROJECT, 3 * LOOKUPS);
+  return lookupsInterleaved(telemetry, PROJECT, ids, lookups);
+}
+
+const tables = async (telemetry: TelemetryExecutor) => ({
+  traceData: await partsOf(telemetry, "trace_data"),
+  traceRanges: await partsOf(telemetry, "trace_ranges"),
+});
+
+async function oneDay() {
+  return withEngine("one-day", async (telemetry) => {
+    const endMs = Date.now();
+    log(`One day: ${ONE_DAY_SPANS} spans over ${ONE_DAY_HOURS} h, ${SPANS_PER_INSERT} an insert`);
+    const started = performance.now();
+    const spans = await insertAll(
+      telemetry,
+      spanBatches(PROJECT, {
+        spans: ONE_DAY_SPANS,
+        perInsert: SPANS_PER_INSERT,
+        endMs,
+        windowMs: ONE_DAY_HOURS * 3600_000,
+        seed: 7,
+      }),
+    );
+    log(`  written in ${round((performance.now() - started) / 1000, 1)} s; merges settling`);
+    await settleMerges(telemetry);
+    const parts = await tables(telemetry);
+    log(`  ${JSON.stringify(parts)}`);
+    const figures = await measure(telemetry);
+    log(`  ${JSON.stringify(figures)}`);
+    log(`Write cost of trace_ranges' view: ${WRITE_INSERTS} inserts each way`);
+    const batches = [
+      ...spanBatches("prj_bench_write", {
+        spans: WRITE_INSERTS * SPANS_PER_INSERT,
+        perInsert: SPANS_PER_INSERT,
+        endMs,
+        windowMs: 600_000,
+        seed: 8,
+      }),
+    ];
+    const writeCost = await rangesWriteCost(telemetry, batches);
+    log(`  ${JSON.stringify(writeCost)}`);
+    return { spans, ...parts, ...figures, writeCost };
+  });
+}
+
+async function month() {
+  return withEngine("days", async (telemetry) => {
+    const db = telemetry.database;
+    await telemetry.command(`SYSTEM STOP MERGES ${db}.trace_data`);
+    log(`${DAYS} days: ${PARTS_PER_DAY} inserts a day of ${SPANS_PER_PART} spans`);
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const day = (n: number) =>
+      spanBatches(PROJECT, {
+        spans: PARTS_PER_DAY * SPANS_PER_PART,
+        perInsert: SPANS_PER_PART,
+        endMs: n === 0 ? Date.now() : today - (n - 1) * DAY_MS - DAY_MS / 2,
+        windowMs: n === 0 ? Math.min(3600_000, Date.now() - today) : 3600_000,
+        seed: 100 + n,
+      });
+    let spans = 0;
+    for (let n = DAYS - 1; n >= 1; n--) spans += await insertAll(telemetry, day(n));
+    log("  past days written; each merged into one part (the age shortened to 1 s)");
+    const { merge } = await mergeQuietDays(telemetry, "trace_data");
+    // trace_ranges' weeks too (its merges ran meanwhile, as in the product).
+    await mergeQuietDays(telemetry, "trace_ranges");
+    // Today's inserts land as the product's would: today keeps its parts.
+    for (const table of ["trace_data", "trace_ranges"])
+      await telemetry.command(
+        `ALTER TABLE ${db}.${table} MODIFY SETTING min_age_to_force_merge_seconds = 3600`,
+      );
+    await telemetry.command(`SYSTEM START MERGES ${db}.trace_ranges`);
+    spans += await insertAll(telemetry, day(0));
+    await settleMerges(telemetry);
+    const parts = await tables(telemetry);
+    log(`  ${JSON.stringify(parts)}`);
+    const figures = await measure(telemetry);
+    log(`  ${JSON.stringify(figures)}`);
+    return { days: DAYS, spans, ...parts, forcedMerges: merge, ...figures };
+  });
+}
+
+type Figures = Awaited<ReturnType<typeof measure>>;
+type Lookup = Figures["each"][string];
+const line = (label: string, f: Lookup | undefined, one: Figures["selectOne"]) =>
+  f
+    ? `  ${label.padEnd(14)} first p50 ${f.firstLookup.p50} ms, p90 ${f.firstLookup.p90}, p99 ${f.firstLookup.p99} (${f.ratioToSelectOne.firstLookup}x SELECT 1 p50 ${one.first.p50})   again p50 ${f.sameAgain.p50}, p90 ${f.sameAgain.p90}, p99 ${f.sameAgain.p99} (${f.ratioToSelectOne.sameAgain}x SELECT 1 p50 ${one.again.p50})`
+    : "";
+
+function report(title: string, f: Figures & { spans: number }) {
+  console.log(`${title} (${f.spans.toLocaleString("en")} spans), engine time per lookup:`);
+  for (const [name, figures] of Object.entries(f.each))
+    console.log(line(name, figures, f.selectOne));
+}
+
+const busy = CASES.includes("one-day") ? await oneDay() : undefined;
+const kept = CASES.includes("days") ? await month() : undefined;
+if (busy) {
+  report("One busy day", busy);
+  const w = busy.writeCost.cpuMicrosPerSpan;
+  console.log(
+    `  trace_ranges' view, inserts of ${busy.writeCost.spansPerInsert} spans: ${w.withView} µs of CPU a span with it, ${w.withoutView} without`,
+  );
+}
+if (kept) report(`${DAYS} days kept`, kept);
+const ratio = (f: Figures | undefined, pass: "firstLookup" | "sameAgain") =>
+  f?.each.product?.ratioToSelectOne[pass];
+const met = {
+  oneDay: busy
+    ? (ratio(busy, "firstLookup") ?? 99) <= TARGET.oneDayRatio &&
+      (ratio(busy, "sameAgain") ?? 99) <= TARGET.oneDayRatio
+    : null,
+  firstLookup30Days: kept
+    ? (ratio(kept, "firstLookup") ?? 99) <= TARGET.firstLookup30DaysRatio
+    : null,
+};
+console.log(
+  JSON.stringify({
+    bench: "trace-lookup-days",
+    figure: {
+      oneDay: busy
+        ? { firstLookup: ratio(busy, "firstLookup"), sameAgain: ratio(busy, "sameAgain") }
+        : null,
+      firstLookup30Days: kept ? ratio(kept, "firstLookup") : null,
+    },
+    baseline: "the product's lookup, unchanged (ADR 0028): the figure is its own baseline",
+    target: TARGET,
+    met,
+    oneDay: busy ?? null,
+    days: kept ?? null,
+  }),
+);
