@@ -134,10 +134,15 @@ export async function startPostgresServer(binDir: string): Promise<ThrowawayPost
     }
   }
 
+  // A run that ends without its teardown (an unhandled error, a signal vitest handles) must not
+  // leave the server behind: immediate shutdown as the owning process exits.
+  const orphaned = () => server.kill("SIGQUIT");
+  process.once("exit", orphaned);
   return {
     url,
     stop: () =>
       new Promise<void>((resolve) => {
+        process.off("exit", orphaned);
         const done = () => {
           dir.remove();
           resolve();
