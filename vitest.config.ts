@@ -23,7 +23,8 @@ const LONG_RUNNING = [
  * Files that bound a latency (an acknowledgment within a second, a read connection kept free,
  * another organization answered at once, a lease moved within its time): beside the other
  * files' servers on a 2-core machine they measure the neighbours, so they run after them, one at
- * a time (`npm test` runs this project with --maxWorkers=1), as they were written to.
+ * a time and each in a fresh process (`npm test` runs this project with --isolate
+ * --no-file-parallelism), as they were written to.
  */
 const TIMED = [
   "test/engine-isolation.int.test.ts",
@@ -49,7 +50,8 @@ class LongFirst extends BaseSequencer {
 
 /**
  * Most files wait on timers, sockets and child processes more than they compute, so one worker
- * more than the cores keeps both cores busy (`npm test -- --maxWorkers=1` runs one at a time).
+ * more than the cores keeps both cores busy (`npx vitest run --no-file-parallelism` runs one at a
+ * time).
  */
 const workers = availableParallelism() + 1;
 
@@ -58,8 +60,16 @@ export default defineConfig({
     // Each worker is a process of its own: chDB holds one data directory per process, and every
     // file closes its services (and so its chDB session) before the next file in that process.
     pool: "forks",
+    // A worker keeps its loaded modules from one file to the next: importing the server's module
+    // graph in a fresh process for every file was half the fast project's time (11.6 min
+    // isolated, 6.2 min shared, measured on a quiet machine; ADR 0027). A file must close what
+    // it opens (its services, and so its chDB session) and restore what it changes. Set here, not
+    // in a project: vitest reads the pool's options from the root only.
+    poolOptions: { forks: { isolate: false } },
     maxWorkers: workers,
-    minWorkers: 1,
+    // As many as at most: with fewer, tinypool retires idle workers mid-run and their teardown
+    // races their exit ("Terminating worker thread", an unhandled rejection failing the run).
+    minWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Compiles src/ once for the processes tests start, and starts the one PostgreSQL server.
@@ -73,9 +83,6 @@ export default defineConfig({
           sequence: { sequencer: LongFirst, groupOrder: 0 },
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [BROWSER, ...TIMED, "**/node_modules/**"],
-          // A file's modules stay loaded for the next file in the same worker: loading the
-          // server's module graph in every file cost a sixth of the suite.
-          poolOptions: { forks: { isolate: false } },
         },
       },
       {
@@ -86,7 +93,8 @@ export default defineConfig({
           sequence: { sequencer: LongFirst, groupOrder: 1 },
         },
       },
-      // Last in `npm run test:all`, one file at a time (its script passes --maxWorkers=1): each
+      // Last in `npm run test:all`, one file at a time, each in a fresh process (its script passes
+      // --isolate --no-file-parallelism): each
       // drives a Chromium and a server, and two or three side by side on 2 cores pushed their
       // waits past their time limits.
       {
