@@ -57,14 +57,13 @@ const workers = availableParallelism() + 1;
 
 export default defineConfig({
   test: {
-    // Each worker is a process of its own: chDB holds one data directory per process, and every
-    // file closes its services (and so its chDB session) before the next file in that process.
+    // Each worker is a process of its own (chDB holds one data directory per process), and keeps
+    // its loaded modules from one file to the next: importing the server's module graph in a
+    // fresh process for every file was half the fast project's time (11.6 min isolated, 6.2 min
+    // shared, on a quiet machine; ADR 0027). So a file closes what it opens (its services, and so
+    // its chDB session) and restores what it changes. Set here, not in a project: vitest reads
+    // the pool's options from the root only.
     pool: "forks",
-    // A worker keeps its loaded modules from one file to the next: importing the server's module
-    // graph in a fresh process for every file was half the fast project's time (11.6 min
-    // isolated, 6.2 min shared, measured on a quiet machine; ADR 0027). A file must close what
-    // it opens (its services, and so its chDB session) and restore what it changes. Set here, not
-    // in a project: vitest reads the pool's options from the root only.
     poolOptions: { forks: { isolate: false } },
     maxWorkers: workers,
     // As many as at most: with fewer, tinypool retires idle workers mid-run and their teardown
