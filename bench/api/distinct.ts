@@ -13,12 +13,17 @@
  * - a quiet project beside them: `GET /v1/logs` of another project at a few requests a second
  *   (BENCH_API_DISTINCT_QUIET_RATE, 5), each a different query too: how a tenant fares while
  *   another saturates the engine (the read admission's turns, ADR 0018).
+ *
+ * The same run without the API (issue 37): `engine` given, the same kinds of reads, drawn the
+ * same way with another seed (so none repeats a query of the HTTP run), are the read verbs'
+ * statements sent straight to the engine executor in this thread, with no HTTP, authentication,
+ * rate limit or read admission, beside the same OTLP ingestion over HTTP.
  */
 import type { TelemetryExecutor } from "../../src/telemetry/executor.js";
 import {
-  type HttpClient,
   type Latencies,
   type OpenLoopResult,
+  openLoop,
   round,
   startClient,
 } from "../harness/http-load.js";
@@ -42,7 +47,14 @@ export interface DistinctSetup {
   ingestLeadSeconds: number;
   /** Another project's log reads beside the flood, `rate` a second. */
   quiet: { key: string; projectId: string; rate: number };
+  /** Draws the run's queries: runs with different seeds share none. */
+  seed: number;
+  /** Reads straight on the engine instead of over HTTP (see the file comment). */
+  engine?: EngineReads;
 }
+
+/** Answers one read path of `projectId` without the API: true when answered. */
+export type EngineReads = (projectId: string, path: string) => Promise<boolean>;
 
 export interface DistinctFigures {
   rate: number;
@@ -76,17 +88,27 @@ export async function traceExportBodies(spans: number, batchSpans: number, seed:
 }
 
 /** `count` trace ids of the project, spread over the whole dataset, each once. */
-async function traceIds(telemetry: TelemetryExecutor, projectId: string, count: number) {
+async function traceIds(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  count: number,
+  seed: number,
+) {
   const rows = await telemetry.query<{ trace_id: string }>(
     `SELECT trace_id FROM ${telemetry.database}.traces WHERE project_id = {p:String}
-     GROUP BY trace_id ORDER BY cityHash64(trace_id, 19) LIMIT {n:UInt32}`,
-    { params: { p: projectId, n: count } },
+     GROUP BY trace_id ORDER BY cityHash64(trace_id, {seed:UInt32}) LIMIT {n:UInt32}`,
+    { params: { p: projectId, n: count, seed } },
   );
   return rows.map((r) => `/v1/traces/${r.trace_id}`);
 }
 
 /** `count` different log list requests over the project's data (see the file comment). */
-async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: number) {
+async function logPaths(
+  telemetry: TelemetryExecutor,
+  projectId: string,
+  count: number,
+  seed: number,
+) {
   const { createRandom } = await import("../../src/demo/otlp-json.js");
   const db = telemetry.database;
   const params = { p: projectId };
@@ -105,7 +127,7 @@ async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: 
      GROUP BY w ORDER BY count() DESC LIMIT 30`,
     { params },
   );
-  const random = createRandom(23);
+  const random = createRandom(seed);
   const first = Number(span?.from ?? 0);
   const last = Number(span?.to ?? 0);
   const widths = [15 * 60_000, 3_600_000, 6 * 3_600_000];
@@ -128,6 +150,35 @@ async function logPaths(telemetry: TelemetryExecutor, projectId: string, count: 
   return [...paths];
 }
 
+/** Reads at a rate over paths in turn, over HTTP (startClient) or straight on the engine. */
+interface Reader {
+  open(
+    paths: string[],
+    rate: number,
+    seconds: number,
+  ): Promise<{ result: OpenLoopResult; statuses: Record<string, number> }>;
+  stop(): Promise<unknown>;
+}
+
+/** Reads in this thread, straight on the engine: statuses 200, or "failed". */
+function engineReader(engine: EngineReads, projectId: string): Reader {
+  return {
+    async open(paths, rate, seconds) {
+      const statuses: Record<string, number> = {};
+      const count = (status: string) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      };
+      const result = await openLoop(rate, seconds, async (i) => {
+        const ok = await engine(projectId, paths[i % paths.length] as string).catch(() => false);
+        count(ok ? "200" : "failed");
+        return ok;
+      });
+      return { result, statuses };
+    },
+    stop: async () => {},
+  };
+}
+
 /**
  * Reads at `rate`/s (half logs, half trace lookups), every one a different query, for `seconds`,
  * while ingestion runs at `ingestSpansPerSecond`; latency from each request's scheduled time.
@@ -136,9 +187,14 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
   const perEndpoint = setup.rate / 2;
   const requests = Math.ceil(perEndpoint * setup.seconds);
   const [tracePaths, logsPaths, quietPaths] = await Promise.all([
-    traceIds(setup.telemetry, setup.projectId, requests),
-    logPaths(setup.telemetry, setup.projectId, requests),
-    logPaths(setup.telemetry, setup.quiet.projectId, Math.ceil(setup.quiet.rate * setup.seconds)),
+    traceIds(setup.telemetry, setup.projectId, requests, setup.seed),
+    logPaths(setup.telemetry, setup.projectId, requests, setup.seed),
+    logPaths(
+      setup.telemetry,
+      setup.quiet.projectId,
+      Math.ceil(setup.quiet.rate * setup.seconds),
+      setup.seed,
+    ),
   ]);
   const exportsPerSecond = setup.ingestSpansPerSecond / SPANS_PER_EXPORT;
   const ingestSeconds = setup.ingestLeadSeconds + setup.seconds;
@@ -148,11 +204,13 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
     SPANS_PER_EXPORT,
     31,
   );
-  const reader = (key = setup.readKey): HttpClient =>
-    startClient({ host: setup.host, port: setup.port, headers: { "x-api-key": key } });
+  const reader = (key = setup.readKey, projectId = setup.projectId): Reader =>
+    setup.engine
+      ? engineReader(setup.engine, projectId)
+      : startClient({ host: setup.host, port: setup.port, headers: { "x-api-key": key } });
   const logs = reader();
   const traces = reader();
-  const quiet = reader(setup.quiet.key);
+  const quiet = reader(setup.quiet.key, setup.quiet.projectId);
   const ingest = startClient({
     host: setup.host,
     port: setup.port,
@@ -202,9 +260,43 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
 export const distinctTargetMet = (figures: DistinctFigures, targetP99Ms: number): boolean =>
   [figures.logs, figures.traces].every((r) => r.errors === 0 && r.p99 < targetP99Ms);
 
-/** Prints the distinct run and the engine time of a trace lookup. */
+/**
+ * Read capacity (issue 37): the distinct reads (logs and traces) answered per second, and the p99
+ * of those answered, the worse of the two endpoints.
+ */
+export function readCapacity(figures: DistinctFigures) {
+  const answered = [figures.logs, figures.traces].reduce((n, r) => n + r.requests - r.errors, 0);
+  return {
+    answeredPerSecond: round(answered / figures.seconds, 1),
+    answeredP99Ms: Math.max(figures.logs.answered.p99, figures.traces.answered.p99),
+    refused: figures.logs.errors + figures.traces.errors,
+  };
+}
+
+/** Issue 37's target: this many distinct reads answered per second, p99 of those under this. */
+export const CAPACITY_TARGET = { answeredPerSecond: 250, p99Ms: 200 };
+
+/** The capacity over HTTP beside the same reads straight on the engine (the ratio is the API's cost). */
+export function capacitySummary(api: DistinctFigures, engine: DistinctFigures | undefined) {
+  const http = readCapacity(api);
+  const direct = engine ? readCapacity(engine) : undefined;
+  return {
+    target: { ...CAPACITY_TARGET, ingestSpansPerSecond: api.ingest.spansPerSecond },
+    api: http,
+    engine: direct,
+    apiToEngineAnswered: direct
+      ? round(http.answeredPerSecond / direct.answeredPerSecond, 3)
+      : null,
+    met:
+      http.answeredPerSecond >= CAPACITY_TARGET.answeredPerSecond &&
+      http.answeredP99Ms < CAPACITY_TARGET.p99Ms,
+  };
+}
+
+/** Prints the distinct run (and its run straight on the engine) and the engine time of a trace lookup. */
 export function reportDistinct(
   figures: DistinctFigures,
+  engine: DistinctFigures | undefined,
   traceLookup: Latencies & { statements: number; firstLookup: Latencies; selectOne: Latencies },
   targetP99Ms: number,
   targetEngineMs: number,
@@ -216,12 +308,23 @@ export function reportDistinct(
     `${ms(r.p50)} / ${ms(r.p99)}`,
     `${ms(r.answered.p50)} / ${ms(r.answered.p99)}`,
     ms(r.max),
-    String(r.achievedRate),
+    String(round((r.requests - r.errors) / figures.seconds, 1)),
     `${r.errors}/${r.requests}`,
     JSON.stringify(statuses),
   ];
+  const rows = (f: DistinctFigures, how: string) => [
+    row(`GET /v1/logs (window, filter, page)${how}`, f.rate / 2, f.logs, f.logsStatuses),
+    row(`GET /v1/traces/:traceId${how}`, f.rate / 2, f.traces, f.tracesStatuses),
+    row(`  GET /v1/logs of another project (quiet)${how}`, f.quiet.rate, f.quiet, f.quietStatuses),
+    row(
+      `  OTLP POST /v1/traces (${f.ingest.spansPerSecond} spans/s), until acknowledged`,
+      f.ingest.achievedRate,
+      f.ingest,
+      f.ingestStatuses,
+    ),
+  ];
   console.log(
-    `\nDistinct, ${figures.rate} requests/s for ${figures.seconds} s, every one a different query (share of distinct paths: logs ${figures.distinct.logs}, traces ${figures.distinct.traces}), while ingesting`,
+    `\nDistinct, ${figures.rate} requests/s for ${figures.seconds} s, every one a different query (share of distinct paths: logs ${figures.distinct.logs}, traces ${figures.distinct.traces}), while ingesting; the baseline: other queries drawn the same way, straight on the engine (no HTTP, auth or admission)`,
   );
   printTable(
     [
@@ -230,31 +333,11 @@ export function reportDistinct(
       "p50 / p99 ms",
       "answered (200): p50 / p99 ms",
       "max ms",
-      "achieved/s",
+      "answered/s",
       "errors",
       "statuses",
     ],
-    [
-      row(
-        "GET /v1/logs (window, filter, page)",
-        figures.rate / 2,
-        figures.logs,
-        figures.logsStatuses,
-      ),
-      row("GET /v1/traces/:traceId", figures.rate / 2, figures.traces, figures.tracesStatuses),
-      row(
-        "  GET /v1/logs of another project (quiet)",
-        figures.quiet.rate,
-        figures.quiet,
-        figures.quietStatuses,
-      ),
-      row(
-        `  OTLP POST /v1/traces (${figures.ingest.spansPerSecond} spans/s), until acknowledged`,
-        figures.ingest.achievedRate,
-        figures.ingest,
-        figures.ingestStatuses,
-      ),
-    ],
+    [...rows(figures, ""), ...(engine ? rows(engine, ", engine") : [])],
   );
   console.log(
     `Trace lookup engine time (${traceLookup.statements} statements, one after the other): mean ${ms(traceLookup.mean)} ms, p50 ${ms(traceLookup.p50)}, p99 ${ms(traceLookup.p99)} (target < ${targetEngineMs} ms; each trace's first lookup: p50 ${ms(traceLookup.firstLookup.p50)} ms, p99 ${ms(traceLookup.firstLookup.p99)}; any statement, SELECT 1: p50 ${ms(traceLookup.selectOne.p50)} ms)`,
@@ -262,5 +345,10 @@ export function reportDistinct(
   const met = distinctTargetMet(figures, targetP99Ms);
   console.log(
     `Target p99 < ${targetP99Ms} ms for logs and traces at ${figures.rate} distinct requests/s while ingesting, none refused: ${met ? "met" : "NOT met"}`,
+  );
+  const capacity = capacitySummary(figures, engine);
+  console.log(
+    `Read capacity (target >= ${CAPACITY_TARGET.answeredPerSecond}/s answered, p99 < ${CAPACITY_TARGET.p99Ms} ms): HTTP ${capacity.api.answeredPerSecond}/s, p99 ${ms(capacity.api.answeredP99Ms)} ms; ` +
+      `engine ${capacity.engine?.answeredPerSecond ?? "-"}/s, p99 ${capacity.engine ? ms(capacity.engine.answeredP99Ms) : "-"} ms; HTTP/engine ${capacity.apiToEngineAnswered ?? "-"}: ${capacity.met ? "met" : "NOT met"}`,
   );
 }

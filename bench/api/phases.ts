@@ -1,10 +1,13 @@
 import type { RunningService } from "../../src/cli/serve.js";
+import { ListLogsQuery, listLogs } from "../../src/read/logs.js";
+import { createTraceLoader } from "../../src/read/trace-lookup.js";
+import { getTrace } from "../../src/read/traces.js";
 import { type HttpClient, latencies, round, startClient } from "../harness/http-load.js";
 import { log } from "../harness/run.js";
 import { fmt } from "../harness/stats.js";
 import type { CapturedSql } from "./captured-sql.js";
 import type { Dataset } from "./dataset.js";
-import { runDistinct } from "./distinct.js";
+import { type EngineReads, runDistinct } from "./distinct.js";
 import { MIXED_TQL_QUERIES, type MixedSetup, runMixed } from "./mixed.js";
 import {
   DISTINCT_INGEST_SPANS,
@@ -51,13 +54,58 @@ export async function traceLookupEngineTime(d: Dataset, sql: CapturedSql) {
   return traceLookupEngine;
 }
 
-/** Distinct: every read a different query, while ingestion runs; the refusals by reason. */
+/**
+ * The read verbs straight on the engine executor: no HTTP, authentication, rate limit or read
+ * admission; trace lookups still batched by their loader, as the engine is asked for them.
+ */
+function engineReads(d: Dataset): EngineReads {
+  const { deps, system } = d;
+  const read = {
+    ...deps.read,
+    telemetry: deps.telemetry,
+    traces: createTraceLoader(deps.telemetry),
+  };
+  const ctx = { ...system, deps: { ...deps.domain, read } };
+  return async (projectId, path) => {
+    const url = new URL(path, "http://engine");
+    if (url.pathname === "/v1/logs") {
+      const query = ListLogsQuery.parse(Object.fromEntries(url.searchParams));
+      await listLogs({ ctx, projectId, ...query });
+      return true;
+    }
+    const traceId = url.pathname.replace("/v1/traces/", "");
+    await getTrace({ ctx, projectId, traceId });
+    return true;
+  };
+}
+
+/**
+ * Distinct: every read a different query, while ingestion runs; the refusals by reason. First
+ * the same kind of reads straight on the engine (the baseline, other queries), then over HTTP.
+ */
 export async function distinctPhase(service: RunningService, d: Dataset) {
   const { deps, apiKey, projectId, other, otherKey } = d;
   const { hostname, port } = new URL(service.url);
   log(
     `Distinct: ${DISTINCT_RATE} different reads/s for ${DISTINCT_SECONDS} s, ingest ${fmt(DISTINCT_INGEST_SPANS)} spans/s`,
   );
+  const setup = {
+    host: hostname,
+    port: Number(port),
+    readKey: apiKey,
+    ingestKey: apiKey,
+    telemetry: deps.telemetry,
+    projectId,
+    rate: DISTINCT_RATE,
+    seconds: DISTINCT_SECONDS,
+    ingestSpansPerSecond: DISTINCT_INGEST_SPANS,
+    ingestLeadSeconds: DISTINCT_LEAD_SECONDS,
+    quiet: { key: otherKey.key, projectId: other.id, rate: DISTINCT_QUIET_RATE },
+  };
+  const engine = MIXED_ONLY
+    ? undefined
+    : await runDistinct({ ...setup, seed: 41, engine: engineReads(d) });
+  log(`  straight on the engine: ${JSON.stringify(engine)}`);
   /** The read API's refusals so far (vigil_telemetry_reads_refused_total), by reason. */
   const refusals = async () =>
     Object.fromEntries(
@@ -67,21 +115,7 @@ export async function distinctPhase(service: RunningService, d: Dataset) {
       ]),
     ) as Record<string, number>;
   const refusedBefore = await refusals();
-  const distinct = MIXED_ONLY
-    ? undefined
-    : await runDistinct({
-        host: hostname,
-        port: Number(port),
-        readKey: apiKey,
-        ingestKey: apiKey,
-        telemetry: deps.telemetry,
-        projectId,
-        rate: DISTINCT_RATE,
-        seconds: DISTINCT_SECONDS,
-        ingestSpansPerSecond: DISTINCT_INGEST_SPANS,
-        ingestLeadSeconds: DISTINCT_LEAD_SECONDS,
-        quiet: { key: otherKey.key, projectId: other.id, rate: DISTINCT_QUIET_RATE },
-      });
+  const distinct = MIXED_ONLY ? undefined : await runDistinct({ ...setup, seed: 23 });
   log(`  ${JSON.stringify(distinct)}`);
   const distinctRefused = Object.fromEntries(
     Object.entries(await refusals()).map(([reason, n]) => [
@@ -93,7 +127,7 @@ export async function distinctPhase(service: RunningService, d: Dataset) {
     `  refused by reason (pending: the count bound; wait: the wait bound): ${JSON.stringify(distinctRefused)}`,
   );
 
-  return { distinct, distinctRefused };
+  return { distinct, distinctRefused, engine };
 }
 
 /**

@@ -11,7 +11,7 @@ export const TRACES = Number(process.env.BENCH_API_TRACES ?? 300);
 export const TARGET_P99_MS = 50;
 export const MIXED_ONLY = process.env.BENCH_API_MIXED_ONLY === "1";
 export const DISTINCT_ONLY = process.env.BENCH_API_DISTINCT_ONLY === "1";
-export const DISTINCT_RATE = Number(process.env.BENCH_API_DISTINCT_RATE ?? 200);
+export const DISTINCT_RATE = Number(process.env.BENCH_API_DISTINCT_RATE ?? 250);
 export const DISTINCT_SECONDS = Number(process.env.BENCH_API_DISTINCT_SECONDS ?? 20);
 export const DISTINCT_INGEST_SPANS = Number(process.env.BENCH_API_DISTINCT_INGEST_SPANS ?? 10_000);
 export const DISTINCT_LEAD_SECONDS = Number(process.env.BENCH_API_DISTINCT_LEAD_SECONDS ?? 5);
