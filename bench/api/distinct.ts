@@ -15,7 +15,7 @@
  *   another saturates the engine (the read admission's turns, ADR 0018).
  *
  * The same run without the API (issue 37): `engine` given, the same kinds of reads, drawn the
- * same way with another seed (so none repeats a query of the HTTP run), are the read verbs'
+ * same way but another draw (so none repeats a query of the HTTP run), are the read verbs'
  * statements sent straight to the engine executor in this thread, with no HTTP, authentication,
  * rate limit or read admission, beside the same OTLP ingestion over HTTP.
  */
@@ -47,8 +47,11 @@ export interface DistinctSetup {
   ingestLeadSeconds: number;
   /** Another project's log reads beside the flood, `rate` a second. */
   quiet: { key: string; projectId: string; rate: number };
-  /** Draws the run's queries: runs with different seeds share none. */
-  seed: number;
+  /**
+   * Which of the disjoint draws of queries this run takes (0, 1, …): runs with different draws
+   * share no trace id, and their log windows come from different random sequences.
+   */
+  draw: number;
   /** Reads straight on the engine instead of over HTTP (see the file comment). */
   engine?: EngineReads;
 }
@@ -92,12 +95,12 @@ async function traceIds(
   telemetry: TelemetryExecutor,
   projectId: string,
   count: number,
-  seed: number,
+  draw: number,
 ) {
   const rows = await telemetry.query<{ trace_id: string }>(
     `SELECT trace_id FROM ${telemetry.database}.traces WHERE project_id = {p:String}
-     GROUP BY trace_id ORDER BY cityHash64(trace_id, {seed:UInt32}) LIMIT {n:UInt32}`,
-    { params: { p: projectId, n: count, seed } },
+     GROUP BY trace_id ORDER BY cityHash64(trace_id, 19) LIMIT {n:UInt32} OFFSET {skip:UInt32}`,
+    { params: { p: projectId, n: count, skip: draw * count } },
   );
   return rows.map((r) => `/v1/traces/${r.trace_id}`);
 }
@@ -107,7 +110,7 @@ async function logPaths(
   telemetry: TelemetryExecutor,
   projectId: string,
   count: number,
-  seed: number,
+  draw: number,
 ) {
   const { createRandom } = await import("../../src/demo/otlp-json.js");
   const db = telemetry.database;
@@ -127,7 +130,7 @@ async function logPaths(
      GROUP BY w ORDER BY count() DESC LIMIT 30`,
     { params },
   );
-  const random = createRandom(seed);
+  const random = createRandom(23 + 1000 * draw);
   const first = Number(span?.from ?? 0);
   const last = Number(span?.to ?? 0);
   const widths = [15 * 60_000, 3_600_000, 6 * 3_600_000];
@@ -187,13 +190,13 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
   const perEndpoint = setup.rate / 2;
   const requests = Math.ceil(perEndpoint * setup.seconds);
   const [tracePaths, logsPaths, quietPaths] = await Promise.all([
-    traceIds(setup.telemetry, setup.projectId, requests, setup.seed),
-    logPaths(setup.telemetry, setup.projectId, requests, setup.seed),
+    traceIds(setup.telemetry, setup.projectId, requests, setup.draw),
+    logPaths(setup.telemetry, setup.projectId, requests, setup.draw),
     logPaths(
       setup.telemetry,
       setup.quiet.projectId,
       Math.ceil(setup.quiet.rate * setup.seconds),
-      setup.seed,
+      setup.draw,
     ),
   ]);
   const exportsPerSecond = setup.ingestSpansPerSecond / SPANS_PER_EXPORT;
@@ -260,14 +263,15 @@ export async function runDistinct(setup: DistinctSetup): Promise<DistinctFigures
 export const distinctTargetMet = (figures: DistinctFigures, targetP99Ms: number): boolean =>
   [figures.logs, figures.traces].every((r) => r.errors === 0 && r.p99 < targetP99Ms);
 
+/** Requests answered (200) per second, from the first scheduled send to the last answer. */
+const answeredRate = (r: OpenLoopResult) => ((r.requests - r.errors) / r.requests) * r.achievedRate;
+
 /**
  * Read capacity (issue 37): the distinct reads (logs and traces) answered per second, from the
  * first scheduled request to the last answer (a backlog answered late lowers it), and the p99 of
  * those answered, the worse of the two endpoints.
  */
 export function readCapacity(figures: DistinctFigures) {
-  const answeredRate = (r: OpenLoopResult) =>
-    ((r.requests - r.errors) / r.requests) * r.achievedRate;
   return {
     answeredPerSecond: round(answeredRate(figures.logs) + answeredRate(figures.traces), 1),
     answeredP99Ms: Math.max(figures.logs.answered.p99, figures.traces.answered.p99),
@@ -310,7 +314,7 @@ export function reportDistinct(
     `${ms(r.p50)} / ${ms(r.p99)}`,
     `${ms(r.answered.p50)} / ${ms(r.answered.p99)}`,
     ms(r.max),
-    String(round(((r.requests - r.errors) / r.requests) * r.achievedRate, 1)),
+    String(round(answeredRate(r), 1)),
     `${r.errors}/${r.requests}`,
     JSON.stringify(statuses),
   ];

@@ -104,7 +104,7 @@ export async function distinctPhase(service: RunningService, d: Dataset) {
   };
   const engine = MIXED_ONLY
     ? undefined
-    : await runDistinct({ ...setup, seed: 41, engine: engineReads(d) });
+    : await runDistinct({ ...setup, draw: 1, engine: engineReads(d) });
   log(`  straight on the engine: ${JSON.stringify(engine)}`);
   /** The read API's refusals so far (vigil_telemetry_reads_refused_total), by reason. */
   const refusals = async () =>
@@ -115,7 +115,7 @@ export async function distinctPhase(service: RunningService, d: Dataset) {
       ]),
     ) as Record<string, number>;
   const refusedBefore = await refusals();
-  const distinct = MIXED_ONLY ? undefined : await runDistinct({ ...setup, seed: 23 });
+  const distinct = MIXED_ONLY ? undefined : await runDistinct({ ...setup, draw: 0 });
   log(`  ${JSON.stringify(distinct)}`);
   const distinctRefused = Object.fromEntries(
     Object.entries(await refusals()).map(([reason, n]) => [
