@@ -93,9 +93,8 @@ export default defineConfig({
         },
       },
       // Last in `npm run test:all`, one file at a time, each in a fresh process (its script passes
-      // --isolate --no-file-parallelism): each
-      // drives a Chromium and a server, and two or three side by side on 2 cores pushed their
-      // waits past their time limits.
+      // --isolate --no-file-parallelism): each drives a Chromium and a server, and two or three
+      // side by side on 2 cores pushed their waits past their time limits.
       {
         extends: true,
         test: {

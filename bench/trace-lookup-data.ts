@@ -42,21 +42,6 @@ export function* spanBatches(
   }
 }
 
-/** Active parts of a table: in all, and per partition at most. */
-export async function partsOf(telemetry: TelemetryExecutor, table: string) {
-  const [row] = await telemetry.query<{ parts: string; partitions: string; most: string }>(
-    `SELECT sum(n) AS parts, count() AS partitions, max(n) AS most FROM (
-       SELECT count() AS n FROM system.parts
-       WHERE database = {db:String} AND table = {t:String} AND active GROUP BY partition)`,
-    { params: { db: telemetry.database, t: table } },
-  );
-  return {
-    parts: Number(row?.parts),
-    partitions: Number(row?.partitions),
-    most: Number(row?.most),
-  };
-}
-
 /** Waits until no merge runs in the database (at most `maxMs`), then stops merges there. */
 export async function settleMerges(telemetry: TelemetryExecutor, maxMs = 120_000) {
   const started = performance.now();

@@ -33,17 +33,15 @@
  * the baseline), the alternatives' beside them, and the target.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createChdbExecutor } from "../src/telemetry/chdb/chdb-executor.js";
 import type { TelemetryExecutor } from "../src/telemetry/executor.js";
 import { ensureTelemetrySchema } from "../src/telemetry/schema.js";
-import { round } from "./harness/http-load.js";
-import { mergeQuietDays } from "./quiet-days.js";
+import { envNumber as env, log, printResult, withTempDir } from "./harness/run.js";
+import { round } from "./harness/stats.js";
+import { mergeQuietDays, partsPerDay } from "./quiet-days.js";
 import {
   lookupsInterleaved,
-  partsOf,
   productLookup,
   rangesWriteCost,
   settleMerges,
@@ -52,7 +50,6 @@ import {
 } from "./trace-lookup-data.js";
 import { createTraceRanges, knownRanges, lookupThroughRanges } from "./trace-ranges-variant.js";
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ONE_DAY_SPANS = env("BENCH_ONE_DAY_SPANS", 1_000_000);
 const ONE_DAY_HOURS = env("BENCH_ONE_DAY_HOURS", 2);
 const SPANS_PER_INSERT = env("BENCH_SPANS_PER_INSERT", 5000);
@@ -66,20 +63,15 @@ const PROJECT = "prj_bench_lookup_days";
 const DAY_MS = 24 * 3600_000;
 const TARGET = { oneDayRatio: 2.5, firstLookup30DaysRatio: 4 };
 
-const log = (text: string) => process.stderr.write(`${text}\n`);
-
 /** A fresh engine with the product's schema in a temporary dir, closed and removed after `run`. */
-async function withEngine<T>(name: string, run: (telemetry: TelemetryExecutor) => Promise<T>) {
-  const dir = mkdtempSync(join(tmpdir(), `vigil-bench-lookup-${name}-`));
-  const telemetry = createChdbExecutor({ path: join(dir, "telemetry"), database: "vigil" });
-  try {
+function withEngine<T>(name: string, run: (telemetry: TelemetryExecutor) => Promise<T>) {
+  return withTempDir(`lookup-${name}`, async (dir, cleanups) => {
+    const telemetry = createChdbExecutor({ path: join(dir, "telemetry"), database: "vigil" });
+    cleanups.push(() => telemetry.close());
     await ensureTelemetrySchema(telemetry, { retentionDays: 30 });
     await createTraceRanges(telemetry);
-    return await run(telemetry);
-  } finally {
-    await telemetry.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return run(telemetry);
+  });
 }
 
 async function insertAll(telemetry: TelemetryExecutor, batches: Iterable<unknown[]>) {
@@ -103,8 +95,8 @@ async function measure(telemetry: TelemetryExecutor) {
 }
 
 const tables = async (telemetry: TelemetryExecutor) => ({
-  traceData: await partsOf(telemetry, "trace_data"),
-  traceRanges: await partsOf(telemetry, "trace_ranges"),
+  traceData: await partsPerDay(telemetry, "trace_data"),
+  traceRanges: await partsPerDay(telemetry, "trace_ranges"),
 });
 
 async function oneDay() {
@@ -214,19 +206,17 @@ const met = {
     ? (ratio(kept, "firstLookup") ?? 99) <= TARGET.firstLookup30DaysRatio
     : null,
 };
-console.log(
-  JSON.stringify({
-    bench: "trace-lookup-days",
-    figure: {
-      oneDay: busy
-        ? { firstLookup: ratio(busy, "firstLookup"), sameAgain: ratio(busy, "sameAgain") }
-        : null,
-      firstLookup30Days: kept ? ratio(kept, "firstLookup") : null,
-    },
-    baseline: "the product's lookup, unchanged (ADR 0028): the figure is its own baseline",
-    target: TARGET,
-    met,
-    oneDay: busy ?? null,
-    days: kept ?? null,
-  }),
-);
+printResult({
+  bench: "trace-lookup-days",
+  figure: {
+    oneDay: busy
+      ? { firstLookup: ratio(busy, "firstLookup"), sameAgain: ratio(busy, "sameAgain") }
+      : null,
+    firstLookup30Days: kept ? ratio(kept, "firstLookup") : null,
+  },
+  baseline: "the product's lookup, unchanged (ADR 0028): the figure is its own baseline",
+  target: TARGET,
+  met,
+  oneDay: busy ?? null,
+  days: kept ?? null,
+});

@@ -1,22 +1,16 @@
 import { ListLogsQuery, listLogs } from "../../src/read/logs.js";
-import { createTraceLoader } from "../../src/read/trace-lookup.js";
 import { getTrace } from "../../src/read/traces.js";
 import { type Captured, recordingExecutor } from "./data.js";
-import type { Dataset } from "./dataset.js";
+import { type Dataset, readCtxOver } from "./dataset.js";
 
 /** The exact SQL each verb runs, captured once, for the engine-only baseline. */
 export async function captureSql(d: Dataset, traceIds: readonly string[]) {
-  const { deps, system, projectId } = d;
+  const { deps, projectId } = d;
   const logsQuery = ListLogsQuery.parse({ limit: "50" });
   const captured: Captured[] = [];
   const recording = recordingExecutor(deps.telemetry, captured);
   // Trace lookups go through their own loader: record its statements too (one per lookup here).
-  const recordingRead = {
-    ...deps.read,
-    telemetry: recording,
-    traces: createTraceLoader(recording),
-  };
-  const recordingCtx = { ...system, deps: { ...deps.domain, read: recordingRead } };
+  const recordingCtx = readCtxOver(d, recording);
   await listLogs({ ctx: recordingCtx, projectId, ...logsQuery });
   const logsSql = captured.splice(0);
   const traceSql: Captured[][] = [];

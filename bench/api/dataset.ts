@@ -2,7 +2,9 @@ import { createApiKey } from "../../src/auth/api-keys.js";
 import type { RunningService } from "../../src/cli/serve.js";
 import { systemCtx } from "../../src/context.js";
 import { createProject } from "../../src/projects/projects.js";
+import { createTraceLoader } from "../../src/read/trace-lookup.js";
 import { initialize } from "../../src/setup/initialize.js";
+import type { TelemetryExecutor } from "../../src/telemetry/executor.js";
 import { log } from "../harness/run.js";
 import { fmt } from "../harness/stats.js";
 import { load, settle } from "./data.js";
@@ -71,3 +73,12 @@ export async function loadDataset(service: RunningService) {
   };
 }
 export type Dataset = Awaited<ReturnType<typeof loadDataset>>;
+
+/**
+ * A system ctx whose read verbs run on `telemetry` as it is: no read admission, and trace
+ * lookups batched by a loader of their own over it, as the service's are over its engine.
+ */
+export function readCtxOver(d: Dataset, telemetry: TelemetryExecutor) {
+  const read = { ...d.deps.read, telemetry, traces: createTraceLoader(telemetry) };
+  return { ...d.system, deps: { ...d.deps.domain, read } };
+}

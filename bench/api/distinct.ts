@@ -323,7 +323,7 @@ export function reportDistinct(
     row(`GET /v1/traces/:traceId${how}`, f.rate / 2, f.traces, f.tracesStatuses),
     row(`  GET /v1/logs of another project (quiet)${how}`, f.quiet.rate, f.quiet, f.quietStatuses),
     row(
-      `  OTLP POST /v1/traces (${f.ingest.spansPerSecond} spans/s), until acknowledged`,
+      `  OTLP POST /v1/traces (${f.ingest.spansPerSecond} spans/s), until acknowledged${how}`,
       f.ingest.achievedRate,
       f.ingest,
       f.ingestStatuses,

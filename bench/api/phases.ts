@@ -1,12 +1,11 @@
 import type { RunningService } from "../../src/cli/serve.js";
 import { ListLogsQuery, listLogs } from "../../src/read/logs.js";
-import { createTraceLoader } from "../../src/read/trace-lookup.js";
 import { getTrace } from "../../src/read/traces.js";
 import { type HttpClient, latencies, round, startClient } from "../harness/http-load.js";
 import { log } from "../harness/run.js";
 import { fmt } from "../harness/stats.js";
 import type { CapturedSql } from "./captured-sql.js";
-import type { Dataset } from "./dataset.js";
+import { type Dataset, readCtxOver } from "./dataset.js";
 import { type EngineReads, runDistinct } from "./distinct.js";
 import { MIXED_TQL_QUERIES, type MixedSetup, runMixed } from "./mixed.js";
 import {
@@ -59,13 +58,7 @@ export async function traceLookupEngineTime(d: Dataset, sql: CapturedSql) {
  * admission; trace lookups still batched by their loader, as the engine is asked for them.
  */
 function engineReads(d: Dataset): EngineReads {
-  const { deps, system } = d;
-  const read = {
-    ...deps.read,
-    telemetry: deps.telemetry,
-    traces: createTraceLoader(deps.telemetry),
-  };
-  const ctx = { ...system, deps: { ...deps.domain, read } };
+  const ctx = readCtxOver(d, d.deps.telemetry);
   return async (projectId, path) => {
     const url = new URL(path, "http://engine");
     if (url.pathname === "/v1/logs") {
