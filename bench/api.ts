@@ -34,8 +34,9 @@
  *    the engine time of one trace lookup: the statements getTrace runs, one after the other,
  *    for each of the trace ids of run 2, three times: the last two passes are the figure (the
  *    engine's query condition cache helps them), each trace's first lookup is reported beside
- *    it. Before it, its baseline: other queries drawn the same way, the read verbs straight on the
- *    engine executor with no HTTP, authentication or read admission, beside the same ingestion.
+ *    it. Before it, its baselines: the second project's reads alone (the control of the tenant
+ *    next door), and other queries drawn the same way, the read verbs straight on the engine
+ *    executor with no HTTP, authentication or read admission, beside the same ingestion.
  *    BENCH_API_DISTINCT_ONLY=1 skips runs 2-4.
  *
  * Targets: p99 < 50 ms at 200 requests/s (issue 5); ingest acknowledged p99 < 1 s while the 4
@@ -45,7 +46,7 @@
  * p99 < 200 ms for those answered, beside 10,000 spans/s, reported with the same figure straight
  * on the engine (`readCapacity`). The last line is one JSON object.
  * The parts: bench/api/ (settings, dataset, trace mix, captured SQL, endpoints, phases, data,
- * distinct, mixed, report, api-result).
+ * distinct, distinct-report, mixed, report, api-result).
  */
 import { loadavg } from "node:os";
 import { report } from "./api/api-result.js";

@@ -2,7 +2,7 @@ import { loadavg } from "node:os";
 import { printResult } from "../harness/run.js";
 import { fmt, round } from "../harness/stats.js";
 import type { Dataset } from "./dataset.js";
-import { capacitySummary, distinctTargetMet, reportDistinct } from "./distinct.js";
+import { capacitySummary, distinctTargetMet, reportDistinct } from "./distinct-report.js";
 import type { EndpointFigures, ReadEndpoints } from "./endpoints.js";
 import { reportMixed } from "./mixed.js";
 import type { distinctPhase, mixedPhase, traceLookupEngineTime } from "./phases.js";
@@ -72,7 +72,7 @@ export function report(f: ApiFigures) {
   const { figures, loadBefore, traceLookupEngine } = f;
   const { storedSpans, storedLogs, otherSpans, loadSeconds, loaded, second, parts } = f.dataset;
   const { traceMix } = f.traces;
-  const { distinct, distinctRefused, engine } = f.distinct;
+  const { distinct, distinctRefused, baselines } = f.distinct;
   const { mixed, mixedBaseline } = f.mixed;
   const { entries, summary, met } = endpointSummary(f);
   const ms = (n: number) => n.toFixed(2);
@@ -93,7 +93,7 @@ export function report(f: ApiFigures) {
   if (mixed && mixedBaseline) reportMixed(mixed, mixedBaseline);
   const distinctMet = distinct !== undefined && distinctTargetMet(distinct, TARGET_P99_MS);
   if (distinct)
-    reportDistinct(distinct, engine, traceLookupEngine, TARGET_P99_MS, TARGET_TRACE_ENGINE_MS);
+    reportDistinct(distinct, baselines, traceLookupEngine, TARGET_P99_MS, TARGET_TRACE_ENGINE_MS);
   printResult({
     bench: "api",
     mixed,
@@ -119,8 +119,8 @@ export function report(f: ApiFigures) {
     targetMet: met,
     distinct,
     distinctRefused,
-    distinctOnEngine: engine,
-    readCapacity: distinct ? capacitySummary(distinct, engine) : null,
+    distinctOnEngine: baselines.engine,
+    readCapacity: distinct ? capacitySummary(distinct, baselines) : null,
     traceLookupEngineMs: traceLookupEngine,
     distinctTarget: {
       p99Ms: TARGET_P99_MS,

@@ -6,7 +6,7 @@ import { log } from "../harness/run.js";
 import { fmt } from "../harness/stats.js";
 import type { CapturedSql } from "./captured-sql.js";
 import { type Dataset, readCtxOver } from "./dataset.js";
-import { type EngineReads, runDistinct } from "./distinct.js";
+import { type EngineReads, quietAlone, runDistinct } from "./distinct.js";
 import { MIXED_TQL_QUERIES, type MixedSetup, runMixed } from "./mixed.js";
 import {
   DISTINCT_INGEST_SPANS,
@@ -74,7 +74,8 @@ function engineReads(d: Dataset): EngineReads {
 
 /**
  * Distinct: every read a different query, while ingestion runs; the refusals by reason. First
- * the same kind of reads straight on the engine (the baseline, other queries), then over HTTP.
+ * the quiet project's reads alone (its control), then the same kind of reads straight on the
+ * engine (the baseline, other queries), then over HTTP.
  */
 export async function distinctPhase(service: RunningService, d: Dataset) {
   const { deps, apiKey, projectId, other, otherKey } = d;
@@ -95,6 +96,8 @@ export async function distinctPhase(service: RunningService, d: Dataset) {
     ingestLeadSeconds: DISTINCT_LEAD_SECONDS,
     quiet: { key: otherKey.key, projectId: other.id, rate: DISTINCT_QUIET_RATE },
   };
+  const quietControl = MIXED_ONLY ? undefined : await quietAlone(setup);
+  log(`  the quiet project alone: ${JSON.stringify(quietControl)}`);
   const engine = MIXED_ONLY
     ? undefined
     : await runDistinct({ ...setup, draw: 1, engine: engineReads(d) });
@@ -120,7 +123,7 @@ export async function distinctPhase(service: RunningService, d: Dataset) {
     `  refused by reason (pending: the count bound; wait: the wait bound): ${JSON.stringify(distinctRefused)}`,
   );
 
-  return { distinct, distinctRefused, engine };
+  return { distinct, distinctRefused, baselines: { engine, quietAlone: quietControl } };
 }
 
 /**
