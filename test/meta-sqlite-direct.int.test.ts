@@ -1,3 +1,5 @@
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MetaDatabase, openMetaDatabase } from "../src/meta/database.js";
@@ -108,5 +110,27 @@ describe("SQLite statements run directly at top level", () => {
       await sql`INSERT INTO direct_rows (id) VALUES ('t4')`.execute(trx);
     });
     expect(await ids()).toEqual(["a", "after", "outside", "t3", "t4"]);
+  });
+
+  it("holds the write lock from a transaction's start: no other process writes between its read and its write", async () => {
+    const direct = sqliteDirectOf(database.db) as SqliteDirect;
+    // Another process's connection to the same file (no waiting for locks).
+    const other = new SQLite(join(dir.path, "meta.sqlite"), { timeout: 0 });
+    try {
+      await sqliteTransaction(database.db, direct, async (trx) => {
+        const p = parametersFor(trx);
+        // Only a read so far (as a row lock is on SQLite): the other writer is already shut out.
+        await runStatement(trx, `SELECT id FROM direct_rows WHERE id = ${p("t3")}`, p);
+        expect(() => other.prepare("INSERT INTO direct_rows (id) VALUES ('other')").run()).toThrow(
+          /locked|busy/i,
+        );
+        const q = parametersFor(trx);
+        await runStatement(trx, `INSERT INTO direct_rows (id) VALUES (${q("t5")})`, q);
+      });
+      other.prepare("INSERT INTO direct_rows (id) VALUES ('other')").run();
+    } finally {
+      other.close();
+    }
+    expect(await ids()).toEqual(["a", "after", "other", "outside", "t3", "t4", "t5"]);
   });
 });

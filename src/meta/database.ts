@@ -56,6 +56,7 @@ function openSqlite(
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+  database.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   // Checkpoints run on a worker thread; the event loop's own only past ~40 MB of log.
   database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const checkpointer = startCheckpointer(path);
@@ -67,6 +68,14 @@ function openSqlite(
     checkpointer.stop(),
   );
 }
+
+/**
+ * The connection's page cache, in KiB (it grows only as pages are read). SQLite's default, 2 MB,
+ * holds fewer pages than 6,000 monitors' rows take, so every check read its monitor's page from
+ * the operating system again, and each result's index entries land on pages spread over the
+ * whole table. Measured: the read of a monitor to check it went from 18 to 13 µs.
+ */
+const PAGE_CACHE_KIB = 64 * 1024;
 
 /** Pages of write-ahead log after which a commit checkpoints by itself (SQLite's default: 1,000). */
 const BACKSTOP_CHECKPOINT_PAGES = 10_000;

@@ -131,7 +131,10 @@ export function sqliteTransaction<DB, T>(
     let open = true;
     directs.set(connection, { idle: () => open, run: direct.run });
     try {
-      direct.run("begin", []);
+      // Immediate: the write lock from the start, so no other process's write comes between
+      // this transaction's reads and its writes (a row lock on SQLite is then only a read, see
+      // row-lock.ts), and a transaction that reads first never fails to upgrade to a writer.
+      direct.run("begin immediate", []);
       try {
         const result = await fn(connection);
         direct.run("commit", []);

@@ -138,11 +138,14 @@ export function createMonitorRepository(db: Kysely<MetaSchema>) {
      */
     async lockForCheck(id: string): Promise<LockedMonitor | undefined> {
       const p = parametersFor(db);
+      const feeds = `CASE WHEN EXISTS (SELECT 1 FROM status_page_component_monitors l
+        WHERE l.monitor_id = monitors.id) THEN 1 ELSE 0 END AS feeds_status_page`;
+      // A SQLite transaction holds the write lock from its start: a read, as in lockRow.
       const { rows } = await runStatement<MonitorRow & { feeds_status_page: number }>(
         db,
-        `UPDATE monitors SET id = id WHERE id = ${p(id)} RETURNING *,
-           CASE WHEN EXISTS (SELECT 1 FROM status_page_component_monitors l
-             WHERE l.monitor_id = monitors.id) THEN 1 ELSE 0 END AS feeds_status_page`,
+        p.sqlite
+          ? `SELECT *, ${feeds} FROM monitors WHERE id = ${p(id)}`
+          : `UPDATE monitors SET id = id WHERE id = ${p(id)} RETURNING *, ${feeds}`,
         p,
       );
       const row = rows[0];

@@ -1,15 +1,23 @@
 import { type Kysely, sql } from "kysely";
 import type { MetaSchema } from "../schema.js";
+import { isSqlite } from "./raw-sql.js";
 
 /**
- * Takes a row's lock for the rest of the transaction with a no-op update: PostgreSQL locks the
- * row, SQLite's writer is already exclusive. False when the row is gone.
+ * Takes a row's lock for the rest of the transaction: PostgreSQL locks the row with a no-op
+ * update. A SQLite transaction holds the write lock from its start (BEGIN IMMEDIATE, in
+ * sqlite-direct.ts) and the process's one connection, so the row is only read there: the
+ * no-op update rewrote the primary key's index entry and looked up every table that references
+ * it (six for a monitor) on every monitor check. False when the row is gone.
  */
 export async function lockRow(
   db: Kysely<MetaSchema>,
   table: "monitors" | "alert_rules" | "status_pages" | "organizations",
   id: string,
 ): Promise<boolean> {
+  if (isSqlite(db)) {
+    const found = await sql`select 1 from ${sql.table(table)} where id = ${id}`.execute(db);
+    return found.rows.length > 0;
+  }
   const result = await sql`update ${sql.table(table)} set id = id where id = ${id}`.execute(db);
   return Number(result.numAffectedRows ?? 0) > 0;
 }
