@@ -6,18 +6,22 @@
  * and what the store holds; only measured figures and the measured baseline, no outside
  * reference. The last line is one JSON object; its `cpuPerCheck` is issue 37's figure (CPU per
  * check beside the bare loop's per request, target 400 µs at 100 checks/s: --monitors 6000).
- * --profile <file> writes a CPU profile of the measured window. The parts: bench/monitors/.
+ * --profile <file> writes a CPU profile of the measured window; --parts-seconds N then measures
+ * where a check's CPU goes (bench/monitors/parts.ts). The bench's parts: bench/monitors/.
  */
 
 import { log, withTempDir } from "./harness/run.js";
 import { startTarget } from "./monitor-target.js";
 import { baseline } from "./monitors/baseline.js";
+import { measureParts } from "./monitors/parts.js";
 import { report } from "./monitors/report.js";
 import { monitorsResult } from "./monitors/result.js";
 import {
   BASELINE_SECONDS,
   BASELINE_WARMUP_SECONDS,
   MONITORS,
+  PARTS_ROUNDS,
+  PARTS_SECONDS,
   PERIOD_MS,
   SECONDS,
   WARMUP_SECONDS,
@@ -47,7 +51,20 @@ async function main() {
     log(`  ${JSON.stringify(bare)}`);
 
     const window = await measureWindow(vigil, target);
+    const parts =
+      PARTS_SECONDS > 0
+        ? await measureParts({
+            url,
+            rate,
+            seconds: PARTS_SECONDS,
+            rounds: PARTS_ROUNDS,
+            monitors: await vigil.meta.repos.monitors.listActive(),
+            run: vigil.run,
+            engine: vigil.engine,
+          })
+        : undefined;
     return monitorsResult({
+      parts,
       concurrency: vigil.config.monitors.concurrency,
       createSeconds: vigil.createSeconds,
       window,

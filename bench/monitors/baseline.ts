@@ -20,8 +20,18 @@ export interface BaselineResult {
   eventLoopUtilization: number;
 }
 
-/** Sends `rate` requests per second for `seconds`, each at its scheduled time (open loop). */
-function openLoop(rate: number, seconds: number, send: () => Promise<boolean>) {
+/**
+ * Sends `rate` requests per second for `seconds`, each at its scheduled time (open loop);
+ * `send` gets each request's number. With `tickMs`, the loop wakes only on multiples of it and
+ * sends every request due by then, as the monitor scheduler does (SCHEDULE_TICK_MS); without,
+ * it wakes for each request.
+ */
+export function openLoop(
+  rate: number,
+  seconds: number,
+  send: (i: number) => Promise<boolean>,
+  tickMs = 0,
+) {
   const total = Math.max(1, Math.round(rate * seconds));
   const interval = 1000 / rate;
   const taken: number[] = [];
@@ -31,9 +41,9 @@ function openLoop(rate: number, seconds: number, send: () => Promise<boolean>) {
   const start = performance.now() + 5;
   return new Promise<{ requests: number; errors: number; taken: number[]; elapsedMs: number }>(
     (resolve) => {
-      const fire = () => {
+      const fire = (i: number) => {
         const sent = performance.now();
-        send().then(
+        send(i).then(
           (ok) => finish(sent, ok),
           () => finish(sent, false),
         );
@@ -47,11 +57,12 @@ function openLoop(rate: number, seconds: number, send: () => Promise<boolean>) {
       const tick = () => {
         const now = performance.now();
         while (next < total && start + next * interval <= now) {
-          next++;
-          fire();
+          fire(next++);
         }
-        if (next < total)
-          setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+        if (next >= total) return;
+        const due = start + next * interval;
+        const wake = tickMs > 0 ? Math.ceil(due / tickMs) * tickMs : due;
+        setTimeout(tick, Math.max(0, wake - performance.now()));
       };
       setTimeout(tick, 5);
     },

@@ -70,6 +70,29 @@ export function report(r: MonitorsResult) {
       ],
     ],
   );
+  if (r.parts) {
+    const m = r.parts.medians;
+    printTable(
+      [
+        `where a check's CPU goes (µs, median of ${r.parts.rounds} rounds)`,
+        "CPU",
+        "above the one before",
+      ],
+      [
+        ["bare undici request", `${m.bare}`, ""],
+        [
+          "the kind's runner (request, assertions, result)",
+          `${m.runner}`,
+          `${r.parts.runnerAboveBare}`,
+        ],
+        [
+          "engine.check (monitor read, runner, record)",
+          `${m.engine}`,
+          `${r.parts.recordingAboveRunner}`,
+        ],
+      ],
+    );
+  }
   console.log(
     `Target: all ${fmt(r.monitors)} checked every minute and schedule lag p99 < ${TARGET_LAG_P99_MS} ms: ` +
       `${r.target_met ? "met" : "NOT met"} (coverage ${r.coverage_complete ? "complete" : "incomplete"}, lag p99 ${v.scheduleLagMs.p99} ms)`,

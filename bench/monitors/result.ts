@@ -1,6 +1,7 @@
 import { delayFigures, machine } from "../harness/process-figures.js";
 import { round } from "../harness/stats.js";
 import type { BaselineResult } from "./baseline.js";
+import type { PartsFigures } from "./parts.js";
 import {
   DELAY_RESOLUTION_MS,
   MONITORS,
@@ -26,6 +27,8 @@ export interface MonitorsFigures {
   /** The target's counters around the baseline run. */
   targetBeforeBaseline: TargetStats;
   targetAfterBaseline: TargetStats;
+  /** Where a check's CPU goes (--parts-seconds), else undefined. */
+  parts?: PartsFigures | undefined;
 }
 
 /** The JSON result line's object: Vigil's window, the store, the bare baseline, their ratios. */
@@ -113,6 +116,7 @@ export function monitorsResult(f: MonitorsFigures) {
       projectedRowsPerDay: Math.round(MONITORS * 1440),
     },
     baseline: bare,
+    parts: f.parts ?? null,
     targetCpuMicrosPerRequest: targetCpuPerRequest,
     ratios: {
       cpuPerCheckToBareRequest: round(cpuPerCheck / bare.cpuMicrosPerRequest, 2),

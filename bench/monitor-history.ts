@@ -1,0 +1,154 @@
+/**
+ * npm run bench:monitor-history — does recording a check cost more as its monitor's results
+ * pile up? BENCH_MONITORS (20) api monitors; their history grows step by step to 30 days of
+ * one-minute results each (BENCH_HISTORY_STEPS, results per monitor), and at each step every
+ * monitor records BENCH_RECORDS (100) more checks through the engine, one round of group commit
+ * at a time (the record path of a check: the monitor's lock-and-read, the result, the state
+ * machine). Prints the CPU per record at each history size; the last line is one JSON object.
+ *
+ * Before the fix, a SQLite row lock was a no-op update of the monitor's primary key, which
+ * looked up every row referencing the monitor (its results among them) on every check.
+ */
+
+import { createOutbound, monitorEngineFor } from "../src/composition/monitors.js";
+import { loadConfig } from "../src/config/load-config.js";
+import { createLogger } from "../src/lib/logger.js";
+import { createMetrics } from "../src/lib/metrics.js";
+import type { CheckResult } from "../src/monitors/check-result.js";
+import { openBenchMeta } from "./harness/bench-meta.js";
+import { cpuMicros } from "./harness/process-figures.js";
+import { envNumber, log, printResult, withTempDir } from "./harness/run.js";
+import { round } from "./harness/stats.js";
+import { printTable } from "./harness/table.js";
+import { createBenchMonitors } from "./monitor-target.js";
+
+const MONITORS = envNumber("BENCH_MONITORS", 20);
+const RECORDS = envNumber("BENCH_RECORDS", 100);
+const STEPS = (process.env.BENCH_HISTORY_STEPS ?? "0,1440,10080,43200").split(",").map(Number);
+/** Results inserted per transaction while the history grows. */
+const FILL_BATCH = 5000;
+
+/** A passed api check as the runner reports one: a step, its three assertions. */
+function passedCheck(at: Date, url: string): CheckResult {
+  const assertion = (type: string, operator: string, expected: string, actual: string) => ({
+    type,
+    operator,
+    expected,
+    actual,
+    passed: true,
+    message: `${actual} ${operator} ${expected}`,
+  });
+  return {
+    passed: true,
+    startedAt: at.toISOString(),
+    durationMs: 11,
+    traceId: "0af7651916cd43dd8448eb211c80319c",
+    steps: [
+      {
+        name: "GET /api/health",
+        status: "passed",
+        method: "GET",
+        url,
+        statusCode: 200,
+        durationMs: 11,
+        transportError: null,
+        assertions: [
+          assertion("status_code", "equals", "200", "200"),
+          assertion("response_time", "less_than", "3000", "11"),
+          { ...assertion("json_path", "equals", "true", "true"), target: "$.ok" },
+        ],
+        extracted: {},
+        responseBody: null,
+        responseBodyTruncated: false,
+      },
+    ],
+  } as CheckResult;
+}
+
+async function main() {
+  return withTempDir("monitor-history", async (dataDir, cleanups) => {
+    const config = loadConfig({
+      env: { VIGIL_DATA_DIR: dataDir, VIGIL_LOG_LEVEL: "warn", VIGIL_MONITORS_ENABLED: "false" },
+    });
+    const metrics = createMetrics();
+    const { meta, domain, projectId } = await openBenchMeta(config, cleanups, { metrics });
+    const outbound = createOutbound(config);
+    cleanups.push(() => outbound.close());
+    const logger = createLogger("warn", process.stderr);
+    const engine = monitorEngineFor(config, { ...domain, meta, logger, metrics, outbound });
+    // Never run (the engine only records here): the URL is a placeholder.
+    const url = "http://127.0.0.1:9/api/health";
+    await createBenchMonitors(domain, engine, projectId, url, MONITORS);
+    const ids = (await meta.repos.monitors.listActive()).map((m) => m.id);
+
+    // History runs back from a day before now, one result a minute per monitor.
+    const start = Date.now() - 86_400_000;
+    let held = 0;
+    const grow = async (to: number) => {
+      for (let from = held; from < to; from += FILL_BATCH)
+        await meta.transaction(async (tx) => {
+          for (let k = from; k < Math.min(to, from + FILL_BATCH); k++) {
+            const at = new Date(start - (k + 1) * 60_000);
+            for (const monitorId of ids)
+              await tx.repos.monitorResults.insert({
+                id: domain.newId("run"),
+                monitorId,
+                startedAt: at.toISOString(),
+                durationMs: 11,
+                passed: true,
+                trigger: "scheduled",
+                detail: { traceId: null, steps: passedCheck(at, url).steps },
+              });
+          }
+        });
+      held = Math.max(held, to);
+    };
+
+    const points = [];
+    for (const results of STEPS) {
+      const filled = performance.now();
+      await grow(results);
+      log(
+        `History: ${results} results per monitor (${((performance.now() - filled) / 1000).toFixed(1)} s to add)`,
+      );
+      const round1 = async () =>
+        Promise.all(
+          ids.map((monitorId) =>
+            engine.record({
+              monitorId,
+              result: passedCheck(new Date(), url),
+              trigger: "scheduled",
+            }),
+          ),
+        );
+      await round1(); // warm
+      const cpu = process.cpuUsage();
+      const t0 = performance.now();
+      for (let r = 0; r < RECORDS; r++) await round1();
+      const used = cpuMicros(cpu);
+      const records = RECORDS * ids.length;
+      points.push({
+        resultsPerMonitor: results,
+        records,
+        cpuMicrosPerRecord: round(used / records, 1),
+        wallMs: round(performance.now() - t0, 0),
+      });
+    }
+    const first = points[0]?.cpuMicrosPerRecord ?? 0;
+    const last = points.at(-1)?.cpuMicrosPerRecord ?? 0;
+    return {
+      bench: "monitor-history",
+      monitors: MONITORS,
+      recordsPerStep: RECORDS * MONITORS,
+      points,
+      lastToFirst: round(last / Math.max(1, first), 2),
+    };
+  });
+}
+
+const result = await main();
+printTable(
+  ["results per monitor", "CPU per record (µs)", "records"],
+  result.points.map((p) => [`${p.resultsPerMonitor}`, `${p.cpuMicrosPerRecord}`, `${p.records}`]),
+);
+printResult(result);
