@@ -111,7 +111,7 @@ async function main() {
       log(
         `History: ${results} results per monitor (${((performance.now() - filled) / 1000).toFixed(1)} s to add)`,
       );
-      const round1 = async () =>
+      const recordRound = async () =>
         Promise.all(
           ids.map((monitorId) =>
             engine.record({
@@ -121,10 +121,10 @@ async function main() {
             }),
           ),
         );
-      await round1(); // warm
+      await recordRound(); // warm
       const cpu = process.cpuUsage();
       const t0 = performance.now();
-      for (let r = 0; r < RECORDS; r++) await round1();
+      for (let r = 0; r < RECORDS; r++) await recordRound();
       const used = cpuMicros(cpu);
       const records = RECORDS * ids.length;
       points.push({
