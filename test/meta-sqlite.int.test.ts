@@ -19,6 +19,14 @@ describe("metadata store on SQLite", () => {
     dir.remove();
   });
   metaStoreContract(() => store);
+  it("locks a row by reading it (the transaction holds the write lock): gone rows lock nothing", async () => {
+    await store.transaction(async (tx) => {
+      expect(await tx.repos.monitors.lockForCheck("mon_gone")).toBeUndefined();
+      expect(await tx.repos.statusPages.lock("spg_gone")).toBe(false);
+      expect(await tx.repos.organizations.lock("org_gone")).toBe(false);
+      expect(await tx.repos.monitors.lock("mon_gone")).toBe(false);
+    });
+  });
   it("indexes a resolve's fire lookup and the deliveries a rule delete cascades to", async () => {
     const { rows } = await sql<{
       name: string;

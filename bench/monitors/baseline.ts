@@ -69,17 +69,20 @@ export function openLoop(
   );
 }
 
+/** The bare loop's request: a GET on its own agent, its JSON body read; true when it says ok. */
+export async function bareRequest(agent: Agent, url: string): Promise<boolean> {
+  const res = await request(url, { dispatcher: agent });
+  const body = (await res.body.json()) as { ok?: unknown };
+  return res.statusCode === 200 && body.ok === true;
+}
+
 export async function baseline(
   url: string,
   rate: number,
   seconds: number,
 ): Promise<BaselineResult> {
   const agent = new Agent({ keepAliveTimeout: 4000 });
-  const send = async () => {
-    const res = await request(url, { dispatcher: agent });
-    const body = (await res.body.json()) as { ok?: unknown };
-    return res.statusCode === 200 && body.ok === true;
-  };
+  const send = () => bareRequest(agent, url);
   try {
     // Warmed up like Vigil's side (its window comes after a warm-up too).
     if (BASELINE_WARMUP_SECONDS > 0) await openLoop(rate, BASELINE_WARMUP_SECONDS, send);

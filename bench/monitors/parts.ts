@@ -1,4 +1,4 @@
-import { Agent, request } from "undici";
+import { Agent } from "undici";
 import { SCHEDULE_TICK_MS } from "../../src/composition/monitors.js";
 import type { ScheduledMonitor } from "../../src/meta/repositories/monitors.js";
 import type { CheckResult } from "../../src/monitors/check-result.js";
@@ -7,7 +7,7 @@ import type { MonitorEngine } from "../../src/monitors/engine.js";
 import { cpuMicros } from "../harness/process-figures.js";
 import { log } from "../harness/run.js";
 import { median, round } from "../harness/stats.js";
-import { openLoop } from "./baseline.js";
+import { bareRequest, openLoop } from "./baseline.js";
 
 /** The three loops, each the one before it plus one layer of a check. */
 const PARTS = ["bare", "runner", "engine"] as const;
@@ -19,7 +19,7 @@ export interface PartsInput {
   rate: number;
   seconds: number;
   rounds: number;
-  /** The monitors, checked in turn (each at most once per `rate`·`monitors.length` checks). */
+  /** The monitors, checked in turn: each once every `monitors.length` checks. */
   monitors: ScheduledMonitor[];
   /** The kind's runner on the guarded outbound agent, as the engine runs it. */
   run(definition: MonitorDefinition, signal: AbortSignal): Promise<CheckResult>;
@@ -41,15 +41,13 @@ export interface PartsInput {
  */
 export async function measureParts(input: PartsInput) {
   const { url, rate, seconds, rounds, monitors } = input;
+  if (!(Number.isInteger(rounds) && rounds >= 1))
+    throw new Error("--parts-rounds must be 1 or more");
   const agent = new Agent({ keepAliveTimeout: 4000 });
   const signal = new AbortController().signal;
   const monitorOf = (i: number) => monitors[i % monitors.length] as ScheduledMonitor;
   const send: Record<Part, (i: number) => Promise<boolean>> = {
-    bare: async (i) => {
-      const res = await request(`${url}?monitor=${i % monitors.length}`, { dispatcher: agent });
-      const body = (await res.body.json()) as { ok?: unknown };
-      return res.statusCode === 200 && body.ok === true;
-    },
+    bare: (i) => bareRequest(agent, `${url}?monitor=${i % monitors.length}`),
     runner: async (i) =>
       (await input.run(monitorOf(i).definition as MonitorDefinition, signal)).passed,
     engine: async (i) =>

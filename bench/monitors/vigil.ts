@@ -1,4 +1,5 @@
 import {
+  checkRunnerFor,
   createOutbound,
   monitorEngineFor,
   monitorSchedulerFor,
@@ -6,7 +7,6 @@ import {
 import { loadConfig } from "../../src/config/load-config.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { createMetrics } from "../../src/lib/metrics.js";
-import { createCheckRunner } from "../../src/monitors/kinds/registry.js";
 import { openBenchMeta } from "../harness/bench-meta.js";
 import { type Cleanups, log, sleep } from "../harness/run.js";
 import { fmt, spread } from "../harness/stats.js";
@@ -83,8 +83,8 @@ export async function startVigil(dataDir: string, url: string, cleanups: Cleanup
     await sleep(ms);
     clearInterval(ticker);
   };
-  // The kind's runner as the engine builds it (monitorEngineFor), for the parts' runner loop.
-  const run = createCheckRunner({ dispatcher: outbound, clock: domain.clock, ...config.monitors });
+  // The runner the engine runs (monitorEngineFor), for the parts' runner loop.
+  const run = checkRunnerFor(config, { outbound, clock: domain.clock });
   return { config, meta, scheduler, checks, skipped, wait, createSeconds, engine, run };
 }
 export type Vigil = Awaited<ReturnType<typeof startVigil>>;

@@ -54,6 +54,14 @@ function groupCommitMsFor(meta: MetaAccess | MetaStore): number {
   return "engine" in meta && meta.engine === "sqlite" ? GROUP_COMMIT_MS : 0;
 }
 
+/** What runs a check's requests: each kind's runner on `outbound`, with the `monitors` settings. */
+export function checkRunnerFor(
+  config: Config,
+  deps: { outbound: OutboundAgent; clock: Clock },
+): MonitorEngineDeps["run"] {
+  return createCheckRunner({ dispatcher: deps.outbound, clock: deps.clock, ...config.monitors });
+}
+
 /** The check engine: checks run through `outbound` with the `monitors` settings. */
 export function monitorEngineFor(
   config: Config,
@@ -62,7 +70,7 @@ export function monitorEngineFor(
   const { outbound, ...engineDeps } = deps;
   return createMonitorEngine({
     ...engineDeps,
-    run: createCheckRunner({ dispatcher: outbound, clock: deps.clock, ...config.monitors }),
+    run: checkRunnerFor(config, { outbound, clock: deps.clock }),
     groupCommitMs: groupCommitMsFor(deps.meta),
   });
 }

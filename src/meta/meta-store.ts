@@ -149,7 +149,13 @@ export function createMetaStore(database: MetaDatabase): MetaStore {
   };
   const repos = createRepositories(db, database.engine);
   // SQLite: transactions whose SQL text goes straight to the connection (sqlite-direct.ts).
+  // They begin immediate, which a SQLite row lock (row-lock.ts) relies on: Kysely's own
+  // transactions begin deferred, so a SQLite store never runs them.
   const direct = sqliteDirectOf(db);
+  if (database.engine === "sqlite" && !direct)
+    throw new Error(
+      "a SQLite metadata store needs its direct path (openMetaDatabase registers it)",
+    );
   return {
     engine: database.engine,
     keyLock: createKeyLock(database),

@@ -134,6 +134,8 @@ export function sqliteTransaction<DB, T>(
       // Immediate: the write lock from the start, so no other process's write comes between
       // this transaction's reads and its writes (a row lock on SQLite is then only a read, see
       // row-lock.ts), and a transaction that reads first never fails to upgrade to a writer.
+      // Read-only transactions take it too: while another process (a CLI command) writes, this
+      // waits up to busy_timeout, as a writing transaction always did.
       direct.run("begin immediate", []);
       try {
         const result = await fn(connection);

@@ -63,7 +63,7 @@ export function createGroupCommit(
         try {
           outcomes.push({ ok: true, value: await recordCheck({ ...deps, meta: tx }, check) });
         } catch (error) {
-          // Refused by its fence before writing anything (its row lock is a no-op update).
+          // Refused by its fence before writing anything (its row lock wrote nothing either).
           if (!(error instanceof LeaseLostError)) throw error;
           outcomes.push({ ok: false, error });
         }
