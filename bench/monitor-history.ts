@@ -6,6 +6,10 @@
  * at a time (the record path of a check: the monitor's lock-and-read, the result, the state
  * machine). Prints the CPU per record at each history size; the last line is one JSON object.
  *
+ * The tenant next door: another project reads its own monitor (the verb behind GET
+ * /v1/monitors/:id) every 10 ms, alone for a second (its control), then beside a second pass of
+ * the same rounds; its latency p50/p99 at each size. (Its reads are kept out of the CPU pass.)
+ *
  * Before the fix, a SQLite row lock was a no-op update of the monitor's primary key, which
  * looked up every row referencing the monitor (its results among them) on every check.
  */
@@ -17,10 +21,12 @@ import { loadConfig } from "../src/config/load-config.js";
 import { createLogger } from "../src/lib/logger.js";
 import { createMetrics } from "../src/lib/metrics.js";
 import type { CheckResult } from "../src/monitors/check-result.js";
+import { getMonitor } from "../src/monitors/monitors.js";
+import { createProject } from "../src/projects/projects.js";
 import { openBenchMeta } from "./harness/bench-meta.js";
 import { cpuMicros } from "./harness/process-figures.js";
-import { envNumber, log, printResult, withTempDir } from "./harness/run.js";
-import { round } from "./harness/stats.js";
+import { envNumber, log, printResult, sleep, withTempDir } from "./harness/run.js";
+import { round, spread } from "./harness/stats.js";
 import { printTable } from "./harness/table.js";
 import { createBenchMonitors } from "./monitor-target.js";
 
@@ -29,6 +35,34 @@ const RECORDS = envNumber("BENCH_RECORDS", 100);
 const STEPS = (process.env.BENCH_HISTORY_STEPS ?? "0,1440,10080,43200").split(",").map(Number);
 /** Results inserted per transaction while the history grows. */
 const FILL_BATCH = 5000;
+/** The neighbour reads this often, and alone for this long before each pass beside the rounds. */
+const NEIGHBOUR_EVERY_MS = 10;
+const NEIGHBOUR_CONTROL_MS = 1000;
+
+/**
+ * Calls `read` every NEIGHBOUR_EVERY_MS until `until` settles. Each latency counts from when the
+ * read was due, not from when the event loop got to it: a loop held by someone else's work is
+ * what the neighbour waits for.
+ */
+async function sampleLatency(read: () => Promise<unknown>, until: Promise<unknown>) {
+  const taken: number[] = [];
+  const pending: Promise<unknown>[] = [];
+  let done = false;
+  void until.then(() => {
+    done = true;
+  });
+  let next = performance.now() + NEIGHBOUR_EVERY_MS;
+  while (!done) {
+    await sleep(Math.max(0, next - performance.now()));
+    // Every read due by now goes out, each timed from its own slot.
+    for (; next <= performance.now(); next += NEIGHBOUR_EVERY_MS) {
+      const slot = next;
+      pending.push(read().then(() => taken.push(performance.now() - slot)));
+    }
+  }
+  await Promise.all(pending);
+  return spread(taken);
+}
 
 /** A passed api check as the runner reports one: a step, its three assertions. */
 function passedCheck(at: Date, url: string): CheckResult {
@@ -81,7 +115,15 @@ async function main() {
     // Never run (the engine only records here): the URL is a placeholder.
     const url = "http://127.0.0.1:9/api/health";
     await createBenchMonitors(domain, engine, projectId, url, MONITORS);
-    const ids = (await meta.repos.monitors.listActive()).map((m) => m.id);
+    // The tenant next door: a project of its own with one monitor, in the same org.
+    const system = { deps: domain, actor: { kind: "system" as const } };
+    const orgId = (await meta.repos.projects.findById(projectId))?.orgId ?? "";
+    const neighbour = await createProject({ ctx: system, input: { name: "next door", orgId } });
+    await createBenchMonitors(domain, engine, neighbour.id, url, 1);
+    const [neighbourMonitor] = await meta.repos.monitors.listByProject(neighbour.id);
+    const readNeighbour = () =>
+      getMonitor({ ctx: system, projectId: neighbour.id, monitorId: neighbourMonitor?.id ?? "" });
+    const ids = (await meta.repos.monitors.listByProject(projectId)).map((m) => m.id);
 
     // History runs back from a day before now, one result a minute per monitor.
     const start = Date.now() - 86_400_000;
@@ -131,14 +173,21 @@ async function main() {
       await recordRound(); // warm
       const cpu = process.cpuUsage();
       const t0 = performance.now();
-      for (let r = 0; r < RECORDS; r++) await recordRound();
+      const rounds = async () => {
+        for (let r = 0; r < RECORDS; r++) await recordRound();
+      };
+      await rounds();
       const used = cpuMicros(cpu);
+      const wallMs = round(performance.now() - t0, 0);
       const records = RECORDS * ids.length;
+      const alone = await sampleLatency(readNeighbour, sleep(NEIGHBOUR_CONTROL_MS));
+      const beside = await sampleLatency(readNeighbour, rounds());
       points.push({
         resultsPerMonitor: results,
         records,
         cpuMicrosPerRecord: round(used / records, 1),
-        wallMs: round(performance.now() - t0, 0),
+        wallMs,
+        neighbourReadMs: { alone, beside },
       });
     }
     const first = points[0]?.cpuMicrosPerRecord ?? 0;
@@ -155,7 +204,19 @@ async function main() {
 
 const result = await main();
 printTable(
-  ["results per monitor", "CPU per record (µs)", "records"],
-  result.points.map((p) => [`${p.resultsPerMonitor}`, `${p.cpuMicrosPerRecord}`, `${p.records}`]),
+  [
+    "results per monitor",
+    "CPU per record (µs)",
+    "records",
+    "next door's read p50 / p99 (ms): alone",
+    "beside the records",
+  ],
+  result.points.map((p) => [
+    `${p.resultsPerMonitor}`,
+    `${p.cpuMicrosPerRecord}`,
+    `${p.records}`,
+    `${p.neighbourReadMs.alone.p50} / ${p.neighbourReadMs.alone.p99}`,
+    `${p.neighbourReadMs.beside.p50} / ${p.neighbourReadMs.beside.p99}`,
+  ]),
 );
 printResult(result);

@@ -5,10 +5,10 @@ import { isSqlite } from "./raw-sql.js";
 /**
  * Takes a row's lock for the rest of the transaction: PostgreSQL locks the row with a no-op
  * update. A SQLite transaction holds the write lock from its start (BEGIN IMMEDIATE, in
- * sqlite-direct.ts) and the process's one writing connection, so the row is only read there. The no-op
- * update set the primary key, and SQLite then looked up every row referencing it (a monitor's
- * results, a status page's days and subscribers): its cost grew with their history (see
- * bench/monitor-history.ts). False when the row is gone.
+ * sqlite-direct.ts) and the process's one writing connection, so the row is only read there.
+ * The no-op update set the primary key, and SQLite then looked up every row referencing it (a
+ * monitor's results, a status page's days and subscribers): its cost grew with their history
+ * (see bench/monitor-history.ts). False when the row is gone.
  */
 export async function lockRow(
   db: Kysely<MetaSchema>,
