@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Agent, request } from "undici";
+import { type CpuSplit, startCpuSplit } from "../harness/cpu-split.js";
 import { cpuMicros, delayFigures } from "../harness/process-figures.js";
 import { round, spread } from "../harness/stats.js";
 import { BASELINE_WARMUP_SECONDS, DELAY_RESOLUTION_MS } from "./settings.js";
@@ -15,6 +16,8 @@ export interface BaselineResult {
   errors: number;
   achievedRate: number;
   cpuMicrosPerRequest: number;
+  /** The CPU per request by thread, and the collector's pauses. */
+  cpuSplit: CpuSplit;
   latencyMs: { p50: number; p99: number; max: number };
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   eventLoopUtilization: number;
@@ -89,10 +92,12 @@ export async function baseline(
     const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     const elu = performance.eventLoopUtilization();
     const cpu = process.cpuUsage();
+    const stopSplit = startCpuSplit();
     delay.enable();
     const run = await openLoop(rate, seconds, send);
     delay.disable();
     const cpuUsed = cpuMicros(cpu);
+    const cpuSplit = stopSplit()(run.requests);
     return {
       rate: round(rate, 1),
       warmupSeconds: BASELINE_WARMUP_SECONDS,
@@ -101,6 +106,7 @@ export async function baseline(
       errors: run.errors,
       achievedRate: round(run.requests / (run.elapsedMs / 1000), 1),
       cpuMicrosPerRequest: round(cpuUsed / run.requests, 1),
+      cpuSplit,
       latencyMs: spread(run.taken),
       eventLoopDelayMs: delayFigures(delay, DELAY_RESOLUTION_MS),
       eventLoopUtilization: round(performance.eventLoopUtilization(elu).utilization, 3),

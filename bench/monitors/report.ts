@@ -1,8 +1,15 @@
+import type { CpuSplit } from "../harness/cpu-split.js";
 import { printResult } from "../harness/run.js";
 import { fmt } from "../harness/stats.js";
 import { printTable } from "../harness/table.js";
 import type { MonitorsResult } from "./result.js";
 import { DELAY_RESOLUTION_MS, TARGET_LAG_P99_MS } from "./settings.js";
+
+/** The collector's pauses per check or request, and how many there were ("12.3 µs (40), …"). */
+const gcPauses = (split: CpuSplit) =>
+  Object.entries(split.gcPauses)
+    .map(([kind, p]) => `${kind} ${p.micros} (${p.count})`)
+    .join(", ") || "none";
 
 export function report(r: MonitorsResult) {
   const v = r.vigil;
@@ -27,6 +34,18 @@ export function report(r: MonitorsResult) {
         `${v.cpuMicrosPerCheck}`,
         `${b.cpuMicrosPerRequest}`,
         `x${r.ratios.cpuPerCheckToBareRequest}`,
+      ],
+      [
+        "  of which the event loop's thread / the other threads (µs)",
+        `${v.cpuSplit.eventLoopMicros} / ${v.cpuSplit.otherThreadsMicros}`,
+        `${b.cpuSplit.eventLoopMicros} / ${b.cpuSplit.otherThreadsMicros}`,
+        "",
+      ],
+      [
+        "  garbage collector's pauses of the event loop (µs, count)",
+        gcPauses(v.cpuSplit),
+        gcPauses(b.cpuSplit),
+        "",
       ],
       [
         "request time p50 / p99 / max (ms)",

@@ -36,7 +36,7 @@ export function monitorsResult(f: MonitorsFigures) {
   const { concurrency, createSeconds, bare, targetBeforeBaseline, targetAfterBaseline } = f;
   const { startedInWindow, cpuUsed, window, recorded, expected, coverage, lag } = f.window;
   const { delay, rssSamples, targetBefore, targetAfter, graceMs, skippedInWindow } = f.window;
-  const { failed, outcomes, reasons, checkMs, requestMs, utilization } = f.window;
+  const { failed, outcomes, reasons, checkMs, requestMs, utilization, cpuSplit } = f.window;
   const { stored, storedInWindow, fileBytes } = f.store;
   const rate = MONITORS / (PERIOD_MS / 1000);
   const checksPerSecond = startedInWindow / SECONDS;
@@ -105,6 +105,7 @@ export function monitorsResult(f: MonitorsFigures) {
         max: mib(rssMax),
       },
       cpuMicrosPerCheck: round(cpuPerCheck, 1),
+      cpuSplit,
       cpuShareOfOneCore: round(cpuUsed / (SECONDS * 1e6), 3),
       targetRequests: targetAfter.requests - targetBefore.requests,
     },

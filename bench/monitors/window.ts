@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import SQLite from "better-sqlite3";
 import { nextSlot } from "../../src/monitors/scheduler.js";
+import { startCpuSplit } from "../harness/cpu-split.js";
 import { cpuMicros } from "../harness/process-figures.js";
 import { log, sleep } from "../harness/run.js";
 import { fmt, spread } from "../harness/stats.js";
@@ -47,16 +48,19 @@ export async function measureWindow(v: Vigil, target: Target) {
   const t0 = Date.now();
   const elu = performance.eventLoopUtilization();
   const cpu = process.cpuUsage();
+  const stopSplit = startCpuSplit();
   delay.enable();
   await wait("measured", SECONDS * 1000);
   delay.disable();
   const cpuUsed = cpuMicros(cpu);
+  const splitPer = stopSplit();
   const utilization = performance.eventLoopUtilization(elu).utilization;
   const t1 = Date.now();
   await stopProfile?.();
   clearInterval(rssTimer);
   sampleRss();
   const startedInWindow = checks.slice(firstIndex).filter((c) => c.startedAt < t1).length;
+  const cpuSplit = splitPer(startedInWindow);
 
   // Every slot of the window, per monitor: each monitor has one slot per period.
   const monitorIds = (await meta.repos.monitors.listActive()).map((m) => m.id);
@@ -106,6 +110,7 @@ export async function measureWindow(v: Vigil, target: Target) {
     t0,
     t1,
     cpuUsed,
+    cpuSplit,
     utilization,
     startedInWindow,
     expected,
