@@ -5,7 +5,6 @@ import { threadCpu } from "./thread-cpu.js";
 // Where this process's CPU went over a measured stretch: its event loop's thread against all its
 // other threads (Node 20 leaves them unnamed: V8's garbage collector and compiler helpers,
 // libuv's pool, SQLite's checkpointer), and the collector's pauses of the event loop by kind.
-// A check that allocates less spends less on both.
 
 const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",

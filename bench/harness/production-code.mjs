@@ -1,6 +1,7 @@
 // Benchmarks measure the code the service runs: `npm start` runs dist/, compiled by tsc, while
-// tsx compiles src/ with esbuild's keepNames, which wraps every named closure in a __name()
-// call when it is made (about 80 µs of CPU a monitor check, measured). Loaded with
+// tsx compiles src/ with esbuild's keepNames, which wraps every named closure in a __name() call
+// when it is made (in bench:monitors the two did not differ beyond the machine's noise, but a
+// figure should come from the code users run). Loaded with
 // `tsx --import ./bench/harness/production-code.mjs bench/….ts`, this sends every import of a
 // file under src/ to its compiled twin under dist/; the bench's own files still run through
 // tsx. dist/ must be current: `node scripts/build-if-stale.mjs` before the bench (the npm
