@@ -2,7 +2,8 @@
  * npm run bench:monitors — --monitors (10,000) api monitors every minute against a local target
  * (a child process), checked by the scheduler, runner and recording as the service builds them
  * (src/composition/monitors.ts), beside a bare undici loop at the same request rate. Reports the
- * checks per second, schedule lag, coverage of every slot, CPU per check, event-loop delay, RSS
+ * checks per second, schedule lag, coverage of every slot, CPU per check (split into the event
+ * loop's thread and the others, with the collector's pauses), event-loop delay, RSS
  * and what the store holds; only measured figures and the measured baseline, no outside
  * reference. The last line is one JSON object; its `cpuPerCheck` is issue 37's figure (CPU per
  * check beside the bare loop's per request, target 400 µs at 100 checks/s: --monitors 6000).
