@@ -127,30 +127,50 @@ export function sqliteTransaction<DB, T>(
   direct: SqliteDirect,
   fn: (connection: Kysely<DB>) => Promise<T>,
 ): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    let open = true;
-    directs.set(connection, { idle: () => open, run: direct.run });
+  return db.connection().execute((connection) => immediateTransaction(connection, direct, fn));
+}
+
+/** The direct path inside one transaction: open until the transaction ends. */
+class TransactionDirect implements SqliteDirect {
+  open = true;
+  constructor(readonly run: SqliteDirect["run"]) {}
+  idle(): boolean {
+    return this.open;
+  }
+}
+
+/**
+ * sqliteTransaction's body on the held connection. A function of its own rather than a closure
+ * made per transaction: V8 (Node 20) drops a closure's optimized code at every full collection
+ * once the closures that ran it are gone, and compiles it again (docs/monitors.md).
+ */
+async function immediateTransaction<DB, T>(
+  connection: Kysely<DB>,
+  direct: SqliteDirect,
+  fn: (connection: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  const inTransaction = new TransactionDirect(direct.run);
+  directs.set(connection, inTransaction);
+  try {
+    // Immediate: the write lock from the start, so no other process's write comes between
+    // this transaction's reads and its writes (a row lock on SQLite is then only a read, see
+    // row-lock.ts), and a transaction that reads first never fails to upgrade to a writer.
+    // Read-only transactions take it too: while another process (a CLI command) writes, this
+    // waits up to busy_timeout, as a writing transaction always did.
+    direct.run("begin immediate", []);
     try {
-      // Immediate: the write lock from the start, so no other process's write comes between
-      // this transaction's reads and its writes (a row lock on SQLite is then only a read, see
-      // row-lock.ts), and a transaction that reads first never fails to upgrade to a writer.
-      // Read-only transactions take it too: while another process (a CLI command) writes, this
-      // waits up to busy_timeout, as a writing transaction always did.
-      direct.run("begin immediate", []);
+      const result = await fn(connection);
+      direct.run("commit", []);
+      return result;
+    } catch (error) {
       try {
-        const result = await fn(connection);
-        direct.run("commit", []);
-        return result;
-      } catch (error) {
-        try {
-          direct.run("rollback", []);
-        } catch {
-          // Nothing to roll back (the failure ended the transaction already).
-        }
-        throw error;
+        direct.run("rollback", []);
+      } catch {
+        // Nothing to roll back (the failure ended the transaction already).
       }
-    } finally {
-      open = false;
+      throw error;
     }
-  });
+  } finally {
+    inTransaction.open = false;
+  }
 }

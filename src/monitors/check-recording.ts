@@ -96,80 +96,92 @@ export async function recordCheck(
   deps: CheckRecordingDeps,
   check: RecordCheckInput,
 ): Promise<RecordedCheck | undefined> {
-  const { monitorId, result, trigger, fence } = check;
   const id = deps.newId("run");
-  return deps.meta.transaction(async (tx) => {
-    // The row is locked (PostgreSQL) and re-read in one statement: a run on another node, a
-    // resume or an edit may have moved the state since the check started; a deleted monitor
-    // records nothing.
-    const current = await tx.repos.monitors.lockForCheck(monitorId);
-    if (!current) return undefined;
-    // Fenced: a worker whose lease moved on records nothing (the new holder runs the slot).
-    if (fence && !(await tx.repos.workLeases.advance(fence))) throw new LeaseLostError(fence);
-    if (check.guard && !(await check.guard(tx, current))) return undefined;
-    // The definition as it is now: an edit during the check (alertAfter, name) applies.
-    const definition = storedDefinition(current.definition);
-    const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
-    const record: MonitorResultRecord = {
-      id,
+  return deps.meta.transaction((tx) => recordIn(tx, deps, check, id));
+}
+
+/**
+ * recordCheck's transaction. A function of its own rather than a closure made per record: V8
+ * (Node 20) drops a closure's optimized code at every full collection once the closures that
+ * ran it are gone, and recompiles it; a long-lived function keeps its code (docs/monitors.md).
+ */
+async function recordIn(
+  tx: MetaAccess,
+  deps: CheckRecordingDeps,
+  check: RecordCheckInput,
+  id: string,
+): Promise<RecordedCheck | undefined> {
+  const { monitorId, result, trigger, fence } = check;
+  // The row is locked (PostgreSQL) and re-read in one statement: a run on another node, a
+  // resume or an edit may have moved the state since the check started; a deleted monitor
+  // records nothing.
+  const current = await tx.repos.monitors.lockForCheck(monitorId);
+  if (!current) return undefined;
+  // Fenced: a worker whose lease moved on records nothing (the new holder runs the slot).
+  if (fence && !(await tx.repos.workLeases.advance(fence))) throw new LeaseLostError(fence);
+  if (check.guard && !(await check.guard(tx, current))) return undefined;
+  // The definition as it is now: an edit during the check (alertAfter, name) applies.
+  const definition = storedDefinition(current.definition);
+  const { next, transition } = applyCheck(current, result.passed, definition.alertAfter);
+  const record: MonitorResultRecord = {
+    id,
+    monitorId,
+    startedAt: result.startedAt,
+    durationMs: result.durationMs,
+    passed: result.passed,
+    trigger,
+    detail: { traceId: result.traceId, steps: result.steps },
+  };
+  await tx.repos.monitorResults.insert(record);
+  const { incident, openIncidentId, events } = await recordOutage(tx, deps, current, {
+    transition,
+    resultId: id,
+    result,
+  });
+  await tx.repos.monitors.updateState(monitorId, {
+    ...next,
+    lastCheckedAt: result.startedAt,
+    lastResultId: id,
+    openIncidentId,
+  });
+  // The state first, the day's count after: the lock order of every status page writer.
+  if (transition !== "none")
+    await deps.statusPages?.sourcesChanged(tx, [{ kind: "monitor", id: monitorId }]);
+  // A monitor no component takes its state from (read with its lock) is counted by no page.
+  if (current.feedsStatusPage)
+    await deps.statusPages?.checkRecorded(tx, {
       monitorId,
-      startedAt: result.startedAt,
-      durationMs: result.durationMs,
       passed: result.passed,
-      trigger,
-      detail: { traceId: result.traceId, steps: result.steps },
-    };
-    await tx.repos.monitorResults.insert(record);
-    const { incident, openIncidentId, events } = await recordOutage(tx, deps, current, {
-      transition,
+      at: result.startedAt,
+    });
+  const notify = incident ? await tx.repos.monitors.channelsOf(monitorId) : [];
+  if (incident && notify.length > 0)
+    await queueNotifications(tx, deps, {
+      event: transition === "recovered" ? "monitor.recovered" : "monitor.down",
+      monitor: current,
+      channelIds: notify,
+      definition,
+      incident,
       resultId: id,
       result,
     });
-    await tx.repos.monitors.updateState(monitorId, {
-      ...next,
-      lastCheckedAt: result.startedAt,
-      lastResultId: id,
-      openIncidentId,
-    });
-    // The state first, the day's count after: the lock order of every status page writer.
-    if (transition !== "none")
-      await deps.statusPages?.sourcesChanged(tx, [{ kind: "monitor", id: monitorId }]);
-    // A monitor no component takes its state from (read with its lock) is counted by no page.
-    if (current.feedsStatusPage)
-      await deps.statusPages?.checkRecorded(tx, {
-        monitorId,
-        passed: result.passed,
-        at: result.startedAt,
-      });
-    const notify = incident ? await tx.repos.monitors.channelsOf(monitorId) : [];
-    if (incident && notify.length > 0)
-      await queueNotifications(tx, deps, {
-        event: transition === "recovered" ? "monitor.recovered" : "monitor.down",
-        monitor: current,
-        channelIds: notify,
-        definition,
-        incident,
-        resultId: id,
-        result,
-      });
-    if (events.length > 0) await deps.webhooks?.enqueueIn(tx, events);
-    return {
-      id,
-      monitorId,
-      monitor: {
-        projectId: current.projectId,
-        name: current.name,
-        type: definition.type,
-        location: definition.locations[0],
-      },
-      trigger,
-      result,
-      record,
-      transition,
-      notifications: notify.length,
-      webhooks: events.length,
-    };
-  });
+  if (events.length > 0) await deps.webhooks?.enqueueIn(tx, events);
+  return {
+    id,
+    monitorId,
+    monitor: {
+      projectId: current.projectId,
+      name: current.name,
+      type: definition.type,
+      location: definition.locations[0],
+    },
+    trigger,
+    result,
+    record,
+    transition,
+    notifications: notify.length,
+    webhooks: events.length,
+  };
 }
 
 /**

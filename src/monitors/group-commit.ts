@@ -45,6 +45,28 @@ interface Pending {
 
 type Outcome = { ok: true; value: RecordedCheck | undefined } | { ok: false; error: unknown };
 
+/**
+ * A batch's records in its transaction, in order. A function of its own, not a closure made per
+ * batch, so V8 keeps its optimized code (see recordIn in check-recording.ts).
+ */
+async function recordEach(
+  tx: MetaAccess,
+  deps: CheckRecordingDeps,
+  batch: readonly Pending[],
+): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const { check } of batch) {
+    try {
+      outcomes.push({ ok: true, value: await recordCheck({ ...deps, meta: tx }, check) });
+    } catch (error) {
+      // Refused by its fence before writing anything (its row lock wrote nothing either).
+      if (!(error instanceof LeaseLostError)) throw error;
+      outcomes.push({ ok: false, error });
+    }
+  }
+  return outcomes;
+}
+
 export function createGroupCommit(
   deps: CheckRecordingDeps,
   options: GroupCommitOptions,
@@ -56,21 +78,8 @@ export function createGroupCommit(
   let committing = false;
 
   /** Writes the batch in one transaction; a fence or a gone monitor stays one record's outcome. */
-  async function commitTogether(batch: Pending[]): Promise<Outcome[]> {
-    return deps.meta.transaction(async (tx: MetaAccess) => {
-      const outcomes: Outcome[] = [];
-      for (const { check } of batch) {
-        try {
-          outcomes.push({ ok: true, value: await recordCheck({ ...deps, meta: tx }, check) });
-        } catch (error) {
-          // Refused by its fence before writing anything (its row lock wrote nothing either).
-          if (!(error instanceof LeaseLostError)) throw error;
-          outcomes.push({ ok: false, error });
-        }
-      }
-      return outcomes;
-    });
-  }
+  const commitTogether = (batch: Pending[]): Promise<Outcome[]> =>
+    deps.meta.transaction((tx: MetaAccess) => recordEach(tx, deps, batch));
 
   async function commit(batch: Pending[]): Promise<void> {
     try {

@@ -101,16 +101,8 @@ async function send(
   let method = spec.method.toUpperCase();
   let body = spec.body;
   let headers = withCredentials(spec.headers, url);
-  // A followed redirect's (small) body is read to its end, so the connection can be reused.
-  const plan = (statusCode: number, answer: ResponseHeaders): BodyPlan => {
-    if (spec.followRedirects && REDIRECT_STATUSES.has(statusCode) && firstValue(answer.location))
-      return { read: "discard", maxBytes: 64 * 1024 };
-    const encodings = encodingsOf(answer);
-    // An encoding we cannot decode leaves the body as it came (assertions see the raw bytes).
-    return encodings.length > 0 && encodings.every((e) => DECODERS[e] !== undefined)
-      ? { read: "stream" }
-      : { read: "bytes", maxBytes: options.maxResponseBytes };
-  };
+  const plan = (statusCode: number, answer: ResponseHeaders): BodyPlan =>
+    bodyPlan(spec.followRedirects, options.maxResponseBytes, statusCode, answer);
   for (let hop = 0; ; hop++) {
     const answer = await exchange(
       options.dispatcher,
@@ -138,6 +130,26 @@ async function send(
     headers = withCredentials(headers, next);
     url = next;
   }
+}
+
+/**
+ * How a hop's body is read. A function of its own, not a closure made per request, so V8 keeps
+ * its optimized code across full collections (docs/monitors.md).
+ */
+function bodyPlan(
+  followRedirects: boolean,
+  maxResponseBytes: number,
+  statusCode: number,
+  answer: ResponseHeaders,
+): BodyPlan {
+  // A followed redirect's (small) body is read to its end, so the connection can be reused.
+  if (followRedirects && REDIRECT_STATUSES.has(statusCode) && firstValue(answer.location))
+    return { read: "discard", maxBytes: 64 * 1024 };
+  const encodings = encodingsOf(answer);
+  // An encoding we cannot decode leaves the body as it came (assertions see the raw bytes).
+  return encodings.length > 0 && encodings.every((e) => DECODERS[e] !== undefined)
+    ? { read: "stream" }
+    : { read: "bytes", maxBytes: maxResponseBytes };
 }
 
 function parseUrl(text: string, what: string, base?: URL): URL {
