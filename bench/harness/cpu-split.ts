@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { round } from "./stats.js";
-import { threadCpu } from "./thread-cpu.js";
+import { threadCpuById } from "./thread-cpu.js";
 
 // Where this process's CPU went over a measured stretch: its event loop's thread against all its
 // other threads (Node 20 leaves them unnamed: V8's garbage collector and compiler helpers,
@@ -27,7 +27,7 @@ export interface CpuSplit {
  * `units` of work (counted after the stop, if need be).
  */
 export function startCpuSplit(): () => (units: number) => CpuSplit {
-  const before = threadCpu(process.pid);
+  const before = threadCpuById(process.pid);
   const pauses = new Map<string, { count: number; ms: number }>();
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -42,22 +42,26 @@ export function startCpuSplit(): () => (units: number) => CpuSplit {
   observer.observe({ entryTypes: ["gc"] });
   return () => {
     observer.disconnect();
-    const after = threadCpu(process.pid);
+    const after = threadCpuById(process.pid);
     return (units) => split(before, after, pauses, units);
   };
 }
 
+/** Threads that ended within the stretch are left out; threads that began in it count whole. */
 function split(
-  before: Map<string, number>,
-  after: Map<string, number>,
+  before: Map<string, { seconds: number }>,
+  after: Map<string, { name: string; seconds: number }>,
   pauses: Map<string, { count: number; ms: number }>,
   units: number,
 ): CpuSplit {
   const per = (seconds: number) => round((seconds * 1e6) / Math.max(1, units), 1);
+  let loop = 0;
   let other = 0;
-  for (const [name, seconds] of after)
-    if (name !== "event loop") other += seconds - (before.get(name) ?? 0);
-  const loop = (after.get("event loop") ?? 0) - (before.get("event loop") ?? 0);
+  for (const [id, { name, seconds }] of after) {
+    const used = seconds - (before.get(id)?.seconds ?? 0);
+    if (name === "event loop") loop += used;
+    else other += used;
+  }
   return {
     eventLoopMicros: per(loop),
     otherThreadsMicros: per(other),

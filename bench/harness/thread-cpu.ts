@@ -4,14 +4,17 @@ import { readdirSync, readFileSync } from "node:fs";
 // names its threads (QueryPipelineEx, MergeMutate, BgSchPool…), so a bench can tell the event
 // loop, the engine's statements and its background merges apart without a profiler.
 
-/** CPU seconds per thread name of `pid` so far; the main thread is "event loop". */
-export function threadCpu(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
+/**
+ * CPU seconds so far of each thread of `pid`, by thread id, with its name; the main thread is
+ * named "event loop", and numbered siblings (a pool's threads) share one name.
+ */
+export function threadCpuById(pid: number): Map<string, { name: string; seconds: number }> {
+  const byId = new Map<string, { name: string; seconds: number }>();
   let tasks: string[] = [];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return byName;
+    return byId;
   }
   for (const task of tasks) {
     try {
@@ -19,13 +22,20 @@ export function threadCpu(pid: number): Map<string, number> {
       const fields =
         readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
       const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
-      // Numbered siblings (a pool's threads) count as one name.
       const name = task === String(pid) ? "event loop" : comm.replace(/[\d_-]+$/, "") || comm;
-      byName.set(name, (byName.get(name) ?? 0) + seconds);
+      byId.set(task, { name, seconds });
     } catch {
       // The thread ended between the listing and the read: its CPU is gone with it.
     }
   }
+  return byId;
+}
+
+/** CPU seconds per thread name of `pid` so far; the main thread is "event loop". */
+export function threadCpu(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const { name, seconds } of threadCpuById(pid).values())
+    byName.set(name, (byName.get(name) ?? 0) + seconds);
   return byName;
 }
 

@@ -1,4 +1,5 @@
-// `vigil serve` from the sources for this bench (bin/vigil.js runs the same main() from dist/).
+// `vigil serve` for this bench: main() from dist/ when started with production-code.mjs, as
+// bin/vigil.js runs it.
 import { main } from "../../src/main.js";
 
 process.exit(await main(process.argv.slice(2)));

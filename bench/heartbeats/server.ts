@@ -3,9 +3,11 @@ import { fileURLToPath } from "node:url";
 import { benchEnv, cpuSeconds } from "../harness/serve-process.js";
 
 const ENTRY = fileURLToPath(new URL("./serve-entry.ts", import.meta.url));
+/** Sends the child's imports of src/ to dist/, as the bench's own (see the file). */
+const PRODUCTION_CODE = fileURLToPath(new URL("../harness/production-code.mjs", import.meta.url));
 
 /**
- * `vigil serve` from the sources (tsx) as its own process on the seeded data dir, so its CPU is
+ * `vigil serve` from the compiled dist/ (its entry through tsx) as its own process on the seeded data dir, so its CPU is
  * read from /proc apart from the bench's pinger: the watcher and every ping's recording run there.
  */
 export async function startHeartbeatServer(dataDir: string) {
@@ -18,7 +20,11 @@ export async function startHeartbeatServer(dataDir: string) {
     VIGIL_ALERTS_ENABLED: "false",
   });
   const args = ["serve", "--port", "0", "--grpc-port", "0", "--json", "--data-dir", dataDir];
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], { env });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", PRODUCTION_CODE, ENTRY, ...args],
+    { env },
+  );
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);

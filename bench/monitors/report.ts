@@ -5,7 +5,7 @@ import { printTable } from "../harness/table.js";
 import type { MonitorsResult } from "./result.js";
 import { DELAY_RESOLUTION_MS, TARGET_LAG_P99_MS } from "./settings.js";
 
-/** The collector's pauses per check or request, and how many there were ("12.3 µs (40), …"). */
+/** The collector's pauses per check or request by kind, with their count ("minor 12.3 (40), …"). */
 const gcPauses = (split: CpuSplit) =>
   Object.entries(split.gcPauses)
     .map(([kind, p]) => `${kind} ${p.micros} (${p.count})`)

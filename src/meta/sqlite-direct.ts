@@ -139,11 +139,7 @@ class TransactionDirect implements SqliteDirect {
   }
 }
 
-/**
- * sqliteTransaction's body on the held connection. A function of its own rather than a closure
- * made per transaction: V8 (Node 20) drops a closure's optimized code at every full collection
- * once the closures that ran it are gone, and compiles it again (docs/monitors.md).
- */
+/** sqliteTransaction's body on the held connection (made once: docs/monitors.md, "Hot functions"). */
 async function immediateTransaction<DB, T>(
   connection: Kysely<DB>,
   direct: SqliteDirect,

@@ -100,11 +100,7 @@ export async function recordCheck(
   return deps.meta.transaction((tx) => recordIn(tx, deps, check, id));
 }
 
-/**
- * recordCheck's transaction. A function of its own rather than a closure made per record: V8
- * (Node 20) drops a closure's optimized code at every full collection once the closures that
- * ran it are gone, and recompiles it; a long-lived function keeps its code (docs/monitors.md).
- */
+/** recordCheck's transaction (made once, not per record: docs/monitors.md, "Hot functions"). */
 async function recordIn(
   tx: MetaAccess,
   deps: CheckRecordingDeps,

@@ -45,10 +45,7 @@ interface Pending {
 
 type Outcome = { ok: true; value: RecordedCheck | undefined } | { ok: false; error: unknown };
 
-/**
- * A batch's records in its transaction, in order. A function of its own, not a closure made per
- * batch, so V8 keeps its optimized code (see recordIn in check-recording.ts).
- */
+/** A batch's records in its transaction, in order (made once: docs/monitors.md, "Hot functions"). */
 async function recordEach(
   tx: MetaAccess,
   deps: CheckRecordingDeps,

@@ -132,10 +132,7 @@ async function send(
   }
 }
 
-/**
- * How a hop's body is read. A function of its own, not a closure made per request, so V8 keeps
- * its optimized code across full collections (docs/monitors.md).
- */
+/** How a hop's body is read (made once, not per request: docs/monitors.md, "Hot functions"). */
 function bodyPlan(
   followRedirects: boolean,
   maxResponseBytes: number,

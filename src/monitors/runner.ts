@@ -117,8 +117,8 @@ async function runStep(
     userAgent: DEFAULT_USER_AGENT,
     ...(context.signal ? { signal: context.signal } : {}),
   };
-  // The closures made per step stay one call each: V8 (Node 20) recompiles a closure made per
-  // call after every full collection, so the work is in long-lived functions (docs/monitors.md).
+  // The request is built here, so the closures made per step only call (docs/monitors.md, "Hot
+  // functions").
   const { value: outcome, tls } = await withTlsDetails(
     traceparent,
     () => context.deps.clock.now(),

@@ -37,10 +37,8 @@ const toRecord = (row: MonitorResultRow): MonitorResultRecord => ({
   detail: JSON.parse(row.detail),
 });
 
-// Recording a check runs it in a transaction whose repositories are made for that transaction:
-// as a function of its own (the repository's method only calls it), V8 keeps its optimized code
-// across full collections, where a closure made per transaction would be compiled again
-// (docs/monitors.md).
+// Run by every check's record, in repositories made per transaction: the work is in functions
+// made once, which the repository's methods call (docs/monitors.md, "Hot functions").
 async function insertResult(db: Kysely<MetaSchema>, result: MonitorResultRecord): Promise<void> {
   const p = parametersFor(db);
   await runStatement(

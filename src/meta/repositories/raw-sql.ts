@@ -30,8 +30,7 @@ function addParameter(this: { values: unknown[]; sqlite: boolean }, value: unkno
 
 export function parametersFor(db: Kysely<MetaSchema>): Parameters {
   const state = { values: [] as unknown[], sqlite: isSqlite(db) };
-  // Bound, not a closure made per statement: V8 (Node 20) would recompile such a closure's code
-  // after every full collection (docs/monitors.md); the bound function shares one.
+  // Bound to one function, not a closure per statement (docs/monitors.md, "Hot functions").
   return Object.assign(addParameter.bind(state), state);
 }
 

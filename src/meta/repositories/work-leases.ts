@@ -23,9 +23,8 @@ const toHeld = (row: {
   lastSlot: Number(row.last_slot),
 });
 
-// Every fenced record runs it, so it is SQL text (see raw-sql.ts), in a function of its own:
-// V8 keeps its optimized code across full collections, where a closure made per transaction
-// would be compiled again (docs/monitors.md).
+// Every fenced record runs it, so it is SQL text (see raw-sql.ts), in a function made once that
+// the repository's method calls (docs/monitors.md, "Hot functions").
 async function advanceLease(db: Kysely<MetaSchema>, fence: LeaseFence): Promise<boolean> {
   const p = parametersFor(db);
   const { changed } = await runStatement(
