@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { round } from "./stats.js";
-import { threadCpuById } from "./thread-cpu.js";
+import { type ThreadCpu, threadCpu, threadCpuPerUnit } from "./thread-cpu.js";
 
 // Where this process's CPU went over a measured stretch: its event loop's thread against all its
 // other threads (Node 20 leaves them unnamed: V8's garbage collector and compiler helpers,
@@ -27,7 +27,7 @@ export interface CpuSplit {
  * `units` of work (counted after the stop, if need be).
  */
 export function startCpuSplit(): () => (units: number) => CpuSplit {
-  const before = threadCpuById(process.pid);
+  const before = threadCpu(process.pid);
   const pauses = new Map<string, { count: number; ms: number }>();
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -42,31 +42,28 @@ export function startCpuSplit(): () => (units: number) => CpuSplit {
   observer.observe({ entryTypes: ["gc"] });
   return () => {
     observer.disconnect();
-    const after = threadCpuById(process.pid);
+    const after = threadCpu(process.pid);
     return (units) => split(before, after, pauses, units);
   };
 }
 
-/** Threads that ended within the stretch are left out; threads that began in it count whole. */
 function split(
-  before: Map<string, { seconds: number }>,
-  after: Map<string, { name: string; seconds: number }>,
+  before: ThreadCpu,
+  after: ThreadCpu,
   pauses: Map<string, { count: number; ms: number }>,
   units: number,
 ): CpuSplit {
-  const per = (seconds: number) => round((seconds * 1e6) / Math.max(1, units), 1);
-  let loop = 0;
-  let other = 0;
-  for (const [id, { name, seconds }] of after) {
-    const used = seconds - (before.get(id)?.seconds ?? 0);
-    if (name === "event loop") loop += used;
-    else other += used;
-  }
+  const perUnit = (micros: number) => round(micros / Math.max(1, units), 1);
+  const byName = threadCpuPerUnit(before, after, Math.max(1, units), 0);
+  const { "event loop": eventLoop = 0, ...others } = byName;
   return {
-    eventLoopMicros: per(loop),
-    otherThreadsMicros: per(other),
+    eventLoopMicros: eventLoop,
+    otherThreadsMicros: round(
+      Object.values(others).reduce((sum, micros) => sum + micros, 0),
+      1,
+    ),
     gcPauses: Object.fromEntries(
-      [...pauses].map(([kind, p]) => [kind, { count: p.count, micros: per(p.ms / 1000) }]),
+      [...pauses].map(([kind, p]) => [kind, { count: p.count, micros: perUnit(p.ms * 1000) }]),
     ),
   };
 }

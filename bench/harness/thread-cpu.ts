@@ -4,12 +4,16 @@ import { readdirSync, readFileSync } from "node:fs";
 // names its threads (QueryPipelineEx, MergeMutate, BgSchPool…), so a bench can tell the event
 // loop, the engine's statements and its background merges apart without a profiler.
 
+/** A process's threads by id: each one's name and CPU seconds so far. */
+export type ThreadCpu = Map<string, { name: string; seconds: number }>;
+
 /**
- * CPU seconds so far of each thread of `pid`, by thread id, with its name; the main thread is
- * named "event loop", and numbered siblings (a pool's threads) share one name.
+ * CPU seconds so far of each thread of `pid`, by thread id (so a thread that ends between two
+ * snapshots takes none of the others' time with it); the main thread is named "event loop", and
+ * numbered siblings (a pool's threads) share one name.
  */
-export function threadCpuById(pid: number): Map<string, { name: string; seconds: number }> {
-  const byId = new Map<string, { name: string; seconds: number }>();
+export function threadCpu(pid: number): ThreadCpu {
+  const byId: ThreadCpu = new Map();
   let tasks: string[] = [];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
@@ -31,28 +35,24 @@ export function threadCpuById(pid: number): Map<string, { name: string; seconds:
   return byId;
 }
 
-/** CPU seconds per thread name of `pid` so far; the main thread is "event loop". */
-export function threadCpu(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const { name, seconds } of threadCpuById(pid).values())
-    byName.set(name, (byName.get(name) ?? 0) + seconds);
-  return byName;
-}
-
 /**
  * µs per unit of work for each thread name between two `threadCpu` snapshots, largest first;
- * names below `minMicros` are summed as "other". A thread that ended meanwhile is not counted.
+ * names below `minMicros` are summed as "other". A thread that ended meanwhile is not counted;
+ * one that began meanwhile counts whole.
  */
 export function threadCpuPerUnit(
-  before: Map<string, number>,
-  after: Map<string, number>,
+  before: ThreadCpu,
+  after: ThreadCpu,
   units: number,
   minMicros = 0.5,
 ): Record<string, number> {
+  const byName = new Map<string, number>();
+  for (const [id, { name, seconds }] of after)
+    byName.set(name, (byName.get(name) ?? 0) + seconds - (before.get(id)?.seconds ?? 0));
   const per: [string, number][] = [];
   let other = 0;
-  for (const [name, seconds] of after) {
-    const micros = ((seconds - (before.get(name) ?? 0)) * 1e6) / units;
+  for (const [name, seconds] of byName) {
+    const micros = (seconds * 1e6) / units;
     if (micros >= minMicros) per.push([name, Math.round(micros * 10) / 10]);
     else other += micros;
   }
